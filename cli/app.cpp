@@ -1,0 +1,64 @@
+#include "cli/app.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "engine/error.hpp"
+
+namespace tco::cli {
+
+static void register_commands(CLI::App& app, CommandContext& ctx) {
+  (void)app;
+  (void)ctx;
+}
+
+int run_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"tcosim: rent, buy, or both? Total cost of GPU capacity, cloud vs on-prem."};
+  app.set_version_flag("--version", std::string("tcosim ") + TCO_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough(false);
+  CommandContext ctx{out, err};
+  register_commands(app, ctx);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    out << app.help();
+    return kExitOk;
+  } catch (const CLI::CallForAllHelp& e) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return kExitOk;
+  } catch (const CLI::CallForVersion& e) {
+    out << e.what() << "\n";
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    // Help on a subcommand comes through here too (CLI11 raises it from the subcommand).
+    if (e.get_exit_code() == 0) {
+      out << (app.get_subcommands().empty() ? app.help() : app.get_subcommands().front()->help());
+      return kExitOk;
+    }
+    err << "tcosim: " << e.what() << "\n" << "Run with --help for usage.\n";
+    return kExitBadInput;
+  } catch (const InputError& e) {
+    err << "tcosim: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const ModelError& e) {
+    err << "tcosim: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    err << "tcosim: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+  return ctx.exit_code;
+}
+
+int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> storage;
+  storage.reserve(args.size() + 1);
+  storage.push_back("tcosim");
+  storage.insert(storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& s : storage) argv.push_back(s.data());
+  return run_main(static_cast<int>(argv.size()), argv.data(), out, err);
+}
+
+}  // namespace tco::cli
