@@ -10,6 +10,7 @@ namespace tco::cli {
 static void register_commands(CLI::App& app, CommandContext& ctx) {
   (void)app;
   (void)ctx;
+  setup_demand(app, ctx);
 }
 
 int run_main(int argc, char** argv, std::ostream& out, std::ostream& err) {

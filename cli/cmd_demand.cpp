@@ -1,0 +1,174 @@
+// `tcosim demand import` and `tcosim demand stats`: measured GPU demand series (SPEC §3, §9).
+// import turns a per-minute series (Helios VC sequence, Philly node sequence) into the
+// canonical hourly CSV `time_h,gpus` that a scenario's series profile reads with format "csv";
+// stats summarises any series as the fluid model will see it (hourly values).
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "cli/app.hpp"
+#include "engine/error.hpp"
+#include "models/workload.hpp"
+
+namespace tco::cli {
+
+namespace {
+
+constexpr double kDefaultGpusPerNode = 8.0;
+
+struct DemandOptions {
+  std::string format;
+  std::string input_path;
+  std::string output_path;
+  double gpus_per_node = kDefaultGpusPerNode;
+  bool gpus_per_node_given = false;
+};
+
+// A series description for read_hourly_series; `--gpus-per-node` means something only for
+// node counts, so it is refused elsewhere rather than silently ignored.
+SeriesProfile series_of(const DemandOptions& o) {
+  if (o.gpus_per_node_given && o.format != "philly_nodes")
+    throw CLI::ValidationError(
+        "--gpus-per-node", fmt::format("applies only to --format philly_nodes, found --format {}", o.format));
+  SeriesProfile s;
+  s.file = o.input_path;
+  s.format = o.format;
+  s.gpus_per_node = o.gpus_per_node;
+  return s;
+}
+
+// Data rows in a series file: non-blank lines after the header (the reader has already
+// rejected anything malformed, so this only counts).
+long count_data_rows(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  long rows = -1;  // the header
+  while (std::getline(in, line))
+    if (!line.empty() && line != "\r") ++rows;
+  return std::max(rows, 0L);
+}
+
+// numpy's default quantile: linear interpolation between order statistics (SPEC §12.11).
+double quantile_linear(const std::vector<double>& sorted, double q) {
+  const double position = q * static_cast<double>(sorted.size() - 1);
+  const std::size_t below = static_cast<std::size_t>(std::floor(position));
+  const std::size_t above = std::min(below + 1, sorted.size() - 1);
+  return sorted[below] + (position - static_cast<double>(below)) * (sorted[above] - sorted[below]);
+}
+
+double mean_of(const std::vector<double>& values) {
+  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+}
+
+// Writes the canonical CSV beside the target and renames it into place, so that a reader
+// never sees half a file.
+void write_hourly_csv(const std::string& path, const std::vector<double>& gpus_by_hour) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(path, "", "cannot write the output file");
+    out << "time_h,gpus\n";
+    // "{}" is the shortest representation that reads back to the same double.
+    for (std::size_t h = 0; h < gpus_by_hour.size(); ++h) fmt::print(out, "{},{}\n", h, gpus_by_hour[h]);
+    out.close();
+    if (!out) throw InputError(path, "", "cannot write the output file");
+  }
+  std::error_code ec;
+  std::filesystem::rename(temporary, path, ec);
+  if (ec) {
+    std::filesystem::remove(temporary, ec);
+    throw InputError(path, "", "cannot move the output file into place: " + ec.message());
+  }
+}
+
+int run_demand_import(const DemandOptions& options, CommandContext& ctx) {
+  const SeriesProfile series = series_of(options);
+  const std::vector<double> gpus_by_hour = read_hourly_series(series);
+  write_hourly_csv(options.output_path, gpus_by_hour);
+  const double peak = *std::max_element(gpus_by_hour.begin(), gpus_by_hour.end());
+  fmt::print(ctx.out, "read {} rows from {} (format {})\n", count_data_rows(options.input_path),
+             options.input_path, options.format);
+  fmt::print(ctx.out, "wrote {} hours to {}\n", gpus_by_hour.size(), options.output_path);
+  fmt::print(ctx.out, "mean {:.3f} GPUs, peak hour {:.3f} GPUs\n", mean_of(gpus_by_hour), peak);
+  return kExitOk;
+}
+
+int run_demand_stats(const DemandOptions& options, CommandContext& ctx) {
+  const std::vector<double> gpus_by_hour = read_hourly_series(series_of(options));
+  std::vector<double> sorted = gpus_by_hour;
+  std::sort(sorted.begin(), sorted.end());
+  const double gpu_hours = std::accumulate(gpus_by_hour.begin(), gpus_by_hour.end(), 0.0);
+  fmt::print(ctx.out, "series     {} (format {})\n", options.input_path, options.format);
+  fmt::print(ctx.out, "hours      {}\n", gpus_by_hour.size());
+  fmt::print(ctx.out, "mean_gpus  {:.3f}\n", mean_of(gpus_by_hour));
+  fmt::print(ctx.out, "p50_gpus   {:.3f}\n", quantile_linear(sorted, 0.50));
+  fmt::print(ctx.out, "p95_gpus   {:.3f}\n", quantile_linear(sorted, 0.95));
+  fmt::print(ctx.out, "peak_gpus  {:.3f}\n", sorted.back());
+  fmt::print(ctx.out, "gpu_hours  {:.3f}\n", gpu_hours);
+  return kExitOk;
+}
+
+void add_gpus_per_node_option(CLI::App& command, DemandOptions& options) {
+  command
+      .add_option_function<double>(
+          "--gpus-per-node",
+          [&options](double value) {
+            options.gpus_per_node = value;
+            options.gpus_per_node_given = true;
+          },
+          fmt::format("GPUs per node for --format philly_nodes (demand = active nodes x this; "
+                      "default {})",
+                      kDefaultGpusPerNode))
+      ->check(CLI::PositiveNumber);
+}
+
+}  // namespace
+
+void setup_demand(CLI::App& app, CommandContext& ctx) {
+  CLI::App* demand = app.add_subcommand(
+      "demand", "Measured GPU demand series: convert them to the hourly CSV, print statistics");
+  demand->require_subcommand(1);
+  // Shared by the callbacks, which CLI11 keeps for as long as `app` lives.
+  auto options = std::make_shared<DemandOptions>();
+
+  CLI::App* import = demand->add_subcommand(
+      "import",
+      "Convert a per-minute demand series into the canonical hourly CSV (time_h,gpus): each hour "
+      "is the mean of its minutes, counted in clock hours from the first row's hour; an hour "
+      "with no rows carries the last row's value");
+  import->add_option("--format", options->format,
+                     "Input format: helios_vc (HeliosArtifact VC sequence; demand = "
+                     "running_gpu_num + pending_gpu_num) or philly_nodes (philly_node_sequence; "
+                     "demand = active x --gpus-per-node)")
+      ->required()
+      ->check(CLI::IsMember({"helios_vc", "philly_nodes"}));
+  import->add_option("input", options->input_path, "The per-minute series file (CSV with a header)")
+      ->required();
+  import->add_option("-o,--output", options->output_path, "The hourly CSV to write (replaced atomically)")
+      ->required();
+  add_gpus_per_node_option(*import, *options);
+  import->callback([options, &ctx] { ctx.exit_code = run_demand_import(*options, ctx); });
+
+  CLI::App* stats = demand->add_subcommand(
+      "stats",
+      "Print hours, mean, P50 and P95 (linear interpolation), peak GPUs and GPU-hours of a demand "
+      "series after averaging it into hours");
+  stats->add_option("file", options->input_path, "The series file")->required();
+  stats->add_option("--format", options->format,
+                    "Series format: csv (time_h,gpus; default), helios_vc or philly_nodes")
+      ->default_val("csv")
+      ->check(CLI::IsMember({"csv", "helios_vc", "philly_nodes"}));
+  add_gpus_per_node_option(*stats, *options);
+  stats->callback([options, &ctx] { ctx.exit_code = run_demand_stats(*options, ctx); });
+}
+
+}  // namespace tco::cli
