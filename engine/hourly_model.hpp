@@ -1,0 +1,104 @@
+// One hour of the fluid model (SPEC §4 burst order, §5, §9), shared by the deterministic
+// evaluator, the CPU sweep and the CUDA sweep. Demand D is reference-GPU-hours of work per
+// hour. On-prem GPUs do perf x work_rate of it per busy GPU-hour (work_rate < 1 in a
+// throttled hour):
+//   busy      = min(N_up G, need / (perf_onprem x work_rate))    need = D (+ backlog)
+//   overflow  = need - busy x perf_onprem x work_rate            (work, reference GPU-hours)
+// A bursting plan sends the overflow to the cloud at once, as cloud GPUs = overflow / perf_cloud:
+//   reserved  = min(cloud GPUs, R)                               (paid whether used or not)
+//   spot      = spot_share x rest, billed x spot_overhead_factor
+//   on-demand = the remainder
+// each rounded up to whole instances of `gpus_per_instance` (SPEC §12.17). A plan that does
+// not burst carries the overflow as a backlog into the next hour.
+//   IT_kW = N_up idle_kw + (peak_kw - idle_kw) busy / G,  facility_kW = IT_kW x PUE
+// Example: N_up 2, G 8, D 20, perf 1, rate 1: busy 16, overflow 4 -> one 8-GPU on-demand
+// instance (8 GPU-hours billed for 4 of work).
+#pragma once
+
+#include <cmath>
+
+#include "engine/hd.hpp"
+
+namespace tco {
+
+// A plan's fleet and prices as plain numbers (no strings, no heap) for host and device.
+struct FleetParams {
+  double gpus_per_node = 8.0;
+  double idle_kw = 0.0;
+  double peak_kw = 0.0;
+  double perf_onprem = 1.0;
+  double perf_cloud = 1.0;
+  double gpus_per_instance = 8.0;
+  double reserved_gpus = 0.0;
+  double spot_share = 0.0;
+  double spot_overhead_factor = 1.0;
+  double on_demand_usd_per_instance_hour = 0.0;  // before the hourly price factor
+  double spot_usd_per_instance_hour = 0.0;
+  int bursts = 1;
+};
+
+// What varies by hour (and, in Monte Carlo, by path).
+struct HourInputs {
+  double demand_gpus = 0.0;
+  double nodes_up = 0.0;
+  double work_rate = 1.0;           // 1 - throttle_fraction in a throttled hour
+  double pue = 1.0;
+  double usd_per_kwh = 0.0;         // escalated, shocks applied
+  double cloud_price_factor = 1.0;  // (1 + price_change)^(h / 8760) x multiplier
+};
+
+struct HourOutcome {
+  double busy_gpus = 0.0;
+  double work_onprem = 0.0;
+  double cloud_work = 0.0;          // reference GPU-hours of work sent to the cloud
+  double reserved_used_gpus = 0.0;
+  double spot_billed_gpus = 0.0;
+  double on_demand_billed_gpus = 0.0;
+  double spot_usd = 0.0;
+  double on_demand_usd = 0.0;
+  double it_kw = 0.0;
+  double facility_kw = 0.0;
+  double energy_usd = 0.0;
+  double backlog_gpu_hours = 0.0;   // work still waiting after this hour
+};
+
+// Whole instances' GPUs for `gpus`; the tolerance keeps 48.000000001 GPUs at 6 instances.
+TCO_HD double round_up_to_instances(double gpus, double gpus_per_instance) {
+  if (gpus <= 1e-9) return 0.0;
+  return std::ceil(gpus / gpus_per_instance - 1e-9) * gpus_per_instance;
+}
+
+TCO_HD HourOutcome step_hour(const FleetParams& f, const HourInputs& in, double backlog_gpu_hours) {
+  HourOutcome out;
+  const double need = in.demand_gpus + backlog_gpu_hours;
+  const double capacity_gpus = in.nodes_up * f.gpus_per_node;
+  const double work_per_busy_gpu = f.perf_onprem * in.work_rate;
+  double busy = capacity_gpus > 0.0 ? need / work_per_busy_gpu : 0.0;
+  if (busy > capacity_gpus) busy = capacity_gpus;
+  out.busy_gpus = busy;
+  out.work_onprem = busy * work_per_busy_gpu;
+  double overflow = need - out.work_onprem;
+  if (overflow < 1e-12) overflow = 0.0;
+
+  if (f.bursts) {
+    out.cloud_work = overflow;
+    const double cloud_gpus = overflow / f.perf_cloud;
+    out.reserved_used_gpus = cloud_gpus < f.reserved_gpus ? cloud_gpus : f.reserved_gpus;
+    const double rest = cloud_gpus - out.reserved_used_gpus;
+    const double spot_gpus = rest * f.spot_share;
+    out.spot_billed_gpus = round_up_to_instances(spot_gpus * f.spot_overhead_factor, f.gpus_per_instance);
+    out.on_demand_billed_gpus = round_up_to_instances(rest - spot_gpus, f.gpus_per_instance);
+    out.spot_usd = out.spot_billed_gpus / f.gpus_per_instance * f.spot_usd_per_instance_hour * in.cloud_price_factor;
+    out.on_demand_usd =
+        out.on_demand_billed_gpus / f.gpus_per_instance * f.on_demand_usd_per_instance_hour * in.cloud_price_factor;
+  } else {
+    out.backlog_gpu_hours = overflow;
+  }
+
+  out.it_kw = in.nodes_up * f.idle_kw + (f.peak_kw - f.idle_kw) * busy / f.gpus_per_node;
+  out.facility_kw = out.it_kw * in.pue;
+  out.energy_usd = out.facility_kw * in.usd_per_kwh;
+  return out;
+}
+
+}  // namespace tco

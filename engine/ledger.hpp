@@ -1,0 +1,62 @@
+// The monthly cash-flow ledger of one plan (SPEC §6). Each entry is booked in a month and a
+// category, at the start of the month (capex, lease) or at its end (operating costs, loan
+// payments, the residual), which decides its discounting:
+//   start of month m: (1+r)^(-m/12)      end of month m: (1+r)^(-(m+1)/12)
+#pragma once
+
+#include <array>
+#include <string_view>
+#include <vector>
+
+#include "models/finance.hpp"
+
+namespace tco {
+
+enum class Category {
+  capex,
+  financing_interest,
+  lease,
+  maintenance,
+  facility,
+  energy,
+  staff,
+  cloud_on_demand,
+  cloud_spot,
+  cloud_reserved,
+  egress,
+  waiting,
+  residual,
+  tax_shield,
+};
+inline constexpr int kCategoryCount = 14;
+
+std::string_view category_name(Category c);
+inline Category category_at(int index) { return static_cast<Category>(index); }
+
+enum class Timing { start_of_month, end_of_month };
+
+class Ledger {
+ public:
+  explicit Ledger(int months = 0);
+
+  void add(int month, Category c, double usd, Timing timing);
+
+  int months() const { return static_cast<int>(start_.size()); }
+  double month_category_usd(int month, Category c) const;
+  double month_total_usd(int month) const;
+  double category_total_usd(Category c) const;
+  double total_usd() const;
+  double category_npv_usd(Category c, double rate_per_year) const;
+  double npv_usd(double rate_per_year) const;
+  // Discounted cost up to and including each month.
+  std::vector<double> cumulative_discounted_usd(double rate_per_year) const;
+  // Every non-zero entry as a timed flow (years), costs positive.
+  std::vector<TimedFlow> flows() const;
+
+ private:
+  using Row = std::array<double, kCategoryCount>;
+  std::vector<Row> start_;
+  std::vector<Row> end_;
+};
+
+}  // namespace tco

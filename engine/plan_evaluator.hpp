@@ -1,0 +1,76 @@
+// Evaluates one plan of a scenario deterministically, hour by hour over the horizon (the
+// fluid model of engine/hourly_model.hpp), and books every cost into the monthly ledger.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/hourly_model.hpp"
+#include "engine/ledger.hpp"
+#include "models/scenario.hpp"
+
+namespace tco {
+
+struct EvaluationOptions {
+  // Multiplies every cloud price (on-demand, spot and reserved): the price breakeven's knob.
+  double cloud_price_multiplier = 1.0;
+};
+
+struct GpuHours {
+  double onprem_busy = 0.0;
+  double onprem_capacity = 0.0;
+  double reserved_used = 0.0;
+  double reserved_paid = 0.0;
+  double spot_billed = 0.0;
+  double on_demand_billed = 0.0;
+  double cloud_work = 0.0;
+  double useful = 0.0;     // reference GPU-hours of work completed
+  double waited = 0.0;     // GPU-hours of work waiting for on-prem capacity (no-burst plans)
+  double unserved = 0.0;   // work still waiting at the horizon's end
+};
+
+struct FacilityFigures {
+  int nodes_per_rack = 0;
+  int racks = 0;
+  double rack_peak_kw = 0.0;         // peak IT of the fullest rack
+  double airflow_cfm_per_rack = 0.0;
+  double provisioned_it_kw = 0.0;    // nodes x peak_kw
+};
+
+struct PlanResult {
+  std::string name;
+  Ledger ledger;
+  double total_usd = 0.0;
+  double npv_usd = 0.0;
+  std::optional<double> usd_per_useful_gpu_hour;
+  std::optional<double> onprem_utilization;  // busy / capacity GPU-hours while nodes exist
+  GpuHours gpu_hours;
+  double it_energy_kwh = 0.0;
+  double facility_energy_kwh = 0.0;
+  double peak_facility_kw = 0.0;
+  std::vector<double> peak_facility_kw_by_month;
+  FacilityFigures facility;
+  double co2_onprem_kg = 0.0;
+  std::optional<double> co2_cloud_kg;   // when the offer gives its grid's carbon intensity
+  int throttled_hours = 0;
+  std::vector<double> depreciation_usd_by_month;
+  double depreciation_total_usd = 0.0;
+};
+
+// Layout of the plan's racks (throws ModelError when a node fits no rack).
+FacilityFigures facility_figures(const OnPremSpec& onprem, int nodes);
+
+PlanResult evaluate_plan(const Scenario& scenario, const Plan& plan, const std::vector<double>& demand_gpus,
+                         const EvaluationOptions& options = {});
+
+// The hour-by-hour environment of a plan's on-prem site: PUE, energy price (escalated) and
+// work rate (throttling), from its cooling, tariff and ambient models.
+struct SiteHour {
+  double pue = 1.0;
+  double usd_per_kwh = 0.0;
+  double work_rate = 1.0;
+};
+std::vector<SiteHour> site_hours(const OnPremSpec& onprem, const Calendar& calendar, long hours);
+
+}  // namespace tco

@@ -1,0 +1,131 @@
+// A scenario: the workload, the cloud offer, the on-prem fleet's costs, and the plans to
+// compare (docs/scenario.md documents every field; schema/scenario.schema.json is the JSON
+// Schema). Loading resolves catalog references, applies each plan's overrides, and checks
+// everything strictly; afterwards a Scenario is valid by construction.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/calendar.hpp"
+#include "engine/json_reader.hpp"
+#include "models/ambient.hpp"
+#include "models/finding.hpp"
+#include "models/power.hpp"
+#include "models/records.hpp"
+#include "models/workload.hpp"
+
+namespace tco {
+
+struct CloudSpec {
+  CloudOffer offer;
+  GpuModel gpu;
+  double price_change_per_year = 0.0;   // on-demand and spot prices, compounding by the hour
+  double spot_overhead_factor = 1.0;    // billed spot GPU-hours per GPU-hour of work (>= 1)
+  double egress_gb_per_gpu_hour = 0.0;  // data leaving the cloud per cloud GPU-hour of work
+  double egress_usd_per_gb = 0.0;
+};
+
+struct Financing {
+  enum class Kind { cash, loan, lease };
+  Kind kind = Kind::cash;
+  double apr = 0.0;
+  int term_months = 0;
+  double down_payment_fraction = 0.0;
+  double lease_usd_per_node_month = 0.0;
+  bool maintenance_included = false;  // lease only
+};
+
+struct StaffSpec {
+  double fixed_fte = 0.0;
+  double fte_per_node = 0.0;
+  double usd_per_fte_year = 0.0;
+  double escalation_per_year = 0.0;
+};
+
+struct OnPremSpec {
+  ServerModel server;
+  GpuModel gpu;
+  double network_usd_per_node = 0.0;
+  double storage_usd_per_node = 0.0;
+  double install_usd_per_node = 0.0;
+  double room_capex_usd = 0.0;
+  int purchase_month = 0;
+  double maintenance_per_year = 0.0;  // fraction of capex per year
+  Financing financing;
+  double life_years = 5.0;            // depreciation and the utilization breakeven
+  double salvage_fraction = 0.0;      // of the depreciable cost
+  bool residual_enabled = true;
+  double resale_decline_per_year = 0.3;
+  double tax_rate = 0.0;
+  bool tax_shield_enabled = false;
+  StaffSpec staff;
+  PowerSpec power;
+  CoolingType cooling;
+  std::optional<AmbientSpec> ambient;
+  std::optional<Colocation> colocation;
+
+  double capex_per_node_usd() const {
+    return server.price_usd + network_usd_per_node + storage_usd_per_node + install_usd_per_node;
+  }
+  // Installation has no resale value (SPEC §12.5).
+  double resale_base_per_node_usd() const {
+    return server.price_usd + network_usd_per_node + storage_usd_per_node;
+  }
+};
+
+struct Plan {
+  enum class Kind { cloud, onprem, hybrid };
+  std::string name;
+  Kind kind = Kind::cloud;
+  int onprem_nodes = 0;
+  int reserved_instances = 0;
+  int reserved_term_years = 1;
+  double spot_share = 0.0;  // share of the cloud overflow (after reserved) that runs on spot
+  std::optional<OnPremSpec> onprem;  // present when onprem_nodes > 0 or the kind is not cloud
+  std::optional<CloudSpec> cloud;    // present unless the kind is onprem
+  Json resolved;                     // every resolved value, for the report
+
+  bool bursts() const { return kind != Kind::onprem; }
+  double reserved_usd_per_instance_hour() const;
+};
+
+struct Scenario {
+  std::string file;
+  std::string dir;
+  std::string name;
+  std::string description;
+  Date start;
+  Calendar calendar;
+  int horizon_months = 36;
+  double discount_rate_per_year = 0.0;
+  double waiting_usd_per_gpu_hour = 0.0;
+  WorkloadSpec workload;
+  std::vector<Plan> plans;
+  int baseline_index = 0;
+  std::string catalog_dir;
+  std::string catalog_digest_sha256;
+  std::string scenario_digest_sha256;
+  std::vector<Provenance> records_used;  // every catalog or inline record, sorted, unique
+  std::vector<Finding> warnings;
+
+  long horizon_hours() const { return static_cast<long>(horizon_months) * kHoursPerMonth; }
+};
+
+std::string to_string(Plan::Kind kind);
+
+// Loads and checks a scenario. `catalog_dir_override` (when not empty) replaces the
+// scenario's "catalog_dir". Throws InputError / ModelError.
+Scenario load_scenario(const std::string& path, const std::string& catalog_dir_override = "");
+
+// The same from a JSON value (tests, sweeps); `file` and `dir` are used in messages and to
+// resolve relative paths.
+Scenario load_scenario_json(const Json& doc, const std::string& file, const std::string& dir,
+                            const std::string& catalog_dir_override = "");
+
+// `tcosim validate` on a scenario file: an error finding for what load_scenario rejects,
+// plus the scenario's warnings.
+std::vector<Finding> validate_scenario_file(const std::string& path);
+
+}  // namespace tco
