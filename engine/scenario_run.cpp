@@ -1,0 +1,84 @@
+#include "engine/scenario_run.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace tco {
+
+namespace {
+
+void warn(ScenarioRun& run, const Scenario& s, std::string code, std::string where, std::string message) {
+  run.warnings.push_back({Finding::Severity::warning, std::move(code), s.file, std::move(where), std::move(message)});
+}
+
+void add_plan_warnings(ScenarioRun& run, const Scenario& s, const Plan& plan, const PlanResult& r, int index) {
+  const std::string pointer = "/plans/" + std::to_string(index);
+  if (plan.onprem && plan.onprem_nodes > 0) {
+    const auto& cooling = plan.onprem->cooling;
+    if (cooling.type == "air" && cooling.max_cfm_per_rack && r.facility.airflow_cfm_per_rack > *cooling.max_cfm_per_rack) {
+      warn(run, s, "airflow-exceeds-cooling", pointer + "/onprem/cooling",
+           fmt::format("plan \"{}\": a {:.1f} kW rack needs {:.0f} CFM of air, above the {:.0f} CFM the air cooling "
+                       "delivers per rack; consider liquid cooling or fewer nodes per rack",
+                       plan.name, r.facility.rack_peak_kw, r.facility.airflow_cfm_per_rack, *cooling.max_cfm_per_rack));
+    }
+    if (r.throttled_hours > 0) {
+      warn(run, s, "thermal-throttling", pointer + "/onprem/ambient",
+           fmt::format("plan \"{}\": on-prem GPUs are throttled in {} hours of the horizon", plan.name,
+                       r.throttled_hours));
+    }
+  }
+  if (r.gpu_hours.unserved > 1e-6) {
+    warn(run, s, "demand-unserved", pointer,
+         fmt::format("plan \"{}\" cannot serve its demand: {:.0f} GPU-hours of work are still waiting at the "
+                     "horizon's end (it does not burst to the cloud)",
+                     plan.name, r.gpu_hours.unserved));
+  }
+}
+
+const CloudSpec* reference_cloud(const Scenario& s) {
+  const Plan& base = s.plans[s.baseline_index];
+  if (base.cloud) return &*base.cloud;
+  for (const auto& p : s.plans)
+    if (p.cloud) return &*p.cloud;
+  return nullptr;
+}
+
+}  // namespace
+
+ScenarioRun run_deterministic(const Scenario& s) {
+  ScenarioRun run;
+  run.warnings = s.warnings;
+  const std::vector<double> demand = demand_gpus_by_hour(s.workload, s.horizon_hours(), s.calendar);
+  for (double d : demand) {
+    run.demand.gpu_hours += d;
+    run.demand.peak_gpus = std::max(run.demand.peak_gpus, d);
+  }
+  run.demand.mean_gpus = demand.empty() ? 0.0 : run.demand.gpu_hours / demand.size();
+
+  for (std::size_t i = 0; i < s.plans.size(); ++i) {
+    run.plans.push_back(evaluate_plan(s, s.plans[i], demand));
+    add_plan_warnings(run, s, s.plans[i], run.plans.back(), static_cast<int>(i));
+  }
+  const Plan& baseline = s.plans[s.baseline_index];
+  const PlanResult& base_result = run.plans[s.baseline_index];
+  for (std::size_t i = 0; i < s.plans.size(); ++i) {
+    if (static_cast<int>(i) == s.baseline_index) continue;
+    run.comparisons.push_back(compare(s.plans[i].name, run.plans[i].ledger, baseline.name, base_result.ledger,
+                                      s.discount_rate_per_year));
+    run.price_breakevens.push_back(price_breakeven(s, s.plans[i], baseline, demand));
+  }
+
+  if (const CloudSpec* cloud = reference_cloud(s)) {
+    std::set<std::string> servers_done;
+    for (const auto& plan : s.plans) {
+      if (!plan.onprem || !servers_done.insert(plan.onprem->server.provenance.id).second) continue;
+      const auto b = utilization_breakevens(s, plan, *cloud);
+      run.utilization_breakevens.insert(run.utilization_breakevens.end(), b.begin(), b.end());
+    }
+  }
+  return run;
+}
+
+}  // namespace tco

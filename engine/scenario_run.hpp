@@ -1,0 +1,32 @@
+// A deterministic run of a whole scenario: every plan evaluated over the same demand, each
+// compared with the baseline, the breakevens, and the warnings a reviewer must see.
+#pragma once
+
+#include <vector>
+
+#include "engine/breakeven.hpp"
+#include "engine/comparison.hpp"
+#include "engine/plan_evaluator.hpp"
+#include "models/finding.hpp"
+#include "models/scenario.hpp"
+
+namespace tco {
+
+struct DemandSummary {
+  double gpu_hours = 0.0;
+  double mean_gpus = 0.0;
+  double peak_gpus = 0.0;
+};
+
+struct ScenarioRun {
+  DemandSummary demand;
+  std::vector<PlanResult> plans;             // in the scenario's order
+  std::vector<Comparison> comparisons;       // each non-baseline plan vs the baseline
+  std::vector<UtilizationBreakeven> utilization_breakevens;
+  std::vector<PriceBreakeven> price_breakevens;
+  std::vector<Finding> warnings;             // the scenario's, then the run's
+};
+
+ScenarioRun run_deterministic(const Scenario& scenario);
+
+}  // namespace tco

@@ -1,0 +1,479 @@
+#include "models/scenario.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "engine/error.hpp"
+#include "engine/sha256.hpp"
+#include "models/catalog.hpp"
+#include "models/cooling.hpp"
+
+namespace tco {
+
+namespace fs = std::filesystem;
+
+std::string to_string(Plan::Kind kind) {
+  switch (kind) {
+    case Plan::Kind::cloud: return "cloud";
+    case Plan::Kind::onprem: return "onprem";
+    case Plan::Kind::hybrid: return "hybrid";
+  }
+  return "?";
+}
+
+double Plan::reserved_usd_per_instance_hour() const {
+  if (!cloud || reserved_instances == 0) return 0.0;
+  const auto& offer = cloud->offer;
+  return reserved_term_years == 3 ? offer.reserved_3y_usd_per_hour.value_or(0.0)
+                                  : offer.reserved_1y_usd_per_hour.value_or(0.0);
+}
+
+namespace {
+
+// Resolves catalog references and records their provenance once each.
+class Resolver {
+ public:
+  Resolver(const Catalog& catalog, std::string file) : catalog_(catalog), file_(std::move(file)) {}
+
+  template <typename Record, typename Parse>
+  Record resolve(std::string_view kind, const Json& ref, const std::string& pointer, Parse parse) {
+    ResolvedRecord resolved = resolve_reference(catalog_, kind, ref, file_, pointer);
+    require_finite_numbers(resolved.merged, file_, pointer);
+    // Messages point into the scenario for inline and overridden fields; a catalog record's
+    // own fields were checked by `tcosim validate` on the catalog.
+    JsonObjectReader r(resolved.merged, file_, ref.is_string() ? pointer + " (catalog record \"" + resolved.id + "\")" : pointer);
+    Record record = parse(r, resolved.id);
+    used_[std::string(kind) + "\x1f" + record.provenance.id + "\x1f" + record.provenance.source] =
+        record.provenance;
+    return record;
+  }
+
+  const Catalog& catalog() const { return catalog_; }
+
+  std::vector<Provenance> used() const {
+    std::vector<Provenance> out;
+    for (const auto& [key, p] : used_) out.push_back(p);
+    return out;
+  }
+
+ private:
+  const Catalog& catalog_;
+  std::string file_;
+  std::map<std::string, Provenance> used_;
+};
+
+Json provenance_json(const Provenance& p) {
+  return {{"kind", p.kind}, {"id", p.id}, {"source", p.source}, {"as_of", p.as_of}};
+}
+
+Json to_json(const CloudOffer& o) {
+  auto opt = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
+  return {{"provider", o.provider},
+          {"instance_type", o.instance_type},
+          {"region", o.region},
+          {"gpu_model", o.gpu_model},
+          {"gpus_per_instance", o.gpus_per_instance},
+          {"on_demand_usd_per_hour", o.on_demand_usd_per_hour},
+          {"spot_usd_per_hour", opt(o.spot_usd_per_hour)},
+          {"reserved_1y_usd_per_hour", opt(o.reserved_1y_usd_per_hour)},
+          {"reserved_3y_usd_per_hour", opt(o.reserved_3y_usd_per_hour)},
+          {"billing_granularity_s", o.billing_granularity_s},
+          {"minimum_billed_s", o.minimum_billed_s},
+          {"startup_h", o.startup_h},
+          {"spot_notice_s", opt(o.spot_notice_s)},
+          {"spot_preemptions_per_instance_hour", opt(o.spot_preemptions_per_instance_hour)},
+          {"egress_usd_per_gb", o.egress_usd_per_gb},
+          {"pue", opt(o.pue)},
+          {"g_co2_per_kwh", opt(o.g_co2_per_kwh)},
+          {"provenance", provenance_json(o.provenance)}};
+}
+
+Json to_json(const GpuModel& g) {
+  return {{"name", g.name}, {"perf_relative", g.perf_relative}, {"memory_gb", g.memory_gb},
+          {"tdp_w", g.tdp_w}, {"provenance", provenance_json(g.provenance)}};
+}
+
+Json to_json(const ServerModel& s) {
+  return {{"gpu_model", s.gpu_model}, {"gpus", s.gpus},       {"price_usd", s.price_usd},
+          {"idle_kw", s.idle_kw},     {"peak_kw", s.peak_kw}, {"provenance", provenance_json(s.provenance)}};
+}
+
+Json to_json(const CoolingType& c) {
+  return {{"type", c.type},
+          {"pue_model", c.pue_model},
+          {"pue", c.pue},
+          {"pue_min", c.pue_min},
+          {"pue_slope_per_c", c.pue_slope_per_c},
+          {"free_cooling_c", c.free_cooling_c},
+          {"rack_limit_kw", c.rack_limit_kw},
+          {"max_cfm_per_rack", c.max_cfm_per_rack ? Json(*c.max_cfm_per_rack) : Json(nullptr)},
+          {"delta_t_f", c.delta_t_f},
+          {"provenance", provenance_json(c.provenance)}};
+}
+
+Json to_json(const Colocation& c) {
+  return {{"name", c.name}, {"usd_per_kw_month", c.usd_per_kw_month},
+          {"usd_per_rack_month", c.usd_per_rack_month}, {"provenance", provenance_json(c.provenance)}};
+}
+
+Json to_json(const CloudSpec& c) {
+  return {{"offer", to_json(c.offer)},
+          {"gpu", to_json(c.gpu)},
+          {"price_change_per_year", c.price_change_per_year},
+          {"spot_overhead_factor", c.spot_overhead_factor},
+          {"egress_gb_per_gpu_hour", c.egress_gb_per_gpu_hour},
+          {"egress_usd_per_gb", c.egress_usd_per_gb}};
+}
+
+Json to_json(const OnPremSpec& o) {
+  Json financing;
+  switch (o.financing.kind) {
+    case Financing::Kind::cash: financing = {{"type", "cash"}}; break;
+    case Financing::Kind::loan:
+      financing = {{"type", "loan"}, {"apr", o.financing.apr}, {"term_months", o.financing.term_months},
+                   {"down_payment_fraction", o.financing.down_payment_fraction}};
+      break;
+    case Financing::Kind::lease:
+      financing = {{"type", "lease"}, {"usd_per_node_month", o.financing.lease_usd_per_node_month},
+                   {"maintenance_included", o.financing.maintenance_included}};
+      break;
+  }
+  return {{"server", to_json(o.server)},
+          {"gpu", to_json(o.gpu)},
+          {"network_usd_per_node", o.network_usd_per_node},
+          {"storage_usd_per_node", o.storage_usd_per_node},
+          {"install_usd_per_node", o.install_usd_per_node},
+          {"room_capex_usd", o.room_capex_usd},
+          {"purchase_month", o.purchase_month},
+          {"maintenance_per_year", o.maintenance_per_year},
+          {"financing", financing},
+          {"depreciation", {{"life_years", o.life_years}, {"salvage_fraction", o.salvage_fraction}}},
+          {"residual", {{"enabled", o.residual_enabled}, {"resale_decline_per_year", o.resale_decline_per_year}}},
+          {"tax", {{"rate", o.tax_rate}, {"shield_enabled", o.tax_shield_enabled}}},
+          {"staff", {{"fixed_fte", o.staff.fixed_fte}, {"fte_per_node", o.staff.fte_per_node},
+                     {"usd_per_fte_year", o.staff.usd_per_fte_year},
+                     {"escalation_per_year", o.staff.escalation_per_year}}},
+          {"power", to_json(o.power)},
+          {"cooling", to_json(o.cooling)},
+          {"ambient", o.ambient ? to_json(*o.ambient) : Json(nullptr)},
+          {"colocation", o.colocation ? to_json(*o.colocation) : Json(nullptr)}};
+}
+
+// The GPU record of a server or an offer: an explicit "gpu" reference, else the catalog's
+// record for the named model.
+GpuModel resolve_gpu(Resolver& resolver, JsonObjectReader& r, const std::string& gpu_model_id,
+                     const std::string& owner_pointer) {
+  if (r.has("gpu")) return resolver.resolve<GpuModel>("gpu", r.value("gpu"), r.pointer_of("gpu"), parse_gpu);
+  r.allow("gpu");
+  if (!resolver.catalog().find("gpu", gpu_model_id)) {
+    throw InputError(r.file(), owner_pointer + "/gpu_model",
+                     "expected the id of a gpu record in the catalog (or a \"gpu\" object beside it), found \"" +
+                         gpu_model_id + "\"");
+  }
+  return resolver.resolve<GpuModel>("gpu", Json(gpu_model_id), owner_pointer + "/gpu_model", parse_gpu);
+}
+
+CloudSpec parse_cloud(JsonObjectReader& r, Resolver& resolver) {
+  CloudSpec c;
+  c.offer = resolver.resolve<CloudOffer>("cloud_offer", r.value("offer"), r.pointer_of("offer"), parse_cloud_offer);
+  c.gpu = resolve_gpu(resolver, r, c.offer.gpu_model, r.pointer_of("offer"));
+  c.price_change_per_year = r.number_or("price_change_per_year", 0.0, Bounds::between(-0.9, 2.0));
+  c.spot_overhead_factor = r.number_or("spot_overhead_factor", 1.0, Bounds::between(1.0, 10.0));
+  c.egress_gb_per_gpu_hour = r.number_or("egress_gb_per_gpu_hour", 0.0, Bounds::non_negative());
+  c.egress_usd_per_gb = r.number_or("egress_usd_per_gb", c.offer.egress_usd_per_gb, Bounds::non_negative());
+  r.finish();
+  return c;
+}
+
+Financing parse_financing(JsonObjectReader& r) {
+  Financing f;
+  const std::string type = r.choice("type", {"cash", "loan", "lease"});
+  if (type == "loan") {
+    f.kind = Financing::Kind::loan;
+    f.apr = r.number("apr", Bounds::between(0.0, 1.0));
+    f.term_months = static_cast<int>(r.integer("term_months", 1, 600));
+    f.down_payment_fraction = r.number_or("down_payment_fraction", 0.0, Bounds::fraction());
+  } else if (type == "lease") {
+    f.kind = Financing::Kind::lease;
+    f.lease_usd_per_node_month = r.number("usd_per_node_month", Bounds::non_negative());
+    f.maintenance_included = r.boolean_or("maintenance_included", false);
+  }
+  r.finish();
+  return f;
+}
+
+OnPremSpec parse_onprem(JsonObjectReader& r, Resolver& resolver, int horizon_months) {
+  OnPremSpec o;
+  o.server = resolver.resolve<ServerModel>("server", r.value("server"), r.pointer_of("server"), parse_server);
+  o.gpu = resolve_gpu(resolver, r, o.server.gpu_model, r.pointer_of("server"));
+  o.network_usd_per_node = r.number_or("network_usd_per_node", 0.0, Bounds::non_negative());
+  o.storage_usd_per_node = r.number_or("storage_usd_per_node", 0.0, Bounds::non_negative());
+  o.install_usd_per_node = r.number_or("install_usd_per_node", 0.0, Bounds::non_negative());
+  o.room_capex_usd = r.number_or("room_capex_usd", 0.0, Bounds::non_negative());
+  o.purchase_month = static_cast<int>(r.integer_or("purchase_month", 0, 0, horizon_months - 1));
+  o.maintenance_per_year = r.number_or("maintenance_per_year", 0.0, Bounds::between(0.0, 1.0));
+  if (r.has("financing")) {
+    JsonObjectReader fr = r.object("financing");
+    o.financing = parse_financing(fr);
+  }
+  r.allow("financing");
+  if (r.has("depreciation")) {
+    JsonObjectReader dr = r.object("depreciation");
+    o.life_years = dr.number_or("life_years", o.life_years, Bounds::between(0.5, 30.0));
+    o.salvage_fraction = dr.number_or("salvage_fraction", 0.0, Bounds::fraction());
+    dr.finish();
+  }
+  r.allow("depreciation");
+  if (r.has("residual")) {
+    JsonObjectReader rr = r.object("residual");
+    o.residual_enabled = rr.boolean_or("enabled", true);
+    o.resale_decline_per_year = rr.number_or("resale_decline_per_year", o.resale_decline_per_year, Bounds::fraction());
+    rr.finish();
+  }
+  r.allow("residual");
+  if (r.has("tax")) {
+    JsonObjectReader tr = r.object("tax");
+    o.tax_rate = tr.number_or("rate", 0.0, Bounds::fraction());
+    o.tax_shield_enabled = tr.boolean_or("shield_enabled", false);
+    tr.finish();
+  }
+  r.allow("tax");
+  if (r.has("staff")) {
+    JsonObjectReader sr = r.object("staff");
+    o.staff.fixed_fte = sr.number_or("fixed_fte", 0.0, Bounds::non_negative());
+    o.staff.fte_per_node = sr.number_or("fte_per_node", 0.0, Bounds::non_negative());
+    o.staff.usd_per_fte_year = sr.number_or("usd_per_fte_year", 0.0, Bounds::non_negative());
+    o.staff.escalation_per_year = sr.number_or("escalation_per_year", 0.0, Bounds::at_least(-0.5));
+    sr.finish();
+  }
+  r.allow("staff");
+  {
+    JsonObjectReader pr = r.object("power");
+    std::optional<PowerRegion> region;
+    if (pr.has("region"))
+      region = resolver.resolve<PowerRegion>("power_region", pr.value("region"), pr.pointer_of("region"), parse_power_region);
+    pr.allow("region");
+    o.power = parse_power(pr, region ? &region->usd_per_kwh : nullptr, region ? &region->g_co2_per_kwh : nullptr);
+    pr.finish();
+  }
+  o.cooling = resolver.resolve<CoolingType>("cooling", r.value("cooling"), r.pointer_of("cooling"), parse_cooling);
+  if (r.has("ambient")) {
+    JsonObjectReader ar = r.object("ambient");
+    o.ambient = parse_ambient(ar);
+  }
+  r.allow("ambient");
+  if (o.cooling.pue_model == "ambient" && !o.ambient)
+    r.fail("ambient", "an ambient temperature model (the cooling's PUE depends on ambient temperature)", nullptr);
+  if (o.ambient && o.ambient->throttle_above_c && o.ambient->throttle_fraction == 0.0)
+    throw InputError(r.file(), r.pointer_of("ambient") + "/throttle_fraction",
+                     "expected a throttle_fraction > 0 with throttle_above_c, found 0");
+  if (r.has("colocation"))
+    o.colocation = resolver.resolve<Colocation>("colocation", r.value("colocation"), r.pointer_of("colocation"), parse_colocation);
+  r.allow("colocation");
+  r.finish();
+  return o;
+}
+
+std::string file_digest(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return sha256_hex(buffer.str());
+}
+
+void warn(Scenario& s, std::string code, std::string where, std::string message) {
+  s.warnings.push_back({Finding::Severity::warning, std::move(code), s.file, std::move(where), std::move(message)});
+}
+
+void add_provenance_warnings(Scenario& s) {
+  for (const auto& p : s.records_used) {
+    Date as_of;
+    if (!parse_date(p.as_of, as_of)) continue;
+    const long age_days = days_between(as_of, s.start);
+    if (age_days > 365) {
+      warn(s, "catalog-stale", p.kind + ":" + p.id,
+           fmt::format("{} \"{}\" is dated {}, {} days before the scenario start: check the price is still current",
+                       p.kind, p.id, p.as_of, age_days));
+    }
+  }
+}
+
+void add_plan_warnings(Scenario& s, const Plan& plan, const std::string& pointer) {
+  if (plan.cloud) {
+    const auto& o = plan.cloud->offer;
+    if (o.spot_usd_per_hour && *o.spot_usd_per_hour > o.on_demand_usd_per_hour)
+      warn(s, "spot-above-on-demand", pointer + "/cloud",
+           fmt::format("the spot price {} is above the on-demand price {} USD/h", *o.spot_usd_per_hour,
+                       o.on_demand_usd_per_hour));
+    if (plan.reserved_instances > 0 && plan.reserved_term_years * 12 > s.horizon_months)
+      warn(s, "reserved-term-beyond-horizon", pointer + "/reserved_term_years",
+           fmt::format("the {}-year commitment runs past the {}-month horizon; only the months inside the "
+                       "horizon are counted",
+                       plan.reserved_term_years, s.horizon_months));
+  }
+}
+
+Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_cloud, Resolver& resolver,
+                int horizon_months) {
+  Plan p;
+  p.name = r.string("name");
+  const std::string kind = r.choice("kind", {"cloud", "onprem", "hybrid"});
+  p.kind = kind == "cloud" ? Plan::Kind::cloud : kind == "onprem" ? Plan::Kind::onprem : Plan::Kind::hybrid;
+  p.onprem_nodes = static_cast<int>(r.integer_or("onprem_nodes", 0, 0, 100000));
+  p.reserved_instances = static_cast<int>(r.integer_or("reserved_instances", 0, 0, 100000));
+  p.reserved_term_years = static_cast<int>(r.integer_or("reserved_term_years", 1, 1, 3));
+  if (p.reserved_term_years == 2) r.fail("reserved_term_years", "1 or 3", &r.value("reserved_term_years"));
+  p.spot_share = r.number_or("spot_share", 0.0, Bounds::fraction());
+  if (p.kind == Plan::Kind::cloud && p.onprem_nodes != 0)
+    r.fail("onprem_nodes", "0 for a cloud plan (use kind \"hybrid\" to own nodes and burst)", &r.value("onprem_nodes"));
+  if (p.kind == Plan::Kind::onprem && p.onprem_nodes < 1)
+    r.fail("onprem_nodes", "at least 1 node for an onprem plan", r.has("onprem_nodes") ? &r.value("onprem_nodes") : nullptr);
+  if (p.kind == Plan::Kind::onprem && (p.reserved_instances > 0 || p.spot_share > 0.0))
+    r.fail(p.reserved_instances > 0 ? "reserved_instances" : "spot_share",
+           "no cloud capacity in an onprem plan (use kind \"hybrid\")",
+           &r.value(p.reserved_instances > 0 ? "reserved_instances" : "spot_share"));
+
+  // Plan-level "onprem" / "cloud" objects are JSON merge patches (RFC 7386) of the
+  // scenario's sections: a plan changes only what it names.
+  auto merged_section = [&](const char* key, const Json& base) {
+    Json merged = base.is_null() ? Json::object() : base;
+    if (r.has(key)) {
+      const Json& patch = r.value(key);
+      if (!patch.is_object()) r.fail(key, "an object (a merge patch of the scenario's section)", &patch);
+      merged.merge_patch(patch);
+    }
+    r.allow(key);
+    return merged;
+  };
+  const Json onprem_json = merged_section("onprem", base_onprem);
+  const Json cloud_json = merged_section("cloud", base_cloud);
+
+  if (p.kind != Plan::Kind::cloud) {
+    if (onprem_json.empty())
+      r.fail("onprem", "an \"onprem\" section (here or at the scenario's top level) for a plan that owns nodes", nullptr);
+    JsonObjectReader or_(onprem_json, r.file(), r.pointer_of("onprem"));
+    p.onprem = parse_onprem(or_, resolver, horizon_months);
+    // A node that fits no rack is an error now, not in the middle of a run.
+    try {
+      nodes_per_rack(p.onprem->cooling.rack_limit_kw, p.onprem->server.peak_kw);
+    } catch (const ModelError& e) {
+      throw InputError(r.file(), r.pointer_of("onprem") + "/cooling", e.what());
+    }
+  }
+  if (p.kind != Plan::Kind::onprem) {
+    if (cloud_json.empty())
+      r.fail("cloud", "a \"cloud\" section (here or at the scenario's top level) for a plan that rents", nullptr);
+    JsonObjectReader cr(cloud_json, r.file(), r.pointer_of("cloud"));
+    p.cloud = parse_cloud(cr, resolver);
+    const auto& o = p.cloud->offer;
+    if (p.spot_share > 0.0 && !o.spot_usd_per_hour)
+      r.fail("spot_share", "0: the offer \"" + o.provenance.id + "\" has no spot price", &r.value("spot_share"));
+    if (p.reserved_instances > 0 &&
+        !(p.reserved_term_years == 3 ? o.reserved_3y_usd_per_hour : o.reserved_1y_usd_per_hour))
+      r.fail("reserved_term_years",
+             fmt::format("a term the offer \"{}\" has a reserved price for", o.provenance.id),
+             &r.value("reserved_term_years"));
+  }
+  r.finish();
+
+  p.resolved = {{"name", p.name},
+                {"kind", to_string(p.kind)},
+                {"onprem_nodes", p.onprem_nodes},
+                {"reserved_instances", p.reserved_instances},
+                {"reserved_term_years", p.reserved_term_years},
+                {"spot_share", p.spot_share},
+                {"onprem", p.onprem ? to_json(*p.onprem) : Json(nullptr)},
+                {"cloud", p.cloud ? to_json(*p.cloud) : Json(nullptr)}};
+  return p;
+}
+
+}  // namespace
+
+Scenario load_scenario_json(const Json& doc, const std::string& file, const std::string& dir,
+                            const std::string& catalog_dir_override) {
+  require_finite_numbers(doc, file, "");
+  JsonObjectReader r(doc, file, "");
+  r.allow("$schema");
+  Scenario s;
+  s.file = file;
+  s.dir = dir;
+  s.name = r.string("name");
+  s.description = r.string_or("description", "");
+  const std::string start = r.string("start");
+  if (!parse_date(start, s.start)) r.fail("start", "a date as YYYY-MM-DD", &r.value("start"));
+  s.calendar = Calendar::from_start(s.start);
+  s.horizon_months = static_cast<int>(r.integer("horizon_months", 1, 600));
+  s.discount_rate_per_year = r.number("discount_rate_per_year", Bounds::between(-0.5, 1.0));
+  s.waiting_usd_per_gpu_hour = r.number_or("waiting_usd_per_gpu_hour", 0.0, Bounds::non_negative());
+
+  std::string catalog_dir = r.string_or("catalog_dir", "../pricing-data");
+  if (!catalog_dir_override.empty()) catalog_dir = catalog_dir_override;
+  else if (fs::path(catalog_dir).is_relative()) catalog_dir = (fs::path(dir) / catalog_dir).lexically_normal().string();
+  if (!fs::is_directory(catalog_dir))
+    throw InputError(file, "/catalog_dir", "expected a folder of catalog files, found no folder at \"" + catalog_dir + "\"");
+  const Catalog catalog = Catalog::load(catalog_dir);
+  s.catalog_dir = catalog_dir;
+  s.catalog_digest_sha256 = catalog.digest_sha256();
+  Resolver resolver(catalog, file);
+
+  {
+    JsonObjectReader wr = r.object("workload");
+    s.workload = parse_workload(wr, dir);
+  }
+  const Json base_onprem = r.has("onprem") ? r.value("onprem") : Json(nullptr);
+  const Json base_cloud = r.has("cloud") ? r.value("cloud") : Json(nullptr);
+  r.allow("onprem");
+  r.allow("cloud");
+  if (!base_onprem.is_null() && !base_onprem.is_object()) r.fail("onprem", "an object", &base_onprem);
+  if (!base_cloud.is_null() && !base_cloud.is_object()) r.fail("cloud", "an object", &base_cloud);
+
+  const Json& plans = r.value("plans");
+  if (!plans.is_array() || plans.empty()) r.fail("plans", "a non-empty array of plans", &plans);
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    const std::string pointer = "/plans/" + std::to_string(i);
+    JsonObjectReader pr(plans[i], file, pointer);
+    Plan plan = parse_plan(pr, base_onprem, base_cloud, resolver, s.horizon_months);
+    if (!names.insert(plan.name).second)
+      throw InputError(file, pointer + "/name", "expected a unique plan name, found \"" + plan.name + "\" twice");
+    add_plan_warnings(s, plan, pointer);
+    s.plans.push_back(std::move(plan));
+  }
+  const std::string baseline = r.string_or("baseline", s.plans.front().name);
+  const auto it = std::find_if(s.plans.begin(), s.plans.end(), [&](const Plan& p) { return p.name == baseline; });
+  if (it == s.plans.end())
+    r.fail("baseline", "the name of one of the plans", &r.value("baseline"));
+  s.baseline_index = static_cast<int>(it - s.plans.begin());
+  r.finish();
+
+  s.records_used = resolver.used();
+  add_provenance_warnings(s);
+  s.scenario_digest_sha256 = sha256_hex(doc.dump());
+  return s;
+}
+
+Scenario load_scenario(const std::string& path, const std::string& catalog_dir_override) {
+  const Json doc = read_json_file(path);
+  const std::string dir = fs::path(path).parent_path().string();
+  Scenario s = load_scenario_json(doc, path, dir.empty() ? "." : dir, catalog_dir_override);
+  s.scenario_digest_sha256 = file_digest(path);
+  return s;
+}
+
+std::vector<Finding> validate_scenario_file(const std::string& path) {
+  try {
+    return load_scenario(path).warnings;
+  } catch (const InputError& e) {
+    return {{Finding::Severity::error, "invalid-scenario", e.file(), e.where(), e.what()}};
+  } catch (const ModelError& e) {
+    return {{Finding::Severity::error, "invalid-scenario", path, "", e.what()}};
+  }
+}
+
+}  // namespace tco
