@@ -8,8 +8,7 @@
 namespace tco::cli {
 
 static void register_commands(CLI::App& app, CommandContext& ctx) {
-  (void)app;
-  (void)ctx;
+  setup_run(app, ctx);
   setup_demand(app, ctx);
 }
 

@@ -1,0 +1,160 @@
+#include "reports/json_report.hpp"
+
+namespace tco {
+
+namespace {
+
+Json opt(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+Json opt(const std::optional<int>& v) { return v ? Json(*v) : Json(nullptr); }
+
+Json breakdown(const Ledger& ledger, double rate, bool discounted) {
+  Json out = Json::object();
+  for (int c = 0; c < kCategoryCount; ++c) {
+    const Category cat = category_at(c);
+    out[std::string(category_name(cat))] = discounted ? ledger.category_npv_usd(cat, rate) : ledger.category_total_usd(cat);
+  }
+  return out;
+}
+
+Json monthly_table(const PlanResult& r, double rate) {
+  Json columns = Json::array({"month"});
+  for (int c = 0; c < kCategoryCount; ++c) columns.push_back(std::string(category_name(category_at(c))));
+  for (const char* extra : {"total_usd", "cumulative_discounted_usd", "depreciation_usd", "peak_facility_kw"})
+    columns.push_back(extra);
+  const auto cumulative = r.ledger.cumulative_discounted_usd(rate);
+  Json rows = Json::array();
+  for (int m = 0; m < r.ledger.months(); ++m) {
+    Json row = Json::array({m});
+    for (int c = 0; c < kCategoryCount; ++c) row.push_back(r.ledger.month_category_usd(m, category_at(c)));
+    row.push_back(r.ledger.month_total_usd(m));
+    row.push_back(cumulative[m]);
+    row.push_back(r.depreciation_usd_by_month[m]);
+    row.push_back(r.peak_facility_kw_by_month[m]);
+    rows.push_back(std::move(row));
+  }
+  return {{"columns", columns}, {"rows", rows}};
+}
+
+Json plan_json(const Plan& plan, const PlanResult& r, double rate) {
+  const auto& g = r.gpu_hours;
+  return {{"name", plan.name},
+          {"kind", to_string(plan.kind)},
+          {"onprem_nodes", plan.onprem_nodes},
+          {"total_nominal_usd", r.total_usd},
+          {"npv_usd", r.npv_usd},
+          {"usd_per_useful_gpu_hour", opt(r.usd_per_useful_gpu_hour)},
+          {"breakdown_nominal_usd", breakdown(r.ledger, rate, false)},
+          {"breakdown_npv_usd", breakdown(r.ledger, rate, true)},
+          {"onprem_utilization", opt(r.onprem_utilization)},
+          {"gpu_hours",
+           {{"useful", g.useful},
+            {"onprem_busy", g.onprem_busy},
+            {"onprem_capacity", g.onprem_capacity},
+            {"reserved_used", g.reserved_used},
+            {"reserved_paid", g.reserved_paid},
+            {"spot_billed", g.spot_billed},
+            {"on_demand_billed", g.on_demand_billed},
+            {"cloud_work", g.cloud_work},
+            {"waited", g.waited},
+            {"unserved", g.unserved}}},
+          {"energy",
+           {{"it_kwh", r.it_energy_kwh},
+            {"facility_kwh", r.facility_energy_kwh},
+            {"peak_facility_kw", r.peak_facility_kw},
+            {"throttled_hours", r.throttled_hours}}},
+          {"facility",
+           {{"nodes_per_rack", r.facility.nodes_per_rack},
+            {"racks", r.facility.racks},
+            {"rack_peak_kw", r.facility.rack_peak_kw},
+            {"airflow_cfm_per_rack", r.facility.airflow_cfm_per_rack},
+            {"provisioned_it_kw", r.facility.provisioned_it_kw}}},
+          {"co2_kg", {{"onprem", r.co2_onprem_kg}, {"cloud", opt(r.co2_cloud_kg)}}},
+          {"depreciation_total_usd", r.depreciation_total_usd},
+          {"monthly", monthly_table(r, rate)}};
+}
+
+Json finding_json(const Finding& f) {
+  return {{"severity", f.severity == Finding::Severity::error ? "error" : "warning"},
+          {"code", f.code},
+          {"where", f.where},
+          {"message", f.message}};
+}
+
+}  // namespace
+
+Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& meta) {
+  const double rate = s.discount_rate_per_year;
+  Json report;
+  report["schema_version"] = kReportSchemaVersion;
+  report["tool"] = {{"name", "tcosim"}, {"version", TCO_VERSION}};
+  report["run"] = {{"command", meta.command}, {"threads", meta.threads}};
+  Json records = Json::array();
+  std::string oldest;
+  for (const auto& p : s.records_used) {
+    records.push_back({{"kind", p.kind}, {"id", p.id}, {"source", p.source}, {"as_of", p.as_of}});
+    if (oldest.empty() || p.as_of < oldest) oldest = p.as_of;
+  }
+  report["scenario"] = {{"name", s.name},
+                        {"description", s.description},
+                        {"file", s.file},
+                        {"digest_sha256", s.scenario_digest_sha256},
+                        {"start", format_date(s.start)},
+                        {"horizon_months", s.horizon_months},
+                        {"discount_rate_per_year", rate},
+                        {"waiting_usd_per_gpu_hour", s.waiting_usd_per_gpu_hour},
+                        {"baseline", s.plans[s.baseline_index].name}};
+  report["pricing"] = {{"catalog_digest_sha256", s.catalog_digest_sha256},
+                       {"oldest_as_of", oldest.empty() ? Json(nullptr) : Json(oldest)},
+                       {"records", records}};
+  report["monte_carlo"] = {{"seed", nullptr}, {"paths", 1}, {"mode", "deterministic"}};
+  Json plans_in = Json::array();
+  for (const auto& p : s.plans) plans_in.push_back(p.resolved);
+  report["inputs"] = {{"workload", to_json(s.workload)}, {"plans", plans_in}};
+  report["demand"] = {{"gpu_hours", run.demand.gpu_hours},
+                      {"mean_gpus", run.demand.mean_gpus},
+                      {"peak_gpus", run.demand.peak_gpus}};
+
+  Json plans = Json::array();
+  for (std::size_t i = 0; i < s.plans.size(); ++i) plans.push_back(plan_json(s.plans[i], run.plans[i], rate));
+  report["plans"] = plans;
+
+  Json comparisons = Json::array();
+  for (const auto& c : run.comparisons) {
+    comparisons.push_back({{"plan", c.plan},
+                           {"baseline", c.baseline},
+                           {"npv_saving_usd", c.npv_saving_usd},
+                           {"nominal_saving_usd", c.nominal_saving_usd},
+                           {"payback_month", opt(c.payback_month)},
+                           {"irr_per_year", opt(c.irr_per_year)}});
+  }
+  report["comparisons"] = comparisons;
+
+  Json utilization = Json::array();
+  for (const auto& b : run.utilization_breakevens) {
+    utilization.push_back({{"server", b.server_id},
+                           {"plan", b.plan},
+                           {"price_basis", b.price_basis},
+                           {"cloud_usd_per_gpu_hour", b.cloud_usd_per_gpu_hour},
+                           {"life_months", b.life_months},
+                           {"pv_fixed_usd", b.pv_fixed_usd},
+                           {"pv_dynamic_energy_per_u_usd", b.pv_dynamic_energy_per_u_usd},
+                           {"pv_cloud_per_u_usd", b.pv_cloud_per_u_usd},
+                           {"utilization", opt(b.utilization)},
+                           {"gpu_hours_per_month", opt(b.gpu_hours_per_month)}});
+  }
+  Json price = Json::array();
+  for (const auto& b : run.price_breakevens) {
+    price.push_back({{"plan", b.plan}, {"baseline", b.baseline}, {"prices", "on_demand+spot+reserved"},
+                     {"cloud_price_multiplier", opt(b.cloud_price_multiplier)}});
+  }
+  report["breakevens"] = {{"utilization", utilization}, {"cloud_price_multiplier", price}};
+
+  Json warnings = Json::array();
+  for (const auto& w : run.warnings) warnings.push_back(finding_json(w));
+  report["warnings"] = warnings;
+  return report;
+}
+
+std::string report_text(const Json& report) { return report.dump(2) + "\n"; }
+
+}  // namespace tco

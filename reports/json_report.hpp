@@ -1,0 +1,26 @@
+// The JSON report (schema reports/report.schema.json, documented in docs/report.md). Its
+// "run" block holds what may differ between runs of the same scenario and seed (threads,
+// backend); everything else is a pure function of the scenario, the catalog and the seed.
+#pragma once
+
+#include <string>
+
+#include "engine/json_reader.hpp"
+#include "engine/scenario_run.hpp"
+#include "models/scenario.hpp"
+
+namespace tco {
+
+inline constexpr const char* kReportSchemaVersion = "tcosim.report/1";
+
+struct RunMetadata {
+  std::string command = "run";
+  int threads = 1;
+};
+
+Json report_json(const Scenario& scenario, const ScenarioRun& run, const RunMetadata& meta);
+
+// The report as text: 2-space indentation, keys in a fixed order, a final newline.
+std::string report_text(const Json& report);
+
+}  // namespace tco

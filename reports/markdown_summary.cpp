@@ -1,0 +1,115 @@
+#include "reports/markdown_summary.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace tco {
+
+namespace {
+
+std::string group_thousands(double x) {
+  const long long whole = std::llround(std::fabs(x));
+  std::string digits = std::to_string(whole);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string fmt_or_na(const Json& v, const char* pattern) {
+  return v.is_number() ? fmt::format(fmt::runtime(pattern), v.get<double>()) : std::string("n/a");
+}
+
+const Json* comparison_for(const Json& report, const std::string& plan) {
+  for (const auto& c : report.at("comparisons"))
+    if (c.at("plan") == plan) return &c;
+  return nullptr;
+}
+
+std::string payback_text(const Json& c) {
+  return c.at("payback_month").is_number() ? fmt::format("month {}", c.at("payback_month").get<int>())
+                                            : std::string("never");
+}
+
+}  // namespace
+
+std::string format_usd(const Json& value) {
+  if (!value.is_number()) return "n/a";
+  const double x = value.get<double>();
+  return (x < 0 && std::llround(std::fabs(x)) != 0 ? "-$" : "$") + group_thousands(x);
+}
+
+std::string markdown_summary(const Json& report) {
+  const Json& sc = report.at("scenario");
+  std::string md = fmt::format("## tcosim: {}\n\n", sc.at("name").get<std::string>());
+  md += fmt::format("{} months from {}, discount rate {:.1f}%/yr, baseline **{}**.\n\n",
+                    sc.at("horizon_months").get<int>(), sc.at("start").get<std::string>(),
+                    100.0 * sc.at("discount_rate_per_year").get<double>(), sc.at("baseline").get<std::string>());
+  md += "| plan | kind | nodes | NPV | total (nominal) | $/useful GPU-h | NPV saving vs baseline | payback |\n";
+  md += "|---|---|---:|---:|---:|---:|---:|---|\n";
+  for (const auto& p : report.at("plans")) {
+    const std::string name = p.at("name").get<std::string>();
+    const Json* c = comparison_for(report, name);
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", name, p.at("kind").get<std::string>(),
+                      p.at("onprem_nodes").get<int>(), format_usd(p.at("npv_usd")),
+                      format_usd(p.at("total_nominal_usd")), fmt_or_na(p.at("usd_per_useful_gpu_hour"), "${:.2f}"),
+                      c ? format_usd(c->at("npv_saving_usd")) : std::string("(baseline)"),
+                      c ? payback_text(*c) : std::string("-"));
+  }
+  const Json& util = report.at("breakevens").at("utilization");
+  if (!util.empty()) {
+    md += "\n**Utilization breakeven** (one node over its life vs renting the same GPU-hours):\n\n";
+    md += "| server | vs price | cloud $/GPU-h | breakeven utilization | GPU-hours/month |\n|---|---|---:|---:|---:|\n";
+    for (const auto& b : util) {
+      md += fmt::format("| {} | {} | ${:.3f} | {} | {} |\n", b.at("server").get<std::string>(),
+                        b.at("price_basis").get<std::string>(), b.at("cloud_usd_per_gpu_hour").get<double>(),
+                        b.at("utilization").is_number() ? fmt::format("{:.1f}%", 100.0 * b.at("utilization").get<double>())
+                                                        : std::string("never"),
+                        fmt_or_na(b.at("gpu_hours_per_month"), "{:.0f}"));
+    }
+  }
+  const Json& price = report.at("breakevens").at("cloud_price_multiplier");
+  if (!price.empty()) {
+    md += "\n**Cloud price breakeven** (multiplier on every cloud price at which the plan costs the same NPV as the baseline):\n\n";
+    for (const auto& b : price) {
+      md += fmt::format("- {}: {}\n", b.at("plan").get<std::string>(),
+                        b.at("cloud_price_multiplier").is_number()
+                            ? fmt::format("x{:.3f}", b.at("cloud_price_multiplier").get<double>())
+                            : std::string("none in [0, 1000]"));
+    }
+  }
+  const Json& warnings = report.at("warnings");
+  if (!warnings.empty()) {
+    md += "\n**Warnings**\n\n";
+    for (const auto& w : warnings)
+      md += fmt::format("- `{}` {}\n", w.at("code").get<std::string>(), w.at("message").get<std::string>());
+  }
+  md += fmt::format("\n<sub>tcosim {} · scenario sha256 {} · catalog sha256 {}</sub>\n",
+                    report.at("tool").at("version").get<std::string>(),
+                    sc.at("digest_sha256").get<std::string>().substr(0, 12),
+                    report.at("pricing").at("catalog_digest_sha256").get<std::string>().substr(0, 12));
+  return md;
+}
+
+std::string console_summary(const Json& report) {
+  std::string out = fmt::format("{:<28} {:>7} {:>6} {:>16} {:>16} {:>10} {:>16} {:>9}\n", "plan", "kind", "nodes",
+                                "NPV", "total", "$/GPU-h", "saving (NPV)", "payback");
+  for (const auto& p : report.at("plans")) {
+    const std::string name = p.at("name").get<std::string>();
+    const Json* c = comparison_for(report, name);
+    out += fmt::format("{:<28} {:>7} {:>6} {:>16} {:>16} {:>10} {:>16} {:>9}\n", name.substr(0, 28),
+                       p.at("kind").get<std::string>(), p.at("onprem_nodes").get<int>(), format_usd(p.at("npv_usd")),
+                       format_usd(p.at("total_nominal_usd")), fmt_or_na(p.at("usd_per_useful_gpu_hour"), "{:.2f}"),
+                       c ? format_usd(c->at("npv_saving_usd")) : std::string("baseline"),
+                       c ? (c->at("payback_month").is_number() ? std::to_string(c->at("payback_month").get<int>()) : "never")
+                         : "-");
+  }
+  for (const auto& w : report.at("warnings"))
+    out += fmt::format("warning: {} [{}]\n", w.at("message").get<std::string>(), w.at("code").get<std::string>());
+  return out;
+}
+
+}  // namespace tco
