@@ -31,6 +31,9 @@ constexpr double kPi = 3.14159265358979323846;
 // Campaign boundaries are compared with this slack so that a start written in days lands on
 // the hour it names despite rounding (24 x 7.3 x 5 = 876 h, not 876.0000000000001 h).
 constexpr double kBoundarySlackH = 1e-9;
+// A series longer than this (114 years) is a typo in a time, not a measurement; refusing it
+// keeps a bad row from allocating gigabytes of carried-forward hours.
+constexpr long kMaxSeriesHours = 1'000'000;
 
 // ---------------------------------------------------------------------------------------------
 // Profiles
@@ -222,7 +225,12 @@ class SeriesReader {
     for (std::size_t k = 0; k < value_indices_.size(); ++k)
       gpus += non_negative_number(value_indices_[k], layout_.value_columns[k], line_number);
     gpus *= layout_.gpus_per_unit;
-    return {layout_.clock_time ? clock_hour(line_number) : relative_hour(line_number), gpus};
+    const long hour = layout_.clock_time ? clock_hour(line_number) : relative_hour(line_number);
+    if (hour >= kMaxSeriesHours)
+      throw InputError(path_, text_position(line_number, time_index_ + 1),
+                       fmt::format("expected a time within {} hours of the series start, found \"{}\"",
+                                   kMaxSeriesHours, fields_[time_index_]));
+    return {hour, gpus};
   }
 
   double number(std::size_t index, const std::string& name, long line_number) const {
@@ -264,7 +272,8 @@ class SeriesReader {
                        fmt::format("expected the first sample in hour 0 (time_h < 1), found \"{}\"",
                                    fields_[time_index_]));
     check_forward(time_h, line_number);
-    return static_cast<long>(std::floor(time_h));
+    // Clamped before the cast (a huge double does not fit a long); read_row rejects it.
+    return static_cast<long>(std::floor(std::min(time_h, static_cast<double>(kMaxSeriesHours))));
   }
 
   // Clock formats: whole clock hours counted from the first row's clock hour.

@@ -306,6 +306,7 @@ TEST_CASE("workload: malformed series files name the file, line and column") {
   check("time_h,gpus\n0,1\n0.5,-4\n", "csv", "line 3, column 2", ">= 0");
   check("time_h,gpus\n0,1\n2,1\n1.5,1\n", "csv", "line 4, column 1", "time goes backwards: \"1.5\" comes after \"2\" (line 3)");
   check("time_h,gpus\n2,1\n", "csv", "line 2, column 1", "first sample in hour 0");
+  check("time_h,gpus\n0,1\n1e9,1\n", "csv", "line 3, column 1", "within 1000000 hours");
   check("time_h,gpus\n0,1,3\n", "csv", "line 2", "expected 2 fields");
   check("time_h,gpus\n", "csv", "line 2", "no data rows");
   check("", "csv", "line 1", "empty");
