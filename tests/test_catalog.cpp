@@ -1,0 +1,156 @@
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "engine/error.hpp"
+#include "engine/sha256.hpp"
+#include "models/catalog.hpp"
+#include "test_support.hpp"
+
+using namespace tco;
+
+namespace {
+
+void write(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+const char* kGpus = R"({"kind": "gpu", "records": [
+  {"id": "h100-sxm-80gb", "name": "H100", "perf_relative": 1.0, "memory_gb": 80, "tdp_w": 700,
+   "source": "datasheet", "as_of": "2025-06-01"},
+  {"id": "a100-sxm-80gb", "name": "A100", "perf_relative": 0.3, "memory_gb": 80, "tdp_w": 400,
+   "source": "datasheet", "as_of": "2025-06-01"}]})";
+
+const char* kOffers = R"({"$schema": "../schema/catalog.schema.json", "kind": "cloud_offer", "records": [
+  {"id": "aws/p5.48xlarge/us-east-1", "provider": "aws", "instance_type": "p5.48xlarge",
+   "region": "us-east-1", "gpu_model": "h100-sxm-80gb", "gpus_per_instance": 8,
+   "on_demand_usd_per_hour": 98.32, "spot_usd_per_hour": 19.66, "source": "s", "as_of": "2025-06-01"},
+  {"id": "aws/p5.48xlarge/us-west-2", "provider": "aws", "instance_type": "p5.48xlarge",
+   "region": "us-west-2", "gpu_model": "h100-sxm-80gb", "gpus_per_instance": 8,
+   "on_demand_usd_per_hour": 98.32, "source": "s", "as_of": "2025-06-01"}]})";
+
+std::filesystem::path small_catalog(const std::string& name) {
+  auto dir = tco::test::scratch_dir(name);
+  write(dir / "gpus.json", kGpus);
+  write(dir / "cloud_offers.json", kOffers);
+  write(dir / "notes.txt", "not a catalog file");
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("catalog: loads every json file, finds records by kind and id") {
+  const auto dir = small_catalog("catalog-load");
+  const Catalog catalog = Catalog::load(dir.string());
+  CHECK(catalog.records().size() == 4);
+  // cloud_offers.json sorts before gpus.json.
+  CHECK(catalog.records()[0].kind == "cloud_offer");
+  CHECK(catalog.records()[0].pointer == "/records/0");
+  const CatalogRecord* h100 = catalog.find("gpu", "h100-sxm-80gb");
+  REQUIRE(h100 != nullptr);
+  CHECK(h100->fields.at("tdp_w").get<double>() == doctest::Approx(700.0).epsilon(1e-12));
+  CHECK(catalog.find("cloud_offer", "h100-sxm-80gb") == nullptr);  // ids are per kind
+  CHECK(catalog.ids("cloud_offer") ==
+        std::vector<std::string>{"aws/p5.48xlarge/us-east-1", "aws/p5.48xlarge/us-west-2"});
+}
+
+TEST_CASE("catalog: the digest is sha256 over (file name, NUL, bytes) in name order") {
+  const auto dir = small_catalog("catalog-digest");
+  std::string expected_input = std::string("cloud_offers.json") + '\0' + kOffers;
+  expected_input += std::string("gpus.json") + '\0' + kGpus;
+  CHECK(Catalog::load(dir.string()).digest_sha256() == sha256_hex(expected_input));
+  // Any byte changes it.
+  write(dir / "gpus.json", std::string(kGpus) + " ");
+  CHECK(Catalog::load(dir.string()).digest_sha256() != sha256_hex(expected_input));
+}
+
+TEST_CASE("catalog: an unknown kind is an error at /kind; a record without id at its pointer") {
+  auto dir = tco::test::scratch_dir("catalog-bad-kind");
+  write(dir / "x.json", R"({"kind": "cloud_offers", "records": []})");
+  try {
+    Catalog::load(dir.string());
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(e.where() == "/kind");
+    CHECK(std::string(e.what()).find("\"cloud_offer\"") != std::string::npos);
+  }
+  write(dir / "x.json", R"({"kind": "gpu", "records": [{"name": "no id"}]})");
+  try {
+    Catalog::load(dir.string());
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(e.where() == "/records/0/id");
+  }
+  CHECK_THROWS_AS(Catalog::load((dir / "missing").string()), InputError);
+}
+
+TEST_CASE("catalog: duplicate ids load with the first record winning") {
+  auto dir = tco::test::scratch_dir("catalog-dup");
+  write(dir / "gpus.json", R"({"kind": "gpu", "records": [
+    {"id": "g", "name": "first", "perf_relative": 1, "memory_gb": 1, "tdp_w": 1, "source": "s", "as_of": "2025-01-01"},
+    {"id": "g", "name": "second", "perf_relative": 1, "memory_gb": 1, "tdp_w": 1, "source": "s", "as_of": "2025-01-01"}]})");
+  const Catalog catalog = Catalog::load(dir.string());
+  CHECK(catalog.records().size() == 1);
+  CHECK(catalog.find("gpu", "g")->fields.at("name") == "first");
+  CHECK(read_catalog_file((dir / "gpus.json").string()).records.size() == 2);
+}
+
+TEST_CASE("catalog: references by id, with overrides, and inline") {
+  const Catalog catalog = Catalog::load(small_catalog("catalog-resolve").string());
+
+  const ResolvedRecord by_id = resolve_reference(catalog, "cloud_offer", Json("aws/p5.48xlarge/us-east-1"),
+                                                 "s.json", "/cloud/offer");
+  CHECK(by_id.id == "aws/p5.48xlarge/us-east-1");
+  CHECK(by_id.merged.at("spot_usd_per_hour").get<double>() == doctest::Approx(19.66).epsilon(1e-12));
+
+  const Json override_ref = Json::parse(
+      R"({"id": "aws/p5.48xlarge/us-east-1", "spot_usd_per_hour": 25, "on_demand_usd_per_hour": null})");
+  const ResolvedRecord merged = resolve_reference(catalog, "cloud_offer", override_ref, "s.json", "/cloud/offer");
+  CHECK(merged.id == "aws/p5.48xlarge/us-east-1");
+  CHECK(merged.merged.at("spot_usd_per_hour").get<double>() == doctest::Approx(25.0).epsilon(1e-12));
+  CHECK_FALSE(merged.merged.contains("on_demand_usd_per_hour"));  // null removes
+  CHECK(merged.merged.at("region") == "us-east-1");                // untouched fields stay
+
+  const Json inline_ref = Json::parse(R"({"name": "quote", "usd_per_kwh": 0.09, "g_co2_per_kwh": 400,
+    "source": "utility quote 2026-01", "as_of": "2026-01-15"})");
+  const ResolvedRecord inline_record = resolve_reference(catalog, "power_region", inline_ref, "s.json", "/power");
+  CHECK(inline_record.id.empty());
+  CHECK(inline_record.merged == inline_ref);
+  check_record("power_region", inline_record.merged, "s.json", "/power", "");
+}
+
+TEST_CASE("catalog: an unknown id names the closest known ids") {
+  const Catalog catalog = Catalog::load(small_catalog("catalog-unknown").string());
+  try {
+    resolve_reference(catalog, "cloud_offer", Json("aws/p5.48xlarge/us-east-2"), "s.json", "/cloud/offer");
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(e.file() == "s.json");
+    CHECK(e.where() == "/cloud/offer");
+    const std::string text = e.what();
+    CHECK(text.find("unknown cloud_offer id \"aws/p5.48xlarge/us-east-2\"") != std::string::npos);
+    // us-east-1 is one edit away, us-west-2 four: the closer comes first.
+    CHECK(text.find("closest known: aws/p5.48xlarge/us-east-1, aws/p5.48xlarge/us-west-2") != std::string::npos);
+  }
+  try {
+    resolve_reference(catalog, "gpu", Json::parse(R"({"id": "h100"})"), "s.json", "/gpu");
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(e.where() == "/gpu/id");
+  }
+  CHECK_THROWS_AS(resolve_reference(catalog, "gpu", Json(3), "s.json", "/gpu"), InputError);
+}
+
+TEST_CASE("catalog: check_record runs the strict parser of the kind") {
+  const Json offer = Json::parse(kOffers).at("records").at(0);
+  check_record("cloud_offer", offer, "c.json", "/records/0", "aws/p5.48xlarge/us-east-1");
+  Json bad = offer;
+  bad["colour"] = "blue";
+  try {
+    check_record("cloud_offer", bad, "c.json", "/records/0", "x");
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(e.where() == "/records/0/colour");
+  }
+}
