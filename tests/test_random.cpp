@@ -1,0 +1,58 @@
+#include <doctest/doctest.h>
+
+#include <boost/math/distributions/normal.hpp>
+
+#include "engine/random.hpp"
+
+using namespace tco;
+
+TEST_CASE("random: Philox4x32-10 known-answer vectors (Random123 kat_vectors)") {
+  // Random123's kat_vectors file, lines "philox4x32 10 <ctr x4> <key x2> <expected x4>".
+  auto check = [](PhiloxWords w, std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {
+    CHECK(w.v[0] == a);
+    CHECK(w.v[1] == b);
+    CHECK(w.v[2] == c);
+    CHECK(w.v[3] == d);
+  };
+  check(philox4x32_10(0, 0, 0, 0, 0, 0), 0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u);
+  check(philox4x32_10(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu), 0x408f276du,
+        0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu);
+  check(philox4x32_10(0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u, 0xa4093822u, 0x299f31d0u), 0xd16cfe09u,
+        0x94fdccebu, 0x5001e420u, 0x24126ea1u);
+}
+
+TEST_CASE("random: uniforms are open-interval, pure functions of the counter") {
+  const double a = uniform(7, 3, RandomSource::preemption, 11, 0);
+  CHECK(a == uniform(7, 3, RandomSource::preemption, 11, 0));
+  CHECK(a != uniform(7, 3, RandomSource::preemption, 11, 1));
+  CHECK(a != uniform(7, 4, RandomSource::preemption, 11, 0));
+  CHECK(a != uniform(8, 3, RandomSource::preemption, 11, 0));
+  // Extremes of the words map strictly inside (0, 1).
+  CHECK(uniform_from_words(0, 0) == 0.5 / 4503599627370496.0);  // 0.5 / 2^52
+  CHECK(uniform_from_words(0xffffffffu, 0xffffffffu) == 1.0 - 0.5 / 4503599627370496.0);  // (2^52 - 0.5) / 2^52
+  // Mean of 100,000 uniforms is 0.5 within 4 standard errors (sd 1/sqrt(12) / sqrt(n) = 0.000913).
+  double sum = 0.0;
+  for (std::uint32_t i = 0; i < 100000; ++i) sum += uniform(1, 0, RandomSource::arrival, 0, i);
+  CHECK(std::fabs(sum / 100000 - 0.5) < 4 * 0.000913);
+}
+
+TEST_CASE("random: our normal quantile matches Boost.Math on the host") {
+  const boost::math::normal_distribution<double> standard;
+  for (double p : {1e-300, 1e-12, 1e-6, 0.001, 0.025, 0.2, 0.5, 0.7, 0.975, 0.999, 1 - 1e-12}) {
+    const double expected = boost::math::quantile(standard, p);
+    CHECK(normal_quantile(p) == doctest::Approx(expected).epsilon(1e-14));
+  }
+}
+
+TEST_CASE("random: transforms") {
+  // exponential: -ln(0.5) / 2 = 0.34657359...
+  CHECK(exponential_quantile(0.5, 2.0) == doctest::Approx(0.34657359027997264).epsilon(1e-15));
+  // mean-one lognormal at the median (z = 0): exp(-s^2/2) = exp(-0.02) for s = 0.2.
+  CHECK(lognormal_mean_one(0.5, 0.2) == doctest::Approx(std::exp(-0.02)).epsilon(1e-15));
+  CHECK(lognormal_quantile(0.5, 3.0, 1.0) == doctest::Approx(3.0).epsilon(1e-15));
+  // Monte Carlo mean of the mean-one lognormal is 1 within 4 standard errors
+  // (sd = sqrt(exp(s^2) - 1) = 0.2020 for s = 0.2, / sqrt(n) = 0.000639 for n = 100,000).
+  double sum = 0.0;
+  for (std::uint32_t i = 0; i < 100000; ++i) sum += lognormal_mean_one(uniform(5, 0, RandomSource::power_price, 0, i), 0.2);
+  CHECK(std::fabs(sum / 100000 - 1.0) < 4 * 0.000639);
+}
