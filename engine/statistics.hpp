@@ -1,0 +1,42 @@
+// Statistics of Monte Carlo results (SPEC §7, §12.11). For values x_1..x_n (path order):
+//   mean, standard error s / sqrt(n) (s with n - 1), 95% CI = mean -/+ t_{0.975, n-1} x stderr
+//   quantile q: linear interpolation between order statistics at (n - 1) q (numpy's default)
+//   CVaR95 = the mean of the worst ceil(0.05 n) values (the largest costs)
+// Sums run in path order, so results do not depend on how paths were split over threads.
+// Example: {1, 2, 3, 4}: mean 2.5, P50 2.5, P95 = 3 + 0.85 x (4 - 3) = 3.85, CVaR95 = 4.
+#pragma once
+
+#include <vector>
+
+namespace tco {
+
+struct Summary {
+  long n = 0;
+  double mean = 0.0;
+  double stderr_ = 0.0;
+  double ci95_low = 0.0;
+  double ci95_high = 0.0;
+  double p5 = 0.0;
+  double p10 = 0.0;
+  double p50 = 0.0;
+  double p90 = 0.0;
+  double p95 = 0.0;
+  double cvar95 = 0.0;
+  double min = 0.0;
+  double max = 0.0;
+};
+
+// Linear-interpolation quantile of already sorted values.
+double sorted_quantile(const std::vector<double>& sorted, double q);
+
+// Summarizes the values (a copy is sorted). An empty input gives n = 0 and zeros.
+Summary summarize(const std::vector<double>& values);
+
+// Fraction of values strictly below zero (e.g. P(a plan is cheaper) on paired differences
+// plan - baseline).
+double fraction_negative(const std::vector<double>& values);
+
+// t_{0.975, dof}: the two-sided 95% Student t critical value.
+double student_t_975(long degrees_of_freedom);
+
+}  // namespace tco
