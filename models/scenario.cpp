@@ -122,8 +122,23 @@ Json to_json(const Colocation& c) {
           {"usd_per_rack_month", c.usd_per_rack_month}, {"provenance", provenance_json(c.provenance)}};
 }
 
+Json to_json(const SpotSpec& s) {
+  return {{"availability", s.availability},
+          {"retry_h", s.retry_h},
+          {"max_tries", s.max_tries},
+          {"policy", s.policy},
+          {"fallback_to_on_demand", s.fallback_to_on_demand},
+          {"restart_h", s.restart_h},
+          {"checkpoint_write_h", s.checkpoint_write_h},
+          {"emergency_checkpoint", s.emergency_checkpoint},
+          {"preemptions_per_instance_hour", s.preemptions_per_instance_hour},
+          {"price_sigma", s.price_sigma},
+          {"trace_file", s.trace_file.empty() ? Json(nullptr) : Json(s.trace_file)}};
+}
+
 Json to_json(const CloudSpec& c) {
   return {{"offer", to_json(c.offer)},
+          {"spot", to_json(c.spot)},
           {"gpu", to_json(c.gpu)},
           {"price_change_per_year", c.price_change_per_year},
           {"spot_overhead_factor", c.spot_overhead_factor},
@@ -159,6 +174,9 @@ Json to_json(const OnPremSpec& o) {
           {"staff", {{"fixed_fte", o.staff.fixed_fte}, {"fte_per_node", o.staff.fte_per_node},
                      {"usd_per_fte_year", o.staff.usd_per_fte_year},
                      {"escalation_per_year", o.staff.escalation_per_year}}},
+          {"failures", {{"afr_per_year", o.failures.afr_per_year},
+                        {"afr_growth_per_year", o.failures.afr_growth_per_year},
+                        {"repair_h", o.failures.repair_h}}},
           {"power", to_json(o.power)},
           {"cooling", to_json(o.cooling)},
           {"ambient", o.ambient ? to_json(*o.ambient) : Json(nullptr)},
@@ -179,7 +197,31 @@ GpuModel resolve_gpu(Resolver& resolver, JsonObjectReader& r, const std::string&
   return resolver.resolve<GpuModel>("gpu", Json(gpu_model_id), owner_pointer + "/gpu_model", parse_gpu);
 }
 
-CloudSpec parse_cloud(JsonObjectReader& r, Resolver& resolver) {
+SpotSpec parse_spot(JsonObjectReader& r, const CloudOffer& offer, const std::string& dir) {
+  SpotSpec s;
+  s.availability = r.number_or("availability", 1.0, Bounds::fraction());
+  s.retry_h = r.number_or("retry_h", s.retry_h, Bounds::non_negative());
+  s.max_tries = static_cast<int>(r.integer_or("max_tries", s.max_tries, 1, 1000));
+  s.policy = r.choice_or("policy", {"fallback", "deadline_aware"}, s.policy);
+  s.fallback_to_on_demand = r.boolean_or("fallback_to_on_demand", true);
+  s.restart_h = r.number_or("restart_h", s.restart_h, Bounds::non_negative());
+  s.checkpoint_write_h = r.number_or("checkpoint_write_h", s.checkpoint_write_h, Bounds::non_negative());
+  s.emergency_checkpoint = r.boolean_or("emergency_checkpoint", false);
+  s.preemptions_per_instance_hour = r.number_or(
+      "preemptions_per_instance_hour", offer.spot_preemptions_per_instance_hour.value_or(0.0), Bounds::non_negative());
+  s.price_sigma = r.number_or("price_sigma", 0.0, Bounds::between(0.0, 2.0));
+  s.trace_file = r.string_or("trace_file", "");
+  if (!s.trace_file.empty()) {
+    const fs::path path = fs::path(s.trace_file).is_relative() ? fs::path(dir) / s.trace_file : fs::path(s.trace_file);
+    if (!fs::is_regular_file(path))
+      throw InputError(r.file(), r.pointer_of("trace_file"), "expected a spot trace file, found no file at \"" + path.string() + "\"");
+    s.trace_resolved_path = path.lexically_normal().string();
+  }
+  r.finish();
+  return s;
+}
+
+CloudSpec parse_cloud(JsonObjectReader& r, Resolver& resolver, const std::string& dir) {
   CloudSpec c;
   c.offer = resolver.resolve<CloudOffer>("cloud_offer", r.value("offer"), r.pointer_of("offer"), parse_cloud_offer);
   c.gpu = resolve_gpu(resolver, r, c.offer.gpu_model, r.pointer_of("offer"));
@@ -187,6 +229,13 @@ CloudSpec parse_cloud(JsonObjectReader& r, Resolver& resolver) {
   c.spot_overhead_factor = r.number_or("spot_overhead_factor", 1.0, Bounds::between(1.0, 10.0));
   c.egress_gb_per_gpu_hour = r.number_or("egress_gb_per_gpu_hour", 0.0, Bounds::non_negative());
   c.egress_usd_per_gb = r.number_or("egress_usd_per_gb", c.offer.egress_usd_per_gb, Bounds::non_negative());
+  if (r.has("spot")) {
+    JsonObjectReader sr = r.object("spot");
+    c.spot = parse_spot(sr, c.offer, dir);
+  } else {
+    c.spot.preemptions_per_instance_hour = c.offer.spot_preemptions_per_instance_hour.value_or(0.0);
+  }
+  r.allow("spot");
   r.finish();
   return c;
 }
@@ -253,6 +302,14 @@ OnPremSpec parse_onprem(JsonObjectReader& r, Resolver& resolver, int horizon_mon
     sr.finish();
   }
   r.allow("staff");
+  if (r.has("failures")) {
+    JsonObjectReader fr = r.object("failures");
+    o.failures.afr_per_year = fr.number_or("afr_per_year", 0.0, Bounds::between(0.0, 10.0));
+    o.failures.afr_growth_per_year = fr.number_or("afr_growth_per_year", 0.0, Bounds::between(0.0, 10.0));
+    o.failures.repair_h = fr.number_or("repair_h", o.failures.repair_h, Bounds::positive());
+    fr.finish();
+  }
+  r.allow("failures");
   {
     JsonObjectReader pr = r.object("power");
     std::optional<PowerRegion> region;
@@ -320,7 +377,7 @@ void add_plan_warnings(Scenario& s, const Plan& plan, const std::string& pointer
 }
 
 Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_cloud, Resolver& resolver,
-                int horizon_months) {
+                int horizon_months, const std::string& dir) {
   Plan p;
   p.name = r.string("name");
   const std::string kind = r.choice("kind", {"cloud", "onprem", "hybrid"});
@@ -370,7 +427,7 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
     if (cloud_json.empty())
       r.fail("cloud", "a \"cloud\" section (here or at the scenario's top level) for a plan that rents", nullptr);
     JsonObjectReader cr(cloud_json, r.file(), r.pointer_of("cloud"));
-    p.cloud = parse_cloud(cr, resolver);
+    p.cloud = parse_cloud(cr, resolver, dir);
     const auto& o = p.cloud->offer;
     if (p.spot_share > 0.0 && !o.spot_usd_per_hour)
       r.fail("spot_share", "0: the offer \"" + o.provenance.id + "\" has no spot price", &r.value("spot_share"));
@@ -426,6 +483,15 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
     JsonObjectReader wr = r.object("workload");
     s.workload = parse_workload(wr, dir);
   }
+  if (r.has("monte_carlo")) {
+    JsonObjectReader mr = r.object("monte_carlo");
+    s.monte_carlo.paths = mr.integer_or("paths", 1, 1, 100000000);
+    s.monte_carlo.seed = static_cast<std::uint64_t>(mr.integer_or("seed", 0, 0, std::numeric_limits<std::int64_t>::max()));
+    s.monte_carlo.demand_growth_sigma_per_year =
+        mr.number_or("demand_growth_sigma_per_year", 0.0, Bounds::between(0.0, 2.0));
+    mr.finish();
+  }
+  r.allow("monte_carlo");
   const Json base_onprem = r.has("onprem") ? r.value("onprem") : Json(nullptr);
   const Json base_cloud = r.has("cloud") ? r.value("cloud") : Json(nullptr);
   r.allow("onprem");
@@ -439,7 +505,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   for (std::size_t i = 0; i < plans.size(); ++i) {
     const std::string pointer = "/plans/" + std::to_string(i);
     JsonObjectReader pr(plans[i], file, pointer);
-    Plan plan = parse_plan(pr, base_onprem, base_cloud, resolver, s.horizon_months);
+    Plan plan = parse_plan(pr, base_onprem, base_cloud, resolver, s.horizon_months, dir);
     if (!names.insert(plan.name).second)
       throw InputError(file, pointer + "/name", "expected a unique plan name, found \"" + plan.name + "\" twice");
     add_plan_warnings(s, plan, pointer);

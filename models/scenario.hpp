@@ -4,6 +4,7 @@
 // everything strictly; afterwards a Scenario is valid by construction.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,8 +19,26 @@
 
 namespace tco {
 
+// How jobs use spot capacity (SPEC §4, §12.12, §12.13). The deterministic fluid model uses
+// only spot_overhead_factor; the discrete-event replay and the Monte Carlo sweep use the rest.
+struct SpotSpec {
+  double availability = 1.0;                 // probability a spot request finds capacity
+  double retry_h = 0.25;                     // wait before retrying an unavailable request
+  int max_tries = 3;                         // then fall back to on-demand (policy "fallback")
+  std::string policy = "fallback";           // or "deadline_aware"
+  bool fallback_to_on_demand = true;
+  double restart_h = 0.1;                    // wall time to restart after a preemption
+  double checkpoint_write_h = 0.05;          // wall time per checkpoint write
+  bool emergency_checkpoint = false;         // write a checkpoint inside the preemption notice
+  double preemptions_per_instance_hour = 0.0;  // Poisson rate (default: the offer's figure)
+  double price_sigma = 0.0;                  // monthly mean-one lognormal spot price shock
+  std::string trace_file;                    // Can't Be Late availability/preemption trace (optional)
+  std::string trace_resolved_path;
+};
+
 struct CloudSpec {
   CloudOffer offer;
+  SpotSpec spot;
   GpuModel gpu;
   double price_change_per_year = 0.0;   // on-demand and spot prices, compounding by the hour
   double spot_overhead_factor = 1.0;    // billed spot GPU-hours per GPU-hour of work (>= 1)
@@ -44,6 +63,15 @@ struct StaffSpec {
   double escalation_per_year = 0.0;
 };
 
+// Hardware failures (SPEC §4): each node fails as a Poisson process of rate
+// afr_per_year / 8760 per hour, rising by afr_growth_per_year (fractional) per year of age;
+// a failed node is back after repair_h.
+struct FailureSpec {
+  double afr_per_year = 0.0;
+  double afr_growth_per_year = 0.0;
+  double repair_h = 24.0;
+};
+
 struct OnPremSpec {
   ServerModel server;
   GpuModel gpu;
@@ -61,6 +89,7 @@ struct OnPremSpec {
   double tax_rate = 0.0;
   bool tax_shield_enabled = false;
   StaffSpec staff;
+  FailureSpec failures;
   PowerSpec power;
   CoolingType cooling;
   std::optional<AmbientSpec> ambient;
@@ -91,6 +120,14 @@ struct Plan {
   double reserved_usd_per_instance_hour() const;
 };
 
+// Monte Carlo settings; the command line may override both. paths = 1 with no uncertainty
+// is the deterministic run.
+struct MonteCarloSpec {
+  long paths = 1;
+  std::uint64_t seed = 0;
+  double demand_growth_sigma_per_year = 0.0;  // per-path growth rate ~ growth + sigma z
+};
+
 struct Scenario {
   std::string file;
   std::string dir;
@@ -102,6 +139,7 @@ struct Scenario {
   double discount_rate_per_year = 0.0;
   double waiting_usd_per_gpu_hour = 0.0;
   WorkloadSpec workload;
+  MonteCarloSpec monte_carlo;
   std::vector<Plan> plans;
   int baseline_index = 0;
   std::string catalog_dir;
