@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs tcosim's build and test dependencies from Debian's packages (run as root).
+set -euo pipefail
+packages=(
+  build-essential cmake
+  libeigen3-dev nlohmann-json3-dev libcli11-dev libfmt-dev libboost-math-dev libboost-dev
+  doctest-dev librandom123-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
