@@ -4,7 +4,7 @@ set -euo pipefail
 packages=(
   build-essential cmake
   libeigen3-dev nlohmann-json3-dev libcli11-dev libfmt-dev libboost-math-dev libboost-dev
-  doctest-dev librandom123-dev
+  doctest-dev librandom123-dev python3 python3-jsonschema
 )
 missing=()
 for p in "${packages[@]}"; do
