@@ -9,6 +9,8 @@ namespace tco::cli {
 
 static void register_commands(CLI::App& app, CommandContext& ctx) {
   setup_run(app, ctx);
+  setup_validate(app, ctx);
+  setup_pricing(app, ctx);
   setup_demand(app, ctx);
 }
 

@@ -259,6 +259,18 @@ class CatalogValidator {
 
 }  // namespace
 
+std::string format_finding(const Finding& finding) {
+  std::string out = finding.severity == Finding::Severity::error ? "error: " : "warning: ";
+  if (!finding.file.empty()) out += finding.file + ": ";
+  if (!finding.where.empty()) out += finding.where + ": ";
+  // A finding built from an InputError's what() repeats "file: where: "; print it once.
+  std::string message = finding.message;
+  const std::string repeated = (finding.file.empty() ? std::string("<input>") : finding.file) +
+                               (finding.where.empty() ? std::string() : ": " + finding.where) + ": ";
+  if (starts_with(message, repeated)) message = message.substr(repeated.size());
+  return out + message + " [" + finding.code + "]";
+}
+
 std::string bare_error_message(const InputError& error) {
   std::string prefix = error.file().empty() ? std::string("<input>") : error.file();
   if (!error.where().empty()) prefix += ": " + error.where();

@@ -52,6 +52,10 @@ std::vector<Finding> validate_catalog_files(const std::vector<std::string>& path
 // when unknown.
 std::optional<int> known_gpus_per_instance(std::string_view provider, std::string_view instance_type);
 
+// "error: FILE: POINTER: MESSAGE [code]" (the pointer part left out when empty), as
+// `tcosim validate` and `tcosim pricing import` print findings.
+std::string format_finding(const Finding& finding);
+
 // The message of an InputError without its "file: where: " prefix (a Finding carries those).
 std::string bare_error_message(const InputError& error);
 

@@ -1,0 +1,71 @@
+// tcosim pricing import --format skypilot FILE... -o OUT.json --as-of YYYY-MM-DD [--source TEXT]
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/app.hpp"
+#include "engine/error.hpp"
+#include "models/catalog_validation.hpp"
+#include "models/skypilot_import.hpp"
+#include "reports/atomic_file.hpp"
+
+namespace tco::cli {
+
+struct PricingImportOptions {
+  std::string format;
+  std::vector<std::string> files;
+  std::string out;
+  std::string as_of;
+  std::string source;
+  bool quiet = false;
+};
+
+static int run_pricing_import(const PricingImportOptions& o, CommandContext& ctx) {
+  if (o.as_of.empty()) {
+    ctx.err << "tcosim pricing import: --as-of YYYY-MM-DD is required: SkyPilot's CSVs carry no date, so say "
+               "when the prices were read (every catalog record keeps it as its as_of)\n";
+    return kExitBadInput;
+  }
+  const SkypilotImport imported = import_skypilot(o.files, SkypilotImportOptions{o.as_of, o.source});
+  // The file is written only once everything parsed: a bad row leaves no half catalog behind.
+  write_file_atomically(o.out, imported.catalog.dump(2) + "\n");
+  for (const Finding& note : imported.notes) ctx.err << format_finding(note) << "\n";
+  if (!o.quiet) {
+    ctx.out << "wrote " << imported.catalog.at("records").size() << " cloud_offer records to " << o.out << " ("
+            << imported.rows_read << " rows read, " << imported.notes.size() << " notes)\n";
+  }
+  return kExitOk;
+}
+
+void setup_pricing(CLI::App& app, CommandContext& ctx) {
+  CLI::App* pricing = app.add_subcommand("pricing", "Work with the pricing catalog (pricing-data/): import prices.");
+  pricing->require_subcommand(1);
+
+  auto opts = std::make_shared<PricingImportOptions>();
+  CLI::App* import = pricing->add_subcommand(
+      "import",
+      "Turn a cloud's public price list into one catalog file of cloud_offer records, one per (provider, "
+      "instance type, region), and print on stderr the quirks the list holds (spot above on-demand, regions "
+      "without spot, zones that disagree, >= 2x regional spreads, rows that could not become a record). "
+      "The output validates with `tcosim validate`; review it before copying records into pricing-data/.");
+  import->add_option("--format", opts->format,
+                     "Input format. skypilot: SkyPilot catalog v7 vms.csv files (github.com/skypilot-org/"
+                     "skypilot-catalog, catalogs/v7/<cloud>/vms.csv). The cloud is read from the file name "
+                     "(aws_....csv) or its folder (aws/vms.csv). GCP is additive: give the host-VM rows and the "
+                     "accelerator rows (one file or several); a VM is priced host + accelerator of the same zone. "
+                     "A region's on-demand price is the zones' minimum; its spot price the cheapest zone's.")
+      ->required()
+      ->check(CLI::IsMember({"skypilot"}));
+  import->add_option("files", opts->files, "The CSV files to import (one or more; read together)")->required();
+  import->add_option("--out,-o", opts->out, "Write the catalog file here (JSON, atomically)")->required();
+  import->add_option("--as-of", opts->as_of,
+                     "Date the prices were read, YYYY-MM-DD (required: the CSVs carry no date); becomes each "
+                     "record's as_of");
+  import->add_option("--source", opts->source,
+                     "Text appended to each record's source after \"SkyPilot catalog v7: <file>\", e.g. the "
+                     "catalog commit or URL the files came from");
+  import->add_flag("--quiet,-q", opts->quiet, "Print no summary line on success (quirks are still printed)");
+  import->callback([opts, &ctx] { ctx.exit_code = run_pricing_import(*opts, ctx); });
+}
+
+}  // namespace tco::cli

@@ -1,0 +1,153 @@
+// tcosim validate PATH... [--today YYYY-MM-DD] [--max-age-days N] [--against OLD_DIR]
+// A folder: its catalog files (JSON with "kind") are validated together as one catalog, its
+// scenarios (JSON with "plans") one by one. A file: a scenario, or a catalog file (validated
+// with the rest of its folder's catalog, only its own findings shown).
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/app.hpp"
+#include "engine/error.hpp"
+#include "models/catalog.hpp"
+#include "models/catalog_validation.hpp"
+#include "models/scenario.hpp"
+
+namespace tco::cli {
+
+namespace fs = std::filesystem;
+
+struct ValidateOptions {
+  std::vector<std::string> paths;
+  std::string today;
+  int max_age_days = 365;
+  std::string against;
+};
+
+namespace {
+
+enum class FileKind { catalog, scenario, other, unreadable };
+
+struct Classified {
+  FileKind kind = FileKind::other;
+  Finding problem;  // for unreadable files
+};
+
+Classified classify(const std::string& path) {
+  try {
+    const Json document = read_json_file(path);
+    if (document.is_object() && document.contains("kind")) return {FileKind::catalog, {}};
+    if (document.is_object() && document.contains("plans")) return {FileKind::scenario, {}};
+    return {FileKind::other, {}};
+  } catch (const InputError& e) {
+    return {FileKind::unreadable, {Finding::Severity::error, "invalid-file", path, e.where(), bare_error_message(e)}};
+  }
+}
+
+void append(std::vector<Finding>& to, std::vector<Finding> from) {
+  to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+}
+
+std::vector<std::string> catalog_files_in(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const std::string& path : catalog_file_paths(dir))
+    if (classify(path).kind == FileKind::catalog) out.push_back(path);
+  return out;
+}
+
+std::vector<Finding> validate_folder(const std::string& dir, const ValidationOptions& options) {
+  std::vector<Finding> findings;
+  std::vector<std::string> catalog_paths;
+  for (const std::string& path : catalog_file_paths(dir)) {
+    Classified c = classify(path);
+    switch (c.kind) {
+      case FileKind::catalog: catalog_paths.push_back(path); break;
+      case FileKind::scenario: append(findings, validate_scenario_file(path)); break;
+      case FileKind::unreadable: findings.push_back(std::move(c.problem)); break;
+      case FileKind::other:
+        findings.push_back({Finding::Severity::warning, "not-validated", path, "",
+                            "neither a catalog file (no \"kind\") nor a scenario (no \"plans\"): not checked"});
+        break;
+    }
+  }
+  if (!catalog_paths.empty()) append(findings, validate_catalog_files(catalog_paths, options));
+  return findings;
+}
+
+std::vector<Finding> validate_path(const std::string& path, const ValidationOptions& options) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return validate_folder(path, options);
+  if (!fs::is_regular_file(path, ec))
+    return {{Finding::Severity::error, "invalid-file", path, "", "no such file or folder"}};
+  Classified c = classify(path);
+  switch (c.kind) {
+    case FileKind::scenario: return validate_scenario_file(path);
+    case FileKind::unreadable: return {std::move(c.problem)};
+    case FileKind::other:
+      return {{Finding::Severity::error, "invalid-file", path, "",
+               "expected a catalog file (with \"kind\") or a scenario (with \"plans\")"}};
+    case FileKind::catalog: break;
+  }
+  // A catalog file is checked with its folder's other catalog files (duplicates across files,
+  // gpu ids), showing only its own findings.
+  const std::string dir = fs::path(path).parent_path().empty() ? "." : fs::path(path).parent_path().string();
+  std::vector<std::string> paths = catalog_files_in(dir);
+  if (std::find_if(paths.begin(), paths.end(), [&](const std::string& p) { return fs::equivalent(p, path, ec); }) ==
+      paths.end())
+    paths.push_back(path);
+  std::vector<Finding> own;
+  for (Finding& f : validate_catalog_files(paths, options)) {
+    if (fs::equivalent(f.file, path, ec)) {
+      f.file = path;
+      own.push_back(std::move(f));
+    }
+  }
+  return own;
+}
+
+}  // namespace
+
+static int run_validate(const ValidateOptions& o, CommandContext& ctx) {
+  const ValidationOptions options{o.today, o.max_age_days, o.against};
+  if (!o.against.empty() && !fs::is_directory(o.against))
+    throw InputError(o.against, "", "--against expects the folder of a previous catalog, found no such folder");
+  std::vector<Finding> findings;
+  for (const std::string& path : o.paths) append(findings, validate_path(path, options));
+
+  int errors = 0, warnings = 0;
+  for (const Finding& f : findings) {
+    (f.severity == Finding::Severity::error ? errors : warnings) += 1;
+    ctx.out << format_finding(f) << "\n";
+  }
+  ctx.out << errors << (errors == 1 ? " error, " : " errors, ") << warnings
+          << (warnings == 1 ? " warning" : " warnings") << "\n";
+  return errors > 0 ? kExitBadInput : kExitOk;
+}
+
+void setup_validate(CLI::App& app, CommandContext& ctx) {
+  auto opts = std::make_shared<ValidateOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "validate",
+      "Check pricing catalogs and scenarios without running anything. Catalog files are parsed strictly "
+      "(types, units, ranges, idle <= peak, PUE >= 1) and checked for missing source/as_of, duplicate ids, zero "
+      "prices, spot above on-demand, unit slips (a monthly price typed as hourly, per-GPU vs per-instance), "
+      "GPU counts of known instance types, unknown gpu ids, and dates. Prints one line per finding, "
+      "\"error|warning: file: pointer: message [code]\", then a count. Exit 2 when there is an error, else 0.");
+  cmd->add_option("paths", opts->paths,
+                  "Folders or files. A folder: its JSON files with \"kind\" are one catalog, those with \"plans\" "
+                  "scenarios. A catalog file is checked together with its folder's other catalog files.")
+      ->required();
+  cmd->add_option("--today", opts->today,
+                  "Today's date, YYYY-MM-DD, for the date checks: as_of after it is an error, older than "
+                  "--max-age-days a warning. Without it, dates are not checked against a clock (runs stay "
+                  "reproducible).");
+  cmd->add_option("--max-age-days", opts->max_age_days,
+                  "With --today: warn when a record's as_of is more than this many days old (default 365)");
+  cmd->add_option("--against", opts->against,
+                  "Folder of the previous catalog version: warn for every id it has that the validated folders "
+                  "lack (scenarios naming it would stop loading). Applies to folders, not single files.");
+  cmd->callback([opts, &ctx] { ctx.exit_code = run_validate(*opts, ctx); });
+}
+
+}  // namespace tco::cli
