@@ -1,0 +1,157 @@
+// The shipped catalog (pricing-data/) and the `validate` / `pricing import` commands run
+// in-process.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "cli/app.hpp"
+#include "models/catalog.hpp"
+#include "models/catalog_validation.hpp"
+#include "models/records.hpp"
+#include "test_support.hpp"
+
+using namespace tco;
+
+namespace {
+
+std::string catalog_dir() { return tco::test::source_path("pricing-data"); }
+
+template <typename Record, typename Parse>
+Record parsed(const Catalog& catalog, const std::string& kind, const std::string& id, Parse parse) {
+  const CatalogRecord* record = catalog.find(kind, id);
+  REQUIRE_MESSAGE(record != nullptr, std::string(kind + " " + id + " is missing"));
+  JsonObjectReader r(record->fields, record->file, record->pointer);
+  return parse(r, id);
+}
+
+}  // namespace
+
+TEST_CASE("pricing-data: the shipped catalog loads and validates without errors or warnings") {
+  const Catalog catalog = Catalog::load(catalog_dir());
+  CHECK(catalog.records().size() == 48);
+  for (const CatalogRecord& record : catalog.records()) check_record(record.kind, record.fields, record.file, record.pointer, record.id);
+  const auto findings = validate_catalog_dir(catalog_dir());
+  for (const Finding& f : findings) MESSAGE(std::string(format_finding(f)));
+  CHECK(findings.empty());
+  CHECK(catalog.digest_sha256().size() == 64);
+}
+
+TEST_CASE("pricing-data: the SPEC section 11 reference figures are present") {
+  const Catalog catalog = Catalog::load(catalog_dir());
+  const CloudOffer p5 = parsed<CloudOffer>(catalog, "cloud_offer", "aws/p5.48xlarge/us-east-1", parse_cloud_offer);
+  CHECK(p5.gpus_per_instance == 8);
+  CHECK(p5.gpu_model == "h100-sxm-80gb");
+  CHECK(p5.on_demand_usd_per_hour == doctest::Approx(98.32).epsilon(1e-12));
+  REQUIRE(p5.spot_usd_per_hour.has_value());
+  CHECK(*p5.spot_usd_per_hour == doctest::Approx(19.66).epsilon(1e-12));
+  CHECK(*p5.spot_notice_s == doctest::Approx(120.0).epsilon(1e-12));
+  CHECK(p5.provenance.source.find("industry write-up") != std::string::npos);
+
+  const GpuModel h100 = parsed<GpuModel>(catalog, "gpu", "h100-sxm-80gb", parse_gpu);
+  CHECK(h100.tdp_w == doctest::Approx(700.0).epsilon(1e-12));
+  CHECK(h100.perf_relative == doctest::Approx(1.0).epsilon(1e-12));
+  CHECK(h100.memory_gb == doctest::Approx(80.0).epsilon(1e-12));
+
+  const PowerRegion reference = parsed<PowerRegion>(catalog, "power_region", "us-reference-0.12", parse_power_region);
+  CHECK(reference.usd_per_kwh == doctest::Approx(0.12).epsilon(1e-12));
+
+  const ServerModel node = parsed<ServerModel>(catalog, "server", "reference-node-0.815kw", parse_server);
+  CHECK(node.peak_kw == doctest::Approx(0.815).epsilon(1e-12));
+  CHECK(node.idle_kw == doctest::Approx(0.0).epsilon(1e-12));
+  const ServerModel dgx = parsed<ServerModel>(catalog, "server", "hgx-h100-8", parse_server);
+  CHECK(dgx.peak_kw == doctest::Approx(10.2).epsilon(1e-12));
+
+  // Spot notice: 120 s on every AWS offer, 30 s on every GCP and Azure offer.
+  int aws = 0, gcp_azure = 0;
+  for (const CatalogRecord& record : catalog.records()) {
+    if (record.kind != "cloud_offer") continue;
+    JsonObjectReader r(record.fields, record.file, record.pointer);
+    const CloudOffer o = parse_cloud_offer(r, record.id);
+    if (o.provider == "aws") {
+      ++aws;
+      REQUIRE(o.spot_notice_s.has_value());
+      CHECK(*o.spot_notice_s == doctest::Approx(120.0).epsilon(1e-12));
+    } else if (o.provider == "gcp" || o.provider == "azure") {
+      ++gcp_azure;
+      REQUIRE(o.spot_notice_s.has_value());
+      CHECK(*o.spot_notice_s == doctest::Approx(30.0).epsilon(1e-12));
+    }
+  }
+  CHECK(aws == 8);
+  CHECK(gcp_azure == 8);
+}
+
+TEST_CASE("pricing-data: H100, H200, A100 80GB and L40S offers at clouds and GPU clouds") {
+  const Catalog catalog = Catalog::load(catalog_dir());
+  std::map<std::string, std::set<std::string>> providers_by_gpu;
+  for (const CatalogRecord& record : catalog.records())
+    if (record.kind == "cloud_offer")
+      providers_by_gpu[record.fields.at("gpu_model").get<std::string>()].insert(record.fields.at("provider").get<std::string>());
+  CHECK(providers_by_gpu["h100-sxm-80gb"] == std::set<std::string>{"aws", "azure", "gcp", "lambda", "runpod"});
+  CHECK(providers_by_gpu["a100-sxm-80gb"] == std::set<std::string>{"aws", "azure", "gcp", "lambda", "runpod"});
+  CHECK(providers_by_gpu["h200-sxm-141gb"] == std::set<std::string>{"aws", "runpod"});
+  CHECK(providers_by_gpu["l40s"] == std::set<std::string>{"aws", "runpod"});
+  // The GCP record is host + accelerator: 1.18251 + 4.20076 = 5.38327 (us-central1-a).
+  const CloudOffer a3 = parsed<CloudOffer>(catalog, "cloud_offer", "gcp/a3-highgpu-1g/us-central1", parse_cloud_offer);
+  CHECK(a3.on_demand_usd_per_hour == doctest::Approx(1.18251 + 4.20076).epsilon(1e-12));
+}
+
+TEST_CASE("cli: validate exits 0 on a clean catalog and 2 on errors") {
+  std::ostringstream out, err;
+  CHECK(tco::cli::run_main({"validate", catalog_dir()}, out, err) == 0);
+  CHECK(out.str() == "0 errors, 0 warnings\n");
+
+  auto dir = tco::test::scratch_dir("cli-validate-bad");
+  std::ofstream(dir / "gpus.json") << R"({"kind": "gpu", "records": [
+    {"id": "g", "name": "G", "perf_relative": 1, "memory_gb": 80, "tdp_w": 700, "as_of": "2025-06-01"},
+    {"id": "g2", "name": "G2", "perf_relative": 1, "memory_gb": 80, "tdp_w": 700, "source": "s", "as_of": "2025-06-01",
+     "tdp_kw": 0.7}]})";
+  std::ostringstream out2, err2;
+  CHECK(tco::cli::run_main({"validate", dir.string()}, out2, err2) == 2);
+  const std::string text = out2.str();
+  const std::string file = (dir / "gpus.json").string();
+  CHECK(text.find("error: " + file + ": /records/0/source: the record has no \"source\"") != std::string::npos);
+  CHECK(text.find("[missing-provenance]") != std::string::npos);
+  CHECK(text.find("error: " + file + ": /records/1/tdp_kw: unknown key \"tdp_kw\"") != std::string::npos);
+  CHECK(text.find("2 errors, 0 warnings\n") != std::string::npos);
+
+  // --today: a future as_of is an error; a single catalog file is checked with its folder.
+  std::ostringstream out3, err3;
+  CHECK(tco::cli::run_main({"validate", catalog_dir() + "/gpus.json", "--today", "2025-05-01"}, out3, err3) == 2);
+  CHECK(out3.str().find("[as-of-in-future]") != std::string::npos);
+  CHECK(out3.str().find("cloud_offers.json") == std::string::npos);
+
+  std::ostringstream out4, err4;
+  CHECK(tco::cli::run_main({"validate", (dir / "missing").string()}, out4, err4) == 2);
+  std::ostringstream out5, err5;
+  CHECK(tco::cli::run_main({"validate", catalog_dir(), "--today", "July"}, out5, err5) == 2);
+}
+
+TEST_CASE("cli: pricing import needs --as-of and writes a valid catalog file") {
+  TCO_REQUIRE_SHARED_DATA();
+  const std::string csv = tco::test::shared_data_path("skypilot-catalog/lambda_vms_v7_first-gpu-groups.csv");
+  auto dir = tco::test::scratch_dir("cli-pricing-import");
+  const std::string out_path = (dir / "offers.json").string();
+
+  std::ostringstream out, err;
+  CHECK(tco::cli::run_main({"pricing", "import", "--format", "skypilot", csv, "-o", out_path}, out, err) == 2);
+  CHECK(err.str().find("--as-of YYYY-MM-DD is required") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(out_path));
+
+  std::ostringstream out2, err2;
+  CHECK(tco::cli::run_main({"pricing", "import", "--format", "skypilot", csv, "-o", out_path, "--as-of", "2025-06-01",
+                            "--source", "commit 11580132"},
+                           out2, err2) == 0);
+  // 4 groups (8x V100, 4x/2x/1x A6000) x 17 regions = 68 records.
+  CHECK(out2.str() == "wrote 68 cloud_offer records to " + out_path + " (68 rows read, 1 notes)\n");
+  CHECK(err2.str().find("lambda has no spot price") != std::string::npos);
+  std::ostringstream out3, err3;
+  CHECK(tco::cli::run_main({"validate", out_path}, out3, err3) == 0);
+
+  std::ostringstream out4, err4;
+  CHECK(tco::cli::run_main({"pricing", "import", "--format", "csv", csv, "-o", out_path, "--as-of", "2025-06-01"},
+                           out4, err4) == 2);
+}
