@@ -12,6 +12,8 @@ static void register_commands(CLI::App& app, CommandContext& ctx) {
   setup_validate(app, ctx);
   setup_pricing(app, ctx);
   setup_demand(app, ctx);
+  setup_diff(app, ctx);
+  setup_regress(app, ctx);
 }
 
 int run_main(int argc, char** argv, std::ostream& out, std::ostream& err) {

@@ -30,5 +30,7 @@ void setup_run(CLI::App& app, CommandContext& ctx);
 void setup_validate(CLI::App& app, CommandContext& ctx);
 void setup_pricing(CLI::App& app, CommandContext& ctx);
 void setup_demand(CLI::App& app, CommandContext& ctx);
+void setup_diff(CLI::App& app, CommandContext& ctx);
+void setup_regress(CLI::App& app, CommandContext& ctx);
 
 }  // namespace tco::cli

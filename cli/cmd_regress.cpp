@@ -1,0 +1,302 @@
+// tcosim regress SCENARIOS_DIR --baselines DIR [--update] [--catalog DIR] [--md OUT.md]
+//                [--tolerance 0.5%] [--abs-tolerance-usd 1000]
+// Runs every scenario (*.json with "plans") in the folder as `tcosim run` would, diffs each
+// report against DIR/<scenario file name> (a report without its "run" block), and prints one
+// Markdown table for the whole set. Exit 1 on any regression or missing baseline, 2 on bad
+// input, else 0. --update rewrites the baselines on purpose (atomically; exit 0).
+// A scenario whose input data is missing outside the project (e.g. ../shared/data, which
+// ships beside some checkouts only) is skipped with a note; a missing path inside the project
+// (the folder holding SCENARIOS_DIR) is a mistake and fails as bad input.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <optional>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/app.hpp"
+#include "cli/report_pipeline.hpp"
+#include "engine/error.hpp"
+#include "reports/atomic_file.hpp"
+#include "reports/report_diff.hpp"
+
+namespace tco::cli {
+
+namespace fs = std::filesystem;
+
+struct RegressOptions {
+  std::string scenarios;
+  std::string baselines;
+  bool update = false;
+  std::string catalog;
+  std::string md;
+  std::string tolerance = "0.5%";
+  double abs_tolerance_usd = 1000.0;
+};
+
+namespace {
+
+// The paths an InputError names: its file, and every quoted string in its message that looks
+// like a path (has a '/').
+std::vector<fs::path> named_paths(const InputError& e) {
+  std::vector<fs::path> out;
+  if (!e.file().empty()) out.emplace_back(e.file());
+  const std::string text = e.what();
+  for (std::size_t open = text.find('"'); open != std::string::npos;) {
+    const std::size_t close = text.find('"', open + 1);
+    if (close == std::string::npos) break;
+    const std::string quoted = text.substr(open + 1, close - open - 1);
+    if (quoted.find('/') != std::string::npos) out.emplace_back(quoted);
+    open = text.find('"', close + 1);
+  }
+  return out;
+}
+
+bool is_inside(const fs::path& path, const fs::path& root) {
+  const fs::path rel = fs::weakly_canonical(fs::absolute(path)).lexically_relative(root);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+// The reason to skip a scenario whose loading failed with `e`, or nullopt when the failure is
+// the scenario's own mistake: skipped only when the error names missing paths and every one of
+// them lies outside the project.
+std::optional<std::string> skip_reason(const InputError& e, const fs::path& project_root) {
+  std::vector<fs::path> missing;
+  std::error_code ec;
+  for (const fs::path& p : named_paths(e))
+    if (!fs::exists(p, ec)) missing.push_back(p);
+  if (missing.empty()) return std::nullopt;
+  for (const fs::path& p : missing)
+    if (is_inside(p, project_root)) return std::nullopt;
+  return fmt::format("input data outside the project is absent ({})", missing.front().lexically_normal().string());
+}
+
+enum class Outcome { compared, updated, skipped, missing_baseline, failed_baseline, bad_input };
+
+struct ScenarioResult {
+  std::string name;  // the scenario file's name without .json (= the baseline's)
+  Outcome outcome = Outcome::compared;
+  std::optional<ReportDiff> diff;
+  std::string message;
+};
+
+class Regression {
+ public:
+  Regression(const RegressOptions& o, CommandContext& ctx)
+      : o_(o), ctx_(ctx), tolerance_{parse_relative_tolerance(o.tolerance), o.abs_tolerance_usd} {
+    std::error_code ec;
+    if (!fs::is_directory(o.scenarios, ec))
+      throw InputError(o.scenarios, "", "expected a folder of scenario files, found no such folder");
+    if (!o.catalog.empty() && !fs::is_directory(o.catalog, ec))
+      throw InputError(o.catalog, "", "--catalog expects a catalog folder, found no such folder");
+    if (!o.update && !fs::is_directory(o.baselines, ec))
+      throw InputError(o.baselines, "", "expected the baselines folder, found no such folder (create it with --update)");
+    project_root_ = fs::weakly_canonical(fs::absolute(o.scenarios)).parent_path();
+  }
+
+  int run() {
+    if (o_.update) fs::create_directories(o_.baselines);
+    const std::vector<fs::path> files = scenario_files();
+    for (const fs::path& file : files) results_.push_back(regress_one(file));
+    note_orphan_baselines(files);
+    const std::string md = markdown();
+    ctx_.out << md;
+    if (!o_.md.empty()) write_file_atomically(o_.md, md);
+    if (any(Outcome::bad_input)) return kExitBadInput;
+    if (o_.update) return kExitOk;
+    const bool failed = any(Outcome::missing_baseline) || any(Outcome::failed_baseline) ||
+                        std::any_of(results_.begin(), results_.end(),
+                                    [](const ScenarioResult& r) { return r.diff && r.diff->fails(); });
+    return failed ? kExitCheckFailed : kExitOk;
+  }
+
+ private:
+  // *.json in the folder that are scenarios (objects with "plans"), by file name.
+  std::vector<fs::path> scenario_files() {
+    std::vector<fs::path> out;
+    for (const auto& entry : fs::directory_iterator(o_.scenarios)) {
+      if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
+      try {
+        const Json doc = read_json_file(entry.path().string());
+        if (doc.is_object() && doc.contains("plans")) out.push_back(entry.path());
+        else ctx_.out << "note: " << entry.path().string() << " is not a scenario (no \"plans\"): not run\n";
+      } catch (const InputError& e) {
+        out.push_back(entry.path());  // regress_one reports the parse error
+      }
+    }
+    std::sort(out.begin(), out.end(), [](const fs::path& a, const fs::path& b) { return a.filename() < b.filename(); });
+    return out;
+  }
+
+  fs::path baseline_path(const std::string& name) const { return fs::path(o_.baselines) / (name + ".json"); }
+
+  ScenarioResult regress_one(const fs::path& file) {
+    ScenarioResult r;
+    r.name = file.stem().string();
+    Json report;
+    try {
+      report = make_report(file.string(), o_.catalog, RunMetadata{"regress", 1});
+    } catch (const InputError& e) {
+      if (const auto reason = skip_reason(e, project_root_)) {
+        ctx_.out << "note: skipped " << file.string() << ": " << *reason << "\n";
+        return {r.name, Outcome::skipped, std::nullopt, "skipped: " + *reason};
+      }
+      return {r.name, Outcome::bad_input, std::nullopt, e.what()};
+    } catch (const ModelError& e) {
+      return {r.name, Outcome::bad_input, std::nullopt, std::string(file.string()) + ": " + e.what()};
+    }
+    report.erase("run");  // what may differ between runs is not part of a baseline
+    const fs::path baseline = baseline_path(r.name);
+    std::error_code ec;
+    const bool has_baseline = fs::is_regular_file(baseline, ec);
+    if (!has_baseline && !o_.update)
+      return {r.name, Outcome::missing_baseline, std::nullopt,
+              fmt::format("missing baseline {}: run `{}` to create it", baseline.string(), update_command())};
+    if (has_baseline) {
+      try {
+        r.diff = diff_reports(read_json_file(baseline.string()), report, tolerance_, baseline.string(), file.string());
+      } catch (const InputError& e) {
+        if (!o_.update)
+          return {r.name, Outcome::failed_baseline, std::nullopt,
+                  fmt::format("{}; run `{}` if this is on purpose", e.what(), update_command())};
+      }
+    }
+    if (!o_.update) return r;
+    const std::string text = report_text(report);
+    if (!has_baseline || read_text(baseline) != text) {
+      write_file_atomically(baseline.string(), text);
+      r.message = has_baseline ? "baseline updated" : "baseline created";
+    } else {
+      r.message = "baseline unchanged";
+    }
+    r.outcome = Outcome::updated;
+    return r;
+  }
+
+  static std::string read_text(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+
+  void note_orphan_baselines(const std::vector<fs::path>& files) {
+    std::error_code ec;
+    if (!fs::is_directory(o_.baselines, ec)) return;
+    std::vector<std::string> orphans;
+    for (const auto& entry : fs::directory_iterator(o_.baselines)) {
+      if (entry.path().extension() != ".json") continue;
+      const bool has_scenario = std::any_of(files.begin(), files.end(),
+                                            [&](const fs::path& f) { return f.stem() == entry.path().stem(); });
+      if (!has_scenario) orphans.push_back(entry.path().string());
+    }
+    std::sort(orphans.begin(), orphans.end());
+    for (const std::string& o : orphans) notes_.push_back("baseline without a scenario (delete it if the scenario is gone): " + o);
+  }
+
+  std::string update_command() const {
+    std::string cmd = fmt::format("tcosim regress {} --baselines {}", o_.scenarios, o_.baselines);
+    if (!o_.catalog.empty()) cmd += " --catalog " + o_.catalog;
+    return cmd + " --update";
+  }
+
+  bool any(Outcome outcome) const {
+    return std::any_of(results_.begin(), results_.end(), [&](const ScenarioResult& r) { return r.outcome == outcome; });
+  }
+
+  std::string rows(const ScenarioResult& r) const {
+    switch (r.outcome) {
+      case Outcome::skipped: return diff_table_note_row(r.name, r.message);
+      case Outcome::missing_baseline: return diff_table_note_row(r.name, "**missing baseline**: " + r.message);
+      case Outcome::failed_baseline: return diff_table_note_row(r.name, "**baseline not comparable**: " + r.message);
+      case Outcome::bad_input: return diff_table_note_row(r.name, "**bad input**: " + r.message);
+      case Outcome::compared:
+      case Outcome::updated: break;
+    }
+    std::string out;
+    if (r.diff && !r.diff->no_change()) out += diff_table_rows(*r.diff, r.name);
+    if (r.outcome == Outcome::updated) out += diff_table_note_row(r.name, r.message);
+    else if (r.diff->no_change()) out += diff_table_note_row(r.name, "no change");
+    return out;
+  }
+
+  std::string markdown() const {
+    std::string md = fmt::format("## tcosim regress: {} vs {}\n\n", o_.scenarios, o_.baselines);
+    if (results_.empty()) {
+      md += "No scenario files.\n";
+    } else {
+      md += diff_table_header(true);
+      for (const ScenarioResult& r : results_) md += rows(r);
+    }
+    md += "\n";
+    for (const std::string& note : notes_) md += "- " + note + "\n";
+    if (!notes_.empty()) md += "\n";
+    return md + summary() + "\n";
+  }
+
+  std::string summary() const {
+    int regressed = 0, moved = 0, unchanged = 0;
+    for (const ScenarioResult& r : results_) {
+      if (r.outcome != Outcome::compared) continue;
+      if (r.diff->fails()) ++regressed;
+      else if (!r.diff->no_change()) ++moved;
+      else ++unchanged;
+    }
+    auto n = [&](Outcome o) {
+      return std::count_if(results_.begin(), results_.end(), [&](const ScenarioResult& r) { return r.outcome == o; });
+    };
+    std::string verdict;
+    if (any(Outcome::bad_input)) verdict = "BAD INPUT";
+    else if (o_.update) verdict = "UPDATED";
+    else if (regressed > 0 || any(Outcome::missing_baseline) || any(Outcome::failed_baseline)) verdict = "REGRESSION";
+    else verdict = "OK";
+    std::string line = fmt::format("**{}**: {} scenarios", verdict, results_.size());
+    if (o_.update) line += fmt::format(", {} baselines written", std::count_if(results_.begin(), results_.end(), [](const ScenarioResult& r) {
+                                         return r.outcome == Outcome::updated && r.message != "baseline unchanged";
+                                       }));
+    else line += fmt::format(": {} regressed, {} moved within tolerance, {} unchanged", regressed, moved, unchanged);
+    if (n(Outcome::missing_baseline)) line += fmt::format(", {} without a baseline", n(Outcome::missing_baseline));
+    if (n(Outcome::failed_baseline)) line += fmt::format(", {} with an incomparable baseline", n(Outcome::failed_baseline));
+    if (n(Outcome::skipped)) line += fmt::format(", {} skipped", n(Outcome::skipped));
+    if (n(Outcome::bad_input)) line += fmt::format(", {} with bad input", n(Outcome::bad_input));
+    line += fmt::format(". Tolerance: {}.", describe_tolerance(tolerance_));
+    if (!o_.update && verdict == "REGRESSION")
+      line += fmt::format("\n\nIf the change is intended, update the baselines on purpose: `{}`", update_command());
+    return line;
+  }
+
+  const RegressOptions& o_;
+  CommandContext& ctx_;
+  DiffTolerance tolerance_;
+  fs::path project_root_;
+  std::vector<ScenarioResult> results_;
+  std::vector<std::string> notes_;
+};
+
+}  // namespace
+
+static int run_regress(const RegressOptions& o, CommandContext& ctx) { return Regression(o, ctx).run(); }
+
+void setup_regress(CLI::App& app, CommandContext& ctx) {
+  auto opts = std::make_shared<RegressOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "regress",
+      "Run every scenario in a folder and diff each report against its baseline (BASELINES/<scenario file name>, "
+      "a report without its \"run\" block); print one Markdown table for the whole set. Exit 1 on any regression "
+      "(see `tcosim diff`) or missing baseline, 2 on bad input, else 0. A scenario whose input data outside the "
+      "project (e.g. ../shared/data) is absent is skipped with a note. --update rewrites the baselines on purpose.");
+  cmd->add_option("scenarios", opts->scenarios, "Folder of scenario files (*.json with \"plans\")")->required();
+  cmd->add_option("--baselines", opts->baselines, "Folder of baseline reports, one per scenario")->required();
+  cmd->add_flag("--update", opts->update,
+                "Write each scenario's report as its new baseline (atomically), after showing what moved; exit 0");
+  cmd->add_option("--catalog", opts->catalog, "Pricing catalog folder, replacing every scenario's catalog_dir");
+  cmd->add_option("--md", opts->md, "Also write the Markdown table here (for a pull-request comment)");
+  cmd->add_option("--tolerance", opts->tolerance, "Relative tolerance: \"0.5%\" or \"0.005\" (default 0.5%)");
+  cmd->add_option("--abs-tolerance-usd", opts->abs_tolerance_usd,
+                  "Absolute tolerance for USD figures (default 1000); a move must exceed both to count")
+      ->check(CLI::NonNegativeNumber);
+  cmd->callback([opts, &ctx] { ctx.exit_code = run_regress(*opts, ctx); });
+}
+
+}  // namespace tco::cli
