@@ -42,6 +42,9 @@ Classified classify(const std::string& path) {
     return {FileKind::other, {}};
   } catch (const InputError& e) {
     return {FileKind::unreadable, {Finding::Severity::error, "invalid-file", path, e.where(), bare_error_message(e)}};
+  } catch (const Json::exception& e) {
+    // e.g. 1e999: nlohmann reports a number overflow as out_of_range, not as a parse error.
+    return {FileKind::unreadable, {Finding::Severity::error, "invalid-file", path, "", std::string("invalid JSON: ") + e.what()}};
   }
 }
 

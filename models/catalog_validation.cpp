@@ -58,6 +58,9 @@ class CatalogValidator {
         files.push_back(read_catalog_file(path));
       } catch (const InputError& e) {
         findings_.push_back(make(kError, "invalid-file", path, e.where(), bare_error_message(e)));
+      } catch (const Json::exception& e) {
+        // e.g. 1e999: nlohmann reports a number overflow as out_of_range, not as a parse error.
+        findings_.push_back(make(kError, "invalid-file", path, "", std::string("invalid JSON: ") + e.what()));
       }
     }
     bool has_gpu_file = false;

@@ -234,3 +234,13 @@ TEST_CASE("catalog validation: an id that disappeared since the previous catalog
   CHECK(findings[0].file == (old_dir / "cloud_offers.json").string());
   CHECK(findings[0].message.find("cloud_offer \"aws/p4d.24xlarge/us-east-1\"") == 0);
 }
+
+TEST_CASE("catalog validation: a number too large for a double is an invalid file, not a crash") {
+  auto dir = tco::test::scratch_dir("val-overflow");
+  std::ofstream(dir / "gpus.json") << R"({"kind": "gpu", "records": [{"id": "g", "name": "G", "perf_relative": 1,
+    "memory_gb": 80, "tdp_w": 1e999, "source": "s", "as_of": "2025-06-01"}]})";
+  const auto findings = validate_catalog_dir(dir.string());
+  REQUIRE(findings.size() == 1);
+  CHECK(findings[0].code == "invalid-file");
+  CHECK(findings[0].message.find("number overflow") != std::string::npos);
+}
