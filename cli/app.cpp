@@ -9,11 +9,15 @@ namespace tco::cli {
 
 static void register_commands(CLI::App& app, CommandContext& ctx) {
   setup_run(app, ctx);
+  setup_report(app, ctx);
   setup_validate(app, ctx);
   setup_pricing(app, ctx);
   setup_demand(app, ctx);
   setup_diff(app, ctx);
   setup_regress(app, ctx);
+  setup_sweep(app, ctx);
+  setup_merge(app, ctx);
+  setup_trace(app, ctx);
 }
 
 int run_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
