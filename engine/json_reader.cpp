@@ -200,6 +200,42 @@ void JsonObjectReader::finish() const {
   }
 }
 
+namespace {
+
+// "line L, column C" of the character at 1-based byte offset `byte`.
+std::string text_position(const std::string& text, std::size_t byte) {
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') { ++line; column = 1; } else { ++column; }
+  }
+  return fmt::format("line {}, column {}", line, column);
+}
+
+// A SAX pass that only remembers where parsing failed: nlohmann reports a number too large
+// for a double (1e999) as out_of_range.406, which carries no byte offset, but its SAX
+// interface is told the position.
+struct ErrorPositionSax : nlohmann::json_sax<Json> {
+  std::size_t position = 0;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t at, const std::string&, const nlohmann::detail::exception&) override {
+    position = at;
+    return false;
+  }
+};
+
+}  // namespace
+
 Json read_json_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "", "cannot open the file");
@@ -209,13 +245,12 @@ Json read_json_file(const std::string& path) {
   try {
     return Json::parse(text);
   } catch (const Json::parse_error& e) {
-    // Translate the byte offset into a line and column.
-    std::size_t line = 1, column = 1;
-    for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n') { ++line; column = 1; } else { ++column; }
-    }
-    throw InputError(path, fmt::format("line {}, column {}", line, column),
-                     "invalid JSON: " + std::string(e.what()));
+    throw InputError(path, text_position(text, e.byte), "invalid JSON: " + std::string(e.what()));
+  } catch (const Json::exception& e) {
+    // Not a syntax error but still unreadable input (a number that overflows a double).
+    ErrorPositionSax sax;
+    Json::sax_parse(text, &sax);
+    throw InputError(path, text_position(text, sax.position), "invalid JSON: " + std::string(e.what()));
   }
 }
 
