@@ -21,14 +21,23 @@ namespace {
 constexpr double kSameRelative = 1e-9;
 
 // Standard error of the q-quantile over the standard error of the mean, for normal values:
-// sqrt(q (1 - q)) / phi(z_q). Applied to the mean's standard error when a report gives no
-// standard error for its quantiles.
+// sqrt(q (1 - q)) / phi(z_q). Applied to the mean's standard error, as reports give no
+// standard error for their quantiles.
 double quantile_stderr_factor(double q, double z_q) {
   const double phi = std::exp(-0.5 * z_q * z_q) / std::sqrt(2.0 * std::numbers::pi);
   return std::sqrt(q * (1.0 - q)) / phi;
 }
-const double kP50StderrFactor = quantile_stderr_factor(0.5, 0.0);
-const double kP90StderrFactor = quantile_stderr_factor(0.9, 1.2815515655446004);
+
+// The quantiles compared when a report has them (SPEC §7 reports P5/P50/P95 by default; the
+// cost tail and the median are what a decision reads), with z_q = Phi^-1(q).
+struct QuantileKey {
+  const char* key;
+  const char* label;
+  double factor;
+};
+const QuantileKey kQuantiles[] = {{"p50", "P50", quantile_stderr_factor(0.50, 0.0)},
+                                  {"p90", "P90", quantile_stderr_factor(0.90, 1.2815515655446004)},
+                                  {"p95", "P95", quantile_stderr_factor(0.95, 1.6448536269514722)}};
 
 enum class FigureKind { decision, headline, breakdown };
 
@@ -112,7 +121,7 @@ class FigureReader {
 
   void add(Figure f) { figures_.push_back(std::move(f)); }
 
-  // Monte Carlo statistics {mean, stderr, p50, p90, ...} of `field` for the entry of
+  // Monte Carlo statistics {mean, stderr, p50, p95, ...} of `field` for the entry of
   // /monte_carlo/<section> whose `name_key` is `name`; nullptr when the report has none.
   const Json* statistics(const char* section, const char* name_key, const std::string& name, const char* field,
                          std::string* pointer) const {
@@ -142,12 +151,11 @@ class FigureReader {
     add({key + "/mean", owner, label + " (mean)", FigureUnit::usd, FigureKind::headline,
          number_or_null(*stats, "mean", stats_pointer), se, false});
     if (!with_quantiles) return;
-    if (stats->contains("p50"))
-      add({key + "/p50", owner, label + " P50", FigureUnit::usd, FigureKind::headline,
-           number_or_null(*stats, "p50", stats_pointer), scaled(kP50StderrFactor), false});
-    if (stats->contains("p90"))
-      add({key + "/p90", owner, label + " P90", FigureUnit::usd, FigureKind::headline,
-           number_or_null(*stats, "p90", stats_pointer), scaled(kP90StderrFactor), false});
+    for (const QuantileKey& q : kQuantiles) {
+      if (!stats->contains(q.key)) continue;
+      add({key + "/" + q.key, owner, label + " " + q.label, FigureUnit::usd, FigureKind::headline,
+           number_or_null(*stats, q.key, stats_pointer), scaled(q.factor), false});
+    }
   }
 
   void plans() {
@@ -179,11 +187,20 @@ class FigureReader {
       const std::string pointer = "/comparisons/" + std::to_string(i);
       const std::string plan = string_at(list[i], "/plan", pointer);
       const std::string baseline = string_at(list[i], "/baseline", pointer);
-      std::string stats_pointer;
-      const Json* stats = statistics("comparisons", "plan", plan, "npv_saving_usd", &stats_pointer);
-      const Json plain = stats ? Json(nullptr) : number_or_null(list[i], "npv_saving_usd", pointer);
       const std::string key = "comparison/" + plan + "/" + baseline;
-      add_usd(key + "/saving", plan, plan + ": NPV saving vs " + baseline, plain, stats, stats_pointer, false);
+      const std::string label = plan + ": NPV saving vs " + baseline;
+      std::string stats_pointer;
+      if (const Json* stats = statistics("comparisons", "plan", plan, "npv_saving_usd", &stats_pointer)) {
+        add_usd(key + "/saving", plan, label, nullptr, stats, stats_pointer, false);
+      } else if (const Json* difference = statistics("comparisons", "plan", plan, "npv_difference_usd", &stats_pointer)) {
+        // Paired statistics of plan - baseline over the same paths: the saving is its negative.
+        const Json mean = number_or_null(*difference, "mean", stats_pointer);
+        add({key + "/saving/mean", plan, label + " (mean)", FigureUnit::usd, FigureKind::headline,
+             mean.is_number() ? Json(-mean.get<double>()) : Json(nullptr), optional_stderr(*difference, stats_pointer),
+             false});
+      } else {
+        add_usd(key + "/saving", plan, label, number_or_null(list[i], "npv_saving_usd", pointer), nullptr, "", false);
+      }
       add({key + "/payback", plan, plan + ": payback month vs " + baseline, FigureUnit::month, FigureKind::headline,
            number_or_null(list[i], "payback_month", pointer), std::nullopt, true});
     }

@@ -4,7 +4,8 @@
 //   decisions   the cheapest plan (lowest NPV, the Monte Carlo mean when present), the best
 //               N of the sizing section per risk measure, a payback month appearing or
 //               disappearing
-//   headline    each plan's NPV (Monte Carlo: mean, P50, P90), NPV saving vs the baseline,
+//   headline    each plan's NPV (Monte Carlo: mean, and P50, P90, P95 when the report has
+//               them), NPV saving vs the baseline (Monte Carlo: the mean of the paired difference),
 //               payback month, utilization breakevens, cloud price breakevens
 //   breakdown   each plan's breakdown_npv_usd by category (shown, never failing)
 // A number moved when it moved by more than BOTH tolerances:
@@ -12,7 +13,8 @@
 // A Monte Carlo figure with standard errors s_base, s_new is noise unless also
 //   |new - base| > k x f x sqrt(s_base^2 + s_new^2)     (k = 3)
 // with f = 1 for a mean and, for a quantile q, the normal-theory ratio of the quantile's
-// standard error to the mean's, sqrt(q (1 - q)) / phi(z_q): 1.2533 for P50, 1.7094 for P90.
+// standard error to the mean's, sqrt(q (1 - q)) / phi(z_q): 1.2533 for P50, 1.7094 for P90,
+// 2.1132 for P95.
 // Example: NPV $280,320 -> $283,123 (+1.0%) with 0.5% and $1,000: limit max($1,402, $1,000)
 // = $1,402 < $2,803, beyond tolerance. With s = $1,000 in both reports: 3 x 1,414 = $4,243
 // > $2,803, noise.

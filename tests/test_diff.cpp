@@ -254,6 +254,30 @@ TEST_CASE("diff: Monte Carlo noise within 3 combined standard errors is not flag
   }
 }
 
+TEST_CASE("diff: a Monte Carlo saving compares as the paired difference plan - baseline, negated") {
+  // The report's monte_carlo.comparisons carry npv_difference_usd = plan - baseline per path.
+  auto with_difference = [](Json r, double mean, double stderr_usd) {
+    r["monte_carlo"]["comparisons"] = {
+        {{"plan", "buy-2"}, {"baseline", "cloud"}, {"npv_difference_usd", {{"mean", mean}, {"stderr", stderr_usd}}}}};
+    return r;
+  };
+  // Saving 199,960 -> 196,960: -3,000 is beyond 0.5% ($999.80) and $1,000; paired stderr
+  // $400 in both: 3 x 565.69 = $1,697.06 < $3,000, so it moved.
+  const Json base = with_difference(report(280320.0, 480280.0), -199960.0, 400.0);
+  const Json next = with_difference(report(280320.0, 480280.0), -196960.0, 400.0);
+  const tco::ReportDiff d = tco::diff_reports(base, next, {});
+  REQUIRE(d.changes.size() == 1);
+  CHECK(d.changes[0].figure == "buy-2: NPV saving vs cloud (mean)");
+  CHECK(d.changes[0].base.get<double>() == doctest::Approx(199960.0).epsilon(1e-12));
+  CHECK(d.changes[0].next.get<double>() == doctest::Approx(196960.0).epsilon(1e-12));
+  CHECK(d.changes[0].verdict == tco::Verdict::beyond_tolerance);
+  // With stderr $800: 3 x 1,131.37 = $3,394.11 > $3,000: noise.
+  const tco::ReportDiff noisy = tco::diff_reports(with_difference(report(280320.0, 480280.0), -199960.0, 800.0),
+                                                  with_difference(report(280320.0, 480280.0), -196960.0, 800.0), {});
+  REQUIRE(noisy.changes.size() == 1);
+  CHECK(noisy.changes[0].verdict == tco::Verdict::noise);
+}
+
 TEST_CASE("diff: a plan added or removed fails") {
   Json next = report(280320.0, 480280.0);
   next["plans"].push_back({{"name", "buy-4"}, {"npv_usd", 900000.0}});

@@ -83,7 +83,7 @@ TEST_CASE("regress: a missing baseline fails and says to run with --update; --up
   INFO(again.out << again.err);
   CHECK(again.exit_code == 0);
   CHECK(contains(again.out, "| simple | | | | | no change |"));
-  CHECK(contains(again.out, "**OK**: 1 scenarios: 0 regressed, 0 moved within tolerance, 1 unchanged"));
+  CHECK(contains(again.out, "**OK**: 1 scenario: 0 regressed, 0 moved within tolerance, 1 unchanged"));
 
   // Updating with nothing changed leaves the file as it was.
   const Result unchanged = run(regress_args(project, {"--update"}));
@@ -109,7 +109,7 @@ TEST_CASE("regress: an edited catalog price fails the regression and the table s
   CHECK(contains(r.out, "buy-2: utilization breakeven vs on_demand (test-node-8)"));
   CHECK(contains(r.out, "buy-2: cloud price breakeven"));
   CHECK_FALSE(contains(r.out, "| simple | buy-2: NPV |"));  // did not move
-  CHECK(contains(r.out, "**REGRESSION**: 1 scenarios: 1 regressed"));
+  CHECK(contains(r.out, "**REGRESSION**: 1 scenario: 1 regressed"));
   CHECK(contains(r.out, "--update"));
 
   std::ifstream in(md);

@@ -112,10 +112,8 @@ TEST_CASE("validate mistakes: a NaN price is an error, as a bare literal or as a
   }
 }
 
-// An overflowing number (1e999, how an infinity leaks into JSON) must be bad input (exit 2),
-// not an internal error: read_json_file catches nlohmann's parse_error but not its
-// out_of_range 406 "number overflow". Marked may_fail until engine/json_reader.cpp maps it.
-TEST_CASE("validate mistakes: an infinite price (1e999) is bad input" * doctest::may_fail()) {
+// An overflowing number (1e999) is how an infinity leaks into JSON.
+TEST_CASE("validate mistakes: an infinite price (1e999) is an error, not an internal error") {
   const std::string dir = write_catalog("inf", Json::array({h100_offer()}));
   std::string text = Json{{"kind", "cloud_offer"}, {"records", Json::array({h100_offer()})}}.dump(2);
   const std::string from = "\"on_demand_usd_per_hour\": 98.32";
@@ -124,6 +122,7 @@ TEST_CASE("validate mistakes: an infinite price (1e999) is bad input" * doctest:
   const Result r = validate({dir});
   INFO(r.out);
   CHECK(r.exit_code == 2);
+  CHECK(mentions(r, "invalid-file"));
 }
 
 TEST_CASE("validate mistakes: spot above on-demand is a warning") {
