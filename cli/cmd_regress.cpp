@@ -251,7 +251,7 @@ class Regression {
     else if (o_.update) verdict = "UPDATED";
     else if (regressed > 0 || any(Outcome::missing_baseline) || any(Outcome::failed_baseline)) verdict = "REGRESSION";
     else verdict = "OK";
-    std::string line = fmt::format("**{}**: {} scenarios", verdict, results_.size());
+    std::string line = fmt::format("**{}**: {} scenario{}", verdict, results_.size(), results_.size() == 1 ? "" : "s");
     if (o_.update) line += fmt::format(", {} baselines written", std::count_if(results_.begin(), results_.end(), [](const ScenarioResult& r) {
                                          return r.outcome == Outcome::updated && r.message != "baseline unchanged";
                                        }));
