@@ -117,10 +117,11 @@ PriceBreakeven price_breakeven(const Scenario& s, const Plan& plan, const Plan& 
     options.cloud_price_multiplier = k;
     return evaluate_plan(s, plan, demand_gpus, options).npv_usd - evaluate_plan(s, baseline, demand_gpus, options).npv_usd;
   };
-  const double lo = 0.0, hi = 1000.0;
+  // k = 0 is excluded: two cloud plans cost the same there trivially (nothing is paid for the
+  // cloud), which is no breakeven a reader can act on.
+  const double lo = 1e-9, hi = 1000.0;
   const double f_lo = gap(lo), f_hi = gap(hi);
-  if (f_lo == 0.0) return {plan.name, baseline.name, lo};
-  if ((f_lo < 0.0) == (f_hi < 0.0)) return out;
+  if ((f_lo < 0.0) == (f_hi < 0.0) || f_lo == 0.0 || f_hi == 0.0) return out;
   std::uintmax_t iterations = 100;
   const auto [a, b] = boost::math::tools::toms748_solve(gap, lo, hi, f_lo, f_hi,
                                                        boost::math::tools::eps_tolerance<double>(40), iterations);

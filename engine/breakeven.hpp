@@ -11,7 +11,7 @@
 // The team's fixed FTEs and room capex are fleet costs, not a node's: they are left out.
 // Thermal throttling is left out (u is the busy fraction).
 // Price breakeven: the multiplier k on every cloud price at which a plan's NPV equals the
-// baseline's, found by Boost.Math's toms748 on [0, 1000].
+// baseline's, found by Boost.Math's toms748 on (0, 1000].
 #pragma once
 
 #include <optional>
@@ -42,7 +42,7 @@ std::vector<UtilizationBreakeven> utilization_breakevens(const Scenario& scenari
 struct PriceBreakeven {
   std::string plan;
   std::string baseline;
-  std::optional<double> cloud_price_multiplier;  // nullopt: no multiplier in [0, 1000] breaks even
+  std::optional<double> cloud_price_multiplier;  // nullopt: no multiplier in (0, 1000] breaks even
 };
 
 PriceBreakeven price_breakeven(const Scenario& scenario, const Plan& plan, const Plan& baseline,

@@ -178,7 +178,7 @@ std::string breakevens_section(const Json& report) {
   for (const auto& b : report.at("breakevens").at("cloud_price_multiplier")) {
     out += fmt::format("<li>{}: cloud prices x {} make it cost the same NPV as {}</li>", esc(b.at("plan").get<std::string>()),
                        b.at("cloud_price_multiplier").is_number() ? fmt::format("{:.3f}", b.at("cloud_price_multiplier").get<double>())
-                                                                  : std::string("(none in [0, 1000])"),
+                                                                  : std::string("(none in (0, 1000])"),
                        esc(b.at("baseline").get<std::string>()));
   }
   return out + "</ul>\n";
