@@ -1,14 +1,47 @@
-# Optional CUDA backend of the sweep kernel. The CPU backend is always built and gives
-# the same numbers; CUDA only adds a faster way to run the very same TCO_HD functions.
+# The sweep's backends (docs/sweep.md).
+#
+# CPU: engine/sweep_cpu.cpp holds the vectorised hot loop. It is compiled without FMA
+# contraction (so its AVX-512, AVX2 and baseline clones, and the deterministic evaluator, give
+# the same bits) and without trapping math (so std::ceil vectorises; it changes no result).
+set_source_files_properties(${CMAKE_SOURCE_DIR}/engine/sweep_cpu.cpp PROPERTIES
+  COMPILE_OPTIONS "-ffp-contract=off;-fno-trapping-math")
+
+# CUDA: optional backend of the same TCO_HD functions. The CPU backend is always built and gives
+# the same numbers; CUDA only adds a faster way to run them. TCO_CUDA = AUTO (use nvcc when
+# present), ON (required), OFF.
 set(TCO_HAVE_CUDA OFF)
 if(NOT TCO_CUDA STREQUAL "OFF")
   include(CheckLanguage)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
+    # Hopper (H100, H200) unless the caller chose; the runtime is linked statically so the
+    # binary runs wherever the driver is.
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES 90)
+    endif()
+    set(CMAKE_CUDA_RUNTIME_LIBRARY Static)
     enable_language(CUDA)
+    find_package(CUDAToolkit REQUIRED)
     set(TCO_HAVE_CUDA ON)
   elseif(TCO_CUDA STREQUAL "ON")
     message(FATAL_ERROR "TCO_CUDA=ON but no CUDA compiler was found (set CMAKE_CUDA_COMPILER)")
   endif()
 endif()
 message(STATUS "tcosim CUDA sweep backend: ${TCO_HAVE_CUDA}")
+
+if(TCO_HAVE_CUDA)
+  # .cu files only launch; the kernels are the TCO_HD functions of engine/sweep_kernel.hpp.
+  # --fmad=false: no FMA contraction, as on the CPU, so both backends round the same way
+  # (only the device's exp/log differ from the host's, in the last bits).
+  add_library(tcosim_cuda STATIC ${CMAKE_SOURCE_DIR}/engine/sweep_cuda.cu)
+  set_target_properties(tcosim_cuda PROPERTIES CUDA_STANDARD 20 CUDA_STANDARD_REQUIRED ON
+    POSITION_INDEPENDENT_CODE ON)
+  target_include_directories(tcosim_cuda PRIVATE ${CMAKE_SOURCE_DIR})
+  target_include_directories(tcosim_cuda SYSTEM PRIVATE ${RANDOM123_INCLUDE_DIR})
+  target_link_libraries(tcosim_cuda PRIVATE nlohmann_json::nlohmann_json fmt::fmt)
+  target_link_libraries(tcosim_cuda PUBLIC CUDA::cudart_static)
+  target_compile_definitions(tcosim_cuda PRIVATE TCO_HAVE_CUDA=1)
+  target_compile_options(tcosim_cuda PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--fmad=false>)
+  target_compile_definitions(tcosim_core PUBLIC TCO_HAVE_CUDA=1)
+  target_link_libraries(tcosim_core PUBLIC tcosim_cuda)
+endif()

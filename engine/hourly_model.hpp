@@ -6,7 +6,9 @@
 //   overflow  = need - busy x perf_onprem x work_rate            (work, reference GPU-hours)
 // A bursting plan sends the overflow to the cloud at once, as cloud GPUs = overflow / perf_cloud:
 //   reserved  = min(cloud GPUs, R)                               (paid whether used or not)
-//   spot      = spot_share x rest, billed x spot_overhead_factor
+//   spot      = spot_share x available x rest, billed x spot_overhead_factor x preemption factor,
+//               priced x spot price multiplier (available, preemption factor and multiplier are
+//               1 in the deterministic model; the Monte Carlo sweep draws them per hour / month)
 //   on-demand = the remainder
 // each rounded up to whole instances of `gpus_per_instance` (SPEC §12.17). A plan that does
 // not burst carries the overflow as a backlog into the next hour.
@@ -45,6 +47,10 @@ struct HourInputs {
   double pue = 1.0;
   double usd_per_kwh = 0.0;         // escalated, shocks applied
   double cloud_price_factor = 1.0;  // (1 + price_change)^(h / 8760) x multiplier
+  // Monte Carlo only (engine/sweep_kernel.hpp); 1 leaves the deterministic result bit for bit.
+  double spot_available = 1.0;          // 0 in an hour with no spot capacity: spot goes on-demand
+  double spot_preemption_factor = 1.0;  // extra billed spot hours from that hour's preemptions
+  double spot_price_multiplier = 1.0;   // the month's spot price shock
 };
 
 struct HourOutcome {
@@ -85,10 +91,12 @@ TCO_HD HourOutcome step_hour(const FleetParams& f, const HourInputs& in, double 
     const double cloud_gpus = overflow / f.perf_cloud;
     out.reserved_used_gpus = cloud_gpus < f.reserved_gpus ? cloud_gpus : f.reserved_gpus;
     const double rest = cloud_gpus - out.reserved_used_gpus;
-    const double spot_gpus = rest * f.spot_share;
-    out.spot_billed_gpus = round_up_to_instances(spot_gpus * f.spot_overhead_factor, f.gpus_per_instance);
+    const double spot_gpus = rest * f.spot_share * in.spot_available;
+    out.spot_billed_gpus = round_up_to_instances(spot_gpus * f.spot_overhead_factor * in.spot_preemption_factor,
+                                                 f.gpus_per_instance);
     out.on_demand_billed_gpus = round_up_to_instances(rest - spot_gpus, f.gpus_per_instance);
-    out.spot_usd = out.spot_billed_gpus / f.gpus_per_instance * f.spot_usd_per_instance_hour * in.cloud_price_factor;
+    out.spot_usd = out.spot_billed_gpus / f.gpus_per_instance * f.spot_usd_per_instance_hour * in.cloud_price_factor *
+                   in.spot_price_multiplier;
     out.on_demand_usd =
         out.on_demand_billed_gpus / f.gpus_per_instance * f.on_demand_usd_per_instance_hour * in.cloud_price_factor;
   } else {

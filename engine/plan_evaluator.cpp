@@ -33,7 +33,7 @@ std::vector<SiteHour> site_hours(const OnPremSpec& o, const Calendar& calendar, 
   return out;
 }
 
-static FleetParams fleet_params(const Plan& plan, double price_multiplier) {
+FleetParams fleet_params(const Plan& plan, double price_multiplier) {
   FleetParams f;
   f.bursts = plan.bursts() ? 1 : 0;
   if (plan.onprem) {

@@ -61,6 +61,10 @@ struct PlanResult {
 // Layout of the plan's racks (throws ModelError when a node fits no rack).
 FacilityFigures facility_figures(const OnPremSpec& onprem, int nodes);
 
+// The plan's fleet and prices as the hourly step reads them; price_multiplier scales every
+// cloud price (also used by the Monte Carlo sweep, engine/sweep_prepare.cpp).
+FleetParams fleet_params(const Plan& plan, double price_multiplier = 1.0);
+
 PlanResult evaluate_plan(const Scenario& scenario, const Plan& plan, const std::vector<double>& demand_gpus,
                          const EvaluationOptions& options = {});
 

@@ -1,0 +1,211 @@
+#include "engine/sweep_prepare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "engine/error.hpp"
+#include "engine/plan_evaluator.hpp"
+#include "models/finance.hpp"
+#include "models/workload.hpp"
+
+namespace tco {
+
+namespace {
+
+// The ledger categories that no random input touches.
+constexpr Category kFixedCategories[] = {Category::capex,       Category::financing_interest, Category::lease,
+                                         Category::maintenance, Category::facility,           Category::staff,
+                                         Category::cloud_reserved, Category::residual,        Category::tax_shield};
+
+constexpr double kTwoTo32 = 4294967296.0;
+
+// A probability as a 32-bit threshold: a uniform word is below it with that probability
+// (to 2^-32).
+std::uint32_t word_threshold(double probability) {
+  const double scaled = std::round(probability * kTwoTo32);
+  return scaled >= kTwoTo32 - 1.0 ? 0xFFFFFFFFu : static_cast<std::uint32_t>(scaled);
+}
+
+// Appends a series to the point's data unless an identical one is there already; returns its offset.
+class SeriesStore {
+ public:
+  explicit SeriesStore(std::vector<double>& data) : data_(data) {}
+
+  long add(const std::vector<double>& series) {
+    for (const auto& [offset, size] : stored_) {
+      if (size == series.size() && std::equal(series.begin(), series.end(), data_.begin() + offset)) return offset;
+    }
+    const long offset = static_cast<long>(data_.size());
+    data_.insert(data_.end(), series.begin(), series.end());
+    stored_.push_back({offset, series.size()});
+    return offset;
+  }
+
+ private:
+  std::vector<double>& data_;
+  std::vector<std::pair<long, std::size_t>> stored_;
+};
+
+void set_spot(SweepPlanParams& p, const Plan& plan) {
+  if (!plan.cloud || plan.spot_share <= 0.0) return;
+  const CloudSpec& c = *plan.cloud;
+  const SpotSpec& spot = c.spot;
+  p.spot_unavailable_below = word_threshold(1.0 - spot.availability);
+  p.spot_price_sigma = spot.price_sigma;
+  const double rate = spot.preemptions_per_instance_hour;
+  if (rate <= 0.0) return;
+  // Young's interval for the checkpoint write cost; the work since the last checkpoint (half
+  // an interval on average) is lost, unless an emergency checkpoint fits in the notice.
+  const double write_h = spot.checkpoint_write_h;
+  const double tau_h = write_h > 0.0 ? std::sqrt(2.0 * write_h / rate) : 0.0;
+  const double notice_h = c.offer.spot_notice_s.value_or(0.0) / 3600.0;
+  const bool saved_in_notice = spot.emergency_checkpoint && notice_h >= write_h;
+  p.preemption_base_factor = 1.0 + (tau_h > 0.0 ? write_h / tau_h : 0.0);
+  p.preemption_loss_h = (saved_in_notice ? 0.0 : 0.5 * tau_h) + spot.restart_h;
+  // Poisson(rate) inverted on a 32-bit word: at least k + 1 preemptions when word >= cdf[k].
+  double term = std::exp(-rate);
+  double cdf = term;
+  for (int k = 0; k < kSweepPreemptionLevels; ++k) {
+    if (cdf * kTwoTo32 >= kTwoTo32 - 0.5) break;
+    p.preemption_cdf[k] = word_threshold(cdf);
+    p.preemption_levels = k + 1;
+    term *= rate / (k + 1);
+    cdf += term;
+  }
+}
+
+void set_failures(SweepPlanParams& p, const FailureSpec& f, int nodes, long hours) {
+  if (nodes <= 0 || f.afr_per_year <= 0.0) return;
+  p.failure_nodes = nodes;
+  p.failure_rate_per_h = f.afr_per_year / kHoursPerYear;
+  p.failure_growth_b_per_h = f.afr_growth_per_year / (2.0 * kHoursPerYear);
+  p.repair_h = f.repair_h;
+  // Room for the failures of one path: the expected count (no repairs) + 12 sigma + 16.
+  const double life_h = static_cast<double>(hours - p.nodes_from_hour);
+  const double mean = nodes * failure_cumulative_hazard(life_h, p.failure_rate_per_h, p.failure_growth_b_per_h);
+  const double capacity = std::ceil(mean + 12.0 * std::sqrt(mean) + 16.0);
+  if (capacity > 1 << 22)
+    throw ModelError(fmt::format("the sweep would track about {:.0f} node failures per path (nodes {}, AFR {}); "
+                                 "that is beyond the fluid model's design (at most 4 million)",
+                                 mean, nodes, f.afr_per_year));
+  p.failure_capacity = static_cast<int>(capacity);
+}
+
+}  // namespace
+
+SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
+  SweepPoint point;
+  SweepPointHeader& h = point.header;
+  const long hours = s.horizon_hours();
+  const int months = s.horizon_months;
+  h.hours = hours;
+  h.months = months;
+  h.plan_count = static_cast<int>(s.plans.size());
+  h.baseline = s.baseline_index;
+  h.seed = seed;
+  h.growth_per_year = s.workload.growth_per_year;
+  h.growth_log_per_year = std::log1p(s.workload.growth_per_year);
+  h.growth_sigma_per_year = s.monte_carlo.demand_growth_sigma_per_year;
+
+  const std::vector<double> demand = demand_gpus_by_hour(s.workload, hours, s.calendar);
+  auto& data = point.data;
+  h.demand_offset = 0;
+  data = demand;
+  h.discount_offset = static_cast<long>(data.size());
+  for (int m = 0; m < months; ++m) data.push_back(discount_end_of_month(s.discount_rate_per_year, m));
+  SeriesStore store(data);
+
+  for (const Plan& plan : s.plans) {
+    const PlanResult det = evaluate_plan(s, plan, demand);
+    point.deterministic_npv_usd.push_back(det.npv_usd);
+
+    SweepPlanParams p;
+    p.fleet = fleet_params(plan);
+    for (Category c : kFixedCategories) {
+      p.fixed_npv_usd += det.ledger.category_npv_usd(c, s.discount_rate_per_year);
+      p.fixed_total_usd += det.ledger.category_total_usd(c);
+    }
+    p.waiting_usd_per_gpu_hour = s.waiting_usd_per_gpu_hour;
+    const int nodes = plan.onprem ? plan.onprem_nodes : 0;
+    p.nodes = nodes;
+    p.nodes_from_hour = plan.onprem ? static_cast<long>(plan.onprem->purchase_month) * kHoursPerMonth : hours;
+
+    if (plan.cloud) {
+      const CloudSpec& c = *plan.cloud;
+      p.egress_usd_per_cloud_work = c.egress_gb_per_gpu_hour * c.egress_usd_per_gb / c.gpu.perf_relative;
+      if (c.price_change_per_year != 0.0) {
+        std::vector<double> factor(hours);
+        for (long t = 0; t < hours; ++t) factor[t] = hourly_growth_factor(c.price_change_per_year, t);
+        p.cloud_factor_offset = store.add(factor);
+      }
+      set_spot(p, plan);
+    }
+
+    if (plan.onprem) {
+      const OnPremSpec& o = *plan.onprem;
+      const std::vector<SiteHour> site = site_hours(o, s.calendar, hours);
+      std::vector<double> series(hours);
+      for (long t = 0; t < hours; ++t) series[t] = site[t].pue;
+      p.pue_offset = store.add(series);
+      for (long t = 0; t < hours; ++t) series[t] = site[t].usd_per_kwh;
+      p.usd_per_kwh_offset = store.add(series);
+      for (long t = 0; t < hours; ++t) series[t] = site[t].work_rate;
+      p.work_rate_offset = store.add(series);
+      p.power_price_sigma = o.power.monthly_price_sigma;
+      p.pue = pue_params(o.cooling);
+      if (o.ambient) {
+        p.ambient = *o.ambient;
+        p.throttles = o.ambient->throttle_above_c.has_value() ? 1 : 0;
+        p.throttle_above_c = o.ambient->throttle_above_c.value_or(0.0);
+        // Noise matters only where temperature does: an ambient-driven PUE or throttling.
+        if (o.ambient->noise_sigma_c > 0.0 && (p.pue.ambient_driven || p.throttles)) {
+          p.ambient_sigma_c = o.ambient->noise_sigma_c;
+          for (long t = 0; t < hours; ++t)
+            series[t] = ambient_c(*o.ambient, s.calendar.day_of_year_at(t), s.calendar.hour_of_day(t));
+          p.ambient_c_offset = store.add(series);
+        }
+      }
+      if (nodes > 0 && o.power.demand_charge_usd_per_kw_month > 0.0) {
+        p.demand_charge_usd_per_kw_month = o.power.demand_charge_usd_per_kw_month;
+        std::vector<double> growth(months);
+        for (int m = 0; m < months; ++m) growth[m] = monthly_growth_factor(o.power.escalation_per_year, m);
+        p.demand_charge_offset = store.add(growth);
+      }
+      set_failures(p, o.failures, nodes, hours);
+    }
+    p.failure_offset = h.failure_scratch;
+    h.failure_scratch += p.failure_capacity;
+    point.plans.push_back(p);
+  }
+  return point;
+}
+
+SweepChunk make_sweep_chunk(const std::vector<SweepPoint>& points) {
+  SweepChunk chunk;
+  std::size_t data_size = 0;
+  for (const auto& p : points) data_size += p.data.size();
+  chunk.data.reserve(data_size);
+  for (const auto& p : points) {
+    SweepPointHeader h = p.header;
+    const long base = static_cast<long>(chunk.data.size());
+    h.data_offset = base;
+    h.demand_offset += base;
+    h.discount_offset += base;
+    h.first_plan = static_cast<int>(chunk.plans.size());
+    for (SweepPlanParams plan : p.plans) {
+      for (long* offset : {&plan.pue_offset, &plan.usd_per_kwh_offset, &plan.work_rate_offset, &plan.ambient_c_offset,
+                           &plan.cloud_factor_offset, &plan.demand_charge_offset})
+        if (*offset >= 0) *offset += base;
+      chunk.plans.push_back(plan);
+    }
+    chunk.data.insert(chunk.data.end(), p.data.begin(), p.data.end());
+    chunk.max_failure_scratch = std::max(chunk.max_failure_scratch, h.failure_scratch);
+    chunk.points.push_back(h);
+  }
+  return chunk;
+}
+
+}  // namespace tco

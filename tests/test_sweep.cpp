@@ -1,0 +1,241 @@
+// The sweep's Monte Carlo fluid model and its CPU backend (engine/sweep_kernel.hpp,
+// engine/sweep_cpu.cpp): a zero-variance point equals the deterministic evaluator, Monte Carlo
+// means agree with it where shocks are mean-one, common random numbers shrink paired
+// differences, threads do not change a bit, and the CPU's vector lanes agree with the device's
+// hour-by-hour loop.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "engine/statistics.hpp"
+#include "engine/sweep_kernel.hpp"
+#include "test_sweep_support.hpp"
+
+namespace tco::test {
+
+namespace {
+
+double npv_of(const ScenarioOutcome& o, int plan) { return o.run.plans[plan].npv_usd; }
+
+std::vector<double> plan_npvs(const OnePointRun& r, int plan, long paths) {
+  std::vector<double> v(paths);
+  for (long k = 0; k < paths; ++k) v[k] = r.npv(plan, k);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("sweep: the rich fixture books every cost the hot loop handles") {
+  // Guards the zero-variance test below: each branch of the hourly loop must carry money.
+  const ScenarioOutcome o = run_scenario_json(rich_sweep_json());
+  const PlanResult& cloud = o.plan("cloud");
+  const PlanResult& hybrid = o.plan("buy-2");
+  const PlanResult& owned = o.plan("own-4");
+  CHECK(cloud.ledger.category_total_usd(Category::cloud_spot) > 0.0);
+  CHECK(cloud.ledger.category_total_usd(Category::cloud_on_demand) > 0.0);
+  CHECK(cloud.ledger.category_total_usd(Category::cloud_reserved) > 0.0);
+  CHECK(cloud.ledger.category_total_usd(Category::egress) > 0.0);
+  CHECK(hybrid.ledger.category_total_usd(Category::energy) > 0.0);
+  CHECK(hybrid.throttled_hours > 0);
+  CHECK(owned.ledger.category_total_usd(Category::waiting) > 0.0);
+  CHECK(owned.ledger.category_total_usd(Category::financing_interest) > 0.0);
+  CHECK(owned.ledger.category_total_usd(Category::residual) < 0.0);
+}
+
+TEST_CASE("sweep: a zero-variance grid point equals the foundation's deterministic result exactly") {
+  const Json doc = rich_sweep_json();
+  const ScenarioOutcome det = run_scenario_json(doc);
+  const Scenario s = load_sweep_scenario(doc);
+  const long paths = 5;
+  const OnePointRun r = run_one_point(s, 7, paths);
+  for (int j = 0; j < 3; ++j) {
+    CAPTURE(j);
+    CHECK(r.point.deterministic_npv_usd[j] == npv_of(det, j));
+    for (long k = 0; k < paths; ++k) {
+      // Same hourly numbers; only the order of the sums differs (months, then categories).
+      CHECK(r.npv(j, k) == doctest::Approx(npv_of(det, j)).epsilon(1e-12));
+      CHECK(r.total(j, k) == doctest::Approx(det.run.plans[j].total_usd).epsilon(1e-12));
+    }
+    // The device's hour-by-hour loop, run here on the host, gives the same.
+    const SweepPlanParams& p = r.chunk.plans[j];
+    const SweepPathResult device_loop = sweep_plan_path(r.chunk.points[0], p, r.chunk.data.data(), 3, nullptr);
+    CHECK(device_loop.status == kSweepOk);
+    CHECK(device_loop.npv_usd == doctest::Approx(npv_of(det, j)).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("sweep: power price shocks are mean-one: the mean NPV is within 4 stderr of the deterministic one") {
+  Json doc = rich_sweep_json();
+  doc["onprem"]["power"]["monthly_price_sigma"] = 0.3;
+  doc["cloud"]["spot"]["price_sigma"] = 0.3;
+  const ScenarioOutcome det = run_scenario_json(doc);
+  const long paths = 400;
+  const OnePointRun r = run_one_point(load_sweep_scenario(doc), 11, paths, 2);
+  for (int j = 0; j < 3; ++j) {
+    CAPTURE(j);
+    const Summary s = summarize(plan_npvs(r, j, paths));
+    CHECK(s.stderr_ > 0.0);
+    CHECK(std::fabs(s.mean - npv_of(det, j)) < 4.0 * s.stderr_);
+  }
+}
+
+TEST_CASE("sweep: common random numbers: a saving between node counts has a smaller stderr than either NPV") {
+  Json a = random_sweep_json();
+  Json b = a;
+  b["plans"][1]["onprem_nodes"] = 3;
+  const long paths = 200;
+  const OnePointRun ra = run_one_point(load_sweep_scenario(a), 5, paths);
+  const OnePointRun rb = run_one_point(load_sweep_scenario(b), 5, paths);
+  const std::vector<double> npv_a = plan_npvs(ra, 1, paths);
+  const std::vector<double> npv_b = plan_npvs(rb, 1, paths);
+  std::vector<double> saving(paths);
+  for (long k = 0; k < paths; ++k) saving[k] = npv_a[k] - npv_b[k];
+  const double se_a = summarize(npv_a).stderr_;
+  const double se_b = summarize(npv_b).stderr_;
+  const double se_saving = summarize(saving).stderr_;
+  CAPTURE(se_a);
+  CAPTURE(se_b);
+  CAPTURE(se_saving);
+  CHECK(se_saving > 0.0);
+  CHECK(se_saving < std::min(se_a, se_b));
+  // The cloud plan does not depend on the node count: the same numbers on every path.
+  for (long k = 0; k < paths; ++k) CHECK(ra.npv(0, k) == rb.npv(0, k));
+}
+
+TEST_CASE("sweep: 1 and 2 threads give the same bits") {
+  const Scenario s = load_sweep_scenario(random_sweep_json());
+  const OnePointRun one = run_one_point(s, 3, 37, 1);
+  const OnePointRun two = run_one_point(s, 3, 37, 2);
+  CHECK(one.values.npv_usd == two.values.npv_usd);
+  CHECK(one.values.total_usd == two.values.total_usd);
+}
+
+TEST_CASE("sweep: the CPU's vector lanes agree with the device's hour-by-hour loop, every random input on") {
+  const Scenario s = load_sweep_scenario(random_sweep_json());
+  const long paths = 12;
+  const OnePointRun r = run_one_point(s, 99, paths);
+  std::vector<double> scratch(static_cast<std::size_t>(r.chunk.max_failure_scratch) + 1);
+  double spread = 0.0;
+  for (int j = 0; j < 3; ++j) {
+    for (long k = 0; k < paths; ++k) {
+      const SweepPathResult d = sweep_plan_path(r.chunk.points[0], r.chunk.plans[j], r.chunk.data.data(),
+                                                static_cast<std::uint32_t>(k), scratch.data());
+      REQUIRE(d.status == kSweepOk);
+      CHECK(d.npv_usd == doctest::Approx(r.npv(j, k)).epsilon(1e-12));
+      CHECK(d.total_usd == doctest::Approx(r.total(j, k)).epsilon(1e-12));
+      spread = std::max(spread, std::fabs(r.npv(j, k) - r.npv(j, 0)));
+    }
+  }
+  CHECK(spread > 1000.0);  // the paths really differ
+}
+
+TEST_CASE("sweep kernel: failure ages invert the cumulative hazard (hand-computed)") {
+  const double rate = 0.1 / 8760.0;
+  // No ageing: one unit of hazard is 1 / rate = 87,600 hours.
+  CHECK(failure_age_at_hazard(1.0, rate, 0.0) == doctest::Approx(87600.0).epsilon(1e-12));
+  // AFR growth 100 %/year: b = 1 / 17,520; x = 87,600; age = 2x / (1 + sqrt(1 + 4 b x))
+  // = 175,200 / (1 + sqrt(21)) = 31,383.36 h, and Lambda(age) = 1.
+  const double b = 1.0 / 17520.0;
+  const double age = failure_age_at_hazard(1.0, rate, b);
+  CHECK(age == doctest::Approx(175200.0 / (1.0 + std::sqrt(21.0))).epsilon(1e-12));
+  CHECK(age == doctest::Approx(31383.36).epsilon(1e-6));
+  CHECK(failure_cumulative_hazard(age, rate, b) == doctest::Approx(1.0).epsilon(1e-12));
+}
+
+TEST_CASE("sweep kernel: node-hours down per hour from sorted failure times (hand-computed)") {
+  // Two failures, 2 h repairs: [10.5, 12.5) and [11, 13).
+  const double starts[] = {10.5, 11.0};
+  DownTracker t;
+  CHECK(sweep_nodes_down(starts, 2, 2.0, 9, t) == 0.0);
+  CHECK(sweep_nodes_down(starts, 2, 2.0, 10, t) == 0.5);   // the first, from 10:30
+  CHECK(sweep_nodes_down(starts, 2, 2.0, 11, t) == 2.0);   // both, all hour
+  CHECK(sweep_nodes_down(starts, 2, 2.0, 12, t) == 1.5);   // the first until 12:30, the second all hour
+  CHECK(sweep_nodes_down(starts, 2, 2.0, 13, t) == 0.0);
+  // A repair shorter than an hour inside one hour: [20.25, 20.75).
+  const double short_start[] = {20.25};
+  DownTracker u;
+  CHECK(sweep_nodes_down(short_start, 1, 0.5, 20, u) == 0.5);
+  CHECK(sweep_nodes_down(short_start, 1, 0.5, 21, u) == 0.0);
+}
+
+TEST_CASE("sweep kernel: failure times are sorted, start at purchase, and more nodes keep the first nodes' failures") {
+  SweepPlanParams p;
+  p.nodes_from_hour = 730;
+  p.failure_rate_per_h = 2.0 / 8760.0;
+  p.repair_h = 24.0;
+  p.failure_capacity = 1000;
+  std::vector<double> two(1000), five(1000);
+  p.failure_nodes = 2;
+  const int n2 = sweep_failure_starts(p, 3 * 8760, 42, 9, two.data());
+  p.failure_nodes = 5;
+  const int n5 = sweep_failure_starts(p, 3 * 8760, 42, 9, five.data());
+  REQUIRE(n2 > 0);
+  REQUIRE(n5 > n2);
+  CHECK(std::is_sorted(five.begin(), five.begin() + n5));
+  CHECK(five[0] >= 730.0);
+  for (int i = 0; i < n2; ++i) CHECK(std::find(five.begin(), five.begin() + n5, two[i]) != five.begin() + n5);
+  // Too little room is reported, not overrun.
+  p.failure_capacity = n5 - 1;
+  CHECK(sweep_failure_starts(p, 3 * 8760, 42, 9, five.data()) == -1);
+}
+
+TEST_CASE("sweep kernel: a node is down about rate x repair / (1 + rate x repair) of the time") {
+  // Renewal: up for Exp(rate), down repair_h: the long-run down fraction is r d / (1 + r d).
+  SweepPlanParams p;
+  p.nodes_from_hour = 0;
+  p.failure_nodes = 1;
+  p.failure_rate_per_h = 4.0 / 8760.0;
+  p.repair_h = 72.0;
+  p.failure_capacity = 10000;
+  const long hours = 10 * 8760;
+  std::vector<double> starts(10000);
+  std::vector<double> fractions;
+  for (std::uint32_t path = 0; path < 200; ++path) {
+    const int n = sweep_failure_starts(p, hours, 1, path, starts.data());
+    REQUIRE(n >= 0);
+    DownTracker t;
+    double down = 0.0;
+    for (long h = 0; h < hours; ++h) down += sweep_nodes_down(starts.data(), n, p.repair_h, h, t);
+    fractions.push_back(down / hours);
+  }
+  const double rd = p.failure_rate_per_h * p.repair_h;
+  const Summary s = summarize(fractions);
+  CHECK(std::fabs(s.mean - rd / (1.0 + rd)) < 4.0 * s.stderr_);
+}
+
+TEST_CASE("sweep kernel: spot availability and preemptions per hour match their probabilities") {
+  Json doc = random_sweep_json();
+  const SweepPoint point = prepare_sweep_point(load_sweep_scenario(doc), 0);
+  const SweepPlanParams& p = point.plans[0];
+  // Young: tau = sqrt(2 x 0.05 / 0.05) = 1.41421 h; base = 1 + 0.05 / tau; loss = tau / 2 + 0.1.
+  const double tau = std::sqrt(2.0);
+  CHECK(p.preemption_base_factor == doctest::Approx(1.0 + 0.05 / tau).epsilon(1e-12));
+  CHECK(p.preemption_loss_h == doctest::Approx(tau / 2.0 + 0.1).epsilon(1e-12));
+  const long hours = 200000;
+  double unavailable = 0.0;
+  std::vector<double> factors(hours);
+  for (long h = 0; h < hours; ++h) {
+    unavailable += 1.0 - sweep_spot_available(p, sweep_hour_word(5, 1, RandomSource::spot_availability, h));
+    factors[h] = sweep_preemption_factor(p, sweep_hour_word(5, 1, RandomSource::preemption, h));
+  }
+  const double q = 0.1;
+  CHECK(std::fabs(unavailable / hours - q) < 4.0 * std::sqrt(q * (1 - q) / hours));
+  // E[factor] = base + rate x loss.
+  const Summary f = summarize(factors);
+  CHECK(std::fabs(f.mean - (p.preemption_base_factor + 0.05 * p.preemption_loss_h)) < 4.0 * f.stderr_);
+  // Without preemptions the factor is exactly 1 (spot_overhead_factor alone, as deterministic).
+  SweepPlanParams none;
+  CHECK(sweep_preemption_factor(none, 0xFFFFFFFFu) == 1.0);
+}
+
+TEST_CASE("sweep kernel: heap sort sorts") {
+  std::vector<double> v = {5, 3, 9, 1, 1, 8, 2, 7, 0, 6};
+  sweep_heap_sort(v.data(), static_cast<int>(v.size()));
+  CHECK(std::is_sorted(v.begin(), v.end()));
+  sweep_heap_sort(v.data(), 0);
+}
+
+}  // namespace tco::test

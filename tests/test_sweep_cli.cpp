@@ -1,0 +1,271 @@
+// `tcosim sweep` and `tcosim merge`: thread counts and shards give the same bytes, --resume
+// keeps finished blocks, grid errors name the pointer (exit 2), merge refuses shards that do
+// not belong together.
+#include <filesystem>
+#include <stdexcept>
+
+#include <doctest/doctest.h>
+
+#include "engine/sweep_run.hpp"
+#include "test_sweep_support.hpp"
+
+namespace tco::test {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct SweepFiles {
+  fs::path dir;
+  std::string scenario;
+  std::string grid;
+};
+
+SweepFiles sweep_files(const std::string& name, const Json& scenario, const Json& grid) {
+  SweepFiles f;
+  f.dir = scratch_dir(name);
+  f.scenario = write_json_file(f.dir / "scenario.json", scenario);
+  f.grid = write_json_file(f.dir / "grid.json", grid);
+  return f;
+}
+
+Json fixture_grid() {
+  std::ifstream in(sweep_fixture("grid.json"), std::ios::binary);
+  return Json::parse(in);
+}
+
+std::vector<std::string> sweep_args(const SweepFiles& f, const std::string& out, std::vector<std::string> extra) {
+  std::vector<std::string> args = {"sweep", f.scenario, "--grid", f.grid, "--paths", "6", "--backend", "cpu",
+                                   "--out", out, "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+CliResult sweep_with_grid(const std::string& name, const Json& grid) {
+  const SweepFiles f = sweep_files(name, random_sweep_json(), grid);
+  return run_cli(sweep_args(f, (f.dir / "out.json").string(), {}));
+}
+
+}  // namespace
+
+TEST_CASE("sweep cli: the document holds every point's statistics and best plan, in grid order") {
+  const SweepFiles f = sweep_files("sweep-doc", rich_sweep_json(), fixture_grid());
+  const std::string out = (f.dir / "sweep.json").string();
+  const std::string csv = (f.dir / "sweep.csv").string();
+  auto args = sweep_args(f, out, {"--csv", csv});
+  const CliResult r = run_cli(args);
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const Json doc = Json::parse(read_text_file(out));
+  CHECK(doc.at("schema") == kSweepSchema);
+  CHECK(doc.at("grid").at("points") == 9);
+  REQUIRE(doc.at("points").size() == 9);
+  // Point 4 = (2 nodes, 0.10 USD/kWh): first field slowest; ranges are tidy decimals.
+  const Json& p4 = doc.at("points").at(4);
+  CHECK(p4.at("index") == 4);
+  CHECK(p4.at("values") == Json({2, 0.1}));
+  CHECK(doc.at("grid").at("fields").at(1).at("values") == Json({0.08, 0.1, 0.12}));
+  // No random input in the rich fixture: every path is the deterministic result.
+  for (const auto& plan : p4.at("plans")) {
+    const double det = plan.at("deterministic_npv_usd").get<double>();
+    CHECK(plan.at("npv_usd").at("mean").get<double>() == doctest::Approx(det).epsilon(1e-12));
+    CHECK(plan.at("npv_usd").at("p5").get<double>() == doctest::Approx(det).epsilon(1e-12));
+    CHECK(std::fabs(plan.at("npv_usd").at("stderr").get<double>()) < 1e-6 * std::fabs(det));
+  }
+  CHECK_FALSE(p4.at("plans").at(0).contains("saving_vs_baseline_usd"));  // the baseline
+  const Json& saving = p4.at("plans").at(1).at("saving_vs_baseline_usd");
+  const double expected = p4.at("plans").at(0).at("deterministic_npv_usd").get<double>() -
+                          p4.at("plans").at(1).at("deterministic_npv_usd").get<double>();
+  CHECK(saving.at("mean").get<double>() == doctest::Approx(expected).epsilon(1e-9));
+  CHECK(saving.at("probability_positive") == (expected > 0 ? 1.0 : 0.0));
+  // The best plan has the lowest mean NPV.
+  double lowest = 1e300;
+  std::string best;
+  for (const auto& plan : p4.at("plans")) {
+    if (plan.at("npv_usd").at("mean").get<double>() < lowest) {
+      lowest = plan.at("npv_usd").at("mean").get<double>();
+      best = plan.at("name").get<std::string>();
+    }
+  }
+  CHECK(p4.at("best_plan") == best);
+  const std::string csv_text = read_text_file(csv);
+  CHECK(csv_text.rfind("point,/plans/1/onprem_nodes,/onprem/power/tariff/usd_per_kwh,plan,", 0) == 0);
+  CHECK(std::count(csv_text.begin(), csv_text.end(), '\n') == 1 + 9 * 3);
+  CHECK_FALSE(fs::exists(out + ".parts"));
+}
+
+TEST_CASE("sweep cli: 1 and 2 threads write the same bytes") {
+  const SweepFiles f = sweep_files("sweep-threads", random_sweep_json(), fixture_grid());
+  const std::string a = (f.dir / "one.json").string();
+  const std::string b = (f.dir / "two.json").string();
+  REQUIRE(run_cli(sweep_args(f, a, {"--threads", "1"})).exit_code == 0);
+  REQUIRE(run_cli(sweep_args(f, b, {"--threads", "2"})).exit_code == 0);
+  CHECK(read_text_file(a) == read_text_file(b));
+}
+
+TEST_CASE("sweep cli: shards 1/3 + 2/3 + 3/3 merged equal the unsplit run byte for byte") {
+  const SweepFiles f = sweep_files("sweep-shards", random_sweep_json(), fixture_grid());
+  const std::string whole = (f.dir / "whole.json").string();
+  const std::string whole_csv = (f.dir / "whole.csv").string();
+  REQUIRE(run_cli(sweep_args(f, whole, {"--csv", whole_csv})).exit_code == 0);
+  std::vector<std::string> shards;
+  for (int k = 1; k <= 3; ++k) {
+    shards.push_back((f.dir / ("shard" + std::to_string(k) + ".json")).string());
+    const CliResult r = run_cli(sweep_args(f, shards.back(), {"--shard", std::to_string(k) + "/3", "--threads", "1"}));
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const Json shard = Json::parse(read_text_file(shards.back()));
+    CHECK(shard.at("schema") == kSweepShardSchema);
+    CHECK(shard.at("points").size() == 3);
+  }
+  const std::string merged = (f.dir / "merged.json").string();
+  const std::string merged_csv = (f.dir / "merged.csv").string();
+  // Shards may come in any order.
+  const CliResult m =
+      run_cli({"merge", shards[2], shards[0], shards[1], "--out", merged, "--csv", merged_csv, "--quiet"});
+  REQUIRE_MESSAGE(m.exit_code == 0, m.err);
+  CHECK(read_text_file(merged) == read_text_file(whole));
+  CHECK(read_text_file(merged_csv) == read_text_file(whole_csv));
+
+  SUBCASE("a missing shard is a gap, named") {
+    const CliResult r = run_cli({"merge", shards[0], shards[2], "--out", merged});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(shards[2]) != std::string::npos);
+    CHECK(r.err.find("points 3-6") != std::string::npos);
+  }
+  SUBCASE("the same shard twice overlaps, named") {
+    const CliResult r = run_cli({"merge", shards[0], shards[1], shards[1], shards[2], "--out", merged});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("overlap") != std::string::npos);
+  }
+  SUBCASE("a shard of another seed does not belong") {
+    const std::string other = (f.dir / "other.json").string();
+    REQUIRE(run_cli(sweep_args(f, other, {"--shard", "2/3", "--seed", "8"})).exit_code == 0);
+    const CliResult r = run_cli({"merge", shards[0], other, shards[2], "--out", merged});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(other) != std::string::npos);
+    CHECK(r.err.find("monte_carlo") != std::string::npos);
+  }
+  SUBCASE("a finished sweep is not a shard") {
+    const CliResult r = run_cli({"merge", whole, "--out", merged});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("/schema") != std::string::npos);
+  }
+}
+
+TEST_CASE("sweep: --resume keeps the blocks an interrupted run wrote and gives the same bytes") {
+  const SweepFiles f = sweep_files("sweep-resume", random_sweep_json(), fixture_grid());
+  SweepOptions o;
+  o.scenario_file = f.scenario;
+  o.grid_file = f.grid;
+  o.paths = 6;
+  o.backend = SweepBackend::cpu;
+  o.block_points = 2;
+  o.out = (f.dir / "fresh.json").string();
+  const SweepRunSummary fresh = run_sweep(o);
+  CHECK(fresh.points_computed == 9);
+
+  // Interrupted after its second block (points 0-4 written).
+  o.out = (f.dir / "resumed.json").string();
+  // (The display is called between blocks with the points done so far; it throws there, never
+  // from inside the backend's parallel loop.)
+  struct Interrupt {};
+  const SweepProgressDisplay stop_after_two = [](const SweepProgressInfo& p) {
+    if (p.points_done >= 4) throw Interrupt{};
+  };
+  CHECK_THROWS_AS(run_sweep(o, stop_after_two), Interrupt);
+  CHECK_FALSE(fs::exists(o.out));
+  CHECK(fs::exists(o.out + ".parts/points-0-2.json"));
+  CHECK(fs::exists(o.out + ".parts/points-2-4.json"));
+
+  o.resume = true;
+  const SweepRunSummary resumed = run_sweep(o);
+  CHECK(resumed.points_resumed == 4);
+  CHECK(resumed.points_computed == 5);
+  CHECK(read_text_file(o.out) == read_text_file((f.dir / "fresh.json").string()));
+  CHECK_FALSE(fs::exists(o.out + ".parts"));
+
+  // Resuming a finished sweep does nothing.
+  const SweepRunSummary again = run_sweep(o);
+  CHECK(again.already_complete);
+  CHECK(again.points_computed == 0);
+
+  // A block of another sweep (another seed) is recomputed, not trusted.
+  o.out = (f.dir / "reseeded.json").string();
+  o.resume = false;
+  CHECK_THROWS_AS(run_sweep(o, stop_after_two), Interrupt);
+  o.seed = 99;
+  o.resume = true;
+  const SweepRunSummary reseeded = run_sweep(o);
+  CHECK(reseeded.points_resumed == 0);
+  CHECK(reseeded.points_computed == 9);
+}
+
+TEST_CASE("sweep cli: grid errors exit 2 and name the pointer") {
+  SUBCASE("a pointer that does not exist") {
+    const CliResult r = sweep_with_grid(
+        "sweep-grid-missing", Json::parse(R"({"fields": [{"pointer": "/plans/7/onprem_nodes", "values": [1, 2]}]})"));
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("/plans/7/onprem_nodes") != std::string::npos);
+    CHECK(r.err.find("does not exist") != std::string::npos);
+    CHECK(r.err.find("grid.json") != std::string::npos);
+  }
+  SUBCASE("a field that is not a number") {
+    const CliResult r =
+        sweep_with_grid("sweep-grid-text", Json::parse(R"({"fields": [{"pointer": "/plans/0/name", "values": [1]}]})"));
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("/plans/0/name") != std::string::npos);
+    CHECK(r.err.find("not a numeric field") != std::string::npos);
+  }
+  SUBCASE("an empty range") {
+    const CliResult r = sweep_with_grid(
+        "sweep-grid-empty",
+        Json::parse(R"({"fields": [{"pointer": "/discount_rate_per_year", "range": {"from": 0.1, "to": 0.05, "step": 0.01}}]})"));
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("/discount_rate_per_year") != std::string::npos);
+    CHECK(r.err.find("empty") != std::string::npos);
+  }
+  SUBCASE("an empty list") {
+    const CliResult r = sweep_with_grid(
+        "sweep-grid-empty-list", Json::parse(R"({"fields": [{"pointer": "/discount_rate_per_year", "values": []}]})"));
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("/discount_rate_per_year") != std::string::npos);
+  }
+  SUBCASE("a step of zero") {
+    const CliResult r = sweep_with_grid(
+        "sweep-grid-step",
+        Json::parse(R"({"fields": [{"pointer": "/discount_rate_per_year", "range": {"from": 0, "to": 0.1, "step": 0}}]})"));
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("/discount_rate_per_year") != std::string::npos);
+    CHECK(r.err.find("step > 0") != std::string::npos);
+  }
+  SUBCASE("a fractional node count") {
+    const CliResult r = sweep_with_grid(
+        "sweep-grid-fraction", Json::parse(R"({"fields": [{"pointer": "/plans/1/onprem_nodes", "values": [1.5]}]})"));
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("/plans/1/onprem_nodes") != std::string::npos);
+  }
+  SUBCASE("a value the scenario rejects names the grid point") {
+    const CliResult r = sweep_with_grid(
+        "sweep-grid-invalid", Json::parse(R"({"fields": [{"pointer": "/plans/1/spot_share", "values": [0.5, 1.5]}]})"));
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("grid point 1") != std::string::npos);
+    CHECK(r.err.find("/plans/1/spot_share") != std::string::npos);
+  }
+}
+
+TEST_CASE("sweep cli: --backend cuda without a device is a clear error") {
+  if (sweep_cuda_devices() > 0) return;  // a machine with a GPU runs tests/cuda instead
+  const SweepFiles f = sweep_files("sweep-cuda", rich_sweep_json(), fixture_grid());
+  auto args = sweep_args(f, (f.dir / "out.json").string(), {});
+  args[7] = "cuda";
+  const CliResult r = run_cli(args);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("cuda") != std::string::npos);
+}
+
+TEST_CASE("sweep cli: a bad --shard is a usage error") {
+  const SweepFiles f = sweep_files("sweep-shard-arg", rich_sweep_json(), fixture_grid());
+  CHECK(run_cli(sweep_args(f, (f.dir / "o.json").string(), {"--shard", "4/3"})).exit_code == 2);
+  CHECK(run_cli(sweep_args(f, (f.dir / "o.json").string(), {"--shard", "two"})).exit_code == 2);
+}
+
+}  // namespace tco::test
