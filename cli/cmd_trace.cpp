@@ -1,0 +1,77 @@
+// `tcosim trace import` and `tcosim trace stats`: job traces for the discrete-event replay
+// (SPEC §3). import turns a public cluster trace into the canonical job CSV and prints what
+// it dropped and why (the counts add up to the rows read); stats summarises a canonical trace.
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/app.hpp"
+#include "models/trace_csv.hpp"
+#include "models/trace_import.hpp"
+#include "models/trace_stats.hpp"
+
+namespace tco::cli {
+
+namespace {
+
+struct TraceOptions {
+  std::string format;
+  std::string input_path;
+  std::string output_path;
+  bool json = false;
+};
+
+int run_import(const TraceOptions& o, CommandContext& ctx) {
+  const ImportResult result = import_trace(o.format, o.input_path);
+  TraceWriter writer(o.output_path);
+  for (const Job& job : result.jobs) writer.write(job);
+  writer.close();
+  const ImportCounts& c = result.counts;
+  ctx.out << fmt::format("read {} rows from {} ({} format)\n", c.rows, o.input_path, o.format);
+  ctx.out << fmt::format("wrote {} jobs to {}\n", c.jobs, o.output_path);
+  ctx.out << fmt::format("dropped {}:\n", c.dropped_total());
+  for (const auto& [reason, count] : c.dropped) ctx.out << fmt::format("  {:<16} {}\n", reason, count);
+  if (c.fractional_gpu_rounded_up > 0)
+    ctx.out << fmt::format("kept {} jobs with a fractional GPU share, rounded up to whole GPUs\n",
+                           c.fractional_gpu_rounded_up);
+  return 0;
+}
+
+int run_stats(const TraceOptions& o, CommandContext& ctx) {
+  const TraceStats stats = trace_stats(o.input_path);
+  ctx.out << (o.json ? to_json(stats).dump(2) + "\n" : stats_text(stats));
+  return 0;
+}
+
+}  // namespace
+
+void setup_trace(CLI::App& app, CommandContext& ctx) {
+  CLI::App* trace = app.add_subcommand("trace", "Job traces for the discrete-event replay: import and summarise");
+  trace->require_subcommand(1);
+
+  auto import_opts = std::make_shared<TraceOptions>();
+  CLI::App* import = trace->add_subcommand(
+      "import",
+      "Convert a public cluster trace (Alibaba openb pods, Alibaba DLRM instances, Microsoft Philly job log, "
+      "Alibaba PAI task table, SenseTime Helios cluster_log) into the canonical job CSV; prints the rows dropped "
+      "for each reason (see docs/des.md)");
+  import->add_option("--format", import_opts->format, "Input format")
+      ->required()
+      ->check(CLI::IsMember(trace_import_formats()));
+  import->add_option("input", import_opts->input_path, "Input trace file")->required();
+  import->add_option("-o,--out", import_opts->output_path, "Canonical trace CSV to write (atomically)")->required();
+  import->callback([import_opts, &ctx] { ctx.exit_code = run_import(*import_opts, ctx); });
+
+  auto stats_opts = std::make_shared<TraceOptions>();
+  CLI::App* stats = trace->add_subcommand(
+      "stats",
+      "Summarise a canonical job trace: jobs, GPU-hours, GPUs-per-job histogram, duration percentiles, peak "
+      "unconstrained concurrent GPUs");
+  stats->add_option("trace", stats_opts->input_path, "Canonical trace CSV")->required();
+  stats->add_flag("--json", stats_opts->json, "Print JSON instead of text");
+  stats->callback([stats_opts, &ctx] { ctx.exit_code = run_stats(*stats_opts, ctx); });
+}
+
+}  // namespace tco::cli

@@ -1,0 +1,243 @@
+#include "models/trace_csv.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "engine/error.hpp"
+
+namespace tco {
+
+namespace {
+
+constexpr std::array<std::string_view, kTraceColumnCount> kNames = {
+    "submit_h", "gpus", "duration_h", "gpu_type", "preemptible", "checkpoint_h", "max_wait_h", "deadline_h",
+    "deferrable", "class"};
+
+void split_commas(std::string_view line, std::vector<std::string_view>& out) {
+  out.clear();
+  std::size_t begin = 0;
+  while (true) {
+    const std::size_t comma = line.find(',', begin);
+    if (comma == std::string_view::npos) {
+      out.push_back(line.substr(begin));
+      return;
+    }
+    out.push_back(line.substr(begin, comma - begin));
+    begin = comma + 1;
+  }
+}
+
+bool parse_double(std::string_view text, double& out) {
+  if (text.empty()) return false;
+  const char* first = text.data();
+  if (*first == '+') ++first;
+  const auto [ptr, ec] = std::from_chars(first, text.data() + text.size(), out);
+  return ec == std::errc() && ptr == text.data() + text.size() && std::isfinite(out);
+}
+
+bool parse_bool(std::string_view text, bool& out) {
+  if (text == "1" || text == "true" || text == "True" || text == "TRUE") return out = true, true;
+  if (text == "0" || text == "false" || text == "False" || text == "FALSE") return out = false, true;
+  return false;
+}
+
+// Shortest text that reads back to the same double.
+void append_number(std::string& out, double x) { fmt::format_to(std::back_inserter(out), "{}", x); }
+
+void check_text_field(std::string_view what, const std::string& value) {
+  if (value.find_first_of(",\"\r\n") != std::string::npos)
+    throw std::invalid_argument(fmt::format("trace {} \"{}\" holds a comma, quote or line break", what, value));
+}
+
+}  // namespace
+
+std::string_view trace_column_name(TraceColumn c) { return kNames[static_cast<int>(c)]; }
+
+std::string canonical_trace_header() {
+  std::string out;
+  for (int c = 0; c < kTraceColumnCount; ++c) {
+    if (c > 0) out += ',';
+    out += kNames[c];
+  }
+  return out;
+}
+
+TraceReader::TraceReader(std::string path) : path_(std::move(path)), in_(path_, std::ios::binary) {
+  if (!in_) throw InputError(path_, "", "cannot open the trace file");
+  field_of_column_.fill(-1);
+  read_header();
+}
+
+void TraceReader::fail(std::size_t field, const std::string& expected, std::string_view found) const {
+  const int column = field < column_of_field_.size() ? column_of_field_[field] : -1;
+  const std::string prefix = column >= 0 ? std::string(kNames[column]) + ": " : std::string();
+  throw InputError(path_, fmt::format("line {}, column {}", line_number_, field + 1),
+                   fmt::format("{}expected {}, found \"{}\"", prefix, expected, found));
+}
+
+void TraceReader::read_header() {
+  if (!std::getline(in_, line_)) throw InputError(path_, "line 1", "the file is empty (expected a header line)");
+  line_number_ = 1;
+  if (!line_.empty() && line_.back() == '\r') line_.pop_back();
+  if (line_.rfind("\xEF\xBB\xBF", 0) == 0) line_.erase(0, 3);
+  split_commas(line_, fields_);
+  for (std::size_t f = 0; f < fields_.size(); ++f) {
+    int column = -1;
+    for (int c = 0; c < kTraceColumnCount; ++c)
+      if (fields_[f] == kNames[c]) column = c;
+    if (column < 0)
+      throw InputError(path_, fmt::format("line 1, column {}", f + 1),
+                       fmt::format("expected a column name of the canonical trace ({}), found \"{}\"",
+                                   canonical_trace_header(), fields_[f]));
+    if (field_of_column_[column] >= 0)
+      throw InputError(path_, fmt::format("line 1, column {}", f + 1),
+                       fmt::format("expected each column once, found \"{}\" twice", fields_[f]));
+    field_of_column_[column] = static_cast<int>(f);
+    column_of_field_.push_back(column);
+  }
+  for (TraceColumn required : {TraceColumn::submit_h, TraceColumn::gpus, TraceColumn::duration_h}) {
+    if (field_of_column_[static_cast<int>(required)] < 0)
+      throw InputError(path_, "line 1",
+                       fmt::format("expected a \"{}\" column in the header, found \"{}\"", trace_column_name(required),
+                                   line_));
+  }
+}
+
+bool TraceReader::next(Job& job) {
+  while (std::getline(in_, line_)) {
+    ++line_number_;
+    if (!line_.empty() && line_.back() == '\r') line_.pop_back();
+    if (line_.empty()) continue;
+    split_commas(line_, fields_);
+    if (fields_.size() != column_of_field_.size())
+      throw InputError(path_, fmt::format("line {}, column {}", line_number_, std::min(fields_.size(), column_of_field_.size()) + 1),
+                       fmt::format("expected {} fields as in the header, found {}", column_of_field_.size(),
+                                   fields_.size()));
+    job = Job{};
+    for (std::size_t f = 0; f < fields_.size(); ++f) {
+      const std::string_view text = fields_[f];
+      const auto column = static_cast<TraceColumn>(column_of_field_[f]);
+      double x = 0.0;
+      switch (column) {
+        case TraceColumn::submit_h:
+          if (!parse_double(text, x) || x < 0.0) fail(f, "hours >= 0", text);
+          if (x < last_submit_h_)
+            fail(f, fmt::format("a submit_h >= the previous line's {} (the trace must be sorted by submit_h)",
+                                last_submit_h_),
+                 text);
+          job.submit_h = last_submit_h_ = x;
+          break;
+        case TraceColumn::gpus: {
+          long long gpus = 0;
+          const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), gpus);
+          if (ec != std::errc() || ptr != text.data() + text.size() || gpus < 1 || gpus > 1'000'000)
+            fail(f, "an integer number of GPUs, 1..1000000", text);
+          job.gpus = static_cast<int>(gpus);
+          break;
+        }
+        case TraceColumn::duration_h:
+          if (!parse_double(text, x) || x <= 0.0) fail(f, "hours > 0", text);
+          job.duration_h = x;
+          break;
+        case TraceColumn::gpu_type: job.gpu_type = text; break;
+        case TraceColumn::preemptible:
+          if (!text.empty() && !parse_bool(text, job.preemptible)) fail(f, "0 or 1", text);
+          break;
+        case TraceColumn::checkpoint_h:
+          if (text.empty()) break;
+          if (!parse_double(text, x) || x < 0.0) fail(f, "hours >= 0 (0 = no checkpoints)", text);
+          job.checkpoint_h = x;
+          break;
+        case TraceColumn::max_wait_h:
+          if (text.empty()) break;
+          if (!parse_double(text, x) || x < 0.0) fail(f, "hours >= 0 (empty = the plan's default)", text);
+          job.max_wait_h = x;
+          break;
+        case TraceColumn::deadline_h:
+          if (text.empty()) break;
+          if (!parse_double(text, x) || x <= 0.0) fail(f, "hours > 0 after submit_h (empty = none)", text);
+          job.deadline_h = x;
+          break;
+        case TraceColumn::deferrable:
+          if (!text.empty() && !parse_bool(text, job.deferrable)) fail(f, "0 or 1", text);
+          break;
+        case TraceColumn::job_class: job.job_class = text; break;
+      }
+    }
+    return true;
+  }
+  if (in_.bad()) throw InputError(path_, fmt::format("line {}", line_number_ + 1), "read error");
+  return false;
+}
+
+std::vector<Job> read_trace(const std::string& path) {
+  TraceReader reader(path);
+  std::vector<Job> jobs;
+  Job job;
+  while (reader.next(job)) jobs.push_back(std::move(job));
+  return jobs;
+}
+
+std::string trace_line(const Job& job) {
+  check_text_field("gpu_type", job.gpu_type);
+  check_text_field("class", job.job_class);
+  std::string out;
+  append_number(out, job.submit_h);
+  out += ',';
+  out += std::to_string(job.gpus);
+  out += ',';
+  append_number(out, job.duration_h);
+  out += ',';
+  out += job.gpu_type;
+  out += job.preemptible ? ",1," : ",0,";
+  if (job.checkpoint_h > 0.0) append_number(out, job.checkpoint_h);
+  out += ',';
+  if (job.has_max_wait()) append_number(out, job.max_wait_h);
+  out += ',';
+  if (job.has_deadline()) append_number(out, job.deadline_h);
+  out += job.deferrable ? ",1," : ",0,";
+  out += job.job_class;
+  return out;
+}
+
+TraceWriter::TraceWriter(std::string path)
+    : path_(std::move(path)), temporary_(path_ + ".tmp"), out_(temporary_, std::ios::binary | std::ios::trunc) {
+  if (!out_) throw InputError(path_, "", "cannot write the trace file");
+  buffer_ = canonical_trace_header() + "\n";
+}
+
+TraceWriter::~TraceWriter() {
+  if (!closed_) {
+    out_.close();
+    std::error_code ignored;
+    std::filesystem::remove(temporary_, ignored);
+  }
+}
+
+void TraceWriter::write(const Job& job) {
+  if (job.submit_h < last_submit_h_)
+    throw std::invalid_argument(fmt::format("trace writer: submit_h {} after {}", job.submit_h, last_submit_h_));
+  last_submit_h_ = job.submit_h;
+  buffer_ += trace_line(job);
+  buffer_ += '\n';
+  if (buffer_.size() > (1u << 20)) {
+    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    buffer_.clear();
+  }
+}
+
+void TraceWriter::close() {
+  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  buffer_.clear();
+  out_.close();
+  if (!out_) throw InputError(path_, "", "cannot write the trace file");
+  std::filesystem::rename(temporary_, path_);
+  closed_ = true;
+}
+
+}  // namespace tco

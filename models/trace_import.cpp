@@ -1,0 +1,345 @@
+#include "models/trace_import.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "engine/calendar.hpp"
+#include "engine/error.hpp"
+
+namespace tco {
+
+namespace {
+
+constexpr const char* kReasons[] = {"zero_gpus", "never_scheduled", "no_end_time", "zero_duration"};
+constexpr double kSecondsPerHour = 3600.0;
+
+// A comma-separated file read line by line; fields by name (from the header, or given for a
+// headerless file); every error names the line and the 1-based column.
+class CsvRows {
+ public:
+  CsvRows(const std::string& path, std::vector<std::string> expected_columns, bool has_header)
+      : path_(path), in_(path, std::ios::binary), names_(std::move(expected_columns)) {
+    if (!in_) throw InputError(path_, "", "cannot open the input file");
+    index_.assign(names_.size(), -1);
+    if (!has_header) {
+      for (std::size_t i = 0; i < names_.size(); ++i) index_[i] = static_cast<int>(i);
+      width_ = names_.size();
+      return;
+    }
+    if (!std::getline(in_, line_)) throw InputError(path_, "line 1", "the file is empty (expected a header line)");
+    line_number_ = 1;
+    trim();
+    if (line_.rfind("\xEF\xBB\xBF", 0) == 0) line_.erase(0, 3);
+    split();
+    width_ = fields_.size();
+    for (std::size_t i = 0; i < names_.size(); ++i) {
+      for (std::size_t f = 0; f < fields_.size(); ++f)
+        if (fields_[f] == names_[i]) index_[i] = static_cast<int>(f);
+      if (index_[i] < 0)
+        throw InputError(path_, "line 1",
+                         fmt::format("expected a column \"{}\" in the header, found \"{}\"", names_[i], line_));
+    }
+  }
+
+  bool next() {
+    while (std::getline(in_, line_)) {
+      ++line_number_;
+      trim();
+      if (line_.empty()) continue;
+      split();
+      if (fields_.size() < width_)
+        throw InputError(path_, fmt::format("line {}, column {}", line_number_, fields_.size() + 1),
+                         fmt::format("expected {} fields, found {} (a missing column)", width_, fields_.size()));
+      return true;
+    }
+    return false;
+  }
+
+  // The field of expected column i.
+  std::string_view text(std::size_t i) const { return fields_[index_[i]]; }
+
+  [[noreturn]] void fail(std::size_t i, const std::string& expected) const {
+    throw InputError(path_, fmt::format("line {}, column {}", line_number_, index_[i] + 1),
+                     fmt::format("{}: expected {}, found \"{}\"", names_[i], expected, text(i)));
+  }
+
+  double number(std::size_t i) const {
+    double x = 0.0;
+    const std::string_view t = text(i);
+    const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), x);
+    if (t.empty() || ec != std::errc() || ptr != t.data() + t.size() || !std::isfinite(x)) fail(i, "a number");
+    return x;
+  }
+  // Empty (or "None"/"NaN" as the traces write missing values) -> nullopt.
+  std::optional<double> optional_number(std::size_t i) const {
+    const std::string_view t = text(i);
+    if (t.empty() || t == "None" || t == "NaN" || t == "nan") return std::nullopt;
+    return number(i);
+  }
+
+  long line_number() const { return line_number_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  void trim() {
+    if (!line_.empty() && line_.back() == '\r') line_.pop_back();
+  }
+  void split() {
+    fields_.clear();
+    std::size_t begin = 0;
+    const std::string_view line(line_);
+    while (true) {
+      const std::size_t comma = line.find(',', begin);
+      if (comma == std::string_view::npos) {
+        fields_.push_back(line.substr(begin));
+        return;
+      }
+      fields_.push_back(line.substr(begin, comma - begin));
+      begin = comma + 1;
+    }
+  }
+
+  std::string path_;
+  std::ifstream in_;
+  std::vector<std::string> names_;
+  std::vector<int> index_;
+  std::size_t width_ = 0;
+  std::string line_;
+  long line_number_ = 0;
+  std::vector<std::string_view> fields_;
+};
+
+// Seconds from 00:00 of `origin` to a strict "YYYY-MM-DD HH:MM:SS"; nullopt when malformed.
+std::optional<double> clock_seconds(std::string_view text, const Date& origin) {
+  if (text.size() != 19 || text[10] != ' ' || text[13] != ':' || text[16] != ':') return std::nullopt;
+  Date date;
+  if (!parse_date(std::string(text.substr(0, 10)), date)) return std::nullopt;
+  int clock[3];
+  for (int i = 0; i < 3; ++i) {
+    const char* first = text.data() + 11 + 3 * i;
+    if (std::from_chars(first, first + 2, clock[i]).ptr != first + 2) return std::nullopt;
+  }
+  if (clock[0] > 23 || clock[1] > 59 || clock[2] > 59) return std::nullopt;
+  return days_between(origin, date) * 86400.0 + clock[0] * 3600.0 + clock[1] * 60.0 + clock[2];
+}
+
+int whole_gpus(double gpus) { return static_cast<int>(std::ceil(gpus - 1e-9)); }
+
+// Adds a job that ran from start_s to end_s (seconds), submitted at submit_s, or drops it.
+void keep_or_drop(ImportCollector& c, const CsvRows& rows, std::size_t end_column, double submit_s, double start_s,
+                  double end_s, Job job) {
+  if (end_s < start_s) rows.fail(end_column, fmt::format("a time at or after the start {}", start_s));
+  if (end_s == start_s) return c.drop("zero_duration");
+  job.submit_h = std::min(submit_s, start_s) / kSecondsPerHour;
+  job.duration_h = (end_s - start_s) / kSecondsPerHour;
+  c.keep(std::move(job));
+}
+
+ImportResult import_openb(const std::string& path) {
+  enum { num_gpu, gpu_milli, gpu_spec, qos, creation_time, deletion_time, scheduled_time };
+  CsvRows rows(path, {"num_gpu", "gpu_milli", "gpu_spec", "qos", "creation_time", "deletion_time", "scheduled_time"},
+               true);
+  ImportCollector c;
+  long n = 0;
+  while (rows.next()) {
+    ++n;
+    const double gpus = rows.number(num_gpu);
+    if (gpus < 0 || gpus != std::floor(gpus)) rows.fail(num_gpu, "a whole number of GPUs >= 0");
+    const double milli = rows.optional_number(gpu_milli).value_or(1000.0);
+    const double created = rows.number(creation_time);
+    const auto scheduled = rows.optional_number(scheduled_time);
+    const double deleted = rows.number(deletion_time);
+    if (gpus == 0) {
+      c.drop("zero_gpus");
+      continue;
+    }
+    if (!scheduled) {
+      c.drop("never_scheduled");
+      continue;
+    }
+    Job job;
+    job.gpus = static_cast<int>(gpus);
+    if (gpus == 1 && milli < 1000.0) c.fractional();
+    const std::string_view spec = rows.text(gpu_spec);
+    job.gpu_type = std::string(spec);
+    std::replace(job.gpu_type.begin(), job.gpu_type.end(), ',', '|');
+    job.job_class = std::string(rows.text(qos));
+    job.preemptible = job.job_class == "BE";
+    keep_or_drop(c, rows, deletion_time, created, *scheduled, deleted, std::move(job));
+  }
+  return c.finish(n, false);
+}
+
+ImportResult import_dlrm(const std::string& path) {
+  enum { app_name, gpu_request, creation_time, scheduled_time, deletion_time };
+  const std::vector<std::string> columns = {"app_name", "gpu_request", "creation_time", "scheduled_time",
+                                            "deletion_time"};
+  // First pass: the trace's end (the largest time written), which an empty deletion time means.
+  double end_s = 0.0;
+  {
+    CsvRows rows(path, columns, true);
+    while (rows.next())
+      for (std::size_t i : {creation_time, scheduled_time, deletion_time})
+        end_s = std::max(end_s, rows.optional_number(i).value_or(0.0));
+  }
+  CsvRows rows(path, columns, true);
+  ImportCollector c;
+  long n = 0;
+  while (rows.next()) {
+    ++n;
+    const double gpus = rows.number(gpu_request);
+    if (gpus < 0) rows.fail(gpu_request, "GPUs >= 0");
+    const auto created = rows.optional_number(creation_time);
+    const auto scheduled = rows.optional_number(scheduled_time);
+    const double deleted = rows.optional_number(deletion_time).value_or(end_s);
+    if (gpus == 0) {
+      c.drop("zero_gpus");
+      continue;
+    }
+    if (created && !scheduled) {
+      c.drop("never_scheduled");
+      continue;
+    }
+    Job job;
+    job.gpus = whole_gpus(gpus);
+    if (gpus != std::floor(gpus)) c.fractional();
+    job.job_class = std::string(rows.text(app_name));
+    keep_or_drop(c, rows, deletion_time, created.value_or(0.0), scheduled.value_or(0.0), deleted, std::move(job));
+  }
+  return c.finish(n, false);
+}
+
+ImportResult import_pai(const std::string& path) {
+  enum { job_name, task_name, inst_num, status, start_time, end_time, plan_cpu, plan_mem, plan_gpu, gpu_type };
+  // Headerless: the fields of pai_task_table.header, in order.
+  CsvRows rows(path, {"job_name", "task_name", "inst_num", "status", "start_time", "end_time", "plan_cpu",
+                      "plan_mem", "plan_gpu", "gpu_type"},
+               false);
+  ImportCollector c;
+  long n = 0;
+  while (rows.next()) {
+    ++n;
+    const double instances = rows.number(inst_num);
+    if (instances < 1) rows.fail(inst_num, "instances >= 1");
+    const double percent = rows.optional_number(plan_gpu).value_or(0.0);
+    if (percent < 0) rows.fail(plan_gpu, "a GPU share >= 0 (percent of one GPU)");
+    const auto start = rows.optional_number(start_time);
+    const auto end = rows.optional_number(end_time);
+    if (percent == 0) {
+      c.drop("zero_gpus");
+      continue;
+    }
+    if (!start) {
+      c.drop("never_scheduled");
+      continue;
+    }
+    if (!end) {
+      c.drop("no_end_time");
+      continue;
+    }
+    const double gpus = instances * percent / 100.0;
+    Job job;
+    job.gpus = whole_gpus(gpus);
+    if (std::fabs(gpus - job.gpus) > 1e-9) c.fractional();
+    job.gpu_type = std::string(rows.text(gpu_type));
+    job.job_class = std::string(rows.text(task_name));
+    keep_or_drop(c, rows, end_time, *start, *start, *end, std::move(job));
+  }
+  return c.finish(n, true);
+}
+
+ImportResult import_helios(const std::string& path) {
+  enum { vc, gpu_num, submit_time, start_time, end_time };
+  CsvRows rows(path, {"vc", "gpu_num", "submit_time", "start_time", "end_time"}, true);
+  ImportCollector c;
+  long n = 0;
+  const Date origin{2000, 1, 1};
+  auto clock = [&](std::size_t i) -> std::optional<double> {
+    const std::string_view t = rows.text(i);
+    if (t.empty() || t == "None" || t == "NaT") return std::nullopt;
+    const auto s = clock_seconds(t, origin);
+    if (!s) rows.fail(i, "a time as YYYY-MM-DD HH:MM:SS");
+    return s;
+  };
+  while (rows.next()) {
+    ++n;
+    const double gpus = rows.number(gpu_num);
+    if (gpus < 0 || gpus != std::floor(gpus)) rows.fail(gpu_num, "a whole number of GPUs >= 0");
+    const auto submit = clock(submit_time);
+    if (!submit) rows.fail(submit_time, "a time as YYYY-MM-DD HH:MM:SS");
+    const auto start = clock(start_time);
+    const auto end = clock(end_time);
+    if (gpus == 0) {
+      c.drop("zero_gpus");
+      continue;
+    }
+    if (!start) {
+      c.drop("never_scheduled");
+      continue;
+    }
+    if (!end) {
+      c.drop("no_end_time");
+      continue;
+    }
+    Job job;
+    job.gpus = static_cast<int>(gpus);
+    job.job_class = std::string(rows.text(vc));
+    keep_or_drop(c, rows, end_time, *submit, *start, *end, std::move(job));
+  }
+  return c.finish(n, true);
+}
+
+}  // namespace
+
+long ImportCounts::dropped_total() const {
+  long total = 0;
+  for (const auto& [reason, count] : dropped) total += count;
+  return total;
+}
+
+ImportCollector::ImportCollector() {
+  for (const char* reason : kReasons) counts_.dropped.emplace_back(reason, 0);
+}
+
+void ImportCollector::drop(const char* reason) {
+  for (auto& [name, count] : counts_.dropped)
+    if (name == reason) {
+      ++count;
+      return;
+    }
+  counts_.dropped.emplace_back(reason, 1);
+}
+
+ImportResult ImportCollector::finish(long rows, bool shift_to_zero) {
+  if (shift_to_zero && !jobs_.empty()) {
+    double earliest = jobs_.front().submit_h;
+    for (const Job& j : jobs_) earliest = std::min(earliest, j.submit_h);
+    for (Job& j : jobs_) j.submit_h -= earliest;
+  }
+  std::stable_sort(jobs_.begin(), jobs_.end(), [](const Job& a, const Job& b) { return a.submit_h < b.submit_h; });
+  counts_.rows = rows;
+  counts_.jobs = static_cast<long>(jobs_.size());
+  return {std::move(jobs_), counts_};
+}
+
+const std::vector<std::string>& trace_import_formats() {
+  static const std::vector<std::string> formats = {"openb", "dlrm", "philly", "pai", "helios"};
+  return formats;
+}
+
+ImportResult import_trace(const std::string& format, const std::string& input_path) {
+  if (format == "openb") return import_openb(input_path);
+  if (format == "dlrm") return import_dlrm(input_path);
+  if (format == "philly") return import_philly(input_path);
+  if (format == "pai") return import_pai(input_path);
+  if (format == "helios") return import_helios(input_path);
+  throw InputError("", "--format", fmt::format("expected one of openb, dlrm, philly, pai, helios, found \"{}\"", format));
+}
+
+}  // namespace tco
