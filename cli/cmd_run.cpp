@@ -1,9 +1,15 @@
 // tcosim run SCENARIO --out REPORT.json [--md SUMMARY.md] [--catalog DIR]
+//   [--paths N] [--seed S] [--threads T] [--target-ci-usd X --path-ceiling N]
+// A scenario with "jobs" runs the discrete-event Monte Carlo replay (docs/des.md); one
+// without keeps the deterministic hourly model.
 #include <memory>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/app.hpp"
+#include "engine/error.hpp"
+#include "engine/monte_carlo.hpp"
 #include "engine/scenario_run.hpp"
 #include "models/scenario.hpp"
 #include "reports/atomic_file.hpp"
@@ -18,12 +24,37 @@ struct RunOptions {
   std::string md;
   std::string catalog;
   bool quiet = false;
+  std::optional<long> paths;
+  std::optional<std::uint64_t> seed;
+  int threads = 1;
+  std::optional<double> target_ci_usd;
+  long path_ceiling = 100000;
 };
 
 static int run_run(const RunOptions& o, CommandContext& ctx) {
   const Scenario scenario = load_scenario(o.scenario, o.catalog);
-  const ScenarioRun run = run_deterministic(scenario);
-  const Json report = report_json(scenario, run, RunMetadata{"run", 1});
+  Json report;
+  if (scenario.jobs) {
+    MonteCarloOptions mc_options;
+    mc_options.paths = o.paths;
+    mc_options.seed = o.seed;
+    mc_options.threads = o.threads;
+    mc_options.target_ci_usd = o.target_ci_usd;
+    mc_options.path_ceiling = o.path_ceiling;
+    try {
+      const MonteCarloRun mc = run_monte_carlo(scenario, mc_options);
+      report = report_json(scenario, mc, RunMetadata{"run", o.threads});
+    } catch (const TargetNotReached& e) {
+      ctx.err << "tcosim: error: " << e.what() << "\n";
+      return kExitCheckFailed;
+    }
+  } else {
+    if ((o.paths && *o.paths > 1) || o.target_ci_usd)
+      ctx.err << "tcosim: note: the scenario has no \"jobs\": the deterministic hourly model ignores --paths and "
+                 "--target-ci-usd\n";
+    const ScenarioRun run = run_deterministic(scenario);
+    report = report_json(scenario, run, RunMetadata{"run", 1});
+  }
   // Everything is computed before anything is written: bad input leaves no file behind.
   const std::string md = o.md.empty() ? std::string() : markdown_summary(report);
   if (!o.out.empty()) write_file_atomically(o.out, report_text(report));
@@ -47,6 +78,20 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
                   "Pricing catalog folder, replacing the scenario's catalog_dir (default: ../pricing-data beside "
                   "the scenario)");
   cmd->add_flag("--quiet,-q", opts->quiet, "Print nothing on success");
+  cmd->add_option("--paths", opts->paths,
+                  "Monte Carlo paths of the discrete-event replay (scenarios with \"jobs\"; default: the scenario's "
+                  "monte_carlo.paths)")
+      ->check(CLI::Range(1L, 100000000L));
+  cmd->add_option("--seed", opts->seed, "Random seed (default: the scenario's monte_carlo.seed; 0 is an ordinary seed)");
+  cmd->add_option("--threads", opts->threads, "Threads for the Monte Carlo paths (the report does not depend on it)")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--target-ci-usd", opts->target_ci_usd,
+                  "Run path batches until every comparison's 95% CI half-width of the NPV difference is below this "
+                  "(USD), instead of a fixed --paths")
+      ->check(CLI::PositiveNumber)
+      ->excludes("--paths");
+  cmd->add_option("--path-ceiling", opts->path_ceiling, "Most paths --target-ci-usd may run (default 100000)")
+      ->check(CLI::Range(2L, 100000000L));
   cmd->callback([opts, &ctx] { ctx.exit_code = run_run(*opts, ctx); });
 }
 

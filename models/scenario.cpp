@@ -387,6 +387,11 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
   p.reserved_term_years = static_cast<int>(r.integer_or("reserved_term_years", 1, 1, 3));
   if (p.reserved_term_years == 2) r.fail("reserved_term_years", "1 or 3", &r.value("reserved_term_years"));
   p.spot_share = r.number_or("spot_share", 0.0, Bounds::fraction());
+  if (r.has("scheduling")) {
+    JsonObjectReader sr = r.object("scheduling");
+    p.scheduling = parse_scheduling(sr);
+  }
+  r.allow("scheduling");
   if (p.kind == Plan::Kind::cloud && p.onprem_nodes != 0)
     r.fail("onprem_nodes", "0 for a cloud plan (use kind \"hybrid\" to own nodes and burst)", &r.value("onprem_nodes"));
   if (p.kind == Plan::Kind::onprem && p.onprem_nodes < 1)
@@ -479,10 +484,16 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   s.catalog_digest_sha256 = catalog.digest_sha256();
   Resolver resolver(catalog, file);
 
-  {
+  // A scenario of jobs (the discrete-event replay) may leave the hourly workload out.
+  if (r.has("workload") || !r.has("jobs")) {
     JsonObjectReader wr = r.object("workload");
     s.workload = parse_workload(wr, dir);
   }
+  if (r.has("jobs")) {
+    JsonObjectReader jr = r.object("jobs");
+    s.jobs = parse_jobs(jr, dir);
+  }
+  r.allow("jobs");
   if (r.has("monte_carlo")) {
     JsonObjectReader mr = r.object("monte_carlo");
     s.monte_carlo.paths = mr.integer_or("paths", 1, 1, 100000000);

@@ -13,6 +13,7 @@
 #include "engine/json_reader.hpp"
 #include "models/ambient.hpp"
 #include "models/finding.hpp"
+#include "models/job_workload.hpp"
 #include "models/power.hpp"
 #include "models/records.hpp"
 #include "models/workload.hpp"
@@ -112,6 +113,7 @@ struct Plan {
   int reserved_instances = 0;
   int reserved_term_years = 1;
   double spot_share = 0.0;  // share of the cloud overflow (after reserved) that runs on spot
+  SchedulingSpec scheduling;  // the discrete-event replay's queue settings (docs/des.md)
   std::optional<OnPremSpec> onprem;  // present when onprem_nodes > 0 or the kind is not cloud
   std::optional<CloudSpec> cloud;    // present unless the kind is onprem
   Json resolved;                     // every resolved value, for the report
@@ -138,7 +140,8 @@ struct Scenario {
   int horizon_months = 36;
   double discount_rate_per_year = 0.0;
   double waiting_usd_per_gpu_hour = 0.0;
-  WorkloadSpec workload;
+  WorkloadSpec workload;          // hourly demand (empty when only "jobs" is given)
+  std::optional<JobsSpec> jobs;   // jobs for the discrete-event replay (docs/des.md)
   MonteCarloSpec monte_carlo;
   std::vector<Plan> plans;
   int baseline_index = 0;

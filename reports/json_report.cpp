@@ -157,4 +157,61 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
 
 std::string report_text(const Json& report) { return report.dump(2) + "\n"; }
 
+namespace {
+
+Json summary_json(const Summary& s) {
+  return {{"mean", s.mean}, {"stderr", s.stderr_}, {"ci95_low", s.ci95_low}, {"ci95_high", s.ci95_high},
+          {"p5", s.p5},     {"p50", s.p50},         {"p95", s.p95},           {"cvar95", s.cvar95},
+          {"min", s.min},   {"max", s.max}};
+}
+
+}  // namespace
+
+Json report_json(const Scenario& s, const MonteCarloRun& mc, const RunMetadata& meta) {
+  Json report = report_json(s, mc.run, meta);
+  Json plans = Json::array();
+  for (std::size_t k = 0; k < mc.plans.size(); ++k) {
+    const McPlanStats& p = mc.plans[k];
+    Json jobs = Json::object();
+    for (std::size_t i = 0; i < p.job_means.size(); ++i) jobs[job_counter_names()[i]] = p.job_means[i];
+    plans.push_back({{"name", p.name},
+                     {"npv_usd", summary_json(p.npv_usd)},
+                     {"total_nominal_usd", summary_json(p.total_nominal_usd)},
+                     {"jobs_mean_per_path", jobs},
+                     {"events_per_path", p.events_per_path},
+                     {"scheduling", to_json(s.plans[k].scheduling)}});
+  }
+  Json comparisons = Json::array();
+  for (const McComparisonStats& c : mc.comparisons) {
+    comparisons.push_back({{"plan", c.plan},
+                           {"baseline", c.baseline},
+                           {"npv_difference_usd", summary_json(c.npv_difference_usd)},
+                           {"nominal_difference_usd", summary_json(c.nominal_difference_usd)},
+                           {"p_cheaper", c.p_cheaper}});
+  }
+  Json advice = Json::array();
+  for (const CheckpointAdvice& a : mc.checkpoint_advice) {
+    advice.push_back({{"plan", a.plan},
+                      {"class", a.job_class},
+                      {"mean_gpus", a.mean_gpus},
+                      {"instances", a.instances},
+                      {"preemptions_per_hour", a.preemptions_per_hour},
+                      {"checkpoint_write_h", a.checkpoint_write_h},
+                      {"young_interval_h", a.young_interval_h}});
+  }
+  report["monte_carlo"] = {{"mode", "discrete_event"},
+                           {"seed", mc.seed},
+                           {"paths", mc.paths},
+                           {"batch_paths", mc.batch_paths},
+                           {"target_ci_usd", mc.target_ci_usd ? Json(*mc.target_ci_usd) : Json(nullptr)},
+                           {"max_comparison_ci95_half_width_usd", mc.paths >= 2 ? Json(mc.max_comparison_half_width_usd)
+                                                                               : Json(nullptr)},
+                           {"jobs_path0", mc.jobs_per_path},
+                           {"jobs", to_json(*s.jobs)},
+                           {"plans", plans},
+                           {"comparisons", comparisons},
+                           {"checkpoint_advice", advice}};
+  return report;
+}
+
 }  // namespace tco

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/json_reader.hpp"
+#include "engine/monte_carlo.hpp"
 #include "engine/scenario_run.hpp"
 #include "models/scenario.hpp"
 
@@ -19,6 +20,10 @@ struct RunMetadata {
 };
 
 Json report_json(const Scenario& scenario, const ScenarioRun& run, const RunMetadata& meta);
+
+// The report of a Monte Carlo discrete-event run: the keys above from the mean path, and a
+// "monte_carlo" block with per-plan and per-comparison statistics (docs/des.md).
+Json report_json(const Scenario& scenario, const MonteCarloRun& mc, const RunMetadata& meta);
 
 // The report as text: 2-space indentation, keys in a fixed order, a final newline.
 std::string report_text(const Json& report);

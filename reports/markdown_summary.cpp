@@ -29,6 +29,43 @@ const Json* comparison_for(const Json& report, const std::string& plan) {
   return nullptr;
 }
 
+// The Monte Carlo block of a discrete-event run (absent or "deterministic" otherwise).
+bool has_monte_carlo(const Json& report) {
+  return report.contains("monte_carlo") && report.at("monte_carlo").value("mode", "") == "discrete_event";
+}
+
+const Json* mc_comparison_for(const Json& report, const std::string& plan) {
+  for (const auto& c : report.at("monte_carlo").at("comparisons"))
+    if (c.at("plan") == plan) return &c;
+  return nullptr;
+}
+
+std::string monte_carlo_markdown(const Json& report) {
+  const Json& mc = report.at("monte_carlo");
+  std::string md = fmt::format("\n**Monte Carlo** ({} paths, seed {}; discrete-event replay of {} jobs on path 0):\n\n",
+                               mc.at("paths").get<long>(), mc.at("seed").get<std::uint64_t>(), mc.at("jobs_path0").get<long>());
+  md += "| plan | mean NPV | 95% CI | P5 | P95 | CVaR95 | NPV vs baseline (mean, 95% CI) | P(cheaper) |\n";
+  md += "|---|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& p : mc.at("plans")) {
+    const Json& npv = p.at("npv_usd");
+    const Json* c = mc_comparison_for(report, p.at("name").get<std::string>());
+    md += fmt::format("| {} | {} | {} .. {} | {} | {} | {} | {} | {} |\n", p.at("name").get<std::string>(),
+                      format_usd(npv.at("mean")), format_usd(npv.at("ci95_low")), format_usd(npv.at("ci95_high")),
+                      format_usd(npv.at("p5")), format_usd(npv.at("p95")), format_usd(npv.at("cvar95")),
+                      c ? fmt::format("{} ({} .. {})", format_usd(c->at("npv_difference_usd").at("mean")),
+                                      format_usd(c->at("npv_difference_usd").at("ci95_low")),
+                                      format_usd(c->at("npv_difference_usd").at("ci95_high")))
+                        : std::string("(baseline)"),
+                      c ? fmt::format("{:.1f}%", 100.0 * c->at("p_cheaper").get<double>()) : std::string("-"));
+  }
+  for (const auto& a : mc.at("checkpoint_advice"))
+    md += fmt::format("- checkpoint advice, plan {}, class {}: every {:.2f} h (Young: sqrt(2 x {:.3f} h / {:.4f} per h))\n",
+                      a.at("plan").get<std::string>(), a.at("class").get<std::string>(),
+                      a.at("young_interval_h").get<double>(), a.at("checkpoint_write_h").get<double>(),
+                      a.at("preemptions_per_hour").get<double>());
+  return md;
+}
+
 std::string payback_text(const Json& c) {
   return c.at("payback_month").is_number() ? fmt::format("month {}", c.at("payback_month").get<int>())
                                             : std::string("never");
@@ -78,9 +115,10 @@ std::string markdown_summary(const Json& report) {
       md += fmt::format("- {}: {}\n", b.at("plan").get<std::string>(),
                         b.at("cloud_price_multiplier").is_number()
                             ? fmt::format("x{:.3f}", b.at("cloud_price_multiplier").get<double>())
-                            : std::string("none in [0, 1000]"));
+                            : std::string("none in (0, 1000]"));
     }
   }
+  if (has_monte_carlo(report)) md += monte_carlo_markdown(report);
   const Json& warnings = report.at("warnings");
   if (!warnings.empty()) {
     md += "\n**Warnings**\n\n";
@@ -106,6 +144,17 @@ std::string console_summary(const Json& report) {
                        c ? format_usd(c->at("npv_saving_usd")) : std::string("baseline"),
                        c ? (c->at("payback_month").is_number() ? std::to_string(c->at("payback_month").get<int>()) : "never")
                          : "-");
+  }
+  if (has_monte_carlo(report)) {
+    const Json& mc = report.at("monte_carlo");
+    out += fmt::format("Monte Carlo: {} paths, seed {} (means above; statistics in the report)\n", mc.at("paths").get<long>(),
+                       mc.at("seed").get<std::uint64_t>());
+    for (const auto& c : mc.at("comparisons")) {
+      const Json& d = c.at("npv_difference_usd");
+      out += fmt::format("  {} - {}: NPV {} (95% CI {} .. {}), P(cheaper) {:.1f}%\n", c.at("plan").get<std::string>(),
+                         c.at("baseline").get<std::string>(), format_usd(d.at("mean")), format_usd(d.at("ci95_low")),
+                         format_usd(d.at("ci95_high")), 100.0 * c.at("p_cheaper").get<double>());
+    }
   }
   for (const auto& w : report.at("warnings"))
     out += fmt::format("warning: {} [{}]\n", w.at("message").get<std::string>(), w.at("code").get<std::string>());

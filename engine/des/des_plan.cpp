@@ -1,0 +1,89 @@
+#include "engine/des/des_plan.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace tco::des {
+
+namespace {
+
+// Hours whose energy price is the lowest of their day (00:00-24:00) and that are not
+// throttled: where a deferrable job's energy is cheapest.
+std::vector<std::uint8_t> cheap_hours(const std::vector<SiteHour>& site) {
+  std::vector<std::uint8_t> cheap(site.size(), 0);
+  for (std::size_t day = 0; day * 24 < site.size(); ++day) {
+    const std::size_t begin = day * 24, end = std::min(site.size(), begin + 24);
+    double lowest = site[begin].usd_per_kwh;
+    for (std::size_t h = begin; h < end; ++h) lowest = std::min(lowest, site[h].usd_per_kwh);
+    for (std::size_t h = begin; h < end; ++h)
+      cheap[h] = site[h].usd_per_kwh <= lowest * (1.0 + 1e-12) && site[h].work_rate >= 1.0;
+  }
+  return cheap;
+}
+
+}  // namespace
+
+DesPlans prepare_des_plans(const Scenario& s) {
+  DesPlans out;
+  std::map<std::string, const SpotTrace*> traces;
+  // The checkpoint write time of the scenario's cloud section applies on every venue of
+  // every plan (a job's checkpoints do not get cheaper on-prem); an onprem-only scenario
+  // uses the default.
+  double write_h = SpotSpec{}.checkpoint_write_h;
+  for (const Plan& p : s.plans)
+    if (p.cloud) {
+      write_h = p.cloud->spot.checkpoint_write_h;
+      break;
+    }
+  for (const Plan& p : s.plans) {
+    DesPlan d;
+    d.plan = &p;
+    d.bursts = p.bursts();
+    d.scheduling = p.scheduling;
+    d.checkpoint_write_h = p.cloud ? p.cloud->spot.checkpoint_write_h : write_h;
+    d.waiting_usd_per_gpu_hour = s.waiting_usd_per_gpu_hour;
+    if (p.onprem && p.onprem_nodes > 0) {
+      const OnPremSpec& o = *p.onprem;
+      d.onprem = &o;
+      d.nodes = p.onprem_nodes;
+      d.gpus_per_node = o.server.gpus;
+      d.purchase_h = static_cast<long>(o.purchase_month) * kHoursPerMonth;
+      d.idle_kw = o.server.idle_kw;
+      d.peak_kw = o.server.peak_kw;
+      d.perf_onprem = o.gpu.perf_relative;
+      d.site = site_hours(o, s.calendar, s.horizon_hours());
+      d.cheap_hour = cheap_hours(d.site);
+    }
+    if (p.cloud) {
+      const CloudSpec& c = *p.cloud;
+      d.cloud = &c;
+      d.spot = c.spot;
+      d.gpus_per_instance = c.offer.gpus_per_instance;
+      d.perf_cloud = c.gpu.perf_relative;
+      d.on_demand_usd_per_instance_h = c.offer.on_demand_usd_per_hour;
+      d.spot_usd_per_instance_h = c.offer.spot_usd_per_hour.value_or(0.0);
+      d.spot_allowed = c.offer.spot_usd_per_hour.has_value() && p.spot_share > 0.0;
+      d.billing_granularity_h = std::max(1.0, c.offer.billing_granularity_s) / 3600.0;
+      d.minimum_billed_h = c.offer.minimum_billed_s / 3600.0;
+      d.startup_h = c.offer.startup_h;
+      d.emergency_checkpoint_covers = c.spot.emergency_checkpoint && c.offer.spot_notice_s &&
+                                      *c.offer.spot_notice_s / 3600.0 >= c.spot.checkpoint_write_h;
+      d.reserved_instances = p.reserved_instances;
+      d.reserved_usd_per_instance_h = p.reserved_usd_per_instance_hour();
+      d.reserved_term_h = static_cast<long>(p.reserved_term_years) * kHoursPerYear;
+      d.egress_usd_per_gpu_hour = c.egress_gb_per_gpu_hour * c.egress_usd_per_gb;
+      if (!c.spot.trace_resolved_path.empty()) {
+        auto it = traces.find(c.spot.trace_resolved_path);
+        if (it == traces.end()) {
+          out.spot_traces.push_back(std::make_unique<SpotTrace>(load_spot_trace(c.spot.trace_resolved_path)));
+          it = traces.emplace(c.spot.trace_resolved_path, out.spot_traces.back().get()).first;
+        }
+        d.spot_trace = it->second;
+      }
+    }
+    out.plans.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace tco::des

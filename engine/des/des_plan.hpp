@@ -1,0 +1,61 @@
+// A plan of the scenario as the discrete-event replay needs it: plain numbers resolved once
+// per run (prices per instance-hour, pool sizes, the on-prem site's hourly PUE, price and
+// work rate), shared read-only by every path.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/des/spot_market.hpp"
+#include "engine/plan_evaluator.hpp"
+#include "models/scenario.hpp"
+
+namespace tco::des {
+
+struct DesPlan {
+  const Plan* plan = nullptr;
+  bool bursts = true;
+  // On-prem
+  const OnPremSpec* onprem = nullptr;  // null for a cloud plan
+  int nodes = 0;
+  int gpus_per_node = 8;
+  long purchase_h = 0;
+  double idle_kw = 0.0;
+  double peak_kw = 0.0;
+  double perf_onprem = 1.0;
+  std::vector<SiteHour> site;          // the deterministic site (escalated prices); empty without nodes
+  std::vector<std::uint8_t> cheap_hour;  // 1 where the hour's price is the day's lowest and unthrottled
+  // Cloud
+  const CloudSpec* cloud = nullptr;    // null for an onprem plan
+  int gpus_per_instance = 8;
+  double perf_cloud = 1.0;
+  double on_demand_usd_per_instance_h = 0.0;
+  double spot_usd_per_instance_h = 0.0;
+  bool spot_allowed = false;
+  double billing_granularity_h = 1.0 / 3600.0;
+  double minimum_billed_h = 0.0;
+  double startup_h = 0.0;
+  bool emergency_checkpoint_covers = false;  // notice >= checkpoint write and emergency checkpoints on
+  int reserved_instances = 0;
+  double reserved_usd_per_instance_h = 0.0;
+  long reserved_term_h = kHoursPerYear;
+  const SpotTrace* spot_trace = nullptr;
+  double egress_usd_per_gpu_hour = 0.0;
+  // Jobs
+  SchedulingSpec scheduling;
+  SpotSpec spot;                 // the plan's, or the defaults for an onprem plan
+  double checkpoint_write_h = 0.05;
+  double waiting_usd_per_gpu_hour = 0.0;
+};
+
+struct DesPlans {
+  std::vector<DesPlan> plans;
+  std::vector<std::unique_ptr<SpotTrace>> spot_traces;  // owned here, referenced by plans
+};
+
+// Throws InputError for an unreadable spot trace.
+DesPlans prepare_des_plans(const Scenario& scenario);
+
+}  // namespace tco::des

@@ -1,0 +1,344 @@
+#include "engine/des/job_stream.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "engine/error.hpp"
+#include "engine/random.hpp"
+
+namespace tco::des {
+
+namespace {
+
+constexpr double kHoursPerWeek = 168.0;
+constexpr double kPi = 3.14159265358979323846;
+// Entity spaces of the generators, so that two generators never share draws.
+constexpr std::uint32_t kPoissonEntity = 1u << 16;
+constexpr std::uint32_t kCampaignEntity = 2u << 16;
+constexpr std::uint32_t kSteadyEntity = 3u << 16;
+
+void apply_traits(const JobTraits& t, const JobCatalog& catalog, double u_preemptible, SimJob& job) {
+  job.preemptible = u_preemptible < t.preemptible_fraction;
+  job.checkpoint_h = t.checkpoint_h;
+  job.max_wait_h = t.max_wait_h.value_or(-1.0);
+  if (t.deadline_factor) job.deadline_h = *t.deadline_factor * job.duration_h;
+  job.deferrable = t.deferrable;
+  job.job_class = catalog.class_ids.at(t.job_class);
+}
+
+}  // namespace
+
+std::uint16_t JobCatalog::intern(const std::string& name) {
+  const std::string key = name.empty() ? "default" : name;
+  const auto it = class_ids.find(key);
+  if (it != class_ids.end()) return it->second;
+  if (class_names.size() >= 65535) throw ModelError("more than 65,535 job classes");
+  const auto id = static_cast<std::uint16_t>(class_names.size());
+  class_names.push_back(key);
+  class_ids.emplace(key, id);
+  class_jobs.push_back(0);
+  class_gpus_sum.push_back(0.0);
+  class_preemptible_jobs.push_back(0);
+  return id;
+}
+
+SimJob to_sim_job(const Job& job, const JobCatalog& catalog) {
+  SimJob s;
+  s.submit_h = job.submit_h;
+  s.duration_h = job.duration_h;
+  s.checkpoint_h = job.checkpoint_h;
+  s.max_wait_h = job.max_wait_h;
+  s.deadline_h = job.deadline_h;
+  s.gpus = job.gpus;
+  s.preemptible = job.preemptible;
+  s.deferrable = job.deferrable;
+  s.job_class = catalog.class_ids.at(job.job_class.empty() ? "default" : job.job_class);
+  return s;
+}
+
+JobCatalog build_job_catalog(const JobsSpec& spec, std::uintmax_t in_memory_max_bytes) {
+  JobCatalog c;
+  for (const auto& p : spec.poisson) c.intern(p.traits.job_class);
+  for (const auto& p : spec.campaigns) c.intern(p.traits.job_class);
+  for (const auto& p : spec.steady) c.intern(p.traits.job_class);
+  if (spec.trace_file.empty()) return c;
+
+  c.trace_path = spec.trace_resolved_path;
+  c.trace_in_memory = spec.weekly_bootstrap || std::filesystem::file_size(c.trace_path) <= in_memory_max_bytes;
+  TraceReader reader(c.trace_path);
+  Job job;
+  double last_submit_h = 0.0;
+  while (reader.next(job)) {
+    const std::uint16_t id = c.intern(job.job_class);
+    ++c.class_jobs[id];
+    c.class_gpus_sum[id] += job.gpus;
+    if (job.preemptible) ++c.class_preemptible_jobs[id];
+    ++c.trace_jobs;
+    c.trace_gpu_hours += job.gpu_hours();
+    last_submit_h = job.submit_h;
+    if (c.trace_in_memory) c.trace.push_back(to_sim_job(job, c));
+  }
+  if (c.trace_jobs == 0) throw InputError(c.trace_path, "line 2", "the trace has no jobs");
+  // Whole weeks keep the trace's weekly and daily rhythm where the tiles meet.
+  const double auto_period_h = std::max(1.0, std::ceil((last_submit_h + 1e-9) / kHoursPerWeek)) * kHoursPerWeek;
+  c.trace_period_h = spec.period_h > 0.0 ? spec.period_h : auto_period_h;
+  if (c.trace_period_h <= last_submit_h)
+    throw InputError(c.trace_path, "", fmt::format("jobs.period_h {} must exceed the trace's last submit_h {}",
+                                                   c.trace_period_h, last_submit_h));
+  if (spec.weekly_bootstrap) {
+    const auto weeks = static_cast<std::size_t>(std::ceil(c.trace_period_h / kHoursPerWeek - 1e-9));
+    c.week_starts.assign(weeks + 1, c.trace.size());
+    std::size_t i = 0;
+    for (std::size_t w = 0; w < weeks; ++w) {
+      while (i < c.trace.size() && c.trace[i].submit_h < w * kHoursPerWeek) ++i;
+      c.week_starts[w] = i;
+    }
+  }
+  return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sources: each yields jobs in submission order (entity ids are assigned after the merge).
+
+class JobStream::Source {
+ public:
+  virtual ~Source() = default;
+  virtual bool next(SimJob& job) = 0;
+};
+
+namespace {
+
+class MemoryTrace final : public JobStream::Source {
+ public:
+  MemoryTrace(const JobCatalog& c, bool tile) : c_(c), tile_(tile) {}
+  bool next(SimJob& job) override {
+    if (i_ == c_.trace.size()) {
+      if (!tile_) return false;
+      i_ = 0;
+      offset_h_ += c_.trace_period_h;
+    }
+    job = c_.trace[i_++];
+    job.submit_h += offset_h_;
+    return true;
+  }
+
+ private:
+  const JobCatalog& c_;
+  bool tile_;
+  std::size_t i_ = 0;
+  double offset_h_ = 0.0;
+};
+
+class FileTrace final : public JobStream::Source {
+ public:
+  FileTrace(const JobCatalog& c, bool tile) : c_(c), tile_(tile), reader_(std::make_unique<TraceReader>(c.trace_path)) {}
+  bool next(SimJob& job) override {
+    while (!reader_->next(job_)) {
+      if (!tile_) return false;
+      reader_ = std::make_unique<TraceReader>(c_.trace_path);
+      offset_h_ += c_.trace_period_h;
+    }
+    job = to_sim_job(job_, c_);
+    job.submit_h += offset_h_;
+    return true;
+  }
+
+ private:
+  const JobCatalog& c_;
+  bool tile_;
+  std::unique_ptr<TraceReader> reader_;
+  Job job_;
+  double offset_h_ = 0.0;
+};
+
+// Week w of the horizon replays trace week b_w, b_w uniform over the trace's weeks (per path).
+class WeeklyBootstrap final : public JobStream::Source {
+ public:
+  WeeklyBootstrap(const JobCatalog& c, std::uint64_t seed, std::uint32_t path) : c_(c), seed_(seed), path_(path) {
+    start_week();
+  }
+  bool next(SimJob& job) override {
+    while (i_ == end_) {
+      ++week_;
+      start_week();
+    }
+    job = c_.trace[i_++];
+    job.submit_h += shift_h_;
+    return true;
+  }
+
+ private:
+  void start_week() {
+    const std::size_t weeks = c_.week_starts.size() - 1;
+    const double u = uniform(seed_, path_, RandomSource::bootstrap, week_, 0);
+    const auto b = std::min(weeks - 1, static_cast<std::size_t>(u * static_cast<double>(weeks)));
+    i_ = c_.week_starts[b];
+    end_ = c_.week_starts[b + 1];
+    shift_h_ = (static_cast<double>(week_) - static_cast<double>(b)) * kHoursPerWeek;
+  }
+  const JobCatalog& c_;
+  std::uint64_t seed_;
+  std::uint32_t path_;
+  std::uint32_t week_ = 0;
+  std::size_t i_ = 0, end_ = 0;
+  double shift_h_ = 0.0;
+};
+
+class PoissonSource final : public JobStream::Source {
+ public:
+  PoissonSource(const PoissonJobs& p, const JobCatalog& c, const Calendar& cal, std::uint64_t seed, std::uint32_t path,
+                std::uint32_t index)
+      : p_(p), c_(c), cal_(cal), seed_(seed), path_(path), entity_(kPoissonEntity | index) {
+    peak_rate_ = p.jobs_per_hour * (1.0 + p.diurnal_amplitude) * std::max(1.0, p.weekend_factor);
+    double cumulative = 0.0;
+    for (const auto& [gpus, w] : p.gpus_weights) cumulative_.push_back(cumulative += w);
+  }
+  bool next(SimJob& job) override {
+    while (true) {
+      const UniformPair u = uniform_pair(seed_, path_, RandomSource::arrival, entity_, k_);
+      t_h_ += exponential_quantile(u.first, peak_rate_);
+      const std::uint32_t k = k_++;
+      if (t_h_ > 1e9) return false;
+      if (u.second * peak_rate_ >= p_.jobs_per_hour * shape(t_h_)) continue;
+      job = SimJob{};
+      job.submit_h = t_h_;
+      const UniformPair g = uniform_pair(seed_, path_, RandomSource::gpu_count, entity_, k);
+      std::size_t i = 0;
+      while (i + 1 < cumulative_.size() && g.first > cumulative_[i]) ++i;
+      job.gpus = p_.gpus_weights[i].first;
+      const double d = uniform(seed_, path_, RandomSource::duration, entity_, k);
+      job.duration_h = std::min(p_.max_duration_h, lognormal_quantile(d, p_.duration_median_h, p_.duration_sigma));
+      apply_traits(p_.traits, c_, g.second, job);
+      return true;
+    }
+  }
+
+ private:
+  double shape(double t_h) const {
+    const long hour = static_cast<long>(t_h);
+    const double phase = 2.0 * kPi * (cal_.hour_of_day(hour) - p_.peak_hour) / 24.0;
+    return (1.0 + p_.diurnal_amplitude * std::cos(phase)) * (cal_.is_weekend(hour) ? p_.weekend_factor : 1.0);
+  }
+  const PoissonJobs& p_;
+  const JobCatalog& c_;
+  const Calendar& cal_;
+  std::uint64_t seed_;
+  std::uint32_t path_;
+  std::uint32_t entity_;
+  std::uint32_t k_ = 0;
+  double t_h_ = 0.0;
+  double peak_rate_ = 0.0;
+  std::vector<double> cumulative_;
+};
+
+class CampaignSource final : public JobStream::Source {
+ public:
+  CampaignSource(const CampaignJobs& p, const JobCatalog& c, std::uint64_t seed, std::uint32_t path, std::uint32_t index)
+      : p_(p), c_(c), seed_(seed), path_(path), entity_(kCampaignEntity | index) {}
+  bool next(SimJob& job) override {
+    const std::uint32_t k = k_++;
+    const UniformPair u = uniform_pair(seed_, path_, RandomSource::start_jitter, entity_, k);
+    job = SimJob{};
+    job.submit_h = 24.0 * (p_.first_day + k * p_.every_days + u.first * p_.jitter_days);
+    job.gpus = p_.gpus;
+    job.duration_h = 24.0 * p_.duration_days;
+    apply_traits(p_.traits, c_, u.second, job);
+    return job.submit_h < 1e9;
+  }
+
+ private:
+  const CampaignJobs& p_;
+  const JobCatalog& c_;
+  std::uint64_t seed_;
+  std::uint32_t path_;
+  std::uint32_t entity_;
+  std::uint32_t k_ = 0;
+};
+
+// gpus GPUs around the clock: every job_duration_h, ceil(gpus / gpus_per_job) jobs start
+// (the last one with the remainder).
+class SteadySource final : public JobStream::Source {
+ public:
+  SteadySource(const SteadyJobs& p, const JobCatalog& c, std::uint64_t seed, std::uint32_t path, std::uint32_t index)
+      : p_(p), c_(c), seed_(seed), path_(path), entity_(kSteadyEntity | index),
+        per_round_((p.gpus + p.gpus_per_job - 1) / p.gpus_per_job) {}
+  bool next(SimJob& job) override {
+    const int in_round = static_cast<int>(k_ % per_round_);
+    const long round = static_cast<long>(k_ / per_round_);
+    const double u = uniform(seed_, path_, RandomSource::gpu_count, entity_, k_);
+    ++k_;
+    job = SimJob{};
+    job.submit_h = round * p_.job_duration_h;
+    job.gpus = in_round + 1 < per_round_ ? p_.gpus_per_job : p_.gpus - (per_round_ - 1) * p_.gpus_per_job;
+    job.duration_h = p_.job_duration_h;
+    apply_traits(p_.traits, c_, u, job);
+    return job.submit_h < 1e9;
+  }
+
+ private:
+  const SteadyJobs& p_;
+  const JobCatalog& c_;
+  std::uint64_t seed_;
+  std::uint32_t path_;
+  std::uint32_t entity_;
+  std::uint32_t k_ = 0;
+  int per_round_;
+};
+
+}  // namespace
+
+JobStream::JobStream(const JobsSpec& spec, const JobCatalog& catalog, const Calendar& calendar, std::uint64_t seed,
+                     std::uint32_t path, double horizon_h, double growth_per_year)
+    : seed_(seed), path_(path), horizon_h_(horizon_h), growth_per_year_(growth_per_year) {
+  if (!spec.trace_file.empty()) {
+    if (spec.weekly_bootstrap) sources_.push_back(std::make_unique<WeeklyBootstrap>(catalog, seed, path));
+    else if (catalog.trace_in_memory) sources_.push_back(std::make_unique<MemoryTrace>(catalog, spec.tile));
+    else sources_.push_back(std::make_unique<FileTrace>(catalog, spec.tile));
+  }
+  for (std::size_t i = 0; i < spec.poisson.size(); ++i)
+    sources_.push_back(std::make_unique<PoissonSource>(spec.poisson[i], catalog, calendar, seed, path, static_cast<std::uint32_t>(i)));
+  for (std::size_t i = 0; i < spec.campaigns.size(); ++i)
+    sources_.push_back(std::make_unique<CampaignSource>(spec.campaigns[i], catalog, seed, path, static_cast<std::uint32_t>(i)));
+  for (std::size_t i = 0; i < spec.steady.size(); ++i)
+    sources_.push_back(std::make_unique<SteadySource>(spec.steady[i], catalog, seed, path, static_cast<std::uint32_t>(i)));
+  heads_.resize(sources_.size());
+  has_head_.resize(sources_.size());
+  for (std::size_t i = 0; i < sources_.size(); ++i) has_head_[i] = sources_[i]->next(heads_[i]);
+}
+
+JobStream::~JobStream() = default;
+
+// The earliest head among the sources (ties: the source listed first).
+bool JobStream::next_base(SimJob& job) {
+  std::size_t best = sources_.size();
+  for (std::size_t i = 0; i < sources_.size(); ++i)
+    if (has_head_[i] && (best == sources_.size() || heads_[i].submit_h < heads_[best].submit_h)) best = i;
+  if (best == sources_.size() || heads_[best].submit_h >= horizon_h_) return false;
+  job = heads_[best];
+  has_head_[best] = sources_[best]->next(heads_[best]);
+  return true;
+}
+
+bool JobStream::next(SimJob& job) {
+  while (pending_copies_ == 0) {
+    if (!next_base(pending_)) return false;
+    const std::uint32_t base = base_index_++;
+    if (growth_per_year_ == 0.0) {
+      pending_copies_ = 1;
+    } else {
+      const double m = std::pow(1.0 + growth_per_year_, pending_.submit_h / kHoursPerYear);
+      const double whole = std::floor(m);
+      const double u = uniform(seed_, path_, RandomSource::growth_clone, base, 0);
+      pending_copies_ = static_cast<int>(whole) + (u < m - whole ? 1 : 0);
+    }
+  }
+  --pending_copies_;
+  job = pending_;
+  job.entity = static_cast<std::uint32_t>(emitted_++);
+  return true;
+}
+
+}  // namespace tco::des

@@ -1,0 +1,102 @@
+// The jobs one Monte Carlo path replays (SPEC §3, models/job_workload.hpp), in submission
+// order, generated lazily so that a trace of any length replays in bounded memory:
+//   trace   read from memory (small traces, loaded once per run) or streamed from the file,
+//           repeated every period_h while `tile` is on, or rebuilt week by week from weeks
+//           drawn per path (weekly bootstrap)
+//   poisson candidate arrivals at the peak rate, kept with probability shape(t) / peak
+//           (thinning), draw k of source `arrival` for generator i; GPUs, duration and
+//           preemptibility from draw k of sources gpu_count and duration
+//   growth  job n (in merged order) becomes floor(m) + [u_n < frac(m)] jobs, m = (1+g)^(t/8760)
+// Every job gets an entity id = its position in the path's stream, so every plan on a path
+// sees the same jobs with the same ids (common random numbers for spot and preemption draws).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/calendar.hpp"
+#include "models/job_workload.hpp"
+#include "models/trace_csv.hpp"
+
+namespace tco::des {
+
+// A job as the simulator holds it: 48 bytes, strings interned.
+struct SimJob {
+  double submit_h = 0.0;
+  double duration_h = 0.0;
+  double checkpoint_h = 0.0;
+  double max_wait_h = -1.0;  // < 0: the plan's default
+  double deadline_h = std::numeric_limits<double>::infinity();  // after submit
+  int gpus = 1;
+  std::uint32_t entity = 0;
+  std::uint16_t job_class = 0;
+  bool preemptible = false;
+  bool deferrable = false;
+
+  bool has_deadline() const { return deadline_h < std::numeric_limits<double>::infinity(); }
+};
+
+// What a run knows about its jobs before any path starts: the class names, the trace's
+// period and size, and the trace itself when it is small enough to keep in memory.
+struct JobCatalog {
+  std::vector<std::string> class_names;              // id -> name
+  std::unordered_map<std::string, std::uint16_t> class_ids;
+  std::string trace_path;
+  bool trace_in_memory = false;
+  std::vector<SimJob> trace;                         // when in memory
+  std::vector<std::size_t> week_starts;              // bootstrap: first job of each trace week
+  double trace_period_h = 0.0;
+  long trace_jobs = 0;
+  double trace_gpu_hours = 0.0;
+  // Per class: jobs and GPUs in one pass over the base sources (for checkpoint advice).
+  std::vector<long> class_jobs;
+  std::vector<double> class_gpus_sum;
+  std::vector<long> class_preemptible_jobs;
+
+  std::uint16_t intern(const std::string& name);
+};
+
+// Traces up to this size (bytes) are read into memory once; larger ones stream per path.
+inline constexpr std::uintmax_t kTraceInMemoryMaxBytes = 64ull << 20;
+
+// Scans the trace (one streaming pass) and registers every generator's class.
+JobCatalog build_job_catalog(const JobsSpec& spec, std::uintmax_t in_memory_max_bytes = kTraceInMemoryMaxBytes);
+
+SimJob to_sim_job(const Job& job, const JobCatalog& catalog);
+
+class JobStream {
+ public:
+  // growth_per_year is the path's rate (the scenario's, plus its Monte Carlo noise).
+  JobStream(const JobsSpec& spec, const JobCatalog& catalog, const Calendar& calendar, std::uint64_t seed,
+            std::uint32_t path, double horizon_h, double growth_per_year);
+  ~JobStream();
+  JobStream(const JobStream&) = delete;
+  JobStream& operator=(const JobStream&) = delete;
+
+  // The next job submitted before the horizon; false when there is none.
+  bool next(SimJob& job);
+  long jobs_emitted() const { return emitted_; }
+
+  class Source;
+
+ private:
+  bool next_base(SimJob& job);
+
+  std::vector<std::unique_ptr<Source>> sources_;
+  std::vector<SimJob> heads_;
+  std::vector<bool> has_head_;
+  std::uint64_t seed_;
+  std::uint32_t path_;
+  double horizon_h_;
+  double growth_per_year_;
+  std::uint32_t base_index_ = 0;
+  SimJob pending_;
+  int pending_copies_ = 0;
+  long emitted_ = 0;
+};
+
+}  // namespace tco::des

@@ -1,0 +1,741 @@
+// The event loop of engine/des/simulator.hpp. Choices the header leaves open, pinned here
+// and in docs/des.md:
+// - Starting a job and writing a checkpoint are not queue events: a start happens at the
+//   instant of the decision, provisioning and restart are an overhead at the head of the
+//   run, and checkpoints follow the closed forms of engine/des/checkpoint.hpp.
+// - On-prem runs advance a work clock W (dW/dt = the hour's work rate); a run's finish is
+//   rescheduled whenever the rate changes at an hour boundary.
+// - A restart costs spot.restart_h after a preemption and scheduling.restart_h after a node
+//   failure, on whichever venue the job starts next.
+// - A spot retry waits at least one minute (a zero retry_h would spin at one instant).
+#include "engine/des/simulator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <optional>
+
+#include "engine/des/checkpoint.hpp"
+#include "engine/des/event_queue.hpp"
+#include "engine/des/node_pool.hpp"
+#include "engine/des/spot_market.hpp"
+#include "engine/random.hpp"
+#include "models/cooling.hpp"
+#include "models/power.hpp"
+
+namespace tco::des {
+
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kMinimumRetryH = 1.0 / 60.0;
+constexpr int kBackfillScanLimit = 1000;  // waiting jobs a first-fit pass looks at
+constexpr int kDeferralSearchHours = 7 * 24;
+
+enum class Venue : std::uint8_t { none, held, queued, spot_wait, onprem, reserved, spot, on_demand };
+
+struct Slot {
+  SimJob job;
+  double remaining_h = 0.0;  // reference compute hours still to do (speed 1)
+  double ready_h = 0.0;      // when it became ready to run (first start's wait)
+  double deadline_abs_h = kInfinity;
+  double pending_restart_h = 0.0;
+  std::uint32_t generation = 0;
+  Venue venue = Venue::none;
+  bool started = false;
+  bool wants_spot = false;
+  std::uint32_t spot_tries = 0;
+  std::uint32_t spot_runs = 0;
+  // The current run
+  double run_start_h = 0.0;
+  double run_clock0 = 0.0;      // on-prem: W at the start; cloud: the start time
+  double run_overhead_h = 0.0;  // provisioning + restart (clock hours)
+  double run_wall_h = 0.0;      // overhead + compute + checkpoint writes (clock hours)
+  double run_speed = 1.0;       // reference hours of work per compute hour
+  int instances = 0;
+  int onprem_index = -1;        // position in the on-prem running list
+  std::vector<int> nodes;
+};
+
+// (1 + c)^(t / 8760) integrated over [a, b], in hours.
+double growth_integral_h(double rate, double a, double b) {
+  if (rate == 0.0) return b - a;
+  const double k = std::log1p(rate) / kHoursPerYear;
+  return (std::exp(k * b) - std::exp(k * a)) / k;
+}
+
+class Simulator {
+ public:
+  Simulator(const Scenario& s, const DesPlan& p, JobFeed& feed, const PathInputs& in)
+      : s_(s), p_(p), feed_(feed), in_(in), horizon_h_(static_cast<double>(s.horizon_hours())),
+        months_(s.horizon_months), market_(p.spot, p.spot_trace, in.seed, in.path),
+        deadline_aware_(p.spot.policy == "deadline_aware") {
+    out_.cost_by_month.assign(months_, CostRow{});
+    out_.peak_facility_kw_by_month.assign(months_, 0.0);
+    price_change_ = p.cloud ? p.cloud->price_change_per_year : 0.0;
+    spot_shock_.assign(months_, 1.0);
+    power_shock_.assign(months_, 1.0);
+    if (p.cloud && p.spot.price_sigma > 0.0)
+      for (int m = 0; m < months_; ++m)
+        spot_shock_[m] = lognormal_mean_one(uniform(in.seed, in.path, RandomSource::spot_price, m, 0), p.spot.price_sigma);
+    if (p.onprem && p.onprem->power.monthly_price_sigma > 0.0)
+      for (int m = 0; m < months_; ++m)
+        power_shock_[m] = lognormal_mean_one(uniform(in.seed, in.path, RandomSource::power_price, m, 0),
+                                             p.onprem->power.monthly_price_sigma);
+    if (p.onprem) {
+      site_ = &p.site;
+      if (p.onprem->ambient && p.onprem->ambient->noise_sigma_c > 0.0) build_noisy_site();
+      pool_ = NodePool(p.nodes, p.gpus_per_node, p.purchase_h == 0);
+      node_generation_.assign(p.nodes, 0);
+      node_failures_drawn_.assign(p.nodes, 0);
+    }
+    if (p.reserved_instances > 0) reserved_ = NodePool(p.reserved_instances, p.gpus_per_instance, true);
+  }
+
+  PathOutcome run() {
+    for (int m = 1; m < months_; ++m) events_.push(static_cast<double>(m) * kHoursPerMonth, EventKind::month_boundary, m, 0);
+    if (p_.onprem) {
+      set_hour(0);
+      if (horizon_h_ > 1.0) events_.push(1.0, EventKind::hour_boundary, 1, 0);
+      if (p_.purchase_h == 0) draw_first_failures(0.0);
+    }
+    fetch_next_arrival();
+    while (!events_.empty() && events_.top().time_h < horizon_h_) {
+      const Event e = events_.pop();
+      advance(e.time_h);
+      if (handle(e)) ++out_.events;
+    }
+    advance(horizon_h_);
+    finish_horizon();
+    return std::move(out_);
+  }
+
+ private:
+  // ------------------------------------------------------------------------------------------
+  // Time, energy and waiting
+
+  int month_at(double t_h) const { return std::min(months_ - 1, static_cast<int>(t_h / kHoursPerMonth)); }
+
+  void advance(double t_h) {
+    const double dt = t_h - now_;
+    if (dt > 0.0) {
+      const int m = month_at(now_);
+      if (p_.onprem) {
+        const double up = pool_.nodes_up();
+        const double it_kw = it_kw_now();
+        const double facility_kw = it_kw * pue_;
+        out_.it_energy_kwh += it_kw * dt;
+        out_.facility_energy_kwh += facility_kw * dt;
+        out_.cost_by_month[m][static_cast<int>(Category::energy)] += facility_kw * usd_per_kwh_ * power_shock_[m] * dt;
+        out_.gpu_hours.onprem_busy += busy_gpus_ * dt;
+        out_.gpu_hours.onprem_capacity += up * p_.gpus_per_node * dt;
+        work_clock_ += work_rate_ * dt;
+      }
+      if (waiting_gpus_ > 0) {
+        out_.jobs.waited_gpu_hours += waiting_gpus_ * dt;
+        out_.gpu_hours.waited += waiting_gpus_ * dt;
+        if (p_.waiting_usd_per_gpu_hour > 0.0)
+          out_.cost_by_month[m][static_cast<int>(Category::waiting)] += waiting_gpus_ * dt * p_.waiting_usd_per_gpu_hour;
+      }
+    }
+    now_ = t_h;
+  }
+
+  double it_kw_now() const {
+    return pool_.nodes_up() * p_.idle_kw + (p_.peak_kw - p_.idle_kw) * busy_gpus_ / p_.gpus_per_node;
+  }
+
+  void note_peak() {
+    if (!p_.onprem) return;
+    double& peak = out_.peak_facility_kw_by_month[month_at(now_)];
+    peak = std::max(peak, it_kw_now() * pue_);
+  }
+
+  void set_hour(long h) {
+    const SiteHour& sh = (*site_)[std::min<long>(h, static_cast<long>(site_->size()) - 1)];
+    pue_ = sh.pue;
+    usd_per_kwh_ = sh.usd_per_kwh;
+    const double old_rate = work_rate_;
+    work_rate_ = sh.work_rate;
+    if (work_rate_ < 1.0 && pool_.nodes_up() > 0) ++out_.throttled_hours;
+    if (work_rate_ != old_rate) reschedule_onprem_finishes();
+    note_peak();
+  }
+
+  void build_noisy_site() {
+    const AmbientSpec& a = *p_.onprem->ambient;
+    const PueParams pue = pue_params(p_.onprem->cooling);
+    noisy_site_ = p_.site;
+    for (std::size_t h = 0; h < noisy_site_.size(); ++h) {
+      const long hour = static_cast<long>(h);
+      const double t_c = ambient_c(a, s_.calendar.day_of_year_at(hour), s_.calendar.hour_of_day(hour)) +
+                         a.noise_sigma_c * normal_quantile(uniform(in_.seed, in_.path, RandomSource::ambient,
+                                                                   static_cast<std::uint32_t>(h), 0));
+      noisy_site_[h].pue = pue_at(pue, t_c);
+      noisy_site_[h].work_rate = work_rate_at(a, t_c, a.throttle_above_c.has_value(), a.throttle_above_c.value_or(0.0));
+    }
+    site_ = &noisy_site_;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Events
+
+  bool handle(const Event& e) {
+    switch (e.kind()) {
+      case EventKind::month_boundary:
+        if (p_.onprem && static_cast<long>(e.target) * kHoursPerMonth == p_.purchase_h) {
+          pool_.bring_up_all();
+          draw_first_failures(now_);
+          note_peak();
+          try_start_queued();
+        }
+        return true;
+      case EventKind::hour_boundary: {
+        const long h = e.target;
+        set_hour(h);
+        if (h + 1 < horizon_h_) events_.push(static_cast<double>(h + 1), EventKind::hour_boundary, h + 1, 0);
+        return true;
+      }
+      case EventKind::arrival: {
+        const std::uint32_t slot = allocate(next_job_);
+        fetch_next_arrival();
+        arrive(slot);
+        return true;
+      }
+      case EventKind::node_failure:
+        if (e.generation != node_generation_[e.target]) return false;
+        fail_node(static_cast<int>(e.target));
+        return true;
+      case EventKind::node_repair:
+        if (e.generation != node_generation_[e.target]) return false;
+        repair_node(static_cast<int>(e.target));
+        return true;
+      default: break;
+    }
+    Slot& j = slots_[e.target];
+    if (e.generation != j.generation) return false;
+    switch (e.kind()) {
+      case EventKind::finish: complete(e.target); break;
+      case EventKind::preemption: preempt(e.target); break;
+      case EventKind::max_wait: leave_queue_for_cloud(e.target); break;
+      case EventKind::spot_retry:
+        stop_waiting(j);
+        spot_request(e.target);
+        break;
+      case EventKind::release: dispatch(e.target); break;
+      default: break;
+    }
+    return true;
+  }
+
+  void fetch_next_arrival() {
+    if (feed_.next(next_job_) && next_job_.submit_h < horizon_h_)
+      events_.push(next_job_.submit_h, EventKind::arrival, 0, 0);
+  }
+
+  std::uint32_t allocate(const SimJob& job) {
+    std::uint32_t slot;
+    if (!free_slots_.empty()) {
+      slot = free_slots_.back();
+      free_slots_.pop_back();
+    } else {
+      slot = static_cast<std::uint32_t>(slots_.size());
+      slots_.emplace_back();
+    }
+    Slot& j = slots_[slot];
+    const std::uint32_t generation = j.generation + 1;
+    std::vector<int> nodes = std::move(j.nodes);
+    j = Slot{};
+    j.generation = generation;
+    j.nodes = std::move(nodes);
+    j.job = job;
+    j.remaining_h = job.duration_h;
+    j.ready_h = job.submit_h;
+    j.deadline_abs_h = job.submit_h + job.deadline_h;
+    if (p_.spot_allowed && job.preemptible) {
+      const double u = uniform_pair(in_.seed, in_.path, RandomSource::spot_availability, job.entity, 0).second;
+      j.wants_spot = u < p_.plan->spot_share;
+    }
+    ++active_;
+    return slot;
+  }
+
+  void release_slot(std::uint32_t slot) {
+    Slot& j = slots_[slot];
+    ++j.generation;
+    j.venue = Venue::none;
+    free_slots_.push_back(slot);
+    --active_;
+  }
+
+  void arrive(std::uint32_t slot) {
+    Slot& j = slots_[slot];
+    ++out_.jobs.submitted;
+    out_.jobs.submitted_gpu_hours += j.job.gpus * j.job.duration_h;
+    if (const auto until = deferral_until(j)) {
+      ++out_.jobs.deferred;
+      out_.jobs.deferred_h_sum += *until - now_;
+      j.venue = Venue::held;
+      j.ready_h = *until;
+      events_.push(*until, EventKind::release, slot, j.generation);
+      return;
+    }
+    dispatch(slot);
+  }
+
+  // The start of the next cheap hour when holding the job there still meets its deadline.
+  std::optional<double> deferral_until(const Slot& j) const {
+    if (!p_.scheduling.time_shift || !j.job.deferrable || !j.job.has_deadline() || !p_.onprem) return std::nullopt;
+    const long h0 = static_cast<long>(now_);
+    const long last = std::min<long>(h0 + kDeferralSearchHours, static_cast<long>(p_.cheap_hour.size()) - 1);
+    const double latest_start_h = j.deadline_abs_h - j.job.duration_h / p_.perf_onprem;
+    for (long h = h0; h <= last; ++h) {
+      if (!p_.cheap_hour[h]) continue;
+      if (h == h0 || static_cast<double>(h) <= now_) return std::nullopt;  // already in a cheap hour
+      if (static_cast<double>(h) > latest_start_h) return std::nullopt;
+      return static_cast<double>(h);
+    }
+    return std::nullopt;
+  }
+
+  // A ready job: on-prem if it fits (and nobody waits ahead of it), else the queue, else the cloud.
+  void dispatch(std::uint32_t slot) {
+    Slot& j = slots_[slot];
+    j.venue = Venue::none;
+    if (p_.onprem && pool_.could_fit(j.job.gpus)) {
+      if (live_queued_ == 0 && pool_.place(j.job.gpus, slot, j.nodes)) {
+        start_onprem(slot);
+        return;
+      }
+      const double max_wait_h = j.job.max_wait_h >= 0.0 ? j.job.max_wait_h : p_.scheduling.max_wait_h;
+      if (p_.bursts && max_wait_h == 0.0) {
+        to_cloud(slot);
+        return;
+      }
+      j.venue = Venue::queued;
+      queue_.emplace_back(slot, j.generation);
+      ++live_queued_;
+      start_waiting(j);
+      if (p_.bursts) events_.push(now_ + max_wait_h, EventKind::max_wait, slot, j.generation);
+      return;
+    }
+    if (p_.bursts) {
+      to_cloud(slot);
+      return;
+    }
+    ++out_.jobs.unservable;
+    out_.jobs.unserved_gpu_hours += j.job.gpus * j.remaining_h;
+    release_slot(slot);
+  }
+
+  void start_waiting(const Slot& j) { waiting_gpus_ += j.job.gpus; }
+  void stop_waiting(const Slot& j) { waiting_gpus_ -= j.job.gpus; }
+
+  void leave_queue_for_cloud(std::uint32_t slot) {
+    Slot& j = slots_[slot];
+    if (j.venue != Venue::queued) return;
+    stop_waiting(j);
+    --live_queued_;
+    ++j.generation;  // the queue entry is dead from now on
+    ++out_.jobs.bursts;
+    to_cloud(slot);
+  }
+
+  void try_start_queued() {
+    if (!p_.onprem || live_queued_ == 0) return;
+    // Strict FIFO: start from the head while the head fits.
+    while (!queue_.empty()) {
+      const auto [slot, generation] = queue_.front();
+      Slot& j = slots_[slot];
+      if (j.generation != generation || j.venue != Venue::queued) {
+        queue_.pop_front();
+        continue;
+      }
+      if (!pool_.place(j.job.gpus, slot, j.nodes)) break;
+      queue_.pop_front();
+      start_from_queue(slot);
+    }
+    if (!p_.scheduling.backfill_first_fit || live_queued_ == 0) return;
+    int looked = 0;
+    for (auto& [slot, generation] : queue_) {
+      Slot& j = slots_[slot];
+      if (j.generation != generation || j.venue != Venue::queued) continue;
+      if (++looked > kBackfillScanLimit) break;
+      if (pool_.place(j.job.gpus, slot, j.nodes)) start_from_queue(slot);
+    }
+  }
+
+  void start_from_queue(std::uint32_t slot) {
+    Slot& j = slots_[slot];
+    stop_waiting(j);
+    --live_queued_;
+    ++j.generation;
+    start_onprem(slot);
+  }
+
+  void to_cloud(std::uint32_t slot) {
+    Slot& j = slots_[slot];
+    if (p_.reserved_instances > 0 && reserved_.place(j.job.gpus, slot, j.nodes)) {
+      start_run(slot, Venue::reserved);
+      return;
+    }
+    if (j.wants_spot) {
+      spot_request(slot);
+      return;
+    }
+    start_run(slot, Venue::on_demand);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Spot
+
+  int instances_for(int gpus) const { return (gpus + p_.gpus_per_instance - 1) / p_.gpus_per_instance; }
+
+  double cloud_speed(int instances) const {
+    return p_.perf_cloud * (instances > 1 ? p_.scheduling.cloud_multi_node_efficiency : 1.0);
+  }
+
+  // The deadline-aware policy's test: does the slack still cover an on-demand run plus a restart?
+  bool must_leave_spot(const Slot& j) const {
+    if (!j.job.has_deadline()) return false;
+    const int k = instances_for(j.job.gpus);
+    const double compute_h = j.remaining_h / cloud_speed(k);
+    const double on_demand_h =
+        p_.startup_h + j.pending_restart_h + wall_with_checkpoints_h(compute_h, j.job.checkpoint_h, p_.checkpoint_write_h);
+    return j.deadline_abs_h - now_ < on_demand_h + p_.spot.restart_h;
+  }
+
+  void spot_request(std::uint32_t slot) {
+    Slot& j = slots_[slot];
+    if ((!deadline_aware_ && static_cast<int>(j.spot_tries) >= p_.spot.max_tries && p_.spot.fallback_to_on_demand) ||
+        (deadline_aware_ && must_leave_spot(j))) {
+      ++out_.jobs.fallbacks_to_on_demand;
+      start_run(slot, Venue::on_demand);
+      return;
+    }
+    const std::uint32_t attempt = j.spot_tries++;
+    ++out_.jobs.spot_requests;
+    if (market_.available(now_, instances_for(j.job.gpus), j.job.entity, attempt)) {
+      start_run(slot, Venue::spot);
+      return;
+    }
+    ++out_.jobs.spot_unavailable;
+    j.venue = Venue::spot_wait;
+    start_waiting(j);
+    events_.push(now_ + std::max(p_.spot.retry_h, kMinimumRetryH), EventKind::spot_retry, slot, j.generation);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Runs
+
+  void start_onprem(std::uint32_t slot) {
+    Slot& j = slots_[slot];
+    busy_gpus_ += j.job.gpus;
+    j.onprem_index = static_cast<int>(onprem_running_.size());
+    onprem_running_.push_back(slot);
+    start_run(slot, Venue::onprem);
+    note_peak();
+  }
+
+  void start_run(std::uint32_t slot, Venue venue) {
+    Slot& j = slots_[slot];
+    if (!j.started) {
+      j.started = true;
+      ++out_.jobs.started;
+      out_.jobs.first_wait_h_sum += now_ - j.ready_h;
+    }
+    j.venue = venue;
+    ++j.generation;
+    j.run_start_h = now_;
+    const bool spans = venue == Venue::onprem || venue == Venue::reserved ? j.nodes.size() > 1 : false;
+    if (venue == Venue::onprem) {
+      j.run_speed = p_.perf_onprem * (spans ? p_.scheduling.onprem_multi_node_efficiency : 1.0);
+      j.run_clock0 = work_clock_;
+      j.instances = 0;
+    } else {
+      j.instances = venue == Venue::reserved ? static_cast<int>(j.nodes.size()) : instances_for(j.job.gpus);
+      j.run_speed = cloud_speed(venue == Venue::reserved ? (spans ? 2 : 1) : j.instances);
+      j.run_clock0 = now_;
+    }
+    const double provisioning_h = venue == Venue::spot || venue == Venue::on_demand ? p_.startup_h : 0.0;
+    j.run_overhead_h = provisioning_h + j.pending_restart_h;
+    j.pending_restart_h = 0.0;
+    const double compute_h = j.remaining_h / j.run_speed;
+    j.run_wall_h = j.run_overhead_h + wall_with_checkpoints_h(compute_h, j.job.checkpoint_h, p_.checkpoint_write_h);
+    if (venue == Venue::onprem) {
+      events_.push(now_ + j.run_wall_h / work_rate_, EventKind::finish, slot, j.generation);
+      return;
+    }
+    const double finish_h = now_ + j.run_wall_h;
+    if (venue == Venue::spot) {
+      const double preempt_h =
+          market_.preemption_time(now_ + provisioning_h, finish_h, j.instances, j.job.entity, j.spot_runs++);
+      if (preempt_h < finish_h) {
+        events_.push(preempt_h, EventKind::preemption, slot, j.generation);
+        return;
+      }
+    }
+    events_.push(finish_h, EventKind::finish, slot, j.generation);
+  }
+
+  void reschedule_onprem_finishes() {
+    for (std::uint32_t slot : onprem_running_) {
+      Slot& j = slots_[slot];
+      ++j.generation;
+      const double left_clock = j.run_clock0 + j.run_wall_h - work_clock_;
+      events_.push(now_ + std::max(0.0, left_clock) / work_rate_, EventKind::finish, slot, j.generation);
+    }
+  }
+
+  // Ends the current run (finished or interrupted): frees its capacity and bills it.
+  void end_run(std::uint32_t slot, bool billed_to_horizon = false) {
+    Slot& j = slots_[slot];
+    switch (j.venue) {
+      case Venue::onprem: {
+        busy_gpus_ -= j.job.gpus;
+        pool_.release(j.job.gpus, slot, j.nodes);
+        const int i = j.onprem_index;
+        onprem_running_[i] = onprem_running_.back();
+        slots_[onprem_running_[i]].onprem_index = i;
+        onprem_running_.pop_back();
+        j.onprem_index = -1;
+        note_peak();
+        break;
+      }
+      case Venue::reserved:
+        reserved_.release(j.job.gpus, slot, j.nodes);
+        out_.gpu_hours.reserved_used += j.job.gpus * (now_ - j.run_start_h);
+        break;
+      case Venue::spot:
+        bill(Category::cloud_spot, j, p_.spot_usd_per_instance_h, spot_shock_, billed_to_horizon,
+             out_.gpu_hours.spot_billed);
+        break;
+      case Venue::on_demand:
+        bill(Category::cloud_on_demand, j, p_.on_demand_usd_per_instance_h, nullptr_shock_, billed_to_horizon,
+             out_.gpu_hours.on_demand_billed);
+        break;
+      default: break;
+    }
+  }
+
+  // ceil(t / granularity) granules, at least the minimum, per instance; the price grows by the
+  // hour and carries the month's shock. At the horizon's end only the time used is billed.
+  void bill(Category category, const Slot& j, double usd_per_instance_h, const std::vector<double>& shock,
+            bool to_horizon, double& billed_gpu_hours) {
+    const double a = j.run_start_h, b = now_;
+    const double used_h = b - a;
+    double billed_h = used_h;
+    if (!to_horizon) {
+      const double granules = std::ceil(used_h / p_.billing_granularity_h - 1e-9);
+      billed_h = std::max(p_.minimum_billed_h, granules * p_.billing_granularity_h);
+    }
+    billed_gpu_hours += j.instances * p_.gpus_per_instance * billed_h;
+    const double usd_per_h = j.instances * usd_per_instance_h;
+    for (int m = month_at(a); m <= month_at(b); ++m) {
+      const double lo = std::max(a, static_cast<double>(m) * kHoursPerMonth);
+      const double hi = m == months_ - 1 ? b : std::min(b, static_cast<double>(m + 1) * kHoursPerMonth);
+      if (hi <= lo) continue;
+      out_.cost_by_month[m][static_cast<int>(category)] +=
+          usd_per_h * growth_integral_h(price_change_, lo, hi) * (shock.empty() ? 1.0 : shock[m]);
+    }
+    const double extra_h = billed_h - used_h;
+    if (extra_h > 0.0) {
+      const int m = month_at(b);
+      out_.cost_by_month[m][static_cast<int>(category)] +=
+          usd_per_h * extra_h * hourly_growth_factor(price_change_, static_cast<long>(b)) * (shock.empty() ? 1.0 : shock[m]);
+    }
+  }
+
+  void complete(std::uint32_t slot) {
+    Slot& j = slots_[slot];
+    const Venue venue = j.venue;
+    end_run(slot);
+    auto& c = out_.jobs;
+    ++c.completed;
+    const double work = j.job.gpus * j.job.duration_h;
+    out_.gpu_hours.useful += work;
+    switch (venue) {
+      case Venue::onprem: ++c.completed_onprem; break;
+      case Venue::reserved: ++c.completed_reserved; break;
+      case Venue::spot: ++c.completed_spot; break;
+      case Venue::on_demand: ++c.completed_on_demand; break;
+      default: break;
+    }
+    if (venue != Venue::onprem) {
+      out_.gpu_hours.cloud_work += work;
+      if (p_.egress_usd_per_gpu_hour > 0.0)
+        out_.cost_by_month[month_at(now_)][static_cast<int>(Category::egress)] +=
+            work / p_.perf_cloud * p_.egress_usd_per_gpu_hour;
+    }
+    if (now_ > j.deadline_abs_h + 1e-9) ++c.deadline_misses;
+    const bool freed_pool = venue == Venue::onprem;
+    release_slot(slot);
+    if (freed_pool) try_start_queued();
+  }
+
+  // Progress of the current run at an interruption: saves what the checkpoints (or an
+  // emergency checkpoint) hold and counts the rest as lost.
+  void interrupt(Slot& j, bool emergency) {
+    const double clock_now = j.venue == Venue::onprem ? work_clock_ : now_;
+    const double compute_elapsed = clock_now - j.run_clock0 - j.run_overhead_h;
+    const Progress p = progress_after(compute_elapsed, j.job.checkpoint_h, p_.checkpoint_write_h);
+    const double saved_h = emergency ? p.done_h : p.saved_h;
+    j.remaining_h = std::max(0.0, j.remaining_h - saved_h * j.run_speed);
+    if (!emergency) out_.jobs.lost_gpu_hours += j.job.gpus * p.lost_h;
+  }
+
+  void preempt(std::uint32_t slot) {
+    Slot& j = slots_[slot];
+    ++out_.jobs.preemptions;
+    interrupt(j, p_.emergency_checkpoint_covers);
+    end_run(slot);
+    ++j.generation;
+    j.pending_restart_h = p_.spot.restart_h;
+    spot_request(slot);  // SPEC §12.12: it requests again at once
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Node failures: node n's k-th failure comes after an Exp(1) amount E of cumulative hazard,
+  //   Lambda(a) = lambda0 (a + g a^2 / (2 x 8760)), lambda0 = afr / 8760, a = age in hours,
+  // solved for the age a1 with Lambda(a1) = Lambda(a0) + E.
+
+  void draw_failure(int node, double t_h) {
+    const FailureSpec& f = p_.onprem->failures;
+    if (f.afr_per_year <= 0.0) return;
+    const double lambda0 = f.afr_per_year / kHoursPerYear;
+    const double quadratic = lambda0 * f.afr_growth_per_year / (2.0 * kHoursPerYear);
+    const double a0 = t_h - static_cast<double>(p_.purchase_h);
+    const double e = -std::log(uniform(in_.seed, in_.path, RandomSource::failure, static_cast<std::uint32_t>(node),
+                                       node_failures_drawn_[node]++));
+    const double target = lambda0 * a0 + quadratic * a0 * a0 + e;
+    const double a1 = quadratic > 0.0 ? 2.0 * target / (lambda0 + std::sqrt(lambda0 * lambda0 + 4.0 * quadratic * target))
+                                      : target / lambda0;
+    const double when = static_cast<double>(p_.purchase_h) + a1;
+    if (when < horizon_h_) events_.push(when, EventKind::node_failure, node, node_generation_[node]);
+  }
+
+  void draw_first_failures(double t_h) {
+    for (int n = 0; n < p_.nodes; ++n) draw_failure(n, t_h);
+  }
+
+  void fail_node(int node) {
+    ++out_.jobs.node_failures;
+    std::vector<std::uint32_t> killed;
+    pool_.fail(node, killed);
+    ++node_generation_[node];
+    events_.push(now_ + p_.onprem->failures.repair_h, EventKind::node_repair, node, node_generation_[node]);
+    for (std::uint32_t slot : killed) {
+      Slot& j = slots_[slot];
+      ++out_.jobs.jobs_hit_by_failures;
+      interrupt(j, false);
+      end_run(slot);
+      ++j.generation;
+      j.pending_restart_h = p_.scheduling.restart_h;
+    }
+    note_peak();
+    for (std::uint32_t slot : killed) dispatch(slot);
+    try_start_queued();
+  }
+
+  void repair_node(int node) {
+    pool_.repair(node);
+    ++node_generation_[node];
+    draw_failure(node, now_);
+    note_peak();
+    try_start_queued();
+  }
+
+  // ------------------------------------------------------------------------------------------
+
+  void finish_horizon() {
+    auto& c = out_.jobs;
+    for (std::uint32_t slot = 0; slot < slots_.size(); ++slot) {
+      Slot& j = slots_[slot];
+      if (j.venue == Venue::none) continue;
+      if (j.venue == Venue::spot || j.venue == Venue::on_demand || j.venue == Venue::reserved) end_run(slot, true);
+      ++c.unfinished;
+      c.unserved_gpu_hours += j.job.gpus * j.remaining_h;
+    }
+    out_.gpu_hours.unserved = c.unserved_gpu_hours;
+    // Reserved capacity: paid every hour of its term at the price of the term's start.
+    if (p_.reserved_instances > 0) {
+      const double usd_per_h = p_.reserved_instances * p_.reserved_usd_per_instance_h;
+      for (int m = 0; m < months_; ++m) {
+        const long h = static_cast<long>(m) * kHoursPerMonth;
+        const long term_start = (h / p_.reserved_term_h) * p_.reserved_term_h;
+        out_.cost_by_month[m][static_cast<int>(Category::cloud_reserved)] +=
+            usd_per_h * kHoursPerMonth * hourly_growth_factor(price_change_, term_start);
+      }
+      out_.gpu_hours.reserved_paid = static_cast<double>(p_.reserved_instances) * p_.gpus_per_instance * horizon_h_;
+    }
+    if (p_.onprem && p_.onprem->power.demand_charge_usd_per_kw_month > 0.0) {
+      for (int m = 0; m < months_; ++m)
+        out_.cost_by_month[m][static_cast<int>(Category::energy)] +=
+            p_.onprem->power.demand_charge_usd_per_kw_month * out_.peak_facility_kw_by_month[m] *
+            monthly_growth_factor(p_.onprem->power.escalation_per_year, m);
+    }
+  }
+
+  const Scenario& s_;
+  const DesPlan& p_;
+  JobFeed& feed_;
+  PathInputs in_;
+  double horizon_h_;
+  int months_;
+  SpotMarket market_;
+  bool deadline_aware_;
+  PathOutcome out_;
+  EventQueue events_;
+  double now_ = 0.0;
+  SimJob next_job_;
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> free_slots_;
+  long active_ = 0;
+  // On-prem
+  const std::vector<SiteHour>* site_ = nullptr;
+  std::vector<SiteHour> noisy_site_;
+  NodePool pool_;
+  NodePool reserved_;
+  std::vector<std::uint32_t> node_generation_;
+  std::vector<std::uint32_t> node_failures_drawn_;
+  std::vector<std::uint32_t> onprem_running_;
+  std::deque<std::pair<std::uint32_t, std::uint32_t>> queue_;
+  long live_queued_ = 0;
+  long waiting_gpus_ = 0;
+  int busy_gpus_ = 0;
+  double pue_ = 1.0;
+  double usd_per_kwh_ = 0.0;
+  double work_rate_ = 1.0;
+  double work_clock_ = 0.0;
+  // Prices
+  double price_change_ = 0.0;
+  std::vector<double> spot_shock_;
+  std::vector<double> power_shock_;
+  const std::vector<double> nullptr_shock_;
+};
+
+class StreamFeed final : public JobFeed {
+ public:
+  explicit StreamFeed(JobStream& stream) : stream_(stream) {}
+  bool next(SimJob& job) override { return stream_.next(job); }
+
+ private:
+  JobStream& stream_;
+};
+
+}  // namespace
+
+PathOutcome simulate_feed(const Scenario& scenario, const DesPlan& plan, JobFeed& feed, const PathInputs& inputs) {
+  return Simulator(scenario, plan, feed, inputs).run();
+}
+
+PathOutcome simulate_path(const Scenario& scenario, const DesPlan& plan, const JobCatalog& catalog,
+                          const PathInputs& inputs) {
+  JobStream stream(*scenario.jobs, catalog, scenario.calendar, inputs.seed, inputs.path,
+                   static_cast<double>(scenario.horizon_hours()), inputs.growth_per_year);
+  StreamFeed feed(stream);
+  return simulate_feed(scenario, plan, feed, inputs);
+}
+
+}  // namespace tco::des

@@ -1,0 +1,91 @@
+// The discrete-event replay of one plan on one Monte Carlo path (SPEC §4, §5, §12.12-12.15).
+// Jobs arrive in submission order and are offered, in turn, to
+//   1. the on-prem pool (N nodes x G GPUs; FIFO queue, optional first-fit backfill; a job
+//      waits up to max_wait_h, then bursts; a plan that does not burst waits for ever)
+//   2. the reserved pool (R instances, packed like on-prem, no queue)
+//   3. spot, when the job is preemptible and wins the plan's spot_share draw (availability,
+//      retries, preemptions; policy "fallback" after max_tries, or "deadline_aware": stay
+//      while the slack covers the on-demand run plus a restart)
+//   4. on-demand.
+// A run on a venue of speed p (x multi-node efficiency when it spans nodes or instances)
+// takes overhead + T + (ceil(T/c) - 1) w hours for T = remaining work / p (engine/des/
+// checkpoint.hpp); on-prem hours run at the throttled work rate. Cloud runs bill
+// ceil(t / granularity) granules (at least minimum_billed) per instance, provisioning included.
+// Energy accrues at every state change and hour boundary:
+//   IT_kW = N_up idle + (peak - idle) busy / G,  cost = IT_kW x PUE(h) x price(h) x shock(m) x dt
+// booked in the month it is used, so a steady load gives the hourly model's energy exactly.
+// Example: 1 node of 8 GPUs, two 8-GPU jobs of 1 h at t = 0 with max_wait 0.5 h: the first
+// runs on-prem [0, 1); the second waits 0.5 h, bursts, and runs on-demand [0.5, 1.5).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "engine/des/des_plan.hpp"
+#include "engine/des/job_stream.hpp"
+#include "engine/ledger.hpp"
+#include "engine/plan_evaluator.hpp"
+
+namespace tco::des {
+
+struct JobCounters {
+  long submitted = 0;
+  long completed = 0;
+  long completed_onprem = 0;
+  long completed_reserved = 0;
+  long completed_spot = 0;
+  long completed_on_demand = 0;
+  long unfinished = 0;          // still queued or running at the horizon's end
+  long unservable = 0;          // larger than the pool of a plan that does not burst
+  long started = 0;             // jobs that started at least once
+  long bursts = 0;              // jobs that left the on-prem queue for the cloud
+  long spot_requests = 0;
+  long spot_unavailable = 0;
+  long preemptions = 0;
+  long fallbacks_to_on_demand = 0;
+  long node_failures = 0;
+  long jobs_hit_by_failures = 0;
+  long deadline_misses = 0;
+  long deferred = 0;
+  double submitted_gpu_hours = 0.0;
+  double lost_gpu_hours = 0.0;    // GPUs x wall time since the last checkpoint, at interruptions
+  double waited_gpu_hours = 0.0;  // GPUs x hours queued or waiting for spot capacity
+  double first_wait_h_sum = 0.0;  // sum over started jobs of (first start - ready)
+  double deferred_h_sum = 0.0;
+  double unserved_gpu_hours = 0.0;  // work left in unfinished and unservable jobs
+};
+
+using CostRow = std::array<double, kCategoryCount>;
+
+// What one path of one plan produced. Costs are operating costs booked at month ends (the
+// ownership costs, the same on every path, are booked separately).
+struct PathOutcome {
+  std::vector<CostRow> cost_by_month;
+  GpuHours gpu_hours;
+  double it_energy_kwh = 0.0;
+  double facility_energy_kwh = 0.0;
+  std::vector<double> peak_facility_kw_by_month;
+  int throttled_hours = 0;
+  JobCounters jobs;
+  long events = 0;
+};
+
+struct PathInputs {
+  std::uint64_t seed = 0;
+  std::uint32_t path = 0;
+  double growth_per_year = 0.0;  // this path's demand growth
+};
+
+PathOutcome simulate_path(const Scenario& scenario, const DesPlan& plan, const JobCatalog& catalog,
+                          const PathInputs& inputs);
+
+// The same on a given stream of jobs (tests).
+class JobFeed {
+ public:
+  virtual ~JobFeed() = default;
+  virtual bool next(SimJob& job) = 0;
+};
+PathOutcome simulate_feed(const Scenario& scenario, const DesPlan& plan, JobFeed& feed, const PathInputs& inputs);
+
+}  // namespace tco::des

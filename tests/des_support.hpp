@@ -1,0 +1,58 @@
+// Helpers for the discrete-event replay's tests: scenarios of jobs on the round-number
+// fixture catalog (tests/scenario_builder.hpp lists its figures), and a job feed from a vector.
+#pragma once
+
+#include <vector>
+
+#include "engine/des/des_plan.hpp"
+#include "engine/des/simulator.hpp"
+#include "engine/monte_carlo.hpp"
+#include "scenario_builder.hpp"
+
+namespace tco::test {
+
+// base_scenario_json() with `jobs` instead of the hourly workload: 12 months, a cloud plan
+// (test/gpu8: 8 GPUs, $16/h on-demand, $8/h spot) and a hybrid plan owning 2 test-node-8.
+inline Json des_scenario_json(const Json& jobs) {
+  Json doc = base_scenario_json();
+  doc.erase("workload");
+  doc["jobs"] = jobs;
+  return doc;
+}
+
+inline Scenario load_des_scenario(const Json& doc) {
+  return load_scenario_json(doc, "des-test.json", source_path("tests"));
+}
+
+class VectorFeed final : public des::JobFeed {
+ public:
+  explicit VectorFeed(std::vector<des::SimJob> jobs) : jobs_(std::move(jobs)) {}
+  bool next(des::SimJob& job) override {
+    if (i_ == jobs_.size()) return false;
+    job = jobs_[i_];
+    job.entity = static_cast<std::uint32_t>(i_++);
+    return true;
+  }
+
+ private:
+  std::vector<des::SimJob> jobs_;
+  std::size_t i_ = 0;
+};
+
+inline const McPlanStats& mc_plan(const MonteCarloRun& mc, const std::string& name) {
+  for (const auto& p : mc.plans)
+    if (p.name == name) return p;
+  FAIL("no plan " << name);
+  return mc.plans.front();
+}
+
+inline double job_mean(const McPlanStats& p, const char* counter) { return p.job_means[job_counter_index(counter)]; }
+
+// A report without its "run" block (what may differ between runs: threads).
+inline std::string report_without_run(const std::string& text) {
+  Json report = Json::parse(text);
+  report.erase("run");
+  return report.dump(2);
+}
+
+}  // namespace tco::test
