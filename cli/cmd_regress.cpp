@@ -1,8 +1,8 @@
 // tcosim regress SCENARIOS_DIR --baselines DIR [--update] [--catalog DIR] [--md OUT.md]
-//                [--tolerance 0.5%] [--abs-tolerance-usd 1000]
-// Runs every scenario (*.json with "plans") in the folder as `tcosim run` would, diffs each
-// report against DIR/<scenario file name> (a report without its "run" block), and prints one
-// Markdown table for the whole set. Exit 1 on any regression or missing baseline, 2 on bad
+//                [--tolerance 0.5%] [--abs-tolerance-usd 1000] [--threads T]
+// Runs every scenario (*.json with "plans") in the folder as `tcosim run` would (with the
+// scenario's own paths and seed), diffs each report against DIR/<scenario file name> (a
+// report without its "run" block), and prints one Markdown table for the whole set. Exit 1 on any regression or missing baseline, 2 on bad
 // input, else 0. --update rewrites the baselines on purpose (atomically; exit 0).
 // A scenario whose input data is missing outside the project (e.g. ../shared/data, which
 // ships beside some checkouts only) is skipped with a note; a missing path inside the project
@@ -35,6 +35,7 @@ struct RegressOptions {
   std::string md;
   std::string tolerance = "0.5%";
   double abs_tolerance_usd = 1000.0;
+  int threads = 1;
 };
 
 namespace {
@@ -71,7 +72,7 @@ std::optional<std::string> skip_reason(const InputError& e, const fs::path& proj
   if (missing.empty()) return std::nullopt;
   for (const fs::path& p : missing)
     if (is_inside(p, project_root)) return std::nullopt;
-  return fmt::format("input data outside the project is absent ({})", missing.front().lexically_normal().string());
+  return fmt::format("input data outside the project is absent ({})", missing.back().lexically_normal().string());
 }
 
 enum class Outcome { compared, updated, skipped, missing_baseline, failed_baseline, bad_input };
@@ -138,7 +139,9 @@ class Regression {
     r.name = file.stem().string();
     Json report;
     try {
-      report = make_report(file.string(), o_.catalog, RunMetadata{"regress", 1});
+      MonteCarloOptions mc;
+      mc.threads = o_.threads;
+      report = make_report(file.string(), o_.catalog, mc, RunMetadata{"regress", o_.threads});
     } catch (const InputError& e) {
       if (const auto reason = skip_reason(e, project_root_)) {
         ctx_.out << "note: skipped " << file.string() << ": " << *reason << "\n";
@@ -146,6 +149,8 @@ class Regression {
       }
       return {r.name, Outcome::bad_input, std::nullopt, e.what()};
     } catch (const ModelError& e) {
+      return {r.name, Outcome::bad_input, std::nullopt, std::string(file.string()) + ": " + e.what()};
+    } catch (const TargetNotReached& e) {
       return {r.name, Outcome::bad_input, std::nullopt, std::string(file.string()) + ": " + e.what()};
     }
     report.erase("run");  // what may differ between runs is not part of a baseline
@@ -296,6 +301,9 @@ void setup_regress(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--abs-tolerance-usd", opts->abs_tolerance_usd,
                   "Absolute tolerance for USD figures (default 1000); a move must exceed both to count")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--threads", opts->threads,
+                  "Threads for the Monte Carlo paths of scenarios with \"jobs\" (reports do not depend on it)")
+      ->check(CLI::Range(1, 1024));
   cmd->callback([opts, &ctx] { ctx.exit_code = run_regress(*opts, ctx); });
 }
 

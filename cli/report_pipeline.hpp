@@ -1,15 +1,24 @@
 // The report of one scenario, as `tcosim run` makes it: load (resolving the catalog), run,
-// render. `tcosim regress` makes its reports through here so they match `run`'s byte for byte.
+// render. A scenario with "jobs" runs the discrete-event Monte Carlo replay (paths and seed
+// from the options, else the scenario's monte_carlo block); one without, the deterministic
+// hourly model. `tcosim regress` makes its reports through here so they match `run`'s.
 #pragma once
 
 #include <string>
 
 #include "engine/json_reader.hpp"
+#include "engine/monte_carlo.hpp"
+#include "models/scenario.hpp"
 #include "reports/json_report.hpp"
 
 namespace tco::cli {
 
-// Throws InputError / ModelError like load_scenario. catalog_dir empty: the scenario's own.
-Json make_report(const std::string& scenario_path, const std::string& catalog_dir, const RunMetadata& meta);
+// Throws TargetNotReached when options.target_ci_usd is not reached within the ceiling.
+Json make_report(const Scenario& scenario, const MonteCarloOptions& options, const RunMetadata& meta);
+
+// Loads the scenario first (InputError / ModelError like load_scenario); catalog_dir empty:
+// the scenario's own.
+Json make_report(const std::string& scenario_path, const std::string& catalog_dir, const MonteCarloOptions& options,
+                 const RunMetadata& meta);
 
 }  // namespace tco::cli

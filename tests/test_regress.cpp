@@ -151,6 +151,27 @@ TEST_CASE("regress: input data absent outside the project is skipped; a missing 
   CHECK(contains(typo.out, "/catalog_dir"));
 }
 
+TEST_CASE("regress: a Monte Carlo scenario's baseline is the report `tcosim run` writes, minus its run block") {
+  const fs::path project = make_project("regress-mc");
+  fs::copy_file(tco::test::source_path("tests/fixtures/des/mc_small.json"), project / "scenarios" / "mc_small.json");
+  const Result update = run(regress_args(project, {"--update", "--threads", "2"}));
+  INFO(update.out << update.err);
+  REQUIRE(update.exit_code == 0);
+
+  const fs::path report_path = project / "run.json";
+  REQUIRE(run({"run", (project / "scenarios" / "mc_small.json").string(), "--out", report_path.string(), "--quiet"})
+              .exit_code == 0);
+  Json report = tco::read_json_file(report_path.string());
+  REQUIRE(report.at("monte_carlo").contains("plans"));
+  report.erase("run");
+  const Json baseline = tco::read_json_file((project / "baselines" / "mc_small.json").string());
+  CHECK(baseline == report);
+
+  const Result again = run(regress_args(project));
+  CHECK(again.exit_code == 0);
+  CHECK(contains(again.out, "| mc_small | | | | | no change |"));
+}
+
 TEST_CASE("regress: a missing scenarios or baselines folder is bad input") {
   const fs::path project = make_project("regress-folders");
   CHECK(run({"regress", (project / "nope").string(), "--baselines", (project / "baselines").string()}).exit_code == 2);
