@@ -16,11 +16,13 @@ inline constexpr int kExitInternal = 3;
 class InputError : public std::runtime_error {
  public:
   InputError(const std::string& file, const std::string& where, const std::string& message)
-      : std::runtime_error(compose(file, where, message)), file_(file), where_(where) {}
+      : std::runtime_error(compose(file, where, message)), file_(file), where_(where), message_(message) {}
 
   const std::string& file() const { return file_; }
   // A JSON pointer ("/onprem/nodes"), or "line N, column C" for text inputs.
   const std::string& where() const { return where_; }
+  // The message without the file and the pointer.
+  const std::string& message() const { return message_; }
 
  private:
   static std::string compose(const std::string& file, const std::string& where,
@@ -31,6 +33,7 @@ class InputError : public std::runtime_error {
   }
   std::string file_;
   std::string where_;
+  std::string message_;
 };
 
 class ModelError : public std::runtime_error {

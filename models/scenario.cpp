@@ -376,6 +376,25 @@ void add_plan_warnings(Scenario& s, const Plan& plan, const std::string& pointer
   }
 }
 
+// A plan's section is the scenario's section with the plan's patch applied. An error in it
+// points into the plan when the plan wrote that field, else into the scenario's own section.
+InputError attribute_section_error(const InputError& e, const std::string& plan_section, const std::string& base_section,
+                                   const Json& patch) {
+  if (e.where().rfind(plan_section, 0) != 0) return e;
+  const std::string suffix = e.where().substr(plan_section.size());
+  const std::string field = suffix.substr(0, suffix.find(' '));
+  bool in_patch = false;
+  if (patch.is_object() && !field.empty()) {
+    try {
+      in_patch = patch.contains(Json::json_pointer(field));
+    } catch (const Json::exception&) {
+      in_patch = false;
+    }
+  }
+  if (in_patch || field.empty()) return e;
+  return InputError(e.file(), base_section + suffix, e.message());
+}
+
 Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_cloud, Resolver& resolver,
                 int horizon_months, const std::string& dir) {
   Plan p;
@@ -420,7 +439,11 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
     if (onprem_json.empty())
       r.fail("onprem", "an \"onprem\" section (here or at the scenario's top level) for a plan that owns nodes", nullptr);
     JsonObjectReader or_(onprem_json, r.file(), r.pointer_of("onprem"));
-    p.onprem = parse_onprem(or_, resolver, horizon_months);
+    try {
+      p.onprem = parse_onprem(or_, resolver, horizon_months);
+    } catch (const InputError& e) {
+      throw attribute_section_error(e, r.pointer_of("onprem"), "/onprem", r.has("onprem") ? r.value("onprem") : Json());
+    }
     // A node that fits no rack is an error now, not in the middle of a run.
     try {
       nodes_per_rack(p.onprem->cooling.rack_limit_kw, p.onprem->server.peak_kw);
@@ -432,7 +455,11 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
     if (cloud_json.empty())
       r.fail("cloud", "a \"cloud\" section (here or at the scenario's top level) for a plan that rents", nullptr);
     JsonObjectReader cr(cloud_json, r.file(), r.pointer_of("cloud"));
-    p.cloud = parse_cloud(cr, resolver, dir);
+    try {
+      p.cloud = parse_cloud(cr, resolver, dir);
+    } catch (const InputError& e) {
+      throw attribute_section_error(e, r.pointer_of("cloud"), "/cloud", r.has("cloud") ? r.value("cloud") : Json());
+    }
     const auto& o = p.cloud->offer;
     if (p.spot_share > 0.0 && !o.spot_usd_per_hour)
       r.fail("spot_share", "0: the offer \"" + o.provenance.id + "\" has no spot price", &r.value("spot_share"));
@@ -521,6 +548,18 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
       throw InputError(file, pointer + "/name", "expected a unique plan name, found \"" + plan.name + "\" twice");
     add_plan_warnings(s, plan, pointer);
     s.plans.push_back(std::move(plan));
+  }
+  // A section that no plan uses must still be valid: a typo there is a wrong number waiting
+  // for the day a plan starts to use it.
+  const bool onprem_used = std::any_of(s.plans.begin(), s.plans.end(), [](const Plan& p) { return p.onprem.has_value(); });
+  const bool cloud_used = std::any_of(s.plans.begin(), s.plans.end(), [](const Plan& p) { return p.cloud.has_value(); });
+  if (!base_onprem.is_null() && !onprem_used) {
+    JsonObjectReader unused(base_onprem, file, "/onprem");
+    parse_onprem(unused, resolver, s.horizon_months);
+  }
+  if (!base_cloud.is_null() && !cloud_used) {
+    JsonObjectReader unused(base_cloud, file, "/cloud");
+    parse_cloud(unused, resolver, dir);
   }
   const std::string baseline = r.string_or("baseline", s.plans.front().name);
   const auto it = std::find_if(s.plans.begin(), s.plans.end(), [&](const Plan& p) { return p.name == baseline; });
