@@ -2,8 +2,9 @@
 //                [--tolerance 0.5%] [--abs-tolerance-usd 1000] [--threads T]
 // Runs every scenario (*.json with "plans") in the folder as `tcosim run` would (with the
 // scenario's own paths and seed), diffs each report against DIR/<scenario file name> (a
-// report without its "run" block), and prints one Markdown table for the whole set. Exit 1 on any regression or missing baseline, 2 on bad
-// input, else 0. --update rewrites the baselines on purpose (atomically; exit 0).
+// report without its "run" block), and prints one Markdown table for the whole set. Exit 1
+// on any regression or missing baseline, 2 on bad input, else 0. --update rewrites the
+// baselines on purpose (atomically; exit 0).
 // A scenario whose input data is missing outside the project (e.g. ../shared/data, which
 // ships beside some checkouts only) is skipped with a note; a missing path inside the project
 // (the folder holding SCENARIOS_DIR) is a mistake and fails as bad input.
@@ -159,7 +160,7 @@ class Regression {
     const bool has_baseline = fs::is_regular_file(baseline, ec);
     if (!has_baseline && !o_.update)
       return {r.name, Outcome::missing_baseline, std::nullopt,
-              fmt::format("missing baseline {}: run `{}` to create it", baseline.string(), update_command())};
+              fmt::format("no {}: run `{}` to create it", baseline.string(), update_command())};
     if (has_baseline) {
       try {
         r.diff = diff_reports(read_json_file(baseline.string()), report, tolerance_, baseline.string(), file.string());
