@@ -68,13 +68,31 @@ struct HourOutcome {
   double backlog_gpu_hours = 0.0;   // work still waiting after this hour
 };
 
-// Whole instances' GPUs for `gpus`; the tolerance keeps 48.000000001 GPUs at 6 instances.
-TCO_HD double round_up_to_instances(double gpus, double gpus_per_instance) {
+// How the step divides by the fleet's constants (GPUs per node and per instance, cloud perf).
+// Plain division; or, for a hot loop whose constants are all powers of two (8-GPU nodes and
+// instances, perf 1), a multiplication by the reciprocal, which is then exact: the same bits.
+struct PlainDivision {
+  TCO_HD double operator()(double x, double d) const { return x / d; }
+};
+struct PowerOfTwoDivision {
+  TCO_HD double operator()(double x, double d) const { return x * (1.0 / d); }
+};
+
+// Whole instances for `gpus`; the tolerance keeps 48.000000001 GPUs at 6 instances.
+template <typename Divide = PlainDivision>
+TCO_HD double instances_for(double gpus, double gpus_per_instance, Divide divide = {}) {
   if (gpus <= 1e-9) return 0.0;
-  return std::ceil(gpus / gpus_per_instance - 1e-9) * gpus_per_instance;
+  return std::ceil(divide(gpus, gpus_per_instance) - 1e-9);
 }
 
-TCO_HD HourOutcome step_hour(const FleetParams& f, const HourInputs& in, double backlog_gpu_hours) {
+// Whole instances' GPUs for `gpus`.
+TCO_HD double round_up_to_instances(double gpus, double gpus_per_instance) {
+  return instances_for(gpus, gpus_per_instance) * gpus_per_instance;
+}
+
+template <typename Divide = PlainDivision>
+TCO_HD HourOutcome step_hour(const FleetParams& f, const HourInputs& in, double backlog_gpu_hours,
+                             Divide divide = {}) {
   HourOutcome out;
   const double need = in.demand_gpus + backlog_gpu_hours;
   const double capacity_gpus = in.nodes_up * f.gpus_per_node;
@@ -88,22 +106,25 @@ TCO_HD HourOutcome step_hour(const FleetParams& f, const HourInputs& in, double 
 
   if (f.bursts) {
     out.cloud_work = overflow;
-    const double cloud_gpus = overflow / f.perf_cloud;
+    const double cloud_gpus = divide(overflow, f.perf_cloud);
     out.reserved_used_gpus = cloud_gpus < f.reserved_gpus ? cloud_gpus : f.reserved_gpus;
     const double rest = cloud_gpus - out.reserved_used_gpus;
     const double spot_gpus = rest * f.spot_share * in.spot_available;
-    out.spot_billed_gpus = round_up_to_instances(spot_gpus * f.spot_overhead_factor * in.spot_preemption_factor,
-                                                 f.gpus_per_instance);
-    out.on_demand_billed_gpus = round_up_to_instances(rest - spot_gpus, f.gpus_per_instance);
-    out.spot_usd = out.spot_billed_gpus / f.gpus_per_instance * f.spot_usd_per_instance_hour * in.cloud_price_factor *
-                   in.spot_price_multiplier;
-    out.on_demand_usd =
-        out.on_demand_billed_gpus / f.gpus_per_instance * f.on_demand_usd_per_instance_hour * in.cloud_price_factor;
+    // Instances are counted once and priced by count (instances x GPUs per instance is exact,
+    // both being whole numbers, so this is billed GPUs / GPUs per instance to the bit).
+    const double spot_instances =
+        instances_for(spot_gpus * f.spot_overhead_factor * in.spot_preemption_factor, f.gpus_per_instance, divide);
+    const double on_demand_instances = instances_for(rest - spot_gpus, f.gpus_per_instance, divide);
+    out.spot_billed_gpus = spot_instances * f.gpus_per_instance;
+    out.on_demand_billed_gpus = on_demand_instances * f.gpus_per_instance;
+    out.spot_usd =
+        spot_instances * f.spot_usd_per_instance_hour * in.cloud_price_factor * in.spot_price_multiplier;
+    out.on_demand_usd = on_demand_instances * f.on_demand_usd_per_instance_hour * in.cloud_price_factor;
   } else {
     out.backlog_gpu_hours = overflow;
   }
 
-  out.it_kw = in.nodes_up * f.idle_kw + (f.peak_kw - f.idle_kw) * busy / f.gpus_per_node;
+  out.it_kw = in.nodes_up * f.idle_kw + divide((f.peak_kw - f.idle_kw) * busy, f.gpus_per_node);
   out.facility_kw = out.it_kw * in.pue;
   out.energy_usd = out.facility_kw * in.usd_per_kwh;
   return out;

@@ -51,6 +51,9 @@ struct PathTiles {
   double preemption[kTile];
   double pue[kTile];
   double work_rate[kTile];
+  double fresh[kTile];
+  double carried[kTile];
+  double down[kTile];
 };
 
 // One plan's inputs for the hours of one month (pointers already at the month's first hour).
@@ -82,27 +85,27 @@ TCO_SWEEP_INLINE HourInputs hour_inputs(const MonthInputs& a, int j) {
   return in;
 }
 
-// A bursting plan's hours are independent: eight lanes, summed in a fixed order.
-TCO_SWEEP_INLINE void bursting_month(const SweepPlanParams& plan, const MonthInputs& a, int n, double& usd, double& peak_kw) {
-  // A local copy that says it bursts: the branch folds away and every load is from the stack,
-  // so the compiler can run the lanes as one vector.
-  SweepPlanParams p = plan;
-  p.fleet.bursts = 1;
+// The month's hours of one plan in eight independent lanes, summed in a fixed order (the lane of
+// hour j is j mod 8). `carried` is the backlog each hour starts with (a plan that does not
+// burst), or null (none).
+template <typename Divide>
+TCO_SWEEP_INLINE void lanes_month(const SweepPlanParams& p, const MonthInputs& a, int n,
+                                  const double* __restrict carried, double& usd, double& peak_kw, Divide divide) {
   double acc[kLanes] = {};
   double top[kLanes] = {};
   int j0 = 0;
   for (; j0 + kLanes <= n; j0 += kLanes) {
     for (int l = 0; l < kLanes; ++l) {
-      double backlog = 0.0;
+      double backlog = carried ? carried[j0 + l] : 0.0;
       double kw = 0.0;
-      acc[l] += sweep_hour_usd(p, hour_inputs(a, j0 + l), backlog, kw);
+      acc[l] += sweep_hour_usd(p, hour_inputs(a, j0 + l), backlog, kw, divide);
       top[l] = top[l] > kw ? top[l] : kw;
     }
   }
   for (int l = 0; j0 + l < n; ++l) {
-    double backlog = 0.0;
+    double backlog = carried ? carried[j0 + l] : 0.0;
     double kw = 0.0;
-    acc[l] += sweep_hour_usd(p, hour_inputs(a, j0 + l), backlog, kw);
+    acc[l] += sweep_hour_usd(p, hour_inputs(a, j0 + l), backlog, kw, divide);
     top[l] = top[l] > kw ? top[l] : kw;
   }
   usd = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
@@ -110,17 +113,79 @@ TCO_SWEEP_INLINE void bursting_month(const SweepPlanParams& plan, const MonthInp
   for (double kw : top) peak_kw = peak_kw > kw ? peak_kw : kw;
 }
 
-// A plan that does not burst carries its backlog from hour to hour.
-TCO_SWEEP_INLINE void backlog_month(const SweepPlanParams& p, const MonthInputs& a, int n, double& backlog, double& usd,
-                          double& peak_kw) {
-  double acc[kLanes] = {};
-  peak_kw = 0.0;
+// A bursting plan's hours are independent. (A local copy that says it bursts: the branch folds
+// away and every load is from the stack, so the compiler can run the lanes as one vector.)
+template <typename Divide>
+TCO_SWEEP_INLINE void bursting_month(const SweepPlanParams& plan, const MonthInputs& a, int n, double& usd,
+                                     double& peak_kw, Divide divide) {
+  SweepPlanParams p = plan;
+  p.fleet.bursts = 1;
+  lanes_month(p, a, n, nullptr, usd, peak_kw, divide);
+}
+
+// A plan that does not burst carries its backlog from hour to hour, but most hours start with
+// none. So: the backlog each hour would leave if it started with none, for all hours at once
+// (vectorised); then a light sequential pass that steps exactly only the hours that start with
+// a backlog; then the costs, vectorised. The same bits as stepping hour after hour.
+template <typename Divide>
+TCO_SWEEP_INLINE void backlog_month(const SweepPlanParams& plan, const MonthInputs& a, int n, double& backlog,
+                                    double* __restrict fresh, double* __restrict carried, double& usd,
+                                    double& peak_kw, Divide divide) {
+  SweepPlanParams p = plan;
+  p.fleet.bursts = 0;
+  for (int j = 0; j < n; ++j) fresh[j] = step_hour(p.fleet, hour_inputs(a, j), 0.0, divide).backlog_gpu_hours;
+  // Out of line and cold, so that the common hour (no backlog) is a load, not a division chain.
+  const auto carry = [&](int j, double from) __attribute__((noinline, cold)) {
+    return step_hour(p.fleet, hour_inputs(a, j), from, divide).backlog_gpu_hours;
+  };
+  double b = backlog;
   for (int j = 0; j < n; ++j) {
-    double kw = 0.0;
-    acc[j % kLanes] += sweep_hour_usd(p, hour_inputs(a, j), backlog, kw);
-    peak_kw = peak_kw > kw ? peak_kw : kw;
+    carried[j] = b;
+    if (b == 0.0)
+      b = fresh[j];
+    else
+      b = carry(j, b);
   }
-  usd = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+  backlog = b;
+  lanes_month(p, a, n, carried, usd, peak_kw, divide);
+}
+
+// One plan's month, with the division the plan's constants allow (the same bits either way).
+TCO_SWEEP_INLINE void plan_month(const SweepPlanParams& p, const MonthInputs& a, int n, double& backlog,
+                                 PathTiles& t, double& usd, double& peak_kw) {
+  if (p.fleet.bursts) {
+    if (p.power_of_two_divisors)
+      bursting_month(p, a, n, usd, peak_kw, PowerOfTwoDivision{});
+    else
+      bursting_month(p, a, n, usd, peak_kw, PlainDivision{});
+  } else {
+    if (p.power_of_two_divisors)
+      backlog_month(p, a, n, backlog, t.fresh, t.carried, usd, peak_kw, PowerOfTwoDivision{});
+    else
+      backlog_month(p, a, n, backlog, t.fresh, t.carried, usd, peak_kw, PlainDivision{});
+  }
+}
+
+// Nodes up in hours h0 .. h0 + n - 1 from the sorted failure times: each failure adds its
+// node-hours down to the hours it touches, in the failures' order (the same sums as
+// sweep_nodes_down, hour by hour). `first` skips the failures repaired before h0.
+TCO_SWEEP_INLINE void fill_nodes_up(const double* starts, int count, double repair_h, double nodes, long h0, int n,
+                                    int& first, double* __restrict down, double* __restrict out) {
+  for (int j = 0; j < n; ++j) down[j] = 0.0;
+  const double month_begin = static_cast<double>(h0);
+  const double month_end = static_cast<double>(h0 + n);
+  while (first < count && starts[first] + repair_h <= month_begin) ++first;
+  for (int i = first; i < count && starts[i] < month_end; ++i) {
+    const double s = starts[i];
+    const double e = s + repair_h;
+    for (long hour = std::max(h0, static_cast<long>(std::floor(s))); hour < h0 + n && static_cast<double>(hour) < e;
+         ++hour) {
+      const double hour_begin = static_cast<double>(hour);
+      const double hour_end = hour_begin + 1.0;
+      down[hour - h0] += (e < hour_end ? e : hour_end) - (s > hour_begin ? s : hour_begin);
+    }
+  }
+  for (int j = 0; j < n; ++j) out[j] = nodes - down[j];
 }
 
 // The words of hours h0 .. h0 + n - 1 of a per-hour source (4 hours per Philox block): the
@@ -155,7 +220,7 @@ int evaluate_path(const SweepPointHeader& pt, const SweepPlanParams* plans, cons
   const int plan_count = pt.plan_count;
   const std::uint64_t seed = pt.seed;
   double backlog[kMaxPlans];
-  DownTracker tracker[kMaxPlans];
+  int first_failure[kMaxPlans];
   int failures[kMaxPlans];
   bool spot_random[kMaxPlans];
   bool need_spot_words = false;
@@ -163,7 +228,7 @@ int evaluate_path(const SweepPointHeader& pt, const SweepPlanParams* plans, cons
   for (int i = 0; i < plan_count; ++i) {
     const SweepPlanParams& p = plans[i];
     backlog[i] = 0.0;
-    tracker[i] = DownTracker{};
+    first_failure[i] = 0;
     failures[i] = 0;
     npv_out[i] = 0.0;
     total_out[i] = 0.0;
@@ -204,8 +269,8 @@ int evaluate_path(const SweepPointHeader& pt, const SweepPlanParams* plans, cons
       a.spot_mult = sweep_month_multiplier(seed, path, RandomSource::spot_price, m, p.spot_price_sigma);
       const double nodes = h0 >= p.nodes_from_hour ? p.nodes : 0.0;
       if (failures[i] > 0 && nodes > 0.0) {
-        const double* starts = t.failure.data() + p.failure_offset;
-        for (int j = 0; j < n; ++j) t.nodes[j] = nodes - sweep_nodes_down(starts, failures[i], p.repair_h, h0 + j, tracker[i]);
+        fill_nodes_up(t.failure.data() + p.failure_offset, failures[i], p.repair_h, nodes, h0, n, first_failure[i],
+                      t.down, t.nodes);
       } else {
         std::fill(t.nodes, t.nodes + n, nodes);
       }
@@ -213,11 +278,9 @@ int evaluate_path(const SweepPointHeader& pt, const SweepPlanParams* plans, cons
       if (p.pue_offset >= 0) {
         a.usd_per_kwh = data + p.usd_per_kwh_offset + h0;
         if (p.ambient_c_offset >= 0) {
-          for (int j = 0; j < n; ++j) {
-            t.pue[j] = data[p.pue_offset + h0 + j];
-            t.work_rate[j] = data[p.work_rate_offset + h0 + j];
-            sweep_apply_ambient(p, data[p.ambient_c_offset + h0 + j], t.z[j], t.pue[j], t.work_rate[j]);
-          }
+          const SweepPlanParams q = p;  // a stack copy: the loop's loads cannot fault, so it vectorises
+          const double* ambient_c = data + p.ambient_c_offset + h0;
+          for (int j = 0; j < n; ++j) sweep_apply_ambient(q, ambient_c[j], t.z[j], t.pue[j], t.work_rate[j]);
           a.pue = t.pue;
           a.work_rate = t.work_rate;
         } else {
@@ -231,10 +294,9 @@ int evaluate_path(const SweepPointHeader& pt, const SweepPlanParams* plans, cons
       }
       a.cloud_factor = p.cloud_factor_offset >= 0 ? data + p.cloud_factor_offset + h0 : t.ones;
       if (spot_random[i]) {
-        for (int j = 0; j < n; ++j) {
-          t.spot_available[j] = sweep_spot_available(p, spot_words[j]);
-          t.preemption[j] = sweep_preemption_factor(p, preemption_words[j]);
-        }
+        const SweepPlanParams q = p;
+        for (int j = 0; j < n; ++j) t.spot_available[j] = sweep_spot_available(q, spot_words[j]);
+        for (int j = 0; j < n; ++j) t.preemption[j] = sweep_preemption_factor(q, preemption_words[j]);
         a.spot_available = t.spot_available;
         a.preemption = t.preemption;
       } else {
@@ -243,10 +305,7 @@ int evaluate_path(const SweepPointHeader& pt, const SweepPlanParams* plans, cons
       }
       double usd = 0.0;
       double peak_kw = 0.0;
-      if (p.fleet.bursts)
-        bursting_month(p, a, n, usd, peak_kw);
-      else
-        backlog_month(p, a, n, backlog[i], usd, peak_kw);
+      plan_month(p, a, n, backlog[i], t, usd, peak_kw);
       const double month_usd = sweep_month_usd(p, data, m, usd, peak_kw);
       npv_out[i] += month_usd * data[pt.discount_offset + m];
       total_out[i] += month_usd;

@@ -51,6 +51,8 @@ enum SweepStatus : int { kSweepOk = 0, kSweepFailureOverflow = 1 };
 // (a flat array of doubles); -1 means "none" (factor 1, or no on-prem site).
 struct SweepPlanParams {
   FleetParams fleet;
+  int power_of_two_divisors = 0;  // GPUs per node and per instance and cloud perf are powers of
+                                  // two: step_hour may multiply by their (exact) reciprocals
   double fixed_npv_usd = 0.0;    // capex, financing, lease, maintenance, facility, staff,
   double fixed_total_usd = 0.0;  // reserved, residual, tax shield: the same on every path
   double nodes = 0.0;
@@ -238,9 +240,10 @@ TCO_HD void sweep_apply_ambient(const SweepPlanParams& p, double ambient_c, doub
 
 // The hour's variable cost (cloud on-demand and spot, energy, egress, waiting) through
 // step_hour; updates the backlog and returns the facility kW for the month's demand charge.
+template <typename Divide = PlainDivision>
 TCO_HD double sweep_hour_usd(const SweepPlanParams& p, const HourInputs& in, double& backlog_gpu_hours,
-                             double& facility_kw) {
-  const HourOutcome o = step_hour(p.fleet, in, backlog_gpu_hours);
+                             double& facility_kw, Divide divide = {}) {
+  const HourOutcome o = step_hour(p.fleet, in, backlog_gpu_hours, divide);
   backlog_gpu_hours = o.backlog_gpu_hours;
   facility_kw = o.facility_kw;
   return o.on_demand_usd + o.spot_usd + o.energy_usd + o.cloud_work * p.egress_usd_per_cloud_work +
@@ -263,8 +266,9 @@ struct SweepPathResult {
   int status = kSweepOk;
 };
 
-TCO_HD SweepPathResult sweep_plan_path(const SweepPointHeader& pt, const SweepPlanParams& p, const double* data,
-                                       std::uint32_t path, double* failure_scratch) {
+template <typename Divide>
+TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const SweepPlanParams& p, const double* data,
+                                            std::uint32_t path, double* failure_scratch, Divide divide) {
   SweepPathResult r;
   const std::uint64_t seed = pt.seed;
   const double* demand = data + pt.demand_offset;
@@ -314,7 +318,7 @@ TCO_HD SweepPathResult sweep_plan_path(const SweepPointHeader& pt, const SweepPl
       }
       in.spot_price_multiplier = spot_mult;
       double facility_kw = 0.0;
-      month_usd += sweep_hour_usd(p, in, backlog, facility_kw);
+      month_usd += sweep_hour_usd(p, in, backlog, facility_kw, divide);
       peak_kw = peak_kw > facility_kw ? peak_kw : facility_kw;
     }
     const double usd = sweep_month_usd(p, data, m, month_usd, peak_kw);
@@ -324,6 +328,12 @@ TCO_HD SweepPathResult sweep_plan_path(const SweepPointHeader& pt, const SweepPl
   r.npv_usd += p.fixed_npv_usd;
   r.total_usd += p.fixed_total_usd;
   return r;
+}
+
+TCO_HD SweepPathResult sweep_plan_path(const SweepPointHeader& pt, const SweepPlanParams& p, const double* data,
+                                       std::uint32_t path, double* failure_scratch) {
+  return p.power_of_two_divisors ? sweep_plan_path_with(pt, p, data, path, failure_scratch, PowerOfTwoDivision{})
+                                 : sweep_plan_path_with(pt, p, data, path, failure_scratch, PlainDivision{});
 }
 
 }  // namespace tco

@@ -22,6 +22,11 @@ constexpr Category kFixedCategories[] = {Category::capex,       Category::financ
 
 constexpr double kTwoTo32 = 4294967296.0;
 
+bool power_of_two(double d) {
+  int exponent = 0;
+  return d > 0.0 && std::frexp(d, &exponent) == 0.5;
+}
+
 // A probability as a 32-bit threshold: a uniform word is below it with that probability
 // (to 2^-32).
 std::uint32_t word_threshold(double probability) {
@@ -124,6 +129,8 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
 
     SweepPlanParams p;
     p.fleet = fleet_params(plan);
+    p.power_of_two_divisors = power_of_two(p.fleet.gpus_per_node) && power_of_two(p.fleet.gpus_per_instance) &&
+                              power_of_two(p.fleet.perf_cloud);
     for (Category c : kFixedCategories) {
       p.fixed_npv_usd += det.ledger.category_npv_usd(c, s.discount_rate_per_year);
       p.fixed_total_usd += det.ledger.category_total_usd(c);

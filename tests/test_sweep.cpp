@@ -67,6 +67,38 @@ TEST_CASE("sweep: a zero-variance grid point equals the foundation's determinist
   }
 }
 
+TEST_CASE("sweep: multiplying by exact reciprocals (8-GPU nodes and instances, perf 1) gives the bits of division") {
+  const Scenario s = load_sweep_scenario(random_sweep_json());
+  OnePointRun r = run_one_point(s, 21, 9);
+  for (const auto& p : r.chunk.plans) REQUIRE(p.power_of_two_divisors == 1);
+  for (auto& p : r.chunk.plans) p.power_of_two_divisors = 0;
+  const SweepPathValues plain = run_sweep_cpu(r.chunk, 9, 1);
+  CHECK(plain.npv_usd == r.values.npv_usd);
+  CHECK(plain.total_usd == r.values.total_usd);
+  // And hour by hour, on awkward numbers.
+  FleetParams f;
+  f.gpus_per_node = 8;
+  f.gpus_per_instance = 8;
+  f.perf_cloud = 1;
+  f.idle_kw = 1.3;
+  f.peak_kw = 10.7;
+  f.spot_share = 0.37;
+  f.spot_overhead_factor = 1.13;
+  f.on_demand_usd_per_instance_hour = 98.32;
+  f.spot_usd_per_instance_hour = 19.66;
+  for (int k = 0; k < 1000; ++k) {
+    HourInputs in;
+    in.demand_gpus = 0.1 + 0.731 * k;
+    in.nodes_up = (k % 7) * 0.9;
+    in.work_rate = k % 3 ? 1.0 : 0.8;
+    const HourOutcome a = step_hour(f, in, 0.0);
+    const HourOutcome b = step_hour(f, in, 0.0, PowerOfTwoDivision{});
+    REQUIRE(a.spot_usd == b.spot_usd);
+    REQUIRE(a.on_demand_usd == b.on_demand_usd);
+    REQUIRE(a.it_kw == b.it_kw);
+  }
+}
+
 TEST_CASE("sweep: power price shocks are mean-one: the mean NPV is within 4 stderr of the deterministic one") {
   Json doc = rich_sweep_json();
   doc["onprem"]["power"]["monthly_price_sigma"] = 0.3;
