@@ -1,4 +1,4 @@
-// tcosim run SCENARIO --out REPORT.json [--md SUMMARY.md] [--catalog DIR]
+// tcosim run SCENARIO --out REPORT.json [--md SUMMARY.md] [--html REPORT.html] [--csv DIR] [--catalog DIR]
 //   [--paths N] [--seed S] [--threads T] [--target-ci-usd X --path-ceiling N]
 // A scenario with "jobs" runs the discrete-event Monte Carlo replay (docs/des.md); one
 // without keeps the deterministic hourly model.
@@ -22,6 +22,8 @@ struct RunOptions {
   std::string scenario;
   std::string out;
   std::string md;
+  std::string html;
+  std::string csv_dir;
   std::string catalog;
   bool quiet = false;
   std::optional<long> paths;
@@ -56,9 +58,9 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
     report = report_json(scenario, run, RunMetadata{"run", 1});
   }
   // Everything is computed before anything is written: bad input leaves no file behind.
-  const std::string md = o.md.empty() ? std::string() : markdown_summary(report);
-  if (!o.out.empty()) write_file_atomically(o.out, report_text(report));
-  if (!o.md.empty()) write_file_atomically(o.md, md);
+  const std::string text = report_text(report);
+  if (!o.out.empty()) write_file_atomically(o.out, text);
+  write_human_formats(report, o.html, o.md, o.csv_dir);
   if (!o.quiet) ctx.out << console_summary(report);
   if (!o.out.empty() && !o.quiet) ctx.out << "report: " << o.out << "\n";
   return 0;
@@ -74,6 +76,10 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("scenario", opts->scenario, "Scenario file (JSON; see docs/scenario.md)")->required();
   cmd->add_option("--out,-o", opts->out, "Write the JSON report here (atomically; see docs/report.md)");
   cmd->add_option("--md", opts->md, "Also write a Markdown summary here (for a pull-request comment)");
+  cmd->add_option("--html", opts->html,
+                  "Also write a self-contained HTML report here (inline SVG charts, no network, no JavaScript)");
+  cmd->add_option("--csv", opts->csv_dir,
+                  "Also write CSV tables (monthly_cash_flows.csv, plans.csv, ...) into this folder");
   cmd->add_option("--catalog", opts->catalog,
                   "Pricing catalog folder, replacing the scenario's catalog_dir (default: ../pricing-data beside "
                   "the scenario)");

@@ -5,6 +5,7 @@ packages=(
   build-essential cmake
   libeigen3-dev nlohmann-json3-dev libcli11-dev libfmt-dev libboost-math-dev libboost-dev
   doctest-dev librandom123-dev python3 python3-jsonschema
+  chromium
 )
 missing=()
 for p in "${packages[@]}"; do
