@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "reports/html_escape.hpp"
+
 #include "reports/markdown_summary.hpp"
 #include "reports/svg_chart.hpp"
 
@@ -11,19 +13,6 @@ namespace tco {
 
 namespace {
 
-std::string esc(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 std::string text_of(const Json& v) {
   if (v.is_string()) return v.get<std::string>();
@@ -64,7 +53,7 @@ std::string plans_table(const Json& report) {
     out += fmt::format(
         "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td "
         "class=n>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td></tr>\n",
-        esc(name), esc(p.at("kind").get<std::string>()), p.at("onprem_nodes").get<int>(), format_usd(p.at("npv_usd")),
+        html_escape(name), html_escape(p.at("kind").get<std::string>()), p.at("onprem_nodes").get<int>(), format_usd(p.at("npv_usd")),
         format_usd(p.at("total_nominal_usd")),
         p.at("usd_per_useful_gpu_hour").is_number() ? fmt::format("${:.2f}", p.at("usd_per_useful_gpu_hour").get<double>()) : "n/a",
         c ? format_usd(c->at("npv_saving_usd")) : "baseline",
@@ -133,8 +122,8 @@ std::string monthly_tables(const Json& report) {
   std::string out;
   for (const auto& p : report.at("plans")) {
     const Json& monthly = p.at("monthly");
-    out += fmt::format("<details><summary>{}: monthly cash flows (USD)</summary><table><tr>", esc(p.at("name").get<std::string>()));
-    for (const auto& c : monthly.at("columns")) out += "<th>" + esc(c.get<std::string>()) + "</th>";
+    out += fmt::format("<details><summary>{}: monthly cash flows (USD)</summary><table><tr>", html_escape(p.at("name").get<std::string>()));
+    for (const auto& c : monthly.at("columns")) out += "<th>" + html_escape(c.get<std::string>()) + "</th>";
     out += "</tr>\n";
     for (const auto& row : monthly.at("rows")) {
       out += "<tr>";
@@ -150,10 +139,10 @@ std::string monthly_tables(const Json& report) {
 std::string breakdown_table(const Json& report) {
   const Json& plans = report.at("plans");
   std::string out = "<table><tr><th>category (NPV, USD)</th>";
-  for (const auto& p : plans) out += "<th>" + esc(p.at("name").get<std::string>()) + "</th>";
+  for (const auto& p : plans) out += "<th>" + html_escape(p.at("name").get<std::string>()) + "</th>";
   out += "</tr>\n";
   for (const auto& [category, ignored] : plans.at(0).at("breakdown_npv_usd").items()) {
-    out += "<tr><td>" + esc(category) + "</td>";
+    out += "<tr><td>" + html_escape(category) + "</td>";
     for (const auto& p : plans) out += "<td class=n>" + format_usd(p.at("breakdown_npv_usd").at(category)) + "</td>";
     out += "</tr>\n";
   }
@@ -167,7 +156,7 @@ std::string breakevens_section(const Json& report) {
     out += "<table><tr><th>server</th><th>vs cloud price</th><th>cloud $/GPU-h</th><th>breakeven utilization</th><th>GPU-hours/month</th></tr>\n";
     for (const auto& b : util) {
       out += fmt::format("<tr><td>{}</td><td>{}</td><td class=n>${:.3f}</td><td class=n>{}</td><td class=n>{}</td></tr>\n",
-                         esc(b.at("server").get<std::string>()), esc(b.at("price_basis").get<std::string>()),
+                         html_escape(b.at("server").get<std::string>()), html_escape(b.at("price_basis").get<std::string>()),
                          b.at("cloud_usd_per_gpu_hour").get<double>(),
                          b.at("utilization").is_number() ? fmt::format("{:.1f}%", 100 * b.at("utilization").get<double>()) : "never",
                          b.at("gpu_hours_per_month").is_number() ? fmt::format("{:.0f}", b.at("gpu_hours_per_month").get<double>()) : "-");
@@ -176,10 +165,10 @@ std::string breakevens_section(const Json& report) {
   }
   out += "<ul>";
   for (const auto& b : report.at("breakevens").at("cloud_price_multiplier")) {
-    out += fmt::format("<li>{}: cloud prices x {} make it cost the same NPV as {}</li>", esc(b.at("plan").get<std::string>()),
+    out += fmt::format("<li>{}: cloud prices x {} make it cost the same NPV as {}</li>", html_escape(b.at("plan").get<std::string>()),
                        b.at("cloud_price_multiplier").is_number() ? fmt::format("{:.3f}", b.at("cloud_price_multiplier").get<double>())
                                                                   : std::string("(none in (0, 1000])"),
-                       esc(b.at("baseline").get<std::string>()));
+                       html_escape(b.at("baseline").get<std::string>()));
   }
   return out + "</ul>\n";
 }
@@ -190,16 +179,16 @@ void flatten(const Json& value, const std::string& prefix, std::string& out) {
   } else if (value.is_array() && !value.empty() && (value[0].is_object() || value[0].is_array())) {
     for (std::size_t i = 0; i < value.size(); ++i) flatten(value[i], prefix + "/" + std::to_string(i), out);
   } else {
-    out += "<tr><td><code>" + esc(prefix) + "</code></td><td>" + esc(value.is_array() ? value.dump() : text_of(value)) + "</td></tr>\n";
+    out += "<tr><td><code>" + html_escape(prefix) + "</code></td><td>" + html_escape(value.is_array() ? value.dump() : text_of(value)) + "</td></tr>\n";
   }
 }
 
 std::string assumptions_section(const Json& report) {
   std::string out = "<table><tr><th>catalog record</th><th>kind</th><th>source</th><th>as of</th></tr>\n";
   for (const auto& r : report.at("pricing").at("records")) {
-    out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", esc(r.at("id").get<std::string>()),
-                       esc(r.at("kind").get<std::string>()), esc(r.at("source").get<std::string>()),
-                       esc(r.at("as_of").get<std::string>()));
+    out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_escape(r.at("id").get<std::string>()),
+                       html_escape(r.at("kind").get<std::string>()), html_escape(r.at("source").get<std::string>()),
+                       html_escape(r.at("as_of").get<std::string>()));
   }
   out += "</table>\n<details><summary>every resolved input</summary><table>\n";
   flatten(report.at("inputs"), "", out);
@@ -213,10 +202,10 @@ std::string reproduce_section(const Json& report) {
       "<table><tr><td>tool</td><td>tcosim {}</td></tr><tr><td>scenario</td><td>{} (sha256 {})</td></tr>"
       "<tr><td>pricing catalog</td><td>sha256 {}</td></tr><tr><td>seed</td><td>{}</td></tr><tr><td>paths</td><td>{}</td></tr>"
       "<tr><td>report schema</td><td>{}</td></tr></table>\n<p>Reproduce with <code>tcosim run {} --out report.json{}</code>.</p>\n",
-      esc(report.at("tool").at("version").get<std::string>()), esc(sc.at("file").get<std::string>()),
-      esc(sc.at("digest_sha256").get<std::string>()), esc(report.at("pricing").at("catalog_digest_sha256").get<std::string>()),
-      esc(text_of(mc.value("seed", Json(nullptr)))), esc(text_of(mc.value("paths", Json(1)))),
-      esc(report.at("schema_version").get<std::string>()), esc(sc.at("file").get<std::string>()),
+      html_escape(report.at("tool").at("version").get<std::string>()), html_escape(sc.at("file").get<std::string>()),
+      html_escape(sc.at("digest_sha256").get<std::string>()), html_escape(report.at("pricing").at("catalog_digest_sha256").get<std::string>()),
+      html_escape(text_of(mc.value("seed", Json(nullptr)))), html_escape(text_of(mc.value("paths", Json(1)))),
+      html_escape(report.at("schema_version").get<std::string>()), html_escape(sc.at("file").get<std::string>()),
       mc.value("seed", Json(nullptr)).is_number() ? fmt::format(" --seed {} --paths {}", text_of(mc.at("seed")), text_of(mc.at("paths")))
                                                   : std::string());
 }
@@ -225,7 +214,7 @@ std::string warnings_section(const Json& report) {
   if (report.at("warnings").empty()) return "<p>None.</p>\n";
   std::string out = "<ul>";
   for (const auto& w : report.at("warnings"))
-    out += fmt::format("<li><code>{}</code> {}</li>", esc(w.at("code").get<std::string>()), esc(w.at("message").get<std::string>()));
+    out += fmt::format("<li><code>{}</code> {}</li>", html_escape(w.at("code").get<std::string>()), html_escape(w.at("message").get<std::string>()));
   return out + "</ul>\n";
 }
 
@@ -261,13 +250,13 @@ std::string html_report(const Json& report) {
   const Json& sc = report.at("scenario");
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
   html += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">";
-  html += fmt::format("<title>tcosim: {}</title><style>{}</style></head><body>\n", esc(sc.at("name").get<std::string>()), kStyle);
-  html += fmt::format("<h1>tcosim: {}</h1>\n<p>{}</p>\n", esc(sc.at("name").get<std::string>()),
-                      esc(sc.value("description", "")));
-  html += "<p class=headline>" + esc(headline_decision(report)) + "</p>\n";
+  html += fmt::format("<title>tcosim: {}</title><style>{}</style></head><body>\n", html_escape(sc.at("name").get<std::string>()), kStyle);
+  html += fmt::format("<h1>tcosim: {}</h1>\n<p>{}</p>\n", html_escape(sc.at("name").get<std::string>()),
+                      html_escape(sc.value("description", "")));
+  html += "<p class=headline>" + html_escape(headline_decision(report)) + "</p>\n";
   html += fmt::format("<p>{} months from {}, discount rate {:.2f}% a year, baseline {}.</p>\n", sc.at("horizon_months").get<int>(),
-                      esc(sc.at("start").get<std::string>()), 100 * sc.at("discount_rate_per_year").get<double>(),
-                      esc(sc.at("baseline").get<std::string>()));
+                      html_escape(sc.at("start").get<std::string>()), 100 * sc.at("discount_rate_per_year").get<double>(),
+                      html_escape(sc.at("baseline").get<std::string>()));
   html += "<h2>Plans</h2>\n" + plans_table(report);
   html += "<h2>Cumulative discounted cost</h2>\n" + cumulative_chart(report);
   html += "<h2>Cost distribution</h2>\n" + distribution_chart(report);

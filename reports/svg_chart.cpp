@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "reports/html_escape.hpp"
+
 namespace tco::svg {
 
 namespace {
@@ -14,19 +16,6 @@ constexpr const char* kPalette[] = {"#1b6ca8", "#d1495b", "#2e933c", "#edae49", 
                                     "#c44536"};
 const char* color(std::size_t i) { return kPalette[i % (sizeof(kPalette) / sizeof(kPalette[0]))]; }
 
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 // A linear map from data to pixels with "nice" tick values.
 struct Axis {
@@ -67,7 +56,7 @@ std::string open_svg(int width, int height, const std::string& title) {
   return fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\" "
       "font-family=\"sans-serif\" font-size=\"11\"><title>{}</title>\n",
-      width, height, width, height, escape(title));
+      width, height, width, height, html_escape(title));
 }
 
 std::string y_grid(const Axis& y, double x0, double x1) {
@@ -126,7 +115,7 @@ std::string line_chart(const std::vector<Series>& series, const std::vector<Mark
       points += fmt::format("{:.1f},{:.1f} ", x.map(static_cast<double>(k)), y.map(series[i].y[k]));
     out += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" points=\"{}\"/>\n", color(i), points);
     out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\">{}</text>\n", right + 8, top + 14 + 14.0 * i,
-                       color(i), escape(series[i].name));
+                       color(i), html_escape(series[i].name));
   }
   for (const auto& m : markers) {
     if (m.series < 0 || m.series >= static_cast<int>(series.size()) || m.x < 0 ||
@@ -136,12 +125,12 @@ std::string line_chart(const std::vector<Series>& series, const std::vector<Mark
     out += fmt::format(
         "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"white\" stroke=\"{}\" stroke-width=\"2\"/>"
         "<text x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\">{}</text>\n",
-        px, py, color(m.series), px + 7, py - 7, color(m.series), escape(m.label));
+        px, py, color(m.series), px + 7, py - 7, color(m.series), html_escape(m.label));
   }
   out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>", (left + right) / 2, height - 4,
-                     escape(x_label));
+                     html_escape(x_label));
   out += fmt::format("<text transform=\"translate(12,{:.1f}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
-                     (top + bottom) / 2, escape(y_label));
+                     (top + bottom) / 2, html_escape(y_label));
   return out + "</svg>\n";
 }
 
@@ -178,9 +167,9 @@ std::string curve_chart(const std::vector<CurvePoint>& points, double highlight_
         x.map(p.x), y.map(p.y), color(1), x.map(p.x) + 8, y.map(p.y) + 16, color(1), short_number(p.x));
   }
   out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>", (left + right) / 2, height - 4,
-                     escape(x_label));
+                     html_escape(x_label));
   out += fmt::format("<text transform=\"translate(12,{:.1f}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
-                     (top + bottom) / 2, escape(y_label));
+                     (top + bottom) / 2, html_escape(y_label));
   return out + "</svg>\n";
 }
 
@@ -198,7 +187,7 @@ std::string tornado_chart(const std::vector<Bar>& bars, double base, const std::
   for (std::size_t i = 0; i < bars.size(); ++i) {
     const double yy = top + row * i;
     out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>", left - 6, yy + 15,
-                       escape(bars[i].label));
+                       html_escape(bars[i].label));
     // The low input's end in one colour, the high input's in another.
     out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"16\" fill=\"{}\"/>",
                        std::min(x.map(base), x.map(bars[i].low)), yy + 4, std::fabs(x.map(bars[i].low) - x.map(base)),
@@ -210,7 +199,7 @@ std::string tornado_chart(const std::vector<Bar>& bars, double base, const std::
   out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#333\"/>", x.map(base),
                      top, top + row * bars.size());
   out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{} (blue: input at its low value, red: at its high value)</text>",
-                     (left + right) / 2, height - 6, escape(x_label));
+                     (left + right) / 2, height - 6, html_escape(x_label));
   return out + "</svg>\n";
 }
 
@@ -230,7 +219,7 @@ std::string box_chart(const std::vector<Box>& boxes, const std::string& x_label,
     const auto& b = boxes[i];
     const double mid = top + row * i + row / 2;
     out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>", left - 6, mid + 4,
-                       escape(b.label));
+                       html_escape(b.label));
     out += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#555\"/>", x.map(b.p5), mid,
                        x.map(b.p95), mid);
     out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"16\" fill=\"{}\" fill-opacity=\"0.5\" stroke=\"{}\"/>",
@@ -240,7 +229,7 @@ std::string box_chart(const std::vector<Box>& boxes, const std::string& x_label,
     out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"#000\"/>\n", x.map(b.mean), mid);
   }
   out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{} (whiskers P5-P95, box P10-P90, line P50, dot mean)</text>",
-                     (left + right) / 2, height - 6, escape(x_label));
+                     (left + right) / 2, height - 6, html_escape(x_label));
   return out + "</svg>\n";
 }
 
