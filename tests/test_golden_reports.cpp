@@ -1,0 +1,52 @@
+// Golden reports: every shipped scenario's report, less its run block, equals the baseline in
+// tests/baselines/ byte for byte (tcosim regress compares the same files with tolerances; this
+// test allows no difference at all). Regenerate on purpose with
+//   ./build/tcosim regress scenarios --baselines tests/baselines --update
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli/report_pipeline.hpp"
+#include "engine/error.hpp"
+#include "test_support.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string file_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+bool reads_shared_data(const fs::path& scenario) { return file_text(scenario).find("shared/data") != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("golden: every shipped scenario's report equals its baseline byte for byte (run block aside)") {
+  const fs::path root = tco::test::source_path("");
+  int compared = 0;
+  for (const auto& entry : fs::directory_iterator(root / "scenarios")) {
+    if (entry.path().extension() != ".json") continue;
+    const std::string name = entry.path().stem().string();
+    if (name.find("grid") != std::string::npos) continue;
+    if (reads_shared_data(entry.path()) && !tco::test::shared_data_available()) {
+      MESSAGE("skipped " << name << ": it reads ../shared/data, which is absent");
+      continue;
+    }
+    CAPTURE(name);
+    // The same relative path as `tcosim regress scenarios ...` from the source folder uses.
+    tco::Json report = tco::cli::make_report("scenarios/" + name + ".json", "", tco::MonteCarloOptions{},
+                                             tco::RunMetadata{"regress", 1});
+    report.erase("run");
+    const fs::path baseline = root / "tests" / "baselines" / (name + ".json");
+    REQUIRE(fs::is_regular_file(baseline));
+    CHECK(tco::report_text(report) == file_text(baseline));
+    ++compared;
+  }
+  CHECK(compared >= 3);
+}
