@@ -21,6 +21,12 @@ if(NOT TCO_CUDA STREQUAL "OFF")
     endif()
     set(CMAKE_CUDA_RUNTIME_LIBRARY Static)
     enable_language(CUDA)
+    # CMake 3.25 knows no C++20 flag for nvcc (12+ has -std=c++20), and a global
+    # CMAKE_CXX_STANDARD 20 makes CUDA targets ask for that dialect: tell it the flag.
+    if(NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+      set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+      set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+    endif()
     find_package(CUDAToolkit REQUIRED)
     set(TCO_HAVE_CUDA ON)
   elseif(TCO_CUDA STREQUAL "ON")

@@ -118,10 +118,28 @@ std::vector<double> SweepGrid::point_values(long index) const {
   return out;
 }
 
+namespace {
+
+Json field_value(const GridField& f, double v) {
+  return f.integer ? Json(static_cast<std::int64_t>(v)) : Json(v);
+}
+
+}  // namespace
+
 Json SweepGrid::to_json() const {
   Json list = Json::array();
-  for (const auto& f : fields) list.push_back({{"pointer", f.pointer}, {"values", f.values}});
+  for (const auto& f : fields) {
+    Json values = Json::array();
+    for (double v : f.values) values.push_back(field_value(f, v));
+    list.push_back({{"pointer", f.pointer}, {"values", values}});
+  }
   return {{"fields", list}, {"points", points()}};
+}
+
+Json SweepGrid::values_json(const std::vector<double>& values) const {
+  Json out = Json::array();
+  for (std::size_t k = 0; k < values.size(); ++k) out.push_back(field_value(fields[k], values[k]));
+  return out;
 }
 
 SweepGrid parse_sweep_grid(const Json& grid, const std::string& grid_file, const Json& scenario,

@@ -34,6 +34,8 @@ struct SweepGrid {
   std::vector<double> point_values(long index) const;
   // The grid as the sweep's output records it: every field with its expanded values.
   Json to_json() const;
+  // A point's values as JSON (integers for integer fields: 2, not 2.0).
+  Json values_json(const std::vector<double>& values) const;
 };
 
 // Parses a grid document against the scenario document it varies. Throws InputError naming the

@@ -236,7 +236,10 @@ Json sweep_point_json(const SweepInputs& in, const SweepPointValues& v) {
     list.push_back(plan);
     if (means[j] < means[best]) best = j;
   }
-  return {{"index", v.index}, {"values", v.grid_values}, {"plans", list}, {"best_plan", in.base.plans[best].name}};
+  return {{"index", v.index},
+          {"values", in.grid.values_json(v.grid_values)},
+          {"plans", list},
+          {"best_plan", in.base.plans[best].name}};
 }
 
 Json sweep_identity(const SweepInputs& in) {

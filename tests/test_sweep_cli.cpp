@@ -63,6 +63,7 @@ TEST_CASE("sweep cli: the document holds every point's statistics and best plan,
   const Json& p4 = doc.at("points").at(4);
   CHECK(p4.at("index") == 4);
   CHECK(p4.at("values") == Json({2, 0.1}));
+  CHECK(p4.at("values").at(0).is_number_integer());  // a node count stays an integer
   CHECK(doc.at("grid").at("fields").at(1).at("values") == Json({0.08, 0.1, 0.12}));
   // No random input in the rich fixture: every path is the deterministic result.
   for (const auto& plan : p4.at("plans")) {
@@ -250,6 +251,19 @@ TEST_CASE("sweep cli: grid errors exit 2 and name the pointer") {
     CHECK(r.err.find("grid point 1") != std::string::npos);
     CHECK(r.err.find("/plans/1/spot_share") != std::string::npos);
   }
+}
+
+TEST_CASE("sweep cli: the example sweep in scenarios/sweeps runs") {
+  const auto dir = scratch_dir("sweep-example");
+  const std::string out = (dir / "example.json").string();
+  const CliResult r = run_cli({"sweep", source_path("scenarios/sweeps/hybrid-uncertain.json"), "--grid",
+                               source_path("scenarios/sweeps/hybrid-uncertain.grid.json"), "--paths", "3", "--shard",
+                               "2/4", "--backend", "cpu", "--out", out});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const Json shard = Json::parse(read_text_file(out));
+  CHECK(shard.at("grid").at("points") == 20);
+  CHECK(shard.at("points").size() == 5);
+  CHECK(r.out.find("best plan") != std::string::npos);
 }
 
 TEST_CASE("sweep cli: --backend cuda without a device is a clear error") {
