@@ -21,12 +21,6 @@ if(NOT TCO_CUDA STREQUAL "OFF")
     endif()
     set(CMAKE_CUDA_RUNTIME_LIBRARY Static)
     enable_language(CUDA)
-    # CMake 3.25 knows no C++20 flag for nvcc (12+ has -std=c++20), and a global
-    # CMAKE_CXX_STANDARD 20 makes CUDA targets ask for that dialect: tell it the flag.
-    if(NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
-      set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
-      set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
-    endif()
     find_package(CUDAToolkit REQUIRED)
     set(TCO_HAVE_CUDA ON)
   elseif(TCO_CUDA STREQUAL "ON")
@@ -40,8 +34,10 @@ if(TCO_HAVE_CUDA)
   # --fmad=false: no FMA contraction, as on the CPU, so both backends round the same way
   # (only the device's exp/log differ from the host's, in the last bits).
   add_library(tcosim_cuda STATIC ${CMAKE_SOURCE_DIR}/engine/sweep_cuda.cu)
-  set_target_properties(tcosim_cuda PROPERTIES CUDA_STANDARD 20 CUDA_STANDARD_REQUIRED ON
-    POSITION_INDEPENDENT_CODE ON)
+  # CMake 3.25 knows no C++20 dialect flag for nvcc 12+ (a CUDA_STANDARD 20 property fails at
+  # generate time), so the flag is given directly.
+  set_target_properties(tcosim_cuda PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  target_compile_options(tcosim_cuda PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
   target_include_directories(tcosim_cuda PRIVATE ${CMAKE_SOURCE_DIR})
   target_include_directories(tcosim_cuda SYSTEM PRIVATE ${RANDOM123_INCLUDE_DIR})
   target_link_libraries(tcosim_cuda PRIVATE nlohmann_json::nlohmann_json fmt::fmt)
