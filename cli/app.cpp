@@ -18,6 +18,8 @@ static void register_commands(CLI::App& app, CommandContext& ctx) {
   setup_sweep(app, ctx);
   setup_merge(app, ctx);
   setup_trace(app, ctx);
+  setup_optimize(app, ctx);
+  setup_sensitivity(app, ctx);
 }
 
 int run_main(int argc, char** argv, std::ostream& out, std::ostream& err) {

@@ -42,5 +42,7 @@ void write_human_formats(const Json& report, const std::string& html, const std:
 void setup_sweep(CLI::App& app, CommandContext& ctx);
 void setup_merge(CLI::App& app, CommandContext& ctx);
 void setup_trace(CLI::App& app, CommandContext& ctx);
+void setup_optimize(CLI::App& app, CommandContext& ctx);
+void setup_sensitivity(CLI::App& app, CommandContext& ctx);
 
 }  // namespace tco::cli

@@ -1,13 +1,15 @@
 // tcosim run SCENARIO --out REPORT.json [--md SUMMARY.md] [--html REPORT.html] [--csv DIR] [--catalog DIR]
 //   [--paths N] [--seed S] [--threads T] [--target-ci-usd X --path-ceiling N]
 // A scenario with "jobs" runs the discrete-event Monte Carlo replay (docs/des.md); one
-// without keeps the deterministic hourly model.
+// without keeps the deterministic hourly model. A scenario with "uncertain" inputs also gets the
+// "sensitivity" and "uncertainty" sections (--paths and --seed apply to them; docs/decisions.md).
 #include <memory>
 #include <optional>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/app.hpp"
+#include "cli/report_pipeline.hpp"
 #include "engine/error.hpp"
 #include "engine/monte_carlo.hpp"
 #include "engine/scenario_run.hpp"
@@ -51,11 +53,19 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
       return kExitCheckFailed;
     }
   } else {
-    if ((o.paths && *o.paths > 1) || o.target_ci_usd)
+    if (((o.paths && *o.paths > 1) && !scenario.uncertain) || o.target_ci_usd)
       ctx.err << "tcosim: note: the scenario has no \"jobs\": the deterministic hourly model ignores --paths and "
                  "--target-ci-usd\n";
     const ScenarioRun run = run_deterministic(scenario);
     report = report_json(scenario, run, RunMetadata{"run", 1});
+  }
+  // A scenario with uncertain inputs: sensitivity and breakevens under uncertainty (docs/decisions.md).
+  if (scenario.uncertain) {
+    MonteCarloOptions uncertain_options;
+    uncertain_options.paths = o.paths;
+    uncertain_options.seed = o.seed;
+    uncertain_options.threads = o.threads;
+    add_uncertainty_analysis(report, o.scenario, o.catalog, uncertain_options);
   }
   // Everything is computed before anything is written: bad input leaves no file behind.
   const std::string text = report_text(report);
@@ -85,11 +95,13 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
                   "the scenario)");
   cmd->add_flag("--quiet,-q", opts->quiet, "Print nothing on success");
   cmd->add_option("--paths", opts->paths,
-                  "Monte Carlo paths of the discrete-event replay (scenarios with \"jobs\"; default: the scenario's "
-                  "monte_carlo.paths)")
+                  "Monte Carlo paths of the discrete-event replay (scenarios with \"jobs\") and of the uncertain "
+                  "inputs (scenarios with \"uncertain\"); default: the scenario's monte_carlo.paths")
       ->check(CLI::Range(1L, 100000000L));
   cmd->add_option("--seed", opts->seed, "Random seed (default: the scenario's monte_carlo.seed; 0 is an ordinary seed)");
-  cmd->add_option("--threads", opts->threads, "Threads for the Monte Carlo paths (the report does not depend on it)")
+  cmd->add_option("--threads", opts->threads,
+                  "Threads for the Monte Carlo paths, discrete-event and uncertain inputs (the report does not depend "
+                  "on it)")
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--target-ci-usd", opts->target_ci_usd,
                   "Run path batches until every comparison's 95% CI half-width of the NPV difference is below this "

@@ -1,6 +1,8 @@
 #include "cli/report_pipeline.hpp"
 
 #include "engine/scenario_run.hpp"
+#include "engine/uncertainty_analysis.hpp"
+#include "reports/decisions_json.hpp"
 
 namespace tco::cli {
 
@@ -11,7 +13,16 @@ Json make_report(const Scenario& scenario, const MonteCarloOptions& options, con
 
 Json make_report(const std::string& scenario_path, const std::string& catalog_dir, const MonteCarloOptions& options,
                  const RunMetadata& meta) {
-  return make_report(load_scenario(scenario_path, catalog_dir), options, meta);
+  const Scenario scenario = load_scenario(scenario_path, catalog_dir);
+  Json report = make_report(scenario, options, meta);
+  if (scenario.uncertain) add_uncertainty_analysis(report, scenario_path, catalog_dir, options);
+  return report;
+}
+
+void add_uncertainty_analysis(Json& report, const std::string& scenario_path, const std::string& catalog_dir,
+                              const MonteCarloOptions& options, const std::string& plan) {
+  const UncertaintyInputs in = read_uncertainty_inputs(scenario_path, catalog_dir, options.paths, options.seed);
+  add_uncertainty_sections(report, analyse_uncertainty(in, plan, options.threads));
 }
 
 }  // namespace tco::cli

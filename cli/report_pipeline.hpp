@@ -1,7 +1,9 @@
 // The report of one scenario, as `tcosim run` makes it: load (resolving the catalog), run,
 // render. A scenario with "jobs" runs the discrete-event Monte Carlo replay (paths and seed
 // from the options, else the scenario's monte_carlo block); one without, the deterministic
-// hourly model. `tcosim regress` makes its reports through here so they match `run`'s.
+// hourly model. A scenario with an "uncertain" section also gets its "sensitivity" and
+// "uncertainty" sections (docs/decisions.md). `tcosim regress` makes its reports through here
+// so they match `run`'s.
 #pragma once
 
 #include <string>
@@ -13,12 +15,20 @@
 
 namespace tco::cli {
 
-// Throws TargetNotReached when options.target_ci_usd is not reached within the ceiling.
+// Throws TargetNotReached when options.target_ci_usd is not reached within the ceiling. Without
+// the scenario's document, no uncertainty analysis.
 Json make_report(const Scenario& scenario, const MonteCarloOptions& options, const RunMetadata& meta);
 
 // Loads the scenario first (InputError / ModelError like load_scenario); catalog_dir empty:
 // the scenario's own.
 Json make_report(const std::string& scenario_path, const std::string& catalog_dir, const MonteCarloOptions& options,
                  const RunMetadata& meta);
+
+// Runs the analysis of the scenario's `uncertain` section (paths, seed and threads from the
+// options; `plan` empty: the non-baseline plan with the largest saving at the base values) and
+// adds the "sensitivity" and "uncertainty" sections to the report. InputError when the scenario
+// has no `uncertain` section.
+void add_uncertainty_analysis(Json& report, const std::string& scenario_path, const std::string& catalog_dir,
+                              const MonteCarloOptions& options, const std::string& plan = "");
 
 }  // namespace tco::cli

@@ -566,6 +566,15 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   if (it == s.plans.end())
     r.fail("baseline", "the name of one of the plans", &r.value("baseline"));
   s.baseline_index = static_cast<int>(it - s.plans.begin());
+  if (r.has("uncertain")) {
+    // The inputs are evaluated path by path with the hourly fluid model (docs/decisions.md).
+    if (!r.has("workload"))
+      throw InputError(file, "/uncertain",
+                       "expected a \"workload\" section beside \"uncertain\": uncertain inputs are evaluated with "
+                       "the hourly fluid model, which a scenario of jobs alone does not have");
+    s.uncertain = parse_uncertain(r.value("uncertain"), file, doc);
+  }
+  r.allow("uncertain");
   r.finish();
 
   s.records_used = resolver.used();

@@ -16,6 +16,7 @@
 #include "models/job_workload.hpp"
 #include "models/power.hpp"
 #include "models/records.hpp"
+#include "models/uncertain.hpp"
 #include "models/workload.hpp"
 
 namespace tco {
@@ -143,6 +144,7 @@ struct Scenario {
   WorkloadSpec workload;          // hourly demand (empty when only "jobs" is given)
   std::optional<JobsSpec> jobs;   // jobs for the discrete-event replay (docs/des.md)
   MonteCarloSpec monte_carlo;
+  std::optional<UncertainSpec> uncertain;  // inputs for sensitivity and breakevens (docs/decisions.md)
   std::vector<Plan> plans;
   int baseline_index = 0;
   std::string catalog_dir;

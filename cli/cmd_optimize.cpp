@@ -1,0 +1,134 @@
+// tcosim optimize SCENARIO --nodes FROM:TO[:STEP] [--plan NAME] [--risk mean|p90|cvar95]
+//   [--reserved FROM:TO[:STEP]] [--paths N] [--seed S] [--threads T] [--backend cpu|auto|cuda]
+//   [--out REPORT.json] [--catalog DIR] [--quiet]
+// Sizes the base load of a hybrid plan: the Monte Carlo fluid model of the sweep engine over a
+// grid of node counts (and reserved instances) on common random numbers (engine/sizing.hpp), and
+// writes `run`'s report of the scenario with a "sizing" section (docs/decisions.md).
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/app.hpp"
+#include "cli/report_pipeline.hpp"
+#include "engine/error.hpp"
+#include "engine/sizing.hpp"
+#include "reports/atomic_file.hpp"
+#include "reports/decisions_json.hpp"
+#include "reports/markdown_summary.hpp"
+
+namespace tco::cli {
+
+namespace {
+
+struct OptimizeOptions {
+  std::string scenario;
+  std::string nodes = "0:64";
+  std::string reserved;
+  std::string plan;
+  std::string risk = "mean";
+  std::string backend = "cpu";
+  std::string out;
+  std::string catalog;
+  std::optional<long> paths;
+  std::optional<std::uint64_t> seed;
+  int threads = 0;
+  bool quiet = false;
+};
+
+std::string sizing_console(const Json& sizing) {
+  std::string out = fmt::format("sizing \"{}\" vs \"{}\" ({} paths, seed {}):\n", sizing.at("plan").get<std::string>(),
+                                sizing.at("baseline").get<std::string>(), sizing.at("paths").get<long>(),
+                                sizing.at("seed").get<std::uint64_t>());
+  out += fmt::format("  {:>6} {:>9} {:>16} {:>16} {:>16} {:>16} {:>8}\n", "nodes", "reserved", "NPV mean", "NPV P90",
+                     "NPV CVaR95", "saving mean", "P(save)");
+  for (const auto& p : sizing.at("curve"))
+    out += fmt::format("  {:>6} {:>9} {:>16} {:>16} {:>16} {:>16} {:>8.3f}\n", p.at("nodes").get<long>(),
+                       p.at("reserved_instances").get<long>(), format_usd(p.at("npv_mean_usd")),
+                       format_usd(p.at("npv_p90_usd")), format_usd(p.at("npv_cvar95_usd")),
+                       format_usd(p.at("saving_mean_usd")), p.at("probability_saving").get<double>());
+  for (const char* measure : kRiskMeasures) {
+    const Json& b = sizing.at("best").at(measure);
+    out += fmt::format("  best N by {:<6}: {} (reserved {}), within 1%: {}..{}\n", measure, b.at("nodes").get<long>(),
+                       b.at("reserved_instances").get<long>(), b.at("within_1pct_min_nodes").get<long>(),
+                       b.at("within_1pct_max_nodes").get<long>());
+  }
+  return out;
+}
+
+int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
+  SizingOptions s;
+  s.plan = o.plan;
+  s.nodes = parse_int_range(o.nodes, "--nodes");
+  if (!o.reserved.empty()) s.reserved = parse_int_range(o.reserved, "--reserved");
+  s.risk = o.risk;
+  s.paths = o.paths;
+  s.seed = o.seed;
+  s.threads = o.threads;
+  s.backend = o.backend == "cuda" ? SweepBackend::cuda : o.backend == "auto" ? SweepBackend::automatic : SweepBackend::cpu;
+
+  const Json doc = read_json_file(o.scenario);
+  const std::string dir = std::filesystem::path(o.scenario).parent_path().string();
+  const SizingResult sizing = optimize_sizing(doc, o.scenario, dir.empty() ? "." : dir, o.catalog, s);
+
+  MonteCarloOptions mc;
+  mc.paths = o.paths;
+  mc.seed = o.seed;
+  mc.threads = o.threads > 0 ? o.threads : 1;
+  Json report = make_report(o.scenario, o.catalog, mc, RunMetadata{"optimize", mc.threads});
+  report["sizing"] = sizing_json(sizing);
+  const std::string text = report_text(report);
+  if (!o.out.empty()) write_file_atomically(o.out, text);
+  if (!o.quiet) {
+    ctx.out << sizing_console(report.at("sizing"));
+    ctx.out << fmt::format("  {} grid points x {} paths in {:.2f} s\n", sizing.points.size(), sizing.paths,
+                           sizing.seconds);
+    if (!o.out.empty()) ctx.out << "report: " << o.out << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void setup_optimize(CLI::App& app, CommandContext& ctx) {
+  auto opts = std::make_shared<OptimizeOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "optimize",
+      "Size the base load: evaluate a hybrid plan at every on-prem node count of a range (optionally jointly with "
+      "reserved instances) on the same Monte Carlo paths with the hourly fluid model, and report the cost curve "
+      "(NPV mean, P10, P90, CVaR95 and the saving vs the baseline per node count), the best node count per risk "
+      "measure and the range within 1% of it; the JSON report is run's report plus a \"sizing\" section "
+      "(docs/decisions.md).");
+  cmd->add_option("scenario", opts->scenario, "Scenario file (JSON; see docs/scenario.md)")->required();
+  cmd->add_option("--nodes", opts->nodes,
+                  "On-prem node counts to evaluate, FROM:TO or FROM:TO:STEP (e.g. 0:64 or 0:64:4; default 0:64)");
+  cmd->add_option("--plan", opts->plan,
+                  "The plan to size, by name (default: the scenario's first hybrid plan); its other settings stay as "
+                  "written");
+  cmd->add_option("--risk", opts->risk,
+                  "Risk measure of the recommendation: mean (expected NPV), p90 (the NPV exceeded on 10% of paths) or "
+                  "cvar95 (the mean of the worst 5% of paths); the best N for every measure is reported anyway")
+      ->check(CLI::IsMember({"mean", "p90", "cvar95"}));
+  cmd->add_option("--reserved", opts->reserved,
+                  "Also size the plan's reserved instances jointly with the nodes, FROM:TO[:STEP] instances (the "
+                  "plan's reserved_term_years and the offer's reserved price apply)");
+  cmd->add_option("--paths", opts->paths, "Monte Carlo paths per node count (default: the scenario's monte_carlo.paths)")
+      ->check(CLI::Range(1L, 100000000L));
+  cmd->add_option("--seed", opts->seed,
+                  "Seed of the random streams (default: the scenario's monte_carlo.seed; 0 is an ordinary seed)");
+  cmd->add_option("--threads", opts->threads,
+                  "CPU threads (default 0: all cores); the numbers do not depend on it")
+      ->check(CLI::Range(0, 4096));
+  cmd->add_option("--backend", opts->backend,
+                  "Sweep backend: cpu (default), auto (CUDA when built and a device is visible) or cuda; CPU and CUDA "
+                  "agree to 1e-9 relative")
+      ->check(CLI::IsMember({"cpu", "auto", "cuda"}));
+  cmd->add_option("--out,-o", opts->out, "Write the JSON report here (atomically; see docs/report.md)");
+  cmd->add_option("--catalog", opts->catalog, "Pricing catalog folder, replacing the scenario's catalog_dir");
+  cmd->add_flag("--quiet,-q", opts->quiet, "Print nothing on success");
+  cmd->callback([opts, &ctx] { ctx.exit_code = run_optimize(*opts, ctx); });
+}
+
+}  // namespace tco::cli

@@ -1,0 +1,113 @@
+// tcosim sensitivity SCENARIO [--plan NAME] [--paths N] [--seed S] [--threads T]
+//   [--out REPORT.json] [--catalog DIR] [--quiet]
+// Which uncertain inputs move a plan's NPV saving vs the baseline: a tornado (each input at its
+// low and high value, all else at base) and standardised regression coefficients over the Monte
+// Carlo draws of the scenario's `uncertain` section, plus the breakevens under uncertainty. The
+// JSON report is run's report with the "sensitivity" and "uncertainty" sections
+// (docs/decisions.md); `tcosim run` adds the same sections to any scenario with `uncertain`.
+#include <cmath>
+#include <memory>
+#include <optional>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/app.hpp"
+#include "cli/report_pipeline.hpp"
+#include "engine/error.hpp"
+#include "reports/atomic_file.hpp"
+#include "reports/markdown_summary.hpp"
+
+namespace tco::cli {
+
+namespace {
+
+struct SensitivityOptions {
+  std::string scenario;
+  std::string plan;
+  std::string out;
+  std::string catalog;
+  std::optional<long> paths;
+  std::optional<std::uint64_t> seed;
+  int threads = 1;
+  bool quiet = false;
+};
+
+std::string sensitivity_console(const Json& report) {
+  const Json& s = report.at("sensitivity");
+  const Json& t = s.at("tornado");
+  std::string out = fmt::format("NPV saving of \"{}\" vs \"{}\": {} at the base values\n", t.at("plan").get<std::string>(),
+                                t.at("baseline").get<std::string>(), format_usd(t.at("base_saving_usd")));
+  out += fmt::format("  tornado (largest swing first):\n  {:<28} {:>14} {:>14} {:>16} {:>16}\n", "input", "low", "high",
+                     "saving at low", "saving at high");
+  for (const auto& b : t.at("inputs"))
+    out += fmt::format("  {:<28} {:>14.6g} {:>14.6g} {:>16} {:>16}\n", b.at("input").get<std::string>(),
+                       b.at("low").get<double>(), b.at("high").get<double>(), format_usd(b.at("saving_at_low_usd")),
+                       format_usd(b.at("saving_at_high_usd")));
+  const Json& src = s.at("src");
+  out += fmt::format("  standardised regression coefficients ({} paths; |SRC| below {:.3f} is noise):\n",
+                     src.at("n").get<long>(), src.at("noise_level").is_null() ? 0.0 : src.at("noise_level").get<double>());
+  for (const auto& c : src.at("inputs"))
+    out += fmt::format("  {:<28} {:>8}\n", c.at("input").get<std::string>(),
+                       c.at("src").is_null() ? std::string("n/a") : fmt::format("{:+.3f}", c.at("src").get<double>()));
+  out += fmt::format("  R^2 = {}\n", src.at("r_squared").is_null() ? std::string("n/a")
+                                                                    : fmt::format("{:.3f}", src.at("r_squared").get<double>()));
+  const Json& u = report.at("uncertainty");
+  for (const auto& p : u.at("payback"))
+    out += fmt::format("  payback of \"{}\": P(within the horizon) = {:.3f}, P50 month {}\n", p.at("plan").get<std::string>(),
+                       p.at("probability_within_horizon").get<double>(),
+                       p.at("p50_month").is_null() ? std::string("never") : fmt::format("{:.1f}", p.at("p50_month").get<double>()));
+  return out;
+}
+
+int run_sensitivity(const SensitivityOptions& o, CommandContext& ctx) {
+  const Scenario scenario = load_scenario(o.scenario, o.catalog);
+  if (!scenario.uncertain)
+    throw InputError(o.scenario, "/uncertain",
+                     "expected an \"uncertain\" section: the inputs to vary and their distributions (docs/scenario.md)");
+  MonteCarloOptions mc;
+  mc.paths = o.paths;
+  mc.seed = o.seed;
+  mc.threads = o.threads;
+  Json report = make_report(scenario, mc, RunMetadata{"sensitivity", o.threads});
+  add_uncertainty_analysis(report, o.scenario, o.catalog, mc, o.plan);
+  const std::string text = report_text(report);
+  if (!o.out.empty()) write_file_atomically(o.out, text);
+  if (!o.quiet) {
+    ctx.out << sensitivity_console(report);
+    if (!o.out.empty()) ctx.out << "report: " << o.out << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void setup_sensitivity(CLI::App& app, CommandContext& ctx) {
+  auto opts = std::make_shared<SensitivityOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "sensitivity",
+      "Which uncertain inputs matter: a tornado (each input of the scenario's \"uncertain\" section at its low and "
+      "high value, all else at base: the NPV saving of a plan vs the baseline, sorted by swing), standardised "
+      "regression coefficients of the saving on the Monte Carlo draws with R^2, and the breakevens under "
+      "uncertainty (payback-month distribution, price and utilization breakevens); the JSON report is run's report "
+      "plus \"sensitivity\" and \"uncertainty\" sections (docs/decisions.md).");
+  cmd->add_option("scenario", opts->scenario, "Scenario file with an \"uncertain\" section (JSON; docs/scenario.md)")
+      ->required();
+  cmd->add_option("--plan", opts->plan,
+                  "The plan whose saving vs the baseline is analysed (default: the non-baseline plan with the largest "
+                  "NPV saving at the base values)");
+  cmd->add_option("--paths", opts->paths,
+                  "Monte Carlo paths: draws of the uncertain inputs (default: the scenario's monte_carlo.paths); the "
+                  "SRC noise level is about 2/sqrt(paths)")
+      ->check(CLI::Range(1L, 100000000L));
+  cmd->add_option("--seed", opts->seed,
+                  "Seed of the input draws (default: the scenario's monte_carlo.seed; 0 is an ordinary seed)");
+  cmd->add_option("--threads", opts->threads, "Threads over the paths (default 1); the numbers do not depend on it")
+      ->check(CLI::Range(1, 4096));
+  cmd->add_option("--out,-o", opts->out, "Write the JSON report here (atomically; see docs/report.md)");
+  cmd->add_option("--catalog", opts->catalog, "Pricing catalog folder, replacing the scenario's catalog_dir");
+  cmd->add_flag("--quiet,-q", opts->quiet, "Print nothing on success");
+  cmd->callback([opts, &ctx] { ctx.exit_code = run_sensitivity(*opts, ctx); });
+}
+
+}  // namespace tco::cli

@@ -1,0 +1,190 @@
+#include "reports/decisions_json.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tco {
+
+namespace {
+
+Json opt(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+Json opt(const std::optional<int>& v) { return v ? Json(*v) : Json(nullptr); }
+
+Json statistics_json(const Summary& s) {
+  return {{"mean", s.mean}, {"stderr", s.stderr_}, {"ci95_low", s.ci95_low}, {"ci95_high", s.ci95_high},
+          {"p5", s.p5},     {"p10", s.p10},       {"p50", s.p50},           {"p90", s.p90},
+          {"p95", s.p95},   {"cvar95", s.cvar95}, {"min", s.min},           {"max", s.max}};
+}
+
+// One flat row per point, so the CSV writer can table it.
+Json point_json(const SizingPoint& p) {
+  return {{"nodes", p.nodes},
+          {"reserved_instances", p.reserved_instances},
+          {"deterministic_npv_usd", p.deterministic_npv_usd},
+          {"npv_mean_usd", p.npv_usd.mean},
+          {"npv_stderr_usd", p.npv_usd.stderr_},
+          {"npv_p10_usd", p.npv_usd.p10},
+          {"npv_p50_usd", p.npv_usd.p50},
+          {"npv_p90_usd", p.npv_usd.p90},
+          {"npv_cvar95_usd", p.npv_usd.cvar95},
+          {"saving_mean_usd", p.saving_usd.mean},
+          {"saving_stderr_usd", p.saving_usd.stderr_},
+          {"saving_p10_usd", p.saving_usd.p10},
+          {"saving_p50_usd", p.saving_usd.p50},
+          {"saving_p90_usd", p.saving_usd.p90},
+          {"probability_saving", p.probability_saving},
+          {"minus_best_mean_usd", p.minus_best_mean_usd.mean},
+          {"minus_best_stderr_usd", p.minus_best_mean_usd.stderr_}};
+}
+
+}  // namespace
+
+Json sizing_json(const SizingResult& r) {
+  const bool joint = !r.reserved_values.empty();
+  const SizingPoint& recommended = r.points[r.best_for(r.risk).point];
+  Json curve = Json::array();
+  Json points = Json::array();
+  for (const auto& p : r.points) {
+    points.push_back(point_json(p));
+    // With reserved sizes, the curve over N is taken at the recommended reserved size.
+    if (!joint || p.reserved_instances == recommended.reserved_instances) curve.push_back(point_json(p));
+  }
+  Json best = Json::object();
+  for (const auto& b : r.best) {
+    const SizingPoint& p = r.points[b.point];
+    Json nodes = Json::array();
+    Json within = Json::array();
+    long lo = p.nodes, hi = p.nodes;
+    for (std::size_t i : b.within_1pct) {
+      const SizingPoint& q = r.points[i];
+      if (std::find(nodes.begin(), nodes.end(), Json(q.nodes)) == nodes.end()) nodes.push_back(q.nodes);
+      within.push_back({{"nodes", q.nodes}, {"reserved_instances", q.reserved_instances}});
+      lo = std::min(lo, q.nodes);
+      hi = std::max(hi, q.nodes);
+    }
+    best[b.measure] = {{"nodes", p.nodes},
+                       {"reserved_instances", p.reserved_instances},
+                       {"value_usd", b.value_usd},
+                       {"npv_mean_usd", p.npv_usd.mean},
+                       {"saving_mean_usd", p.saving_usd.mean},
+                       {"within_1pct_nodes", nodes},
+                       {"within_1pct_min_nodes", lo},
+                       {"within_1pct_max_nodes", hi},
+                       {"within_1pct_points", within}};
+  }
+  return {{"plan", r.plan},
+          {"baseline", r.baseline},
+          {"model", "monte_carlo_hourly_fluid"},
+          {"risk", r.risk},
+          {"paths", r.paths},
+          {"seed", r.seed},
+          {"grid",
+           {{"pointer_nodes", "/plans/" + std::to_string(r.plan_index) + "/onprem_nodes"},
+            {"nodes", r.node_values},
+            {"pointer_reserved_instances",
+             joint ? Json("/plans/" + std::to_string(r.plan_index) + "/reserved_instances") : Json(nullptr)},
+            {"reserved_instances", joint ? Json(r.reserved_values) : Json(nullptr)}}},
+          {"curve", curve},
+          {"points", joint ? points : Json(nullptr)},
+          {"best", best},
+          {"recommended",
+           {{"risk", r.risk}, {"nodes", recommended.nodes}, {"reserved_instances", recommended.reserved_instances}}},
+          {"baseline_npv_usd", statistics_json(r.baseline_npv_usd)}};
+}
+
+Json sensitivity_json(const UncertaintyAnalysis& a) {
+  Json bars = Json::array();
+  for (const auto& b : a.tornado.bars)
+    bars.push_back({{"input", b.input},
+                    {"pointer", b.pointer},
+                    {"base", b.base},
+                    {"low", b.low},
+                    {"high", b.high},
+                    {"saving_at_low_usd", b.saving_at_low_usd},
+                    {"saving_at_high_usd", b.saving_at_high_usd},
+                    {"swing_usd", b.swing_usd}});
+  // Coefficients sorted by |SRC|, largest first; inputs that did not vary (null) last.
+  std::vector<std::size_t> order(a.spec.inputs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    const auto& sx = a.src.src[x];
+    const auto& sy = a.src.src[y];
+    if (sx.has_value() != sy.has_value()) return sx.has_value();
+    return sx && std::fabs(*sx) > std::fabs(*sy);
+  });
+  Json src = Json::array();
+  for (std::size_t i : order)
+    src.push_back({{"input", a.spec.inputs[i].name}, {"pointer", a.spec.inputs[i].pointer}, {"src", opt(a.src.src[i])}});
+  return {{"plan", a.plan_name},
+          {"baseline", a.baseline},
+          {"response", "npv_saving_usd"},
+          {"paths", a.paths},
+          {"seed", a.seed},
+          {"tornado",
+           {{"plan", a.tornado.plan},
+            {"baseline", a.tornado.baseline},
+            {"base_saving_usd", a.tornado.base_saving_usd},
+            {"inputs", bars}}},
+          {"src",
+           {{"n", a.src.n},
+            {"r_squared", opt(a.src.r_squared)},
+            {"noise_level", a.src.n > 0 ? Json(2.0 / std::sqrt(static_cast<double>(a.src.n))) : Json(nullptr)},
+            {"inputs", src}}},
+          {"saving_usd", statistics_json(a.saving_usd)},
+          {"probability_saving", a.probability_saving}};
+}
+
+Json uncertainty_json(const UncertaintyAnalysis& a) {
+  Json spec = to_json(a.spec);
+  for (std::size_t i = 0; i < a.inputs.size(); ++i) {
+    const Summary& v = a.inputs[i].values;
+    spec["inputs"][i]["drawn"] = {{"mean", v.mean}, {"p10", v.p10}, {"p50", v.p50}, {"p90", v.p90},
+                                  {"min", v.min},   {"max", v.max}};
+  }
+  Json payback = Json::array();
+  for (const auto& d : a.breakevens.payback)
+    payback.push_back({{"plan", d.plan},
+                       {"baseline", d.baseline},
+                       {"paths", d.paths},
+                       {"never_paths", d.never_paths},
+                       {"probability_within_horizon", d.probability_within_horizon},
+                       {"p10_month", opt(d.p10_month)},
+                       {"p50_month", opt(d.p50_month)},
+                       {"p90_month", opt(d.p90_month)},
+                       {"base_payback_month", opt(d.base_payback_month)}});
+  Json price = Json::array();
+  for (const auto& b : a.breakevens.price)
+    price.push_back({{"plan", b.plan},
+                     {"baseline", b.baseline},
+                     {"prices", "on_demand+spot+reserved"},
+                     {"crn_mean_multiplier", opt(b.crn_mean_multiplier)},
+                     {"probability_cheaper_at_1", b.probability_cheaper_at_1}});
+  const auto& u = a.breakevens.utilization;
+  return {{"paths", a.paths},
+          {"seed", a.seed},
+          {"model", "deterministic_hourly_fluid_per_path"},
+          {"correlation_method", a.spec.rank_correlation.empty() ? "independent" : "iman_conover"},
+          {"inputs", spec["inputs"]},
+          {"rank_correlation", spec["rank_correlation"]},
+          {"achieved_rank_correlation", a.achieved_rank_correlation},
+          {"plan", a.plan_name},
+          {"baseline", a.baseline},
+          {"payback", payback},
+          {"cloud_price_multiplier", price},
+          {"utilization",
+           {{"plan", u.plan},
+            {"baseline", u.baseline},
+            {"status", u.status},
+            {"capacity_gpus", u.capacity_gpus},
+            {"steady_demand_gpus", opt(u.steady_demand_gpus)},
+            {"simulated_utilization", opt(u.utilization)},
+            {"closed_form_utilization", opt(u.closed_form_utilization)},
+            {"paths", u.paths}}}};
+}
+
+void add_uncertainty_sections(Json& report, const UncertaintyAnalysis& a) {
+  report["sensitivity"] = sensitivity_json(a);
+  report["uncertainty"] = uncertainty_json(a);
+}
+
+}  // namespace tco

@@ -1,0 +1,22 @@
+// The report's decision sections (docs/decisions.md documents every key):
+//   "sizing"       tcosim optimize: the cost curve over on-prem nodes, the best N per risk measure
+//   "sensitivity"  a scenario with `uncertain`: the tornado, standardised regression coefficients
+//   "uncertainty"  a scenario with `uncertain`: the inputs as drawn, the payback-month
+//                  distribution, the price and utilization breakevens under uncertainty
+// They only render engine results (engine/sizing.hpp, engine/uncertainty_analysis.hpp).
+#pragma once
+
+#include "engine/json_reader.hpp"
+#include "engine/sizing.hpp"
+#include "engine/uncertainty_analysis.hpp"
+
+namespace tco {
+
+Json sizing_json(const SizingResult& sizing);
+Json sensitivity_json(const UncertaintyAnalysis& analysis);
+Json uncertainty_json(const UncertaintyAnalysis& analysis);
+
+// Adds "sensitivity" and "uncertainty" to a report.
+void add_uncertainty_sections(Json& report, const UncertaintyAnalysis& analysis);
+
+}  // namespace tco
