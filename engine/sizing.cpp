@@ -76,6 +76,10 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
                              const std::string& catalog_dir, const SizingOptions& o) {
   const auto started = std::chrono::steady_clock::now();
   const Scenario s = load_scenario_json(doc, file, dir, catalog_dir);
+  if (!doc.contains("workload"))
+    throw InputError(file, "/workload",
+                     "expected a \"workload\" section (hourly demand): sizing runs the hourly fluid model, which a "
+                     "scenario of jobs alone does not have");
   if (o.risk != "mean" && o.risk != "p90" && o.risk != "cvar95")
     throw InputError("", "--risk", fmt::format("expected mean, p90 or cvar95, found \"{}\"", o.risk));
   int k = -1;
@@ -133,7 +137,16 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
     throw InputError(e.file(), plan_pointer, fmt::format("plan \"{}\" cannot be sized: {}", plan.name, e.message()));
   }
   const long points = in.grid.points();
-  const std::vector<SweepPointValues> values = evaluate_grid_points(in, {0, points}, r.backend, o.threads);
+  std::vector<SweepPointValues> values;
+  try {
+    values = evaluate_grid_points(in, {0, points}, r.backend, o.threads);
+  } catch (const InputError& e) {
+    // The grid's scenario holds the plan alone, at /plans/0: name it as the user's file does.
+    std::string message = e.message();
+    for (std::size_t at = message.find("/plans/0"); at != std::string::npos; at = message.find("/plans/0", at + 1))
+      message.replace(at, 8, plan_pointer);
+    throw InputError(e.file(), plan_pointer, fmt::format("plan \"{}\" cannot be sized: {}", plan.name, message));
+  }
 
   // The baseline once, on the same paths.
   const Plan& base_plan = s.plans[s.baseline_index];

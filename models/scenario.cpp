@@ -466,8 +466,8 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
     if (p.reserved_instances > 0 &&
         !(p.reserved_term_years == 3 ? o.reserved_3y_usd_per_hour : o.reserved_1y_usd_per_hour))
       r.fail("reserved_term_years",
-             fmt::format("a term the offer \"{}\" has a reserved price for", o.provenance.id),
-             &r.value("reserved_term_years"));
+             fmt::format("a term the offer \"{}\" has a reserved price for (reserved_instances > 0)", o.provenance.id),
+             r.has("reserved_term_years") ? &r.value("reserved_term_years") : nullptr);
   }
   r.finish();
 

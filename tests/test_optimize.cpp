@@ -229,6 +229,12 @@ TEST_CASE("optimize: the CLI writes run's report with a sizing section; bad rang
   const CliResult unknown = run_cli({"optimize", scenario, "--plan", "nope"});
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.err.find("buy") != std::string::npos);
+  Json jobs_only = steady_sizing_scenario(22.0);
+  jobs_only.erase("workload");
+  jobs_only["jobs"] = {{"steady", {{"gpus", 8}, {"gpus_per_job", 8}, {"job_duration_h", 24}}}};
+  const CliResult no_workload = run_cli({"optimize", write_json_file(dir / "jobs.json", jobs_only)});
+  CHECK(no_workload.exit_code == 2);
+  CHECK(no_workload.err.find("/workload") != std::string::npos);
   const CliResult help = run_cli({"optimize", "--help"});
   CHECK(help.exit_code == 0);
   for (const char* option : {"--nodes", "--plan", "--risk", "--reserved", "--paths", "--seed", "--threads", "--out"})
