@@ -34,13 +34,12 @@ if(TCO_HAVE_CUDA)
   # --fmad=false: no FMA contraction, as on the CPU, so both backends round the same way
   # (only the device's exp/log differ from the host's, in the last bits).
   add_library(tcosim_cuda STATIC ${CMAKE_SOURCE_DIR}/engine/sweep_cuda.cu)
-  # CMake 3.25 knows no C++20 dialect flag for nvcc 12+ (CUDA_STANDARD 20, set or inherited, fails at
-  # generate time), so the flag is given directly.
-  # The global CMAKE_CXX_STANDARD 20 would become this target's CUDA dialect too: unset it here.
+  # CMake 3.25 cannot map C++20 to an nvcc flag, and the global CMAKE_CXX_STANDARD 20 would
+  # become this target's CUDA dialect: unset it, so the dialect comes from the linked targets'
+  # compile features (C++17; the TCO_HD headers the kernel includes are C++17).
   set_target_properties(tcosim_cuda PROPERTIES POSITION_INDEPENDENT_CODE ON)
   set_property(TARGET tcosim_cuda PROPERTY CXX_STANDARD)
   set_property(TARGET tcosim_cuda PROPERTY CUDA_STANDARD)
-  target_compile_options(tcosim_cuda PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
   target_include_directories(tcosim_cuda PRIVATE ${CMAKE_SOURCE_DIR})
   target_include_directories(tcosim_cuda SYSTEM PRIVATE ${RANDOM123_INCLUDE_DIR})
   target_link_libraries(tcosim_cuda PRIVATE nlohmann_json::nlohmann_json fmt::fmt)
