@@ -80,7 +80,7 @@ void parse_shard(const std::string& text, SweepOptions& o) {
   int k = 0, n = 0;
   char extra = 0;
   if (std::sscanf(text.c_str(), "%d/%d%c", &k, &n, &extra) != 2 || n < 1 || k < 1 || k > n)
-    throw InputError("", "--shard", fmt::format("expected k/N with 1 <= k <= N (e.g. 2/8), found \"{}\"", text));
+    throw InputError("--shard", "", fmt::format("expected k/N with 1 <= k <= N (e.g. 2/8), found \"{}\"", text));
   o.shard_index = k;
   o.shard_count = n;
 }

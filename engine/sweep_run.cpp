@@ -98,7 +98,7 @@ SweepBackend resolve_sweep_backend(SweepBackend requested) {
   std::string why;
   const int devices = sweep_cuda_devices(&why);
   if (requested == SweepBackend::automatic) return devices > 0 ? SweepBackend::cuda : SweepBackend::cpu;
-  if (devices == 0) throw InputError("", "--backend", "cuda was asked for, but " + why + "; use --backend cpu or auto");
+  if (devices == 0) throw InputError("--backend", "", "cuda was asked for, but " + why + "; use --backend cpu or auto");
   return SweepBackend::cuda;
 }
 
@@ -113,7 +113,7 @@ SweepInputs load_sweep_inputs(const SweepOptions& o) {
   in.base = load_scenario_json(in.scenario_doc, o.scenario_file, in.scenario_dir, o.catalog_dir);
   in.paths = o.paths.value_or(in.base.monte_carlo.paths);
   if (in.paths < 1 || in.paths > 100000000)
-    throw InputError("", "--paths", fmt::format("expected 1 to 100,000,000 paths, found {}", in.paths));
+    throw InputError("--paths", "", fmt::format("expected 1 to 100,000,000 paths, found {}", in.paths));
   in.seed = o.seed.value_or(in.base.monte_carlo.seed);
   in.grid = read_sweep_grid(o.grid_file, in.scenario_doc, o.scenario_file);
   return in;
@@ -260,14 +260,14 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
   const auto started = std::chrono::steady_clock::now();
   SweepRunSummary summary;
   if (o.shard_count < 1 || o.shard_index < 1 || o.shard_index > o.shard_count)
-    throw InputError("", "--shard", fmt::format("expected k/N with 1 <= k <= N, found {}/{}", o.shard_index, o.shard_count));
-  if (o.out.empty()) throw InputError("", "--out", "expected a file to write the sweep to");
+    throw InputError("--shard", "", fmt::format("expected k/N with 1 <= k <= N, found {}/{}", o.shard_index, o.shard_count));
+  if (o.out.empty()) throw InputError("--out", "", "expected a file to write the sweep to");
   const SweepInputs in = load_sweep_inputs(o);
   summary.backend = resolve_sweep_backend(o.backend);
   const Json identity = sweep_identity(in);
   const long points = in.grid.points();
   if (o.shard_count > points)
-    throw InputError("", "--shard", fmt::format("expected at most as many shards as grid points ({}), found {}", points,
+    throw InputError("--shard", "", fmt::format("expected at most as many shards as grid points ({}), found {}", points,
                                                 o.shard_count));
   const PointRange range = shard_point_range(points, o.shard_index, o.shard_count);
   const Json shard_meta = {{"index", o.shard_index}, {"count", o.shard_count}, {"first_point", range.first},
@@ -438,13 +438,19 @@ std::string sweep_text(const Json& document) { return document.dump(2) + "\n"; }
 std::string sweep_csv(const Json& doc) {
   std::string out = "point";
   const Json& fields = doc.at("grid").at("fields");
-  for (const auto& f : fields) out += "," + csv_field(f.at("pointer").get<std::string>());
+  for (const auto& f : fields) {
+    out += ',';
+    out += csv_field(f.at("pointer").get<std::string>());
+  }
   out +=
       ",plan,deterministic_npv_usd,npv_mean_usd,npv_stderr_usd,npv_p5_usd,npv_p50_usd,npv_p95_usd,total_mean_usd,"
       "saving_mean_usd,saving_stderr_usd,saving_p5_usd,saving_p50_usd,saving_p95_usd,probability_saving,best_plan\n";
   for (const auto& point : doc.at("points")) {
     std::string prefix = csv_number(point.at("index"));
-    for (const auto& v : point.at("values")) prefix += "," + csv_number(v);
+    for (const auto& v : point.at("values")) {
+      prefix += ',';
+      prefix += csv_number(v);
+    }
     for (const auto& plan : point.at("plans")) {
       const Json& npv = plan.at("npv_usd");
       const Json none;
