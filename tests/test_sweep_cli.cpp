@@ -260,6 +260,7 @@ TEST_CASE("sweep cli: the example sweep in scenarios/sweeps runs") {
                                source_path("scenarios/sweeps/hybrid-uncertain.grid.json"), "--paths", "3", "--shard",
                                "2/4", "--backend", "cpu", "--out", out});
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(r.err.empty());  // no progress bar unless stderr is a terminal
   const Json shard = Json::parse(read_text_file(out));
   CHECK(shard.at("grid").at("points") == 20);
   CHECK(shard.at("points").size() == 5);
