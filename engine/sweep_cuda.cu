@@ -84,8 +84,8 @@ __device__ double block_sum(double value, double* shared) {
   return sum;
 }
 
-// Mean and standard error of x_k = npv(k, plan) - (saving ? npv(k, baseline) : 0) ... signed
-// so that the saving is baseline - plan.
+// Mean and standard error over the paths k of x_k = NPV(k, plan), or with `saving` of
+// x_k = NPV(k, baseline) - NPV(k, plan); two passes (the mean, then the squared deviations).
 __device__ void moments(const double* npv, long paths, int plan_count, int plan, int baseline, bool saving,
                         double* shared, double& mean, double& stderr_) {
   double local = 0.0;
