@@ -18,26 +18,10 @@ constexpr std::array<std::string_view, kTraceColumnCount> kNames = {
     "submit_h", "gpus", "duration_h", "gpu_type", "preemptible", "checkpoint_h", "max_wait_h", "deadline_h",
     "deferrable", "class"};
 
-void split_commas(std::string_view line, std::vector<std::string_view>& out) {
-  out.clear();
-  std::size_t begin = 0;
-  while (true) {
-    const std::size_t comma = line.find(',', begin);
-    if (comma == std::string_view::npos) {
-      out.push_back(line.substr(begin));
-      return;
-    }
-    out.push_back(line.substr(begin, comma - begin));
-    begin = comma + 1;
-  }
-}
-
+// A finite double, optionally written with a leading '+'.
 bool parse_double(std::string_view text, double& out) {
-  if (text.empty()) return false;
-  const char* first = text.data();
-  if (*first == '+') ++first;
-  const auto [ptr, ec] = std::from_chars(first, text.data() + text.size(), out);
-  return ec == std::errc() && ptr == text.data() + text.size() && std::isfinite(out);
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  return parse_finite_double(text, out);
 }
 
 bool parse_bool(std::string_view text, bool& out) {
@@ -67,8 +51,7 @@ std::string canonical_trace_header() {
   return out;
 }
 
-TraceReader::TraceReader(std::string path) : path_(std::move(path)), in_(path_, std::ios::binary) {
-  if (!in_) throw InputError(path_, "", "cannot open the trace file");
+TraceReader::TraceReader(std::string path) : csv_(std::move(path), "cannot open the trace file") {
   field_of_column_.fill(-1);
   read_header();
 }
@@ -76,51 +59,47 @@ TraceReader::TraceReader(std::string path) : path_(std::move(path)), in_(path_, 
 void TraceReader::fail(std::size_t field, const std::string& expected, std::string_view found) const {
   const int column = field < column_of_field_.size() ? column_of_field_[field] : -1;
   const std::string prefix = column >= 0 ? std::string(kNames[column]) + ": " : std::string();
-  throw InputError(path_, fmt::format("line {}, column {}", line_number_, field + 1),
+  throw InputError(csv_.path(), csv_position(csv_.line_number(), field + 1),
                    fmt::format("{}expected {}, found \"{}\"", prefix, expected, found));
 }
 
 void TraceReader::read_header() {
-  if (!std::getline(in_, line_)) throw InputError(path_, "line 1", "the file is empty (expected a header line)");
-  line_number_ = 1;
-  if (!line_.empty() && line_.back() == '\r') line_.pop_back();
-  if (line_.rfind("\xEF\xBB\xBF", 0) == 0) line_.erase(0, 3);
-  split_commas(line_, fields_);
-  for (std::size_t f = 0; f < fields_.size(); ++f) {
+  csv_.read_header();
+  const std::vector<std::string_view>& names = csv_.fields();
+  for (std::size_t f = 0; f < names.size(); ++f) {
     int column = -1;
     for (int c = 0; c < kTraceColumnCount; ++c)
-      if (fields_[f] == kNames[c]) column = c;
+      if (names[f] == kNames[c]) column = c;
     if (column < 0)
-      throw InputError(path_, fmt::format("line 1, column {}", f + 1),
+      throw InputError(csv_.path(), csv_position(1, f + 1),
                        fmt::format("expected a column name of the canonical trace ({}), found \"{}\"",
-                                   canonical_trace_header(), fields_[f]));
+                                   canonical_trace_header(), names[f]));
     if (field_of_column_[column] >= 0)
-      throw InputError(path_, fmt::format("line 1, column {}", f + 1),
-                       fmt::format("expected each column once, found \"{}\" twice", fields_[f]));
+      throw InputError(csv_.path(), csv_position(1, f + 1),
+                       fmt::format("expected each column once, found \"{}\" twice", names[f]));
     field_of_column_[column] = static_cast<int>(f);
     column_of_field_.push_back(column);
   }
   for (TraceColumn required : {TraceColumn::submit_h, TraceColumn::gpus, TraceColumn::duration_h}) {
     if (field_of_column_[static_cast<int>(required)] < 0)
-      throw InputError(path_, "line 1",
+      throw InputError(csv_.path(), "line 1",
                        fmt::format("expected a \"{}\" column in the header, found \"{}\"", trace_column_name(required),
-                                   line_));
+                                   csv_.line()));
   }
 }
 
 bool TraceReader::next(Job& job) {
-  while (std::getline(in_, line_)) {
-    ++line_number_;
-    if (!line_.empty() && line_.back() == '\r') line_.pop_back();
-    if (line_.empty()) continue;
-    split_commas(line_, fields_);
-    if (fields_.size() != column_of_field_.size())
-      throw InputError(path_, fmt::format("line {}, column {}", line_number_, std::min(fields_.size(), column_of_field_.size()) + 1),
+  while (csv_.next_line()) {
+    if (csv_.line().empty()) continue;
+    const std::vector<std::string_view>& fields = csv_.fields();
+    if (fields.size() != column_of_field_.size())
+      throw InputError(csv_.path(),
+                       csv_position(csv_.line_number(), std::min(fields.size(), column_of_field_.size()) + 1),
                        fmt::format("expected {} fields as in the header, found {}", column_of_field_.size(),
-                                   fields_.size()));
+                                   fields.size()));
     job = Job{};
-    for (std::size_t f = 0; f < fields_.size(); ++f) {
-      const std::string_view text = fields_[f];
+    for (std::size_t f = 0; f < fields.size(); ++f) {
+      const std::string_view text = fields[f];
       const auto column = static_cast<TraceColumn>(column_of_field_[f]);
       double x = 0.0;
       switch (column) {
@@ -171,7 +150,7 @@ bool TraceReader::next(Job& job) {
     }
     return true;
   }
-  if (in_.bad()) throw InputError(path_, fmt::format("line {}", line_number_ + 1), "read error");
+  if (csv_.read_failed()) throw InputError(csv_.path(), fmt::format("line {}", csv_.line_number() + 1), "read error");
   return false;
 }
 

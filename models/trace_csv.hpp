@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/csv_lines.hpp"
 #include "models/job.hpp"
 
 namespace tco {
@@ -33,20 +34,16 @@ class TraceReader {
   explicit TraceReader(std::string path);
   // The next job; false at the end of the file. Throws InputError on a malformed line.
   bool next(Job& job);
-  const std::string& path() const { return path_; }
-  long line_number() const { return line_number_; }
+  const std::string& path() const { return csv_.path(); }
+  long line_number() const { return csv_.line_number(); }
 
  private:
   void read_header();
   [[noreturn]] void fail(std::size_t field, const std::string& expected, std::string_view found) const;
 
-  std::string path_;
-  std::ifstream in_;
-  std::string line_;
-  long line_number_ = 0;
+  CsvLineReader csv_;
   std::vector<int> column_of_field_;  // TraceColumn per field
   std::array<int, kTraceColumnCount> field_of_column_{};  // -1 when absent
-  std::vector<std::string_view> fields_;
   double last_submit_h_ = 0.0;
 };
 

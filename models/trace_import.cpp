@@ -11,6 +11,7 @@
 
 #include "engine/calendar.hpp"
 #include "engine/error.hpp"
+#include "models/csv_lines.hpp"
 
 namespace tco {
 
@@ -24,56 +25,48 @@ constexpr double kSecondsPerHour = 3600.0;
 class CsvRows {
  public:
   CsvRows(const std::string& path, std::vector<std::string> expected_columns, bool has_header)
-      : path_(path), in_(path, std::ios::binary), names_(std::move(expected_columns)) {
-    if (!in_) throw InputError(path_, "", "cannot open the input file");
+      : csv_(path, "cannot open the input file"), names_(std::move(expected_columns)) {
     index_.assign(names_.size(), -1);
     if (!has_header) {
       for (std::size_t i = 0; i < names_.size(); ++i) index_[i] = static_cast<int>(i);
       width_ = names_.size();
       return;
     }
-    if (!std::getline(in_, line_)) throw InputError(path_, "line 1", "the file is empty (expected a header line)");
-    line_number_ = 1;
-    trim();
-    if (line_.rfind("\xEF\xBB\xBF", 0) == 0) line_.erase(0, 3);
-    split();
-    width_ = fields_.size();
+    csv_.read_header();
+    const std::vector<std::string_view>& header = csv_.fields();
+    width_ = header.size();
     for (std::size_t i = 0; i < names_.size(); ++i) {
-      for (std::size_t f = 0; f < fields_.size(); ++f)
-        if (fields_[f] == names_[i]) index_[i] = static_cast<int>(f);
+      for (std::size_t f = 0; f < header.size(); ++f)
+        if (header[f] == names_[i]) index_[i] = static_cast<int>(f);
       if (index_[i] < 0)
-        throw InputError(path_, "line 1",
-                         fmt::format("expected a column \"{}\" in the header, found \"{}\"", names_[i], line_));
+        throw InputError(csv_.path(), "line 1",
+                         fmt::format("expected a column \"{}\" in the header, found \"{}\"", names_[i], csv_.line()));
     }
   }
 
   bool next() {
-    while (std::getline(in_, line_)) {
-      ++line_number_;
-      trim();
-      if (line_.empty()) continue;
-      split();
-      if (fields_.size() < width_)
-        throw InputError(path_, fmt::format("line {}, column {}", line_number_, fields_.size() + 1),
-                         fmt::format("expected {} fields, found {} (a missing column)", width_, fields_.size()));
+    while (csv_.next_line()) {
+      if (csv_.line().empty()) continue;
+      const std::size_t found = csv_.fields().size();
+      if (found < width_)
+        throw InputError(csv_.path(), csv_position(csv_.line_number(), found + 1),
+                         fmt::format("expected {} fields, found {} (a missing column)", width_, found));
       return true;
     }
     return false;
   }
 
   // The field of expected column i.
-  std::string_view text(std::size_t i) const { return fields_[index_[i]]; }
+  std::string_view text(std::size_t i) const { return csv_.fields()[index_[i]]; }
 
   [[noreturn]] void fail(std::size_t i, const std::string& expected) const {
-    throw InputError(path_, fmt::format("line {}, column {}", line_number_, index_[i] + 1),
+    throw InputError(csv_.path(), csv_position(csv_.line_number(), index_[i] + 1),
                      fmt::format("{}: expected {}, found \"{}\"", names_[i], expected, text(i)));
   }
 
   double number(std::size_t i) const {
     double x = 0.0;
-    const std::string_view t = text(i);
-    const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), x);
-    if (t.empty() || ec != std::errc() || ptr != t.data() + t.size() || !std::isfinite(x)) fail(i, "a number");
+    if (!parse_finite_double(text(i), x)) fail(i, "a number");
     return x;
   }
   // Empty (or "None"/"NaN" as the traces write missing values) -> nullopt.
@@ -83,50 +76,21 @@ class CsvRows {
     return number(i);
   }
 
-  long line_number() const { return line_number_; }
-  const std::string& path() const { return path_; }
-
  private:
-  void trim() {
-    if (!line_.empty() && line_.back() == '\r') line_.pop_back();
-  }
-  void split() {
-    fields_.clear();
-    std::size_t begin = 0;
-    const std::string_view line(line_);
-    while (true) {
-      const std::size_t comma = line.find(',', begin);
-      if (comma == std::string_view::npos) {
-        fields_.push_back(line.substr(begin));
-        return;
-      }
-      fields_.push_back(line.substr(begin, comma - begin));
-      begin = comma + 1;
-    }
-  }
-
-  std::string path_;
-  std::ifstream in_;
+  CsvLineReader csv_;
   std::vector<std::string> names_;
   std::vector<int> index_;
   std::size_t width_ = 0;
-  std::string line_;
-  long line_number_ = 0;
-  std::vector<std::string_view> fields_;
 };
 
 // Seconds from 00:00 of `origin` to a strict "YYYY-MM-DD HH:MM:SS"; nullopt when malformed.
 std::optional<double> clock_seconds(std::string_view text, const Date& origin) {
-  if (text.size() != 19 || text[10] != ' ' || text[13] != ':' || text[16] != ':') return std::nullopt;
+  std::string_view date_text;
+  long seconds_of_day = 0;
   Date date;
-  if (!parse_date(std::string(text.substr(0, 10)), date)) return std::nullopt;
-  int clock[3];
-  for (int i = 0; i < 3; ++i) {
-    const char* first = text.data() + 11 + 3 * i;
-    if (std::from_chars(first, first + 2, clock[i]).ptr != first + 2) return std::nullopt;
-  }
-  if (clock[0] > 23 || clock[1] > 59 || clock[2] > 59) return std::nullopt;
-  return days_between(origin, date) * 86400.0 + clock[0] * 3600.0 + clock[1] * 60.0 + clock[2];
+  if (!parse_clock_of_day(text, date_text, seconds_of_day) || !parse_date(std::string(date_text), date))
+    return std::nullopt;
+  return days_between(origin, date) * 86400.0 + static_cast<double>(seconds_of_day);
 }
 
 int whole_gpus(double gpus) { return static_cast<int>(std::ceil(gpus - 1e-9)); }

@@ -13,15 +13,14 @@
 #include "models/workload.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "engine/error.hpp"
+#include "models/csv_lines.hpp"
 
 namespace tco {
 
@@ -56,26 +55,6 @@ bool campaign_active(const CampaignProfile& p, long hour) {
 // ---------------------------------------------------------------------------------------------
 // Series files
 
-// Where, in a text file, a field is: "line N, column C" (both 1-based).
-std::string text_position(long line, std::size_t column) {
-  return fmt::format("line {}, column {}", line, column);
-}
-
-// Splits on commas; none of the supported formats quotes its fields.
-void split_fields(std::string_view line, std::vector<std::string_view>& out) {
-  out.clear();
-  std::size_t begin = 0;
-  while (true) {
-    const std::size_t comma = line.find(',', begin);
-    if (comma == std::string_view::npos) {
-      out.push_back(line.substr(begin));
-      return;
-    }
-    out.push_back(line.substr(begin, comma - begin));
-    begin = comma + 1;
-  }
-}
-
 // How a format's columns become (time, GPUs).
 struct SeriesLayout {
   std::string time_column;
@@ -100,14 +79,9 @@ struct ClockParser {
   long cached_days = 0;
 
   bool seconds_since_origin(std::string_view text, long& seconds) {
-    if (text.size() != 19 || text[10] != ' ' || text[13] != ':' || text[16] != ':') return false;
-    int clock[3];
-    for (int i = 0; i < 3; ++i) {
-      const char* first = text.data() + 11 + 3 * i;
-      if (std::from_chars(first, first + 2, clock[i]).ptr != first + 2) return false;
-    }
-    if (clock[0] > 23 || clock[1] > 59 || clock[2] > 59) return false;
-    const std::string_view date_text = text.substr(0, 10);
+    std::string_view date_text;
+    long seconds_of_day = 0;
+    if (!parse_clock_of_day(text, date_text, seconds_of_day)) return false;
     if (date_text != cached_date_text) {
       Date date;
       if (!parse_date(std::string(date_text), date)) return false;
@@ -118,7 +92,7 @@ struct ClockParser {
       cached_date_text = std::string(date_text);
       cached_days = days_between(origin, date);
     }
-    seconds = cached_days * 86400L + clock[0] * 3600L + clock[1] * 60L + clock[2];
+    seconds = cached_days * 86400L + seconds_of_day;
     return true;
   }
 };
@@ -158,49 +132,40 @@ class HourlyAverager {
 
 class SeriesReader {
  public:
-  SeriesReader(std::string path, SeriesLayout layout) : path_(std::move(path)), layout_(std::move(layout)) {}
+  SeriesReader(std::string path, SeriesLayout layout)
+      : csv_(std::move(path), "cannot open the series file"), layout_(std::move(layout)) {}
 
   std::vector<double> read() {
-    std::ifstream in(path_, std::ios::binary);
-    if (!in) throw InputError(path_, "", "cannot open the series file");
-    std::string line;
-    if (!std::getline(in, line)) throw InputError(path_, "line 1", "the file is empty (expected a header line)");
-    read_header(line);
-
+    read_header();
     HourlyAverager averager;
-    long line_number = 1;
     long blank_line = 0;  // first blank line seen; only trailing blank lines are allowed
     bool any_row = false;
-    while (std::getline(in, line)) {
-      ++line_number;
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (line.empty()) {
-        if (blank_line == 0) blank_line = line_number;
+    while (csv_.next_line()) {
+      if (csv_.line().empty()) {
+        if (blank_line == 0) blank_line = csv_.line_number();
         continue;
       }
       if (blank_line != 0)
-        throw InputError(path_, fmt::format("line {}", blank_line), "blank line inside the data");
-      const auto [hour, gpus] = read_row(line, line_number);
+        throw InputError(csv_.path(), fmt::format("line {}", blank_line), "blank line inside the data");
+      const auto [hour, gpus] = read_row(csv_.line_number());
       averager.add(hour, gpus);
       any_row = true;
     }
-    if (!any_row) throw InputError(path_, "line 2", "no data rows after the header");
+    if (!any_row) throw InputError(csv_.path(), "line 2", "no data rows after the header");
     return averager.finish();
   }
 
  private:
-  void read_header(std::string& line) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte order mark
-    std::vector<std::string_view> names;
-    split_fields(line, names);
+  void read_header() {
+    csv_.read_header();
+    const std::vector<std::string_view>& names = csv_.fields();
     field_count_ = names.size();
     auto find = [&](const std::string& name) {
       for (std::size_t i = 0; i < names.size(); ++i)
         if (names[i] == name) return i;
       std::string found;
       for (auto n : names) found += (found.empty() ? "" : ", ") + std::string(n);
-      throw InputError(path_, "line 1",
+      throw InputError(csv_.path(), "line 1",
                        fmt::format("missing column \"{}\" (format needs {}; found: {})", name,
                                    required_columns_text(), found));
     };
@@ -215,31 +180,31 @@ class SeriesReader {
     return out;
   }
 
-  std::pair<long, double> read_row(std::string_view line, long line_number) {
-    split_fields(line, fields_);
-    if (fields_.size() != field_count_)
-      throw InputError(path_, fmt::format("line {}", line_number),
+  std::pair<long, double> read_row(long line_number) {
+    const std::vector<std::string_view>& fields = csv_.fields();
+    if (fields.size() != field_count_)
+      throw InputError(csv_.path(), fmt::format("line {}", line_number),
                        fmt::format("expected {} fields as in the header, found {}", field_count_,
-                                   fields_.size()));
+                                   fields.size()));
     double gpus = 0.0;
     for (std::size_t k = 0; k < value_indices_.size(); ++k)
       gpus += non_negative_number(value_indices_[k], layout_.value_columns[k], line_number);
     gpus *= layout_.gpus_per_unit;
     const long hour = layout_.clock_time ? clock_hour(line_number) : relative_hour(line_number);
     if (hour >= kMaxSeriesHours)
-      throw InputError(path_, text_position(line_number, time_index_ + 1),
+      throw InputError(csv_.path(), csv_position(line_number, time_index_ + 1),
                        fmt::format("expected a time within {} hours of the series start, found \"{}\"",
-                                   kMaxSeriesHours, fields_[time_index_]));
+                                   kMaxSeriesHours, field(time_index_)));
     return {hour, gpus};
   }
 
+  std::string_view field(std::size_t index) const { return csv_.fields()[index]; }
+
   double number(std::size_t index, const std::string& name, long line_number) const {
-    const std::string_view text = fields_[index];
+    const std::string_view text = field(index);
     double x = 0.0;
-    const auto result = std::from_chars(text.data(), text.data() + text.size(), x);
-    if (text.empty() || result.ec != std::errc() || result.ptr != text.data() + text.size() ||
-        !std::isfinite(x))
-      throw InputError(path_, text_position(line_number, index + 1),
+    if (!parse_finite_double(text, x))
+      throw InputError(csv_.path(), csv_position(line_number, index + 1),
                        fmt::format("expected a number ({}), found \"{}\"", name, text));
     return x;
   }
@@ -247,19 +212,19 @@ class SeriesReader {
   double non_negative_number(std::size_t index, const std::string& name, long line_number) const {
     const double x = number(index, name, line_number);
     if (x < 0.0)
-      throw InputError(path_, text_position(line_number, index + 1),
-                       fmt::format("expected a number >= 0 ({}), found \"{}\"", name, fields_[index]));
+      throw InputError(csv_.path(), csv_position(line_number, index + 1),
+                       fmt::format("expected a number >= 0 ({}), found \"{}\"", name, field(index)));
     return x;
   }
 
   void check_forward(double now, long line_number) {
     if (has_previous_ && now < previous_time_)
-      throw InputError(path_, text_position(line_number, time_index_ + 1),
+      throw InputError(csv_.path(), csv_position(line_number, time_index_ + 1),
                        fmt::format("time goes backwards: \"{}\" comes after \"{}\" (line {})",
-                                   fields_[time_index_], previous_time_text_, previous_line_));
+                                   field(time_index_), previous_time_text_, previous_line_));
     has_previous_ = true;
     previous_time_ = now;
-    previous_time_text_ = std::string(fields_[time_index_]);
+    previous_time_text_ = std::string(field(time_index_));
     previous_line_ = line_number;
   }
 
@@ -268,9 +233,9 @@ class SeriesReader {
   long relative_hour(long line_number) {
     const double time_h = non_negative_number(time_index_, layout_.time_column, line_number);
     if (!has_previous_ && time_h >= 1.0)
-      throw InputError(path_, text_position(line_number, time_index_ + 1),
+      throw InputError(csv_.path(), csv_position(line_number, time_index_ + 1),
                        fmt::format("expected the first sample in hour 0 (time_h < 1), found \"{}\"",
-                                   fields_[time_index_]));
+                                   field(time_index_)));
     check_forward(time_h, line_number);
     // Clamped before the cast (a huge double does not fit a long); read_row rejects it.
     return static_cast<long>(std::floor(std::min(time_h, static_cast<double>(kMaxSeriesHours))));
@@ -279,21 +244,20 @@ class SeriesReader {
   // Clock formats: whole clock hours counted from the first row's clock hour.
   long clock_hour(long line_number) {
     long seconds = 0;
-    if (!clock_.seconds_since_origin(fields_[time_index_], seconds))
-      throw InputError(path_, text_position(line_number, time_index_ + 1),
+    if (!clock_.seconds_since_origin(field(time_index_), seconds))
+      throw InputError(csv_.path(), csv_position(line_number, time_index_ + 1),
                        fmt::format("expected a time YYYY-MM-DD HH:MM:SS ({}), found \"{}\"",
-                                   layout_.time_column, fields_[time_index_]));
+                                   layout_.time_column, field(time_index_)));
     if (!has_previous_) first_hour_seconds_ = seconds - seconds % 3600;
     check_forward(static_cast<double>(seconds), line_number);
     return (seconds - first_hour_seconds_) / 3600;
   }
 
-  std::string path_;
+  CsvLineReader csv_;
   SeriesLayout layout_;
   std::size_t field_count_ = 0;
   std::size_t time_index_ = 0;
   std::vector<std::size_t> value_indices_;
-  std::vector<std::string_view> fields_;
   ClockParser clock_;
   long first_hour_seconds_ = 0;
   bool has_previous_ = false;
