@@ -95,38 +95,43 @@ std::optional<double> clock_seconds(std::string_view text, const Date& origin) {
 
 int whole_gpus(double gpus) { return static_cast<int>(std::ceil(gpus - 1e-9)); }
 
+// A GPU count that must be written as a whole number >= 0.
+double whole_gpu_count(const CsvRows& rows, std::size_t column) {
+  const double gpus = rows.number(column);
+  if (gpus < 0 || gpus != std::floor(gpus)) rows.fail(column, "a whole number of GPUs >= 0");
+  return gpus;
+}
+
 // Adds a job that ran from start_s to end_s (seconds), submitted at submit_s, or drops it.
 void keep_or_drop(ImportCollector& c, const CsvRows& rows, std::size_t end_column, double submit_s, double start_s,
                   double end_s, Job job) {
   if (end_s < start_s) rows.fail(end_column, fmt::format("a time at or after the start {}", start_s));
-  if (end_s == start_s) return c.drop("zero_duration");
-  job.submit_h = std::min(submit_s, start_s) / kSecondsPerHour;
-  job.duration_h = (end_s - start_s) / kSecondsPerHour;
-  c.keep(std::move(job));
+  c.keep_run(std::move(job), submit_s, start_s, end_s);
+}
+
+// Hands every row to `row`, which keeps its job in the collector or drops it; the rows counted.
+template <class Row>
+ImportResult collect_rows(CsvRows& rows, bool shift_to_zero, Row row) {
+  ImportCollector c;
+  long n = 0;
+  while (rows.next()) {
+    ++n;
+    row(c);
+  }
+  return c.finish(n, shift_to_zero);
 }
 
 ImportResult import_openb(const std::string& path) {
   enum { num_gpu, gpu_milli, gpu_spec, qos, creation_time, deletion_time, scheduled_time };
   CsvRows rows(path, {"num_gpu", "gpu_milli", "gpu_spec", "qos", "creation_time", "deletion_time", "scheduled_time"},
                true);
-  ImportCollector c;
-  long n = 0;
-  while (rows.next()) {
-    ++n;
-    const double gpus = rows.number(num_gpu);
-    if (gpus < 0 || gpus != std::floor(gpus)) rows.fail(num_gpu, "a whole number of GPUs >= 0");
+  return collect_rows(rows, false, [&](ImportCollector& c) {
+    const double gpus = whole_gpu_count(rows, num_gpu);
     const double milli = rows.optional_number(gpu_milli).value_or(1000.0);
     const double created = rows.number(creation_time);
     const auto scheduled = rows.optional_number(scheduled_time);
     const double deleted = rows.number(deletion_time);
-    if (gpus == 0) {
-      c.drop("zero_gpus");
-      continue;
-    }
-    if (!scheduled) {
-      c.drop("never_scheduled");
-      continue;
-    }
+    if (c.drop_first({{gpus == 0, "zero_gpus"}, {!scheduled, "never_scheduled"}})) return;
     Job job;
     job.gpus = static_cast<int>(gpus);
     if (gpus == 1 && milli < 1000.0) c.fractional();
@@ -136,8 +141,7 @@ ImportResult import_openb(const std::string& path) {
     job.job_class = std::string(rows.text(qos));
     job.preemptible = job.job_class == "BE";
     keep_or_drop(c, rows, deletion_time, created, *scheduled, deleted, std::move(job));
-  }
-  return c.finish(n, false);
+  });
 }
 
 ImportResult import_dlrm(const std::string& path) {
@@ -153,30 +157,19 @@ ImportResult import_dlrm(const std::string& path) {
         end_s = std::max(end_s, rows.optional_number(i).value_or(0.0));
   }
   CsvRows rows(path, columns, true);
-  ImportCollector c;
-  long n = 0;
-  while (rows.next()) {
-    ++n;
+  return collect_rows(rows, false, [&](ImportCollector& c) {
     const double gpus = rows.number(gpu_request);
     if (gpus < 0) rows.fail(gpu_request, "GPUs >= 0");
     const auto created = rows.optional_number(creation_time);
     const auto scheduled = rows.optional_number(scheduled_time);
     const double deleted = rows.optional_number(deletion_time).value_or(end_s);
-    if (gpus == 0) {
-      c.drop("zero_gpus");
-      continue;
-    }
-    if (created && !scheduled) {
-      c.drop("never_scheduled");
-      continue;
-    }
+    if (c.drop_first({{gpus == 0, "zero_gpus"}, {created && !scheduled, "never_scheduled"}})) return;
     Job job;
     job.gpus = whole_gpus(gpus);
     if (gpus != std::floor(gpus)) c.fractional();
     job.job_class = std::string(rows.text(app_name));
     keep_or_drop(c, rows, deletion_time, created.value_or(0.0), scheduled.value_or(0.0), deleted, std::move(job));
-  }
-  return c.finish(n, false);
+  });
 }
 
 ImportResult import_pai(const std::string& path) {
@@ -185,28 +178,14 @@ ImportResult import_pai(const std::string& path) {
   CsvRows rows(path, {"job_name", "task_name", "inst_num", "status", "start_time", "end_time", "plan_cpu",
                       "plan_mem", "plan_gpu", "gpu_type"},
                false);
-  ImportCollector c;
-  long n = 0;
-  while (rows.next()) {
-    ++n;
+  return collect_rows(rows, true, [&](ImportCollector& c) {
     const double instances = rows.number(inst_num);
     if (instances < 1) rows.fail(inst_num, "instances >= 1");
     const double percent = rows.optional_number(plan_gpu).value_or(0.0);
     if (percent < 0) rows.fail(plan_gpu, "a GPU share >= 0 (percent of one GPU)");
     const auto start = rows.optional_number(start_time);
     const auto end = rows.optional_number(end_time);
-    if (percent == 0) {
-      c.drop("zero_gpus");
-      continue;
-    }
-    if (!start) {
-      c.drop("never_scheduled");
-      continue;
-    }
-    if (!end) {
-      c.drop("no_end_time");
-      continue;
-    }
+    if (c.drop_first({{percent == 0, "zero_gpus"}, {!start, "never_scheduled"}, {!end, "no_end_time"}})) return;
     const double gpus = instances * percent / 100.0;
     Job job;
     job.gpus = whole_gpus(gpus);
@@ -214,15 +193,12 @@ ImportResult import_pai(const std::string& path) {
     job.gpu_type = std::string(rows.text(gpu_type));
     job.job_class = std::string(rows.text(task_name));
     keep_or_drop(c, rows, end_time, *start, *start, *end, std::move(job));
-  }
-  return c.finish(n, true);
+  });
 }
 
 ImportResult import_helios(const std::string& path) {
   enum { vc, gpu_num, submit_time, start_time, end_time };
   CsvRows rows(path, {"vc", "gpu_num", "submit_time", "start_time", "end_time"}, true);
-  ImportCollector c;
-  long n = 0;
   const Date origin{2000, 1, 1};
   auto clock = [&](std::size_t i) -> std::optional<double> {
     const std::string_view t = rows.text(i);
@@ -231,32 +207,18 @@ ImportResult import_helios(const std::string& path) {
     if (!s) rows.fail(i, "a time as YYYY-MM-DD HH:MM:SS");
     return s;
   };
-  while (rows.next()) {
-    ++n;
-    const double gpus = rows.number(gpu_num);
-    if (gpus < 0 || gpus != std::floor(gpus)) rows.fail(gpu_num, "a whole number of GPUs >= 0");
+  return collect_rows(rows, true, [&](ImportCollector& c) {
+    const double gpus = whole_gpu_count(rows, gpu_num);
     const auto submit = clock(submit_time);
     if (!submit) rows.fail(submit_time, "a time as YYYY-MM-DD HH:MM:SS");
     const auto start = clock(start_time);
     const auto end = clock(end_time);
-    if (gpus == 0) {
-      c.drop("zero_gpus");
-      continue;
-    }
-    if (!start) {
-      c.drop("never_scheduled");
-      continue;
-    }
-    if (!end) {
-      c.drop("no_end_time");
-      continue;
-    }
+    if (c.drop_first({{gpus == 0, "zero_gpus"}, {!start, "never_scheduled"}, {!end, "no_end_time"}})) return;
     Job job;
     job.gpus = static_cast<int>(gpus);
     job.job_class = std::string(rows.text(vc));
     keep_or_drop(c, rows, end_time, *submit, *start, *end, std::move(job));
-  }
-  return c.finish(n, true);
+  });
 }
 
 }  // namespace
@@ -269,6 +231,22 @@ long ImportCounts::dropped_total() const {
 
 ImportCollector::ImportCollector() {
   for (const char* reason : kReasons) counts_.dropped.emplace_back(reason, 0);
+}
+
+bool ImportCollector::drop_first(std::initializer_list<std::pair<bool, const char*>> reasons) {
+  for (const auto& [applies, reason] : reasons)
+    if (applies) {
+      drop(reason);
+      return true;
+    }
+  return false;
+}
+
+void ImportCollector::keep_run(Job job, double submit_s, double start_s, double end_s) {
+  if (end_s == start_s) return drop("zero_duration");
+  job.submit_h = std::min(submit_s, start_s) / kSecondsPerHour;
+  job.duration_h = (end_s - start_s) / kSecondsPerHour;
+  keep(std::move(job));
 }
 
 void ImportCollector::drop(const char* reason) {

@@ -25,6 +25,7 @@
 // naming the line and column (JSON: the pointer).
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -60,7 +61,13 @@ class ImportCollector {
  public:
   ImportCollector();
   void drop(const char* reason);
+  // Drops the row for the first reason whose condition holds, in the order given; true when it did.
+  bool drop_first(std::initializer_list<std::pair<bool, const char*>> reasons);
   void keep(Job job) { jobs_.push_back(std::move(job)); }
+  // Keeps a job that ran from start_s to end_s (seconds; end_s >= start_s, checked by the
+  // caller), submitted at submit_s: submit_h = min(submit_s, start_s) / 3600, duration_h =
+  // (end_s - start_s) / 3600. A run of zero seconds is dropped as zero_duration.
+  void keep_run(Job job, double submit_s, double start_s, double end_s);
   void fractional() { ++counts_.fractional_gpu_rounded_up; }
   // Shifts the earliest submit to 0 (when asked), sorts stably by submit_h, fills counts.
   ImportResult finish(long rows, bool shift_to_zero);

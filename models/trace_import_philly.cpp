@@ -69,32 +69,15 @@ ImportResult import_philly(const std::string& path) {
       if (!list.is_array()) throw InputError(path, at + "/gpus", "expected an array of GPU names, found " + describe_json(list));
       gpus += static_cast<long>(list.size());
     }
-    if (!start) {
-      c.drop("never_scheduled");
-      continue;
-    }
-    if (!end) {
-      c.drop("no_end_time");
-      continue;
-    }
-    if (gpus == 0) {
-      c.drop("zero_gpus");
-      continue;
-    }
+    if (c.drop_first({{!start, "never_scheduled"}, {!end, "no_end_time"}, {gpus == 0, "zero_gpus"}})) continue;
     if (*end < *start)
       throw InputError(path, last + "/end_time",
                        fmt::format("expected an end at or after the first attempt's start, found {} s before it",
                                    *start - *end));
-    if (*end == *start) {
-      c.drop("zero_duration");
-      continue;
-    }
     Job job;
-    job.submit_h = std::min(*submit, *start) / 3600.0;
-    job.duration_h = (*end - *start) / 3600.0;
     job.gpus = static_cast<int>(gpus);
     if (job_json.contains("vc") && job_json.at("vc").is_string()) job.job_class = job_json.at("vc").get<std::string>();
-    c.keep(std::move(job));
+    c.keep_run(std::move(job), *submit, *start, *end);
   }
   return c.finish(static_cast<long>(doc.size()), true);
 }
