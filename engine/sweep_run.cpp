@@ -5,17 +5,12 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <limits>
-#include <mutex>
 #include <sstream>
-
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
 
 #include <fmt/format.h>
 
 #include "engine/error.hpp"
+#include "engine/parallel_for_index.hpp"
 #include "engine/sha256.hpp"
 #include "engine/statistics.hpp"
 #include "reports/atomic_file.hpp"
@@ -146,25 +141,7 @@ std::vector<SweepPointValues> evaluate_grid_points(const SweepInputs& in, PointR
   const long count = range.end - range.first;
   std::vector<SweepPoint> points(static_cast<std::size_t>(std::max(0L, count)));
   // Points are prepared in parallel; the failing point with the lowest index is the one reported.
-  std::mutex error_mutex;
-  long error_index = std::numeric_limits<long>::max();
-  std::exception_ptr error;
-#if defined(_OPENMP)
-  const int team = threads > 0 ? threads : omp_get_max_threads();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
-#endif
-  for (long i = 0; i < count; ++i) {
-    try {
-      points[i] = prepare_grid_point(in, range.first + i);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(error_mutex);
-      if (range.first + i < error_index) {
-        error_index = range.first + i;
-        error = std::current_exception();
-      }
-    }
-  }
-  if (error) std::rethrow_exception(error);
+  parallel_for_index(count, threads, [&](long i) { points[i] = prepare_grid_point(in, range.first + i); });
 
   const SweepChunk chunk = make_sweep_chunk(points);
   SweepDeviceMoments moments;

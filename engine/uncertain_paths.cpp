@@ -1,12 +1,6 @@
 #include "engine/uncertain_paths.hpp"
 
 #include <filesystem>
-#include <limits>
-#include <mutex>
-
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
 
 #include <fmt/format.h>
 
@@ -18,28 +12,6 @@
 #include "models/workload.hpp"
 
 namespace tco {
-
-void parallel_for_index(long n, int threads, const std::function<void(long)>& f) {
-  std::mutex error_mutex;
-  long error_index = std::numeric_limits<long>::max();
-  std::exception_ptr error;
-#if defined(_OPENMP)
-  const int team = threads > 0 ? threads : omp_get_max_threads();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
-#endif
-  for (long i = 0; i < n; ++i) {
-    try {
-      f(i);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(error_mutex);
-      if (i < error_index) {
-        error_index = i;
-        error = std::current_exception();
-      }
-    }
-  }
-  if (error) std::rethrow_exception(error);
-}
 
 UncertaintyInputs make_uncertainty_inputs(Json document, const std::string& file, const std::string& dir,
                                           const std::string& catalog_dir, std::optional<long> paths,

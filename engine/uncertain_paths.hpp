@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "engine/json_reader.hpp"
+#include "engine/parallel_for_index.hpp"  // the paths run on it; its users include this header
 #include "models/scenario.hpp"
 
 namespace tco {
@@ -70,9 +71,5 @@ struct UncertainPaths {
   std::vector<double> saving_usd(int plan, int baseline) const;
 };
 UncertainPaths run_uncertain_paths(const UncertaintyInputs& in, int threads);
-
-// Runs f(i) for i in [0, n) on `threads` threads (0: all cores); when some throw, the exception
-// of the lowest i is rethrown, so the error does not depend on the thread count.
-void parallel_for_index(long n, int threads, const std::function<void(long)>& f);
 
 }  // namespace tco
