@@ -3,9 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
-#include <sstream>
 
-#include "cli/app.hpp"
+#include "cli_test_support.hpp"
 #include "engine/error.hpp"
 #include "reports/report_diff.hpp"
 #include "test_support.hpp"
@@ -14,17 +13,8 @@ namespace {
 
 using tco::Json;
 
-struct Result {
-  int exit_code;
-  std::string out;
-  std::string err;
-};
-
-Result run(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  const int code = tco::cli::run_main(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using tco::test::CliResult;
+using tco::test::run_cli;
 
 // A deterministic report of two plans: the cloud baseline and a plan buying 2 nodes.
 Json report(double cloud_npv_usd, double buy_npv_usd) {
@@ -71,24 +61,24 @@ std::string write(const std::string& dir_name, const std::string& file, const Js
   return path.string();
 }
 
-Result diff(const std::string& name, const Json& base, const Json& next, std::vector<std::string> extra = {}) {
+CliResult diff(const std::string& name, const Json& base, const Json& next, std::vector<std::string> extra = {}) {
   tco::test::scratch_dir(name);
   std::vector<std::string> args = {"diff", write(name, "base.json", base), write(name, "new.json", next)};
   args.insert(args.end(), extra.begin(), extra.end());
-  return run(args);
+  return run_cli(args);
 }
 
 }  // namespace
 
 TEST_CASE("diff: identical reports exit 0 with \"no change\"") {
-  const Result r = diff("diff-identical", report(280320.0, 480280.0), report(280320.0, 480280.0));
+  const CliResult r = diff("diff-identical", report(280320.0, 480280.0), report(280320.0, 480280.0));
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("no change") != std::string::npos);
   SUBCASE("the run block (threads) is not compared") {
     Json other = report(280320.0, 480280.0);
     other["run"]["threads"] = 16;
-    const Result s = diff("diff-identical-run", report(280320.0, 480280.0), other);
+    const CliResult s = diff("diff-identical-run", report(280320.0, 480280.0), other);
     CHECK(s.exit_code == 0);
     CHECK(s.out.find("no change") != std::string::npos);
   }
@@ -98,9 +88,9 @@ TEST_CASE("diff: identical reports of a real run exit 0 with \"no change\"") {
   const auto dir = tco::test::scratch_dir("diff-real");
   const std::string a = (dir / "a.json").string(), b = (dir / "b.json").string();
   const std::string scenario = tco::test::source_path("tests/fixtures/scenarios/simple.json");
-  REQUIRE(run({"run", scenario, "--out", a, "--quiet"}).exit_code == 0);
-  REQUIRE(run({"run", scenario, "--out", b, "--quiet"}).exit_code == 0);
-  const Result r = run({"diff", a, b});
+  REQUIRE(run_cli({"run", scenario, "--out", a, "--quiet"}).exit_code == 0);
+  REQUIRE(run_cli({"run", scenario, "--out", b, "--quiet"}).exit_code == 0);
+  const CliResult r = run_cli({"diff", a, b});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("no change") != std::string::npos);
@@ -112,7 +102,7 @@ TEST_CASE("diff: a 1% NPV move with 0.5% tolerance exits 1 and names the figure"
   next["plans"][1]["npv_usd"] = 480280.0 * 1.01;
   for (const char* tolerance : {"0.5%", "0.005"}) {
     CAPTURE(tolerance);
-    const Result r = diff("diff-1pct", report(280320.0, 480280.0), next, {"--tolerance", tolerance});
+    const CliResult r = diff("diff-1pct", report(280320.0, 480280.0), next, {"--tolerance", tolerance});
     INFO(r.out << r.err);
     CHECK(r.exit_code == 1);
     CHECK(r.out.find("buy-2: NPV") != std::string::npos);
@@ -120,17 +110,17 @@ TEST_CASE("diff: a 1% NPV move with 0.5% tolerance exits 1 and names the figure"
     CHECK(r.out.find("beyond tolerance") != std::string::npos);
   }
   SUBCASE("with 2% it is within tolerance: exit 0, still shown") {
-    const Result r = diff("diff-1pct-2", report(280320.0, 480280.0), next, {"--tolerance", "2%"});
+    const CliResult r = diff("diff-1pct-2", report(280320.0, 480280.0), next, {"--tolerance", "2%"});
     CHECK(r.exit_code == 0);
     CHECK(r.out.find("buy-2: NPV") != std::string::npos);
     CHECK(r.out.find("within tolerance") != std::string::npos);
   }
   SUBCASE("markdown and json name it too") {
-    const Result md = diff("diff-1pct-md", report(280320.0, 480280.0), next, {"--format", "md"});
+    const CliResult md = diff("diff-1pct-md", report(280320.0, 480280.0), next, {"--format", "md"});
     CHECK(md.exit_code == 1);
     CHECK(md.out.find("| buy-2: NPV | $480,280 | $485,083 | +$4,803 (+1.00%) | **beyond tolerance** |") !=
           std::string::npos);
-    const Result js = diff("diff-1pct-json", report(280320.0, 480280.0), next, {"--format", "json"});
+    const CliResult js = diff("diff-1pct-json", report(280320.0, 480280.0), next, {"--format", "json"});
     CHECK(js.exit_code == 1);
     const Json parsed = Json::parse(js.out);
     CHECK(parsed.at("result") == "regression");
@@ -171,7 +161,7 @@ TEST_CASE("diff: the per-category breakdown is shown but does not fail") {
 
 TEST_CASE("diff: a changed best plan is flagged first") {
   // buy-2 drops from $480,280 to $270,000, below the cloud's $280,320.
-  const Result r = diff("diff-best", report(280320.0, 480280.0), report(280320.0, 270000.0));
+  const CliResult r = diff("diff-best", report(280320.0, 480280.0), report(280320.0, 270000.0));
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
   const auto decision = r.out.find("DECISION CHANGED: cheapest plan: cloud -> buy-2");
@@ -186,7 +176,7 @@ TEST_CASE("diff: a changed best plan is flagged first") {
   CHECK(d.changes[0].verdict == tco::Verdict::decision_changed);
   CHECK(d.count(tco::Verdict::decision_changed) == 2);
 
-  const Result md = diff("diff-best-md", report(280320.0, 480280.0), report(280320.0, 270000.0), {"--format", "md"});
+  const CliResult md = diff("diff-best-md", report(280320.0, 480280.0), report(280320.0, 270000.0), {"--format", "md"});
   CHECK(md.out.find("**Decision changed: cheapest plan: cloud → buy-2**") != std::string::npos);
 }
 
@@ -213,7 +203,7 @@ TEST_CASE("diff: Monte Carlo noise within 3 combined standard errors is not flag
     REQUIRE(d.changes[0].next_stderr.has_value());
     CHECK(*d.changes[0].next_stderr == doctest::Approx(2000.0).epsilon(1e-12));
     CHECK_FALSE(d.fails());
-    const Result r = diff("diff-mc-noise", base, next);
+    const CliResult r = diff("diff-mc-noise", base, next);
     INFO(r.out);
     CHECK(r.exit_code == 0);
   }
@@ -223,7 +213,7 @@ TEST_CASE("diff: Monte Carlo noise within 3 combined standard errors is not flag
     REQUIRE(d.changes.size() >= 1);
     CHECK(d.changes[0].figure == "buy-2: NPV (mean)");
     CHECK(d.changes[0].verdict == tco::Verdict::beyond_tolerance);
-    const Result r = diff("diff-mc-moved", base, next);
+    const CliResult r = diff("diff-mc-moved", base, next);
     CHECK(r.exit_code == 1);
   }
   SUBCASE("P90 noise is wider than the mean's: x 1.7094 (normal theory)") {
@@ -290,18 +280,18 @@ TEST_CASE("diff: a plan added or removed fails") {
 TEST_CASE("diff: mismatched schema versions or scenarios exit 2 and say so") {
   Json next = report(280320.0, 480280.0);
   next["schema_version"] = "tcosim.report/2";
-  const Result r = diff("diff-schema", report(280320.0, 480280.0), next);
+  const CliResult r = diff("diff-schema", report(280320.0, 480280.0), next);
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("different schema versions") != std::string::npos);
   CHECK(r.err.find("tcosim.report/2") != std::string::npos);
 
   Json other = report(280320.0, 480280.0);
   other["scenario"]["name"] = "h100-colo";
-  const Result s = diff("diff-scenario", report(280320.0, 480280.0), other);
+  const CliResult s = diff("diff-scenario", report(280320.0, 480280.0), other);
   CHECK(s.exit_code == 2);
   CHECK(s.err.find("different scenarios") != std::string::npos);
 
-  const Result bad = diff("diff-not-report", report(280320.0, 480280.0), Json{{"plans", 3}});
+  const CliResult bad = diff("diff-not-report", report(280320.0, 480280.0), Json{{"plans", 3}});
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("/schema_version") != std::string::npos);
 }
@@ -314,7 +304,7 @@ TEST_CASE("diff: tolerances parse as a percentage or a fraction; anything else i
   CHECK_THROWS_AS(tco::parse_relative_tolerance("-1%"), tco::InputError);
   CHECK_THROWS_AS(tco::parse_relative_tolerance("150%"), tco::InputError);
   CHECK_THROWS_AS(tco::parse_relative_tolerance("%"), tco::InputError);
-  const Result r = diff("diff-bad-tolerance", report(1.0, 2.0), report(1.0, 2.0), {"--tolerance", "abc"});
+  const CliResult r = diff("diff-bad-tolerance", report(1.0, 2.0), report(1.0, 2.0), {"--tolerance", "abc"});
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--tolerance") != std::string::npos);
 }

@@ -3,9 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
-#include <sstream>
 
-#include "cli/app.hpp"
+#include "cli_test_support.hpp"
 #include "engine/json_reader.hpp"
 #include "test_support.hpp"
 
@@ -14,17 +13,8 @@ namespace {
 namespace fs = std::filesystem;
 using tco::Json;
 
-struct Result {
-  int exit_code;
-  std::string out;
-  std::string err;
-};
-
-Result run(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  const int code = tco::cli::run_main(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using tco::test::CliResult;
+using tco::test::run_cli;
 
 // scratch/project/{scenarios/simple.json, catalog/, baselines/}; returns scratch/project.
 fs::path make_project(const std::string& name) {
@@ -64,13 +54,13 @@ TEST_CASE("regress: a missing baseline fails and says to run with --update; --up
   const fs::path project = make_project("regress-update");
   fs::create_directories(project / "baselines");
 
-  const Result missing = run(regress_args(project));
+  const CliResult missing = run_cli(regress_args(project));
   INFO(missing.out << missing.err);
   CHECK(missing.exit_code == 1);
   CHECK(contains(missing.out, "| simple | | | | | **missing baseline**"));
   CHECK(contains(missing.out, "--update"));
 
-  const Result update = run(regress_args(project, {"--update"}));
+  const CliResult update = run_cli(regress_args(project, {"--update"}));
   INFO(update.out << update.err);
   CHECK(update.exit_code == 0);
   CHECK(contains(update.out, "baseline created"));
@@ -79,27 +69,27 @@ TEST_CASE("regress: a missing baseline fails and says to run with --update; --up
   CHECK(baseline.at("schema_version") == "tcosim.report/1");
   CHECK(baseline.at("plans")[0].at("npv_usd").get<double>() == doctest::Approx(280320.0).epsilon(1e-12));
 
-  const Result again = run(regress_args(project));
+  const CliResult again = run_cli(regress_args(project));
   INFO(again.out << again.err);
   CHECK(again.exit_code == 0);
   CHECK(contains(again.out, "| simple | | | | | no change |"));
   CHECK(contains(again.out, "**OK**: 1 scenario: 0 regressed, 0 moved within tolerance, 1 unchanged"));
 
   // Updating with nothing changed leaves the file as it was.
-  const Result unchanged = run(regress_args(project, {"--update"}));
+  const CliResult unchanged = run_cli(regress_args(project, {"--update"}));
   CHECK(unchanged.exit_code == 0);
   CHECK(contains(unchanged.out, "baseline unchanged"));
 }
 
 TEST_CASE("regress: an edited catalog price fails the regression and the table shows the moved figures") {
   const fs::path project = make_project("regress-edited");
-  REQUIRE(run(regress_args(project, {"--update"})).exit_code == 0);
+  REQUIRE(run_cli(regress_args(project, {"--update"})).exit_code == 0);
   // 16.0 -> 16.8 $/instance-hour (+5%): the cloud plan's 2 instances x 8,760 h cost
   // 2 x 8,760 x 16.8 = $294,336 instead of $280,320 (+$14,016); buy-2 serves all 16 GPUs
   // on-prem, so its NPV does not move, and its saving vs the cloud grows by $14,016.
   const fs::path catalog = edited_catalog(project, 16.8);
   const fs::path md = project / "regress.md";
-  const Result r = run(regress_args(project, {"--catalog", catalog.string(), "--md", md.string()}));
+  const CliResult r = run_cli(regress_args(project, {"--catalog", catalog.string(), "--md", md.string()}));
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
   CHECK(contains(r.out, "| scenario | figure | base | new | change | verdict |"));
@@ -118,7 +108,7 @@ TEST_CASE("regress: an edited catalog price fails the regression and the table s
   CHECK(written == r.out);
 
   SUBCASE("a move within a wider tolerance passes") {
-    const Result wide = run(regress_args(project, {"--catalog", catalog.string(), "--tolerance", "10%"}));
+    const CliResult wide = run_cli(regress_args(project, {"--catalog", catalog.string(), "--tolerance", "10%"}));
     CHECK(wide.exit_code == 0);
     CHECK(contains(wide.out, "within tolerance"));
   }
@@ -133,18 +123,18 @@ TEST_CASE("regress: input data absent outside the project is skipped; a missing 
   write_json(project / "scenarios" / "needs_shared_data.json", scenario);
   REQUIRE_FALSE(fs::exists(project.parent_path() / "absent-shared-data"));
 
-  const Result r = run(regress_args(project, {"--update"}));
+  const CliResult r = run_cli(regress_args(project, {"--update"}));
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
   CHECK(contains(r.out, "note: skipped"));
   CHECK(contains(r.out, "| needs_shared_data | | | | | skipped: input data outside the project is absent"));
   CHECK_FALSE(fs::exists(project / "baselines" / "needs_shared_data.json"));
-  CHECK(run(regress_args(project)).exit_code == 0);
+  CHECK(run_cli(regress_args(project)).exit_code == 0);
 
   scenario["catalog_dir"] = "../catalgo";  // a typo inside the project
   scenario["name"] = "typo";
   write_json(project / "scenarios" / "typo.json", scenario);
-  const Result typo = run(regress_args(project));
+  const CliResult typo = run_cli(regress_args(project));
   INFO(typo.out << typo.err);
   CHECK(typo.exit_code == 2);
   CHECK(contains(typo.out, "| typo | | | | | **bad input**"));
@@ -154,12 +144,12 @@ TEST_CASE("regress: input data absent outside the project is skipped; a missing 
 TEST_CASE("regress: a Monte Carlo scenario's baseline is the report `tcosim run` writes, minus its run block") {
   const fs::path project = make_project("regress-mc");
   fs::copy_file(tco::test::source_path("tests/fixtures/des/mc_small.json"), project / "scenarios" / "mc_small.json");
-  const Result update = run(regress_args(project, {"--update", "--threads", "2"}));
+  const CliResult update = run_cli(regress_args(project, {"--update", "--threads", "2"}));
   INFO(update.out << update.err);
   REQUIRE(update.exit_code == 0);
 
   const fs::path report_path = project / "run.json";
-  REQUIRE(run({"run", (project / "scenarios" / "mc_small.json").string(), "--out", report_path.string(), "--quiet"})
+  REQUIRE(run_cli({"run", (project / "scenarios" / "mc_small.json").string(), "--out", report_path.string(), "--quiet"})
               .exit_code == 0);
   Json report = tco::read_json_file(report_path.string());
   REQUIRE(report.at("monte_carlo").contains("plans"));
@@ -167,15 +157,15 @@ TEST_CASE("regress: a Monte Carlo scenario's baseline is the report `tcosim run`
   const Json baseline = tco::read_json_file((project / "baselines" / "mc_small.json").string());
   CHECK(baseline == report);
 
-  const Result again = run(regress_args(project));
+  const CliResult again = run_cli(regress_args(project));
   CHECK(again.exit_code == 0);
   CHECK(contains(again.out, "| mc_small | | | | | no change |"));
 }
 
 TEST_CASE("regress: a missing scenarios or baselines folder is bad input") {
   const fs::path project = make_project("regress-folders");
-  CHECK(run({"regress", (project / "nope").string(), "--baselines", (project / "baselines").string()}).exit_code == 2);
-  const Result r = run(regress_args(project));  // project/baselines does not exist yet
+  CHECK(run_cli({"regress", (project / "nope").string(), "--baselines", (project / "baselines").string()}).exit_code == 2);
+  const CliResult r = run_cli(regress_args(project));  // project/baselines does not exist yet
   CHECK(r.exit_code == 2);
   CHECK(contains(r.err, "--update"));
 }
