@@ -192,6 +192,26 @@ double path_growth(const Scenario& s, std::uint64_t seed, std::uint32_t path) {
   return std::max(-0.99, g + sigma * normal_quantile(uniform(seed, path, RandomSource::demand, 0, 0)));
 }
 
+// A path's jobs, generated once and replayed by every plan, unless they stream from a large
+// trace file or would take more than kMaxSharedJobs x 48 bytes (then each plan streams them).
+constexpr std::size_t kMaxSharedJobs = 2'000'000;
+
+bool path_jobs(const Scenario& s, const des::JobCatalog& catalog, const des::PathInputs& in,
+               std::vector<des::SimJob>& jobs) {
+  if (!catalog.trace_path.empty() && !catalog.trace_in_memory) return false;
+  des::JobStream stream(*s.jobs, catalog, s.calendar, in.seed, in.path, static_cast<double>(s.horizon_hours()),
+                        in.growth_per_year);
+  des::SimJob j;
+  while (stream.next(j)) {
+    if (jobs.size() == kMaxSharedJobs) {
+      jobs = {};
+      return false;
+    }
+    jobs.push_back(j);
+  }
+  return true;
+}
+
 const CloudSpec* reference_cloud(const Scenario& s) {
   const Plan& base = s.plans[s.baseline_index];
   if (base.cloud) return &*base.cloud;
@@ -239,6 +259,8 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   const std::size_t plan_count = s.plans.size();
   std::vector<PlanFixed> fixed;
   for (const Plan& p : s.plans) fixed.push_back(fixed_costs(s, p));
+  const bool needs_ambient_noise = std::any_of(prepared.plans.begin(), prepared.plans.end(),
+                                              [](const des::DesPlan& d) { return !d.ambient_c.empty(); });
   std::vector<PlanAccumulator> acc(plan_count);
   mc.npv_by_path.assign(plan_count, {});
   std::vector<std::vector<double>> nominal_by_path(plan_count);
@@ -266,10 +288,19 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, o.threads))
     for (long i = 0; i < batch; ++i) {
       const auto path = static_cast<std::uint32_t>(done + i);
-      const des::PathInputs in{mc.seed, path, path_growth(s, mc.seed, path)};
+      des::PathInputs in{mc.seed, path, path_growth(s, mc.seed, path)};
       std::vector<PathOutcome> per_plan;
       per_plan.reserve(plan_count);
-      for (std::size_t k = 0; k < plan_count; ++k) per_plan.push_back(des::simulate_path(s, prepared.plans[k], catalog, in));
+      std::vector<des::SimJob> jobs;
+      const bool shared = path_jobs(s, catalog, in, jobs);
+      std::vector<double> noise;
+      if (needs_ambient_noise) {
+        noise = des::ambient_noise(mc.seed, path, s.horizon_hours());
+        in.ambient_noise = &noise;
+      }
+      for (std::size_t k = 0; k < plan_count; ++k)
+        per_plan.push_back(shared ? des::simulate_jobs(s, prepared.plans[k], jobs, in)
+                                  : des::simulate_path(s, prepared.plans[k], catalog, in));
       results[i] = std::move(per_plan);
     }
     // Reduce in path order.

@@ -120,10 +120,13 @@ JobsSpec parse_jobs(JsonObjectReader& r, const std::string& scenario_dir) {
     s.trace_resolved_path = p.is_relative() ? (std::filesystem::path(scenario_dir) / p).lexically_normal().string()
                                             : s.trace_file;
     if (!std::filesystem::is_regular_file(s.trace_resolved_path))
-      r.fail("trace", "a canonical trace CSV (tcosim trace import writes one); no file at \"" +
+      r.fail("trace", "a job trace file (tcosim trace import writes the canonical CSV); no file at \"" +
                           s.trace_resolved_path + "\"",
              &r.value("trace"));
   }
+  s.trace_format = r.choice_or("trace_format", {"canonical", "openb", "dlrm", "philly", "pai", "helios"}, "canonical");
+  if (s.trace_format != "canonical" && s.trace_file.empty())
+    r.fail("trace_format", "no trace_format without a \"trace\"", &r.value("trace_format"));
   s.tile = r.boolean_or("tile", true);
   s.period_h = r.number_or("period_h", 0.0, Bounds::non_negative());
   s.growth_per_year = r.number_or("growth_per_year", 0.0, Bounds{-1.0, std::numeric_limits<double>::infinity(), true});
@@ -184,6 +187,7 @@ Json to_json(const JobsSpec& s) {
     steady.push_back(j);
   }
   return {{"trace", s.trace_file.empty() ? Json(nullptr) : Json(s.trace_file)},
+          {"trace_format", s.trace_format},
           {"tile", s.tile},
           {"period_h", s.period_h},
           {"growth_per_year", s.growth_per_year},

@@ -1,7 +1,8 @@
 // Job workloads for the discrete-event replay (SPEC §3), the scenario's "jobs" section, and
 // each plan's scheduling settings (SPEC §4). docs/des.md documents every field.
-//   trace:     the canonical CSV (models/trace_csv.hpp), replayed from t = 0; with `tile` it
-//              repeats every period_h (default: the last submission rounded up to whole weeks)
+//   trace:     the canonical CSV (models/trace_csv.hpp), or a public trace read in place through
+//              its importer (trace_format), replayed from t = 0; with `tile` it repeats every
+//              period_h (default: the last submission rounded up to whole weeks)
 //   growth:    a job submitted at t is cloned into m(t) = (1 + g)^(t / 8760) copies: floor(m),
 //              plus one more with probability frac(m), drawn per path (g = growth_per_year,
 //              + demand_growth_sigma_per_year x z per path when the Monte Carlo section sets it)
@@ -66,6 +67,7 @@ struct SteadyJobs {
 struct JobsSpec {
   std::string trace_file;           // as written in the scenario; "" = none
   std::string trace_resolved_path;  // relative to the scenario's folder
+  std::string trace_format = "canonical";  // or an importer's format, imported in memory at load
   bool tile = true;
   double period_h = 0.0;            // 0 = the last submission rounded up to whole weeks
   double growth_per_year = 0.0;

@@ -336,10 +336,12 @@ TEST_CASE("common random numbers: a bigger fleet sees the same failures on its f
 }
 
 TEST_CASE("spot policies: fallback after max_tries vs deadline-aware, when spot is never available") {
-  // A 10-h 8-GPU job due 20 h after submission; spot never has capacity; retry every 0.25 h.
-  // fallback (max_tries 3): tries at 0, 0.25, 0.5, on-demand from 0.75, done at 10.75.
-  // deadline-aware: stays while slack >= 10 h on-demand + 0.1 h restart: tries at 0 .. 9.75
-  // (40 requests), on-demand from 10, done at 20 (on time).
+  // An 8-GPU job of 10 h due 20 h after submission, checkpointing every hour (write 0.05 h:
+  // 10 + 9 x 0.05 = 10.45 h of wall time); spot never has capacity; retry every 0.25 h.
+  // fallback (max_tries 3): tries at 0, 0.25, 0.5, on-demand from 0.75, done at 11.2.
+  // deadline-aware: stays while the slack covers 10.45 h on-demand + 0.1 h restart +
+  // max(0.25 h retry, 1.05 h checkpoint piece) = 11.6 h, i.e. until t = 8.4: tries at
+  // 0 .. 8.25 (34 requests), on-demand from 8.5, done at 18.95 (on time).
   for (const std::string policy : {"fallback", "deadline_aware"}) {
     Json doc = test::des_scenario_json({{"steady", {{"gpus", 1}}}});
     doc["cloud"]["spot"] = {{"availability", 0.0}, {"retry_h", 0.25}, {"max_tries", 3}, {"policy", policy}};
@@ -349,6 +351,7 @@ TEST_CASE("spot policies: fallback after max_tries vs deadline-aware, when spot 
     const DesPlans plans = prepare_des_plans(s);
     SimJob job = job_at(0.0, 8, 10.0);
     job.preemptible = true;
+    job.checkpoint_h = 1.0;
     job.deadline_h = 20.0;
     test::VectorFeed feed({job});
     const PathOutcome o = simulate_feed(s, plans.plans[0], feed, {1, 0, 0.0});
@@ -359,9 +362,11 @@ TEST_CASE("spot policies: fallback after max_tries vs deadline-aware, when spot 
       CHECK(o.jobs.spot_requests == 3);
       CHECK(o.jobs.waited_gpu_hours == doctest::Approx(8 * 0.75).epsilon(1e-12));
     } else {
-      CHECK(o.jobs.spot_requests == 40);
-      CHECK(o.jobs.waited_gpu_hours == doctest::Approx(8 * 10.0).epsilon(1e-12));
+      CHECK(o.jobs.spot_requests == 34);
+      CHECK(o.jobs.waited_gpu_hours == doctest::Approx(8 * 8.5).epsilon(1e-12));
     }
+    // On-demand for 10.45 h: one 8-GPU instance at $16/h.
+    CHECK(category_total(o, Category::cloud_on_demand) == doctest::Approx(16.0 * 10.45).epsilon(1e-9));
   }
 }
 

@@ -53,6 +53,13 @@ DesPlans prepare_des_plans(const Scenario& s) {
       d.perf_onprem = o.gpu.perf_relative;
       d.site = site_hours(o, s.calendar, s.horizon_hours());
       d.cheap_hour = cheap_hours(d.site);
+      if (o.ambient && o.ambient->noise_sigma_c > 0.0) {
+        d.ambient_c.resize(d.site.size());
+        for (std::size_t h = 0; h < d.site.size(); ++h) {
+          const long hour = static_cast<long>(h);
+          d.ambient_c[h] = ambient_c(*o.ambient, s.calendar.day_of_year_at(hour), s.calendar.hour_of_day(hour));
+        }
+      }
     }
     if (p.cloud) {
       const CloudSpec& c = *p.cloud;

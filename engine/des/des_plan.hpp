@@ -27,6 +27,7 @@ struct DesPlan {
   double perf_onprem = 1.0;
   std::vector<SiteHour> site;          // the deterministic site (escalated prices); empty without nodes
   std::vector<std::uint8_t> cheap_hour;  // 1 where the hour's price is the day's lowest and unthrottled
+  std::vector<double> ambient_c;       // the deterministic ambient temperature, when a path adds noise
   // Cloud
   const CloudSpec* cloud = nullptr;    // null for an onprem plan
   int gpus_per_instance = 8;

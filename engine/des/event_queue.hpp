@@ -1,4 +1,4 @@
-// The discrete-event replay's event queue: a binary min-heap ordered by (time, priority,
+// The discrete-event replay's event queue: a 4-ary min-heap ordered by (time, priority,
 // sequence number), so that events at the same instant run in a fixed order: the calendar
 // first (month, then hour boundaries), then what frees capacity (repairs, finishes), then
 // what takes it (preemptions, failures, timeouts, retries, arrivals). The sequence number
@@ -63,10 +63,13 @@ class EventQueue {
   static bool before(const Event& a, const Event& b) {
     return a.time_h < b.time_h || (a.time_h == b.time_h && a.order < b.order);
   }
+  // A 4-ary heap: half the depth of a binary one, and the four children share a cache line
+  // or two, which makes pops (the common operation) cheaper.
+  static constexpr std::size_t kArity = 4;
   void sift_up(std::size_t i) {
     const Event e = heap_[i];
     while (i > 0) {
-      const std::size_t parent = (i - 1) / 2;
+      const std::size_t parent = (i - 1) / kArity;
       if (!before(e, heap_[parent])) break;
       heap_[i] = heap_[parent];
       i = parent;
@@ -77,12 +80,15 @@ class EventQueue {
     const Event e = heap_[i];
     const std::size_t n = heap_.size();
     while (true) {
-      std::size_t child = 2 * i + 1;
-      if (child >= n) break;
-      if (child + 1 < n && before(heap_[child + 1], heap_[child])) ++child;
-      if (!before(heap_[child], e)) break;
-      heap_[i] = heap_[child];
-      i = child;
+      const std::size_t first = kArity * i + 1;
+      if (first >= n) break;
+      std::size_t best = first;
+      const std::size_t last = first + kArity < n ? first + kArity : n;
+      for (std::size_t c = first + 1; c < last; ++c)
+        if (before(heap_[c], heap_[best])) best = c;
+      if (!before(heap_[best], e)) break;
+      heap_[i] = heap_[best];
+      i = best;
     }
     heap_[i] = e;
   }

@@ -8,6 +8,7 @@
 
 #include "engine/error.hpp"
 #include "engine/random.hpp"
+#include "models/trace_import.hpp"
 
 namespace tco::des {
 
@@ -67,11 +68,8 @@ JobCatalog build_job_catalog(const JobsSpec& spec, std::uintmax_t in_memory_max_
   if (spec.trace_file.empty()) return c;
 
   c.trace_path = spec.trace_resolved_path;
-  c.trace_in_memory = spec.weekly_bootstrap || std::filesystem::file_size(c.trace_path) <= in_memory_max_bytes;
-  TraceReader reader(c.trace_path);
-  Job job;
   double last_submit_h = 0.0;
-  while (reader.next(job)) {
+  auto add = [&](const Job& job) {
     const std::uint16_t id = c.intern(job.job_class);
     ++c.class_jobs[id];
     c.class_gpus_sum[id] += job.gpus;
@@ -80,6 +78,16 @@ JobCatalog build_job_catalog(const JobsSpec& spec, std::uintmax_t in_memory_max_
     c.trace_gpu_hours += job.gpu_hours();
     last_submit_h = job.submit_h;
     if (c.trace_in_memory) c.trace.push_back(to_sim_job(job, c));
+  };
+  if (spec.trace_format != "canonical") {
+    // A public trace read in place: imported once, kept in memory.
+    c.trace_in_memory = true;
+    for (const Job& job : import_trace(spec.trace_format, c.trace_path).jobs) add(job);
+  } else {
+    c.trace_in_memory = spec.weekly_bootstrap || std::filesystem::file_size(c.trace_path) <= in_memory_max_bytes;
+    TraceReader reader(c.trace_path);
+    Job job;
+    while (reader.next(job)) add(job);
   }
   if (c.trace_jobs == 0) throw InputError(c.trace_path, "line 2", "the trace has no jobs");
   // Whole weeks keep the trace's weekly and daily rhythm where the tiles meet.
@@ -193,6 +201,10 @@ class PoissonSource final : public JobStream::Source {
                 std::uint32_t index)
       : p_(p), c_(c), cal_(cal), seed_(seed), path_(path), entity_(kPoissonEntity | index) {
     peak_rate_ = p.jobs_per_hour * (1.0 + p.diurnal_amplitude) * std::max(1.0, p.weekend_factor);
+    for (int weekend = 0; weekend < 2; ++weekend)
+      for (int hour = 0; hour < 24; ++hour)
+        shape_[weekend][hour] = (1.0 + p.diurnal_amplitude * std::cos(2.0 * kPi * (hour - p.peak_hour) / 24.0)) *
+                                (weekend ? p.weekend_factor : 1.0);
     double cumulative = 0.0;
     for (const auto& [gpus, w] : p.gpus_weights) cumulative_.push_back(cumulative += w);
   }
@@ -219,8 +231,7 @@ class PoissonSource final : public JobStream::Source {
  private:
   double shape(double t_h) const {
     const long hour = static_cast<long>(t_h);
-    const double phase = 2.0 * kPi * (cal_.hour_of_day(hour) - p_.peak_hour) / 24.0;
-    return (1.0 + p_.diurnal_amplitude * std::cos(phase)) * (cal_.is_weekend(hour) ? p_.weekend_factor : 1.0);
+    return shape_[cal_.is_weekend(hour) ? 1 : 0][cal_.hour_of_day(hour)];
   }
   const PoissonJobs& p_;
   const JobCatalog& c_;
@@ -231,6 +242,7 @@ class PoissonSource final : public JobStream::Source {
   std::uint32_t k_ = 0;
   double t_h_ = 0.0;
   double peak_rate_ = 0.0;
+  double shape_[2][24] = {};  // [weekend][hour of day]
   std::vector<double> cumulative_;
 };
 

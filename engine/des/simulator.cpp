@@ -58,10 +58,9 @@ struct Slot {
   std::vector<int> nodes;
 };
 
-// (1 + c)^(t / 8760) integrated over [a, b], in hours.
-double growth_integral_h(double rate, double a, double b) {
-  if (rate == 0.0) return b - a;
-  const double k = std::log1p(rate) / kHoursPerYear;
+// (1 + c)^(t / 8760) = e^{k t}, k = ln(1 + c) / 8760, integrated over [a, b], in hours.
+double growth_integral_h(double k, double a, double b) {
+  if (k == 0.0) return b - a;
   return (std::exp(k * b) - std::exp(k * a)) / k;
 }
 
@@ -74,6 +73,7 @@ class Simulator {
     out_.cost_by_month.assign(months_, CostRow{});
     out_.peak_facility_kw_by_month.assign(months_, 0.0);
     price_change_ = p.cloud ? p.cloud->price_change_per_year : 0.0;
+    growth_k_ = std::log1p(price_change_) / kHoursPerYear;
     spot_shock_.assign(months_, 1.0);
     power_shock_.assign(months_, 1.0);
     if (p.cloud && p.spot.price_sigma > 0.0)
@@ -96,8 +96,9 @@ class Simulator {
   PathOutcome run() {
     for (int m = 1; m < months_; ++m) events_.push(static_cast<double>(m) * kHoursPerMonth, EventKind::month_boundary, m, 0);
     if (p_.onprem) {
-      set_hour(0);
-      if (horizon_h_ > 1.0) events_.push(1.0, EventKind::hour_boundary, 1, 0);
+      work_rate_ = (*site_)[0].work_rate;
+      enter_hour(0);
+      schedule_next_rate_change(0);
       if (p_.purchase_h == 0) draw_first_failures(0.0);
     }
     fetch_next_arrival();
@@ -117,29 +118,39 @@ class Simulator {
 
   int month_at(double t_h) const { return std::min(months_ - 1, static_cast<int>(t_h / kHoursPerMonth)); }
 
+  // Accrues energy, busy and waiting GPU-hours up to t, hour by hour on-prem (each hour has
+  // its own PUE and price); events never span a month boundary (month events), so a cloud
+  // plan's waiting accrues in one month per step.
   void advance(double t_h) {
-    const double dt = t_h - now_;
-    if (dt > 0.0) {
-      const int m = month_at(now_);
-      if (p_.onprem) {
-        const double up = pool_.nodes_up();
-        const double it_kw = it_kw_now();
-        const double facility_kw = it_kw * pue_;
-        out_.it_energy_kwh += it_kw * dt;
-        out_.facility_energy_kwh += facility_kw * dt;
-        out_.cost_by_month[m][static_cast<int>(Category::energy)] += facility_kw * usd_per_kwh_ * power_shock_[m] * dt;
-        out_.gpu_hours.onprem_busy += busy_gpus_ * dt;
-        out_.gpu_hours.onprem_capacity += up * p_.gpus_per_node * dt;
-        work_clock_ += work_rate_ * dt;
-      }
-      if (waiting_gpus_ > 0) {
-        out_.jobs.waited_gpu_hours += waiting_gpus_ * dt;
-        out_.gpu_hours.waited += waiting_gpus_ * dt;
-        if (p_.waiting_usd_per_gpu_hour > 0.0)
-          out_.cost_by_month[m][static_cast<int>(Category::waiting)] += waiting_gpus_ * dt * p_.waiting_usd_per_gpu_hour;
-      }
+    while (now_ < t_h) {
+      double until = t_h;
+      if (p_.onprem && static_cast<double>(hour_ + 1) < until) until = static_cast<double>(hour_ + 1);
+      accrue(until - now_);
+      now_ = until;
+      if (p_.onprem && now_ == static_cast<double>(hour_ + 1) && hour_ + 1 < static_cast<long>(site_->size()))
+        enter_hour(hour_ + 1);
     }
-    now_ = t_h;
+  }
+
+  void accrue(double dt) {
+    const int m = month_at(now_);
+    if (p_.onprem) {
+      const double up = pool_.nodes_up();
+      const double it_kw = it_kw_now();
+      const double facility_kw = it_kw * pue_;
+      out_.it_energy_kwh += it_kw * dt;
+      out_.facility_energy_kwh += facility_kw * dt;
+      out_.cost_by_month[m][static_cast<int>(Category::energy)] += facility_kw * usd_per_kwh_ * power_shock_[m] * dt;
+      out_.gpu_hours.onprem_busy += busy_gpus_ * dt;
+      out_.gpu_hours.onprem_capacity += up * p_.gpus_per_node * dt;
+      work_clock_ += work_rate_ * dt;
+    }
+    if (waiting_gpus_ > 0) {
+      out_.jobs.waited_gpu_hours += waiting_gpus_ * dt;
+      out_.gpu_hours.waited += waiting_gpus_ * dt;
+      if (p_.waiting_usd_per_gpu_hour > 0.0)
+        out_.cost_by_month[m][static_cast<int>(Category::waiting)] += waiting_gpus_ * dt * p_.waiting_usd_per_gpu_hour;
+    }
   }
 
   double it_kw_now() const {
@@ -152,26 +163,37 @@ class Simulator {
     peak = std::max(peak, it_kw_now() * pue_);
   }
 
-  void set_hour(long h) {
-    const SiteHour& sh = (*site_)[std::min<long>(h, static_cast<long>(site_->size()) - 1)];
+  // The hour's PUE and energy price (the tariff and the ambient part of an hour boundary).
+  void enter_hour(long h) {
+    hour_ = h;
+    const SiteHour& sh = (*site_)[h];
     pue_ = sh.pue;
     usd_per_kwh_ = sh.usd_per_kwh;
-    const double old_rate = work_rate_;
-    work_rate_ = sh.work_rate;
-    if (work_rate_ < 1.0 && pool_.nodes_up() > 0) ++out_.throttled_hours;
-    if (work_rate_ != old_rate) reschedule_onprem_finishes();
+    if (sh.work_rate < 1.0 && pool_.nodes_up() > 0) ++out_.throttled_hours;
     note_peak();
+  }
+
+  // Hour boundaries that change the work rate (throttling) are events: they re-time the
+  // on-prem finishes.
+  void schedule_next_rate_change(long after_h) {
+    const auto& site = *site_;
+    for (long h = after_h + 1; h < static_cast<long>(site.size()); ++h) {
+      if (site[h].work_rate != site[h - 1].work_rate) {
+        events_.push(static_cast<double>(h), EventKind::hour_boundary, static_cast<std::uint32_t>(h), 0);
+        return;
+      }
+    }
   }
 
   void build_noisy_site() {
     const AmbientSpec& a = *p_.onprem->ambient;
     const PueParams pue = pue_params(p_.onprem->cooling);
+    std::vector<double> own_noise;
+    if (!in_.ambient_noise) own_noise = ambient_noise(in_.seed, in_.path, static_cast<long>(p_.site.size()));
+    const std::vector<double>& z = in_.ambient_noise ? *in_.ambient_noise : own_noise;
     noisy_site_ = p_.site;
     for (std::size_t h = 0; h < noisy_site_.size(); ++h) {
-      const long hour = static_cast<long>(h);
-      const double t_c = ambient_c(a, s_.calendar.day_of_year_at(hour), s_.calendar.hour_of_day(hour)) +
-                         a.noise_sigma_c * normal_quantile(uniform(in_.seed, in_.path, RandomSource::ambient,
-                                                                   static_cast<std::uint32_t>(h), 0));
+      const double t_c = p_.ambient_c[h] + a.noise_sigma_c * z[h];
       noisy_site_[h].pue = pue_at(pue, t_c);
       noisy_site_[h].work_rate = work_rate_at(a, t_c, a.throttle_above_c.has_value(), a.throttle_above_c.value_or(0.0));
     }
@@ -193,8 +215,9 @@ class Simulator {
         return true;
       case EventKind::hour_boundary: {
         const long h = e.target;
-        set_hour(h);
-        if (h + 1 < horizon_h_) events_.push(static_cast<double>(h + 1), EventKind::hour_boundary, h + 1, 0);
+        work_rate_ = (*site_)[h].work_rate;
+        reschedule_onprem_finishes();
+        schedule_next_rate_change(h);
         return true;
       }
       case EventKind::arrival: {
@@ -244,11 +267,14 @@ class Simulator {
       slots_.emplace_back();
     }
     Slot& j = slots_[slot];
-    const std::uint32_t generation = j.generation + 1;
-    std::vector<int> nodes = std::move(j.nodes);
-    j = Slot{};
-    j.generation = generation;
-    j.nodes = std::move(nodes);
+    ++j.generation;
+    j.venue = Venue::none;
+    j.started = false;
+    j.wants_spot = false;
+    j.spot_tries = 0;
+    j.spot_runs = 0;
+    j.pending_restart_h = 0.0;
+    j.onprem_index = -1;
     j.job = job;
     j.remaining_h = job.duration_h;
     j.ready_h = job.submit_h;
@@ -396,14 +422,21 @@ class Simulator {
     return p_.perf_cloud * (instances > 1 ? p_.scheduling.cloud_multi_node_efficiency : 1.0);
   }
 
-  // The deadline-aware policy's test: does the slack still cover an on-demand run plus a restart?
+  // The deadline-aware policy's test: does the slack still cover an on-demand run plus a
+  // restart, with room for what can go wrong before the next decision? That is a retry wait
+  // (capacity unavailable) or a preemption, which loses at most one checkpoint piece (c + w)
+  // and the provisioning, and costs a restart:
+  //   stay iff deadline - now >= wall_od(remaining) + startup + restart + max(retry_h, c + w)
+  // (without checkpoints a preemption loses the whole run: c + w becomes the run itself).
   bool must_leave_spot(const Slot& j) const {
     if (!j.job.has_deadline()) return false;
     const int k = instances_for(j.job.gpus);
     const double compute_h = j.remaining_h / cloud_speed(k);
-    const double on_demand_h =
-        p_.startup_h + j.pending_restart_h + wall_with_checkpoints_h(compute_h, j.job.checkpoint_h, p_.checkpoint_write_h);
-    return j.deadline_abs_h - now_ < on_demand_h + p_.spot.restart_h;
+    const double run_h = wall_with_checkpoints_h(compute_h, j.job.checkpoint_h, p_.checkpoint_write_h);
+    const double on_demand_h = p_.startup_h + j.pending_restart_h + run_h;
+    const double piece_h = j.job.checkpoint_h > 0.0 ? j.job.checkpoint_h + p_.checkpoint_write_h : run_h;
+    const double margin_h = p_.startup_h + p_.spot.restart_h + std::max(p_.spot.retry_h, piece_h);
+    return j.deadline_abs_h - now_ < on_demand_h + margin_h;
   }
 
   void spot_request(std::uint32_t slot) {
@@ -537,13 +570,13 @@ class Simulator {
       const double hi = m == months_ - 1 ? b : std::min(b, static_cast<double>(m + 1) * kHoursPerMonth);
       if (hi <= lo) continue;
       out_.cost_by_month[m][static_cast<int>(category)] +=
-          usd_per_h * growth_integral_h(price_change_, lo, hi) * (shock.empty() ? 1.0 : shock[m]);
+          usd_per_h * growth_integral_h(growth_k_, lo, hi) * (shock.empty() ? 1.0 : shock[m]);
     }
     const double extra_h = billed_h - used_h;
     if (extra_h > 0.0) {
       const int m = month_at(b);
       out_.cost_by_month[m][static_cast<int>(category)] +=
-          usd_per_h * extra_h * hourly_growth_factor(price_change_, static_cast<long>(b)) * (shock.empty() ? 1.0 : shock[m]);
+          usd_per_h * extra_h * std::exp(growth_k_ * std::floor(b)) * (shock.empty() ? 1.0 : shock[m]);
     }
   }
 
@@ -708,11 +741,27 @@ class Simulator {
   double usd_per_kwh_ = 0.0;
   double work_rate_ = 1.0;
   double work_clock_ = 0.0;
+  long hour_ = 0;
   // Prices
   double price_change_ = 0.0;
+  double growth_k_ = 0.0;
   std::vector<double> spot_shock_;
   std::vector<double> power_shock_;
   const std::vector<double> nullptr_shock_;
+};
+
+class SpanFeed final : public JobFeed {
+ public:
+  explicit SpanFeed(const std::vector<SimJob>& jobs) : jobs_(jobs) {}
+  bool next(SimJob& job) override {
+    if (i_ == jobs_.size()) return false;
+    job = jobs_[i_++];
+    return true;
+  }
+
+ private:
+  const std::vector<SimJob>& jobs_;
+  std::size_t i_ = 0;
 };
 
 class StreamFeed final : public JobFeed {
@@ -725,6 +774,19 @@ class StreamFeed final : public JobFeed {
 };
 
 }  // namespace
+
+std::vector<double> ambient_noise(std::uint64_t seed, std::uint32_t path, long hours) {
+  std::vector<double> z(static_cast<std::size_t>(hours));
+  for (long h = 0; h < hours; ++h)
+    z[h] = normal_quantile(uniform(seed, path, RandomSource::ambient, static_cast<std::uint32_t>(h), 0));
+  return z;
+}
+
+PathOutcome simulate_jobs(const Scenario& scenario, const DesPlan& plan, const std::vector<SimJob>& jobs,
+                          const PathInputs& inputs) {
+  SpanFeed feed(jobs);
+  return simulate_feed(scenario, plan, feed, inputs);
+}
 
 PathOutcome simulate_feed(const Scenario& scenario, const DesPlan& plan, JobFeed& feed, const PathInputs& inputs) {
   return Simulator(scenario, plan, feed, inputs).run();

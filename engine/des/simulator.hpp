@@ -11,7 +11,8 @@
 // takes overhead + T + (ceil(T/c) - 1) w hours for T = remaining work / p (engine/des/
 // checkpoint.hpp); on-prem hours run at the throttled work rate. Cloud runs bill
 // ceil(t / granularity) granules (at least minimum_billed) per instance, provisioning included.
-// Energy accrues at every state change and hour boundary:
+// Energy accrues at every state change and hour boundary (hour by hour between events; hours
+// that change the thermal work rate are events, since they re-time on-prem finishes):
 //   IT_kW = N_up idle + (peak - idle) busy / G,  cost = IT_kW x PUE(h) x price(h) x shock(m) x dt
 // booked in the month it is used, so a steady load gives the hourly model's energy exactly.
 // Example: 1 node of 8 GPUs, two 8-GPU jobs of 1 h at t = 0 with max_wait 0.5 h: the first
@@ -75,7 +76,13 @@ struct PathInputs {
   std::uint64_t seed = 0;
   std::uint32_t path = 0;
   double growth_per_year = 0.0;  // this path's demand growth
+  // The path's hourly ambient noise z_h (standard normal, source ambient, entity h), when the
+  // caller computed it once for all plans; null: the simulator draws it (same numbers).
+  const std::vector<double>* ambient_noise = nullptr;
 };
+
+// z_h for every hour of the horizon (see PathInputs::ambient_noise).
+std::vector<double> ambient_noise(std::uint64_t seed, std::uint32_t path, long hours);
 
 PathOutcome simulate_path(const Scenario& scenario, const DesPlan& plan, const JobCatalog& catalog,
                           const PathInputs& inputs);
@@ -87,5 +94,8 @@ class JobFeed {
   virtual bool next(SimJob& job) = 0;
 };
 PathOutcome simulate_feed(const Scenario& scenario, const DesPlan& plan, JobFeed& feed, const PathInputs& inputs);
+// The same on a path's jobs generated once (entity ids already assigned) and shared by plans.
+PathOutcome simulate_jobs(const Scenario& scenario, const DesPlan& plan, const std::vector<SimJob>& jobs,
+                          const PathInputs& inputs);
 
 }  // namespace tco::des

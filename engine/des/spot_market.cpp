@@ -53,7 +53,11 @@ SpotMarket::SpotMarket(const SpotSpec& spec, const SpotTrace* trace, std::uint64
   if (trace_) offset_h_ = uniform(seed, path, RandomSource::trace_offset, 0, 0) * trace_->span_h;
 }
 
-long SpotMarket::tick_at(double t_h) const { return static_cast<long>(std::floor((offset_h_ + t_h) / trace_->gap_h)); }
+// The tick holding t. The nudge puts t = (tick x gap - offset), a drop's own time computed
+// below, in that tick despite rounding, so a job preempted by a drop sees the drop's count.
+long SpotMarket::tick_at(double t_h) const {
+  return static_cast<long>(std::floor((offset_h_ + t_h) / trace_->gap_h + 1e-9));
+}
 
 bool SpotMarket::available(double t_h, int instances, std::uint32_t entity, std::uint32_t try_index) const {
   if (!trace_) {
@@ -83,7 +87,7 @@ double SpotMarket::preemption_time(double t_from_h, double t_until_h, int instan
     const long position = tick - base;
     auto it = std::upper_bound(drops.begin(), drops.end(), static_cast<std::uint32_t>(position));
     const long next = it == drops.end() ? base + n + drops.front() : base + *it;
-    const double t = next * trace_->gap_h - offset_h_;
+    const double t = std::max(t_from_h, next * trace_->gap_h - offset_h_);
     if (t >= t_until_h) return kNever;
     const int before = trace_->counts[(next - 1 + n) % n];
     const int after = trace_->counts[next % n];
