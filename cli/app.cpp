@@ -20,6 +20,7 @@ static void register_commands(CLI::App& app, CommandContext& ctx) {
   setup_trace(app, ctx);
   setup_optimize(app, ctx);
   setup_sensitivity(app, ctx);
+  setup_calibrate(app, ctx);
 }
 
 int run_main(int argc, char** argv, std::ostream& out, std::ostream& err) {

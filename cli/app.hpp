@@ -44,5 +44,6 @@ void setup_merge(CLI::App& app, CommandContext& ctx);
 void setup_trace(CLI::App& app, CommandContext& ctx);
 void setup_optimize(CLI::App& app, CommandContext& ctx);
 void setup_sensitivity(CLI::App& app, CommandContext& ctx);
+void setup_calibrate(CLI::App& app, CommandContext& ctx);
 
 }  // namespace tco::cli

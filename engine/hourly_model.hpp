@@ -1,8 +1,9 @@
 // One hour of the fluid model (SPEC §4 burst order, §5, §9), shared by the deterministic
 // evaluator, the CPU sweep and the CUDA sweep. Demand D is reference-GPU-hours of work per
 // hour. On-prem GPUs do perf x work_rate of it per busy GPU-hour (work_rate < 1 in a
-// throttled hour):
-//   busy      = min(N_up G, need / (perf_onprem x work_rate))    need = D (+ backlog)
+// throttled hour); only packing x N_up G of the GPUs can be filled with jobs (packing
+// efficiency, default 1; fitted from the discrete-event replay by `tcosim calibrate`):
+//   busy      = min(N_up G packing, need / (perf_onprem x work_rate))    need = D (+ backlog)
 //   overflow  = need - busy x perf_onprem x work_rate            (work, reference GPU-hours)
 // A bursting plan sends the overflow to the cloud at once, as cloud GPUs = overflow / perf_cloud:
 //   reserved  = min(cloud GPUs, R)                               (paid whether used or not)
@@ -13,8 +14,10 @@
 // each rounded up to whole instances of `gpus_per_instance` (SPEC §12.17). A plan that does
 // not burst carries the overflow as a backlog into the next hour.
 //   IT_kW = N_up idle_kw + (peak_kw - idle_kw) busy / G,  facility_kW = IT_kW x PUE
+// (the GPUs that packing leaves empty draw idle power: busy counts only GPUs doing work).
 // Example: N_up 2, G 8, D 20, perf 1, rate 1: busy 16, overflow 4 -> one 8-GPU on-demand
-// instance (8 GPU-hours billed for 4 of work).
+// instance (8 GPU-hours billed for 4 of work). With packing 0.75 and D 16: busy 12,
+// overflow 4 -> one 8-GPU instance.
 #pragma once
 
 #include <cmath>
@@ -26,6 +29,7 @@ namespace tco {
 // A plan's fleet and prices as plain numbers (no strings, no heap) for host and device.
 struct FleetParams {
   double gpus_per_node = 8.0;
+  double packing_efficiency = 1.0;  // share of on-prem GPUs jobs can fill, in (0, 1]
   double idle_kw = 0.0;
   double peak_kw = 0.0;
   double perf_onprem = 1.0;
@@ -95,7 +99,8 @@ TCO_HD HourOutcome step_hour(const FleetParams& f, const HourInputs& in, double 
                              Divide divide = {}) {
   HourOutcome out;
   const double need = in.demand_gpus + backlog_gpu_hours;
-  const double capacity_gpus = in.nodes_up * f.gpus_per_node;
+  // x 1.0 is exact: packing 1 leaves every result bit for bit as without it.
+  const double capacity_gpus = in.nodes_up * f.gpus_per_node * f.packing_efficiency;
   const double work_per_busy_gpu = f.perf_onprem * in.work_rate;
   double busy = capacity_gpus > 0.0 ? need / work_per_busy_gpu : 0.0;
   if (busy > capacity_gpus) busy = capacity_gpus;

@@ -39,6 +39,7 @@ FleetParams fleet_params(const Plan& plan, double price_multiplier) {
   if (plan.onprem) {
     const auto& o = *plan.onprem;
     f.gpus_per_node = o.server.gpus;
+    f.packing_efficiency = o.packing_efficiency;
     f.idle_kw = o.server.idle_kw;
     f.peak_kw = o.server.peak_kw;
     f.perf_onprem = o.gpu.perf_relative;

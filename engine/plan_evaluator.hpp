@@ -19,7 +19,7 @@ struct EvaluationOptions {
 
 struct GpuHours {
   double onprem_busy = 0.0;
-  double onprem_capacity = 0.0;
+  double onprem_capacity = 0.0;  // nodes up x G, before packing (utilization <= packing)
   double reserved_used = 0.0;
   double reserved_paid = 0.0;
   double spot_billed = 0.0;
@@ -61,8 +61,9 @@ struct PlanResult {
 // Layout of the plan's racks (throws ModelError when a node fits no rack).
 FacilityFigures facility_figures(const OnPremSpec& onprem, int nodes);
 
-// The plan's fleet and prices as the hourly step reads them; price_multiplier scales every
-// cloud price (also used by the Monte Carlo sweep, engine/sweep_prepare.cpp).
+// The plan's fleet and prices as the hourly step reads them, on-prem packing efficiency
+// included; price_multiplier scales every cloud price (also used by the Monte Carlo sweep,
+// engine/sweep_prepare.cpp, so the CPU and CUDA kernels get the same fleet).
 FleetParams fleet_params(const Plan& plan, double price_multiplier = 1.0);
 
 PlanResult evaluate_plan(const Scenario& scenario, const Plan& plan, const std::vector<double>& demand_gpus,

@@ -128,7 +128,7 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
     point.deterministic_npv_usd.push_back(det.npv_usd);
 
     SweepPlanParams p;
-    p.fleet = fleet_params(plan);
+    p.fleet = fleet_params(plan);  // packing efficiency included: both kernels step with it
     p.power_of_two_divisors = power_of_two(p.fleet.gpus_per_node) && power_of_two(p.fleet.gpus_per_instance) &&
                               power_of_two(p.fleet.perf_cloud);
     for (Category c : kFixedCategories) {

@@ -159,28 +159,31 @@ Json to_json(const OnPremSpec& o) {
                    {"maintenance_included", o.financing.maintenance_included}};
       break;
   }
-  return {{"server", to_json(o.server)},
-          {"gpu", to_json(o.gpu)},
-          {"network_usd_per_node", o.network_usd_per_node},
-          {"storage_usd_per_node", o.storage_usd_per_node},
-          {"install_usd_per_node", o.install_usd_per_node},
-          {"room_capex_usd", o.room_capex_usd},
-          {"purchase_month", o.purchase_month},
-          {"maintenance_per_year", o.maintenance_per_year},
-          {"financing", financing},
-          {"depreciation", {{"life_years", o.life_years}, {"salvage_fraction", o.salvage_fraction}}},
-          {"residual", {{"enabled", o.residual_enabled}, {"resale_decline_per_year", o.resale_decline_per_year}}},
-          {"tax", {{"rate", o.tax_rate}, {"shield_enabled", o.tax_shield_enabled}}},
-          {"staff", {{"fixed_fte", o.staff.fixed_fte}, {"fte_per_node", o.staff.fte_per_node},
-                     {"usd_per_fte_year", o.staff.usd_per_fte_year},
-                     {"escalation_per_year", o.staff.escalation_per_year}}},
-          {"failures", {{"afr_per_year", o.failures.afr_per_year},
-                        {"afr_growth_per_year", o.failures.afr_growth_per_year},
-                        {"repair_h", o.failures.repair_h}}},
-          {"power", to_json(o.power)},
-          {"cooling", to_json(o.cooling)},
-          {"ambient", o.ambient ? to_json(*o.ambient) : Json(nullptr)},
-          {"colocation", o.colocation ? to_json(*o.colocation) : Json(nullptr)}};
+  Json out = {{"server", to_json(o.server)},
+              {"gpu", to_json(o.gpu)},
+              {"network_usd_per_node", o.network_usd_per_node},
+              {"storage_usd_per_node", o.storage_usd_per_node},
+              {"install_usd_per_node", o.install_usd_per_node},
+              {"room_capex_usd", o.room_capex_usd},
+              {"purchase_month", o.purchase_month},
+              {"maintenance_per_year", o.maintenance_per_year},
+              {"financing", financing},
+              {"depreciation", {{"life_years", o.life_years}, {"salvage_fraction", o.salvage_fraction}}},
+              {"residual", {{"enabled", o.residual_enabled}, {"resale_decline_per_year", o.resale_decline_per_year}}},
+              {"tax", {{"rate", o.tax_rate}, {"shield_enabled", o.tax_shield_enabled}}},
+              {"staff", {{"fixed_fte", o.staff.fixed_fte}, {"fte_per_node", o.staff.fte_per_node},
+                         {"usd_per_fte_year", o.staff.usd_per_fte_year},
+                         {"escalation_per_year", o.staff.escalation_per_year}}},
+              {"failures", {{"afr_per_year", o.failures.afr_per_year},
+                            {"afr_growth_per_year", o.failures.afr_growth_per_year},
+                            {"repair_h", o.failures.repair_h}}},
+              {"power", to_json(o.power)},
+              {"cooling", to_json(o.cooling)},
+              {"ambient", o.ambient ? to_json(*o.ambient) : Json(nullptr)},
+              {"colocation", o.colocation ? to_json(*o.colocation) : Json(nullptr)}};
+  // Only when set, so that reports of scenarios without it stay byte for byte as they were.
+  if (o.packing_efficiency != 1.0) out["packing_efficiency"] = o.packing_efficiency;
+  return out;
 }
 
 // The GPU record of a server or an offer: an explicit "gpu" reference, else the catalog's
@@ -265,6 +268,7 @@ OnPremSpec parse_onprem(JsonObjectReader& r, Resolver& resolver, int horizon_mon
   o.storage_usd_per_node = r.number_or("storage_usd_per_node", 0.0, Bounds::non_negative());
   o.install_usd_per_node = r.number_or("install_usd_per_node", 0.0, Bounds::non_negative());
   o.room_capex_usd = r.number_or("room_capex_usd", 0.0, Bounds::non_negative());
+  o.packing_efficiency = r.number_or("packing_efficiency", 1.0, Bounds{0.0, 1.0, true});
   o.purchase_month = static_cast<int>(r.integer_or("purchase_month", 0, 0, horizon_months - 1));
   o.maintenance_per_year = r.number_or("maintenance_per_year", 0.0, Bounds::between(0.0, 1.0));
   if (r.has("financing")) {

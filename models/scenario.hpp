@@ -81,6 +81,10 @@ struct OnPremSpec {
   double storage_usd_per_node = 0.0;
   double install_usd_per_node = 0.0;
   double room_capex_usd = 0.0;
+  // Share of the GPUs the hourly fluid model can fill with jobs, in (0, 1] (fragmentation:
+  // 5-GPU jobs on 8-GPU nodes fill 5 of 8). The discrete-event replay packs jobs itself and
+  // ignores it; `tcosim calibrate` fits it from a replay (docs/calibration.md).
+  double packing_efficiency = 1.0;
   int purchase_month = 0;
   double maintenance_per_year = 0.0;  // fraction of capex per year
   Financing financing;

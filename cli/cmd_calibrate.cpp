@@ -1,0 +1,125 @@
+// tcosim calibrate SCENARIO [--paths N] [--seed S] [--threads T] [--out CALIBRATION.json]
+//   [--catalog DIR] [--quiet]
+// Fits the hourly fluid model's packing efficiency and spot overhead factor to the
+// discrete-event replay of the scenario's jobs (engine/calibration.hpp, docs/calibration.md),
+// prints per plan the replay's NPV (mean and 95% CI half-width) against the fluid model's before
+// and after calibration, and writes the fitted factors with a merge patch per plan.
+#include <cmath>
+#include <memory>
+#include <optional>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/app.hpp"
+#include "engine/calibration.hpp"
+#include "engine/error.hpp"
+#include "models/scenario.hpp"
+#include "reports/atomic_file.hpp"
+
+namespace tco::cli {
+
+namespace {
+
+struct CalibrateOptions {
+  std::string scenario;
+  std::string out;
+  std::string catalog;
+  std::optional<long> paths;
+  std::optional<std::uint64_t> seed;
+  int threads = 1;
+  bool quiet = false;
+};
+
+std::string factor_cell(const FactorFit& f) {
+  switch (f.status) {
+    case FactorFit::Status::not_fitted: return "-";
+    case FactorFit::Status::fitted: return fmt::format("{:.4f}", f.value);
+    case FactorFit::Status::clamped_low:
+    case FactorFit::Status::clamped_high: return fmt::format("{:.4f}*", f.value);
+  }
+  return "-";
+}
+
+// "+1.23% ±0.45%": the paired difference fluid - DES relative to the DES mean, and its 95% CI.
+std::string relative_cell(const Summary& difference, double des_mean) {
+  if (des_mean == 0.0) return "n/a";
+  return fmt::format("{:+.2f}% ±{:.2f}%", 100.0 * difference.mean / std::abs(des_mean),
+                     100.0 * (difference.ci95_high - difference.mean) / std::abs(des_mean));
+}
+
+std::string calibration_console(const CalibrationResult& r) {
+  std::string out = fmt::format(
+      "Fluid model vs discrete-event replay: {} paths, seed {}; demand {:.6g} GPU-hours per path\n"
+      "  (NPV in USD; fluid - DES relative to the DES mean, paired by path, with its 95% CI)\n",
+      r.paths, r.seed, r.demand_gpu_hours);
+  out += fmt::format("  {:<24} {:>15} {:>12} {:>15} {:>15} {:>17} {:>17} {:>8} {:>8}\n", "plan", "DES NPV", "±95% CI",
+                     "fluid NPV", "calibrated", "before", "after", "packing", "spot x");
+  bool clamped = false;
+  for (const auto& c : r.plans) {
+    out += fmt::format("  {:<24} {:>15.0f} {:>12.0f} {:>15.0f} {:>15.0f} {:>17} {:>17} {:>8} {:>8}\n", c.name,
+                       c.des_npv_usd.mean, c.des_half_width_usd(), c.fluid_npv_before_usd, c.fluid_npv_after_usd,
+                       relative_cell(c.difference_before_usd, c.des_npv_usd.mean),
+                       relative_cell(c.difference_after_usd, c.des_npv_usd.mean), factor_cell(c.packing),
+                       factor_cell(c.spot_overhead));
+    for (const FactorFit* f : {&c.packing, &c.spot_overhead}) {
+      if (f->status == FactorFit::Status::clamped_low || f->status == FactorFit::Status::clamped_high) {
+        clamped = true;
+        out += fmt::format("    {}: {} clamped: {}\n", c.name, f == &c.packing ? "packing_efficiency" : "spot_overhead_factor",
+                           f->note);
+      }
+    }
+  }
+  if (clamped) out += "  * clamped to its bounds (see the notes above)\n";
+  out += "  merge patches (into each plan object):\n";
+  for (const auto& c : r.plans)
+    if (!c.merge_patch.empty()) out += fmt::format("    {} {}: {}\n", c.pointer, c.name, c.merge_patch.dump());
+  return out;
+}
+
+int run_calibrate(const CalibrateOptions& o, CommandContext& ctx) {
+  const Scenario scenario = load_scenario(o.scenario, o.catalog);
+  if (!scenario.jobs)
+    throw InputError(o.scenario, "/jobs",
+                     "expected a \"jobs\" section: calibration replays the scenario's jobs in the discrete-event model "
+                     "and fits the fluid model to it (docs/calibration.md)");
+  CalibrationOptions options;
+  options.paths = o.paths;
+  options.seed = o.seed;
+  options.threads = o.threads;
+  const CalibrationResult result = calibrate(scenario, options);
+  // Everything is computed before anything is written.
+  if (!o.out.empty()) write_file_atomically(o.out, calibration_json(scenario, result).dump(2) + "\n");
+  if (!o.quiet) {
+    ctx.out << calibration_console(result);
+    if (!o.out.empty()) ctx.out << "calibration: " << o.out << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void setup_calibrate(CLI::App& app, CommandContext& ctx) {
+  auto opts = std::make_shared<CalibrateOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "calibrate",
+      "Fit the hourly fluid model to the discrete-event replay of the scenario's jobs: per plan, the on-prem packing "
+      "efficiency (matching on-prem busy GPU-hours) and the spot overhead factor (matching billed spot GPU-hours); "
+      "prints DES vs fluid NPV before and after, and writes the factors with a merge patch per plan "
+      "(docs/calibration.md).");
+  cmd->add_option("scenario", opts->scenario, "Scenario file with a \"jobs\" section (JSON; docs/scenario.md)")
+      ->required();
+  cmd->add_option("--paths", opts->paths,
+                  "Monte Carlo paths of the replay (default: the scenario's monte_carlo.paths); the fluid demand is "
+                  "the same paths' jobs, averaged")
+      ->check(CLI::Range(1L, 100000000L));
+  cmd->add_option("--seed", opts->seed, "Random seed (default: the scenario's monte_carlo.seed; 0 is an ordinary seed)");
+  cmd->add_option("--threads", opts->threads, "Threads over the paths (default 1); the numbers do not depend on it")
+      ->check(CLI::Range(1, 4096));
+  cmd->add_option("--out,-o", opts->out, "Write the fitted factors here as JSON (atomically)");
+  cmd->add_option("--catalog", opts->catalog, "Pricing catalog folder, replacing the scenario's catalog_dir");
+  cmd->add_flag("--quiet,-q", opts->quiet, "Print nothing on success");
+  cmd->callback([opts, &ctx] { ctx.exit_code = run_calibrate(*opts, ctx); });
+}
+
+}  // namespace tco::cli
