@@ -53,9 +53,9 @@ class EventQueue {
 
   Event pop() {
     Event out = heap_.front();
-    heap_.front() = heap_.back();
+    const Event last = heap_.back();
     heap_.pop_back();
-    if (!heap_.empty()) sift_down(0);
+    if (!heap_.empty()) refill_root(last);
     return out;
   }
 
@@ -76,9 +76,12 @@ class EventQueue {
     }
     heap_[i] = e;
   }
-  void sift_down(std::size_t i) {
-    const Event e = heap_[i];
+  // Floyd's bottom-up pop: the hole left at the root moves down along the smaller children to
+  // a leaf, and `e` (the former last element, which usually belongs near the bottom) rises from
+  // there. Fewer comparisons than a top-down sift; the same heap order, so the same pops.
+  void refill_root(const Event& e) {
     const std::size_t n = heap_.size();
+    std::size_t i = 0;
     while (true) {
       const std::size_t first = kArity * i + 1;
       if (first >= n) break;
@@ -86,11 +89,11 @@ class EventQueue {
       const std::size_t last = first + kArity < n ? first + kArity : n;
       for (std::size_t c = first + 1; c < last; ++c)
         if (before(heap_[c], heap_[best])) best = c;
-      if (!before(heap_[best], e)) break;
       heap_[i] = heap_[best];
       i = best;
     }
     heap_[i] = e;
+    sift_up(i);
   }
 
   std::vector<Event> heap_;

@@ -58,10 +58,11 @@ struct Slot {
   std::vector<int> nodes;
 };
 
-// (1 + c)^(t / 8760) = e^{k t}, k = ln(1 + c) / 8760, integrated over [a, b], in hours.
-double growth_integral_h(double k, double a, double b) {
+// (1 + c)^(t / 8760) = e^{k t}, k = ln(1 + c) / 8760, integrated over [a, b], in hours, from
+// e^{k a} and e^{k b}.
+double growth_integral_h(double k, double a, double b, double exp_ka, double exp_kb) {
   if (k == 0.0) return b - a;
-  return (std::exp(k * b) - std::exp(k * a)) / k;
+  return (exp_kb - exp_ka) / k;
 }
 
 class Simulator {
@@ -74,6 +75,8 @@ class Simulator {
     out_.peak_facility_kw_by_month.assign(months_, 0.0);
     price_change_ = p.cloud ? p.cloud->price_change_per_year : 0.0;
     growth_k_ = std::log1p(price_change_) / kHoursPerYear;
+    exp_k_month_start_.resize(months_ + 1);
+    for (int m = 0; m <= months_; ++m) exp_k_month_start_[m] = std::exp(growth_k_ * (static_cast<double>(m) * kHoursPerMonth));
     spot_shock_.assign(months_, 1.0);
     power_shock_.assign(months_, 1.0);
     if (p.cloud && p.spot.price_sigma > 0.0)
@@ -94,7 +97,7 @@ class Simulator {
   }
 
   PathOutcome run() {
-    for (int m = 1; m < months_; ++m) events_.push(static_cast<double>(m) * kHoursPerMonth, EventKind::month_boundary, m, 0);
+    schedule_month_boundary(1);
     if (p_.onprem) {
       work_rate_ = (*site_)[0].work_rate;
       enter_hour(0);
@@ -173,6 +176,12 @@ class Simulator {
     note_peak();
   }
 
+  // One month boundary in the queue at a time keeps the heap small (it holds little else:
+  // the running jobs' finishes and the next arrival).
+  void schedule_month_boundary(int m) {
+    if (m < months_) events_.push(static_cast<double>(m) * kHoursPerMonth, EventKind::month_boundary, m, 0);
+  }
+
   // Hour boundaries that change the work rate (throttling) are events: they re-time the
   // on-prem finishes.
   void schedule_next_rate_change(long after_h) {
@@ -206,6 +215,7 @@ class Simulator {
   bool handle(const Event& e) {
     switch (e.kind()) {
       case EventKind::month_boundary:
+        schedule_month_boundary(static_cast<int>(e.target) + 1);
         if (p_.onprem && static_cast<long>(e.target) * kHoursPerMonth == p_.purchase_h) {
           pool_.bring_up_all();
           draw_first_failures(now_);
@@ -565,12 +575,17 @@ class Simulator {
     }
     billed_gpu_hours += j.instances * p_.gpus_per_instance * billed_h;
     const double usd_per_h = j.instances * usd_per_instance_h;
+    const double exp_ka = std::exp(growth_k_ * a), exp_kb = std::exp(growth_k_ * b);
     for (int m = month_at(a); m <= month_at(b); ++m) {
-      const double lo = std::max(a, static_cast<double>(m) * kHoursPerMonth);
-      const double hi = m == months_ - 1 ? b : std::min(b, static_cast<double>(m + 1) * kHoursPerMonth);
+      const double start = static_cast<double>(m) * kHoursPerMonth, end = static_cast<double>(m + 1) * kHoursPerMonth;
+      const bool from_a = a >= start, to_b = m == months_ - 1 || b <= end;
+      const double lo = from_a ? a : start, hi = to_b ? b : end;
       if (hi <= lo) continue;
       out_.cost_by_month[m][static_cast<int>(category)] +=
-          usd_per_h * growth_integral_h(growth_k_, lo, hi) * (shock.empty() ? 1.0 : shock[m]);
+          usd_per_h *
+          growth_integral_h(growth_k_, lo, hi, from_a ? exp_ka : exp_k_month_start_[m],
+                            to_b ? exp_kb : exp_k_month_start_[m + 1]) *
+          (shock.empty() ? 1.0 : shock[m]);
     }
     const double extra_h = billed_h - used_h;
     if (extra_h > 0.0) {
@@ -745,6 +760,7 @@ class Simulator {
   // Prices
   double price_change_ = 0.0;
   double growth_k_ = 0.0;
+  std::vector<double> exp_k_month_start_;  // e^{k t} at each month's first hour (and the horizon's end)
   std::vector<double> spot_shock_;
   std::vector<double> power_shock_;
   const std::vector<double> nullptr_shock_;
