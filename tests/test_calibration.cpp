@@ -88,7 +88,7 @@ TEST_CASE("calibration: packing 0.75 on 2 nodes x 8 GPUs serves 12 of 16 GPUs on
   CHECK_FALSE(r.scenario.plans[2].resolved.at("onprem").contains("packing_efficiency"));
 }
 
-TEST_CASE("calibration: packing_efficiency outside (0, 1] is an input error naming its pointer") {
+TEST_CASE("calibration: packing_efficiency of 0, below 0 or above 1 is an input error naming its pointer") {
   for (double bad : {0.0, -0.5, 1.5}) {
     CAPTURE(bad);
     Json doc = test::base_scenario_json();
@@ -181,6 +181,7 @@ TEST_CASE("calibration: whole-node jobs pack perfectly: fitted packing 1 and flu
     CHECK(p.fluid_npv_before_usd == doctest::Approx(p.des_npv_usd.mean).epsilon(1e-9));
     CHECK(p.fluid_npv_after_usd == doctest::Approx(p.des_npv_usd.mean).epsilon(1e-9));
     CHECK(p.des_half_width_usd() == doctest::Approx(0.0).epsilon(1e-9));  // no randomness: every path the same
+    CHECK(std::abs(p.difference_after_usd.mean) <= 1e-9 * p.des_npv_usd.mean);  // paired by path
   }
   // A cloud plan owns nothing: no packing to fit, an empty merge patch.
   const PlanCalibration& cloud = calibrated(r, "cloud");
@@ -209,6 +210,15 @@ TEST_CASE("calibration: 5-GPU jobs on 8-GPU nodes fit packing 10/16 (hand-comput
   CHECK(buy.packing.fluid_after_gpu_hours == doctest::Approx(10.0 * 1460).epsilon(1e-9));
   CHECK(std::abs(buy.relative_after()) < 1e-3);
   CHECK(std::abs(buy.relative_after()) < std::abs(buy.relative_before()));
+  // The same bits on 2 threads (paths reduced in path order).
+  const Scenario sc = test::load_des_scenario(doc);
+  CalibrationOptions two;
+  two.paths = 1;
+  two.seed = 11;
+  two.threads = 2;
+  const CalibrationResult r2 = calibrate(sc, two);
+  CHECK(calibrated(r2, "buy-2").packing.value == buy.packing.value);
+  CHECK(calibrated(r2, "buy-2").fluid_npv_after_usd == buy.fluid_npv_after_usd);
 }
 
 TEST_CASE("calibration: spot overhead is 1 without preemptions and above 1 with them") {
