@@ -219,6 +219,15 @@ TEST_CASE("calibration: 5-GPU jobs on 8-GPU nodes fit packing 10/16 (hand-comput
   const CalibrationResult r2 = calibrate(sc, two);
   CHECK(calibrated(r2, "buy-2").packing.value == buy.packing.value);
   CHECK(calibrated(r2, "buy-2").fluid_npv_after_usd == buy.fluid_npv_after_usd);
+  // The merge patch, pasted into the plan, makes the fitted figures the scenario's own: a second
+  // calibration starts from them and has nothing left to move.
+  Json patched = doc;
+  patched["plans"][1].merge_patch(buy.merge_patch);
+  const CalibrationResult again = calibrate_json(patched, 1);
+  const PlanCalibration& buy_again = calibrated(again, "buy-2");
+  CHECK(buy_again.packing.before == buy.packing.value);
+  CHECK(buy_again.fluid_npv_before_usd == buy.fluid_npv_after_usd);
+  CHECK(buy_again.packing.value == doctest::Approx(buy.packing.value).epsilon(1e-9));
 }
 
 TEST_CASE("calibration: spot overhead is 1 without preemptions and above 1 with them") {
