@@ -105,8 +105,19 @@ class Simulator {
       if (p_.purchase_h == 0) draw_first_failures(0.0);
     }
     fetch_next_arrival();
-    while (!events_.empty() && events_.top().time_h < horizon_h_) {
-      const Event e = events_.pop();
+    while (true) {
+      Event e;
+      // The next arrival waits outside the heap: arrivals come last among events at the same
+      // instant (their kind has the lowest priority) and only one is pending at a time, so it
+      // goes first exactly when it is strictly earlier than the heap's top.
+      if (arrival_pending_ && (events_.empty() || next_job_.submit_h < events_.top().time_h)) {
+        e = {next_job_.submit_h, static_cast<std::uint64_t>(EventKind::arrival) << 56, 0, 0};
+        arrival_pending_ = false;
+      } else if (!events_.empty() && events_.top().time_h < horizon_h_) {
+        e = events_.pop();
+      } else {
+        break;
+      }
       advance(e.time_h);
       if (handle(e)) ++out_.events;
     }
@@ -263,8 +274,7 @@ class Simulator {
   }
 
   void fetch_next_arrival() {
-    if (feed_.next(next_job_) && next_job_.submit_h < horizon_h_)
-      events_.push(next_job_.submit_h, EventKind::arrival, 0, 0);
+    arrival_pending_ = feed_.next(next_job_) && next_job_.submit_h < horizon_h_;
   }
 
   std::uint32_t allocate(const SimJob& job) {
@@ -737,6 +747,7 @@ class Simulator {
   EventQueue events_;
   double now_ = 0.0;
   SimJob next_job_;
+  bool arrival_pending_ = false;  // next_job_ is submitted before the horizon and not yet handled
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   long active_ = 0;
