@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <set>
 
 #include <boost/math/tools/roots.hpp>
 
@@ -126,6 +127,22 @@ PriceBreakeven price_breakeven(const Scenario& s, const Plan& plan, const Plan& 
   const auto [a, b] = boost::math::tools::toms748_solve(gap, lo, hi, f_lo, f_hi,
                                                        boost::math::tools::eps_tolerance<double>(40), iterations);
   out.cloud_price_multiplier = 0.5 * (a + b);
+  return out;
+}
+
+std::vector<UtilizationBreakeven> scenario_utilization_breakevens(const Scenario& s) {
+  const CloudSpec* cloud = nullptr;
+  if (const Plan& base = s.plans[s.baseline_index]; base.cloud) cloud = &*base.cloud;
+  for (std::size_t i = 0; !cloud && i < s.plans.size(); ++i)
+    if (s.plans[i].cloud) cloud = &*s.plans[i].cloud;
+  std::vector<UtilizationBreakeven> out;
+  if (!cloud) return out;
+  std::set<std::string> servers_done;
+  for (const auto& plan : s.plans) {
+    if (!plan.onprem || !servers_done.insert(plan.onprem->server.provenance.id).second) continue;
+    const auto b = utilization_breakevens(s, plan, *cloud);
+    out.insert(out.end(), b.begin(), b.end());
+  }
   return out;
 }
 

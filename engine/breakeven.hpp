@@ -39,6 +39,10 @@ struct UtilizationBreakeven {
 std::vector<UtilizationBreakeven> utilization_breakevens(const Scenario& scenario, const Plan& plan,
                                                          const CloudSpec& reference_cloud);
 
+// The scenario's utilization breakevens: each distinct on-prem server of its plans against the
+// reference cloud (the baseline's, else the first plan's that has one); none without a cloud.
+std::vector<UtilizationBreakeven> scenario_utilization_breakevens(const Scenario& scenario);
+
 struct PriceBreakeven {
   std::string plan;
   std::string baseline;

@@ -5,7 +5,6 @@
 #include <functional>
 #include <limits>
 #include <queue>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -212,14 +211,6 @@ bool path_jobs(const Scenario& s, const des::JobCatalog& catalog, const des::Pat
   return true;
 }
 
-const CloudSpec* reference_cloud(const Scenario& s) {
-  const Plan& base = s.plans[s.baseline_index];
-  if (base.cloud) return &*base.cloud;
-  for (const auto& p : s.plans)
-    if (p.cloud) return &*p.cloud;
-  return nullptr;
-}
-
 void warn(ScenarioRun& run, const Scenario& s, std::string code, std::string where, std::string message) {
   run.warnings.push_back({Finding::Severity::warning, std::move(code), s.file, std::move(where), std::move(message)});
 }
@@ -384,14 +375,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
     run.comparisons.push_back(compare(s.plans[k].name, run.plans[k].ledger, s.plans[baseline].name,
                                       run.plans[baseline].ledger, s.discount_rate_per_year));
   }
-  if (const CloudSpec* cloud = reference_cloud(s)) {
-    std::set<std::string> servers_done;
-    for (const auto& plan : s.plans) {
-      if (!plan.onprem || !servers_done.insert(plan.onprem->server.provenance.id).second) continue;
-      const auto b = utilization_breakevens(s, plan, *cloud);
-      run.utilization_breakevens.insert(run.utilization_breakevens.end(), b.begin(), b.end());
-    }
-  }
+  run.utilization_breakevens = scenario_utilization_breakevens(s);
 
   // Young's checkpoint interval for every class of preemptible jobs, on every plan that uses spot.
   for (std::size_t k = 0; k < plan_count; ++k) {

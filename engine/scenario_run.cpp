@@ -1,7 +1,6 @@
 #include "engine/scenario_run.hpp"
 
 #include <algorithm>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -37,14 +36,6 @@ void add_plan_warnings(ScenarioRun& run, const Scenario& s, const Plan& plan, co
   }
 }
 
-const CloudSpec* reference_cloud(const Scenario& s) {
-  const Plan& base = s.plans[s.baseline_index];
-  if (base.cloud) return &*base.cloud;
-  for (const auto& p : s.plans)
-    if (p.cloud) return &*p.cloud;
-  return nullptr;
-}
-
 }  // namespace
 
 ScenarioRun run_deterministic(const Scenario& s) {
@@ -70,14 +61,7 @@ ScenarioRun run_deterministic(const Scenario& s) {
     run.price_breakevens.push_back(price_breakeven(s, s.plans[i], baseline, demand));
   }
 
-  if (const CloudSpec* cloud = reference_cloud(s)) {
-    std::set<std::string> servers_done;
-    for (const auto& plan : s.plans) {
-      if (!plan.onprem || !servers_done.insert(plan.onprem->server.provenance.id).second) continue;
-      const auto b = utilization_breakevens(s, plan, *cloud);
-      run.utilization_breakevens.insert(run.utilization_breakevens.end(), b.begin(), b.end());
-    }
-  }
+  run.utilization_breakevens = scenario_utilization_breakevens(s);
   return run;
 }
 
