@@ -1,4 +1,4 @@
-// tcosim validate PATH... [--today YYYY-MM-DD] [--max-age-days N] [--against OLD_DIR]
+// tcosim validate PATH... [--today YYYY-MM-DD] [--max-age-days N] [--against OLD_DIR] [--warnings-as-errors]
 // A folder: its catalog files (JSON with "kind") are validated together as one catalog, its
 // scenarios (JSON with "plans") one by one. A file: a scenario, or a catalog file (validated
 // with the rest of its folder's catalog, only its own findings shown).
@@ -23,6 +23,7 @@ struct ValidateOptions {
   std::string today;
   int max_age_days = 365;
   std::string against;
+  bool warnings_as_errors = false;
 };
 
 namespace {
@@ -125,7 +126,8 @@ static int run_validate(const ValidateOptions& o, CommandContext& ctx) {
   }
   ctx.out << errors << (errors == 1 ? " error, " : " errors, ") << warnings
           << (warnings == 1 ? " warning" : " warnings") << "\n";
-  return errors > 0 ? kExitBadInput : kExitOk;
+  if (errors > 0) return kExitBadInput;
+  return o.warnings_as_errors && warnings > 0 ? kExitCheckFailed : kExitOk;
 }
 
 void setup_validate(CLI::App& app, CommandContext& ctx) {
@@ -136,7 +138,8 @@ void setup_validate(CLI::App& app, CommandContext& ctx) {
       "(types, units, ranges, idle <= peak, PUE >= 1) and checked for missing source/as_of, duplicate ids, zero "
       "prices, spot above on-demand, unit slips (a monthly price typed as hourly, per-GPU vs per-instance), "
       "GPU counts of known instance types, unknown gpu ids, and dates. Prints one line per finding, "
-      "\"error|warning: file: pointer: message [code]\", then a count. Exit 2 when there is an error, else 0.");
+      "\"error|warning: file: pointer: message [code]\", then a count. Exit 2 when there is an error, 1 when there "
+      "are warnings and --warnings-as-errors is given, else 0.");
   cmd->add_option("paths", opts->paths,
                   "Folders or files. A folder: its JSON files with \"kind\" are one catalog, those with \"plans\" "
                   "scenarios. A catalog file is checked together with its folder's other catalog files.")
@@ -150,6 +153,9 @@ void setup_validate(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--against", opts->against,
                   "Folder of the previous catalog version: warn for every id it has that the validated folders "
                   "lack (scenarios naming it would stop loading). Applies to folders, not single files.");
+  cmd->add_flag("--warnings-as-errors", opts->warnings_as_errors,
+                "Exit 1 when there is a warning (and no error): for a CI job that must not let a stale date or a "
+                "unit slip land");
   cmd->callback([opts, &ctx] { ctx.exit_code = run_validate(*opts, ctx); });
 }
 

@@ -132,6 +132,15 @@ TEST_CASE("validate mistakes: spot above on-demand is a warning") {
   CHECK(mentions(r, "spot-above-on-demand"));
 }
 
+TEST_CASE("validate mistakes: --warnings-as-errors turns a warning into exit 1, an error stays exit 2") {
+  const std::string warned = write_catalog("strict-warning", h100_offer(), "spot_usd_per_hour", 120.0);
+  CHECK(validate({warned}).exit_code == 0);
+  CHECK(validate({warned, "--warnings-as-errors"}).exit_code == 1);
+  CHECK(validate({write_catalog("strict-clean", Json::array({h100_offer()})), "--warnings-as-errors"}).exit_code == 0);
+  CHECK(validate({write_catalog("strict-error", h100_offer(), "spot_usd_per_hour", 0.0), "--warnings-as-errors"})
+            .exit_code == 2);
+}
+
 TEST_CASE("validate mistakes: an hourly price that looks monthly (x730) is a warning") {
   // 98.32 x 730 = 71,773.60 per "hour": $8,971.70 per GPU-hour.
   const Result r = validate({write_catalog("monthly", h100_offer(), "on_demand_usd_per_hour", 98.32 * 730.0)});
