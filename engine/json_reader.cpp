@@ -66,7 +66,7 @@ void JsonObjectReader::allow(std::string_view key) { read_.insert(std::string(ke
 static std::string bounds_text(Bounds b) {
   const bool has_min = std::isfinite(b.min);
   const bool has_max = std::isfinite(b.max);
-  if (has_min && has_max) return fmt::format("a number in [{}, {}]", b.min, b.max);
+  if (has_min && has_max) return fmt::format("a number in {}{}, {}]", b.min_exclusive ? "(" : "[", b.min, b.max);
   if (has_min) return fmt::format("a number {} {}", b.min_exclusive ? ">" : ">=", b.min);
   if (has_max) return fmt::format("a number <= {}", b.max);
   return "a finite number";

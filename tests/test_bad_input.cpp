@@ -195,3 +195,11 @@ TEST_CASE("bad input: spot_share on an offer without a spot price") {
   check_rejected(r, "/plans/0/spot_share");
   CHECK(mentions(r, "no spot price"));
 }
+
+TEST_CASE("bad input: a fraction that excludes 0 says so: packing_efficiency 0 expects a number in (0, 1]") {
+  Json doc = base_scenario_json();
+  doc["onprem"]["packing_efficiency"] = 0;
+  const BadRun r = run_scenario("packing-zero", doc);
+  check_rejected(r, "/onprem/packing_efficiency");
+  CHECK(mentions(r, "a number in (0, 1]"));
+}
