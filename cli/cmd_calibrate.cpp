@@ -1,12 +1,13 @@
 // tcosim calibrate SCENARIO [--paths N] [--seed S] [--threads T] [--out CALIBRATION.json]
 //   [--catalog DIR] [--quiet]
-// Fits the hourly fluid model's packing efficiency and spot overhead factor to the
+// Fits the hourly fluid model's on-prem and cloud packing efficiency and spot overhead factor to the
 // discrete-event replay of the scenario's jobs (engine/calibration.hpp, docs/calibration.md),
 // prints per plan the replay's NPV (mean and 95% CI half-width) against the fluid model's before
 // and after calibration, and writes the fitted factors with a merge patch per plan.
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -53,20 +54,22 @@ std::string calibration_console(const CalibrationResult& r) {
       "Fluid model vs discrete-event replay: {} paths, seed {}; demand {:.6g} GPU-hours per path\n"
       "  (NPV in USD; fluid - DES relative to the DES mean, paired by path, with its 95% CI)\n",
       r.paths, r.seed, r.demand_gpu_hours);
-  out += fmt::format("  {:<24} {:>15} {:>12} {:>15} {:>15} {:>17} {:>17} {:>8} {:>8}\n", "plan", "DES NPV", "±95% CI",
-                     "fluid NPV", "calibrated", "before", "after", "packing", "spot x");
+  out += fmt::format("  {:<24} {:>15} {:>12} {:>15} {:>15} {:>17} {:>17} {:>8} {:>8} {:>8}\n", "plan", "DES NPV",
+                     "±95% CI", "fluid NPV", "calibrated", "before", "after", "packing", "cloud pk", "spot x");
   bool clamped = false;
   for (const auto& c : r.plans) {
-    out += fmt::format("  {:<24} {:>15.0f} {:>12.0f} {:>15.0f} {:>15.0f} {:>17} {:>17} {:>8} {:>8}\n", c.name,
+    out += fmt::format("  {:<24} {:>15.0f} {:>12.0f} {:>15.0f} {:>15.0f} {:>17} {:>17} {:>8} {:>8} {:>8}\n", c.name,
                        c.des_npv_usd.mean, c.des_half_width_usd(), c.fluid_npv_before_usd, c.fluid_npv_after_usd,
                        relative_cell(c.difference_before_usd, c.des_npv_usd.mean),
                        relative_cell(c.difference_after_usd, c.des_npv_usd.mean), factor_cell(c.packing),
-                       factor_cell(c.spot_overhead));
-    for (const FactorFit* f : {&c.packing, &c.spot_overhead}) {
+                       factor_cell(c.cloud_packing), factor_cell(c.spot_overhead));
+    const std::pair<const FactorFit*, const char*> fits[] = {{&c.packing, "onprem packing_efficiency"},
+                                                             {&c.cloud_packing, "cloud packing_efficiency"},
+                                                             {&c.spot_overhead, "spot_overhead_factor"}};
+    for (const auto& [f, name] : fits) {
       if (f->status == FactorFit::Status::clamped_low || f->status == FactorFit::Status::clamped_high) {
         clamped = true;
-        out += fmt::format("    {}: {} clamped: {}\n", c.name, f == &c.packing ? "packing_efficiency" : "spot_overhead_factor",
-                           f->note);
+        out += fmt::format("    {}: {} clamped: {}\n", c.name, name, f->note);
       }
     }
   }
@@ -104,7 +107,8 @@ void setup_calibrate(CLI::App& app, CommandContext& ctx) {
   CLI::App* cmd = app.add_subcommand(
       "calibrate",
       "Fit the hourly fluid model to the discrete-event replay of the scenario's jobs: per plan, the on-prem packing "
-      "efficiency (matching on-prem busy GPU-hours) and the spot overhead factor (matching billed spot GPU-hours); "
+      "efficiency (matching on-prem busy GPU-hours), the cloud packing efficiency (matching billed cloud GPU-hours per "
+      "GPU-hour of cloud work) and the spot overhead factor (matching billed spot GPU-hours); "
       "prints DES vs fluid NPV before and after, and writes the factors with a merge patch per plan "
       "(docs/calibration.md).");
   cmd->add_option("scenario", opts->scenario, "Scenario file with a \"jobs\" section (JSON; docs/scenario.md)")

@@ -32,10 +32,20 @@ double relative(double fluid, double des) {
   return (fluid - des) / std::abs(des);
 }
 
-Plan with_factors(const Plan& plan, double packing, double spot_overhead) {
+// The three fitted factors, in the order they are fitted.
+struct Factors {
+  double packing = 1.0;        // onprem.packing_efficiency
+  double cloud_packing = 1.0;  // cloud.packing_efficiency
+  double spot_overhead = 1.0;  // cloud.spot_overhead_factor
+};
+
+Plan with_factors(const Plan& plan, const Factors& f) {
   Plan p = plan;
-  if (p.onprem) p.onprem->packing_efficiency = packing;
-  if (p.cloud) p.cloud->spot_overhead_factor = spot_overhead;
+  if (p.onprem) p.onprem->packing_efficiency = f.packing;
+  if (p.cloud) {
+    p.cloud->packing_efficiency = f.cloud_packing;
+    p.cloud->spot_overhead_factor = f.spot_overhead;
+  }
   return p;
 }
 
@@ -78,11 +88,14 @@ FluidMeans fluid_means(const Scenario& s, const Plan& plan, const std::vector<st
   return mean;
 }
 
-using FluidOf = std::function<FluidMeans(double packing, double spot_overhead)>;
+using FluidOf = std::function<FluidMeans(const Factors& factors)>;
 
 // Packing: busy(p) is continuous and non-decreasing in p; toms748 on [kPackingFitMin, 1].
-void fit_packing(const FluidOf& fluid, double spot, double target, FactorFit& fit) {
-  auto busy = [&](double p) { return fluid(p, spot).onprem_busy_gpu_hours; };
+void fit_packing(const FluidOf& fluid, Factors at, double target, FactorFit& fit) {
+  auto busy = [&](double p) {
+    at.packing = p;
+    return fluid(at).onprem_busy_gpu_hours;
+  };
   auto gap = [&](double p) { return busy(p) - target; };
   const double tolerance = 1e-9 * std::max(1.0, target);
   const double at_one = gap(1.0);
@@ -117,10 +130,68 @@ void fit_packing(const FluidOf& fluid, double spot, double target, FactorFit& fi
   fit.value = 0.5 * (a + b);
 }
 
+// Cloud packing: billed(q) = on-demand billed GPU-hours is a non-increasing step function
+// of q (whole instances per hour, of GPUs / q). Bisection on [kCloudPackingFitMin, 1] finds the
+// step where billed(q) crosses the target; the nearer side is kept (as for spot overhead below).
+void fit_cloud_packing(const FluidOf& fluid, Factors at, double target, double des_ratio, double fluid_work,
+                       FactorFit& fit) {
+  auto billed = [&](double q) {
+    at.cloud_packing = q;
+    return fluid(at).on_demand_billed_gpu_hours;
+  };
+  const double tolerance = 1e-9 * std::max(1.0, target);
+  const double at_one = billed(1.0) - target;
+  if (at_one >= -tolerance) {
+    fit.value = 1.0;
+    if (at_one <= tolerance) {
+      fit.status = FactorFit::Status::fitted;
+    } else {
+      fit.status = FactorFit::Status::clamped_high;
+      fit.note = fmt::format(
+          "the fluid model already bills {:.6g} on-demand GPU-hours per GPU-hour of cloud work at packing 1, more than "
+          "the replay's {:.6g} (the replay's jobs fill their instances); packing kept at 1",
+          (at_one + target) / fluid_work, des_ratio);
+    }
+    return;
+  }
+  const double at_min = billed(kCloudPackingFitMin) - target;
+  if (at_min < 0.0) {
+    fit.status = FactorFit::Status::clamped_low;
+    fit.value = kCloudPackingFitMin;
+    fit.note = fmt::format("the replay bills {:.6g} on-demand GPU-hours per GPU-hour of cloud work, more than the fluid "
+                           "model does at packing {} ({:.6g}); packing clamped to {}",
+                           des_ratio, kCloudPackingFitMin, (at_min + target) / fluid_work, kCloudPackingFitMin);
+    return;
+  }
+  double lo = kCloudPackingFitMin, hi = 1.0, g_lo = at_min, g_hi = at_one;  // g_lo >= 0 > g_hi
+  for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    const double g = billed(mid) - target;
+    if (g >= 0.0) {
+      lo = mid;
+      g_lo = g;
+    } else {
+      hi = mid;
+      g_hi = g;
+    }
+  }
+  fit.status = FactorFit::Status::fitted;
+  // As for spot overhead: a value rounded to 4 decimals into the kept step, when it bills the same.
+  const bool upper = std::abs(g_hi) < std::abs(g_lo);
+  const double edge = upper ? hi : lo;
+  const double rounded = upper ? std::ceil(edge * 1e4) / 1e4 : std::floor(edge * 1e4) / 1e4;
+  fit.value = rounded >= kCloudPackingFitMin && rounded <= 1.0 && billed(rounded) - target == (upper ? g_hi : g_lo)
+                  ? rounded
+                  : edge;
+}
+
 // Spot overhead: billed(s) is a non-decreasing step function of s (whole instances per hour).
 // Bisection finds the step where billed(s) crosses the target; the nearer side is kept.
-void fit_spot_overhead(const FluidOf& fluid, double packing, double target, FactorFit& fit) {
-  auto billed = [&](double f) { return fluid(packing, f).spot_billed_gpu_hours; };
+void fit_spot_overhead(const FluidOf& fluid, Factors at, double target, FactorFit& fit) {
+  auto billed = [&](double f) {
+    at.spot_overhead = f;
+    return fluid(at).spot_billed_gpu_hours;
+  };
   const double tolerance = 1e-9 * std::max(1.0, target);
   const double at_min = billed(kSpotOverheadMin) - target;
   if (at_min >= -tolerance) {
@@ -276,23 +347,26 @@ CalibrationResult calibrate(const Scenario& s, const CalibrationOptions& o) {
   for (std::size_t k = 0; k < s.plans.size(); ++k) {
     const Plan& plan = s.plans[k];
     const GpuHours& des_hours = mc.run.plans[k].gpu_hours;
-    const FluidOf fluid = [&](double packing, double spot) {
-      return fluid_means(s, with_factors(plan, packing, spot), demand, o.threads);
-    };
+    const FluidOf fluid = [&](const Factors& f) { return fluid_means(s, with_factors(plan, f), demand, o.threads); };
     PlanCalibration c;
     c.name = plan.name;
     c.pointer = "/plans/" + std::to_string(k);
     c.des_npv_usd = mc.plans[k].npv_usd;
-    const double packing_before = plan.onprem ? plan.onprem->packing_efficiency : 1.0;
-    const double spot_before = plan.cloud ? plan.cloud->spot_overhead_factor : 1.0;
-    const FluidMeans before = fluid(packing_before, spot_before);
+    Factors factors;  // the scenario's, then each fitted one in turn
+    factors.packing = plan.onprem ? plan.onprem->packing_efficiency : 1.0;
+    factors.cloud_packing = plan.cloud ? plan.cloud->packing_efficiency : 1.0;
+    factors.spot_overhead = plan.cloud ? plan.cloud->spot_overhead_factor : 1.0;
+    const FluidMeans before = fluid(factors);
     c.fluid_npv_before_usd = before.npv_usd;
     c.fluid_npv_on_mean_demand_usd = evaluate_plan(s, plan, mean_demand).npv_usd;
 
-    c.packing.before = c.packing.value = packing_before;
-    c.spot_overhead.before = c.spot_overhead.value = spot_before;
+    c.packing.before = c.packing.value = factors.packing;
+    c.cloud_packing.before = c.cloud_packing.value = factors.cloud_packing;
+    c.spot_overhead.before = c.spot_overhead.value = factors.spot_overhead;
     c.packing.des_gpu_hours = des_hours.onprem_busy;
     c.packing.fluid_before_gpu_hours = before.onprem_busy_gpu_hours;
+    c.cloud_packing.des_gpu_hours = des_hours.on_demand_billed;
+    c.cloud_packing.fluid_before_gpu_hours = before.on_demand_billed_gpu_hours;
     c.spot_overhead.des_gpu_hours = des_hours.spot_billed;
     c.spot_overhead.fluid_before_gpu_hours = before.spot_billed_gpu_hours;
 
@@ -302,17 +376,49 @@ CalibrationResult calibrate(const Scenario& s, const CalibrationOptions& o) {
       c.packing.note = "the plan does not burst: the fluid model serves all the work on-prem at any packing that "
                        "keeps up (carrying a backlog), so busy GPU-hours do not identify packing";
     else
-      fit_packing(fluid, spot_before, des_hours.onprem_busy, c.packing);
+      fit_packing(fluid, factors, des_hours.onprem_busy, c.packing);
+    factors.packing = c.packing.value;
+
+    // Cloud packing matches billed on-demand GPU-hours per GPU-hour of cloud work, on the fluid
+    // model's own cloud work after the on-prem fit (it sends a little less to the cloud than the
+    // replay: checkpoint writes and re-runs count as on-prem work). Only where all the replay's
+    // cloud work is on-demand: it does not split its cloud work by venue.
+    if (!plan.cloud || !plan.bursts()) {
+      c.cloud_packing.note = "the plan does not use the cloud";
+    } else if (plan.spot_share > 0.0) {
+      c.cloud_packing.note = "the plan uses spot: the replay does not split its cloud work between spot and "
+                             "on-demand, so billed on-demand GPU-hours per GPU-hour of on-demand work are not "
+                             "measured (and on spot, 1 / packing and spot_overhead_factor are the same knob); "
+                             "use the packing fitted for an on-demand plan of the same jobs and offer";
+    } else if (plan.reserved_instances > 0) {
+      c.cloud_packing.note = "the plan holds reserved instances: the replay does not split its cloud work between "
+                             "the reserved pool and on-demand or spot, so billed GPU-hours per GPU-hour of work do "
+                             "not identify packing";
+    } else {
+      const double fluid_work = fluid(factors).cloud_work_gpu_hours;
+      if (des_hours.cloud_work <= 0.0 || fluid_work <= 0.0) {
+        c.cloud_packing.note = "no cloud work (in the replay or the fluid model) to measure packing on";
+      } else {
+        c.cloud_packing.des_ratio = des_hours.on_demand_billed / des_hours.cloud_work;
+        fit_cloud_packing(fluid, factors, c.cloud_packing.des_ratio * fluid_work, c.cloud_packing.des_ratio,
+                          fluid_work, c.cloud_packing);
+      }
+    }
+    factors.cloud_packing = c.cloud_packing.value;
 
     if (!plan.cloud || plan.spot_share <= 0.0 || !plan.bursts())
       c.spot_overhead.note = "the plan uses no spot";
     else
-      fit_spot_overhead(fluid, c.packing.value, des_hours.spot_billed, c.spot_overhead);
+      fit_spot_overhead(fluid, factors, des_hours.spot_billed, c.spot_overhead);
+    factors.spot_overhead = c.spot_overhead.value;
 
-    const FluidMeans after = fluid(c.packing.value, c.spot_overhead.value);
+    const FluidMeans after = fluid(factors);
     c.fluid_npv_after_usd = after.npv_usd;
     c.packing.fluid_after_gpu_hours = after.onprem_busy_gpu_hours;
     c.spot_overhead.fluid_after_gpu_hours = after.spot_billed_gpu_hours;
+    c.cloud_packing.fluid_after_gpu_hours = after.on_demand_billed_gpu_hours;
+    if (after.cloud_work_gpu_hours > 0.0)
+      c.cloud_packing.fluid_ratio_after = c.cloud_packing.fluid_after_gpu_hours / after.cloud_work_gpu_hours;
     c.des_on_demand_billed_gpu_hours = des_hours.on_demand_billed;
     c.fluid_on_demand_billed_after_gpu_hours = after.on_demand_billed_gpu_hours;
     c.des_cloud_work_gpu_hours = des_hours.cloud_work;
@@ -329,8 +435,10 @@ CalibrationResult calibrate(const Scenario& s, const CalibrationOptions& o) {
     c.merge_patch = Json::object();
     if (c.packing.status != FactorFit::Status::not_fitted)
       c.merge_patch["onprem"] = {{"packing_efficiency", c.packing.value}};
+    if (c.cloud_packing.status != FactorFit::Status::not_fitted)
+      c.merge_patch["cloud"]["packing_efficiency"] = c.cloud_packing.value;
     if (c.spot_overhead.status != FactorFit::Status::not_fitted)
-      c.merge_patch["cloud"] = {{"spot_overhead_factor", c.spot_overhead.value}};
+      c.merge_patch["cloud"]["spot_overhead_factor"] = c.spot_overhead.value;
     r.plans.push_back(std::move(c));
   }
   return r;
@@ -350,6 +458,13 @@ Json fit_json(const FactorFit& f, const char* matched) {
   return j;
 }
 
+Json cloud_packing_json(const FactorFit& f) {
+  Json j = fit_json(f, "billed on-demand GPU-hours per GPU-hour of cloud work");
+  j["des_billed_per_cloud_work"] = f.des_ratio > 0.0 ? Json(f.des_ratio) : Json(nullptr);
+  j["fluid_after_billed_per_cloud_work"] = f.fluid_ratio_after > 0.0 ? Json(f.fluid_ratio_after) : Json(nullptr);
+  return j;
+}
+
 }  // namespace
 
 Json calibration_json(const Scenario& s, const CalibrationResult& r) {
@@ -366,6 +481,7 @@ Json calibration_json(const Scenario& s, const CalibrationResult& r) {
                      {"relative_disagreement_before", c.relative_before()},
                      {"relative_disagreement_after", c.relative_after()},
                      {"packing_efficiency", fit_json(c.packing, "on-prem busy GPU-hours")},
+                     {"cloud_packing_efficiency", cloud_packing_json(c.cloud_packing)},
                      {"spot_overhead_factor", fit_json(c.spot_overhead, "billed spot GPU-hours")},
                      {"on_demand_billed_gpu_hours", {{"des", c.des_on_demand_billed_gpu_hours},
                                                      {"fluid_after", c.fluid_on_demand_billed_after_gpu_hours}}},

@@ -10,13 +10,21 @@
 //   packing p       : mean_k sum_h busy_h(p) = the replay's mean on-prem busy GPU-hours,
 //                     busy_h(p) = min(N_up G p, D_h / perf) is continuous and non-decreasing in p,
 //                     solved by toms748 on [0.01, 1] (plans that own nodes and burst)
+//   cloud packing q : mean_k sum_h billed_on_demand_h(q) = rho x the fluid model's cloud work,
+//                     rho = the replay's billed on-demand GPU-hours per GPU-hour of cloud work (it
+//                     rounds each job to whole instances); billed(q) is a non-increasing step
+//                     function of q, so q is the end of the step (bisection on [0.01, 1]) whose
+//                     total is nearest (plans that burst, without spot or reserved instances: the
+//                     replay does not split its cloud work by venue), fitted after p
 //   spot overhead s : mean_k sum_h billed_spot_h(s) = the replay's mean billed spot GPU-hours; billed
 //                     spot rounds to whole instances per hour, a step function of s, so s is the
 //                     end of the step (found by bisection on [1, 10]) whose total is nearest
-//                     (plans with spot_share > 0), fitted after p
+//                     (plans with spot_share > 0), fitted after p and q
 // A factor whose root lies outside its bounds is clamped to the nearer bound and says so.
 // Example: 15 GPUs of 5-GPU jobs on 2 nodes of 8: the replay fits one job per node (10 busy),
-// the fluid model at p = 1 would run 15; p = 10 / 16 = 0.625.
+// the fluid model at p = 1 would run 15; p = 10 / 16 = 0.625. Four 1-GPU jobs at a time on
+// 8-GPU instances: the replay bills 4 instances (rho = 32 / 4 = 8), the fluid model
+// ceil(4 / (8 q)) instances: 4 for q in [1/8, 1/6).
 #pragma once
 
 #include <cstdint>
@@ -37,6 +45,7 @@ struct CalibrationOptions {
 };
 
 inline constexpr double kPackingFitMin = 0.01;
+inline constexpr double kCloudPackingFitMin = 0.01;
 inline constexpr double kSpotOverheadMin = 1.0;   // the scenario's bounds (models/scenario.cpp)
 inline constexpr double kSpotOverheadMax = 10.0;
 
@@ -46,10 +55,13 @@ struct FactorFit {
   Status status = Status::not_fitted;
   double before = 1.0;                // the plan's value as the scenario gives it
   double value = 1.0;                 // fitted (clamped to its bounds); = before when not fitted
-  double des_gpu_hours = 0.0;         // the replay's mean (on-prem busy, or billed spot)
+  double des_gpu_hours = 0.0;         // the replay's mean (on-prem busy, billed cloud, or billed spot)
   double fluid_before_gpu_hours = 0.0;
   double fluid_after_gpu_hours = 0.0;
   std::string note;                   // why not fitted, or why clamped
+  // Cloud packing only: billed on-demand GPU-hours per GPU-hour of cloud work (0: none).
+  double des_ratio = 0.0;
+  double fluid_ratio_after = 0.0;
 };
 
 std::string to_string(FactorFit::Status status);
@@ -62,9 +74,9 @@ struct PlanCalibration {
   double fluid_npv_after_usd = 0.0;   // evaluate_plan, the fitted factors
   double fluid_npv_on_mean_demand_usd = 0.0;  // the scenario's factors on the path-averaged series
   FactorFit packing;                  // onprem.packing_efficiency
+  FactorFit cloud_packing;            // cloud.packing_efficiency
   FactorFit spot_overhead;            // cloud.spot_overhead_factor
-  // Not fitted (no fluid-only factor moves it), reported: the replay's jobs that fall back from
-  // spot to on-demand show here.
+  // Reported: the replay's jobs that fall back from spot to on-demand show here.
   double des_on_demand_billed_gpu_hours = 0.0;
   double fluid_on_demand_billed_after_gpu_hours = 0.0;
   // Cloud GPU-hours of work: billed / work measures instance rounding, per job in the replay and

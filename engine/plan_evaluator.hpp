@@ -61,8 +61,8 @@ struct PlanResult {
 // Layout of the plan's racks (throws ModelError when a node fits no rack).
 FacilityFigures facility_figures(const OnPremSpec& onprem, int nodes);
 
-// The plan's fleet and prices as the hourly step reads them, on-prem packing efficiency
-// included; price_multiplier scales every cloud price (also used by the Monte Carlo sweep,
+// The plan's fleet and prices as the hourly step reads them, on-prem and cloud packing
+// efficiency included; price_multiplier scales every cloud price (also used by the Monte Carlo sweep,
 // engine/sweep_prepare.cpp, so the CPU and CUDA kernels get the same fleet).
 FleetParams fleet_params(const Plan& plan, double price_multiplier = 1.0);
 

@@ -137,13 +137,16 @@ Json to_json(const SpotSpec& s) {
 }
 
 Json to_json(const CloudSpec& c) {
-  return {{"offer", to_json(c.offer)},
-          {"spot", to_json(c.spot)},
-          {"gpu", to_json(c.gpu)},
-          {"price_change_per_year", c.price_change_per_year},
-          {"spot_overhead_factor", c.spot_overhead_factor},
-          {"egress_gb_per_gpu_hour", c.egress_gb_per_gpu_hour},
-          {"egress_usd_per_gb", c.egress_usd_per_gb}};
+  Json out = {{"offer", to_json(c.offer)},
+              {"spot", to_json(c.spot)},
+              {"gpu", to_json(c.gpu)},
+              {"price_change_per_year", c.price_change_per_year},
+              {"spot_overhead_factor", c.spot_overhead_factor},
+              {"egress_gb_per_gpu_hour", c.egress_gb_per_gpu_hour},
+              {"egress_usd_per_gb", c.egress_usd_per_gb}};
+  // Only when set, so that reports of scenarios without it stay byte for byte as they were.
+  if (c.packing_efficiency != 1.0) out["packing_efficiency"] = c.packing_efficiency;
+  return out;
 }
 
 Json to_json(const OnPremSpec& o) {
@@ -230,6 +233,7 @@ CloudSpec parse_cloud(JsonObjectReader& r, Resolver& resolver, const std::string
   c.gpu = resolve_gpu(resolver, r, c.offer.gpu_model, r.pointer_of("offer"));
   c.price_change_per_year = r.number_or("price_change_per_year", 0.0, Bounds::between(-0.9, 2.0));
   c.spot_overhead_factor = r.number_or("spot_overhead_factor", 1.0, Bounds::between(1.0, 10.0));
+  c.packing_efficiency = r.number_or("packing_efficiency", 1.0, Bounds{0.0, 1.0, true});
   c.egress_gb_per_gpu_hour = r.number_or("egress_gb_per_gpu_hour", 0.0, Bounds::non_negative());
   c.egress_usd_per_gb = r.number_or("egress_usd_per_gb", c.offer.egress_usd_per_gb, Bounds::non_negative());
   if (r.has("spot")) {

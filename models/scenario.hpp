@@ -44,6 +44,9 @@ struct CloudSpec {
   GpuModel gpu;
   double price_change_per_year = 0.0;   // on-demand and spot prices, compounding by the hour
   double spot_overhead_factor = 1.0;    // billed spot GPU-hours per GPU-hour of work (>= 1)
+  // Fluid model only: billed on-demand and spot GPUs = GPUs / packing_efficiency before rounding
+  // to whole instances (per-job rounding in the replay; fitted by tcosim calibrate). In (0, 1].
+  double packing_efficiency = 1.0;
   double egress_gb_per_gpu_hour = 0.0;  // data leaving the cloud per cloud GPU-hour of work
   double egress_usd_per_gb = 0.0;
 };

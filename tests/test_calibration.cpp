@@ -1,4 +1,4 @@
-// The fluid model's packing efficiency (engine/hourly_model.hpp) and its calibration against the
+// The fluid model's on-prem and cloud packing efficiency (engine/hourly_model.hpp) and its calibration against the
 // discrete-event replay (engine/calibration.hpp, `tcosim calibrate`): hand-computed cases on the
 // round-number fixture catalog (tests/scenario_builder.hpp lists its figures).
 #include <doctest/doctest.h>
@@ -183,10 +183,18 @@ TEST_CASE("calibration: whole-node jobs pack perfectly: fitted packing 1 and flu
     CHECK(p.des_half_width_usd() == doctest::Approx(0.0).epsilon(1e-9));  // no randomness: every path the same
     CHECK(std::abs(p.difference_after_usd.mean) <= 1e-9 * p.des_npv_usd.mean);  // paired by path
   }
-  // A cloud plan owns nothing: no packing to fit, an empty merge patch.
+  // A cloud plan owns nothing: no on-prem packing to fit. Its 8-GPU jobs fill 8-GPU instances:
+  // the replay bills 16 x 1,460 = 23,360 GPU-hours; each stream completes 60 jobs of 24 h (the 61st runs at the horizon's end, billed, not completed): work
+  // 16 x 1,440, rho = 1,460 / 1,440. The fluid model bills 2 instances (23,360) at q = 1, 324
+  // short of 1,460 / 1,440 x 23,360; any q < 1 bills 3 (35,040): the nearer step is q = 1.
   const PlanCalibration& cloud = calibrated(r, "cloud");
   CHECK(cloud.packing.status == FactorFit::Status::not_fitted);
-  CHECK(cloud.merge_patch.empty());
+  CHECK(cloud.cloud_packing.status == FactorFit::Status::fitted);
+  CHECK(cloud.cloud_packing.value == 1.0);
+  CHECK(cloud.cloud_packing.des_ratio == doctest::Approx(1460.0 / 1440.0).epsilon(1e-9));
+  CHECK(cloud.merge_patch == Json{{"cloud", {{"packing_efficiency", 1.0}}}});
+  // buy-2 serves everything on-prem: no cloud work, no cloud packing.
+  CHECK(buy.cloud_packing.status == FactorFit::Status::not_fitted);
   CHECK(buy.merge_patch == Json{{"onprem", {{"packing_efficiency", buy.packing.value}}}});
 }
 
@@ -271,6 +279,14 @@ TEST_CASE("calibration: spot overhead is 1 without preemptions and above 1 with 
     CHECK(std::abs(spot.spot_overhead.fluid_after_gpu_hours - spot.spot_overhead.des_gpu_hours) <= 0.5 * 1460 + 1e-6);
     CHECK(std::abs(spot.relative_after()) < std::abs(spot.relative_before()));
     CHECK(spot.merge_patch == Json{{"cloud", {{"spot_overhead_factor", spot.spot_overhead.value}}}});
+    // Cloud packing is not fitted on a spot plan (the replay does not split spot and on-demand
+    // work). The on-demand plan's jobs fill their 1-GPU instances but write checkpoints, 5% of
+    // wall time: rho about 1.05 and q about 1 / 1.05 = 0.952 (the band allows for the horizon's end).
+    CHECK(spot.cloud_packing.status == FactorFit::Status::not_fitted);
+    const PlanCalibration& od = calibrated(r, "on-demand");
+    CHECK(od.cloud_packing.status == FactorFit::Status::fitted);
+    CHECK(od.cloud_packing.value > 0.94);
+    CHECK(od.cloud_packing.value < 0.965);
   }
 }
 
@@ -288,7 +304,8 @@ TEST_CASE("calibration CLI: a scenario without jobs is exit 2 naming the file an
   const test::CliResult ok = test::run_cli({"calibrate", scenario, "--paths", "1", "--seed", "5", "--out", out});
   REQUIRE(ok.exit_code == kExitOk);
   CHECK(ok.out.find("buy-2") != std::string::npos);
-  CHECK(ok.out.find("/plans/1 buy-2: {\"onprem\":{\"packing_efficiency\":0.625") != std::string::npos);
+  CHECK(ok.out.find("\"onprem\":{\"packing_efficiency\":0.625") != std::string::npos);
+  CHECK(ok.out.find("cloud pk") != std::string::npos);
   const Json j = Json::parse(test::read_text_file(out));
   CHECK(j.at("seed") == 5);
   CHECK(j.at("paths") == 1);
@@ -296,7 +313,164 @@ TEST_CASE("calibration CLI: a scenario without jobs is exit 2 naming the file an
   CHECK(buy.at("pointer") == "/plans/1");
   CHECK(buy.at("merge_patch").at("onprem").at("packing_efficiency").get<double>() == doctest::Approx(0.625).epsilon(1e-9));
   CHECK(buy.at("packing_efficiency").at("status") == "fitted");
+  CHECK(buy.at("cloud_packing_efficiency").contains("des_billed_per_cloud_work"));
+  CHECK(buy.at("merge_patch").at("cloud").contains("packing_efficiency"));
 
   const test::CliResult zero = test::run_cli({"calibrate", scenario, "--paths", "0"});
   CHECK(zero.exit_code == kExitBadInput);
+}
+
+TEST_CASE("packing: cloud packing 0.5 bills ceil(GPUs / (8 x 0.5)) 8-GPU instances (hand-computed)") {
+  // Cloud plan on 8-GPU instances at $16/h on-demand, $8/h spot. Cloud packing q = 0.5:
+  //   4 GPUs of overflow:  ceil(4 / (8 x 0.5)) = ceil(1) = 1 instance  -> 8 GPU-hours, $16
+  //   12 GPUs of overflow: ceil(12 / 4) = 3 instances                  -> 24 GPU-hours, $48
+  // (q = 1: ceil(12 / 8) = 2 instances, $32.) Half on spot (spot_share 0.5), 12 GPUs: 6 spot
+  // GPUs -> ceil(6 / 4) = 2 spot instances ($16), 6 on-demand -> 2 instances ($32).
+  FleetParams f;
+  f.gpus_per_instance = 8.0;
+  f.cloud_packing_efficiency = 0.5;
+  f.on_demand_usd_per_instance_hour = 16.0;
+  f.spot_usd_per_instance_hour = 8.0;
+  HourInputs in;
+  in.demand_gpus = 4.0;
+  HourOutcome o = step_hour(f, in, 0.0);
+  CHECK(o.cloud_work == 4.0);
+  CHECK(o.on_demand_billed_gpus == 8.0);
+  CHECK(o.on_demand_usd == 16.0);
+  in.demand_gpus = 12.0;
+  o = step_hour(f, in, 0.0);
+  CHECK(o.cloud_work == 12.0);  // the work is unchanged; only the bill
+  CHECK(o.on_demand_billed_gpus == 24.0);
+  CHECK(o.on_demand_usd == 48.0);
+  CHECK(step_hour(f, in, 0.0, PowerOfTwoDivision{}).on_demand_usd == 48.0);
+  f.spot_share = 0.5;
+  o = step_hour(f, in, 0.0);
+  CHECK(o.spot_billed_gpus == 16.0);
+  CHECK(o.spot_usd == 16.0);
+  CHECK(o.on_demand_billed_gpus == 16.0);
+  CHECK(o.on_demand_usd == 32.0);
+  // Reserved capacity is not divided: 2 reserved instances (16 GPUs) take all 12 GPUs.
+  f.spot_share = 0.0;
+  f.reserved_gpus = 16.0;
+  o = step_hour(f, in, 0.0);
+  CHECK(o.reserved_used_gpus == 12.0);
+  CHECK(o.on_demand_billed_gpus == 0.0);
+  f.reserved_gpus = 0.0;
+  f.cloud_packing_efficiency = 1.0;
+  CHECK(step_hour(f, in, 0.0).on_demand_usd == 32.0);
+
+  // Through a scenario: 12 GPUs every hour for 12 months (8,760 h); the cloud plan patches its
+  // cloud section with q = 0.5: 8,760 x $48 = $420,480 on-demand, against 8,760 x $32 = $280,320.
+  Json doc = test::base_scenario_json();
+  doc["workload"]["profiles"][0]["gpus"] = 12;
+  doc["plans"].push_back({{"name", "cloud-packed"}, {"kind", "cloud"}, {"cloud", {{"packing_efficiency", 0.5}}}});
+  const test::ScenarioOutcome r = test::run_scenario_json(doc);
+  const PlanResult& packed = r.plan("cloud-packed");
+  const PlanResult& plain = r.plan("cloud");
+  CHECK(packed.gpu_hours.on_demand_billed == doctest::Approx(24.0 * 8760).epsilon(1e-12));
+  CHECK(packed.gpu_hours.cloud_work == doctest::Approx(12.0 * 8760).epsilon(1e-12));
+  CHECK(packed.ledger.category_total_usd(Category::cloud_on_demand) == doctest::Approx(420480.0).epsilon(1e-12));
+  CHECK(plain.ledger.category_total_usd(Category::cloud_on_demand) == doctest::Approx(280320.0).epsilon(1e-12));
+  // The resolved inputs show it only when set.
+  CHECK(r.scenario.plans.back().resolved.at("cloud").at("packing_efficiency") == 0.5);
+  CHECK_FALSE(r.scenario.plans[0].resolved.at("cloud").contains("packing_efficiency"));
+}
+
+TEST_CASE("packing: cloud packing 1 leaves the sweep's numbers bit for bit; 0.5 steps the CPU sweep and the device loop alike") {
+  const Json doc0 = test::rich_sweep_json();
+  Json doc = doc0;
+  doc["cloud"]["packing_efficiency"] = 1.0;
+  const test::OnePointRun a = test::run_one_point(test::load_sweep_scenario(doc0), 7, 2);
+  const test::OnePointRun b = test::run_one_point(test::load_sweep_scenario(doc), 7, 2);
+  for (int j = 0; j < 3; ++j) {
+    CAPTURE(j);
+    CHECK(a.point.deterministic_npv_usd[j] == b.point.deterministic_npv_usd[j]);
+    CHECK(a.npv(j, 1) == b.npv(j, 1));
+  }
+  doc["cloud"]["packing_efficiency"] = 0.5;
+  const test::ScenarioOutcome det = test::run_scenario_json(doc);
+  const Scenario s = test::load_sweep_scenario(doc);
+  const test::OnePointRun r = test::run_one_point(s, 7, 2);
+  bool moved = false;
+  for (int j = 0; j < 3; ++j) {
+    CAPTURE(j);
+    CHECK(r.chunk.plans[j].fleet.cloud_packing_efficiency == (s.plans[j].cloud ? 0.5 : 1.0));
+    CHECK(r.point.deterministic_npv_usd[j] == det.run.plans[j].npv_usd);
+    moved = moved || r.point.deterministic_npv_usd[j] != a.point.deterministic_npv_usd[j];
+    const SweepPathResult device_loop = sweep_plan_path(r.chunk.points[0], r.chunk.plans[j], r.chunk.data.data(), 1, nullptr);
+    CHECK(device_loop.status == kSweepOk);
+    CHECK(device_loop.npv_usd == doctest::Approx(r.npv(j, 1)).epsilon(1e-12));
+  }
+  CHECK(moved);  // some plan bursts: the test is not vacuous
+}
+
+TEST_CASE("packing: cloud packing_efficiency of 0, below 0 or above 1 is an input error naming its pointer (exit 2)") {
+  for (double bad : {0.0, -0.5, 1.5}) {
+    CAPTURE(bad);
+    Json doc = test::base_scenario_json();
+    doc["plans"][0]["cloud"] = {{"packing_efficiency", bad}};
+    try {
+      load_scenario_json(doc, "packing.json", test::source_path("tests"));
+      FAIL("accepted cloud packing_efficiency " << bad);
+    } catch (const InputError& e) {
+      CHECK(e.file() == "packing.json");
+      CHECK(e.where() == "/plans/0/cloud/packing_efficiency");
+    }
+    Json top = test::base_scenario_json();
+    top["cloud"]["packing_efficiency"] = bad;
+    const auto dir = test::scratch_dir("cloud-packing-bad");
+    const std::string file = test::write_json_file(dir / "bad.json", top);
+    const test::CliResult cli = test::run_cli({"run", file});
+    CHECK(cli.exit_code == kExitBadInput);
+    CHECK(cli.err.find("/cloud/packing_efficiency") != std::string::npos);
+  }
+}
+
+TEST_CASE("packing: the discrete-event replay ignores cloud packing_efficiency (it rounds each job itself)") {
+  Json doc = jobs_scenario({{"steady", {{"gpus", 4}, {"gpus_per_job", 1}, {"job_duration_h", 24}}}}, 1);
+  Json packed = doc;
+  packed["cloud"]["packing_efficiency"] = 0.25;
+  MonteCarloOptions o;
+  o.paths = 1;
+  const MonteCarloRun a = run_monte_carlo(test::load_des_scenario(doc), o);
+  const MonteCarloRun b = run_monte_carlo(test::load_des_scenario(packed), o);
+  CHECK(a.npv_by_path == b.npv_by_path);
+  CHECK(a.run.plans[0].gpu_hours.on_demand_billed == b.run.plans[0].gpu_hours.on_demand_billed);
+}
+
+TEST_CASE("calibration: 1-GPU jobs on 8-GPU instances fit cloud packing 1/8 and close the NPV gap (hand-computed)") {
+  // 4 GPUs as four streams of 1-GPU jobs of 10 h, back to back, over 2 months (1,460 h, room for
+  // 146 jobs per stream); a cloud plan on test/gpu8 ($16/h per 8-GPU instance). The replay puts
+  // every job on its own instance: 4 instances, 32 x 1,460 = 46,720 GPU-hours billed. Its cloud
+  // work counts completed jobs: the 146th of each stream ends at the horizon and is billed but
+  // not completed, so work = 4 x 145 x 10 = 5,800 and rho = 46,720 / 5,800 = 8.05517.
+  // The fluid model's cloud work is 4 x 1,460 = 5,840: target 8.05517 x 5,840 = 47,042.2.
+  // It bills 8 x 1,460 x ceil(4 / (8 q)) = 11,680 ceil(0.5 / q): at q = 1, 11,680 (ratio 2, a
+  // quarter of the replay: NPV -75%); 4 instances (46,720, 322 short) for q in [1/8, 1/6),
+  // 5 instances (58,400, 11,358 over) for q in [1/10, 1/8). The crossing is at q = 1/8, the
+  // nearer side is 4 instances, and rounding the edge up to 4 decimals gives q = 0.125 exactly.
+  // Then the fluid model bills 4 x $16 every hour, as the replay does: NPVs within 1e-9 (the
+  // replay bills seconds by event, the fluid model hours).
+  Json doc = jobs_scenario({{"steady", {{"gpus", 4}, {"gpus_per_job", 1}, {"job_duration_h", 10}}}}, 2);
+  doc["plans"] = Json::parse(R"([{"name": "cloud", "kind": "cloud"}])");
+  doc["baseline"] = "cloud";
+  const CalibrationResult r = calibrate_json(doc, 1);
+  const PlanCalibration& cloud = calibrated(r, "cloud");
+  CHECK(cloud.des_cloud_work_gpu_hours == doctest::Approx(5800.0).epsilon(1e-9));
+  CHECK(cloud.cloud_packing.des_gpu_hours == doctest::Approx(46720.0).epsilon(1e-9));
+  CHECK(cloud.cloud_packing.des_ratio == doctest::Approx(46720.0 / 5800.0).epsilon(1e-9));
+  CHECK(cloud.cloud_packing.fluid_before_gpu_hours == doctest::Approx(11680.0).epsilon(1e-12));
+  CHECK(cloud.cloud_packing.status == FactorFit::Status::fitted);
+  CHECK(cloud.cloud_packing.value == 0.125);
+  CHECK(cloud.cloud_packing.fluid_after_gpu_hours == doctest::Approx(46720.0).epsilon(1e-12));
+  CHECK(cloud.cloud_packing.fluid_ratio_after == doctest::Approx(8.0).epsilon(1e-12));
+  CHECK(cloud.relative_before() == doctest::Approx(-0.75).epsilon(1e-3));
+  CHECK(std::abs(cloud.relative_after()) < 1e-9);
+  CHECK(cloud.merge_patch == Json{{"cloud", {{"packing_efficiency", 0.125}}}});
+  // Pasted into the plan, the patch makes the fluid model's figure the calibrated one.
+  Json patched = doc;
+  patched["plans"][0].merge_patch(cloud.merge_patch);
+  const CalibrationResult again = calibrate_json(patched, 1);
+  CHECK(calibrated(again, "cloud").fluid_npv_before_usd == cloud.fluid_npv_after_usd);
+  CHECK(calibrated(again, "cloud").des_npv_usd.mean == cloud.des_npv_usd.mean);  // the replay ignores it
 }
