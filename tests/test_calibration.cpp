@@ -376,7 +376,7 @@ TEST_CASE("packing: cloud packing 0.5 bills ceil(GPUs / (8 x 0.5)) 8-GPU instanc
   CHECK_FALSE(r.scenario.plans[0].resolved.at("cloud").contains("packing_efficiency"));
 }
 
-TEST_CASE("packing: cloud packing 1 leaves the sweep's numbers bit for bit; 0.5 steps the CPU sweep and the device loop alike") {
+TEST_CASE("packing: cloud packing 1 leaves the sweep's numbers bit for bit, and 0.5 steps the CPU sweep and the device loop alike") {
   const Json doc0 = test::rich_sweep_json();
   Json doc = doc0;
   doc["cloud"]["packing_efficiency"] = 1.0;
