@@ -196,7 +196,7 @@ TEST_CASE("bad input: spot_share on an offer without a spot price") {
   CHECK(mentions(r, "no spot price"));
 }
 
-TEST_CASE("bad input: a fraction that excludes 0 says so: packing_efficiency 0 expects a number in (0, 1]") {
+TEST_CASE("bad input: a fraction that excludes 0 says so in its message (packing_efficiency 0)") {
   Json doc = base_scenario_json();
   doc["onprem"]["packing_efficiency"] = 0;
   const BadRun r = run_scenario("packing-zero", doc);
