@@ -14,7 +14,8 @@
 // each rounded up to whole instances of `gpus_per_instance` (SPEC §12.17) after dividing the
 // GPUs to bill by the cloud packing efficiency q (default 1; fitted by `tcosim calibrate` to the
 // replay, which rounds every job, not every hour, to whole instances):
-//   instances = ceil(GPUs / (gpus_per_instance x q))     (GPUs / q first, then / gpus_per_instance)
+//   instances = ceil(GPUs x (1 / q) / gpus_per_instance)   (1 / q computed once per plan, so the
+//   hot loop multiplies instead of dividing; q = 1 gives 1 / q = 1 exactly)
 // Reserved capacity is a pool that work packs into, paid whole whether used or not: q does not
 // touch it. A plan that does not burst carries the overflow as a backlog into the next hour.
 //   IT_kW = N_up idle_kw + (peak_kw - idle_kw) busy / G,  facility_kW = IT_kW x PUE
@@ -43,7 +44,7 @@ struct FleetParams {
   double reserved_gpus = 0.0;
   double spot_share = 0.0;
   double spot_overhead_factor = 1.0;
-  double cloud_packing_efficiency = 1.0;  // billed on-demand and spot GPUs = GPUs / this, in (0, 1]
+  double cloud_billed_per_gpu = 1.0;  // 1 / cloud packing efficiency: GPUs to bill per GPU of demand
   double on_demand_usd_per_instance_hour = 0.0;  // before the hourly price factor
   double spot_usd_per_instance_hour = 0.0;
   int bursts = 1;
@@ -123,12 +124,12 @@ TCO_HD HourOutcome step_hour(const FleetParams& f, const HourInputs& in, double 
     const double spot_gpus = rest * f.spot_share * in.spot_available;
     // Instances are counted once and priced by count (instances x GPUs per instance is exact,
     // both being whole numbers, so this is billed GPUs / GPUs per instance to the bit).
-    // Cloud packing divides by plain division on every path (q is seldom a power of two), and
-    // x / 1.0 is exact: packing 1 leaves every result bit for bit as without it.
-    const double q = f.cloud_packing_efficiency;
+    // x 1.0 is exact: cloud packing 1 leaves every result bit for bit as without it.
     const double spot_instances = instances_for(
-        spot_gpus * f.spot_overhead_factor * in.spot_preemption_factor / q, f.gpus_per_instance, divide);
-    const double on_demand_instances = instances_for((rest - spot_gpus) / q, f.gpus_per_instance, divide);
+        spot_gpus * f.spot_overhead_factor * in.spot_preemption_factor * f.cloud_billed_per_gpu, f.gpus_per_instance,
+        divide);
+    const double on_demand_instances =
+        instances_for((rest - spot_gpus) * f.cloud_billed_per_gpu, f.gpus_per_instance, divide);
     out.spot_billed_gpus = spot_instances * f.gpus_per_instance;
     out.on_demand_billed_gpus = on_demand_instances * f.gpus_per_instance;
     out.spot_usd =

@@ -51,7 +51,7 @@ FleetParams fleet_params(const Plan& plan, double price_multiplier) {
     f.reserved_gpus = static_cast<double>(plan.reserved_instances) * c.offer.gpus_per_instance;
     f.spot_share = plan.spot_share;
     f.spot_overhead_factor = c.spot_overhead_factor;
-    f.cloud_packing_efficiency = c.packing_efficiency;
+    f.cloud_billed_per_gpu = 1.0 / c.packing_efficiency;
     f.on_demand_usd_per_instance_hour = c.offer.on_demand_usd_per_hour * price_multiplier;
     f.spot_usd_per_instance_hour = c.offer.spot_usd_per_hour.value_or(0.0) * price_multiplier;
   }

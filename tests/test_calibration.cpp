@@ -321,14 +321,15 @@ TEST_CASE("calibration CLI: a scenario without jobs is exit 2 naming the file an
 }
 
 TEST_CASE("packing: cloud packing 0.5 bills ceil(GPUs / (8 x 0.5)) 8-GPU instances (hand-computed)") {
-  // Cloud plan on 8-GPU instances at $16/h on-demand, $8/h spot. Cloud packing q = 0.5:
+  // Cloud plan on 8-GPU instances at $16/h on-demand, $8/h spot. Cloud packing q = 0.5, so
+  // 1 / q = 2 GPUs billed per GPU of demand:
   //   4 GPUs of overflow:  ceil(4 / (8 x 0.5)) = ceil(1) = 1 instance  -> 8 GPU-hours, $16
   //   12 GPUs of overflow: ceil(12 / 4) = 3 instances                  -> 24 GPU-hours, $48
   // (q = 1: ceil(12 / 8) = 2 instances, $32.) Half on spot (spot_share 0.5), 12 GPUs: 6 spot
   // GPUs -> ceil(6 / 4) = 2 spot instances ($16), 6 on-demand -> 2 instances ($32).
   FleetParams f;
   f.gpus_per_instance = 8.0;
-  f.cloud_packing_efficiency = 0.5;
+  f.cloud_billed_per_gpu = 1.0 / 0.5;
   f.on_demand_usd_per_instance_hour = 16.0;
   f.spot_usd_per_instance_hour = 8.0;
   HourInputs in;
@@ -356,7 +357,7 @@ TEST_CASE("packing: cloud packing 0.5 bills ceil(GPUs / (8 x 0.5)) 8-GPU instanc
   CHECK(o.reserved_used_gpus == 12.0);
   CHECK(o.on_demand_billed_gpus == 0.0);
   f.reserved_gpus = 0.0;
-  f.cloud_packing_efficiency = 1.0;
+  f.cloud_billed_per_gpu = 1.0;
   CHECK(step_hour(f, in, 0.0).on_demand_usd == 32.0);
 
   // Through a scenario: 12 GPUs every hour for 12 months (8,760 h); the cloud plan patches its
@@ -394,7 +395,7 @@ TEST_CASE("packing: cloud packing 1 leaves the sweep's numbers bit for bit, and 
   bool moved = false;
   for (int j = 0; j < 3; ++j) {
     CAPTURE(j);
-    CHECK(r.chunk.plans[j].fleet.cloud_packing_efficiency == (s.plans[j].cloud ? 0.5 : 1.0));
+    CHECK(r.chunk.plans[j].fleet.cloud_billed_per_gpu == (s.plans[j].cloud ? 2.0 : 1.0));
     CHECK(r.point.deterministic_npv_usd[j] == det.run.plans[j].npv_usd);
     moved = moved || r.point.deterministic_npv_usd[j] != a.point.deterministic_npv_usd[j];
     const SweepPathResult device_loop = sweep_plan_path(r.chunk.points[0], r.chunk.plans[j], r.chunk.data.data(), 1, nullptr);
