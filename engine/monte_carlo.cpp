@@ -191,6 +191,22 @@ double path_growth(const Scenario& s, std::uint64_t seed, std::uint32_t path) {
   return std::max(-0.99, g + sigma * normal_quantile(uniform(seed, path, RandomSource::demand, 0, 0)));
 }
 
+// Refuses a workload no path could replay (kMaxJobsPerPath), at the fastest growth any of the
+// paths that may run draws.
+void check_job_volume(const Scenario& s, const des::JobCatalog& catalog, std::uint64_t seed, long paths) {
+  double growth = s.jobs->growth_per_year;
+  if (s.monte_carlo.demand_growth_sigma_per_year > 0.0)
+    for (long k = 0; k < paths; ++k) growth = std::max(growth, path_growth(s, seed, static_cast<std::uint32_t>(k)));
+  const double horizon_h = static_cast<double>(s.horizon_hours());
+  const double jobs = des::upper_jobs_per_path(*s.jobs, catalog, horizon_h, growth);
+  if (!(jobs <= des::kMaxJobsPerPath))
+    throw InputError(s.file, "/jobs",
+                     fmt::format("the workload would generate up to {:.3g} jobs on one path over {:.0f} hours (arrival "
+                                 "rates, job durations, trace tiles and growth of {:.4g}/yr); more than {:.0f} million "
+                                 "cannot be replayed: check the rates and growth for a unit slip",
+                                 jobs, horizon_h, growth, des::kMaxJobsPerPath / 1e6));
+}
+
 // A path's jobs, generated once and replayed by every plan, unless they stream from a large
 // trace file or would take more than kMaxSharedJobs x 48 bytes (then each plan streams them).
 constexpr std::size_t kMaxSharedJobs = 2'000'000;
@@ -247,6 +263,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
 
   const des::DesPlans prepared = des::prepare_des_plans(s);
   const des::JobCatalog catalog = des::build_job_catalog(*s.jobs);
+  check_job_volume(s, catalog, mc.seed, ceiling);
   const std::size_t plan_count = s.plans.size();
   std::vector<PlanFixed> fixed;
   for (const Plan& p : s.plans) fixed.push_back(fixed_costs(s, p));

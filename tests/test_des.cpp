@@ -8,6 +8,7 @@
 
 #include "des_support.hpp"
 #include "engine/des/checkpoint.hpp"
+#include "engine/error.hpp"
 #include "engine/des/event_queue.hpp"
 #include "engine/des/job_stream.hpp"
 #include "engine/des/node_pool.hpp"
@@ -367,6 +368,40 @@ TEST_CASE("spot policies: fallback after max_tries vs deadline-aware, when spot 
     }
     // On-demand for 10.45 h: one 8-GPU instance at $16/h.
     CHECK(category_total(o, Category::cloud_on_demand) == doctest::Approx(16.0 * 10.45).epsilon(1e-9));
+  }
+}
+
+}  // namespace tco
+
+namespace tco {
+
+TEST_CASE("job volume: the upper estimate by hand, and a workload too large to replay is bad input at /jobs") {
+  // Poisson 1 job/h, diurnal amplitude 0.25, weekend factor 0.7 (below 1: the peak is the
+  // weekday's), one year, growth 10%: 1 x 1.25 x 1 x 8,760 h x 1.1 = 12,045 jobs.
+  JobsSpec spec;
+  spec.poisson.push_back({});
+  spec.poisson[0].jobs_per_hour = 1.0;
+  spec.poisson[0].diurnal_amplitude = 0.25;
+  spec.poisson[0].weekend_factor = 0.7;
+  const des::JobCatalog none;
+  CHECK(des::upper_jobs_per_path(spec, none, 8760.0, 0.1) == doctest::Approx(12045.0).epsilon(1e-12));
+  // + a campaign every 91 days: floor(8,760 / 2,184) + 1 = 5; + steady 20 GPUs in 8-GPU jobs
+  // of 24 h: 3 x 365 = 1,095. (12,045 / 1.1 + 5 + 1,095) x 1.1 = 13,255.
+  spec.campaigns.push_back({});
+  spec.steady.push_back({20, 8, 24.0, {}});
+  CHECK(des::upper_jobs_per_path(spec, none, 8760.0, 0.1) == doctest::Approx(13255.0).epsilon(1e-12));
+
+  // A rate typed a million times too large: 1e6 jobs/h over 12 months is 8.76e9 jobs.
+  Json doc = test::des_scenario_json({{"poisson", {{"jobs_per_hour", 1e6}, {"duration_median_h", 1}, {"gpus", {{"8", 1.0}}}}}});
+  const Scenario s = test::load_des_scenario(doc);
+  MonteCarloOptions o;
+  o.paths = 1;
+  try {
+    run_monte_carlo(s, o);
+    FAIL("expected an input error");
+  } catch (const InputError& e) {
+    CHECK(e.where() == "/jobs");
+    CHECK(std::string(e.what()).find("cannot be replayed") != std::string::npos);
   }
 }
 

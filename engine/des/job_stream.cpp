@@ -46,6 +46,21 @@ std::uint16_t JobCatalog::intern(const std::string& name) {
   return id;
 }
 
+double upper_jobs_per_path(const JobsSpec& spec, const JobCatalog& catalog, double horizon_h,
+                           double growth_per_year) {
+  double jobs = 0.0;
+  for (const auto& p : spec.poisson)
+    jobs += p.jobs_per_hour * (1.0 + p.diurnal_amplitude) * std::max(1.0, p.weekend_factor) * horizon_h;
+  for (const auto& p : spec.campaigns) jobs += std::floor(horizon_h / (p.every_days * 24.0)) + 1.0;
+  for (const auto& p : spec.steady)
+    jobs += std::ceil(static_cast<double>(p.gpus) / p.gpus_per_job) * std::ceil(horizon_h / p.job_duration_h);
+  if (catalog.trace_jobs > 0)
+    jobs += static_cast<double>(catalog.trace_jobs) *
+            (spec.tile ? std::ceil(horizon_h / catalog.trace_period_h) : 1.0);
+  const double growth = growth_per_year > 0.0 ? std::pow(1.0 + growth_per_year, horizon_h / kHoursPerYear) : 1.0;
+  return jobs * growth;
+}
+
 SimJob to_sim_job(const Job& job, const JobCatalog& catalog) {
   SimJob s;
   s.submit_h = job.submit_h;

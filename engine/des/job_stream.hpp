@@ -68,6 +68,18 @@ JobCatalog build_job_catalog(const JobsSpec& spec, std::uintmax_t in_memory_max_
 
 SimJob to_sim_job(const Job& job, const JobCatalog& catalog);
 
+// An upper estimate of the jobs one path generates over horizon_h (before the horizon cuts
+// them): every source at its peak rate, the trace once per tile, all cloned at the growth
+// multiple of the horizon's end, (1 + g)^(horizon_h / 8760). Used to refuse, before running, a
+// workload that could never be replayed (a rate or a growth typed a thousand times too large).
+//   Example: Poisson 1 job/h, diurnal amplitude 0.25, weekend factor 0.7, over 8,760 h with
+//   g = 0.1: 1 x 1.25 x 1 x 8,760 x 1.1 = 12,045 jobs.
+double upper_jobs_per_path(const JobsSpec& spec, const JobCatalog& catalog, double horizon_h,
+                           double growth_per_year);
+
+// More jobs than this on one path are refused as bad input (upper_jobs_per_path).
+inline constexpr double kMaxJobsPerPath = 1e8;
+
 class JobStream {
  public:
   // growth_per_year is the path's rate (the scenario's, plus its Monte Carlo noise).
