@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -74,10 +75,14 @@ static std::string bounds_text(Bounds b) {
 
 double JsonObjectReader::checked_number(std::string_view key, const Json& value,
                                         Bounds bounds) const {
-  if (!value.is_number()) fail(key, bounds_text(bounds), &value);
-  const double x = value.get<double>();
+  return checked_number_at(pointer_of(key), value, bounds);
+}
+
+double JsonObjectReader::checked_number_at(const std::string& pointer, const Json& value, Bounds bounds) const {
+  const double x = value.is_number() ? value.get<double>() : std::numeric_limits<double>::quiet_NaN();
   const bool below = bounds.min_exclusive ? !(x > bounds.min) : !(x >= bounds.min);
-  if (!std::isfinite(x) || below || !(x <= bounds.max)) fail(key, bounds_text(bounds), &value);
+  if (!std::isfinite(x) || below || !(x <= bounds.max))
+    throw InputError(file_, pointer, "expected " + bounds_text(bounds) + ", found " + describe_json(value));
   return x;
 }
 
@@ -176,10 +181,8 @@ std::vector<double> JsonObjectReader::numbers(std::string_view key, Bounds bound
   if (!v.is_array() || (size && v.size() != *size) || v.empty()) fail(key, expected, &v);
   std::vector<double> out;
   out.reserve(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    const std::string index = pointer_join(std::string(key), std::to_string(i)).substr(1);
-    out.push_back(checked_number(index, v[i], bounds));
-  }
+  for (std::size_t i = 0; i < v.size(); ++i)
+    out.push_back(checked_number_at(pointer_join(pointer_of(key), std::to_string(i)), v[i], bounds));
   return out;
 }
 

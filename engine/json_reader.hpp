@@ -82,6 +82,7 @@ class JsonObjectReader {
  private:
   const Json& require(std::string_view key);
   double checked_number(std::string_view key, const Json& value, Bounds bounds) const;
+  double checked_number_at(const std::string& pointer, const Json& value, Bounds bounds) const;
 
   const Json& object_;
   std::string file_;

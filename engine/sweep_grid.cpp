@@ -92,7 +92,8 @@ GridField parse_field(JsonObjectReader& r, const Json& scenario, const std::stri
   }
   if (f.integer) {
     for (double v : f.values)
-      if (std::nearbyint(v) != v)
+      // 2^53: beyond it a double no longer holds every integer (and the cast could overflow).
+      if (std::nearbyint(v) != v || std::fabs(v) > 9007199254740992.0)
         throw InputError(r.file(), r.pointer(),
                          fmt::format("\"{}\" is an integer in the scenario, found the value {}", f.pointer, v));
   }

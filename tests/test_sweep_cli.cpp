@@ -244,6 +244,19 @@ TEST_CASE("sweep cli: grid errors exit 2 and name the pointer") {
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("/plans/1/onprem_nodes") != std::string::npos);
   }
+  SUBCASE("a listed value that is not a number names its index in the list") {
+    const CliResult r = sweep_with_grid(
+        "sweep-grid-string", Json::parse(R"({"fields": [{"pointer": "/discount_rate_per_year", "values": [0.05, "x"]}]})"));
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("/fields/0/values/1") != std::string::npos);
+    CHECK(r.err.find("found string \"x\"") != std::string::npos);
+  }
+  SUBCASE("a node count too large for an integer is refused, not wrapped around") {
+    const CliResult r = sweep_with_grid(
+        "sweep-grid-huge", Json::parse(R"({"fields": [{"pointer": "/plans/1/onprem_nodes", "values": [1e308]}]})"));
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("is an integer in the scenario, found the value 1e+308") != std::string::npos);
+  }
   SUBCASE("a value the scenario rejects names the grid point") {
     const CliResult r = sweep_with_grid(
         "sweep-grid-invalid", Json::parse(R"({"fields": [{"pointer": "/plans/1/spot_share", "values": [0.5, 1.5]}]})"));
