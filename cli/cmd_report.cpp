@@ -28,18 +28,30 @@ static int run_report(const ReportOptions& o, CommandContext& ctx) {
                      std::string("expected a tcosim report with schema_version \"") + kReportSchemaVersion + "\", found " +
                          (report.is_object() && report.contains("schema_version") ? report.at("schema_version").dump()
                                                                                   : std::string("none")));
-  write_human_formats(report, o.html, o.md, o.csv_dir);
-  if (o.html.empty() && o.md.empty() && o.csv_dir.empty()) ctx.out << console_summary(report);
+  try {
+    write_human_formats(report, o.html, o.md, o.csv_dir);
+    if (o.html.empty() && o.md.empty() && o.csv_dir.empty()) ctx.out << console_summary(report);
+  } catch (const Json::exception& e) {
+    // A report edited by hand or cut short: a field the renderers need is missing or of the
+    // wrong type. nlohmann's diagnostics put its pointer in parentheses: "(/plans/0/npv_usd) ...".
+    const std::string what = e.what();
+    const auto open = what.find("(/"), close = what.find(") ", open);
+    const std::string pointer = open != std::string::npos && close != std::string::npos
+                                    ? what.substr(open + 1, close - open - 1)
+                                    : std::string();
+    throw InputError(o.report, pointer, "not a complete tcosim report: " + what);
+  }
   return 0;
 }
 
 void write_human_formats(const Json& report, const std::string& html, const std::string& md, const std::string& csv_dir) {
-  // Render everything first, so a rendering error leaves no file half-written.
+  // Render everything first, so a rendering error leaves no file written.
   const std::string html_text = html.empty() ? std::string() : html_report(report);
   const std::string md_text = md.empty() ? std::string() : markdown_summary(report);
+  const CsvTables tables = csv_dir.empty() ? CsvTables() : csv_tables(report);
   if (!html.empty()) write_file_atomically(html, html_text);
   if (!md.empty()) write_file_atomically(md, md_text);
-  if (!csv_dir.empty()) write_csv_tables(report, csv_dir);
+  if (!csv_dir.empty()) write_csv_tables(tables, csv_dir);
 }
 
 void setup_report(CLI::App& app, CommandContext& ctx) {

@@ -76,24 +76,20 @@ std::string objects_table(const Json& objects) {
 
 }  // namespace
 
-std::string write_csv_tables(const Json& report, const std::string& dir) {
+CsvTables csv_tables(const Json& report) {
+  CsvTables tables = {{"monthly_cash_flows.csv", monthly_cash_flows(report)}, {"plans.csv", plans_table(report)}};
+  if (report.contains("sizing")) tables.emplace_back("sizing.csv", objects_table(report.at("sizing").at("curve")));
+  if (report.contains("sensitivity") && report.at("sensitivity").contains("tornado"))
+    tables.emplace_back("sensitivity.csv", objects_table(report.at("sensitivity").at("tornado").at("inputs")));
+  return tables;
+}
+
+void write_csv_tables(const CsvTables& tables, const std::string& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw InputError(dir, "", "cannot create the folder: " + ec.message());
-  std::string written = "monthly_cash_flows.csv plans.csv";
-  write_file_atomically((fs::path(dir) / "monthly_cash_flows.csv").string(), monthly_cash_flows(report));
-  write_file_atomically((fs::path(dir) / "plans.csv").string(), plans_table(report));
-  if (report.contains("sizing")) {
-    write_file_atomically((fs::path(dir) / "sizing.csv").string(), objects_table(report.at("sizing").at("curve")));
-    written += " sizing.csv";
-  }
-  if (report.contains("sensitivity") && report.at("sensitivity").contains("tornado")) {
-    write_file_atomically((fs::path(dir) / "sensitivity.csv").string(),
-                          objects_table(report.at("sensitivity").at("tornado").at("inputs")));
-    written += " sensitivity.csv";
-  }
-  return written;
+  for (const auto& [name, text] : tables) write_file_atomically((fs::path(dir) / name).string(), text);
 }
 
 }  // namespace tco

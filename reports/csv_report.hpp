@@ -4,12 +4,18 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/json_reader.hpp"
 
 namespace tco {
 
-// Writes the tables into `dir` (created if missing), each atomically. Returns the file names.
-std::string write_csv_tables(const Json& report, const std::string& dir);
+// The tables as (file name, CSV text), rendered in memory.
+using CsvTables = std::vector<std::pair<std::string, std::string>>;
+CsvTables csv_tables(const Json& report);
+
+// Writes rendered tables into `dir` (created if missing), each atomically.
+void write_csv_tables(const CsvTables& tables, const std::string& dir);
 
 }  // namespace tco

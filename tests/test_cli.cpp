@@ -2,6 +2,7 @@
 // the report `tcosim run` writes (schema version and the documented keys), and that two runs
 // of the same scenario write byte-identical reports.
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -147,4 +148,24 @@ TEST_CASE("cli: running a scenario twice writes byte-identical reports") {
   const std::string a = read_text_file(first);
   CHECK(a.size() > 1000);
   CHECK(a == read_text_file(second));
+}
+
+TEST_CASE("cli: report on a damaged report is bad input naming the field, and writes nothing") {
+  const auto dir = scratch_dir("report-damaged");
+  Json report = read_json_file(source_path("tests/baselines/base-load-and-burst.json"));
+  report["plans"][0]["npv_usd"] = "x";
+  const std::string damaged = (dir / "damaged.json").string();
+  std::ofstream(damaged) << report.dump();
+  const std::string html = (dir / "r.html").string(), md = (dir / "r.md").string(), csv = (dir / "csv").string();
+  const CliResult r = run_cli({"report", damaged, "--html", html, "--md", md, "--csv", csv});
+  INFO(r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("damaged.json: /plans/0/npv_usd") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(html));
+  CHECK_FALSE(std::filesystem::exists(md));
+  CHECK_FALSE(std::filesystem::exists(csv));
+
+  report.erase("plans");
+  std::ofstream(damaged) << report.dump();
+  CHECK(run_cli({"report", damaged}).exit_code == 2);
 }
