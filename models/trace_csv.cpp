@@ -19,6 +19,10 @@ constexpr std::array<std::string_view, kTraceColumnCount> kNames = {
     "deferrable", "class"};
 
 // A finite double, optionally written with a leading '+'.
+// A bound on every time in a trace (about 114 years): beyond it a figure is a unit slip, and
+// GPU-hours would overflow to infinity.
+constexpr double kMaxTraceHours = 1e6;
+
 bool parse_double(std::string_view text, double& out) {
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
   return parse_finite_double(text, out);
@@ -104,7 +108,7 @@ bool TraceReader::next(Job& job) {
       double x = 0.0;
       switch (column) {
         case TraceColumn::submit_h:
-          if (!parse_double(text, x) || x < 0.0) fail(f, "hours >= 0", text);
+          if (!parse_double(text, x) || x < 0.0 || x > kMaxTraceHours) fail(f, "hours in [0, 1000000]", text);
           if (x < last_submit_h_)
             fail(f, fmt::format("a submit_h >= the previous line's {} (the trace must be sorted by submit_h)",
                                 last_submit_h_),
@@ -120,7 +124,7 @@ bool TraceReader::next(Job& job) {
           break;
         }
         case TraceColumn::duration_h:
-          if (!parse_double(text, x) || x <= 0.0) fail(f, "hours > 0", text);
+          if (!parse_double(text, x) || x <= 0.0 || x > kMaxTraceHours) fail(f, "hours in (0, 1000000]", text);
           job.duration_h = x;
           break;
         case TraceColumn::gpu_type: job.gpu_type = text; break;
@@ -129,17 +133,20 @@ bool TraceReader::next(Job& job) {
           break;
         case TraceColumn::checkpoint_h:
           if (text.empty()) break;
-          if (!parse_double(text, x) || x < 0.0) fail(f, "hours >= 0 (0 = no checkpoints)", text);
+          if (!parse_double(text, x) || x < 0.0 || x > kMaxTraceHours)
+            fail(f, "hours in [0, 1000000] (0 = no checkpoints)", text);
           job.checkpoint_h = x;
           break;
         case TraceColumn::max_wait_h:
           if (text.empty()) break;
-          if (!parse_double(text, x) || x < 0.0) fail(f, "hours >= 0 (empty = the plan's default)", text);
+          if (!parse_double(text, x) || x < 0.0 || x > kMaxTraceHours)
+            fail(f, "hours in [0, 1000000] (empty = the plan's default)", text);
           job.max_wait_h = x;
           break;
         case TraceColumn::deadline_h:
           if (text.empty()) break;
-          if (!parse_double(text, x) || x <= 0.0) fail(f, "hours > 0 after submit_h (empty = none)", text);
+          if (!parse_double(text, x) || x <= 0.0 || x > kMaxTraceHours)
+            fail(f, "hours in (0, 1000000] after submit_h (empty = none)", text);
           job.deadline_h = x;
           break;
         case TraceColumn::deferrable:

@@ -95,6 +95,10 @@ TEST_CASE("canonical trace: a malformed line is an error naming its line and col
   CHECK(input_error_where(write_text(dir, "f.csv", header + "0,8,1,maybe\n")) == "line 2, column 4");
   CHECK(input_error_where(write_text(dir, "g.csv", "submit_h,gpus,walltime\n")) == "line 1, column 3");
   CHECK(input_error_where(write_text(dir, "h.csv", "submit_h,gpus\n0,1\n")) == "line 1");
+  // Times beyond 1,000,000 h (about 114 years) are unit slips; 1e308 h would make GPU-hours infinite.
+  CHECK(input_error_where(write_text(dir, "j.csv", header + "0,8,1e308,0\n")) == "line 2, column 3");
+  CHECK(input_error_where(write_text(dir, "k.csv", header + "2e6,8,1,0\n")) == "line 2, column 1");
+  CHECK(input_error_where(write_text(dir, "l.csv", header + "0,8,1000000,0\n")) == "no error");
   try {
     read_trace(write_text(dir, "i.csv", header + "0,8,1,0\n1,eight,1,0\n"));
     FAIL("expected an InputError");
