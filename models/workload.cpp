@@ -343,6 +343,8 @@ Overloaded(Fs...) -> Overloaded<Fs...>;
 
 WorkloadSpec parse_workload(JsonObjectReader& r, const std::string& scenario_dir) {
   WorkloadSpec spec;
+  spec.file = r.file();
+  spec.pointer = r.pointer();
   const Json& profiles = r.value("profiles");
   if (!profiles.is_array() || profiles.empty())
     r.fail("profiles", "a non-empty array of profile objects", &profiles);
@@ -390,6 +392,13 @@ std::vector<double> demand_gpus_by_hour(const WorkloadSpec& spec, long hours, co
   if (spec.growth_per_year != 0.0) {
     for (long h = 0; h < hours; ++h)
       demand[h] *= std::pow(1.0 + spec.growth_per_year, static_cast<double>(h) / kHoursPerYear);
+  }
+  for (long h = 0; h < hours; ++h) {
+    if (!(demand[h] <= kMaxDemandGpus))
+      throw InputError(spec.file, spec.pointer,
+                       fmt::format("the demand reaches {:.4g} GPUs in hour {} (profiles x scale x growth); more than "
+                                   "{:.0f} million GPUs is no fleet: check the units",
+                                   demand[h], h, kMaxDemandGpus / 1e6));
   }
   return demand;
 }

@@ -50,7 +50,14 @@ using DemandProfile = std::variant<SteadyProfile, CampaignProfile, SeriesProfile
 struct WorkloadSpec {
   std::vector<DemandProfile> profiles;
   double growth_per_year = 0.0;
+  std::string file;      // where it was read (for errors in the demand it yields)
+  std::string pointer;   // its JSON pointer there ("/workload")
 };
+
+// Demand above this many GPUs in an hour is refused as bad input: no fleet is that large, so
+// it is a unit slip (a series in GPU-seconds, a scale typed too large), and the money it would
+// yield overflows the solvers.
+inline constexpr double kMaxDemandGpus = 1e7;
 
 // Parses the scenario's "workload" object: {"profiles": [{"type": "steady", ...}, ...],
 // "growth_per_year": 0.1}. `scenario_dir` resolves relative series paths.

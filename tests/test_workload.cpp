@@ -325,3 +325,18 @@ TEST_CASE("workload: malformed series files name the file, line and column") {
   CHECK(std::string(series_error((dir / "absent.csv").string(), "csv").what()).find("cannot open") !=
         std::string::npos);
 }
+
+TEST_CASE("workload: a demand above 10 million GPUs in any hour is bad input at /workload") {
+  // 6 million GPUs growing 100% a year: 6e6 x 2^(8,759 / 8,760) = 1.2e7 in the year's last hour.
+  const Calendar calendar = thursday_start();
+  const WorkloadSpec growing = parse(R"({"profiles": [{"type": "steady", "gpus": 6000000}], "growth_per_year": 1.0})");
+  CHECK(demand_gpus_by_hour(growing, 4380, calendar).back() < kMaxDemandGpus);  // 8.5e6 at mid-year
+  try {
+    demand_gpus_by_hour(growing, 8760, calendar);
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(e.file() == "scenario.json");
+    CHECK(e.where() == "/workload");
+    CHECK(std::string(e.what()).find("check the units") != std::string::npos);
+  }
+}
