@@ -77,7 +77,7 @@ CloudOffer parse_cloud_offer(JsonObjectReader& r, const std::string& id) {
     o.startup_h = r.number_or("startup_h", o.startup_h, Bounds::non_negative());
     o.spot_notice_s = r.optional_number("spot_notice_s", Bounds::non_negative());
     o.spot_preemptions_per_instance_hour =
-        r.optional_number("spot_preemptions_per_instance_hour", Bounds::non_negative());
+        r.optional_number("spot_preemptions_per_instance_hour", Bounds::between(0.0, kMaxPreemptionsPerInstanceHour));
     o.egress_usd_per_gb = r.number_or("egress_usd_per_gb", o.egress_usd_per_gb, Bounds::non_negative());
     o.pue = r.optional_number("pue", Bounds::at_least(1.0));
     o.g_co2_per_kwh = r.optional_number("g_co2_per_kwh", Bounds::non_negative());

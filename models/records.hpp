@@ -19,6 +19,10 @@ struct Provenance {
   std::string as_of;
 };
 
+// Spot preemptions above this rate (one every 6 minutes per instance) are refused: no published
+// market comes near it, and a job that can never reach a checkpoint would replay for ever.
+inline constexpr double kMaxPreemptionsPerInstanceHour = 10.0;
+
 // A cloud instance type in one region. Prices are per instance-hour (all its GPUs).
 struct CloudOffer {
   std::string provider;       // "aws", "gcp", "azure", "lambda", ...

@@ -214,7 +214,8 @@ SpotSpec parse_spot(JsonObjectReader& r, const CloudOffer& offer, const std::str
   s.checkpoint_write_h = r.number_or("checkpoint_write_h", s.checkpoint_write_h, Bounds::non_negative());
   s.emergency_checkpoint = r.boolean_or("emergency_checkpoint", false);
   s.preemptions_per_instance_hour = r.number_or(
-      "preemptions_per_instance_hour", offer.spot_preemptions_per_instance_hour.value_or(0.0), Bounds::non_negative());
+      "preemptions_per_instance_hour", offer.spot_preemptions_per_instance_hour.value_or(0.0),
+      Bounds::between(0.0, kMaxPreemptionsPerInstanceHour));
   s.price_sigma = r.number_or("price_sigma", 0.0, Bounds::between(0.0, 2.0));
   s.trace_file = r.string_or("trace_file", "");
   if (!s.trace_file.empty()) {

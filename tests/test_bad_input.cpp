@@ -203,3 +203,11 @@ TEST_CASE("bad input: a fraction that excludes 0 says so in its message (packing
   check_rejected(r, "/onprem/packing_efficiency");
   CHECK(mentions(r, "a number in (0, 1]"));
 }
+
+TEST_CASE("bad input: a spot preemption rate above 10 per instance-hour (a job could never checkpoint)") {
+  Json doc = base_scenario_json();
+  doc["cloud"]["spot"] = {{"preemptions_per_instance_hour", 1e15}};
+  const BadRun r = run_scenario("preemption-rate", doc);
+  check_rejected(r, "/cloud/spot/preemptions_per_instance_hour");
+  CHECK(mentions(r, "a number in [0, 10]"));
+}
