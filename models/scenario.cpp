@@ -137,16 +137,14 @@ Json to_json(const SpotSpec& s) {
 }
 
 Json to_json(const CloudSpec& c) {
-  Json out = {{"offer", to_json(c.offer)},
-              {"spot", to_json(c.spot)},
-              {"gpu", to_json(c.gpu)},
-              {"price_change_per_year", c.price_change_per_year},
-              {"spot_overhead_factor", c.spot_overhead_factor},
-              {"egress_gb_per_gpu_hour", c.egress_gb_per_gpu_hour},
-              {"egress_usd_per_gb", c.egress_usd_per_gb}};
-  // Only when set, so that reports of scenarios without it stay byte for byte as they were.
-  if (c.packing_efficiency != 1.0) out["packing_efficiency"] = c.packing_efficiency;
-  return out;
+  return {{"offer", to_json(c.offer)},
+          {"spot", to_json(c.spot)},
+          {"gpu", to_json(c.gpu)},
+          {"price_change_per_year", c.price_change_per_year},
+          {"spot_overhead_factor", c.spot_overhead_factor},
+          {"packing_efficiency", c.packing_efficiency},
+          {"egress_gb_per_gpu_hour", c.egress_gb_per_gpu_hour},
+          {"egress_usd_per_gb", c.egress_usd_per_gb}};
 }
 
 Json to_json(const OnPremSpec& o) {
@@ -162,31 +160,29 @@ Json to_json(const OnPremSpec& o) {
                    {"maintenance_included", o.financing.maintenance_included}};
       break;
   }
-  Json out = {{"server", to_json(o.server)},
-              {"gpu", to_json(o.gpu)},
-              {"network_usd_per_node", o.network_usd_per_node},
-              {"storage_usd_per_node", o.storage_usd_per_node},
-              {"install_usd_per_node", o.install_usd_per_node},
-              {"room_capex_usd", o.room_capex_usd},
-              {"purchase_month", o.purchase_month},
-              {"maintenance_per_year", o.maintenance_per_year},
-              {"financing", financing},
-              {"depreciation", {{"life_years", o.life_years}, {"salvage_fraction", o.salvage_fraction}}},
-              {"residual", {{"enabled", o.residual_enabled}, {"resale_decline_per_year", o.resale_decline_per_year}}},
-              {"tax", {{"rate", o.tax_rate}, {"shield_enabled", o.tax_shield_enabled}}},
-              {"staff", {{"fixed_fte", o.staff.fixed_fte}, {"fte_per_node", o.staff.fte_per_node},
-                         {"usd_per_fte_year", o.staff.usd_per_fte_year},
-                         {"escalation_per_year", o.staff.escalation_per_year}}},
-              {"failures", {{"afr_per_year", o.failures.afr_per_year},
-                            {"afr_growth_per_year", o.failures.afr_growth_per_year},
-                            {"repair_h", o.failures.repair_h}}},
-              {"power", to_json(o.power)},
-              {"cooling", to_json(o.cooling)},
-              {"ambient", o.ambient ? to_json(*o.ambient) : Json(nullptr)},
-              {"colocation", o.colocation ? to_json(*o.colocation) : Json(nullptr)}};
-  // Only when set, so that reports of scenarios without it stay byte for byte as they were.
-  if (o.packing_efficiency != 1.0) out["packing_efficiency"] = o.packing_efficiency;
-  return out;
+  return {{"server", to_json(o.server)},
+          {"gpu", to_json(o.gpu)},
+          {"network_usd_per_node", o.network_usd_per_node},
+          {"storage_usd_per_node", o.storage_usd_per_node},
+          {"install_usd_per_node", o.install_usd_per_node},
+          {"room_capex_usd", o.room_capex_usd},
+          {"purchase_month", o.purchase_month},
+          {"maintenance_per_year", o.maintenance_per_year},
+          {"packing_efficiency", o.packing_efficiency},
+          {"financing", financing},
+          {"depreciation", {{"life_years", o.life_years}, {"salvage_fraction", o.salvage_fraction}}},
+          {"residual", {{"enabled", o.residual_enabled}, {"resale_decline_per_year", o.resale_decline_per_year}}},
+          {"tax", {{"rate", o.tax_rate}, {"shield_enabled", o.tax_shield_enabled}}},
+          {"staff", {{"fixed_fte", o.staff.fixed_fte}, {"fte_per_node", o.staff.fte_per_node},
+                     {"usd_per_fte_year", o.staff.usd_per_fte_year},
+                     {"escalation_per_year", o.staff.escalation_per_year}}},
+          {"failures", {{"afr_per_year", o.failures.afr_per_year},
+                        {"afr_growth_per_year", o.failures.afr_growth_per_year},
+                        {"repair_h", o.failures.repair_h}}},
+          {"power", to_json(o.power)},
+          {"cooling", to_json(o.cooling)},
+          {"ambient", o.ambient ? to_json(*o.ambient) : Json(nullptr)},
+          {"colocation", o.colocation ? to_json(*o.colocation) : Json(nullptr)}};
 }
 
 // The GPU record of a server or an offer: an explicit "gpu" reference, else the catalog's

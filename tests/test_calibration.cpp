@@ -83,9 +83,9 @@ TEST_CASE("calibration: packing 0.75 on 2 nodes x 8 GPUs serves 12 of 16 GPUs on
   CHECK(perfect.ledger.category_total_usd(Category::energy) == doctest::Approx(26280.0).epsilon(1e-12));
   // Ownership costs are the same: the totals differ by 140,160 - (26,280 - 21,024) = 134,904.
   CHECK(packed.total_usd - perfect.total_usd == doctest::Approx(134904.0).epsilon(1e-12));
-  // The resolved inputs show the field only when it is set (reports without it are unchanged).
+  // The resolved inputs show the value every plan runs with, the default included.
   CHECK(r.scenario.plans[1].resolved.at("onprem").at("packing_efficiency") == 0.75);
-  CHECK_FALSE(r.scenario.plans[2].resolved.at("onprem").contains("packing_efficiency"));
+  CHECK(r.scenario.plans[2].resolved.at("onprem").at("packing_efficiency") == 1.0);
 }
 
 TEST_CASE("calibration: packing_efficiency of 0, below 0 or above 1 is an input error naming its pointer") {
@@ -372,9 +372,9 @@ TEST_CASE("packing: cloud packing 0.5 bills ceil(GPUs / (8 x 0.5)) 8-GPU instanc
   CHECK(packed.gpu_hours.cloud_work == doctest::Approx(12.0 * 8760).epsilon(1e-12));
   CHECK(packed.ledger.category_total_usd(Category::cloud_on_demand) == doctest::Approx(420480.0).epsilon(1e-12));
   CHECK(plain.ledger.category_total_usd(Category::cloud_on_demand) == doctest::Approx(280320.0).epsilon(1e-12));
-  // The resolved inputs show it only when set.
+  // The resolved inputs show the value every plan runs with, the default included.
   CHECK(r.scenario.plans.back().resolved.at("cloud").at("packing_efficiency") == 0.5);
-  CHECK_FALSE(r.scenario.plans[0].resolved.at("cloud").contains("packing_efficiency"));
+  CHECK(r.scenario.plans[0].resolved.at("cloud").at("packing_efficiency") == 1.0);
 }
 
 TEST_CASE("packing: cloud packing 1 leaves the sweep's numbers bit for bit, and 0.5 steps the CPU sweep and the device loop alike") {
