@@ -72,7 +72,7 @@ TEST_CASE("shipped scenario startup-monte-carlo: buying the base load beats rent
   CHECK(comparison(mc, "buy-6-burst").p_cheaper == 1.0);
   CHECK(comparison(mc, "buy-6-burst").npv_difference_usd.mean < 0.0);
   CHECK(test::job_mean(test::mc_plan(mc, "buy-6-burst"), "bursts") > 0.0);
-  CHECK(test::job_mean(test::mc_plan(mc, "buy-6-burst"), "node_failures") >= 0.0);
+  CHECK(test::job_mean(test::mc_plan(mc, "buy-6-burst"), "node_failures") > 0.0);  // AFR 0.1 x 6 nodes x 3 years
   CHECK_FALSE(mc.checkpoint_advice.empty());
 }
 

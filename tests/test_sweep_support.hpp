@@ -7,6 +7,7 @@
 #include "engine/sweep_backend.hpp"
 #include "engine/sweep_prepare.hpp"
 #include "scenario_builder.hpp"
+#include "sweep_random_inputs.hpp"
 
 namespace tco::test {
 
@@ -24,14 +25,7 @@ inline Json rich_sweep_json() {
 // The rich scenario with every random input of the fluid model switched on.
 inline Json random_sweep_json() {
   Json doc = rich_sweep_json();
-  doc["monte_carlo"]["demand_growth_sigma_per_year"] = 0.1;
-  doc["cloud"]["spot"]["availability"] = 0.9;
-  doc["cloud"]["spot"]["preemptions_per_instance_hour"] = 0.05;
-  doc["cloud"]["spot"]["price_sigma"] = 0.2;
-  doc["onprem"]["power"]["monthly_price_sigma"] = 0.15;
-  doc["onprem"]["ambient"]["noise_sigma_c"] = 2.0;
-  doc["onprem"]["failures"]["afr_per_year"] = 0.5;
-  doc["onprem"]["failures"]["afr_growth_per_year"] = 0.5;
+  switch_on_random_inputs(doc);
   return doc;
 }
 

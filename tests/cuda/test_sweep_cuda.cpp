@@ -12,25 +12,19 @@
 #include "engine/sweep_backend.hpp"
 #include "engine/sweep_prepare.hpp"
 #include "models/scenario.hpp"
+#include "tests/sweep_random_inputs.hpp"
 
 namespace {
 
 using tco::Json;
 
-// tests/fixtures/sweep/rich.json with every random input on (as tests/test_sweep_support.hpp).
+// tests/fixtures/sweep/rich.json with every random input on.
 Json random_scenario() {
   const std::string dir = std::string(TCO_SOURCE_DIR) + "/tests/fixtures";
   std::ifstream in(dir + "/sweep/rich.json", std::ios::binary);
   Json doc = Json::parse(in);
   doc["catalog_dir"] = dir + "/catalog";
-  doc["monte_carlo"]["demand_growth_sigma_per_year"] = 0.1;
-  doc["cloud"]["spot"]["availability"] = 0.9;
-  doc["cloud"]["spot"]["preemptions_per_instance_hour"] = 0.05;
-  doc["cloud"]["spot"]["price_sigma"] = 0.2;
-  doc["onprem"]["power"]["monthly_price_sigma"] = 0.15;
-  doc["onprem"]["ambient"]["noise_sigma_c"] = 2.0;
-  doc["onprem"]["failures"]["afr_per_year"] = 0.5;
-  doc["onprem"]["failures"]["afr_growth_per_year"] = 0.5;
+  tco::test::switch_on_random_inputs(doc);
   return doc;
 }
 
