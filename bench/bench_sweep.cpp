@@ -3,8 +3,12 @@
 // points is timed apart), and the peak resident memory. A 3-year scenario (26,280 hours) with
 // three plans (cloud with spot and reserved capacity, hybrid, on-prem), on the round-number test
 // catalog, in two variants: every random input on, and all off (the deterministic inputs).
+// Two grids: `nodes` sweeps the hybrid plan's node count (2, 3, ...), so the other two plans are
+// alike at every point and the CPU backend evaluates them once per path (SweepChunk::same_as);
+// `waiting` sweeps the waiting cost (1, 1.1, ... USD per GPU-hour), which every plan books, so
+// no plan repeats and every point x plan is evaluated.
 //   bench_sweep [--points N] [--paths N] [--threads N] [--catalog DIR] [--backend cpu|cuda|both]
-//               [--variant on|off|both]
+//               [--variant on|off|both] [--grid nodes|waiting]
 // Run it from the repository root of a Release build: build/bench/bench_sweep.
 #include <sys/resource.h>
 #include <time.h>
@@ -26,7 +30,7 @@ namespace {
 
 using tco::Json;
 
-Json bench_scenario(const std::string& catalog_dir, bool random, int hybrid_nodes) {
+Json bench_scenario(const std::string& catalog_dir, bool random, const std::string& grid, long point) {
   Json doc = Json::parse(R"({
     "name": "bench-sweep-3y",
     "start": "2026-01-05",
@@ -57,7 +61,8 @@ Json bench_scenario(const std::string& catalog_dir, bool random, int hybrid_node
       {"name": "onprem", "kind": "onprem", "onprem_nodes": 10}],
     "baseline": "cloud"})");
   doc["catalog_dir"] = catalog_dir;
-  doc["plans"][1]["onprem_nodes"] = hybrid_nodes;
+  if (grid == "nodes") doc["plans"][1]["onprem_nodes"] = 2 + point;
+  if (grid == "waiting") doc["waiting_usd_per_gpu_hour"] = 1.0 + 0.1 * static_cast<double>(point);
   if (!random) {
     doc["monte_carlo"]["demand_growth_sigma_per_year"] = 0.0;
     doc["cloud"]["spot"]["availability"] = 1.0;
@@ -98,6 +103,7 @@ int main(int argc, char** argv) {
   std::string catalog = "tests/fixtures/catalog";
   std::string backend = "both";
   std::string variant = "both";
+  std::string grid = "nodes";
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
     const std::string value = argv[i + 1];
@@ -107,28 +113,37 @@ int main(int argc, char** argv) {
     else if (key == "--catalog") catalog = value;
     else if (key == "--backend") backend = value;
     else if (key == "--variant") variant = value;
+    else if (key == "--grid") grid = value;
     else {
       std::fprintf(stderr, "unknown option %s\n", key.c_str());
       return 2;
     }
   }
+  if (grid != "nodes" && grid != "waiting") {
+    std::fprintf(stderr, "--grid is nodes or waiting, not %s\n", grid.c_str());
+    return 2;
+  }
   const bool cuda = backend != "cpu" && tco::sweep_cuda_devices() > 0;
   const bool cpu = backend != "cuda";
-  fmt::print("bench_sweep: {} points x {} paths x 26,280 hours, 3 plans; threads {} (0 = all)\n", points, paths,
-             threads);
+  fmt::print("bench_sweep: {} points x {} paths x 26,280 hours, 3 plans, grid {}; threads {} (0 = all)\n", points,
+             paths, grid, threads);
   for (const bool random : {true, false}) {
     if ((random && variant == "off") || (!random && variant == "on")) continue;
     std::vector<tco::SweepPoint> prepared;
     const double prepare_s = seconds_of([&] {
       for (long i = 0; i < points; ++i) {
         const tco::Scenario s =
-            tco::load_scenario_json(bench_scenario(catalog, random, 2 + static_cast<int>(i)), "bench.json", ".");
+            tco::load_scenario_json(bench_scenario(catalog, random, grid, i), "bench.json", ".");
         prepared.push_back(tco::prepare_sweep_point(s, 1));
       }
     });
     const tco::SweepChunk chunk = tco::make_sweep_chunk(prepared);
     const double path_hours = static_cast<double>(points) * paths * static_cast<double>(chunk.points[0].hours);
     const char* variant = random ? "every random input on" : "random inputs off";
+    long evaluated = 0;
+    for (int twin : chunk.same_as) evaluated += twin < 0 ? 1 : 0;
+    fmt::print("  {:<22} {} of {} point x plan evaluations per path (the others repeat an earlier one)\n", variant,
+               evaluated, chunk.same_as.size());
     fmt::print("  {:<22} host preparation {:.3f} s ({:.1f} ms per point)\n", variant, prepare_s,
                1e3 * prepare_s / points);
     if (cpu) {

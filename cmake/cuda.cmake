@@ -34,12 +34,12 @@ if(TCO_HAVE_CUDA)
   # --fmad=false: no FMA contraction, as on the CPU, so both backends round the same way
   # (only the device's exp/log differ from the host's, in the last bits).
   add_library(tcosim_cuda STATIC ${CMAKE_SOURCE_DIR}/engine/sweep_cuda.cu)
-  # CMake 3.25 cannot map C++20 to an nvcc flag, and the global CMAKE_CXX_STANDARD 20 would
-  # become this target's CUDA dialect: unset it, so the dialect comes from the linked targets'
-  # compile features (C++17; the TCO_HD headers the kernel includes are C++17).
-  set_target_properties(tcosim_cuda PROPERTIES POSITION_INDEPENDENT_CODE ON)
-  set_property(TARGET tcosim_cuda PROPERTY CXX_STANDARD)
-  set_property(TARGET tcosim_cuda PROPERTY CUDA_STANDARD)
+  # The kernel's headers are C++20 like the rest (defaulted comparisons). CMake 3.25 knows no
+  # nvcc flag for CUDA C++20, though nvcc 12 and later take -std=c++20: tell it.
+  set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+  set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+  set_target_properties(tcosim_cuda PROPERTIES POSITION_INDEPENDENT_CODE ON CUDA_STANDARD 20
+                                               CUDA_STANDARD_REQUIRED ON)
   target_include_directories(tcosim_cuda PRIVATE ${CMAKE_SOURCE_DIR})
   target_include_directories(tcosim_cuda SYSTEM PRIVATE ${RANDOM123_INCLUDE_DIR})
   target_link_libraries(tcosim_cuda PRIVATE nlohmann_json::nlohmann_json fmt::fmt)

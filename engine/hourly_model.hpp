@@ -48,6 +48,8 @@ struct FleetParams {
   double on_demand_usd_per_instance_hour = 0.0;  // before the hourly price factor
   double spot_usd_per_instance_hour = 0.0;
   int bursts = 1;
+
+  bool operator==(const FleetParams&) const = default;
 };
 
 // What varies by hour (and, in Monte Carlo, by path).
@@ -101,20 +103,35 @@ TCO_HD double round_up_to_instances(double gpus, double gpus_per_instance) {
   return instances_for(gpus, gpus_per_instance) * gpus_per_instance;
 }
 
-template <typename Divide = PlainDivision>
-TCO_HD HourOutcome step_hour(const FleetParams& f, const HourInputs& in, double backlog_gpu_hours,
-                             Divide divide = {}) {
-  HourOutcome out;
-  const double need = in.demand_gpus + backlog_gpu_hours;
+// The on-prem part of an hour: busy GPUs, the work they do, and the overflow (work left).
+struct OnPremHour {
+  double busy_gpus;
+  double work_onprem;
+  double overflow;
+};
+
+TCO_HD OnPremHour onprem_hour(const FleetParams& f, const HourInputs& in, double need) {
   // x 1.0 is exact: packing 1 leaves every result bit for bit as without it.
   const double capacity_gpus = in.nodes_up * f.gpus_per_node * f.packing_efficiency;
   const double work_per_busy_gpu = f.perf_onprem * in.work_rate;
   double busy = capacity_gpus > 0.0 ? need / work_per_busy_gpu : 0.0;
   if (busy > capacity_gpus) busy = capacity_gpus;
-  out.busy_gpus = busy;
-  out.work_onprem = busy * work_per_busy_gpu;
-  double overflow = need - out.work_onprem;
+  const double work_onprem = busy * work_per_busy_gpu;
+  double overflow = need - work_onprem;
   if (overflow < 1e-12) overflow = 0.0;
+  return {busy, work_onprem, overflow};
+}
+
+template <typename Divide = PlainDivision>
+TCO_HD HourOutcome step_hour(const FleetParams& f, const HourInputs& in, double backlog_gpu_hours,
+                             Divide divide = {}) {
+  HourOutcome out;
+  const double need = in.demand_gpus + backlog_gpu_hours;
+  const OnPremHour onprem = onprem_hour(f, in, need);
+  const double busy = onprem.busy_gpus;
+  out.busy_gpus = busy;
+  out.work_onprem = onprem.work_onprem;
+  const double overflow = onprem.overflow;
 
   if (f.bursts) {
     out.cloud_work = overflow;

@@ -1,11 +1,14 @@
-// The CPU backend of the sweep (engine/sweep_backend.hpp). OpenMP spreads the (point, path)
-// items over threads; each item's results go to their own slots, so the numbers do not depend
-// on the thread count or the schedule. One path runs month by month: the month's per-hour draws
-// (spot words, preemption words, ambient normals) are laid out once for all plans, then each
-// plan's hours go through sweep_hour_usd (step_hour) eight hours at a time in independent lanes,
-// which the compiler turns into vector code. The month's cost is the lanes' sums added in a
-// fixed order: the same bits on every machine (this file is compiled without FMA contraction;
-// see cmake/cuda.cmake), within 1e-12 of sweep_plan_path's hour-by-hour sum.
+// The CPU backend of the sweep (engine/sweep_backend.hpp). OpenMP spreads (path, block of
+// points) items over threads; each result goes to its own slot, so the numbers do not depend on
+// the thread count, the blocks or the schedule. One item runs month by month: the month's
+// per-hour draws (spot words, preemption words, ambient normals) depend only on the seed, the
+// path and the hour, so they are laid out once for every point and plan of the block; a plan
+// whose inputs equal an earlier plan's in the block (SweepChunk::same_as: a grid over one plan's
+// field leaves the others alike) is not run again but copied. Each plan's hours go through
+// step_hour eight hours at a time in independent lanes, which the compiler turns into vector
+// code. The month's cost is the lanes' sums added in a fixed order: the same bits on every
+// machine (this file is compiled without FMA contraction; see cmake/cuda.cmake), within 1e-12
+// of sweep_plan_path's hour-by-hour sum.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -38,9 +41,18 @@ namespace {
 constexpr int kLanes = 8;
 constexpr int kTile = kSweepMonthHours;
 
-// Per-thread buffers for one path's month (no allocation inside the loop).
+// Per-thread buffers for one item (no allocation inside the loop): the month's tiles, and
+// per plan of the chunk its state on the current path.
 struct PathTiles {
-  std::vector<double> failure;
+  std::vector<double> failure;  // failure times, plan j's from failure_offset[j]
+  std::vector<int> failure_offset;
+  std::vector<double> backlog;
+  std::vector<int> first_failure;
+  std::vector<int> failures;
+  std::vector<char> spot_random;
+  std::vector<double> npv;
+  std::vector<double> total;
+  double growth_lambda = 0.0;  // the lambda growth_step holds
   double growth_step[kTile];
   double growth[kTile];
   std::uint32_t spot_words[kTile + 8];
@@ -56,6 +68,9 @@ struct PathTiles {
   double work_rate[kTile];
   double fresh[kTile];
   double carried[kTile];
+  int carried_hours[kTile];
+  double hour_usd[kTile];
+  double hour_kw[kTile];
   double down[kTile];
 };
 
@@ -88,25 +103,28 @@ TCO_SWEEP_INLINE HourInputs hour_inputs(const MonthInputs& a, int j) {
   return in;
 }
 
-// The month's hours of one plan in eight independent lanes, summed in a fixed order (the lane of
-// hour j is j mod 8). `carried` is the backlog each hour starts with (a plan that does not
-// burst), or null (none).
+// The month's hours of one bursting plan (its hours are independent) in eight independent
+// lanes, summed in a fixed order (the lane of hour j is j mod 8). (A local copy that says it
+// bursts: the branch folds away and every load is from the stack, so the compiler can run the
+// lanes as one vector.)
 template <typename Divide>
-TCO_SWEEP_INLINE void lanes_month(const SweepPlanParams& p, const MonthInputs& a, int n,
-                                  const double* __restrict carried, double& usd, double& peak_kw, Divide divide) {
+TCO_SWEEP_INLINE void bursting_month(const SweepPlanParams& plan, const MonthInputs& a, int n, double& usd,
+                                     double& peak_kw, Divide divide) {
+  SweepPlanParams p = plan;
+  p.fleet.bursts = 1;
   double acc[kLanes] = {};
   double top[kLanes] = {};
   int j0 = 0;
   for (; j0 + kLanes <= n; j0 += kLanes) {
     for (int l = 0; l < kLanes; ++l) {
-      double backlog = carried ? carried[j0 + l] : 0.0;
+      double backlog = 0.0;
       double kw = 0.0;
       acc[l] += sweep_hour_usd(p, hour_inputs(a, j0 + l), backlog, kw, divide);
       top[l] = top[l] > kw ? top[l] : kw;
     }
   }
   for (int l = 0; j0 + l < n; ++l) {
-    double backlog = carried ? carried[j0 + l] : 0.0;
+    double backlog = 0.0;
     double kw = 0.0;
     acc[l] += sweep_hour_usd(p, hour_inputs(a, j0 + l), backlog, kw, divide);
     top[l] = top[l] > kw ? top[l] : kw;
@@ -116,41 +134,67 @@ TCO_SWEEP_INLINE void lanes_month(const SweepPlanParams& p, const MonthInputs& a
   for (double kw : top) peak_kw = peak_kw > kw ? peak_kw : kw;
 }
 
-// A bursting plan's hours are independent. (A local copy that says it bursts: the branch folds
-// away and every load is from the stack, so the compiler can run the lanes as one vector.)
-template <typename Divide>
-TCO_SWEEP_INLINE void bursting_month(const SweepPlanParams& plan, const MonthInputs& a, int n, double& usd,
-                                     double& peak_kw, Divide divide) {
-  SweepPlanParams p = plan;
-  p.fleet.bursts = 1;
-  lanes_month(p, a, n, nullptr, usd, peak_kw, divide);
+// The hours' costs and kW summed as bursting_month sums them: lane j mod 8, in hour order.
+TCO_SWEEP_INLINE void sum_lanes(const double* __restrict hour_usd, const double* __restrict hour_kw, int n,
+                                double& usd, double& peak_kw) {
+  double acc[kLanes] = {};
+  double top[kLanes] = {};
+  int j0 = 0;
+  for (; j0 + kLanes <= n; j0 += kLanes) {
+    for (int l = 0; l < kLanes; ++l) {
+      acc[l] += hour_usd[j0 + l];
+      top[l] = top[l] > hour_kw[j0 + l] ? top[l] : hour_kw[j0 + l];
+    }
+  }
+  for (int l = 0; j0 + l < n; ++l) {
+    acc[l] += hour_usd[j0 + l];
+    top[l] = top[l] > hour_kw[j0 + l] ? top[l] : hour_kw[j0 + l];
+  }
+  usd = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+  peak_kw = 0.0;
+  for (double kw : top) peak_kw = peak_kw > kw ? peak_kw : kw;
 }
 
 // A plan that does not burst carries its backlog from hour to hour, but most hours start with
-// none. So: the backlog each hour would leave if it started with none, for all hours at once
-// (vectorised); then a light sequential pass that steps exactly only the hours that start with
-// a backlog; then the costs, vectorised. The same bits as stepping hour after hour.
+// none. So: every hour stepped as if it started with none, all at once (vectorised); then a
+// light sequential pass that carries the backlog (only the on-prem part of the step); then the
+// hours that started with a backlog stepped again (independent of each other); then the sums.
+// The same bits as stepping hour after hour.
 template <typename Divide>
 TCO_SWEEP_INLINE void backlog_month(const SweepPlanParams& plan, const MonthInputs& a, int n, double& backlog,
-                                    double* __restrict fresh, double* __restrict carried, double& usd,
-                                    double& peak_kw, Divide divide) {
+                                    PathTiles& t, double& usd, double& peak_kw, Divide divide) {
   SweepPlanParams p = plan;
   p.fleet.bursts = 0;
-  for (int j = 0; j < n; ++j) fresh[j] = step_hour(p.fleet, hour_inputs(a, j), 0.0, divide).backlog_gpu_hours;
-  // Out of line and cold, so that the common hour (no backlog) is a load, not a division chain.
-  const auto carry = [&](int j, double from) __attribute__((noinline, cold)) {
-    return step_hour(p.fleet, hour_inputs(a, j), from, divide).backlog_gpu_hours;
-  };
+  double* __restrict fresh = t.fresh;
+  double* __restrict hour_usd = t.hour_usd;
+  double* __restrict hour_kw = t.hour_kw;
+  for (int j = 0; j < n; ++j) {
+    const HourOutcome o = step_hour(p.fleet, hour_inputs(a, j), 0.0, divide);
+    fresh[j] = o.backlog_gpu_hours;
+    hour_usd[j] = sweep_outcome_usd(p, o);
+    hour_kw[j] = o.facility_kw;
+  }
+  int* __restrict carried_hours = t.carried_hours;
+  int carried = 0;
   double b = backlog;
   for (int j = 0; j < n; ++j) {
-    carried[j] = b;
-    if (b == 0.0)
+    t.carried[j] = b;
+    if (b == 0.0) {
       b = fresh[j];
-    else
-      b = carry(j, b);
+    } else {
+      carried_hours[carried++] = j;
+      const HourInputs in = hour_inputs(a, j);
+      b = onprem_hour(p.fleet, in, in.demand_gpus + b).overflow;
+    }
   }
   backlog = b;
-  lanes_month(p, a, n, carried, usd, peak_kw, divide);
+  for (int k = 0; k < carried; ++k) {
+    const int j = carried_hours[k];
+    const HourOutcome o = step_hour(p.fleet, hour_inputs(a, j), t.carried[j], divide);
+    hour_usd[j] = sweep_outcome_usd(p, o);
+    hour_kw[j] = o.facility_kw;
+  }
+  sum_lanes(hour_usd, hour_kw, n, usd, peak_kw);
 }
 
 // One plan's month, with the division the plan's constants allow (the same bits either way).
@@ -163,9 +207,9 @@ TCO_SWEEP_INLINE void plan_month(const SweepPlanParams& p, const MonthInputs& a,
       bursting_month(p, a, n, usd, peak_kw, PlainDivision{});
   } else {
     if (p.power_of_two_divisors)
-      backlog_month(p, a, n, backlog, t.fresh, t.carried, usd, peak_kw, PowerOfTwoDivision{});
+      backlog_month(p, a, n, backlog, t, usd, peak_kw, PowerOfTwoDivision{});
     else
-      backlog_month(p, a, n, backlog, t.fresh, t.carried, usd, peak_kw, PlainDivision{});
+      backlog_month(p, a, n, backlog, t, usd, peak_kw, PlainDivision{});
   }
 }
 
@@ -225,119 +269,216 @@ TCO_SWEEP_INLINE void fill_ambient_z(std::uint64_t seed, std::uint32_t path, lon
     if (std::fabs(u[j] - 0.5) > 0.425) z[j] = normal_quantile_tail(u[j]);
 }
 
-// Every plan of one point on one path; returns a SweepStatus.
-TCO_SWEEP_CLONES
-int evaluate_path(const SweepPointHeader& pt, const SweepPlanParams* plans, const double* data, std::uint32_t path,
-                  PathTiles& t, double* npv_out, double* total_out) {
-  constexpr int kMaxPlans = 64;
-  const int plan_count = pt.plan_count;
+// Plans whose ambient noise gives the same PUE and work rate (the same site).
+bool same_site(const SweepPlanParams& a, const SweepPlanParams& b) {
+  return a.ambient_c_offset == b.ambient_c_offset && a.ambient_sigma_c == b.ambient_sigma_c && a.pue == b.pue &&
+         a.ambient == b.ambient && a.throttles == b.throttles && a.throttle_above_c == b.throttle_above_c;
+}
+
+// Plans whose spot draws give the same availability and preemption factors.
+bool same_spot(const SweepPlanParams& a, const SweepPlanParams& b) {
+  if (a.spot_unavailable_below != b.spot_unavailable_below || a.preemption_levels != b.preemption_levels ||
+      a.preemption_base_factor != b.preemption_base_factor || a.preemption_loss_h != b.preemption_loss_h)
+    return false;
+  return std::equal(a.preemption_cdf, a.preemption_cdf + a.preemption_levels, b.preemption_cdf);
+}
+
+// The points of a block, their plans and the draws they share.
+struct Block {
+  const SweepChunk& chunk;
+  int first_point;
+  int end_point;
+};
+
+// The month's per-hour draws, kept for every point and plan of the block that uses them.
+struct MonthDraws {
+  std::uint64_t seed = 0;
+  int hours = 0;  // how many of the month's hours are drawn (0: none yet)
+  const std::uint32_t* spot_words = nullptr;
+  const std::uint32_t* preemption_words = nullptr;
+  const SweepPlanParams* site = nullptr;  // whose PUE and work rate the tiles hold,
+  int site_hours = 0;                     // for how many hours
+  const SweepPlanParams* spot = nullptr;  // whose availability and preemption factors they hold
+  int spot_hours = 0;
+};
+
+// One plan's month on one path: its inputs from the point's series and the month's draws.
+TCO_SWEEP_INLINE void plan_month_on_path(const SweepPointHeader& pt, const SweepPlanParams& p, int j, const double* data,
+                                         std::uint32_t path, int m, long h0, int n, const double* growth,
+                                         MonthDraws& draws, PathTiles& t) {
   const std::uint64_t seed = pt.seed;
-  double backlog[kMaxPlans];
-  int first_failure[kMaxPlans];
-  int failures[kMaxPlans];
-  bool spot_random[kMaxPlans];
+  MonthInputs a;
+  a.demand = data + pt.demand_offset + h0;
+  a.growth = growth;
+  a.power_mult = sweep_month_multiplier(seed, path, RandomSource::power_price, m, p.power_price_sigma);
+  a.spot_mult = sweep_month_multiplier(seed, path, RandomSource::spot_price, m, p.spot_price_sigma);
+  const double nodes = h0 >= p.nodes_from_hour ? p.nodes : 0.0;
+  if (t.failures[j] > 0 && nodes > 0.0) {
+    fill_nodes_up(t.failure.data() + t.failure_offset[j], t.failures[j], p.repair_h, nodes, h0, n, t.first_failure[j],
+                  t.down, t.nodes);
+  } else {
+    std::fill(t.nodes, t.nodes + n, nodes);
+  }
+  a.nodes_up = t.nodes;
+  if (p.pue_offset >= 0) {
+    a.usd_per_kwh = data + p.usd_per_kwh_offset + h0;
+    if (p.ambient_c_offset >= 0) {
+      if (draws.site == nullptr || draws.site_hours < n || !same_site(*draws.site, p)) {
+        const SweepPlanParams q = p;  // a stack copy: the loop's loads cannot fault, so it vectorises
+        const double* ambient_c = data + p.ambient_c_offset + h0;
+        for (int k = 0; k < n; ++k) sweep_apply_ambient(q, ambient_c[k], t.z[k], t.pue[k], t.work_rate[k]);
+        draws.site = &p;
+        draws.site_hours = n;
+      }
+      a.pue = t.pue;
+      a.work_rate = t.work_rate;
+    } else {
+      a.pue = data + p.pue_offset + h0;
+      a.work_rate = data + p.work_rate_offset + h0;
+    }
+  } else {
+    a.usd_per_kwh = t.zeros;
+    a.pue = t.ones;
+    a.work_rate = t.ones;
+  }
+  a.cloud_factor = p.cloud_factor_offset >= 0 ? data + p.cloud_factor_offset + h0 : t.ones;
+  if (t.spot_random[j]) {
+    if (draws.spot == nullptr || draws.spot_hours < n || !same_spot(*draws.spot, p)) {
+      const SweepPlanParams q = p;
+      for (int k = 0; k < n; ++k) t.spot_available[k] = sweep_spot_available(q, draws.spot_words[k]);
+      for (int k = 0; k < n; ++k) t.preemption[k] = sweep_preemption_factor(q, draws.preemption_words[k]);
+      draws.spot = &p;
+      draws.spot_hours = n;
+    }
+    a.spot_available = t.spot_available;
+    a.preemption = t.preemption;
+  } else {
+    a.spot_available = t.ones;
+    a.preemption = t.ones;
+  }
+  double usd = 0.0;
+  double peak_kw = 0.0;
+  plan_month(p, a, n, t.backlog[j], t, usd, peak_kw);
+  const double month_usd = sweep_month_usd(p, data, m, usd, peak_kw);
+  t.npv[j] += month_usd * data[pt.discount_offset + m];
+  t.total[j] += month_usd;
+}
+
+// Draws the month's hours h0 .. h0 + n - 1 for `seed` unless they are drawn already.
+void draw_month(std::uint64_t seed, std::uint32_t path, long h0, int n, bool spot_words, bool ambient, MonthDraws& d,
+                PathTiles& t) {
+  if (d.hours >= n && d.seed == seed) return;
+  d = MonthDraws{};
+  d.seed = seed;
+  d.hours = n;
+  if (spot_words) {
+    d.spot_words = fill_hour_words(seed, path, RandomSource::spot_availability, h0, n, t.spot_words);
+    d.preemption_words = fill_hour_words(seed, path, RandomSource::preemption, h0, n, t.preemption_words);
+  }
+  if (ambient) fill_ambient_z(seed, path, h0, n, t.u, t.z);
+}
+
+// The demand growth multipliers of the month's hours for lambda (per hour).
+const double* month_growth(double lambda, long h0, int n, PathTiles& t) {
+  if (lambda == 0.0) return t.ones;
+  if (lambda != t.growth_lambda) {
+    for (int j = 0; j < kTile; ++j) t.growth_step[j] = std::exp(lambda * static_cast<double>(j));
+    t.growth_lambda = lambda;
+  }
+  const double growth_m = std::exp(lambda * static_cast<double>(h0));
+  for (int j = 0; j < n; ++j) t.growth[j] = growth_m * t.growth_step[j];
+  return t.growth;
+}
+
+// Every plan of the block's points on one path, results in t.npv / t.total; returns a SweepStatus.
+TCO_SWEEP_CLONES
+int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
+  const SweepChunk& chunk = b.chunk;
+  const double* data = chunk.data.data();
+  const int block_first_plan = chunk.points[b.first_point].first_plan;
   bool need_spot_words = false;
   bool need_z = false;
-  for (int i = 0; i < plan_count; ++i) {
-    const SweepPlanParams& p = plans[i];
-    backlog[i] = 0.0;
-    first_failure[i] = 0;
-    failures[i] = 0;
-    npv_out[i] = 0.0;
-    total_out[i] = 0.0;
-    if (p.failure_nodes > 0) {
-      failures[i] = sweep_failure_starts(p, pt.hours, seed, path, t.failure.data() + p.failure_offset);
-      if (failures[i] < 0) return kSweepFailureOverflow;
+  int months = 0;
+  for (int i = b.first_point; i < b.end_point; ++i) {
+    const SweepPointHeader& pt = chunk.points[i];
+    months = std::max(months, pt.months);
+    for (int j = pt.first_plan; j < pt.first_plan + pt.plan_count; ++j) {
+      const SweepPlanParams& p = chunk.plans[j];
+      t.npv[j] = 0.0;
+      t.total[j] = 0.0;
+      if (chunk.same_as[j] >= block_first_plan) continue;  // copied from its twin below
+      t.backlog[j] = 0.0;
+      t.first_failure[j] = 0;
+      t.failures[j] = 0;
+      if (p.failure_nodes > 0) {
+        t.failures[j] = sweep_failure_starts(p, pt.hours, pt.seed, path, t.failure.data() + t.failure_offset[j]);
+        if (t.failures[j] < 0) return kSweepFailureOverflow;
+      }
+      t.spot_random[j] = p.fleet.bursts && p.fleet.spot_share > 0.0 &&
+                         (p.spot_unavailable_below > 0u || p.preemption_levels > 0);
+      need_spot_words = need_spot_words || t.spot_random[j];
+      need_z = need_z || p.ambient_c_offset >= 0;
     }
-    spot_random[i] = p.fleet.bursts && p.fleet.spot_share > 0.0 &&
-                     (p.spot_unavailable_below > 0u || p.preemption_levels > 0);
-    need_spot_words = need_spot_words || spot_random[i];
-    need_z = need_z || p.ambient_c_offset >= 0;
   }
-  const double lambda = sweep_growth_lambda_per_h(pt, path);
-  if (lambda != 0.0)
-    for (int j = 0; j < kTile; ++j) t.growth_step[j] = std::exp(lambda * static_cast<double>(j));
+  t.growth_lambda = 0.0;
 
-  for (int m = 0; m < pt.months; ++m) {
+  for (int m = 0; m < months; ++m) {
     const long h0 = static_cast<long>(m) * kTile;
-    const int n = static_cast<int>(std::min<long>(kTile, pt.hours - h0));
-    if (lambda != 0.0) {
-      const double growth_m = std::exp(lambda * static_cast<double>(h0));
-      for (int j = 0; j < n; ++j) t.growth[j] = growth_m * t.growth_step[j];
-    }
-    const std::uint32_t* spot_words = nullptr;
-    const std::uint32_t* preemption_words = nullptr;
-    if (need_spot_words) {
-      spot_words = fill_hour_words(seed, path, RandomSource::spot_availability, h0, n, t.spot_words);
-      preemption_words = fill_hour_words(seed, path, RandomSource::preemption, h0, n, t.preemption_words);
-    }
-    if (need_z) fill_ambient_z(seed, path, h0, n, t.u, t.z);
-
-    for (int i = 0; i < plan_count; ++i) {
-      const SweepPlanParams& p = plans[i];
-      MonthInputs a;
-      a.demand = data + pt.demand_offset + h0;
-      a.growth = lambda != 0.0 ? t.growth : t.ones;
-      a.power_mult = sweep_month_multiplier(seed, path, RandomSource::power_price, m, p.power_price_sigma);
-      a.spot_mult = sweep_month_multiplier(seed, path, RandomSource::spot_price, m, p.spot_price_sigma);
-      const double nodes = h0 >= p.nodes_from_hour ? p.nodes : 0.0;
-      if (failures[i] > 0 && nodes > 0.0) {
-        fill_nodes_up(t.failure.data() + p.failure_offset, failures[i], p.repair_h, nodes, h0, n, first_failure[i],
-                      t.down, t.nodes);
-      } else {
-        std::fill(t.nodes, t.nodes + n, nodes);
+    MonthDraws draws;
+    for (int i = b.first_point; i < b.end_point; ++i) {
+      const SweepPointHeader& pt = chunk.points[i];
+      if (m >= pt.months) continue;
+      const int n = static_cast<int>(std::min<long>(kTile, pt.hours - h0));
+      draw_month(pt.seed, path, h0, n, need_spot_words, need_z, draws, t);
+      const double* growth = month_growth(sweep_growth_lambda_per_h(pt, path), h0, n, t);
+      for (int j = pt.first_plan; j < pt.first_plan + pt.plan_count; ++j) {
+        if (chunk.same_as[j] >= block_first_plan) continue;
+        plan_month_on_path(pt, chunk.plans[j], j, data, path, m, h0, n, growth, draws, t);
       }
-      a.nodes_up = t.nodes;
-      if (p.pue_offset >= 0) {
-        a.usd_per_kwh = data + p.usd_per_kwh_offset + h0;
-        if (p.ambient_c_offset >= 0) {
-          const SweepPlanParams q = p;  // a stack copy: the loop's loads cannot fault, so it vectorises
-          const double* ambient_c = data + p.ambient_c_offset + h0;
-          for (int j = 0; j < n; ++j) sweep_apply_ambient(q, ambient_c[j], t.z[j], t.pue[j], t.work_rate[j]);
-          a.pue = t.pue;
-          a.work_rate = t.work_rate;
-        } else {
-          a.pue = data + p.pue_offset + h0;
-          a.work_rate = data + p.work_rate_offset + h0;
-        }
-      } else {
-        a.usd_per_kwh = t.zeros;
-        a.pue = t.ones;
-        a.work_rate = t.ones;
-      }
-      a.cloud_factor = p.cloud_factor_offset >= 0 ? data + p.cloud_factor_offset + h0 : t.ones;
-      if (spot_random[i]) {
-        const SweepPlanParams q = p;
-        for (int j = 0; j < n; ++j) t.spot_available[j] = sweep_spot_available(q, spot_words[j]);
-        for (int j = 0; j < n; ++j) t.preemption[j] = sweep_preemption_factor(q, preemption_words[j]);
-        a.spot_available = t.spot_available;
-        a.preemption = t.preemption;
-      } else {
-        a.spot_available = t.ones;
-        a.preemption = t.ones;
-      }
-      double usd = 0.0;
-      double peak_kw = 0.0;
-      plan_month(p, a, n, backlog[i], t, usd, peak_kw);
-      const double month_usd = sweep_month_usd(p, data, m, usd, peak_kw);
-      npv_out[i] += month_usd * data[pt.discount_offset + m];
-      total_out[i] += month_usd;
     }
   }
-  for (int i = 0; i < plan_count; ++i) {
-    npv_out[i] += plans[i].fixed_npv_usd;
-    total_out[i] += plans[i].fixed_total_usd;
+  for (int i = b.first_point; i < b.end_point; ++i) {
+    const SweepPointHeader& pt = chunk.points[i];
+    for (int j = pt.first_plan; j < pt.first_plan + pt.plan_count; ++j) {
+      const int twin = chunk.same_as[j];
+      if (twin >= block_first_plan) {
+        t.npv[j] = t.npv[twin];
+        t.total[j] = t.total[twin];
+      } else {
+        t.npv[j] += chunk.plans[j].fixed_npv_usd;
+        t.total[j] += chunk.plans[j].fixed_total_usd;
+      }
+    }
   }
   return kSweepOk;
 }
 
-std::unique_ptr<PathTiles> make_tiles(int failure_scratch) {
+std::unique_ptr<PathTiles> make_tiles(const SweepChunk& chunk) {
   auto t = std::make_unique<PathTiles>();
-  t->failure.assign(static_cast<std::size_t>(failure_scratch), 0.0);
+  const std::size_t plans = chunk.plans.size();
+  int scratch = 0;
+  for (const SweepPlanParams& p : chunk.plans) {
+    t->failure_offset.push_back(scratch);
+    scratch += p.failure_capacity;
+  }
+  t->failure.assign(static_cast<std::size_t>(scratch), 0.0);
+  t->backlog.assign(plans, 0.0);
+  t->first_failure.assign(plans, 0);
+  t->failures.assign(plans, 0);
+  t->spot_random.assign(plans, 0);
+  t->npv.assign(plans, 0.0);
+  t->total.assign(plans, 0.0);
   std::fill(std::begin(t->ones), std::end(t->ones), 1.0);
   std::fill(std::begin(t->zeros), std::end(t->zeros), 0.0);
   std::fill(std::begin(t->growth), std::end(t->growth), 1.0);
   return t;
+}
+
+// Points per block: all of them when there are paths enough to keep every thread busy, else
+// fewer, so that there are about four items per thread.
+long block_points(long points, long paths, int team) {
+  const long blocks_wanted = std::max(1L, (4L * team + paths - 1) / paths);
+  return std::max(1L, (points + blocks_wanted - 1) / blocks_wanted);
 }
 
 }  // namespace
@@ -348,32 +489,41 @@ SweepPathValues run_sweep_cpu(const SweepChunk& chunk, long paths, int threads, 
   const std::size_t slots = chunk.plans.size() * static_cast<std::size_t>(paths);
   out.npv_usd.assign(slots, 0.0);
   out.total_usd.assign(slots, 0.0);
-  for (const auto& pt : chunk.points)
-    if (pt.plan_count > 64) throw ModelError("the sweep handles at most 64 plans per scenario");
   const long points = static_cast<long>(chunk.points.size());
-  const long items = points * paths;
+  if (points == 0) return out;
+#if defined(_OPENMP)
+  const int team = threads > 0 ? threads : omp_get_max_threads();
+#else
+  const int team = 1;
+#endif
+  const long per_block = block_points(points, paths, team);
+  const long blocks = (points + per_block - 1) / per_block;
+  const long items = blocks * paths;
   std::atomic<long> done{0};
   std::atomic<int> status{kSweepOk};
   long last_reported = 0;
 #if defined(_OPENMP)
-  const int team = threads > 0 ? threads : omp_get_max_threads();
 #pragma omp parallel num_threads(team)
 #endif
   {
-    const std::unique_ptr<PathTiles> tiles = make_tiles(chunk.max_failure_scratch);
+    const std::unique_ptr<PathTiles> tiles = make_tiles(chunk);
 #if defined(_OPENMP)
-#pragma omp for schedule(dynamic, 16)
+#pragma omp for schedule(dynamic, 1)
 #endif
     for (long item = 0; item < items; ++item) {
-      const long point = item / paths;
       const long path = item % paths;
-      const SweepPointHeader& pt = chunk.points[point];
-      const std::size_t slot = out.index(pt, path, 0);
-      const int s = evaluate_path(pt, chunk.plans.data() + pt.first_plan, chunk.data.data(),
-                                  static_cast<std::uint32_t>(path), *tiles, out.npv_usd.data() + slot,
-                                  out.total_usd.data() + slot);
+      const long first_point = item / paths * per_block;
+      const Block block{chunk, static_cast<int>(first_point), static_cast<int>(std::min(points, first_point + per_block))};
+      const int s = evaluate_block(block, static_cast<std::uint32_t>(path), *tiles);
       if (s != kSweepOk) status.store(s);
-      const long finished = done.fetch_add(1) + 1;
+      for (int i = block.first_point; i < block.end_point; ++i) {
+        const SweepPointHeader& pt = chunk.points[i];
+        const std::size_t slot = out.index(pt, path, 0);
+        std::copy_n(tiles->npv.begin() + pt.first_plan, pt.plan_count, out.npv_usd.begin() + slot);
+        std::copy_n(tiles->total.begin() + pt.first_plan, pt.plan_count, out.total_usd.begin() + slot);
+      }
+      // Progress counts (point, path) items.
+      const long finished = done.fetch_add(block.end_point - block.first_point) + (block.end_point - block.first_point);
 #if defined(_OPENMP)
       const bool reporter = omp_get_thread_num() == 0;
 #else
@@ -387,7 +537,7 @@ SweepPathValues run_sweep_cpu(const SweepChunk& chunk, long paths, int threads, 
   }
   if (status.load() == kSweepFailureOverflow)
     throw ModelError("a path drew more node failures than the sweep made room for (internal limit)");
-  if (progress) progress(items);
+  if (progress) progress(points * paths);
   return out;
 }
 

@@ -47,8 +47,8 @@ inline constexpr int kSweepMonthHours = kHoursPerMonth;
 // Status codes of the device-side path evaluation (host code throws; device code returns).
 enum SweepStatus : int { kSweepOk = 0, kSweepFailureOverflow = 1 };
 
-// One plan at one grid point, as plain numbers. Offsets index the point's data block
-// (a flat array of doubles); -1 means "none" (factor 1, or no on-prem site).
+// One plan at one grid point, as plain numbers. Offsets index the data (a flat array of
+// doubles); -1 means "none" (factor 1, or no on-prem site).
 struct SweepPlanParams {
   FleetParams fleet;
   int power_of_two_divisors = 0;  // GPUs per node and per instance and cloud perf are powers of
@@ -87,6 +87,8 @@ struct SweepPlanParams {
   double repair_h = 0.0;
   int failure_capacity = 0;  // room for failure times on one path
   int failure_offset = 0;    // where this plan's room starts in the path's scratch
+
+  bool operator==(const SweepPlanParams&) const = default;
 };
 
 // One grid point: horizon, shared series and where its plans are.
@@ -98,7 +100,6 @@ struct SweepPointHeader {
   int baseline = 0;
   long demand_offset = 0;        // demand in GPUs [hours] (the deterministic series)
   long discount_offset = 0;      // (1 + r)^(-(m + 1) / 12) [months]
-  long data_offset = 0;          // where the point's block starts in the chunk's data
   double growth_log_per_year = 0.0;  // ln(1 + g)
   double growth_per_year = 0.0;
   double growth_sigma_per_year = 0.0;
@@ -240,14 +241,18 @@ TCO_HD void sweep_apply_ambient(const SweepPlanParams& p, double ambient_c, doub
 
 // The hour's variable cost (cloud on-demand and spot, energy, egress, waiting) through
 // step_hour; updates the backlog and returns the facility kW for the month's demand charge.
+TCO_HD double sweep_outcome_usd(const SweepPlanParams& p, const HourOutcome& o) {
+  return o.on_demand_usd + o.spot_usd + o.energy_usd + o.cloud_work * p.egress_usd_per_cloud_work +
+         o.backlog_gpu_hours * p.waiting_usd_per_gpu_hour;
+}
+
 template <typename Divide = PlainDivision>
 TCO_HD double sweep_hour_usd(const SweepPlanParams& p, const HourInputs& in, double& backlog_gpu_hours,
                              double& facility_kw, Divide divide = {}) {
   const HourOutcome o = step_hour(p.fleet, in, backlog_gpu_hours, divide);
   backlog_gpu_hours = o.backlog_gpu_hours;
   facility_kw = o.facility_kw;
-  return o.on_demand_usd + o.spot_usd + o.energy_usd + o.cloud_work * p.egress_usd_per_cloud_work +
-         o.backlog_gpu_hours * p.waiting_usd_per_gpu_hour;
+  return sweep_outcome_usd(p, o);
 }
 
 // The month's variable cost booked at its end: hourly costs plus the demand charge on the

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <unordered_map>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -190,28 +193,108 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
   return point;
 }
 
+namespace {
+
+// The chunk's series, each stored once: identical series of different points share an offset,
+// which also lets plans be compared by their offsets.
+class ChunkSeriesStore {
+ public:
+  explicit ChunkSeriesStore(std::vector<double>& data) : data_(data) {}
+
+  long add(const double* series, std::size_t size) {
+    const std::uint64_t key = hash(series, size);
+    const auto [first, last] = stored_.equal_range(key);
+    for (auto it = first; it != last; ++it) {
+      const auto [offset, stored_size] = it->second;
+      if (stored_size == size && std::equal(series, series + size, data_.begin() + offset)) return offset;
+    }
+    const long offset = static_cast<long>(data_.size());
+    data_.insert(data_.end(), series, series + size);
+    stored_.emplace(key, std::make_pair(offset, size));
+    return offset;
+  }
+
+ private:
+  // FNV-1a over the values' bits (equal series hash equally; a collision costs a comparison).
+  static std::uint64_t hash(const double* series, std::size_t size) {
+    std::uint64_t h = 14695981039346656037ull ^ size;
+    for (std::size_t i = 0; i < size; ++i) {
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, series + i, sizeof bits);
+      h = (h ^ bits) * 1099511628211ull;
+    }
+    return h;
+  }
+
+  std::vector<double>& data_;
+  std::unordered_multimap<std::uint64_t, std::pair<long, std::size_t>> stored_;
+};
+
+// Everything of a point that a plan's path result depends on, besides the plan itself.
+bool same_point_inputs(const SweepPointHeader& a, const SweepPointHeader& b) {
+  return a.hours == b.hours && a.months == b.months && a.demand_offset == b.demand_offset &&
+         a.discount_offset == b.discount_offset && a.growth_log_per_year == b.growth_log_per_year &&
+         a.growth_per_year == b.growth_per_year && a.growth_sigma_per_year == b.growth_sigma_per_year &&
+         a.seed == b.seed;
+}
+
+// Plans equal but for where their failure scratch lies.
+bool same_plan_inputs(SweepPlanParams a, SweepPlanParams b) {
+  a.failure_offset = 0;
+  b.failure_offset = 0;
+  return a == b;
+}
+
+// For each plan, the nearest earlier plan with the same inputs, or -1.
+std::vector<int> find_same_plans(const SweepChunk& chunk) {
+  std::vector<int> same_as(chunk.plans.size(), -1);
+  std::vector<int> point_of(chunk.plans.size());
+  for (std::size_t i = 0; i < chunk.points.size(); ++i)
+    for (int j = 0; j < chunk.points[i].plan_count; ++j) point_of[chunk.points[i].first_plan + j] = static_cast<int>(i);
+  // Keyed by what cheaply tells plans apart; only plans with the same key are compared.
+  std::unordered_map<std::uint64_t, std::vector<int>> by_key;
+  for (int j = 0; j < static_cast<int>(chunk.plans.size()); ++j) {
+    const SweepPlanParams& p = chunk.plans[j];
+    const SweepPointHeader& pt = chunk.points[point_of[j]];
+    std::uint64_t key = static_cast<std::uint64_t>(pt.demand_offset) * 1000003u;
+    for (double x : {p.fixed_npv_usd, p.nodes, p.fleet.reserved_gpus, p.fleet.spot_share})
+      key = (key ^ std::hash<double>{}(x)) * 1099511628211ull;
+    std::vector<int>& earlier = by_key[key];
+    for (auto it = earlier.rbegin(); it != earlier.rend(); ++it) {
+      if (same_point_inputs(chunk.points[point_of[*it]], pt) && same_plan_inputs(chunk.plans[*it], p)) {
+        same_as[j] = *it;
+        break;
+      }
+    }
+    earlier.push_back(j);
+  }
+  return same_as;
+}
+
+}  // namespace
+
 SweepChunk make_sweep_chunk(const std::vector<SweepPoint>& points) {
   SweepChunk chunk;
-  std::size_t data_size = 0;
-  for (const auto& p : points) data_size += p.data.size();
-  chunk.data.reserve(data_size);
+  ChunkSeriesStore store(chunk.data);
   for (const auto& p : points) {
     SweepPointHeader h = p.header;
-    const long base = static_cast<long>(chunk.data.size());
-    h.data_offset = base;
-    h.demand_offset += base;
-    h.discount_offset += base;
+    const auto rebase = [&](long& offset, long size) {
+      if (offset >= 0) offset = store.add(p.data.data() + offset, static_cast<std::size_t>(size));
+    };
+    rebase(h.demand_offset, h.hours);
+    rebase(h.discount_offset, h.months);
     h.first_plan = static_cast<int>(chunk.plans.size());
     for (SweepPlanParams plan : p.plans) {
       for (long* offset : {&plan.pue_offset, &plan.usd_per_kwh_offset, &plan.work_rate_offset, &plan.ambient_c_offset,
-                           &plan.cloud_factor_offset, &plan.demand_charge_offset})
-        if (*offset >= 0) *offset += base;
+                           &plan.cloud_factor_offset})
+        rebase(*offset, h.hours);
+      rebase(plan.demand_charge_offset, h.months);
       chunk.plans.push_back(plan);
     }
-    chunk.data.insert(chunk.data.end(), p.data.begin(), p.data.end());
     chunk.max_failure_scratch = std::max(chunk.max_failure_scratch, h.failure_scratch);
     chunk.points.push_back(h);
   }
+  chunk.same_as = find_same_plans(chunk);
   return chunk;
 }
 

@@ -28,13 +28,19 @@ struct SweepPoint {
 // Throws ModelError when the failures to track on one path would not fit in memory.
 SweepPoint prepare_sweep_point(const Scenario& scenario, std::uint64_t seed);
 
-// Several points in flat arrays; each header's offsets are rebased onto `data`, first_plan
-// onto `plans`, and a point's path results start at result_offset(point) (SweepPathValues).
+// Several points in flat arrays: each header's and plan's offsets are rebased onto `data`
+// (a series that several points share is stored once), first_plan onto `plans`, and a point's
+// path results start at index(point, 0, 0) (SweepPathValues).
 struct SweepChunk {
   std::vector<SweepPointHeader> points;
   std::vector<SweepPlanParams> plans;
   std::vector<double> data;
   int max_failure_scratch = 0;  // doubles of failure scratch one path needs, largest point
+  // Per plan: the nearest earlier plan of the chunk with the same inputs (its parameters, its
+  // point's horizon, demand, discounting, growth and seed), which therefore has the same result
+  // on every path; -1 when there is none. A grid over one plan's field leaves the other plans
+  // alike at every point: a backend may evaluate them once per path.
+  std::vector<int> same_as;
 };
 
 SweepChunk make_sweep_chunk(const std::vector<SweepPoint>& points);

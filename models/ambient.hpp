@@ -24,6 +24,8 @@ struct AmbientSpec {
   double noise_sigma_c = 0.0;                // Monte Carlo: per-path hourly noise
   std::optional<double> throttle_above_c;    // absent: never throttles
   double throttle_fraction = 0.0;
+
+  bool operator==(const AmbientSpec&) const = default;
 };
 
 TCO_HD double ambient_c(const AmbientSpec& a, int day_of_year, int hour_of_day) {

@@ -21,6 +21,8 @@ struct PueParams {
   double pue_min = 1.0;
   double pue_slope_per_c = 0.0;
   double free_cooling_c = 0.0;
+
+  bool operator==(const PueParams&) const = default;
 };
 
 inline PueParams pue_params(const CoolingType& c) {

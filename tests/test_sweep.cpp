@@ -145,6 +145,59 @@ TEST_CASE("sweep: 1 and 2 threads give the same bits") {
   CHECK(one.values.total_usd == two.values.total_usd);
 }
 
+namespace {
+
+// Three points of the random scenario: buy-2 with 2, 3 and 2 nodes (the first and last alike).
+std::vector<SweepPoint> three_node_counts(std::uint64_t seed) {
+  std::vector<SweepPoint> points;
+  for (int nodes : {2, 3, 2}) {
+    Json doc = random_sweep_json();
+    doc["plans"][1]["onprem_nodes"] = nodes;
+    points.push_back(prepare_sweep_point(load_sweep_scenario(doc), seed));
+  }
+  return points;
+}
+
+}  // namespace
+
+TEST_CASE("sweep chunk: points share equal series and name each plan's earlier twin") {
+  const std::vector<SweepPoint> points = three_node_counts(4);
+  const SweepChunk chunk = make_sweep_chunk(points);
+  // Every series of points 2 and 3 (demand, discounting, the site's hours, price factors) is
+  // point 1's: the chunk holds one point's data.
+  CHECK(chunk.data.size() == points[0].data.size());
+  REQUIRE(chunk.same_as.size() == 9);
+  // Plans: cloud, buy-2, own-4 per point. cloud and own-4 do not depend on buy-2's node count;
+  // buy-2 of point 3 (2 nodes) is buy-2 of point 1, not of point 2 (3 nodes).
+  CHECK(chunk.same_as == std::vector<int>{-1, -1, -1, 0, -1, 2, 3, 1, 5});
+}
+
+TEST_CASE("sweep: evaluating twins once gives the bits of evaluating every plan, with any blocks of points") {
+  const SweepChunk chunk = make_sweep_chunk(three_node_counts(8));
+  SweepChunk unshared = chunk;
+  std::fill(unshared.same_as.begin(), unshared.same_as.end(), -1);
+  const long paths = 9;
+  const SweepPathValues reference = run_sweep_cpu(unshared, paths, 1);
+  // One thread takes all three points per path; 3 threads and 9 paths give blocks of two
+  // points (about four items per thread), 8 threads blocks of one point: twins across blocks
+  // are evaluated again.
+  for (int threads : {1, 3, 8}) {
+    CAPTURE(threads);
+    const SweepPathValues v = run_sweep_cpu(chunk, paths, threads);
+    CHECK(v.npv_usd == reference.npv_usd);
+    CHECK(v.total_usd == reference.total_usd);
+  }
+  // And twins really are equal: cloud of points 1 and 2, buy-2 of points 1 and 3.
+  for (long k = 0; k < paths; ++k) {
+    CHECK(reference.npv_usd[reference.index(chunk.points[0], k, 0)] ==
+          reference.npv_usd[reference.index(chunk.points[1], k, 0)]);
+    CHECK(reference.npv_usd[reference.index(chunk.points[0], k, 1)] ==
+          reference.npv_usd[reference.index(chunk.points[2], k, 1)]);
+    CHECK(reference.npv_usd[reference.index(chunk.points[0], k, 1)] !=
+          reference.npv_usd[reference.index(chunk.points[1], k, 1)]);
+  }
+}
+
 TEST_CASE("sweep: the CPU's vector lanes agree with the device's hour-by-hour loop, every random input on") {
   const Scenario s = load_sweep_scenario(random_sweep_json());
   const long paths = 12;
