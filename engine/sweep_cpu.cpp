@@ -52,7 +52,10 @@ struct PathTiles {
   std::vector<char> spot_random;
   std::vector<double> npv;
   std::vector<double> total;
+  std::vector<double> lambda;   // per point: demand growth lambda per hour on this path
   double growth_lambda = 0.0;  // the lambda growth_step holds
+  long growth_h0 = -1;         // the month growth holds for growth_lambda, and for how many hours
+  int growth_hours = 0;
   double growth_step[kTile];
   double growth[kTile];
   std::uint32_t spot_words[kTile + 8];
@@ -365,7 +368,7 @@ TCO_SWEEP_INLINE void plan_month_on_path(const SweepPointHeader& pt, const Sweep
 }
 
 // Draws the month's hours h0 .. h0 + n - 1 for `seed` unless they are drawn already.
-void draw_month(std::uint64_t seed, std::uint32_t path, long h0, int n, bool spot_words, bool ambient, MonthDraws& d,
+TCO_SWEEP_CLONES void draw_month(std::uint64_t seed, std::uint32_t path, long h0, int n, bool spot_words, bool ambient, MonthDraws& d,
                 PathTiles& t) {
   if (d.hours >= n && d.seed == seed) return;
   d = MonthDraws{};
@@ -379,12 +382,16 @@ void draw_month(std::uint64_t seed, std::uint32_t path, long h0, int n, bool spo
 }
 
 // The demand growth multipliers of the month's hours for lambda (per hour).
-const double* month_growth(double lambda, long h0, int n, PathTiles& t) {
+TCO_SWEEP_CLONES const double* month_growth(double lambda, long h0, int n, PathTiles& t) {
   if (lambda == 0.0) return t.ones;
   if (lambda != t.growth_lambda) {
     for (int j = 0; j < kTile; ++j) t.growth_step[j] = std::exp(lambda * static_cast<double>(j));
     t.growth_lambda = lambda;
+    t.growth_h0 = -1;
   }
+  if (t.growth_h0 == h0 && t.growth_hours >= n) return t.growth;
+  t.growth_h0 = h0;
+  t.growth_hours = n;
   const double growth_m = std::exp(lambda * static_cast<double>(h0));
   for (int j = 0; j < n; ++j) t.growth[j] = growth_m * t.growth_step[j];
   return t.growth;
@@ -402,6 +409,7 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
   for (int i = b.first_point; i < b.end_point; ++i) {
     const SweepPointHeader& pt = chunk.points[i];
     months = std::max(months, pt.months);
+    t.lambda[i] = sweep_growth_lambda_per_h(pt, path);
     for (int j = pt.first_plan; j < pt.first_plan + pt.plan_count; ++j) {
       const SweepPlanParams& p = chunk.plans[j];
       t.npv[j] = 0.0;
@@ -421,6 +429,7 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
     }
   }
   t.growth_lambda = 0.0;
+  t.growth_h0 = -1;
 
   for (int m = 0; m < months; ++m) {
     const long h0 = static_cast<long>(m) * kTile;
@@ -430,7 +439,7 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
       if (m >= pt.months) continue;
       const int n = static_cast<int>(std::min<long>(kTile, pt.hours - h0));
       draw_month(pt.seed, path, h0, n, need_spot_words, need_z, draws, t);
-      const double* growth = month_growth(sweep_growth_lambda_per_h(pt, path), h0, n, t);
+      const double* growth = month_growth(t.lambda[i], h0, n, t);
       for (int j = pt.first_plan; j < pt.first_plan + pt.plan_count; ++j) {
         if (chunk.same_as[j] >= block_first_plan) continue;
         plan_month_on_path(pt, chunk.plans[j], j, data, path, m, h0, n, growth, draws, t);
@@ -468,6 +477,7 @@ std::unique_ptr<PathTiles> make_tiles(const SweepChunk& chunk) {
   t->spot_random.assign(plans, 0);
   t->npv.assign(plans, 0.0);
   t->total.assign(plans, 0.0);
+  t->lambda.assign(chunk.points.size(), 0.0);
   std::fill(std::begin(t->ones), std::end(t->ones), 1.0);
   std::fill(std::begin(t->zeros), std::end(t->zeros), 0.0);
   std::fill(std::begin(t->growth), std::end(t->growth), 1.0);
