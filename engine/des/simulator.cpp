@@ -110,10 +110,11 @@ class Simulator {
       // The next arrival waits outside the heap: arrivals come last among events at the same
       // instant (their kind has the lowest priority) and only one is pending at a time, so it
       // goes first exactly when it is strictly earlier than the heap's top.
-      if (arrival_pending_ && (events_.empty() || next_job_.submit_h < events_.top().time_h)) {
-        e = {next_job_.submit_h, static_cast<std::uint64_t>(EventKind::arrival) << 56, 0, 0};
+      const Event* next = events_.peek();
+      if (arrival_pending_ && (!next || next_job_.submit_h < next->time_h)) {
+        e = {next_job_.submit_h, event_order(EventKind::arrival, 0), 0, 0};
         arrival_pending_ = false;
-      } else if (!events_.empty() && events_.top().time_h < horizon_h_) {
+      } else if (next && next->time_h < horizon_h_) {
         e = events_.pop();
       } else {
         break;

@@ -1,0 +1,45 @@
+// One event of the discrete-event replay and its order: (time, priority, sequence number), so
+// that events at the same instant run in a fixed order: the calendar first (month, then hour
+// boundaries), then what frees capacity (repairs, finishes), then what takes it (preemptions,
+// failures, timeouts, retries, arrivals). The sequence number (insertion order) breaks the
+// remaining ties, so a run never depends on how the queue stores its events.
+#pragma once
+
+#include <cstdint>
+
+namespace tco::des {
+
+enum class EventKind : std::uint8_t {
+  month_boundary = 0,
+  hour_boundary = 1,
+  node_repair = 2,
+  finish = 3,
+  preemption = 4,
+  node_failure = 5,
+  max_wait = 6,    // a queued job has waited its max_wait_h: it bursts
+  spot_retry = 7,
+  release = 8,     // a deferred job's cheap window starts
+  arrival = 9,
+};
+inline constexpr int kEventKindCount = 10;
+
+struct Event {
+  double time_h;
+  std::uint64_t order;  // priority (kind) in the top 8 bits, sequence number below
+  std::uint32_t target; // job slot or node index
+  std::uint32_t generation;
+
+  EventKind kind() const { return static_cast<EventKind>(order >> 56); }
+};
+
+inline std::uint64_t event_order(EventKind kind, std::uint64_t sequence) {
+  return (static_cast<std::uint64_t>(kind) << 56) | sequence;
+}
+
+// Without short-circuits, so that it compiles to flag arithmetic rather than branches the
+// predictor cannot learn (which child of a heap node is the smallest is a coin toss).
+inline bool before(const Event& a, const Event& b) {
+  return (a.time_h < b.time_h) | ((a.time_h == b.time_h) & (a.order < b.order));
+}
+
+}  // namespace tco::des
