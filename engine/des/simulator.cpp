@@ -18,6 +18,7 @@
 
 #include "engine/des/checkpoint.hpp"
 #include "engine/des/event_queue.hpp"
+#include "engine/des/month_index.hpp"
 #include "engine/des/node_pool.hpp"
 #include "engine/des/spot_market.hpp"
 #include "engine/random.hpp"
@@ -69,7 +70,7 @@ class Simulator {
  public:
   Simulator(const Scenario& s, const DesPlan& p, JobFeed& feed, const PathInputs& in)
       : s_(s), p_(p), feed_(feed), in_(in), horizon_h_(static_cast<double>(s.horizon_hours())),
-        months_(s.horizon_months), market_(p.spot, p.spot_trace, in.seed, in.path),
+        months_(s.horizon_months), month_index_(months_), month_clock_(month_index_), market_(p.spot, p.spot_trace, in.seed, in.path),
         deadline_aware_(p.spot.policy == "deadline_aware") {
     out_.cost_by_month.assign(months_, CostRow{});
     out_.peak_facility_kw_by_month.assign(months_, 0.0);
@@ -131,7 +132,8 @@ class Simulator {
   // ------------------------------------------------------------------------------------------
   // Time, energy and waiting
 
-  int month_at(double t_h) const { return std::min(months_ - 1, static_cast<int>(t_h / kHoursPerMonth)); }
+  int month_at(double t_h) const { return month_index_.at(t_h); }
+  int month_now() { return month_clock_.at(now_); }
 
   // Accrues energy, busy and waiting GPU-hours up to t, hour by hour on-prem (each hour has
   // its own PUE and price); events never span a month boundary (month events), so a cloud
@@ -148,7 +150,7 @@ class Simulator {
   }
 
   void accrue(double dt) {
-    const int m = month_at(now_);
+    const int m = month_now();
     if (p_.onprem) {
       const double up = pool_.nodes_up();
       const double it_kw = it_kw_now();
@@ -174,7 +176,7 @@ class Simulator {
 
   void note_peak() {
     if (!p_.onprem) return;
-    double& peak = out_.peak_facility_kw_by_month[month_at(now_)];
+    double& peak = out_.peak_facility_kw_by_month[month_now()];
     peak = std::max(peak, it_kw_now() * pue_);
   }
 
@@ -587,7 +589,8 @@ class Simulator {
     billed_gpu_hours += j.instances * p_.gpus_per_instance * billed_h;
     const double usd_per_h = j.instances * usd_per_instance_h;
     const double exp_ka = std::exp(growth_k_ * a), exp_kb = std::exp(growth_k_ * b);
-    for (int m = month_at(a); m <= month_at(b); ++m) {
+    const int month_b = month_now();
+    for (int m = month_at(a); m <= month_b; ++m) {
       const double start = static_cast<double>(m) * kHoursPerMonth, end = static_cast<double>(m + 1) * kHoursPerMonth;
       const bool from_a = a >= start, to_b = m == months_ - 1 || b <= end;
       const double lo = from_a ? a : start, hi = to_b ? b : end;
@@ -600,7 +603,7 @@ class Simulator {
     }
     const double extra_h = billed_h - used_h;
     if (extra_h > 0.0) {
-      const int m = month_at(b);
+      const int m = month_b;
       out_.cost_by_month[m][static_cast<int>(category)] +=
           usd_per_h * extra_h * std::exp(growth_k_ * std::floor(b)) * (shock.empty() ? 1.0 : shock[m]);
     }
@@ -624,7 +627,7 @@ class Simulator {
     if (venue != Venue::onprem) {
       out_.gpu_hours.cloud_work += work;
       if (p_.egress_usd_per_gpu_hour > 0.0)
-        out_.cost_by_month[month_at(now_)][static_cast<int>(Category::egress)] +=
+        out_.cost_by_month[month_now()][static_cast<int>(Category::egress)] +=
             work / p_.perf_cloud * p_.egress_usd_per_gpu_hour;
     }
     if (now_ > j.deadline_abs_h + 1e-9) ++c.deadline_misses;
@@ -742,6 +745,8 @@ class Simulator {
   PathInputs in_;
   double horizon_h_;
   int months_;
+  MonthIndex month_index_;
+  MonthClock month_clock_;  // the month of now_
   SpotMarket market_;
   bool deadline_aware_;
   PathOutcome out_;
