@@ -7,11 +7,13 @@
 //      (run_monte_carlo, everything included but loading the scenario);
 //   3. streaming: a generated 10-million-job trace file (larger than the in-memory limit, so
 //      it streams from the file) replayed through one hybrid plan, with the peak resident memory.
-//   bench_des [--paths N] [--threads N] [--mc-paths N] [--stream-jobs N] [--skip 1,2,3]
+//   bench_des [--paths N] [--threads N] [--mc-paths N] [--stream-jobs N] [--skip 1,2,3] [--scenario FILE]
+// --scenario replaces the openb scenario of measurement 1 (per-plan rates of any DES scenario).
 // Run it from the repository root of a Release build: build/bench/bench_des.
 #include <sys/resource.h>
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -49,21 +51,31 @@ double peak_rss_mib() {
   return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux: kilobytes
 }
 
-void events_per_second(long paths) {
-  const std::string path = "scenarios/openb-h100-hybrid.json";
-  if (!std::filesystem::exists("../shared/data/alibaba-gpu-v2023/openb_pod_list_default.csv")) {
+constexpr const char* kOpenbScenario = "scenarios/openb-h100-hybrid.json";
+
+void events_per_second(long paths, const std::string& path) {
+  if (path == kOpenbScenario &&
+      !std::filesystem::exists("../shared/data/alibaba-gpu-v2023/openb_pod_list_default.csv")) {
     fmt::print("1. skipped: ../shared/data is absent\n");
     return;
   }
   const tco::Scenario s = tco::load_scenario(path);
   const tco::des::DesPlans plans = tco::des::prepare_des_plans(s);
   const tco::des::JobCatalog catalog = tco::des::build_job_catalog(*s.jobs);
+  const bool needs_ambient_noise = std::any_of(plans.plans.begin(), plans.plans.end(),
+                                               [](const tco::des::DesPlan& d) { return !d.ambient_c.empty(); });
   double generate_s = 0.0, simulate_s = 0.0, simulate_cpu_s = 0.0;
   long events = 0, jobs = 0;
   std::vector<long> plan_events(plans.plans.size(), 0);
   std::vector<double> plan_seconds(plans.plans.size(), 0.0);
   for (long p = 0; p < paths; ++p) {
-    const tco::des::PathInputs in{s.monte_carlo.seed, static_cast<std::uint32_t>(p), s.jobs->growth_per_year};
+    tco::des::PathInputs in{s.monte_carlo.seed, static_cast<std::uint32_t>(p), s.jobs->growth_per_year};
+    // As the Monte Carlo does: the ambient noise drawn once per path for all plans (not timed).
+    std::vector<double> noise;
+    if (needs_ambient_noise) {
+      noise = tco::des::ambient_noise(in.seed, in.path, s.horizon_hours());
+      in.ambient_noise = &noise;
+    }
     auto t0 = Clock::now();
     tco::des::JobStream stream(*s.jobs, catalog, s.calendar, in.seed, in.path, static_cast<double>(s.horizon_hours()),
                                in.growth_per_year);
@@ -84,7 +96,7 @@ void events_per_second(long paths) {
       events += o.events;
     }
   }
-  fmt::print("1. openb tiled to 36 months: {} paths x {} plans, {:.0f} jobs per path\n", paths, plans.plans.size(),
+  fmt::print("1. {}: {} paths x {} plans, {:.0f} jobs per path\n", path, paths, plans.plans.size(),
              static_cast<double>(jobs) / paths);
   for (std::size_t k = 0; k < plans.plans.size(); ++k)
     fmt::print("   {:<20} {:>10.0f} events/path  {:>6.2f} M events/s\n", s.plans[k].name,
@@ -165,18 +177,21 @@ int main(int argc, char** argv) {
   long paths = 5, mc_paths = 1000, stream_jobs = 10'000'000;
   int threads = 2;
   std::string skip;
+  std::string scenario = kOpenbScenario;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--paths")) paths = std::atol(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--threads")) threads = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--mc-paths")) mc_paths = std::atol(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--stream-jobs")) stream_jobs = std::atol(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--skip")) skip = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--scenario")) scenario = argv[i + 1];
     else {
-      std::fprintf(stderr, "usage: bench_des [--paths N] [--threads N] [--mc-paths N] [--stream-jobs N] [--skip 1,2,3]\n");
+      std::fprintf(stderr, "usage: bench_des [--paths N] [--threads N] [--mc-paths N] [--stream-jobs N] [--skip 1,2,3] "
+                           "[--scenario FILE]\n");
       return 2;
     }
   }
-  if (skip.find('1') == std::string::npos) events_per_second(paths);
+  if (skip.find('1') == std::string::npos) events_per_second(paths, scenario);
   if (skip.find('2') == std::string::npos) monte_carlo_time(mc_paths, threads);
   if (skip.find('3') == std::string::npos) streaming_memory(stream_jobs);
   return 0;
