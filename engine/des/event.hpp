@@ -5,6 +5,7 @@
 // remaining ties, so a run never depends on how the queue stores its events.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 
 namespace tco::des {
@@ -36,10 +37,13 @@ inline std::uint64_t event_order(EventKind kind, std::uint64_t sequence) {
   return (static_cast<std::uint64_t>(kind) << 56) | sequence;
 }
 
-// Without short-circuits, so that it compiles to flag arithmetic rather than branches the
-// predictor cannot learn (which child of a heap node is the smallest is a coin toss).
+// Integer comparisons of (time, order) without short-circuits, so no branch the predictor
+// cannot learn (which child of a heap node is the smallest is a coin toss). Event times are
+// never negative (EventQueue stores -0 as +0), and the bits of non-negative doubles order as
+// the numbers do.
 inline bool before(const Event& a, const Event& b) {
-  return (a.time_h < b.time_h) | ((a.time_h == b.time_h) & (a.order < b.order));
+  const std::uint64_t ta = std::bit_cast<std::uint64_t>(a.time_h), tb = std::bit_cast<std::uint64_t>(b.time_h);
+  return (ta < tb) | ((ta == tb) & (a.order < b.order));
 }
 
 }  // namespace tco::des
