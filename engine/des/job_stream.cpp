@@ -21,13 +21,14 @@ constexpr std::uint32_t kPoissonEntity = 1u << 16;
 constexpr std::uint32_t kCampaignEntity = 2u << 16;
 constexpr std::uint32_t kSteadyEntity = 3u << 16;
 
-void apply_traits(const JobTraits& t, const JobCatalog& catalog, double u_preemptible, SimJob& job) {
+// class_id: the catalog's id of t.job_class, looked up once per source (not once per job).
+void apply_traits(const JobTraits& t, std::uint16_t class_id, double u_preemptible, SimJob& job) {
   job.preemptible = u_preemptible < t.preemptible_fraction;
   job.checkpoint_h = t.checkpoint_h;
   job.max_wait_h = t.max_wait_h.value_or(-1.0);
   if (t.deadline_factor) job.deadline_h = *t.deadline_factor * job.duration_h;
   job.deferrable = t.deferrable;
-  job.job_class = catalog.class_ids.at(t.job_class);
+  job.job_class = class_id;
 }
 
 }  // namespace
@@ -214,7 +215,8 @@ class PoissonSource final : public JobStream::Source {
  public:
   PoissonSource(const PoissonJobs& p, const JobCatalog& c, const Calendar& cal, std::uint64_t seed, std::uint32_t path,
                 std::uint32_t index)
-      : p_(p), c_(c), cal_(cal), seed_(seed), path_(path), entity_(kPoissonEntity | index) {
+      : p_(p), class_id_(c.class_ids.at(p.traits.job_class)), cal_(cal), seed_(seed), path_(path),
+        entity_(kPoissonEntity | index) {
     peak_rate_ = p.jobs_per_hour * (1.0 + p.diurnal_amplitude) * std::max(1.0, p.weekend_factor);
     for (int weekend = 0; weekend < 2; ++weekend)
       for (int hour = 0; hour < 24; ++hour)
@@ -238,7 +240,7 @@ class PoissonSource final : public JobStream::Source {
       job.gpus = p_.gpus_weights[i].first;
       const double d = uniform(seed_, path_, RandomSource::duration, entity_, k);
       job.duration_h = std::min(p_.max_duration_h, lognormal_quantile(d, p_.duration_median_h, p_.duration_sigma));
-      apply_traits(p_.traits, c_, g.second, job);
+      apply_traits(p_.traits, class_id_, g.second, job);
       return true;
     }
   }
@@ -249,7 +251,7 @@ class PoissonSource final : public JobStream::Source {
     return shape_[cal_.is_weekend(hour) ? 1 : 0][cal_.hour_of_day(hour)];
   }
   const PoissonJobs& p_;
-  const JobCatalog& c_;
+  std::uint16_t class_id_;
   const Calendar& cal_;
   std::uint64_t seed_;
   std::uint32_t path_;
@@ -264,7 +266,7 @@ class PoissonSource final : public JobStream::Source {
 class CampaignSource final : public JobStream::Source {
  public:
   CampaignSource(const CampaignJobs& p, const JobCatalog& c, std::uint64_t seed, std::uint32_t path, std::uint32_t index)
-      : p_(p), c_(c), seed_(seed), path_(path), entity_(kCampaignEntity | index) {}
+      : p_(p), class_id_(c.class_ids.at(p.traits.job_class)), seed_(seed), path_(path), entity_(kCampaignEntity | index) {}
   bool next(SimJob& job) override {
     const std::uint32_t k = k_++;
     const UniformPair u = uniform_pair(seed_, path_, RandomSource::start_jitter, entity_, k);
@@ -272,13 +274,13 @@ class CampaignSource final : public JobStream::Source {
     job.submit_h = 24.0 * (p_.first_day + k * p_.every_days + u.first * p_.jitter_days);
     job.gpus = p_.gpus;
     job.duration_h = 24.0 * p_.duration_days;
-    apply_traits(p_.traits, c_, u.second, job);
+    apply_traits(p_.traits, class_id_, u.second, job);
     return job.submit_h < 1e9;
   }
 
  private:
   const CampaignJobs& p_;
-  const JobCatalog& c_;
+  std::uint16_t class_id_;
   std::uint64_t seed_;
   std::uint32_t path_;
   std::uint32_t entity_;
@@ -290,7 +292,7 @@ class CampaignSource final : public JobStream::Source {
 class SteadySource final : public JobStream::Source {
  public:
   SteadySource(const SteadyJobs& p, const JobCatalog& c, std::uint64_t seed, std::uint32_t path, std::uint32_t index)
-      : p_(p), c_(c), seed_(seed), path_(path), entity_(kSteadyEntity | index),
+      : p_(p), class_id_(c.class_ids.at(p.traits.job_class)), seed_(seed), path_(path), entity_(kSteadyEntity | index),
         per_round_((p.gpus + p.gpus_per_job - 1) / p.gpus_per_job) {}
   bool next(SimJob& job) override {
     const int in_round = static_cast<int>(k_ % per_round_);
@@ -301,13 +303,13 @@ class SteadySource final : public JobStream::Source {
     job.submit_h = round * p_.job_duration_h;
     job.gpus = in_round + 1 < per_round_ ? p_.gpus_per_job : p_.gpus - (per_round_ - 1) * p_.gpus_per_job;
     job.duration_h = p_.job_duration_h;
-    apply_traits(p_.traits, c_, u, job);
+    apply_traits(p_.traits, class_id_, u, job);
     return job.submit_h < 1e9;
   }
 
  private:
   const SteadyJobs& p_;
-  const JobCatalog& c_;
+  std::uint16_t class_id_;
   std::uint64_t seed_;
   std::uint32_t path_;
   std::uint32_t entity_;
