@@ -75,7 +75,7 @@ class Simulator {
     out_.cost_by_month.assign(months_, CostRow{});
     out_.peak_facility_kw_by_month.assign(months_, 0.0);
     price_change_ = p.cloud ? p.cloud->price_change_per_year : 0.0;
-    growth_k_ = std::log1p(price_change_) / kHoursPerYear;
+    growth_k_ = p.price_growth_per_h;
     exp_k_month_start_.resize(months_ + 1);
     for (int m = 0; m <= months_; ++m) exp_k_month_start_[m] = std::exp(growth_k_ * (static_cast<double>(m) * kHoursPerMonth));
     spot_shock_.assign(months_, 1.0);
@@ -116,7 +116,7 @@ class Simulator {
         e = {next_job_.submit_h, event_order(EventKind::arrival, 0), 0, 0};
         arrival_pending_ = false;
       } else if (next && next->time_h < horizon_h_) {
-        e = events_.pop();
+        e = events_.pop_peeked();
       } else {
         break;
       }
@@ -170,8 +170,14 @@ class Simulator {
     }
   }
 
-  double it_kw_now() const {
-    return pool_.nodes_up() * p_.idle_kw + (p_.peak_kw - p_.idle_kw) * busy_gpus_ / p_.gpus_per_node;
+  // IT power of the pool's state, recomputed only when the state changed (every accrual asks).
+  double it_kw_now() {
+    if (pool_.nodes_up() != it_kw_nodes_up_ || busy_gpus_ != it_kw_busy_gpus_) {
+      it_kw_nodes_up_ = pool_.nodes_up();
+      it_kw_busy_gpus_ = busy_gpus_;
+      it_kw_ = pool_.nodes_up() * p_.idle_kw + (p_.peak_kw - p_.idle_kw) * busy_gpus_ / p_.gpus_per_node;
+    }
+    return it_kw_;
   }
 
   void note_peak() {
@@ -605,8 +611,15 @@ class Simulator {
     if (extra_h > 0.0) {
       const int m = month_b;
       out_.cost_by_month[m][static_cast<int>(category)] +=
-          usd_per_h * extra_h * std::exp(growth_k_ * std::floor(b)) * (shock.empty() ? 1.0 : shock[m]);
+          usd_per_h * extra_h * price_growth_at_hour_of(b) * (shock.empty() ? 1.0 : shock[m]);
     }
+  }
+
+  // e^{k floor(t)}: the plan's table (the same exp, computed once per run), or the exp itself.
+  double price_growth_at_hour_of(double t_h) const {
+    const auto& table = p_.price_growth_at_hour;
+    if (t_h >= 0.0 && t_h < static_cast<double>(table.size())) return table[static_cast<std::size_t>(t_h)];
+    return std::exp(growth_k_ * std::floor(t_h));
   }
 
   void complete(std::uint32_t slot) {
@@ -769,6 +782,9 @@ class Simulator {
   long live_queued_ = 0;
   long waiting_gpus_ = 0;
   int busy_gpus_ = 0;
+  int it_kw_nodes_up_ = -1;  // the state it_kw_ was computed for
+  int it_kw_busy_gpus_ = -1;
+  double it_kw_ = 0.0;
   double pue_ = 1.0;
   double usd_per_kwh_ = 0.0;
   double work_rate_ = 1.0;
