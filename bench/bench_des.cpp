@@ -193,6 +193,6 @@ int main(int argc, char** argv) {
   }
   if (skip.find('1') == std::string::npos) events_per_second(paths, scenario);
   if (skip.find('2') == std::string::npos) monte_carlo_time(mc_paths, threads);
-  if (skip.find('3') == std::string::npos) streaming_memory(stream_jobs);
+  if (skip.find('3') == std::string::npos && stream_jobs > 0) streaming_memory(stream_jobs);
   return 0;
 }
