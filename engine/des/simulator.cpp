@@ -68,6 +68,9 @@ double growth_integral_h(double k, double a, double b, double exp_ka, double exp
 
 class Simulator {
  public:
+  // month_clock_ points at month_index_: a copy would point at the original's.
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
   Simulator(const Scenario& s, const DesPlan& p, JobFeed& feed, const PathInputs& in)
       : s_(s), p_(p), feed_(feed), in_(in), horizon_h_(static_cast<double>(s.horizon_hours())),
         months_(s.horizon_months), month_index_(months_), month_clock_(month_index_), market_(p.spot, p.spot_trace, in.seed, in.path),
