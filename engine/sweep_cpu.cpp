@@ -62,6 +62,7 @@ struct PathTiles {
   std::uint32_t preemption_words[kTile + 8];
   double u[kTile];
   double z[kTile];
+  int tail_hours[kTile];
   double ones[kTile];
   double zeros[kTile];
   double nodes[kTile];
@@ -263,13 +264,19 @@ TCO_SWEEP_CLONES TCO_SWEEP_FLAT void fill_ambient_uniforms(std::uint64_t seed, s
 }
 
 // Phi^-1 of the uniforms: the central piece for every hour (vectorised), then the tails
-// (|u - 0.5| > 0.425, 15 % of hours) one by one; the same bits as normal_quantile.
+// (|u - 0.5| > 0.425, 15 % of hours) one by one, from a list made without branches (which
+// hours are tails is a coin toss the branch predictor cannot learn); the same bits as
+// normal_quantile.
 TCO_SWEEP_INLINE void fill_ambient_z(std::uint64_t seed, std::uint32_t path, long h0, int n, double* __restrict u,
-                                     double* __restrict z) {
+                                     double* __restrict z, int* __restrict tails) {
   fill_ambient_uniforms(seed, path, h0, n, u);
   for (int j = 0; j < n; ++j) z[j] = normal_quantile_central(u[j] - 0.5);
-  for (int j = 0; j < n; ++j)
-    if (std::fabs(u[j] - 0.5) > 0.425) z[j] = normal_quantile_tail(u[j]);
+  int count = 0;
+  for (int j = 0; j < n; ++j) {
+    tails[count] = j;
+    count += std::fabs(u[j] - 0.5) > 0.425 ? 1 : 0;
+  }
+  for (int k = 0; k < count; ++k) z[tails[k]] = normal_quantile_tail(u[tails[k]]);
 }
 
 // Plans whose ambient noise gives the same PUE and work rate (the same site).
@@ -378,7 +385,7 @@ TCO_SWEEP_CLONES void draw_month(std::uint64_t seed, std::uint32_t path, long h0
     d.spot_words = fill_hour_words(seed, path, RandomSource::spot_availability, h0, n, t.spot_words);
     d.preemption_words = fill_hour_words(seed, path, RandomSource::preemption, h0, n, t.preemption_words);
   }
-  if (ambient) fill_ambient_z(seed, path, h0, n, t.u, t.z);
+  if (ambient) fill_ambient_z(seed, path, h0, n, t.u, t.z, t.tail_hours);
 }
 
 // The demand growth multipliers of the month's hours for lambda (per hour).
