@@ -130,9 +130,35 @@ void fit_packing(const FluidOf& fluid, Factors at, double target, FactorFit& fit
   fit.value = 0.5 * (a + b);
 }
 
+// The edge of the step where a monotone step function crosses its target, by bisection between
+// `over` (gap = billed - target >= 0 there) and `under` (gap < 0), either one the larger x. The
+// side nearer the target is kept, the one that does not bill less on a tie. The bisection ends a
+// hair from the edge; a value rounded to 4 decimals into the kept step (when the step is that
+// wide, and inside [x_min, x_max]) bills the same and does not sit on the edge.
+double nearest_step_edge(const std::function<double(double)>& gap, double over, double gap_over, double under,
+                         double gap_under, double x_min, double x_max) {
+  for (int i = 0; i < 200 && std::abs(over - under) > 1e-12 * std::max(over, under); ++i) {
+    const double mid = 0.5 * (over + under);
+    const double g = gap(mid);
+    if (g >= 0.0) {
+      over = mid;
+      gap_over = g;
+    } else {
+      under = mid;
+      gap_under = g;
+    }
+  }
+  const bool keep_under = std::abs(gap_under) < std::abs(gap_over);
+  const double edge = keep_under ? under : over;
+  const double kept_gap = keep_under ? gap_under : gap_over;
+  const bool upper = edge > (keep_under ? over : under);
+  const double rounded = upper ? std::ceil(edge * 1e4) / 1e4 : std::floor(edge * 1e4) / 1e4;
+  return rounded >= x_min && rounded <= x_max && gap(rounded) == kept_gap ? rounded : edge;
+}
+
 // Cloud packing: billed(q) = on-demand billed GPU-hours is a non-increasing step function
 // of q (whole instances per hour, of GPUs / q). Bisection on [kCloudPackingFitMin, 1] finds the
-// step where billed(q) crosses the target; the nearer side is kept (as for spot overhead below).
+// step where billed(q) crosses the target (nearest_step_edge).
 void fit_cloud_packing(const FluidOf& fluid, Factors at, double target, double des_ratio, double fluid_work,
                        FactorFit& fit) {
   auto billed = [&](double q) {
@@ -163,30 +189,14 @@ void fit_cloud_packing(const FluidOf& fluid, Factors at, double target, double d
                            des_ratio, kCloudPackingFitMin, (at_min + target) / fluid_work, kCloudPackingFitMin);
     return;
   }
-  double lo = kCloudPackingFitMin, hi = 1.0, g_lo = at_min, g_hi = at_one;  // g_lo >= 0 > g_hi
-  for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    const double g = billed(mid) - target;
-    if (g >= 0.0) {
-      lo = mid;
-      g_lo = g;
-    } else {
-      hi = mid;
-      g_hi = g;
-    }
-  }
+  // Billing falls as q grows: q_min bills at least the target, 1 less.
   fit.status = FactorFit::Status::fitted;
-  // As for spot overhead: a value rounded to 4 decimals into the kept step, when it bills the same.
-  const bool upper = std::abs(g_hi) < std::abs(g_lo);
-  const double edge = upper ? hi : lo;
-  const double rounded = upper ? std::ceil(edge * 1e4) / 1e4 : std::floor(edge * 1e4) / 1e4;
-  fit.value = rounded >= kCloudPackingFitMin && rounded <= 1.0 && billed(rounded) - target == (upper ? g_hi : g_lo)
-                  ? rounded
-                  : edge;
+  fit.value = nearest_step_edge([&](double q) { return billed(q) - target; }, kCloudPackingFitMin, at_min, 1.0, at_one,
+                                kCloudPackingFitMin, 1.0);
 }
 
 // Spot overhead: billed(s) is a non-decreasing step function of s (whole instances per hour).
-// Bisection finds the step where billed(s) crosses the target; the nearer side is kept.
+// Bisection finds the step where billed(s) crosses the target (nearest_step_edge).
 void fit_spot_overhead(const FluidOf& fluid, Factors at, double target, FactorFit& fit) {
   auto billed = [&](double f) {
     at.spot_overhead = f;
@@ -217,28 +227,10 @@ void fit_spot_overhead(const FluidOf& fluid, Factors at, double target, FactorFi
                            target, kSpotOverheadMax, at_max + target, kSpotOverheadMax);
     return;
   }
-  double lo = kSpotOverheadMin, hi = kSpotOverheadMax, g_lo = at_min, g_hi = at_max;
-  for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    const double g = billed(mid) - target;
-    if (g < 0.0) {
-      lo = mid;
-      g_lo = g;
-    } else {
-      hi = mid;
-      g_hi = g;
-    }
-  }
+  // Billing grows with the factor: the maximum bills at least the target, the minimum less.
   fit.status = FactorFit::Status::fitted;
-  // The bisection ends a hair from a step's edge; a value rounded to 4 decimals into the step
-  // (when the step is that wide) bills the same and does not sit on the edge.
-  const bool upper = std::abs(g_hi) <= std::abs(g_lo);
-  const double edge = upper ? hi : lo;
-  const double rounded = upper ? std::ceil(edge * 1e4) / 1e4 : std::floor(edge * 1e4) / 1e4;
-  fit.value = rounded >= kSpotOverheadMin && rounded <= kSpotOverheadMax &&
-                      billed(rounded) - target == (upper ? g_hi : g_lo)
-                  ? rounded
-                  : edge;
+  fit.value = nearest_step_edge([&](double f) { return billed(f) - target; }, kSpotOverheadMax, at_max,
+                                kSpotOverheadMin, at_min, kSpotOverheadMin, kSpotOverheadMax);
 }
 
 }  // namespace
