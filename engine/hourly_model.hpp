@@ -122,6 +122,29 @@ TCO_HD OnPremHour onprem_hour(const FleetParams& f, const HourInputs& in, double
   return {busy, work_onprem, overflow};
 }
 
+// The cloud part of a bursting plan's hour: the overflow (reference GPU-hours of work) to
+// reserved, spot and on-demand instances.
+template <typename Divide = PlainDivision>
+TCO_HD void cloud_hour(const FleetParams& f, const HourInputs& in, double overflow, HourOutcome& out, Divide divide) {
+  out.cloud_work = overflow;
+  const double cloud_gpus = divide(overflow, f.perf_cloud);
+  out.reserved_used_gpus = cloud_gpus < f.reserved_gpus ? cloud_gpus : f.reserved_gpus;
+  const double rest = cloud_gpus - out.reserved_used_gpus;
+  const double spot_gpus = rest * f.spot_share * in.spot_available;
+  // Instances are counted once and priced by count (instances x GPUs per instance is exact,
+  // both being whole numbers, so this is billed GPUs / GPUs per instance to the bit).
+  // x 1.0 is exact: cloud packing 1 leaves every result bit for bit as without it.
+  const double spot_instances = instances_for(
+      spot_gpus * f.spot_overhead_factor * in.spot_preemption_factor * f.cloud_billed_per_gpu, f.gpus_per_instance,
+      divide);
+  const double on_demand_instances =
+      instances_for((rest - spot_gpus) * f.cloud_billed_per_gpu, f.gpus_per_instance, divide);
+  out.spot_billed_gpus = spot_instances * f.gpus_per_instance;
+  out.on_demand_billed_gpus = on_demand_instances * f.gpus_per_instance;
+  out.spot_usd = spot_instances * f.spot_usd_per_instance_hour * in.cloud_price_factor * in.spot_price_multiplier;
+  out.on_demand_usd = on_demand_instances * f.on_demand_usd_per_instance_hour * in.cloud_price_factor;
+}
+
 template <typename Divide = PlainDivision>
 TCO_HD HourOutcome step_hour(const FleetParams& f, const HourInputs& in, double backlog_gpu_hours,
                              Divide divide = {}) {
@@ -131,34 +154,27 @@ TCO_HD HourOutcome step_hour(const FleetParams& f, const HourInputs& in, double 
   const double busy = onprem.busy_gpus;
   out.busy_gpus = busy;
   out.work_onprem = onprem.work_onprem;
-  const double overflow = onprem.overflow;
-
-  if (f.bursts) {
-    out.cloud_work = overflow;
-    const double cloud_gpus = divide(overflow, f.perf_cloud);
-    out.reserved_used_gpus = cloud_gpus < f.reserved_gpus ? cloud_gpus : f.reserved_gpus;
-    const double rest = cloud_gpus - out.reserved_used_gpus;
-    const double spot_gpus = rest * f.spot_share * in.spot_available;
-    // Instances are counted once and priced by count (instances x GPUs per instance is exact,
-    // both being whole numbers, so this is billed GPUs / GPUs per instance to the bit).
-    // x 1.0 is exact: cloud packing 1 leaves every result bit for bit as without it.
-    const double spot_instances = instances_for(
-        spot_gpus * f.spot_overhead_factor * in.spot_preemption_factor * f.cloud_billed_per_gpu, f.gpus_per_instance,
-        divide);
-    const double on_demand_instances =
-        instances_for((rest - spot_gpus) * f.cloud_billed_per_gpu, f.gpus_per_instance, divide);
-    out.spot_billed_gpus = spot_instances * f.gpus_per_instance;
-    out.on_demand_billed_gpus = on_demand_instances * f.gpus_per_instance;
-    out.spot_usd =
-        spot_instances * f.spot_usd_per_instance_hour * in.cloud_price_factor * in.spot_price_multiplier;
-    out.on_demand_usd = on_demand_instances * f.on_demand_usd_per_instance_hour * in.cloud_price_factor;
-  } else {
-    out.backlog_gpu_hours = overflow;
-  }
+  if (f.bursts)
+    cloud_hour(f, in, onprem.overflow, out, divide);
+  else
+    out.backlog_gpu_hours = onprem.overflow;
 
   out.it_kw = in.nodes_up * f.idle_kw + divide((f.peak_kw - f.idle_kw) * busy, f.gpus_per_node);
   out.facility_kw = out.it_kw * in.pue;
   out.energy_usd = out.facility_kw * in.usd_per_kwh;
+  return out;
+}
+
+// step_hour of a bursting plan in an hour with no node up and no backlog, to the bit: no
+// capacity, so no GPU is busy, the IT load is 0 x idle + 0 and all the work overflows (the same
+// 1e-12 floor). A hot loop that knows the whole month has no node up skips the on-prem part,
+// its division included. (Finite kW, PUE and energy price assumed, as everywhere.)
+template <typename Divide = PlainDivision>
+TCO_HD HourOutcome step_cloud_only_hour(const FleetParams& f, const HourInputs& in, Divide divide = {}) {
+  HourOutcome out;
+  double overflow = in.demand_gpus + 0.0;
+  if (overflow < 1e-12) overflow = 0.0;
+  cloud_hour(f, in, overflow, out, divide);
   return out;
 }
 

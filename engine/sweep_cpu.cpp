@@ -107,11 +107,21 @@ TCO_SWEEP_INLINE HourInputs hour_inputs(const MonthInputs& a, int j) {
   return in;
 }
 
+// One hour of a bursting plan (no backlog): step_hour, or, in a month with no node up,
+// step_cloud_only_hour (the same bits without the on-prem part).
+template <bool NoNodes, typename Divide>
+TCO_SWEEP_INLINE HourOutcome bursting_hour(const SweepPlanParams& p, const HourInputs& in, Divide divide) {
+  if constexpr (NoNodes)
+    return step_cloud_only_hour(p.fleet, in, divide);
+  else
+    return step_hour(p.fleet, in, 0.0, divide);
+}
+
 // The month's hours of one bursting plan (its hours are independent) in eight independent
 // lanes, summed in a fixed order (the lane of hour j is j mod 8). (A local copy that says it
 // bursts: the branch folds away and every load is from the stack, so the compiler can run the
 // lanes as one vector.)
-template <typename Divide>
+template <bool NoNodes, typename Divide>
 TCO_SWEEP_INLINE void bursting_month(const SweepPlanParams& plan, const MonthInputs& a, int n, double& usd,
                                      double& peak_kw, Divide divide) {
   SweepPlanParams p = plan;
@@ -121,17 +131,15 @@ TCO_SWEEP_INLINE void bursting_month(const SweepPlanParams& plan, const MonthInp
   int j0 = 0;
   for (; j0 + kLanes <= n; j0 += kLanes) {
     for (int l = 0; l < kLanes; ++l) {
-      double backlog = 0.0;
-      double kw = 0.0;
-      acc[l] += sweep_hour_usd(p, hour_inputs(a, j0 + l), backlog, kw, divide);
-      top[l] = top[l] > kw ? top[l] : kw;
+      const HourOutcome o = bursting_hour<NoNodes>(p, hour_inputs(a, j0 + l), divide);
+      acc[l] += sweep_outcome_usd(p, o);
+      top[l] = top[l] > o.facility_kw ? top[l] : o.facility_kw;
     }
   }
   for (int l = 0; j0 + l < n; ++l) {
-    double backlog = 0.0;
-    double kw = 0.0;
-    acc[l] += sweep_hour_usd(p, hour_inputs(a, j0 + l), backlog, kw, divide);
-    top[l] = top[l] > kw ? top[l] : kw;
+    const HourOutcome o = bursting_hour<NoNodes>(p, hour_inputs(a, j0 + l), divide);
+    acc[l] += sweep_outcome_usd(p, o);
+    top[l] = top[l] > o.facility_kw ? top[l] : o.facility_kw;
   }
   usd = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
   peak_kw = 0.0;
@@ -201,14 +209,24 @@ TCO_SWEEP_INLINE void backlog_month(const SweepPlanParams& plan, const MonthInpu
   sum_lanes(hour_usd, hour_kw, n, usd, peak_kw);
 }
 
+// A bursting plan's month, with or without nodes.
+template <typename Divide>
+TCO_SWEEP_INLINE void bursting_month_of(const SweepPlanParams& p, const MonthInputs& a, int n, bool no_nodes,
+                                        double& usd, double& peak_kw, Divide divide) {
+  if (no_nodes)
+    bursting_month<true>(p, a, n, usd, peak_kw, divide);
+  else
+    bursting_month<false>(p, a, n, usd, peak_kw, divide);
+}
+
 // One plan's month, with the division the plan's constants allow (the same bits either way).
-TCO_SWEEP_INLINE void plan_month(const SweepPlanParams& p, const MonthInputs& a, int n, double& backlog,
-                                 PathTiles& t, double& usd, double& peak_kw) {
+TCO_SWEEP_INLINE void plan_month(const SweepPlanParams& p, const MonthInputs& a, int n, bool no_nodes,
+                                 double& backlog, PathTiles& t, double& usd, double& peak_kw) {
   if (p.fleet.bursts) {
     if (p.power_of_two_divisors)
-      bursting_month(p, a, n, usd, peak_kw, PowerOfTwoDivision{});
+      bursting_month_of(p, a, n, no_nodes, usd, peak_kw, PowerOfTwoDivision{});
     else
-      bursting_month(p, a, n, usd, peak_kw, PlainDivision{});
+      bursting_month_of(p, a, n, no_nodes, usd, peak_kw, PlainDivision{});
   } else {
     if (p.power_of_two_divisors)
       backlog_month(p, a, n, backlog, t, usd, peak_kw, PowerOfTwoDivision{});
@@ -368,7 +386,7 @@ TCO_SWEEP_INLINE void plan_month_on_path(const SweepPointHeader& pt, const Sweep
   }
   double usd = 0.0;
   double peak_kw = 0.0;
-  plan_month(p, a, n, t.backlog[j], t, usd, peak_kw);
+  plan_month(p, a, n, nodes == 0.0, t.backlog[j], t, usd, peak_kw);
   const double month_usd = sweep_month_usd(p, data, m, usd, peak_kw);
   t.npv[j] += month_usd * data[pt.discount_offset + m];
   t.total[j] += month_usd;

@@ -5,7 +5,9 @@
 // hour-by-hour loop.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
+#include <random>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -321,6 +323,51 @@ TEST_CASE("sweep kernel: heap sort sorts") {
   sweep_heap_sort(v.data(), static_cast<int>(v.size()));
   CHECK(std::is_sorted(v.begin(), v.end()));
   sweep_heap_sort(v.data(), 0);
+}
+
+}  // namespace tco::test
+
+namespace tco::test {
+
+TEST_CASE("hourly model: a bursting hour with no node up skips the on-prem part and keeps every bit") {
+  // step_cloud_only_hour is what the CPU sweep runs in months with no node; it must equal
+  // step_hour with nodes_up = 0 field for field, on hours that bill reserved, spot and
+  // on-demand, on tiny overflows under the 1e-12 floor, and on no demand at all.
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  FleetParams f;
+  f.gpus_per_node = 8.0;
+  f.idle_kw = 1.5;
+  f.peak_kw = 10.2;
+  f.perf_cloud = 1.3;
+  f.gpus_per_instance = 8.0;
+  f.reserved_gpus = 16.0;
+  f.spot_share = 0.4;
+  f.spot_overhead_factor = 1.07;
+  f.cloud_billed_per_gpu = 1.0 / 0.85;
+  f.on_demand_usd_per_instance_hour = 98.3;
+  f.spot_usd_per_instance_hour = 41.1;
+  int billed_both = 0;
+  for (int k = 0; k < 5000; ++k) {
+    HourInputs in;
+    in.demand_gpus = k % 50 == 0 ? 0.0 : k % 50 == 1 ? 5e-13 : 200.0 * unit(rng);
+    in.nodes_up = 0.0;
+    in.work_rate = unit(rng) < 0.1 ? 0.8 : 1.0;
+    in.pue = 1.1 + unit(rng);
+    in.usd_per_kwh = 0.2 * unit(rng);
+    in.cloud_price_factor = 0.9 + 0.2 * unit(rng);
+    in.spot_available = unit(rng) < 0.2 ? 0.0 : 1.0;
+    in.spot_preemption_factor = 1.0 + unit(rng);
+    in.spot_price_multiplier = 0.5 + unit(rng);
+    for (const bool power_of_two : {false, true}) {
+      const HourOutcome a = power_of_two ? step_hour(f, in, 0.0, PowerOfTwoDivision{}) : step_hour(f, in, 0.0);
+      const HourOutcome b =
+          power_of_two ? step_cloud_only_hour(f, in, PowerOfTwoDivision{}) : step_cloud_only_hour(f, in);
+      REQUIRE(std::memcmp(&a, &b, sizeof a) == 0);
+    }
+    billed_both += step_hour(f, in, 0.0).spot_usd > 0.0 && step_hour(f, in, 0.0).on_demand_usd > 0.0 ? 1 : 0;
+  }
+  CHECK(billed_both > 1000);  // the hours really reach spot and on-demand
 }
 
 }  // namespace tco::test
