@@ -325,10 +325,6 @@ TEST_CASE("sweep kernel: heap sort sorts") {
   sweep_heap_sort(v.data(), 0);
 }
 
-}  // namespace tco::test
-
-namespace tco::test {
-
 TEST_CASE("hourly model: a bursting hour with no node up skips the on-prem part and keeps every bit") {
   // step_cloud_only_hour is what the CPU sweep runs in months with no node; it must equal
   // step_hour with nodes_up = 0 field for field, on hours that bill reserved, spot and
@@ -365,7 +361,8 @@ TEST_CASE("hourly model: a bursting hour with no node up skips the on-prem part 
           power_of_two ? step_cloud_only_hour(f, in, PowerOfTwoDivision{}) : step_cloud_only_hour(f, in);
       REQUIRE(std::memcmp(&a, &b, sizeof a) == 0);
     }
-    billed_both += step_hour(f, in, 0.0).spot_usd > 0.0 && step_hour(f, in, 0.0).on_demand_usd > 0.0 ? 1 : 0;
+    const HourOutcome o = step_hour(f, in, 0.0);
+    billed_both += o.spot_usd > 0.0 && o.on_demand_usd > 0.0 ? 1 : 0;
   }
   CHECK(billed_both > 1000);  // the hours really reach spot and on-demand
 }
