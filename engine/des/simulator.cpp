@@ -272,7 +272,7 @@ class Simulator {
     Slot& j = slots_[e.target];
     if (e.generation != j.generation) return false;
     switch (e.kind()) {
-      case EventKind::finish: complete(e.target); break;
+      case EventKind::finish: complete(e.target, now_); break;
       case EventKind::preemption: preempt(e.target); break;
       case EventKind::max_wait: leave_queue_for_cloud(e.target); break;
       case EventKind::spot_retry:
@@ -315,7 +315,6 @@ class Simulator {
       const double u = uniform_pair(in_.seed, in_.path, RandomSource::spot_availability, job.entity, 0).second;
       j.wants_spot = u < p_.plan->spot_share;
     }
-    ++active_;
     return slot;
   }
 
@@ -324,7 +323,6 @@ class Simulator {
     ++j.generation;
     j.venue = Venue::none;
     free_slots_.push_back(slot);
-    --active_;
   }
 
   void arrive(std::uint32_t slot) {
@@ -541,7 +539,14 @@ class Simulator {
         return;
       }
     }
-    events_.push(finish_h, EventKind::finish, slot, j.generation);
+    if (venue == Venue::reserved) {
+      events_.push(finish_h, EventKind::finish, slot, j.generation);
+      return;
+    }
+    // A spot or on-demand run holds instances of its own: its finish changes nothing another
+    // job sees, so it is booked now, at its finish time, without an event. A run that outlasts
+    // the horizon stays open and finish_horizon() bills it to the horizon.
+    if (finish_h < horizon_h_) complete(slot, finish_h);
   }
 
   void reschedule_onprem_finishes() {
@@ -553,8 +558,9 @@ class Simulator {
     }
   }
 
-  // Ends the current run (finished or interrupted): frees its capacity and bills it.
-  void end_run(std::uint32_t slot, bool billed_to_horizon = false) {
+  // Ends the current run at end_h (finished or interrupted): frees its capacity and bills it.
+  // Only spot and on-demand runs end at a time other than now_ (their eager finish).
+  void end_run(std::uint32_t slot, double end_h, bool billed_to_horizon = false) {
     Slot& j = slots_[slot];
     switch (j.venue) {
       case Venue::onprem: {
@@ -573,12 +579,12 @@ class Simulator {
         out_.gpu_hours.reserved_used += j.job.gpus * (now_ - j.run_start_h);
         break;
       case Venue::spot:
-        bill(Category::cloud_spot, j, p_.spot_usd_per_instance_h, spot_shock_, billed_to_horizon,
+        bill(Category::cloud_spot, j, end_h, p_.spot_usd_per_instance_h, spot_shock_, billed_to_horizon,
              out_.gpu_hours.spot_billed);
         break;
       case Venue::on_demand:
-        bill(Category::cloud_on_demand, j, p_.on_demand_usd_per_instance_h, nullptr_shock_, billed_to_horizon,
-             out_.gpu_hours.on_demand_billed);
+        bill(Category::cloud_on_demand, j, end_h, p_.on_demand_usd_per_instance_h, nullptr_shock_,
+             billed_to_horizon, out_.gpu_hours.on_demand_billed);
         break;
       default: break;
     }
@@ -586,9 +592,9 @@ class Simulator {
 
   // ceil(t / granularity) granules, at least the minimum, per instance; the price grows by the
   // hour and carries the month's shock. At the horizon's end only the time used is billed.
-  void bill(Category category, const Slot& j, double usd_per_instance_h, const std::vector<double>& shock,
-            bool to_horizon, double& billed_gpu_hours) {
-    const double a = j.run_start_h, b = now_;
+  void bill(Category category, const Slot& j, double end_h, double usd_per_instance_h,
+            const std::vector<double>& shock, bool to_horizon, double& billed_gpu_hours) {
+    const double a = j.run_start_h, b = end_h;
     const double used_h = b - a;
     double billed_h = used_h;
     if (!to_horizon) {
@@ -598,7 +604,7 @@ class Simulator {
     billed_gpu_hours += j.instances * p_.gpus_per_instance * billed_h;
     const double usd_per_h = j.instances * usd_per_instance_h;
     const double exp_ka = std::exp(growth_k_ * a), exp_kb = std::exp(growth_k_ * b);
-    const int month_b = month_now();
+    const int month_b = month_at(b);
     for (int m = month_at(a); m <= month_b; ++m) {
       const double start = static_cast<double>(m) * kHoursPerMonth, end = static_cast<double>(m + 1) * kHoursPerMonth;
       const bool from_a = a >= start, to_b = m == months_ - 1 || b <= end;
@@ -625,10 +631,11 @@ class Simulator {
     return std::exp(growth_k_ * std::floor(t_h));
   }
 
-  void complete(std::uint32_t slot) {
+  // The run ends with the job done at end_h (now_, or later for an eager cloud finish).
+  void complete(std::uint32_t slot, double end_h) {
     Slot& j = slots_[slot];
     const Venue venue = j.venue;
-    end_run(slot);
+    end_run(slot, end_h);
     auto& c = out_.jobs;
     ++c.completed;
     const double work = j.job.gpus * j.job.duration_h;
@@ -643,10 +650,10 @@ class Simulator {
     if (venue != Venue::onprem) {
       out_.gpu_hours.cloud_work += work;
       if (p_.egress_usd_per_gpu_hour > 0.0)
-        out_.cost_by_month[month_now()][static_cast<int>(Category::egress)] +=
+        out_.cost_by_month[month_at(end_h)][static_cast<int>(Category::egress)] +=
             work / p_.perf_cloud * p_.egress_usd_per_gpu_hour;
     }
-    if (now_ > j.deadline_abs_h + 1e-9) ++c.deadline_misses;
+    if (end_h > j.deadline_abs_h + 1e-9) ++c.deadline_misses;
     const bool freed_pool = venue == Venue::onprem;
     release_slot(slot);
     if (freed_pool) try_start_queued();
@@ -667,7 +674,7 @@ class Simulator {
     Slot& j = slots_[slot];
     ++out_.jobs.preemptions;
     interrupt(j, p_.emergency_checkpoint_covers);
-    end_run(slot);
+    end_run(slot, now_);
     ++j.generation;
     j.pending_restart_h = p_.spot.restart_h;
     spot_request(slot);  // SPEC §12.12: it requests again at once
@@ -707,7 +714,7 @@ class Simulator {
       Slot& j = slots_[slot];
       ++out_.jobs.jobs_hit_by_failures;
       interrupt(j, false);
-      end_run(slot);
+      end_run(slot, now_);
       ++j.generation;
       j.pending_restart_h = p_.scheduling.restart_h;
     }
@@ -731,7 +738,7 @@ class Simulator {
     for (std::uint32_t slot = 0; slot < slots_.size(); ++slot) {
       Slot& j = slots_[slot];
       if (j.venue == Venue::none) continue;
-      if (j.venue == Venue::spot || j.venue == Venue::on_demand || j.venue == Venue::reserved) end_run(slot, true);
+      if (j.venue == Venue::spot || j.venue == Venue::on_demand || j.venue == Venue::reserved) end_run(slot, now_, true);
       ++c.unfinished;
       c.unserved_gpu_hours += j.job.gpus * j.remaining_h;
     }
@@ -772,7 +779,6 @@ class Simulator {
   bool arrival_pending_ = false;  // next_job_ is submitted before the horizon and not yet handled
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
-  long active_ = 0;
   // On-prem
   const std::vector<SiteHour>* site_ = nullptr;
   std::vector<SiteHour> noisy_site_;
