@@ -148,6 +148,9 @@ struct Scenario {
   int horizon_months = 36;
   double discount_rate_per_year = 0.0;
   double waiting_usd_per_gpu_hour = 0.0;
+  // The top-level cloud section's spot.checkpoint_write_h (else the default): the replay's
+  // checkpoint write time for plans without a cloud (docs/des.md).
+  double checkpoint_write_h = SpotSpec{}.checkpoint_write_h;
   WorkloadSpec workload;          // hourly demand (empty when only "jobs" is given)
   std::optional<JobsSpec> jobs;   // jobs for the discrete-event replay (docs/des.md)
   MonteCarloSpec monte_carlo;

@@ -27,21 +27,15 @@ std::vector<std::uint8_t> cheap_hours(const std::vector<SiteHour>& site) {
 DesPlans prepare_des_plans(const Scenario& s) {
   DesPlans out;
   std::map<std::string, const SpotTrace*> traces;
-  // The checkpoint write time of the scenario's cloud section applies on every venue of
-  // every plan (a job's checkpoints do not get cheaper on-prem); an onprem-only scenario
-  // uses the default.
-  double write_h = SpotSpec{}.checkpoint_write_h;
-  for (const Plan& p : s.plans)
-    if (p.cloud) {
-      write_h = p.cloud->spot.checkpoint_write_h;
-      break;
-    }
+  // A plan's checkpoint write time applies on every venue (a job's checkpoints do not get
+  // cheaper on-prem): its cloud section's, or for a plan without one the scenario's top-level
+  // cloud section's (never another plan's patch), else the default.
   for (const Plan& p : s.plans) {
     DesPlan d;
     d.plan = &p;
     d.bursts = p.bursts();
     d.scheduling = p.scheduling;
-    d.checkpoint_write_h = p.cloud ? p.cloud->spot.checkpoint_write_h : write_h;
+    d.checkpoint_write_h = p.cloud ? p.cloud->spot.checkpoint_write_h : s.checkpoint_write_h;
     d.waiting_usd_per_gpu_hour = s.waiting_usd_per_gpu_hour;
     if (p.onprem && p.onprem_nodes > 0) {
       const OnPremSpec& o = *p.onprem;
