@@ -80,6 +80,9 @@ std::vector<UtilizationBreakeven> utilization_breakevens(const Scenario& s, cons
     long fixed_term_hours;
   };
   const auto& offer = cloud.offer;
+  // The cloud GPUs that do the work of G busy on-prem GPUs (the ledger sends work / perf_cloud
+  // GPUs to the cloud), so that u* is the ledger's breakeven when the GPU models differ too.
+  const double cloud_gpus_per_u = o.server.gpus * o.gpu.perf_relative / cloud.gpu.perf_relative;
   const Basis bases[] = {{"on_demand", offer.on_demand_usd_per_hour, 0},
                          {"spot", offer.spot_usd_per_hour, 0},
                          {"reserved_1y", offer.reserved_1y_usd_per_hour, kHoursPerYear},
@@ -94,7 +97,7 @@ std::vector<UtilizationBreakeven> utilization_breakevens(const Scenario& s, cons
     b.cloud_usd_per_gpu_hour = *basis.usd_per_instance_hour / offer.gpus_per_instance;
     b.pv_fixed_usd = pv_fixed;
     b.pv_dynamic_energy_per_u_usd = energy.dynamic_per_u_usd;
-    b.pv_cloud_per_u_usd = cloud_pv_per_u(o.server.gpus, b.cloud_usd_per_gpu_hour, cloud.price_change_per_year,
+    b.pv_cloud_per_u_usd = cloud_pv_per_u(cloud_gpus_per_u, b.cloud_usd_per_gpu_hour, cloud.price_change_per_year,
                                           basis.fixed_term_hours, life_months, r);
     const double margin = b.pv_cloud_per_u_usd - b.pv_dynamic_energy_per_u_usd;
     if (margin > 0.0) {

@@ -171,6 +171,31 @@ TEST_CASE("property: the closed-form utilization breakeven matches a simulated s
   CHECK(own_npv_usd == doctest::Approx(pv_fixed_usd + 0.5 * pv_dynamic_per_u_usd).epsilon(1e-9));
 }
 
+TEST_CASE("property: the utilization breakeven rents the same work when the cloud GPU is faster") {
+  // The scenario above with a cloud GPU twice as fast (perf_relative 2) at twice the price:
+  // G busy on-prem GPUs do the work of 8 x 1 / 2 = 4 cloud GPUs, so PV(cloud per u) =
+  // 4 GPUs x 2p x 730 h x A = 5,840 p A as before, and u* is 1/2 again (renting 8 GPUs at 2p
+  // would give u* = 264,712.26 / ((11,680 p - 876) A) = 0.2365 instead).
+  double annuity = 0.0;
+  for (int m = 0; m < 36; ++m) annuity += std::pow(1.08, -(m + 1) / 12.0);
+  const double pv_fixed_usd = 200000.0 + 3719.0 * annuity - 68600.0 * std::pow(1.08, -3.0);
+  const double price_usd = (2.0 * pv_fixed_usd / annuity + 876.0) / 5840.0;
+  auto fast_cloud = [&](double demand_gpus) {
+    Json doc = breakeven_scenario(2.0 * price_usd, demand_gpus);
+    doc["cloud"]["gpu"] = {{"id", "ref-gpu"}, {"perf_relative", 2.0}};
+    return run_scenario_json(doc);
+  };
+  const ScenarioOutcome closed = fast_cloud(1.0);
+  const UtilizationBreakeven& b = breakeven_for(closed, "on_demand");
+  CHECK(b.pv_cloud_per_u_usd == doctest::Approx(5840.0 * price_usd * annuity).epsilon(1e-12));
+  REQUIRE(b.utilization.has_value());
+  CHECK(*b.utilization == doctest::Approx(0.5).epsilon(1e-12));
+  // The ledger agrees: 4 GPUs of work keep the node half busy, or rent 2 fast GPUs at 2p.
+  const ScenarioOutcome simulated = fast_cloud(*b.utilization * 8.0);
+  CHECK(simulated.plan("own-1").onprem_utilization.value_or(0.0) == doctest::Approx(0.5).epsilon(1e-12));
+  CHECK(simulated.plan("own-1").npv_usd == doctest::Approx(simulated.plan("cloud").npv_usd).epsilon(1e-9));
+}
+
 TEST_CASE("property: at the price-breakeven multiplier the plan and the baseline cost the same") {
   // payback.json at 0 %: the owned node costs 200,000 + 24 x 1,095 = $226,280 whatever the cloud
   // price; renting costs k x 24 x 11,680 = k x $280,320, so k = 226,280 / 280,320 = 0.80722032.
