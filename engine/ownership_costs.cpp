@@ -71,10 +71,10 @@ OwnershipSummary book_ownership_costs(const OnPremSpec& o, const OwnershipTerms&
                -residual_value_usd(value_usd, o.resale_decline_per_year, age_years), Timing::end_of_month);
   }
   const double depreciable_usd = node_capex_usd + room_capex_usd;
-  const double per_month_usd = straight_line_depreciation_usd_per_month(
-      depreciable_usd, depreciable_usd * o.salvage_fraction, o.life_years);
-  const int life_months = static_cast<int>(std::lround(o.life_years * 12.0));
+  const int life_months = static_cast<int>(std::ceil(o.life_years * 12.0 - 1e-9));  // a part month counts
   for (int m = p; m < horizon_months && m < p + life_months; ++m) {
+    const double per_month_usd =
+        straight_line_depreciation_usd(depreciable_usd, depreciable_usd * o.salvage_fraction, o.life_years, m - p);
     summary.depreciation_usd_by_month[m] = per_month_usd;
     summary.depreciation_total_usd += per_month_usd;
     if (o.tax_shield_enabled && o.tax_rate > 0.0)

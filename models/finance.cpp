@@ -1,5 +1,6 @@
 #include "models/finance.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -45,6 +46,13 @@ double residual_value_usd(double value_usd, double resale_decline_per_year, doub
 
 double straight_line_depreciation_usd_per_month(double cost_usd, double salvage_usd, double life_years) {
   return (cost_usd - salvage_usd) / (12.0 * life_years);
+}
+
+double straight_line_depreciation_usd(double cost_usd, double salvage_usd, double life_years, int month_since_purchase) {
+  const double share = std::clamp(12.0 * life_years - month_since_purchase, 0.0, 1.0);
+  if (share == 0.0) return 0.0;
+  const double per_month_usd = straight_line_depreciation_usd_per_month(cost_usd, salvage_usd, life_years);
+  return share == 1.0 ? per_month_usd : per_month_usd * share;
 }
 
 double npv_usd(const std::vector<TimedFlow>& flows, double rate_per_year) {

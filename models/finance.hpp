@@ -33,6 +33,12 @@ double residual_value_usd(double value_usd, double resale_decline_per_year, doub
 
 double straight_line_depreciation_usd_per_month(double cost_usd, double salvage_usd, double life_years);
 
+// Straight-line depreciation booked in month k after purchase (k = 0 is the purchase month):
+// the monthly rate for each whole month of the life 12 L, the rate times the fraction left in
+// the month where the life ends, 0 after; the months add up to cost - salvage.
+// Example: $1.08M over 3.3 years = 39.6 months: $27,272.73 for k = 0..38, x 0.6 for k = 39.
+double straight_line_depreciation_usd(double cost_usd, double salvage_usd, double life_years, int month_since_purchase);
+
 // A cash flow at a time in years from t = 0 (positive = money in).
 struct TimedFlow {
   double time_years = 0.0;

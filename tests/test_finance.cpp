@@ -136,6 +136,24 @@ TEST_CASE("finance: straight-line depreciation") {
   CHECK(straight_line_depreciation_usd_per_month(470000.0, 47000.0, 5.0) == doctest::Approx(7050.0).epsilon(kEps));
 }
 
+TEST_CASE("finance: straight-line depreciation over a life that ends inside a month") {
+  // 1,200,000 - 10 % salvage = 1,080,000 over 3.3 years = 39.6 months: 1,080,000 / 39.6 =
+  // 27,272.73 for months 0..38, 0.6 x 27,272.73 = 16,363.64 in month 39, nothing from 40 on.
+  const double rate_usd = 1080000.0 / 39.6;
+  CHECK(straight_line_depreciation_usd(1200000.0, 120000.0, 3.3, 0) == doctest::Approx(rate_usd).epsilon(kEps));
+  CHECK(straight_line_depreciation_usd(1200000.0, 120000.0, 3.3, 38) == doctest::Approx(rate_usd).epsilon(kEps));
+  CHECK(straight_line_depreciation_usd(1200000.0, 120000.0, 3.3, 39) == doctest::Approx(0.6 * rate_usd).epsilon(1e-9));
+  CHECK(straight_line_depreciation_usd(1200000.0, 120000.0, 3.3, 40) == 0.0);
+  // 39 x 27,272.73 + 16,363.64 = 1,080,000: the life books cost - salvage, no more.
+  double total_usd = 0.0;
+  for (int k = 0; k < 48; ++k) total_usd += straight_line_depreciation_usd(1200000.0, 120000.0, 3.3, k);
+  CHECK(total_usd == doctest::Approx(1080000.0).epsilon(1e-12));
+  // A whole number of years: 36 equal months, the per-month figure bit for bit.
+  CHECK(straight_line_depreciation_usd(120000.0, 12000.0, 3.0, 35) ==
+        straight_line_depreciation_usd_per_month(120000.0, 12000.0, 3.0));
+  CHECK(straight_line_depreciation_usd(120000.0, 12000.0, 3.0, 36) == 0.0);
+}
+
 TEST_CASE("finance: npv of timed flows") {
   // 100 + 110 / 1.1 + 121 / 1.21 = 300
   CHECK(npv_usd({{0.0, 100.0}, {1.0, 110.0}, {2.0, 121.0}}, 0.10) == doctest::Approx(300.0).epsilon(kEps));

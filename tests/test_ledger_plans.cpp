@@ -187,6 +187,24 @@ TEST_CASE("ledger: a purchase in month 3 costs nothing before it, and its residu
   CHECK(total(buy, Category::tax_shield) == 0.0);  // not enabled in this plan
 }
 
+TEST_CASE("ledger: depreciation and its tax shield over a life of 2.7 years end at cost minus salvage") {
+  Json doc = fixture_json("purchase_month3.json");
+  doc["horizon_months"] = 48;
+  doc["onprem"]["depreciation"] = {{"life_years", 2.7}, {"salvage_fraction", 0.1}};
+  doc["onprem"]["tax"] = {{"rate", 0.25}, {"shield_enabled", true}};
+  const ScenarioOutcome o = run_scenario_json(doc);
+  const PlanResult& buy = o.plan("buy-2-at-3");
+  // 470,000 - 10 % = 423,000 over 2.7 x 12 = 32.4 months: 13,055.56 a month in months 3..34,
+  // 0.4 x 13,055.56 = 5,222.22 in month 35 (32.4 months after the purchase), then nothing.
+  const double rate_usd = 423000.0 / 32.4;
+  CHECK(buy.depreciation_usd_by_month[34] == doctest::Approx(rate_usd).epsilon(kEps));
+  CHECK(buy.depreciation_usd_by_month[35] == doctest::Approx(0.4 * rate_usd).epsilon(1e-9));
+  CHECK(buy.depreciation_usd_by_month[36] == 0.0);
+  CHECK(buy.depreciation_total_usd == doctest::Approx(423000.0).epsilon(1e-12));
+  // The shield: -25 % of it, -105,750 in all.
+  CHECK(total(buy, Category::tax_shield) == doctest::Approx(-0.25 * 423000.0).epsilon(1e-12));
+}
+
 TEST_CASE("ledger: staff, fixed plus per node, escalating by the month from the purchase") {
   const ScenarioOutcome o = run_fixture("purchase_month3.json");
   const PlanResult& buy = o.plan("buy-2-at-3");
