@@ -24,6 +24,20 @@ inline Scenario load_des_scenario(const Json& doc) {
   return load_scenario_json(doc, "des-test.json", source_path("tests"));
 }
 
+inline des::SimJob job_at(double submit_h, int gpus, double duration_h) {
+  des::SimJob j;
+  j.submit_h = submit_h;
+  j.gpus = gpus;
+  j.duration_h = duration_h;
+  return j;
+}
+
+inline double category_total(const des::PathOutcome& o, Category c) {
+  double total = 0.0;
+  for (const auto& row : o.cost_by_month) total += row[static_cast<int>(c)];
+  return total;
+}
+
 class VectorFeed final : public des::JobFeed {
  public:
   explicit VectorFeed(std::vector<des::SimJob> jobs) : jobs_(std::move(jobs)) {}

@@ -19,27 +19,16 @@ namespace tco {
 
 using namespace des;
 
-namespace {
+using test::category_total;
+using test::job_at;
 
-SimJob job_at(double submit_h, int gpus, double duration_h) {
-  SimJob j;
-  j.submit_h = submit_h;
-  j.gpus = gpus;
-  j.duration_h = duration_h;
-  return j;
-}
+namespace {
 
 const DesPlan& des_plan(const DesPlans& plans, const Scenario& s, const std::string& name) {
   for (std::size_t i = 0; i < s.plans.size(); ++i)
     if (s.plans[i].name == name) return plans.plans[i];
   FAIL("no plan " << name);
   return plans.plans.front();
-}
-
-double category_total(const PathOutcome& o, Category c) {
-  double total = 0.0;
-  for (const auto& row : o.cost_by_month) total += row[static_cast<int>(c)];
-  return total;
 }
 
 }  // namespace

@@ -355,18 +355,19 @@ class Simulator {
     return std::nullopt;
   }
 
-  // A ready job: on-prem if it fits (and nobody waits ahead of it), else the queue, else the cloud.
+  // A ready job: on-prem if it fits (and nobody waits ahead of it, unless first-fit backfill
+  // lets it pass them), else the queue, else the cloud.
   void dispatch(std::uint32_t slot) {
     Slot& j = slots_[slot];
     j.venue = Venue::none;
     if (p_.onprem && pool_.could_fit(j.job.gpus)) {
-      if (live_queued_ == 0 && pool_.place(j.job.gpus, slot, j.nodes)) {
+      if ((live_queued_ == 0 || p_.scheduling.backfill_first_fit) && pool_.place(j.job.gpus, slot, j.nodes)) {
         start_onprem(slot);
         return;
       }
       const double max_wait_h = j.job.max_wait_h >= 0.0 ? j.job.max_wait_h : p_.scheduling.max_wait_h;
       if (p_.bursts && max_wait_h == 0.0) {
-        to_cloud(slot);
+        burst(slot);
         return;
       }
       j.venue = Venue::queued;
@@ -377,7 +378,7 @@ class Simulator {
       return;
     }
     if (p_.bursts) {
-      to_cloud(slot);
+      burst(slot);
       return;
     }
     ++out_.jobs.unservable;
@@ -394,7 +395,14 @@ class Simulator {
     stop_waiting(j);
     --live_queued_;
     ++j.generation;  // the queue entry is dead from now on
-    ++out_.jobs.bursts;
+    burst(slot);
+    try_start_queued();  // the jobs behind it may fit now (strict FIFO: a new head)
+  }
+
+  // A job that a plan with on-prem nodes sends to the cloud (it timed out of the queue, may
+  // not wait, or is larger than the pool); a cloud plan's jobs go there without bursting.
+  void burst(std::uint32_t slot) {
+    if (p_.onprem) ++out_.jobs.bursts;
     to_cloud(slot);
   }
 
@@ -662,12 +670,17 @@ class Simulator {
   // Progress of the current run at an interruption: saves what the checkpoints (or an
   // emergency checkpoint) hold and counts the rest as lost.
   void interrupt(Slot& j, bool emergency) {
-    const double clock_now = j.venue == Venue::onprem ? work_clock_ : now_;
-    const double compute_elapsed = clock_now - j.run_clock0 - j.run_overhead_h;
-    const Progress p = progress_after(compute_elapsed, j.job.checkpoint_h, p_.checkpoint_write_h);
+    const Progress p = run_progress(j);
     const double saved_h = emergency ? p.done_h : p.saved_h;
     j.remaining_h = std::max(0.0, j.remaining_h - saved_h * j.run_speed);
     if (!emergency) out_.jobs.lost_gpu_hours += j.job.gpus * p.lost_h;
+  }
+
+  // The current run's progress at now_.
+  Progress run_progress(const Slot& j) const {
+    const double clock_now = j.venue == Venue::onprem ? work_clock_ : now_;
+    const double compute_elapsed = clock_now - j.run_clock0 - j.run_overhead_h;
+    return progress_after(compute_elapsed, j.job.checkpoint_h, p_.checkpoint_write_h);
   }
 
   void preempt(std::uint32_t slot) {
@@ -738,9 +751,14 @@ class Simulator {
     for (std::uint32_t slot = 0; slot < slots_.size(); ++slot) {
       Slot& j = slots_[slot];
       if (j.venue == Venue::none) continue;
+      const bool running = j.venue == Venue::onprem || j.venue == Venue::reserved || j.venue == Venue::spot ||
+                           j.venue == Venue::on_demand;
+      // Work left: what the current run has not done yet (checkpointed or not).
+      const double left_h = running ? std::max(0.0, j.remaining_h - run_progress(j).done_h * j.run_speed) : j.remaining_h;
       if (j.venue == Venue::spot || j.venue == Venue::on_demand || j.venue == Venue::reserved) end_run(slot, now_, true);
       ++c.unfinished;
-      c.unserved_gpu_hours += j.job.gpus * j.remaining_h;
+      c.unserved_gpu_hours += j.job.gpus * left_h;
+      if (now_ > j.deadline_abs_h + 1e-9) ++c.deadline_misses;  // it can no longer finish in time
     }
     out_.gpu_hours.unserved = c.unserved_gpu_hours;
     // Reserved capacity: paid every hour of its term at the price of the term's start.

@@ -40,21 +40,23 @@ struct JobCounters {
   long unfinished = 0;          // still queued or running at the horizon's end
   long unservable = 0;          // larger than the pool of a plan that does not burst
   long started = 0;             // jobs that started at least once
-  long bursts = 0;              // jobs that left the on-prem queue for the cloud
+  long bursts = 0;              // jobs a plan with on-prem nodes sent to the cloud (queue timeout,
+                                // max_wait 0 with the pool busy, larger than the pool)
   long spot_requests = 0;
   long spot_unavailable = 0;
   long preemptions = 0;
   long fallbacks_to_on_demand = 0;
   long node_failures = 0;
   long jobs_hit_by_failures = 0;
-  long deadline_misses = 0;
+  long deadline_misses = 0;     // finished after the deadline, or unfinished at the horizon past it
   long deferred = 0;
   double submitted_gpu_hours = 0.0;
   double lost_gpu_hours = 0.0;    // GPUs x wall time since the last checkpoint, at interruptions
   double waited_gpu_hours = 0.0;  // GPUs x hours queued or waiting for spot capacity
   double first_wait_h_sum = 0.0;  // sum over started jobs of (first start - ready)
   double deferred_h_sum = 0.0;
-  double unserved_gpu_hours = 0.0;  // work left in unfinished and unservable jobs
+  double unserved_gpu_hours = 0.0;  // work left in unfinished jobs (net of the current run's
+                                    // progress) and in unservable ones
 };
 
 using CostRow = std::array<double, kCategoryCount>;

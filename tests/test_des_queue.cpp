@@ -1,0 +1,143 @@
+// The replay's on-prem queue and the horizon's end, on hand-made jobs: strict FIFO moves on when
+// the blocked head bursts, first-fit backfill starts a job that fits at once, every job a plan
+// with nodes sends to the cloud counts as a burst, unfinished jobs past their deadline miss it
+// and leave only the work their run has not done, and an onprem plan's checkpoint writes take
+// the scenario's time, not another plan's.
+#include <doctest/doctest.h>
+
+#include "des_support.hpp"
+
+namespace tco {
+
+using namespace des;
+using test::category_total;
+using test::job_at;
+
+namespace {
+
+SimJob waiting_job(double submit_h, int gpus, double duration_h, double max_wait_h) {
+  SimJob j = job_at(submit_h, gpus, duration_h);
+  j.max_wait_h = max_wait_h;
+  return j;
+}
+
+// One plan of one 8-GPU node (test-node-8) or renting 8-GPU instances at $16/h.
+PathOutcome replay(const Json& plan, std::vector<SimJob> jobs) {
+  Json doc = test::des_scenario_json({{"steady", {{"gpus", 1}}}});
+  doc["plans"] = Json::array({plan});
+  doc["baseline"] = plan["name"];
+  const Scenario s = test::load_des_scenario(doc);
+  const DesPlans plans = prepare_des_plans(s);
+  test::VectorFeed feed(std::move(jobs));
+  return simulate_feed(s, plans.plans[0], feed, {1, 0, 0.0});
+}
+
+const Json kOneNode = Json::parse(R"({"name": "own-1", "kind": "hybrid", "onprem_nodes": 1})");
+
+}  // namespace
+
+TEST_CASE("queue: when the blocked head bursts, the job behind it starts if it fits") {
+  // A (6 GPUs, 10 h) runs from 0. B (4 GPUs) arrives at 1 and waits 1 h, then bursts at 2.
+  // C (2 GPUs) arrives at 1.5 behind B (strict FIFO: it may not pass B) and fits as soon as B
+  // has gone: it starts on-prem at 2 h, not when A ends at 10 h.
+  const PathOutcome o = replay(kOneNode, {job_at(0.0, 6, 10.0), waiting_job(1.0, 4, 1.0, 1.0),
+                                          waiting_job(1.5, 2, 1.0, 20.0)});
+  CHECK(o.jobs.completed_onprem == 2);
+  CHECK(o.jobs.completed_on_demand == 1);
+  CHECK(o.jobs.bursts == 1);
+  // Waited: B 4 GPUs x 1 h + C 2 GPUs x 0.5 h = 5 GPU-hours; first waits 0 + 1 + 0.5 = 1.5 h.
+  CHECK(o.jobs.waited_gpu_hours == doctest::Approx(5.0).epsilon(1e-12));
+  CHECK(o.jobs.first_wait_h_sum == doctest::Approx(1.5).epsilon(1e-12));
+  // On-prem: 6 x 10 + 2 x 1 = 62 busy GPU-hours; B on one instance for 1 h: $16.
+  CHECK(o.gpu_hours.onprem_busy == doctest::Approx(62.0).epsilon(1e-12));
+  CHECK(category_total(o, Category::cloud_on_demand) == doctest::Approx(16.0).epsilon(1e-12));
+}
+
+TEST_CASE("queue: first-fit backfill starts an arriving job that fits while others wait") {
+  // A (6 GPUs, 10 h) runs from 0; B (4 GPUs) arrives at 1 and waits for A (max_wait 20 h);
+  // C (2 GPUs, 1 h, max_wait 0) arrives at 1.5. First fit: C starts on-prem at once. Strict
+  // FIFO: C may not pass B and may not wait, so it bursts.
+  const std::vector<SimJob> jobs = {job_at(0.0, 6, 10.0), waiting_job(1.0, 4, 1.0, 20.0),
+                                    waiting_job(1.5, 2, 1.0, 0.0)};
+  Json first_fit = kOneNode;
+  first_fit["scheduling"] = {{"backfill", "first_fit"}};
+  const PathOutcome backfilled = replay(first_fit, jobs);
+  CHECK(backfilled.jobs.completed_onprem == 3);
+  CHECK(backfilled.jobs.bursts == 0);
+  CHECK(category_total(backfilled, Category::cloud_on_demand) == 0.0);
+  // B waits 1 -> 10: 4 x 9 = 36 GPU-hours, and runs [10, 11): busy 60 + 2 + 4 = 66.
+  CHECK(backfilled.jobs.waited_gpu_hours == doctest::Approx(36.0).epsilon(1e-12));
+  CHECK(backfilled.gpu_hours.onprem_busy == doctest::Approx(66.0).epsilon(1e-12));
+
+  const PathOutcome strict = replay(kOneNode, jobs);
+  CHECK(strict.jobs.completed_onprem == 2);
+  CHECK(strict.jobs.completed_on_demand == 1);
+  CHECK(strict.jobs.bursts == 1);  // max_wait 0 with the pool busy is a burst too
+  CHECK(strict.jobs.waited_gpu_hours == doctest::Approx(36.0).epsilon(1e-12));
+}
+
+TEST_CASE("queue: a job larger than the pool bursts, a cloud plan's jobs do not") {
+  // 16 GPUs on one 8-GPU node: straight to the cloud, on 2 instances for 1 h = $32.
+  const PathOutcome hybrid = replay(kOneNode, {job_at(0.0, 16, 1.0)});
+  CHECK(hybrid.jobs.bursts == 1);
+  CHECK(hybrid.jobs.completed_on_demand == 1);
+  CHECK(category_total(hybrid, Category::cloud_on_demand) == doctest::Approx(32.0).epsilon(1e-12));
+  const PathOutcome cloud = replay(Json::parse(R"({"name": "cloud", "kind": "cloud"})"), {job_at(0.0, 16, 1.0)});
+  CHECK(cloud.jobs.bursts == 0);
+  CHECK(cloud.jobs.completed_on_demand == 1);
+}
+
+TEST_CASE("horizon: an unfinished job past its deadline misses it and leaves only the work not done") {
+  // The horizon is 12 x 730 = 8,760 h. X: 8 GPUs, 20 h, no checkpoints, from 8,750 h on the
+  // node, due 5 h after submission: at the horizon it has run 10 h, so 8 x (20 - 10) = 80
+  // GPU-hours are left (not 160), and its deadline (8,755 h) has passed.
+  SimJob x = job_at(8750.0, 8, 20.0);
+  x.deadline_h = 5.0;
+  // Y: 8 GPUs, 4 h, from 8,758 h with checkpoints every hour, queued behind X on an onprem plan
+  // (it never starts): all of its 32 GPU-hours are left, and its deadline is still ahead.
+  SimJob y = job_at(8758.0, 8, 4.0);
+  y.deadline_h = 10.0;
+  const PathOutcome own =
+      replay(Json::parse(R"({"name": "own-1", "kind": "onprem", "onprem_nodes": 1})"), {x, y});
+  CHECK(own.jobs.unfinished == 2);
+  CHECK(own.jobs.deadline_misses == 1);
+  CHECK(own.jobs.unserved_gpu_hours == doctest::Approx(80.0 + 32.0).epsilon(1e-12));
+
+  // On the cloud: Z, 8 GPUs for 10 h from 8,755 h, has done 5 h at the horizon; it is billed
+  // for the 5 h used (8 x 5 = 40 GPU-hours, $80) and leaves 8 x 5 = 40 GPU-hours.
+  const PathOutcome cloud =
+      replay(Json::parse(R"({"name": "cloud", "kind": "cloud"})"), {job_at(8755.0, 8, 10.0)});
+  CHECK(cloud.jobs.unfinished == 1);
+  CHECK(cloud.jobs.deadline_misses == 0);  // no deadline
+  CHECK(cloud.jobs.unserved_gpu_hours == doctest::Approx(40.0).epsilon(1e-12));
+  CHECK(cloud.gpu_hours.on_demand_billed == doctest::Approx(40.0).epsilon(1e-12));
+  CHECK(category_total(cloud, Category::cloud_on_demand) == doctest::Approx(80.0).epsilon(1e-12));
+}
+
+TEST_CASE("checkpoints: an onprem plan writes them at the scenario's cloud write time, never another plan's") {
+  // 8 GPUs for 3 h with a checkpoint every hour: 2 writes. The scenario says 0.1 h a write, a
+  // cloud plan patches its own to 0.5 h: the onprem plan runs 3 + 2 x 0.1 = 3.2 h = 25.6
+  // busy GPU-hours (with the cloud plan's 0.5 h it would be 4 h = 32).
+  SimJob job = job_at(0.0, 8, 3.0);
+  job.checkpoint_h = 1.0;
+  Json doc = test::des_scenario_json({{"steady", {{"gpus", 1}}}});
+  doc["cloud"]["spot"] = {{"checkpoint_write_h", 0.1}};
+  doc["plans"] = Json::parse(R"([{"name": "cloud", "kind": "cloud", "cloud": {"spot": {"checkpoint_write_h": 0.5}}},
+                                  {"name": "own-1", "kind": "onprem", "onprem_nodes": 1}])");
+  doc["baseline"] = "cloud";
+  const Scenario s = test::load_des_scenario(doc);
+  const DesPlans plans = prepare_des_plans(s);
+  CHECK(plans.plans[0].checkpoint_write_h == 0.5);
+  CHECK(plans.plans[1].checkpoint_write_h == 0.1);
+  test::VectorFeed feed({job});
+  const PathOutcome own = simulate_feed(s, plans.plans[1], feed, {1, 0, 0.0});
+  CHECK(own.gpu_hours.onprem_busy == doctest::Approx(25.6).epsilon(1e-12));
+
+  // Without any plan that rents, the top-level section still sets it.
+  doc["plans"] = Json::parse(R"([{"name": "own-1", "kind": "onprem", "onprem_nodes": 1}])");
+  doc["baseline"] = "own-1";
+  const Scenario alone = test::load_des_scenario(doc);
+  CHECK(prepare_des_plans(alone).plans[0].checkpoint_write_h == 0.1);
+}
+
+}  // namespace tco
