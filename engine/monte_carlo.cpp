@@ -299,7 +299,10 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       des::PathInputs in{mc.seed, path, path_growth(s, mc.seed, path)};
       std::vector<PathOutcome> per_plan;
       per_plan.reserve(plan_count);
-      std::vector<des::SimJob> jobs;
+      // Kept by the thread from path to path: a path's jobs take megabytes, and allocating
+      // them afresh every path cost page faults.
+      thread_local std::vector<des::SimJob> jobs;
+      jobs.clear();
       const bool shared = path_jobs(s, catalog, in, jobs);
       std::vector<double> noise;
       if (needs_ambient_noise) {
