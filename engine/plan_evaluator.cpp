@@ -23,7 +23,7 @@ std::vector<SiteHour> site_hours(const OnPremSpec& o, const Calendar& calendar, 
   const PueParams pue = pue_params(o.cooling);
   const bool throttles = o.ambient && o.ambient->throttle_above_c.has_value();
   for (long h = 0; h < hours; ++h) {
-    const double t_c = o.ambient ? ambient_c(*o.ambient, calendar.day_of_year_at(h), calendar.hour_of_day(h)) : 0.0;
+    const double t_c = o.ambient ? ambient_c_at_hour(*o.ambient, h, calendar) : 0.0;
     out[h].pue = pue_at(pue, t_c);
     out[h].usd_per_kwh = tariff_usd_per_kwh(o.power.tariff, h, calendar) *
                          hourly_growth_factor(o.power.escalation_per_year, h);

@@ -300,7 +300,7 @@ TCO_SWEEP_INLINE void fill_ambient_z(std::uint64_t seed, std::uint32_t path, lon
 // Plans whose ambient noise gives the same PUE and work rate (the same site).
 bool same_site(const SweepPlanParams& a, const SweepPlanParams& b) {
   return a.ambient_c_offset == b.ambient_c_offset && a.ambient_sigma_c == b.ambient_sigma_c && a.pue == b.pue &&
-         a.ambient == b.ambient && a.throttles == b.throttles && a.throttle_above_c == b.throttle_above_c;
+         a.throttle_fraction == b.throttle_fraction && a.throttles == b.throttles && a.throttle_above_c == b.throttle_above_c;
 }
 
 // Plans whose spot draws give the same availability and preemption factors.

@@ -77,7 +77,7 @@ struct SweepPlanParams {
   double power_price_sigma = 0.0;
   double ambient_sigma_c = 0.0;
   PueParams pue;
-  AmbientSpec ambient;
+  double throttle_fraction = 0.0;  // the ambient model's (its series stays on the host)
   int throttles = 0;
   double throttle_above_c = 0.0;
   // failures
@@ -236,7 +236,7 @@ TCO_HD double sweep_nodes_down(const double* starts, int count, double repair_h,
 TCO_HD void sweep_apply_ambient(const SweepPlanParams& p, double ambient_c, double z, double& pue, double& work_rate) {
   const double t_c = ambient_c + p.ambient_sigma_c * z;
   pue = pue_at(p.pue, t_c);
-  work_rate = work_rate_at(p.ambient, t_c, p.throttles != 0, p.throttle_above_c);
+  work_rate = throttled_work_rate(t_c, p.throttles != 0, p.throttle_above_c, p.throttle_fraction);
 }
 
 // The hour's variable cost (cloud on-demand and spot, energy, egress, waiting) through

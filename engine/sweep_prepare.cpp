@@ -167,14 +167,14 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
       p.power_price_sigma = o.power.monthly_price_sigma;
       p.pue = pue_params(o.cooling);
       if (o.ambient) {
-        p.ambient = *o.ambient;
+        p.throttle_fraction = o.ambient->throttle_fraction;
         p.throttles = o.ambient->throttle_above_c.has_value() ? 1 : 0;
         p.throttle_above_c = o.ambient->throttle_above_c.value_or(0.0);
         // Noise matters only where temperature does: an ambient-driven PUE or throttling.
         if (o.ambient->noise_sigma_c > 0.0 && (p.pue.ambient_driven || p.throttles)) {
           p.ambient_sigma_c = o.ambient->noise_sigma_c;
           for (long t = 0; t < hours; ++t)
-            series[t] = ambient_c(*o.ambient, s.calendar.day_of_year_at(t), s.calendar.hour_of_day(t));
+            series[t] = ambient_c_at_hour(*o.ambient, t, s.calendar);
           p.ambient_c_offset = store.add(series);
         }
       }

@@ -11,9 +11,9 @@ static std::array<double, 24> hourly_rates(JsonObjectReader& r, std::string_view
   return out;
 }
 
-static Tariff parse_tariff(JsonObjectReader& r, const double* region_usd_per_kwh) {
+static Tariff parse_tariff(JsonObjectReader& r, const double* region_usd_per_kwh, const std::string& scenario_dir) {
   Tariff t;
-  const std::string type = r.choice("type", {"flat", "time_of_use"});
+  const std::string type = r.choice("type", {"flat", "time_of_use", "hourly_series"});
   if (type == "flat") {
     t.kind = Tariff::Kind::flat;
     if (region_usd_per_kwh && !r.has("usd_per_kwh")) {
@@ -22,6 +22,9 @@ static Tariff parse_tariff(JsonObjectReader& r, const double* region_usd_per_kwh
     } else {
       t.flat_usd_per_kwh = r.number("usd_per_kwh", Bounds::non_negative());
     }
+  } else if (type == "hourly_series") {
+    t.kind = Tariff::Kind::hourly_series;
+    t.series = read_hourly_series(r, "file", "repeat", scenario_dir, price_series_column());
   } else {
     t.kind = Tariff::Kind::time_of_use;
     t.weekday_usd_per_kwh = hourly_rates(r, "weekday_usd_per_kwh");
@@ -35,11 +38,11 @@ static Tariff parse_tariff(JsonObjectReader& r, const double* region_usd_per_kwh
 }
 
 PowerSpec parse_power(JsonObjectReader& r, const double* region_usd_per_kwh,
-                      const double* region_g_co2_per_kwh) {
+                      const double* region_g_co2_per_kwh, const std::string& scenario_dir) {
   PowerSpec p;
   if (r.has("tariff")) {
     JsonObjectReader tr = r.object("tariff");
-    p.tariff = parse_tariff(tr, region_usd_per_kwh);
+    p.tariff = parse_tariff(tr, region_usd_per_kwh, scenario_dir);
   } else if (region_usd_per_kwh) {
     r.allow("tariff");
     p.tariff.flat_usd_per_kwh = *region_usd_per_kwh;
@@ -63,6 +66,9 @@ Json to_json(const PowerSpec& p) {
   Json tariff;
   if (p.tariff.kind == Tariff::Kind::flat) {
     tariff = {{"type", "flat"}, {"usd_per_kwh", p.tariff.flat_usd_per_kwh}};
+  } else if (p.tariff.kind == Tariff::Kind::hourly_series) {
+    tariff = series_to_json(*p.tariff.series);
+    tariff["type"] = "hourly_series";
   } else {
     tariff = {{"type", "time_of_use"},
               {"weekday_usd_per_kwh", p.tariff.weekday_usd_per_kwh},

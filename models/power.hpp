@@ -4,26 +4,30 @@
 //   facility_kW(h) = IT_kW(h) x PUE(T_h)
 //   energy_usd(h)  = facility_kW(h) x 1 h x tariff(h) x (1 + escalation)^(h / 8760)
 // plus, per month m, demand_charge_usd_per_kw_month x peak facility kW x (1 + escalation)^(m/12),
-// booked as energy. Tariffs: flat, or time-of-use (a rate for each hour of day, weekday and
-// weekend). Example: 100 nodes x 0.815 kW x 0.70 busy = 57.05 kW; x 8760 h x $0.12 = $59,971/yr.
+// booked as energy. Tariffs: flat, time-of-use (a rate for each hour of day, weekday and
+// weekend), or an hourly price series file (models/hourly_series.hpp: tariff(h) = the file's
+// usd_per_kwh at hour h). Example: 100 nodes x 0.815 kW x 0.70 busy = 57.05 kW; x 8760 h x $0.12 = $59,971/yr.
 #pragma once
 
 #include <array>
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "engine/calendar.hpp"
 #include "engine/hd.hpp"
 #include "engine/json_reader.hpp"
+#include "models/hourly_series.hpp"
 
 namespace tco {
 
 struct Tariff {
-  enum class Kind { flat, time_of_use };
+  enum class Kind { flat, time_of_use, hourly_series };
   Kind kind = Kind::flat;
   double flat_usd_per_kwh = 0.0;
   std::array<double, 24> weekday_usd_per_kwh{};
   std::array<double, 24> weekend_usd_per_kwh{};
+  std::shared_ptr<const HourlySeries> series;  // kind hourly_series: column usd_per_kwh
 };
 
 struct PowerSpec {
@@ -49,9 +53,10 @@ inline double monthly_growth_factor(double rate_per_year, int month) {
   return std::pow(1.0 + rate_per_year, static_cast<double>(month) / 12.0);
 }
 
-// The tariff's rate in hour `hour`, before escalation.
+// The tariff's rate in hour `hour`, before escalation (and before any monthly price shock).
 inline double tariff_usd_per_kwh(const Tariff& tariff, long hour, const Calendar& calendar) {
   if (tariff.kind == Tariff::Kind::flat) return tariff.flat_usd_per_kwh;
+  if (tariff.kind == Tariff::Kind::hourly_series) return tariff.series->at(hour);
   const int hod = calendar.hour_of_day(hour);
   return calendar.is_weekend(hour) ? tariff.weekend_usd_per_kwh[hod] : tariff.weekday_usd_per_kwh[hod];
 }
@@ -59,9 +64,11 @@ inline double tariff_usd_per_kwh(const Tariff& tariff, long hour, const Calendar
 // Parses {"tariff": {...}, "escalation_per_year", "demand_charge_usd_per_kw_month",
 // "g_co2_per_kwh", "monthly_price_sigma"}. `region_usd_per_kwh` / `region_g_co2_per_kwh`
 // (from a power_region record, when the scenario names one) are the defaults of a flat
-// tariff and of the carbon intensity; without a region both must be given.
+// tariff and of the carbon intensity; without a region both must be given. A tariff
+// {"type": "hourly_series", "file": ..., "repeat": "none"|"week"|"year"} reads its file
+// relative to `scenario_dir`.
 PowerSpec parse_power(JsonObjectReader& r, const double* region_usd_per_kwh,
-                      const double* region_g_co2_per_kwh);
+                      const double* region_g_co2_per_kwh, const std::string& scenario_dir);
 Json to_json(const PowerSpec& spec);
 
 }  // namespace tco

@@ -1,6 +1,7 @@
 #include "models/scenario.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -261,7 +262,20 @@ Financing parse_financing(JsonObjectReader& r) {
   return f;
 }
 
-OnPremSpec parse_onprem(JsonObjectReader& r, Resolver& resolver, int horizon_months) {
+// An hourly series must give every hour the model reads: the horizon's, and the utilization
+// breakeven's, which prices one node over its whole life from hour 0 (engine/breakeven.cpp).
+void require_series_hours(const HourlySeries& series, const OnPremSpec& o, int horizon_months,
+                          const std::string& file, const std::string& pointer, const char* repeat_key) {
+  const long life_months = std::lround(o.life_years * 12.0);
+  const long months = std::max<long>(horizon_months, life_months);
+  series.require_hours(months * kHoursPerMonth,
+                       fmt::format("read by {} {}: {} months of 730 h, the longer of the {}-month horizon and the "
+                                   "utilization breakeven's {}-year server life",
+                                   file, pointer, months, horizon_months, o.life_years),
+                       repeat_key);
+}
+
+OnPremSpec parse_onprem(JsonObjectReader& r, Resolver& resolver, int horizon_months, const std::string& dir) {
   OnPremSpec o;
   o.server = resolver.resolve<ServerModel>("server", r.value("server"), r.pointer_of("server"), parse_server);
   o.gpu = resolve_gpu(resolver, r, o.server.gpu_model, r.pointer_of("server"));
@@ -321,13 +335,15 @@ OnPremSpec parse_onprem(JsonObjectReader& r, Resolver& resolver, int horizon_mon
     if (pr.has("region"))
       region = resolver.resolve<PowerRegion>("power_region", pr.value("region"), pr.pointer_of("region"), parse_power_region);
     pr.allow("region");
-    o.power = parse_power(pr, region ? &region->usd_per_kwh : nullptr, region ? &region->g_co2_per_kwh : nullptr);
+    o.power = parse_power(pr, region ? &region->usd_per_kwh : nullptr, region ? &region->g_co2_per_kwh : nullptr, dir);
     pr.finish();
+    if (o.power.tariff.series) require_series_hours(*o.power.tariff.series, o, horizon_months, r.file(), pr.pointer_of("tariff"), "repeat");
   }
   o.cooling = resolver.resolve<CoolingType>("cooling", r.value("cooling"), r.pointer_of("cooling"), parse_cooling);
   if (r.has("ambient")) {
     JsonObjectReader ar = r.object("ambient");
-    o.ambient = parse_ambient(ar);
+    o.ambient = parse_ambient(ar, dir);
+    if (o.ambient->series) require_series_hours(*o.ambient->series, o, horizon_months, r.file(), ar.pointer(), "series_repeat");
   }
   r.allow("ambient");
   if (o.cooling.pue_model == "ambient" && !o.ambient)
@@ -445,7 +461,7 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
       r.fail("onprem", "an \"onprem\" section (here or at the scenario's top level) for a plan that owns nodes", nullptr);
     JsonObjectReader or_(onprem_json, r.file(), r.pointer_of("onprem"));
     try {
-      p.onprem = parse_onprem(or_, resolver, horizon_months);
+      p.onprem = parse_onprem(or_, resolver, horizon_months, dir);
     } catch (const InputError& e) {
       throw attribute_section_error(e, r.pointer_of("onprem"), "/onprem", r.has("onprem") ? r.value("onprem") : Json());
     }
@@ -564,7 +580,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   const bool cloud_used = std::any_of(s.plans.begin(), s.plans.end(), [](const Plan& p) { return p.cloud.has_value(); });
   if (!base_onprem.is_null() && !onprem_used) {
     JsonObjectReader unused(base_onprem, file, "/onprem");
-    parse_onprem(unused, resolver, s.horizon_months);
+    parse_onprem(unused, resolver, s.horizon_months, dir);
   }
   if (!base_cloud.is_null() && !cloud_used) {
     JsonObjectReader unused(base_cloud, file, "/cloud");

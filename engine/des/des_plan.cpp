@@ -50,10 +50,8 @@ DesPlans prepare_des_plans(const Scenario& s) {
       d.cheap_hour = cheap_hours(d.site);
       if (o.ambient && o.ambient->noise_sigma_c > 0.0) {
         d.ambient_c.resize(d.site.size());
-        for (std::size_t h = 0; h < d.site.size(); ++h) {
-          const long hour = static_cast<long>(h);
-          d.ambient_c[h] = ambient_c(*o.ambient, s.calendar.day_of_year_at(hour), s.calendar.hour_of_day(hour));
-        }
+        for (std::size_t h = 0; h < d.site.size(); ++h)
+          d.ambient_c[h] = ambient_c_at_hour(*o.ambient, static_cast<long>(h), s.calendar);
       }
     }
     if (p.cloud) {
