@@ -21,7 +21,7 @@ double student_t_975(long dof) {
   return boost::math::quantile(boost::math::students_t_distribution<double>(static_cast<double>(dof)), 0.975);
 }
 
-Summary summarize(const std::vector<double>& values) {
+Summary summarize(const std::vector<double>& values, WorstTail worst) {
   Summary s;
   s.n = static_cast<long>(values.size());
   if (s.n == 0) return s;
@@ -45,7 +45,8 @@ Summary summarize(const std::vector<double>& values) {
   s.p95 = sorted_quantile(sorted, 0.95);
   const auto tail = static_cast<std::size_t>(std::ceil(0.05 * static_cast<double>(s.n)));
   double tail_sum = 0.0;
-  for (std::size_t i = sorted.size() - tail; i < sorted.size(); ++i) tail_sum += sorted[i];
+  const std::size_t first = worst == WorstTail::high ? sorted.size() - tail : 0;
+  for (std::size_t i = first; i < first + tail; ++i) tail_sum += sorted[i];
   s.cvar95 = tail_sum / static_cast<double>(tail);
   s.min = sorted.front();
   s.max = sorted.back();

@@ -1,7 +1,7 @@
 // Statistics of Monte Carlo results (SPEC §7, §12.11). For values x_1..x_n (path order):
 //   mean, standard error s / sqrt(n) (s with n - 1), 95% CI = mean -/+ t_{0.975, n-1} x stderr
 //   quantile q: linear interpolation between order statistics at (n - 1) q (numpy's default)
-//   CVaR95 = the mean of the worst ceil(0.05 n) values (the largest costs)
+//   CVaR95 = the mean of the worst ceil(0.05 n) values (the largest costs, the smallest savings)
 // Sums run in path order, so results do not depend on how paths were split over threads.
 // Example: {1, 2, 3, 4}: mean 2.5, P50 2.5, P95 = 3 + 0.85 x (4 - 3) = 3.85, CVaR95 = 4.
 #pragma once
@@ -29,8 +29,13 @@ struct Summary {
 // Linear-interpolation quantile of already sorted values.
 double sorted_quantile(const std::vector<double>& sorted, double q);
 
+// Which end of the values is the bad one, for CVaR95: costs are worst when high, savings when
+// low.
+enum class WorstTail { high, low };
+
 // Summarizes the values (a copy is sorted). An empty input gives n = 0 and zeros.
-Summary summarize(const std::vector<double>& values);
+// Example: savings {1, 2, 3, 4} with WorstTail::low: CVaR95 = 1 (the worst ceil(0.2) = 1 path).
+Summary summarize(const std::vector<double>& values, WorstTail worst = WorstTail::high);
 
 // Fraction of values strictly below zero (e.g. P(a plan is cheaper) on paired differences
 // plan - baseline).

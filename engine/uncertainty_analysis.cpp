@@ -27,7 +27,7 @@ UncertaintyAnalysis analyse_uncertainty(const UncertaintyInputs& in, const std::
       a.achieved_rank_correlation[i][j] = a.achieved_rank_correlation[j][i] = spearman(paths.values[i], paths.values[j]);
 
   const std::vector<double> saving = paths.saving_usd(a.plan, s.baseline_index);
-  a.saving_usd = summarize(saving);
+  a.saving_usd = summarize(saving, WorstTail::low);
   long positive = 0;
   for (double x : saving) positive += x > 0.0 ? 1 : 0;
   a.probability_saving = saving.empty() ? 0.0 : static_cast<double>(positive) / static_cast<double>(saving.size());

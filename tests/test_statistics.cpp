@@ -28,6 +28,11 @@ TEST_CASE("statistics: CVaR95 averages the worst 5% (ceil)") {
   for (int i = 1; i <= 41; ++i) v.push_back(i);
   // ceil(0.05 x 41) = ceil(2.05) = 3 worst values: (39 + 40 + 41) / 3 = 40
   CHECK(summarize(v).cvar95 == doctest::Approx(40.0).epsilon(1e-15));
+  // Savings are worst when low: (1 + 2 + 3) / 3 = 2; the other statistics do not change.
+  const Summary savings = summarize(v, WorstTail::low);
+  CHECK(savings.cvar95 == doctest::Approx(2.0).epsilon(1e-15));
+  CHECK(savings.mean == summarize(v).mean);
+  CHECK(savings.p5 == summarize(v).p5);
 }
 
 TEST_CASE("statistics: a single value and identical values have zero spread") {
