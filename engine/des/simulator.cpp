@@ -396,7 +396,9 @@ class Simulator {
     --live_queued_;
     ++j.generation;  // the queue entry is dead from now on
     burst(slot);
-    try_start_queued();  // the jobs behind it may fit now (strict FIFO: a new head)
+    // Strict FIFO: the job behind it, the new head, may fit now. No capacity freed, so a
+    // first-fit scan would find nothing the last one did not (every job that fits starts).
+    start_from_head();
   }
 
   // A job that a plan with on-prem nodes sends to the cloud (it timed out of the queue, may
@@ -406,9 +408,23 @@ class Simulator {
     to_cloud(slot);
   }
 
+  // Capacity freed: the queue's head first, then (first_fit) any job that fits.
   void try_start_queued() {
     if (!p_.onprem || live_queued_ == 0) return;
-    // Strict FIFO: start from the head while the head fits.
+    start_from_head();
+    if (!p_.scheduling.backfill_first_fit || live_queued_ == 0) return;
+    int looked = 0;
+    for (auto& [slot, generation] : queue_) {
+      Slot& j = slots_[slot];
+      if (j.generation != generation || j.venue != Venue::queued) continue;
+      if (++looked > kBackfillScanLimit) break;
+      if (pool_.place(j.job.gpus, slot, j.nodes)) start_from_queue(slot);
+    }
+  }
+
+  // Strict FIFO: start from the head while the head fits.
+  void start_from_head() {
+    if (!p_.onprem || live_queued_ == 0) return;
     while (!queue_.empty()) {
       const auto [slot, generation] = queue_.front();
       Slot& j = slots_[slot];
@@ -419,14 +435,6 @@ class Simulator {
       if (!pool_.place(j.job.gpus, slot, j.nodes)) break;
       queue_.pop_front();
       start_from_queue(slot);
-    }
-    if (!p_.scheduling.backfill_first_fit || live_queued_ == 0) return;
-    int looked = 0;
-    for (auto& [slot, generation] : queue_) {
-      Slot& j = slots_[slot];
-      if (j.generation != generation || j.venue != Venue::queued) continue;
-      if (++looked > kBackfillScanLimit) break;
-      if (pool_.place(j.job.gpus, slot, j.nodes)) start_from_queue(slot);
     }
   }
 
