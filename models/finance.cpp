@@ -50,9 +50,7 @@ double straight_line_depreciation_usd_per_month(double cost_usd, double salvage_
 
 double straight_line_depreciation_usd(double cost_usd, double salvage_usd, double life_years, int month_since_purchase) {
   const double share = std::clamp(12.0 * life_years - month_since_purchase, 0.0, 1.0);
-  if (share == 0.0) return 0.0;
-  const double per_month_usd = straight_line_depreciation_usd_per_month(cost_usd, salvage_usd, life_years);
-  return share == 1.0 ? per_month_usd : per_month_usd * share;
+  return straight_line_depreciation_usd_per_month(cost_usd, salvage_usd, life_years) * share;
 }
 
 double npv_usd(const std::vector<TimedFlow>& flows, double rate_per_year) {

@@ -557,10 +557,12 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   r.allow("cloud");
   if (!base_onprem.is_null() && !base_onprem.is_object()) r.fail("onprem", "an object", &base_onprem);
   if (!base_cloud.is_null() && !base_cloud.is_object()) r.fail("cloud", "an object", &base_cloud);
-  // Checked as a number where a plan (or the unused section below) parses the section.
-  if (base_cloud.is_object() && base_cloud.contains("spot") && base_cloud["spot"].is_object() &&
-      base_cloud["spot"].contains("checkpoint_write_h") && base_cloud["spot"]["checkpoint_write_h"].is_number())
-    s.checkpoint_write_h = base_cloud["spot"]["checkpoint_write_h"].get<double>();
+  // Read here with its bounds as well: every cloud plan may patch its own, and an onprem plan
+  // still uses this one. The rest of the section is checked where it is parsed whole.
+  if (base_cloud.is_object() && base_cloud.contains("spot") && base_cloud["spot"].is_object()) {
+    JsonObjectReader spot(base_cloud["spot"], file, "/cloud/spot");
+    s.checkpoint_write_h = spot.number_or("checkpoint_write_h", s.checkpoint_write_h, Bounds::non_negative());
+  }
 
   const Json& plans = r.value("plans");
   if (!plans.is_array() || plans.empty()) r.fail("plans", "a non-empty array of plans", &plans);

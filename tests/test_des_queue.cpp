@@ -5,7 +5,10 @@
 // the scenario's time, not another plan's.
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include "des_support.hpp"
+#include "engine/error.hpp"
 
 namespace tco {
 
@@ -138,6 +141,19 @@ TEST_CASE("checkpoints: an onprem plan writes them at the scenario's cloud write
   doc["baseline"] = "own-1";
   const Scenario alone = test::load_des_scenario(doc);
   CHECK(prepare_des_plans(alone).plans[0].checkpoint_write_h == 0.1);
+
+  // A negative top-level write time is bad input even when every cloud plan patches its own
+  // (the onprem plan would use it).
+  doc["cloud"]["spot"] = {{"checkpoint_write_h", -1}};
+  doc["plans"] = Json::parse(R"([{"name": "cloud", "kind": "cloud", "cloud": {"spot": {"checkpoint_write_h": 0.5}}},
+                                  {"name": "own-1", "kind": "onprem", "onprem_nodes": 1}])");
+  doc["baseline"] = "cloud";
+  try {
+    test::load_des_scenario(doc);
+    FAIL("a negative checkpoint_write_h was accepted");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("/cloud/spot/checkpoint_write_h") != std::string::npos);
+  }
 }
 
 }  // namespace tco
