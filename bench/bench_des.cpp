@@ -62,20 +62,17 @@ void events_per_second(long paths, const std::string& path) {
   const tco::Scenario s = tco::load_scenario(path);
   const tco::des::DesPlans plans = tco::des::prepare_des_plans(s);
   const tco::des::JobCatalog catalog = tco::des::build_job_catalog(*s.jobs);
-  const bool needs_ambient_noise = std::any_of(plans.plans.begin(), plans.plans.end(),
-                                               [](const tco::des::DesPlan& d) { return !d.ambient_c.empty(); });
+  tco::des::PathSites sites;
   double generate_s = 0.0, simulate_s = 0.0, simulate_cpu_s = 0.0;
   long events = 0, jobs = 0;
   std::vector<long> plan_events(plans.plans.size(), 0);
   std::vector<double> plan_seconds(plans.plans.size(), 0.0);
   for (long p = 0; p < paths; ++p) {
     tco::des::PathInputs in{s.monte_carlo.seed, static_cast<std::uint32_t>(p), s.jobs->growth_per_year};
-    // As the Monte Carlo does: the ambient noise drawn once per path for all plans (not timed).
-    std::vector<double> noise;
-    if (needs_ambient_noise) {
-      noise = tco::des::ambient_noise(in.seed, in.path, s.horizon_hours());
-      in.ambient_noise = &noise;
-    }
+    // As the Monte Carlo does: a path's site curves built once for all plans (timed with the
+    // first plan of each site group).
+    sites.start_path(in.seed, in.path);
+    in.sites = &sites;
     auto t0 = Clock::now();
     tco::des::JobStream stream(*s.jobs, catalog, s.calendar, in.seed, in.path, static_cast<double>(s.horizon_hours()),
                                in.growth_per_year);

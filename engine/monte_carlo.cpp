@@ -267,8 +267,6 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   const std::size_t plan_count = s.plans.size();
   std::vector<PlanFixed> fixed;
   for (const Plan& p : s.plans) fixed.push_back(fixed_costs(s, p));
-  const bool needs_ambient_noise = std::any_of(prepared.plans.begin(), prepared.plans.end(),
-                                              [](const des::DesPlan& d) { return !d.ambient_c.empty(); });
   std::vector<PlanAccumulator> acc(plan_count);
   mc.npv_by_path.assign(plan_count, {});
   std::vector<std::vector<double>> nominal_by_path(plan_count);
@@ -304,11 +302,9 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       thread_local std::vector<des::SimJob> jobs;
       jobs.clear();
       const bool shared = path_jobs(s, catalog, in, jobs);
-      std::vector<double> noise;
-      if (needs_ambient_noise) {
-        noise = des::ambient_noise(mc.seed, path, s.horizon_hours());
-        in.ambient_noise = &noise;
-      }
+      thread_local des::PathSites sites;
+      sites.start_path(mc.seed, path);
+      in.sites = &sites;
       for (std::size_t k = 0; k < plan_count; ++k)
         per_plan.push_back(shared ? des::simulate_jobs(s, prepared.plans[k], jobs, in)
                                   : des::simulate_path(s, prepared.plans[k], catalog, in));

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 
+#include "models/cooling.hpp"
+
 namespace tco::des {
 
 namespace {
@@ -20,6 +22,32 @@ std::vector<std::uint8_t> cheap_hours(const std::vector<SiteHour>& site) {
       cheap[h] = site[h].usd_per_kwh <= lowest * (1.0 + 1e-12) && site[h].work_rate >= 1.0;
   }
   return cheap;
+}
+
+bool same_hours(const std::vector<SiteHour>& a, const std::vector<SiteHour>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const SiteHour& x, const SiteHour& y) {
+    return x.pue == y.pue && x.usd_per_kwh == y.usd_per_kwh && x.work_rate == y.work_rate;
+  });
+}
+
+// Sites that give the same curve on every path: the same hours and, under ambient noise, the
+// same temperatures, noise, throttling and cooling.
+bool alike_sites(const DesPlan& a, const DesPlan& b) {
+  if (!same_hours(a.site, b.site) || a.ambient_c != b.ambient_c) return false;
+  if (a.ambient_c.empty()) return true;
+  const AmbientSpec &x = *a.onprem->ambient, &y = *b.onprem->ambient;
+  return x.noise_sigma_c == y.noise_sigma_c && x.throttle_above_c == y.throttle_above_c &&
+         x.throttle_fraction == y.throttle_fraction && pue_params(a.onprem->cooling) == pue_params(b.onprem->cooling);
+}
+
+int site_group(const DesPlan& d, const std::vector<DesPlan>& earlier) {
+  int groups = 0;
+  for (const DesPlan& e : earlier) {
+    if (e.site_group < 0) continue;
+    if (alike_sites(d, e)) return e.site_group;
+    groups = std::max(groups, e.site_group + 1);
+  }
+  return groups;
 }
 
 }  // namespace
@@ -53,6 +81,8 @@ DesPlans prepare_des_plans(const Scenario& s) {
         for (std::size_t h = 0; h < d.site.size(); ++h)
           d.ambient_c[h] = ambient_c_at_hour(*o.ambient, static_cast<long>(h), s.calendar);
       }
+      if (d.ambient_c.empty()) d.fixed_site.assign(d.site);
+      d.site_group = site_group(d, out.plans);
     }
     if (p.cloud) {
       const CloudSpec& c = *p.cloud;

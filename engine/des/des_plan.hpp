@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/des/site_curve.hpp"
 #include "engine/des/spot_market.hpp"
 #include "engine/plan_evaluator.hpp"
 #include "models/scenario.hpp"
@@ -28,6 +29,8 @@ struct DesPlan {
   std::vector<SiteHour> site;          // the deterministic site (escalated prices); empty without nodes
   std::vector<std::uint8_t> cheap_hour;  // 1 where the hour's price is the day's lowest and unthrottled
   std::vector<double> ambient_c;       // the deterministic ambient temperature, when a path adds noise
+  int site_group = -1;                 // plans of one group have alike sites (engine/des/site_curve.hpp)
+  SiteCurve fixed_site;                // the site's curve when no path adds noise (ambient_c empty)
   // Cloud
   const CloudSpec* cloud = nullptr;    // null for an onprem plan
   int gpus_per_instance = 8;

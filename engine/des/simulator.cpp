@@ -22,7 +22,6 @@
 #include "engine/des/node_pool.hpp"
 #include "engine/des/spot_market.hpp"
 #include "engine/random.hpp"
-#include "models/cooling.hpp"
 #include "models/power.hpp"
 
 namespace tco::des {
@@ -91,8 +90,7 @@ class Simulator {
         power_shock_[m] = lognormal_mean_one(uniform(in.seed, in.path, RandomSource::power_price, m, 0),
                                              p.onprem->power.monthly_price_sigma);
     if (p.onprem) {
-      site_ = &p.site;
-      if (p.onprem->ambient && p.onprem->ambient->noise_sigma_c > 0.0) build_noisy_site();
+      site_ = in.sites ? &in.sites->curve(p) : &own_site();
       pool_ = NodePool(p.nodes, p.gpus_per_node, p.purchase_h == 0);
       node_generation_.assign(p.nodes, 0);
       node_failures_drawn_.assign(p.nodes, 0);
@@ -103,8 +101,9 @@ class Simulator {
   PathOutcome run() {
     schedule_month_boundary(1);
     if (p_.onprem) {
-      work_rate_ = (*site_)[0].work_rate;
-      enter_hour(0);
+      work_rate_ = site_->at(0).work_rate;
+      if (work_rate_ < 1.0 && pool_.nodes_up() > 0) ++out_.throttled_hours;
+      note_peak();
       schedule_next_rate_change(0);
       if (p_.purchase_h == 0) draw_first_failures(0.0);
     }
@@ -138,33 +137,24 @@ class Simulator {
   int month_at(double t_h) const { return month_index_.at(t_h); }
   int month_now() { return month_clock_.at(now_); }
 
-  // Accrues energy, busy and waiting GPU-hours up to t, hour by hour on-prem (each hour has
-  // its own PUE and price); events never span a month boundary (month events), so a cloud
-  // plan's waiting accrues in one month per step.
+  // Accrues energy, busy and waiting GPU-hours from now_ to t. The state is constant in between
+  // and events never span a month boundary (month events), so each sum takes one step, the
+  // hourly PUE and price through the site curve's integrals.
   void advance(double t_h) {
-    while (now_ < t_h) {
-      double until = t_h;
-      if (p_.onprem && static_cast<double>(hour_ + 1) < until) until = static_cast<double>(hour_ + 1);
-      accrue(until - now_);
-      now_ = until;
-      if (p_.onprem && now_ == static_cast<double>(hour_ + 1) && hour_ + 1 < static_cast<long>(site_->size()))
-        enter_hour(hour_ + 1);
-    }
-  }
-
-  void accrue(double dt) {
+    if (!(now_ < t_h)) return;
+    const double a = now_, dt = t_h - now_;
     const int m = month_now();
     if (p_.onprem) {
-      const double up = pool_.nodes_up();
       const double it_kw = it_kw_now();
-      const double facility_kw = it_kw * pue_;
       out_.it_energy_kwh += it_kw * dt;
-      out_.facility_energy_kwh += facility_kw * dt;
-      out_.cost_by_month[m][static_cast<int>(Category::energy)] += facility_kw * usd_per_kwh_ * power_shock_[m] * dt;
+      out_.facility_energy_kwh += it_kw * site_->pue_integral(a, t_h);
+      out_.cost_by_month[m][static_cast<int>(Category::energy)] +=
+          it_kw * power_shock_[m] * site_->pue_usd_integral(a, t_h);
       out_.gpu_hours.onprem_busy += busy_gpus_ * dt;
-      out_.gpu_hours.onprem_capacity += up * p_.gpus_per_node * dt;
-      work_clock_ += work_rate_ * dt;
+      out_.gpu_hours.onprem_capacity += static_cast<double>(pool_.nodes_up()) * p_.gpus_per_node * dt;
+      enter_hours(a, t_h, m);
     }
+    now_ = t_h;
     if (waiting_gpus_ > 0) {
       out_.jobs.waited_gpu_hours += waiting_gpus_ * dt;
       out_.gpu_hours.waited += waiting_gpus_ * dt;
@@ -186,17 +176,28 @@ class Simulator {
   void note_peak() {
     if (!p_.onprem) return;
     double& peak = out_.peak_facility_kw_by_month[month_now()];
-    peak = std::max(peak, it_kw_now() * pue_);
+    peak = std::max(peak, it_kw_now() * site_->at(hour_).pue);
   }
 
-  // The hour's PUE and energy price (the tariff and the ambient part of an hour boundary).
-  void enter_hour(long h) {
-    hour_ = h;
-    const SiteHour& sh = (*site_)[h];
-    pue_ = sh.pue;
-    usd_per_kwh_ = sh.usd_per_kwh;
-    if (sh.work_rate < 1.0 && pool_.nodes_up() > 0) ++out_.throttled_hours;
-    note_peak();
+  // The hours that start in (a, b] (a in month m): each counts as throttled when it is and a
+  // node is up, and sets the month's peak facility kW if its PUE does. Only an hour starting at
+  // b can be in the next month.
+  void enter_hours(double a_h, double b_h, int m) {
+    const long first = static_cast<long>(a_h) + 1, last = std::min(static_cast<long>(b_h), site_->hours() - 1);
+    if (last < first) return;
+    hour_ = last;
+    if (pool_.nodes_up() == 0) return;
+    out_.throttled_hours += static_cast<int>(site_->throttled_between(first, last));
+    const double it_kw = it_kw_now();
+    const long inside = static_cast<double>(last) == b_h ? last - 1 : last;  // hours starting before b
+    double pue_max = 0.0;
+    for (long h = first; h <= inside; ++h) pue_max = std::max(pue_max, site_->at(h).pue);
+    double& peak = out_.peak_facility_kw_by_month[m];
+    peak = std::max(peak, it_kw * pue_max);
+    if (inside < last) {
+      double& next_peak = out_.peak_facility_kw_by_month[month_at(b_h)];
+      next_peak = std::max(next_peak, it_kw * site_->at(last).pue);
+    }
   }
 
   // One month boundary in the queue at a time keeps the heap small (it holds little else:
@@ -208,28 +209,20 @@ class Simulator {
   // Hour boundaries that change the work rate (throttling) are events: they re-time the
   // on-prem finishes.
   void schedule_next_rate_change(long after_h) {
-    const auto& site = *site_;
-    for (long h = after_h + 1; h < static_cast<long>(site.size()); ++h) {
-      if (site[h].work_rate != site[h - 1].work_rate) {
+    const SiteCurve& site = *site_;
+    for (long h = after_h + 1; h < site.hours(); ++h) {
+      if (site.at(h).work_rate != site.at(h - 1).work_rate) {
         events_.push(static_cast<double>(h), EventKind::hour_boundary, static_cast<std::uint32_t>(h), 0);
         return;
       }
     }
   }
 
-  void build_noisy_site() {
-    const AmbientSpec& a = *p_.onprem->ambient;
-    const PueParams pue = pue_params(p_.onprem->cooling);
-    std::vector<double> own_noise;
-    if (!in_.ambient_noise) own_noise = ambient_noise(in_.seed, in_.path, static_cast<long>(p_.site.size()));
-    const std::vector<double>& z = in_.ambient_noise ? *in_.ambient_noise : own_noise;
-    noisy_site_ = p_.site;
-    for (std::size_t h = 0; h < noisy_site_.size(); ++h) {
-      const double t_c = p_.ambient_c[h] + a.noise_sigma_c * z[h];
-      noisy_site_[h].pue = pue_at(pue, t_c);
-      noisy_site_[h].work_rate = work_rate_at(a, t_c, a.throttle_above_c.has_value(), a.throttle_above_c.value_or(0.0));
-    }
-    site_ = &noisy_site_;
+  // The plan's site on this path, without a PathSites to share it from (tests, streaming).
+  const SiteCurve& own_site() {
+    if (p_.ambient_c.empty()) return p_.fixed_site;
+    build_site_curve(p_, ambient_noise(in_.seed, in_.path, static_cast<long>(p_.site.size())), own_site_);
+    return own_site_;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -248,7 +241,7 @@ class Simulator {
         return true;
       case EventKind::hour_boundary: {
         const long h = e.target;
-        work_rate_ = (*site_)[h].work_rate;
+        work_rate_ = site_->at(h).work_rate;
         reschedule_onprem_finishes();
         schedule_next_rate_change(h);
         return true;
@@ -530,7 +523,7 @@ class Simulator {
     const bool spans = venue == Venue::onprem || venue == Venue::reserved ? j.nodes.size() > 1 : false;
     if (venue == Venue::onprem) {
       j.run_speed = p_.perf_onprem * (spans ? p_.scheduling.onprem_multi_node_efficiency : 1.0);
-      j.run_clock0 = work_clock_;
+      j.run_clock0 = site_->work_clock(now_);
       j.instances = 0;
     } else {
       j.instances = venue == Venue::reserved ? static_cast<int>(j.nodes.size()) : instances_for(j.job.gpus);
@@ -566,10 +559,11 @@ class Simulator {
   }
 
   void reschedule_onprem_finishes() {
+    const double work_clock = site_->work_clock(now_);
     for (std::uint32_t slot : onprem_running_) {
       Slot& j = slots_[slot];
       ++j.generation;
-      const double left_clock = j.run_clock0 + j.run_wall_h - work_clock_;
+      const double left_clock = j.run_clock0 + j.run_wall_h - work_clock;
       events_.push(now_ + std::max(0.0, left_clock) / work_rate_, EventKind::finish, slot, j.generation);
     }
   }
@@ -686,7 +680,7 @@ class Simulator {
 
   // The current run's progress at now_.
   Progress run_progress(const Slot& j) const {
-    const double clock_now = j.venue == Venue::onprem ? work_clock_ : now_;
+    const double clock_now = j.venue == Venue::onprem ? site_->work_clock(now_) : now_;
     const double compute_elapsed = clock_now - j.run_clock0 - j.run_overhead_h;
     return progress_after(compute_elapsed, j.job.checkpoint_h, p_.checkpoint_write_h);
   }
@@ -806,8 +800,8 @@ class Simulator {
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   // On-prem
-  const std::vector<SiteHour>* site_ = nullptr;
-  std::vector<SiteHour> noisy_site_;
+  const SiteCurve* site_ = nullptr;
+  SiteCurve own_site_;
   NodePool pool_;
   NodePool reserved_;
   std::vector<std::uint32_t> node_generation_;
@@ -820,11 +814,8 @@ class Simulator {
   int it_kw_nodes_up_ = -1;  // the state it_kw_ was computed for
   int it_kw_busy_gpus_ = -1;
   double it_kw_ = 0.0;
-  double pue_ = 1.0;
-  double usd_per_kwh_ = 0.0;
   double work_rate_ = 1.0;
-  double work_clock_ = 0.0;
-  long hour_ = 0;
+  long hour_ = 0;  // the hour holding now_
   // Prices
   double price_change_ = 0.0;
   double growth_k_ = 0.0;

@@ -11,8 +11,9 @@
 // takes overhead + T + (ceil(T/c) - 1) w hours for T = remaining work / p (engine/des/
 // checkpoint.hpp); on-prem hours run at the throttled work rate. Cloud runs bill
 // ceil(t / granularity) granules (at least minimum_billed) per instance, provisioning included.
-// Energy accrues at every state change and hour boundary (hour by hour between events; hours
-// that change the thermal work rate are events, since they re-time on-prem finishes):
+// Energy accrues at every state change, over the hours in between through the site curve's
+// integrals (engine/des/site_curve.hpp; hours that change the thermal work rate are events,
+// since they re-time on-prem finishes):
 //   IT_kW = N_up idle + (peak - idle) busy / G,  cost = IT_kW x PUE(h) x price(h) x shock(m) x dt
 // booked in the month it is used, so a steady load gives the hourly model's energy exactly.
 // Example: 1 node of 8 GPUs, two 8-GPU jobs of 1 h at t = 0 with max_wait 0.5 h: the first
@@ -78,9 +79,9 @@ struct PathInputs {
   std::uint64_t seed = 0;
   std::uint32_t path = 0;
   double growth_per_year = 0.0;  // this path's demand growth
-  // The path's hourly ambient noise z_h (standard normal, source ambient, entity h), when the
-  // caller computed it once for all plans; null: the simulator draws it (same numbers).
-  const std::vector<double>* ambient_noise = nullptr;
+  // The path's site curves (its ambient noise included), shared by the path's plans; null: the
+  // simulator builds its plan's own (same numbers).
+  PathSites* sites = nullptr;
 };
 
 // z_h for every hour of the horizon (see PathInputs::ambient_noise).

@@ -1,0 +1,69 @@
+#include "engine/des/site_curve.hpp"
+
+#include "engine/des/des_plan.hpp"
+#include "engine/des/simulator.hpp"
+#include "models/cooling.hpp"
+
+namespace tco::des {
+
+void SiteCurve::assign(const std::vector<SiteHour>& site) {
+  hours_.resize(site.size());
+  double pue_sum = 0.0, pue_usd_sum = 0.0, work_sum = 0.0, throttled = 0.0;
+  for (std::size_t h = 0; h < site.size(); ++h) {
+    if (h % kHoursPerMonth == 0) pue_sum = pue_usd_sum = 0.0;
+    Hour& out = hours_[h];
+    out.pue = site[h].pue;
+    out.usd_per_kwh = site[h].usd_per_kwh;
+    out.work_rate = site[h].work_rate;
+    out.pue_usd = out.pue * out.usd_per_kwh;
+    out.pue_before = pue_sum;
+    out.pue_usd_before = pue_usd_sum;
+    out.work_before = work_sum;
+    throttled += out.work_rate < 1.0 ? 1.0 : 0.0;
+    out.throttled_through = throttled;
+    pue_sum += out.pue;
+    pue_usd_sum += out.pue_usd;
+    work_sum += out.work_rate;
+  }
+}
+
+void build_site_curve(const DesPlan& plan, const std::vector<double>& ambient_noise, SiteCurve& curve) {
+  if (plan.ambient_c.empty()) {
+    curve.assign(plan.site);
+    return;
+  }
+  const AmbientSpec& a = *plan.onprem->ambient;
+  const PueParams pue = pue_params(plan.onprem->cooling);
+  thread_local std::vector<SiteHour> noisy;
+  noisy = plan.site;
+  for (std::size_t h = 0; h < noisy.size(); ++h) {
+    const double t_c = plan.ambient_c[h] + a.noise_sigma_c * ambient_noise[h];
+    noisy[h].pue = pue_at(pue, t_c);
+    noisy[h].work_rate = work_rate_at(a, t_c, a.throttle_above_c.has_value(), a.throttle_above_c.value_or(0.0));
+  }
+  curve.assign(noisy);
+}
+
+void PathSites::start_path(std::uint64_t seed, std::uint32_t path) {
+  seed_ = seed;
+  path_ = path;
+  noise_.clear();
+  built_.assign(built_.size(), 0);
+}
+
+const SiteCurve& PathSites::curve(const DesPlan& plan) {
+  if (plan.ambient_c.empty()) return plan.fixed_site;
+  const auto group = static_cast<std::size_t>(plan.site_group);
+  if (group >= curves_.size()) {
+    curves_.resize(group + 1);
+    built_.resize(group + 1, 0);
+  }
+  if (!built_[group]) {
+    if (noise_.size() < plan.site.size()) noise_ = ambient_noise(seed_, path_, static_cast<long>(plan.site.size()));
+    build_site_curve(plan, noise_, curves_[group]);
+    built_[group] = 1;
+  }
+  return curves_[group];
+}
+
+}  // namespace tco::des

@@ -1,0 +1,102 @@
+// The on-prem site of one path as the replay reads it: each hour's PUE, energy price and work
+// rate, with running sums, so that the energy of a span between two events costs O(1) however
+// many hours it covers (the replay used to step through every hour of the horizon).
+//   facility kWh over [a, b] = IT kW x the integral of PUE over [a, b]
+//   energy USD over [a, b]   = IT kW x the month's price shock x the integral of PUE x price
+//   work clock W(t)          = the integral of the work rate over [0, t]
+// The PUE sums restart at every month (a span never crosses a month boundary: months are
+// events), which keeps them small, so a difference of two loses no digits worth having.
+// Example: PUE 1.2 in hour 0 and 1.5 in hour 1 of a month: the integral over [0.5, 1.25] is
+// 0.5 x 1.2 + 0.25 x 1.5 = 0.975: the whole hour 0 (1.2), less its first half (0.6), plus a
+// quarter of hour 1 (0.375).
+// Plans whose sites are alike (same hours, ambient and cooling) share one curve per path:
+// DesPlan::site_group names the group, and PathSites builds each group's curve once.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "engine/plan_evaluator.hpp"
+
+namespace tco::des {
+
+struct DesPlan;
+
+class SiteCurve {
+ public:
+  struct Hour {
+    double pue = 1.0;
+    double usd_per_kwh = 0.0;
+    double work_rate = 1.0;
+    double pue_usd = 0.0;          // pue x usd_per_kwh
+    double pue_before = 0.0;       // sum of PUE over the month's earlier hours
+    double pue_usd_before = 0.0;   // sum of PUE x price over the month's earlier hours
+    double work_before = 0.0;      // sum of the work rate over every earlier hour
+    double throttled_through = 0.0;  // hours up to and including this one with a work rate below 1
+                                     // (a double keeps the hour at 64 bytes, one cache line)
+  };
+
+  SiteCurve() = default;
+  explicit SiteCurve(const std::vector<SiteHour>& site) { assign(site); }
+  void assign(const std::vector<SiteHour>& site);
+
+  long hours() const { return static_cast<long>(hours_.size()); }
+  bool empty() const { return hours_.empty(); }
+  const Hour& at(long h) const { return hours_[h]; }
+  // The hour holding t (the last hour for t at the end).
+  long hour_of(double t_h) const { return std::min(static_cast<long>(t_h), hours() - 1); }
+
+  // Integrals over [a, b], a and b in one month (b may be the month's end).
+  double pue_integral(double a_h, double b_h) const { return integral<&Hour::pue, &Hour::pue_before>(a_h, b_h); }
+  double pue_usd_integral(double a_h, double b_h) const {
+    return integral<&Hour::pue_usd, &Hour::pue_usd_before>(a_h, b_h);
+  }
+  // The work clock W(t), t in [0, hours].
+  double work_clock(double t_h) const {
+    const long h = hour_of(t_h);
+    return hours_[h].work_before + hours_[h].work_rate * (t_h - static_cast<double>(h));
+  }
+  // Throttled hours among first_h..last_h (inclusive; none when last_h < first_h).
+  long throttled_between(long first_h, long last_h) const {
+    if (last_h < first_h) return 0;
+    const double before = first_h > 0 ? hours_[first_h - 1].throttled_through : 0.0;
+    return static_cast<long>(hours_[last_h].throttled_through - before);
+  }
+
+ private:
+  template <double Hour::*Value, double Hour::*Before>
+  double integral(double a_h, double b_h) const {
+    const long ha = static_cast<long>(a_h), hb = static_cast<long>(b_h);
+    const Hour& first = hours_[ha];
+    if (hb == ha) return first.*Value * (b_h - a_h);
+    // Whole hours ha .. hb - 1 (all in a's month), less a's part, plus b's part.
+    const Hour& last_whole = hours_[hb - 1];
+    const double whole = last_whole.*Before + last_whole.*Value - first.*Before;
+    const double tail = hb < hours() ? hours_[hb].*Value * (b_h - static_cast<double>(hb)) : 0.0;
+    return whole - first.*Value * (a_h - static_cast<double>(ha)) + tail;
+  }
+
+  std::vector<Hour> hours_;
+};
+
+// The curve of a plan's site on one path: the deterministic site, or the site under the path's
+// ambient noise z_h (PUE and work rate at the hour's temperature + sigma z_h).
+void build_site_curve(const DesPlan& plan, const std::vector<double>& ambient_noise, SiteCurve& curve);
+
+// One path's site curves, built on first use and shared by the path's plans of one site group.
+// A thread keeps one and restarts it for each path (its memory stays).
+class PathSites {
+ public:
+  void start_path(std::uint64_t seed, std::uint32_t path);
+  const SiteCurve& curve(const DesPlan& plan);
+
+ private:
+  std::uint64_t seed_ = 0;
+  std::uint32_t path_ = 0;
+  std::vector<double> noise_;          // z_h, drawn for the path's first noisy site
+  std::vector<SiteCurve> curves_;      // by site group
+  std::vector<std::uint8_t> built_;    // by site group
+};
+
+}  // namespace tco::des
