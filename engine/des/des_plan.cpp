@@ -102,12 +102,7 @@ DesPlans prepare_des_plans(const Scenario& s) {
       d.reserved_usd_per_instance_h = p.reserved_usd_per_instance_hour();
       d.reserved_term_h = static_cast<long>(p.reserved_term_years) * kHoursPerYear;
       d.egress_usd_per_gpu_hour = c.egress_gb_per_gpu_hour * c.egress_usd_per_gb;
-      d.price_growth_per_h = std::log1p(c.price_change_per_year) / kHoursPerYear;
-      if (d.price_growth_per_h != 0.0) {
-        d.price_growth_at_hour.resize(static_cast<std::size_t>(s.horizon_hours()) + 1);
-        for (std::size_t h = 0; h < d.price_growth_at_hour.size(); ++h)
-          d.price_growth_at_hour[h] = std::exp(d.price_growth_per_h * static_cast<double>(h));
-      }
+      d.price_growth = PriceGrowth(c.price_change_per_year, s.horizon_hours(), kHoursPerYear);
       if (!c.spot.trace_resolved_path.empty()) {
         auto it = traces.find(c.spot.trace_resolved_path);
         if (it == traces.end()) {

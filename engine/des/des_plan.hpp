@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/des/price_growth.hpp"
 #include "engine/des/site_curve.hpp"
 #include "engine/des/spot_market.hpp"
 #include "engine/plan_evaluator.hpp"
@@ -47,11 +48,7 @@ struct DesPlan {
   long reserved_term_h = kHoursPerYear;
   const SpotTrace* spot_trace = nullptr;
   double egress_usd_per_gpu_hour = 0.0;
-  // Cloud prices grow as e^{k t} (t in hours), k = ln(1 + price_change_per_year) / 8760; 0 without
-  // a cloud. e^{k h} at each whole hour h = 0..horizon, for the remainders billed at a run's
-  // last whole hour (one exp per cloud run saved); empty when k = 0.
-  double price_growth_per_h = 0.0;
-  std::vector<double> price_growth_at_hour;
+  PriceGrowth price_growth;            // of cloud prices (none without a cloud)
   // Jobs
   SchedulingSpec scheduling;
   SpotSpec spot;                 // the plan's, or the defaults for an onprem plan

@@ -58,13 +58,6 @@ struct Slot {
   std::vector<int> nodes;
 };
 
-// (1 + c)^(t / 8760) = e^{k t}, k = ln(1 + c) / 8760, integrated over [a, b], in hours, from
-// e^{k a} and e^{k b}.
-double growth_integral_h(double k, double a, double b, double exp_ka, double exp_kb) {
-  if (k == 0.0) return b - a;
-  return (exp_kb - exp_ka) / k;
-}
-
 class Simulator {
  public:
   // month_clock_ points at month_index_: a copy would point at the original's.
@@ -77,9 +70,6 @@ class Simulator {
     out_.cost_by_month.assign(months_, CostRow{});
     out_.peak_facility_kw_by_month.assign(months_, 0.0);
     price_change_ = p.cloud ? p.cloud->price_change_per_year : 0.0;
-    growth_k_ = p.price_growth_per_h;
-    exp_k_month_start_.resize(months_ + 1);
-    for (int m = 0; m <= months_; ++m) exp_k_month_start_[m] = std::exp(growth_k_ * (static_cast<double>(m) * kHoursPerMonth));
     spot_shock_.assign(months_, 1.0);
     power_shock_.assign(months_, 1.0);
     if (p.cloud && p.spot.price_sigma > 0.0)
@@ -613,7 +603,8 @@ class Simulator {
     }
     billed_gpu_hours += j.instances * p_.gpus_per_instance * billed_h;
     const double usd_per_h = j.instances * usd_per_instance_h;
-    const double exp_ka = std::exp(growth_k_ * a), exp_kb = std::exp(growth_k_ * b);
+    const PriceGrowth& growth = p_.price_growth;
+    const double growth_a = growth.at(a);
     const int month_b = month_at(b);
     for (int m = month_at(a); m <= month_b; ++m) {
       const double start = static_cast<double>(m) * kHoursPerMonth, end = static_cast<double>(m + 1) * kHoursPerMonth;
@@ -621,24 +612,15 @@ class Simulator {
       const double lo = from_a ? a : start, hi = to_b ? b : end;
       if (hi <= lo) continue;
       out_.cost_by_month[m][static_cast<int>(category)] +=
-          usd_per_h *
-          growth_integral_h(growth_k_, lo, hi, from_a ? exp_ka : exp_k_month_start_[m],
-                            to_b ? exp_kb : exp_k_month_start_[m + 1]) *
+          usd_per_h * growth.integral(lo, hi, from_a ? growth_a : growth.at_hour_of(start)) *
           (shock.empty() ? 1.0 : shock[m]);
     }
     const double extra_h = billed_h - used_h;
     if (extra_h > 0.0) {
       const int m = month_b;
       out_.cost_by_month[m][static_cast<int>(category)] +=
-          usd_per_h * extra_h * price_growth_at_hour_of(b) * (shock.empty() ? 1.0 : shock[m]);
+          usd_per_h * extra_h * growth.at_hour_of(b) * (shock.empty() ? 1.0 : shock[m]);
     }
-  }
-
-  // e^{k floor(t)}: the plan's table (the same exp, computed once per run), or the exp itself.
-  double price_growth_at_hour_of(double t_h) const {
-    const auto& table = p_.price_growth_at_hour;
-    if (t_h >= 0.0 && t_h < static_cast<double>(table.size())) return table[static_cast<std::size_t>(t_h)];
-    return std::exp(growth_k_ * std::floor(t_h));
   }
 
   // The run ends with the job done at end_h (now_, or later for an eager cloud finish).
@@ -818,8 +800,6 @@ class Simulator {
   long hour_ = 0;  // the hour holding now_
   // Prices
   double price_change_ = 0.0;
-  double growth_k_ = 0.0;
-  std::vector<double> exp_k_month_start_;  // e^{k t} at each month's first hour (and the horizon's end)
   std::vector<double> spot_shock_;
   std::vector<double> power_shock_;
   const std::vector<double> nullptr_shock_;
