@@ -20,6 +20,7 @@
 #include <omp.h>
 #endif
 
+#include "engine/ambient_draws.hpp"
 #include "engine/error.hpp"
 #include "engine/sweep_backend.hpp"
 
@@ -274,29 +275,6 @@ TCO_SWEEP_CLONES TCO_SWEEP_FLAT const std::uint32_t* fill_hour_words(std::uint64
   return words + (h0 & 3);
 }
 
-// The ambient uniforms of hours h0 .. h0 + n - 1 (one Philox block per hour, vectorised), then
-// their normal quantiles.
-TCO_SWEEP_CLONES TCO_SWEEP_FLAT void fill_ambient_uniforms(std::uint64_t seed, std::uint32_t path, long h0, int n, double* __restrict z) {
-  for (int j = 0; j < n; ++j)
-    z[j] = uniform(seed, path, RandomSource::ambient, static_cast<std::uint32_t>(h0 + j), 0u);
-}
-
-// Phi^-1 of the uniforms: the central piece for every hour (vectorised), then the tails
-// (|u - 0.5| > 0.425, 15 % of hours) one by one, from a list made without branches (which
-// hours are tails is a coin toss the branch predictor cannot learn); the same bits as
-// normal_quantile.
-TCO_SWEEP_INLINE void fill_ambient_z(std::uint64_t seed, std::uint32_t path, long h0, int n, double* __restrict u,
-                                     double* __restrict z, int* __restrict tails) {
-  fill_ambient_uniforms(seed, path, h0, n, u);
-  for (int j = 0; j < n; ++j) z[j] = normal_quantile_central(u[j] - 0.5);
-  int count = 0;
-  for (int j = 0; j < n; ++j) {
-    tails[count] = j;
-    count += std::fabs(u[j] - 0.5) > 0.425 ? 1 : 0;
-  }
-  for (int k = 0; k < count; ++k) z[tails[k]] = normal_quantile_tail(u[tails[k]]);
-}
-
 // Plans whose ambient noise gives the same PUE and work rate (the same site).
 bool same_site(const SweepPlanParams& a, const SweepPlanParams& b) {
   return a.ambient_c_offset == b.ambient_c_offset && a.ambient_sigma_c == b.ambient_sigma_c && a.pue == b.pue &&
@@ -403,7 +381,7 @@ TCO_SWEEP_CLONES void draw_month(std::uint64_t seed, std::uint32_t path, long h0
     d.spot_words = fill_hour_words(seed, path, RandomSource::spot_availability, h0, n, t.spot_words);
     d.preemption_words = fill_hour_words(seed, path, RandomSource::preemption, h0, n, t.preemption_words);
   }
-  if (ambient) fill_ambient_z(seed, path, h0, n, t.u, t.z, t.tail_hours);
+  if (ambient) ambient_z(seed, path, h0, n, t.u, t.z, t.tail_hours);
 }
 
 // The demand growth multipliers of the month's hours for lambda (per hour).

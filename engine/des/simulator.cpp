@@ -211,7 +211,9 @@ class Simulator {
   // The plan's site on this path, without a PathSites to share it from (tests, streaming).
   const SiteCurve& own_site() {
     if (p_.ambient_c.empty()) return p_.fixed_site;
-    build_site_curve(p_, ambient_noise(in_.seed, in_.path, static_cast<long>(p_.site.size())), own_site_);
+    std::vector<double> z;
+    ambient_noise(in_.seed, in_.path, static_cast<long>(p_.site.size()), z);
+    build_site_curve(p_, z, own_site_);
     return own_site_;
   }
 
@@ -829,13 +831,6 @@ class StreamFeed final : public JobFeed {
 };
 
 }  // namespace
-
-std::vector<double> ambient_noise(std::uint64_t seed, std::uint32_t path, long hours) {
-  std::vector<double> z(static_cast<std::size_t>(hours));
-  for (long h = 0; h < hours; ++h)
-    z[h] = normal_quantile(uniform(seed, path, RandomSource::ambient, static_cast<std::uint32_t>(h), 0));
-  return z;
-}
 
 PathOutcome simulate_jobs(const Scenario& scenario, const DesPlan& plan, const std::vector<SimJob>& jobs,
                           const PathInputs& inputs) {

@@ -84,8 +84,6 @@ struct PathInputs {
   PathSites* sites = nullptr;
 };
 
-// z_h for every hour of the horizon (see PathInputs::ambient_noise).
-std::vector<double> ambient_noise(std::uint64_t seed, std::uint32_t path, long hours);
 
 PathOutcome simulate_path(const Scenario& scenario, const DesPlan& plan, const JobCatalog& catalog,
                           const PathInputs& inputs);

@@ -1,5 +1,6 @@
 #include "engine/des/site_curve.hpp"
 
+#include "engine/ambient_draws.hpp"
 #include "engine/des/des_plan.hpp"
 #include "engine/des/simulator.hpp"
 #include "models/cooling.hpp"
@@ -25,6 +26,16 @@ void SiteCurve::assign(const std::vector<SiteHour>& site) {
     pue_usd_sum += out.pue_usd;
     work_sum += out.work_rate;
   }
+}
+
+void ambient_noise(std::uint64_t seed, std::uint32_t path, long hours, std::vector<double>& z) {
+  thread_local std::vector<double> u;
+  thread_local std::vector<int> tails;
+  const auto n = static_cast<std::size_t>(hours);
+  z.resize(n);
+  u.resize(n);
+  tails.resize(n);
+  ambient_z(seed, path, 0, static_cast<int>(hours), u.data(), z.data(), tails.data());
 }
 
 void build_site_curve(const DesPlan& plan, const std::vector<double>& ambient_noise, SiteCurve& curve) {
@@ -59,7 +70,7 @@ const SiteCurve& PathSites::curve(const DesPlan& plan) {
     built_.resize(group + 1, 0);
   }
   if (!built_[group]) {
-    if (noise_.size() < plan.site.size()) noise_ = ambient_noise(seed_, path_, static_cast<long>(plan.site.size()));
+    if (noise_.size() < plan.site.size()) ambient_noise(seed_, path_, static_cast<long>(plan.site.size()), noise_);
     build_site_curve(plan, noise_, curves_[group]);
     built_[group] = 1;
   }

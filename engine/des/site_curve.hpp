@@ -80,6 +80,9 @@ class SiteCurve {
   std::vector<Hour> hours_;
 };
 
+// The path's hourly ambient noise z_h, h < hours (standard normal, source ambient, entity h).
+void ambient_noise(std::uint64_t seed, std::uint32_t path, long hours, std::vector<double>& z);
+
 // The curve of a plan's site on one path: the deterministic site, or the site under the path's
 // ambient noise z_h (PUE and work rate at the hour's temperature + sigma z_h).
 void build_site_curve(const DesPlan& plan, const std::vector<double>& ambient_noise, SiteCurve& curve);
