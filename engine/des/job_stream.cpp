@@ -23,6 +23,7 @@ namespace tco::des {
 namespace {
 
 constexpr double kHoursPerWeek = 168.0;
+constexpr int kWeekHours = 168;
 constexpr int kDrawBatch = 64;  // Poisson candidates drawn at a time
 
 // uniform_pair(seed, path, source, entity, draw[i]) for i < n, bit for bit, in one loop.
@@ -235,13 +236,17 @@ class PoissonSource final : public JobStream::Source {
  public:
   PoissonSource(const PoissonJobs& p, const JobCatalog& c, const Calendar& cal, std::uint64_t seed, std::uint32_t path,
                 std::uint32_t index)
-      : p_(p), class_id_(c.class_ids.at(p.traits.job_class)), cal_(cal), seed_(seed), path_(path),
+      : p_(p), class_id_(c.class_ids.at(p.traits.job_class)), seed_(seed), path_(path),
         entity_(kPoissonEntity | index) {
     peak_rate_ = p.jobs_per_hour * (1.0 + p.diurnal_amplitude) * std::max(1.0, p.weekend_factor);
-    for (int weekend = 0; weekend < 2; ++weekend)
-      for (int hour = 0; hour < 24; ++hour)
-        shape_[weekend][hour] = (1.0 + p.diurnal_amplitude * std::cos(2.0 * kPi * (hour - p.peak_hour) / 24.0)) *
-                                (weekend ? p.weekend_factor : 1.0);
+    // Hour w of the week as the calendar counts it from the start: (24 x start weekday + t) mod 168.
+    week_offset_h_ = 24L * cal.start_weekday;
+    for (int w = 0; w < kWeekHours; ++w) {
+      const int hour = w % 24;
+      const bool weekend = w / 24 >= 5;
+      shape_[w] = (1.0 + p.diurnal_amplitude * std::cos(2.0 * kPi * (hour - p.peak_hour) / 24.0)) *
+                  (weekend ? p.weekend_factor : 1.0);
+    }
     double cumulative = 0.0;
     for (const auto& [gpus, w] : p.gpus_weights) cumulative_.push_back(cumulative += w);
   }
@@ -293,20 +298,17 @@ class PoissonSource final : public JobStream::Source {
     ready_ = n;
   }
 
-  double shape(double t_h) const {
-    const long hour = static_cast<long>(t_h);
-    return shape_[cal_.is_weekend(hour) ? 1 : 0][cal_.hour_of_day(hour)];
-  }
+  double shape(double t_h) const { return shape_[(week_offset_h_ + static_cast<long>(t_h)) % kWeekHours]; }
   const PoissonJobs& p_;
   std::uint16_t class_id_;
-  const Calendar& cal_;
   std::uint64_t seed_;
   std::uint32_t path_;
   std::uint32_t entity_;
   std::uint32_t k_ = 0;
   double t_h_ = 0.0;
   double peak_rate_ = 0.0;
-  double shape_[2][24] = {};  // [weekend][hour of day]
+  long week_offset_h_ = 0;
+  double shape_[kWeekHours] = {};  // by hour of the week, Monday 00:00 first
   std::vector<double> cumulative_;
   SimJob jobs_[kDrawBatch];  // the batch's kept candidates, jobs_[next_ .. ready_) still to hand out
   int next_ = 0;
@@ -372,7 +374,8 @@ class SteadySource final : public JobStream::Source {
 
 JobStream::JobStream(const JobsSpec& spec, const JobCatalog& catalog, const Calendar& calendar, std::uint64_t seed,
                      std::uint32_t path, double horizon_h, double growth_per_year)
-    : seed_(seed), path_(path), horizon_h_(horizon_h), growth_per_year_(growth_per_year) {
+    : seed_(seed), path_(path), horizon_h_(horizon_h), growth_per_year_(growth_per_year),
+      growth_per_h_(std::log1p(growth_per_year) / kHoursPerYear) {
   if (!spec.trace_file.empty()) {
     if (spec.weekly_bootstrap) sources_.push_back(std::make_unique<WeeklyBootstrap>(catalog, seed, path));
     else if (catalog.trace_in_memory) sources_.push_back(std::make_unique<MemoryTrace>(catalog, spec.tile));
@@ -409,7 +412,7 @@ bool JobStream::next(SimJob& job) {
     if (growth_per_year_ == 0.0) {
       pending_copies_ = 1;
     } else {
-      const double m = std::pow(1.0 + growth_per_year_, pending_.submit_h / kHoursPerYear);
+      const double m = std::exp(growth_per_h_ * pending_.submit_h);
       const double whole = std::floor(m);
       const double u = uniform(seed_, path_, RandomSource::growth_clone, base, 0);
       pending_copies_ = static_cast<int>(whole) + (u < m - whole ? 1 : 0);

@@ -105,6 +105,7 @@ class JobStream {
   std::uint32_t path_;
   double horizon_h_;
   double growth_per_year_;
+  double growth_per_h_;  // ln(1 + growth_per_year) / 8760: the clone multiplier is e^{k t}
   std::uint32_t base_index_ = 0;
   SimJob pending_;
   int pending_copies_ = 0;

@@ -82,6 +82,7 @@ class Simulator {
     if (p.onprem) {
       site_ = in.sites ? &in.sites->curve(p) : &own_site();
       pool_ = NodePool(p.nodes, p.gpus_per_node, p.purchase_h == 0);
+      kw_per_busy_gpu_ = (p.peak_kw - p.idle_kw) / p.gpus_per_node;
       node_generation_.assign(p.nodes, 0);
       node_failures_drawn_.assign(p.nodes, 0);
     }
@@ -104,8 +105,8 @@ class Simulator {
       // instant (their kind has the lowest priority) and only one is pending at a time, so it
       // goes first exactly when it is strictly earlier than the heap's top.
       const Event* next = events_.peek();
-      if (arrival_pending_ && (!next || next_job_.submit_h < next->time_h)) {
-        e = {next_job_.submit_h, event_order(EventKind::arrival, 0), 0, 0};
+      if (arrival_pending_ && (!next || next_job_->submit_h < next->time_h)) {
+        e = {next_job_->submit_h, event_order(EventKind::arrival, 0), 0, 0};
         arrival_pending_ = false;
       } else if (next && next->time_h < horizon_h_) {
         e = events_.pop_peeked();
@@ -158,7 +159,7 @@ class Simulator {
     if (pool_.nodes_up() != it_kw_nodes_up_ || busy_gpus_ != it_kw_busy_gpus_) {
       it_kw_nodes_up_ = pool_.nodes_up();
       it_kw_busy_gpus_ = busy_gpus_;
-      it_kw_ = pool_.nodes_up() * p_.idle_kw + (p_.peak_kw - p_.idle_kw) * busy_gpus_ / p_.gpus_per_node;
+      it_kw_ = pool_.nodes_up() * p_.idle_kw + kw_per_busy_gpu_ * busy_gpus_;
     }
     return it_kw_;
   }
@@ -239,7 +240,7 @@ class Simulator {
         return true;
       }
       case EventKind::arrival: {
-        const std::uint32_t slot = allocate(next_job_);
+        const std::uint32_t slot = allocate(*next_job_);
         fetch_next_arrival();
         arrive(slot);
         return true;
@@ -271,7 +272,8 @@ class Simulator {
   }
 
   void fetch_next_arrival() {
-    arrival_pending_ = feed_.next(next_job_) && next_job_.submit_h < horizon_h_;
+    next_job_ = feed_.next();
+    arrival_pending_ = next_job_ && next_job_->submit_h < horizon_h_;
   }
 
   std::uint32_t allocate(const SimJob& job) {
@@ -779,8 +781,8 @@ class Simulator {
   PathOutcome out_;
   EventQueue events_;
   double now_ = 0.0;
-  SimJob next_job_;
-  bool arrival_pending_ = false;  // next_job_ is submitted before the horizon and not yet handled
+  const SimJob* next_job_ = nullptr;  // the feed's, valid until the next fetch
+  bool arrival_pending_ = false;      // next_job_ is submitted before the horizon and not yet handled
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   // On-prem
@@ -798,6 +800,7 @@ class Simulator {
   int it_kw_nodes_up_ = -1;  // the state it_kw_ was computed for
   int it_kw_busy_gpus_ = -1;
   double it_kw_ = 0.0;
+  double kw_per_busy_gpu_ = 0.0;  // (peak - idle) / G
   double work_rate_ = 1.0;
   long hour_ = 0;  // the hour holding now_
   // Prices
@@ -815,6 +818,7 @@ class SpanFeed final : public JobFeed {
     job = jobs_[i_++];
     return true;
   }
+  const SimJob* next() override { return i_ == jobs_.size() ? nullptr : &jobs_[i_++]; }
 
  private:
   const std::vector<SimJob>& jobs_;

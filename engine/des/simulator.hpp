@@ -93,6 +93,11 @@ class JobFeed {
  public:
   virtual ~JobFeed() = default;
   virtual bool next(SimJob& job) = 0;
+  // The next job without a copy (valid until the next call), or null at the end.
+  virtual const SimJob* next() { return next(buffer_) ? &buffer_ : nullptr; }
+
+ private:
+  SimJob buffer_;
 };
 PathOutcome simulate_feed(const Scenario& scenario, const DesPlan& plan, JobFeed& feed, const PathInputs& inputs);
 // The same on a path's jobs generated once (entity ids already assigned) and shared by plans.
