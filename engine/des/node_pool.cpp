@@ -10,11 +10,6 @@ NodePool::NodePool(int nodes, int gpus_per_node, bool up)
   whole_free_ = nodes_up_;
 }
 
-bool NodePool::could_fit(int gpus) const {
-  if (gpus >= gpus_per_node_) return (gpus + gpus_per_node_ - 1) / gpus_per_node_ <= nodes();
-  return nodes() > 0;
-}
-
 bool NodePool::place(int gpus, std::uint32_t job, std::vector<int>& placed) {
   placed.clear();
   const int g = gpus_per_node_;

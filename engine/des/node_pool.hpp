@@ -20,7 +20,8 @@ class NodePool {
   int gpus_per_node() const { return gpus_per_node_; }
   int nodes_up() const { return nodes_up_; }
   // Could a job of `gpus` ever run here (with every node up)?
-  bool could_fit(int gpus) const;
+  // (ceil(g / G) whole nodes of N for g >= G, one node for less: both say g <= N x G.)
+  bool could_fit(int gpus) const { return gpus <= nodes() * gpus_per_node_; }
   // Places a job; fills `placed` with its nodes; false (and no change) when it does not fit now.
   bool place(int gpus, std::uint32_t job, std::vector<int>& placed);
   void release(int gpus, std::uint32_t job, const std::vector<int>& placed);

@@ -575,7 +575,7 @@ class Simulator {
         slots_[onprem_running_[i]].onprem_index = i;
         onprem_running_.pop_back();
         j.onprem_index = -1;
-        note_peak();
+        if (kw_per_busy_gpu_ < 0.0) note_peak();  // else the IT power fell: no new peak
         break;
       }
       case Venue::reserved:
