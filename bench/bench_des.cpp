@@ -23,6 +23,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/des/batch_draws.hpp"
 #include "engine/des/des_plan.hpp"
 #include "engine/des/job_stream.hpp"
 #include "engine/des/simulator.hpp"
@@ -79,6 +80,11 @@ void events_per_second(long paths, const std::string& path) {
     std::vector<tco::des::SimJob> path_jobs;
     tco::des::SimJob j;
     while (stream.next(j)) path_jobs.push_back(j);
+    // As the Monte Carlo does: each job's spot_share draw made once for all plans.
+    std::vector<double> spot_share_u(path_jobs.size()), unused(path_jobs.size());
+    tco::des::uniform_pairs_by_entity(in.seed, in.path, tco::RandomSource::spot_availability, 0,
+                                      static_cast<int>(path_jobs.size()), unused.data(), spot_share_u.data());
+    in.spot_share_u = spot_share_u.data();
     generate_s += seconds_since(t0);
     jobs += static_cast<long>(path_jobs.size());
     for (std::size_t k = 0; k < plans.plans.size(); ++k) {

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/des/batch_draws.hpp"
 #include "engine/des/checkpoint.hpp"
 #include "engine/des/des_plan.hpp"
 #include "engine/des/job_stream.hpp"
@@ -267,6 +268,8 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   const std::size_t plan_count = s.plans.size();
   std::vector<PlanFixed> fixed;
   for (const Plan& p : s.plans) fixed.push_back(fixed_costs(s, p));
+  const bool any_spot = std::any_of(prepared.plans.begin(), prepared.plans.end(),
+                                    [](const des::DesPlan& d) { return d.spot_allowed; });
   std::vector<PlanAccumulator> acc(plan_count);
   mc.npv_by_path.assign(plan_count, {});
   std::vector<std::vector<double>> nominal_by_path(plan_count);
@@ -302,6 +305,14 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       thread_local std::vector<des::SimJob> jobs;
       jobs.clear();
       const bool shared = path_jobs(s, catalog, in, jobs);
+      thread_local std::vector<double> spot_share_u, unused;
+      if (shared && any_spot) {
+        spot_share_u.resize(jobs.size());
+        unused.resize(jobs.size());
+        des::uniform_pairs_by_entity(mc.seed, path, RandomSource::spot_availability, 0, static_cast<int>(jobs.size()),
+                                     unused.data(), spot_share_u.data());
+        in.spot_share_u = spot_share_u.data();
+      }
       thread_local des::PathSites sites;
       sites.start_path(mc.seed, path);
       in.sites = &sites;

@@ -6,17 +6,10 @@
 
 #include <fmt/format.h>
 
+#include "engine/des/batch_draws.hpp"
 #include "engine/error.hpp"
 #include "engine/random.hpp"
 #include "models/trace_import.hpp"
-
-// Vector clones for AVX-512 and AVX2 machines, chosen at run time (GCC on x86-64), for the
-// batched Philox draws below; flattened so that Philox is inlined and the loop vectorised.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define TCO_DRAW_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), flatten, noinline))
-#else
-#define TCO_DRAW_CLONES
-#endif
 
 namespace tco::des {
 
@@ -26,16 +19,6 @@ constexpr double kHoursPerWeek = 168.0;
 constexpr int kWeekHours = 168;
 constexpr int kDrawBatch = 64;  // Poisson candidates drawn at a time
 
-// uniform_pair(seed, path, source, entity, draw[i]) for i < n, bit for bit, in one loop.
-TCO_DRAW_CLONES void draw_pairs(std::uint64_t seed, std::uint32_t path, RandomSource source, std::uint32_t entity,
-                                const std::uint32_t* __restrict draw, int n, double* __restrict first,
-                                double* __restrict second) {
-  for (int i = 0; i < n; ++i) {
-    const UniformPair u = uniform_pair(seed, path, source, entity, draw[i]);
-    first[i] = u.first;
-    second[i] = u.second;
-  }
-}
 constexpr double kPi = 3.14159265358979323846;
 // Entity spaces of the generators, so that two generators never share draws.
 constexpr std::uint32_t kPoissonEntity = 1u << 16;
@@ -268,7 +251,7 @@ class PoissonSource final : public JobStream::Source {
     std::uint32_t draw[kDrawBatch], kept[kDrawBatch];
     double a[kDrawBatch], b[kDrawBatch], kept_h[kDrawBatch];
     for (int i = 0; i < kDrawBatch; ++i) draw[i] = k_ + static_cast<std::uint32_t>(i);
-    draw_pairs(seed_, path_, RandomSource::arrival, entity_, draw, kDrawBatch, a, b);
+    uniform_pairs_by_draw(seed_, path_, RandomSource::arrival, entity_, draw, kDrawBatch, a, b);
     int n = 0;
     for (int i = 0; i < kDrawBatch; ++i) {
       t_h_ += exponential_quantile(a[i], peak_rate_);
@@ -281,9 +264,9 @@ class PoissonSource final : public JobStream::Source {
       kept_h[n++] = t_h_;
     }
     k_ += kDrawBatch;
-    draw_pairs(seed_, path_, RandomSource::gpu_count, entity_, kept, n, a, b);
+    uniform_pairs_by_draw(seed_, path_, RandomSource::gpu_count, entity_, kept, n, a, b);
     double d[kDrawBatch], unused[kDrawBatch];
-    draw_pairs(seed_, path_, RandomSource::duration, entity_, kept, n, d, unused);
+    uniform_pairs_by_draw(seed_, path_, RandomSource::duration, entity_, kept, n, d, unused);
     for (int j = 0; j < n; ++j) {
       SimJob& job = jobs_[j];
       job = SimJob{};
@@ -405,6 +388,17 @@ bool JobStream::next_base(SimJob& job) {
   return true;
 }
 
+// uniform(seed, path, growth_clone, base, 0), kCloneBatch bases at a time (bases come in order).
+double JobStream::clone_uniform(std::uint32_t base) {
+  if (base - clone_first_ >= kCloneBatch || !clone_ready_) {
+    clone_first_ = base;
+    clone_ready_ = true;
+    double unused[kCloneBatch];
+    uniform_pairs_by_entity(seed_, path_, RandomSource::growth_clone, base, kCloneBatch, clone_u_, unused);
+  }
+  return clone_u_[base - clone_first_];
+}
+
 bool JobStream::next(SimJob& job) {
   while (pending_copies_ == 0) {
     if (!next_base(pending_)) return false;
@@ -414,7 +408,7 @@ bool JobStream::next(SimJob& job) {
     } else {
       const double m = std::exp(growth_per_h_ * pending_.submit_h);
       const double whole = std::floor(m);
-      const double u = uniform(seed_, path_, RandomSource::growth_clone, base, 0);
+      const double u = clone_uniform(base);
       pending_copies_ = static_cast<int>(whole) + (u < m - whole ? 1 : 0);
     }
   }

@@ -97,6 +97,7 @@ class JobStream {
 
  private:
   bool next_base(SimJob& job);
+  double clone_uniform(std::uint32_t base);
 
   std::vector<std::unique_ptr<Source>> sources_;
   std::vector<SimJob> heads_;
@@ -108,6 +109,10 @@ class JobStream {
   double growth_per_h_;  // ln(1 + growth_per_year) / 8760: the clone multiplier is e^{k t}
   std::uint32_t base_index_ = 0;
   SimJob pending_;
+  static constexpr int kCloneBatch = 64;
+  double clone_u_[kCloneBatch] = {};  // the growth clone uniforms of bases clone_first_ ..
+  std::uint32_t clone_first_ = 0;
+  bool clone_ready_ = false;
   int pending_copies_ = 0;
   long emitted_ = 0;
 };

@@ -299,7 +299,9 @@ class Simulator {
     j.ready_h = job.submit_h;
     j.deadline_abs_h = job.submit_h + job.deadline_h;
     if (p_.spot_allowed && job.preemptible) {
-      const double u = uniform_pair(in_.seed, in_.path, RandomSource::spot_availability, job.entity, 0).second;
+      const double u = in_.spot_share_u
+                           ? in_.spot_share_u[job.entity]
+                           : uniform_pair(in_.seed, in_.path, RandomSource::spot_availability, job.entity, 0).second;
       j.wants_spot = u < p_.plan->spot_share;
     }
     return slot;

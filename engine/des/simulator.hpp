@@ -82,6 +82,9 @@ struct PathInputs {
   // The path's site curves (its ambient noise included), shared by the path's plans; null: the
   // simulator builds its plan's own (same numbers).
   PathSites* sites = nullptr;
+  // uniform_pair(seed, path, spot_availability, e, 0).second for every job entity e of the
+  // path, drawn once for all plans (a job's spot_share draw); null: each plan draws its own.
+  const double* spot_share_u = nullptr;
 };
 
 
