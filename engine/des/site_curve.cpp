@@ -16,14 +16,14 @@ void SiteCurve::assign(const std::vector<SiteHour>& site) {
     out.pue = site[h].pue;
     out.usd_per_kwh = site[h].usd_per_kwh;
     out.work_rate = site[h].work_rate;
-    out.pue_usd = out.pue * out.usd_per_kwh;
+    out.pue_usd_per_kwh = out.pue * out.usd_per_kwh;
     out.pue_before = pue_sum;
-    out.pue_usd_before = pue_usd_sum;
+    out.pue_usd_per_kwh_before = pue_usd_sum;
     out.work_before = work_sum;
     throttled += out.work_rate < 1.0 ? 1.0 : 0.0;
     out.throttled_through = throttled;
     pue_sum += out.pue;
-    pue_usd_sum += out.pue_usd;
+    pue_usd_sum += out.pue_usd_per_kwh;
     work_sum += out.work_rate;
   }
 }

@@ -29,12 +29,12 @@ class SiteCurve {
     double pue = 1.0;
     double usd_per_kwh = 0.0;
     double work_rate = 1.0;
-    double pue_usd = 0.0;          // pue x usd_per_kwh
-    double pue_before = 0.0;       // sum of PUE over the month's earlier hours
-    double pue_usd_before = 0.0;   // sum of PUE x price over the month's earlier hours
-    double work_before = 0.0;      // sum of the work rate over every earlier hour
-    double throttled_through = 0.0;  // hours up to and including this one with a work rate below 1
-                                     // (a double keeps the hour at 64 bytes, one cache line)
+    double pue_usd_per_kwh = 0.0;         // pue x usd_per_kwh
+    double pue_before = 0.0;              // sum of PUE over the month's earlier hours
+    double pue_usd_per_kwh_before = 0.0;  // sum of PUE x price over the month's earlier hours
+    double work_before = 0.0;             // sum of the work rate over every earlier hour
+    double throttled_through = 0.0;       // hours up to and including this one with a work rate
+                                          // below 1 (a double keeps the hour at 64 bytes)
   };
 
   SiteCurve() = default;
@@ -50,7 +50,7 @@ class SiteCurve {
   // Integrals over [a, b], a and b in one month (b may be the month's end).
   double pue_integral(double a_h, double b_h) const { return integral<&Hour::pue, &Hour::pue_before>(a_h, b_h); }
   double pue_usd_integral(double a_h, double b_h) const {
-    return integral<&Hour::pue_usd, &Hour::pue_usd_before>(a_h, b_h);
+    return integral<&Hour::pue_usd_per_kwh, &Hour::pue_usd_per_kwh_before>(a_h, b_h);
   }
   // The work clock W(t), t in [0, hours].
   double work_clock(double t_h) const {
