@@ -1,10 +1,11 @@
 # The sweep's backends (docs/sweep.md).
 #
-# CPU: engine/sweep_cpu.cpp holds the vectorised hot loop. It is compiled without FMA
-# contraction (so its AVX-512, AVX2 and baseline clones, and the deterministic evaluator, give
-# the same bits) and without trapping math (so std::ceil vectorises; it changes no result).
+# CPU: engine/sweep_cpu.cpp holds the vectorised hot loop. Like every file it is compiled without
+# FMA contraction (CMakeLists.txt: its AVX-512, AVX2 and baseline clones, and the deterministic
+# evaluator, give the same bits), and here also without trapping math (so std::ceil vectorises;
+# it changes no result).
 set_source_files_properties(${CMAKE_SOURCE_DIR}/engine/sweep_cpu.cpp PROPERTIES
-  COMPILE_OPTIONS "-ffp-contract=off;-fno-trapping-math")
+  COMPILE_OPTIONS "-fno-trapping-math")
 
 # CUDA: optional backend of the same TCO_HD functions. The CPU backend is always built and gives
 # the same numbers; CUDA only adds a faster way to run them. TCO_CUDA = AUTO (use nvcc when
