@@ -844,8 +844,26 @@ PathOutcome simulate_jobs(const Scenario& scenario, const DesPlan& plan, const s
   return simulate_feed(scenario, plan, feed, inputs);
 }
 
-PathOutcome simulate_feed(const Scenario& scenario, const DesPlan& plan, JobFeed& feed, const PathInputs& inputs) {
+// The replay in an AVX2 clone (three-operand instructions, one-instruction rounding) where the CPU
+// has it, flattened so that the whole event loop is compiled for it; without FMA contraction
+// (CMakeLists.txt) it gives the baseline code's bits.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define TCO_REPLAY_CLONES __attribute__((target_clones("arch=x86-64-v3", "default"), flatten, noinline))
+#else
+#define TCO_REPLAY_CLONES
+#endif
+
+namespace {
+
+TCO_REPLAY_CLONES PathOutcome replay(const Scenario& scenario, const DesPlan& plan, JobFeed& feed,
+                                     const PathInputs& inputs) {
   return Simulator(scenario, plan, feed, inputs).run();
+}
+
+}  // namespace
+
+PathOutcome simulate_feed(const Scenario& scenario, const DesPlan& plan, JobFeed& feed, const PathInputs& inputs) {
+  return replay(scenario, plan, feed, inputs);
 }
 
 PathOutcome simulate_path(const Scenario& scenario, const DesPlan& plan, const JobCatalog& catalog,
