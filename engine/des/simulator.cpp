@@ -71,6 +71,7 @@ class Simulator {
     out_.peak_facility_kw_by_month.assign(months_, 0.0);
     price_change_ = p.cloud ? p.cloud->price_change_per_year : 0.0;
     spot_shock_.assign(months_, 1.0);
+    no_shock_.assign(months_, 1.0);
     power_shock_.assign(months_, 1.0);
     if (p.cloud && p.spot.price_sigma > 0.0)
       for (int m = 0; m < months_; ++m)
@@ -585,11 +586,11 @@ class Simulator {
         out_.gpu_hours.reserved_used += j.job.gpus * (now_ - j.run_start_h);
         break;
       case Venue::spot:
-        bill(Category::cloud_spot, j, end_h, p_.spot_usd_per_instance_h, spot_shock_, billed_to_horizon,
+        bill(Category::cloud_spot, j, end_h, p_.spot_usd_per_instance_h, spot_shock_.data(), billed_to_horizon,
              out_.gpu_hours.spot_billed);
         break;
       case Venue::on_demand:
-        bill(Category::cloud_on_demand, j, end_h, p_.on_demand_usd_per_instance_h, nullptr_shock_,
+        bill(Category::cloud_on_demand, j, end_h, p_.on_demand_usd_per_instance_h, no_shock_.data(),
              billed_to_horizon, out_.gpu_hours.on_demand_billed);
         break;
       default: break;
@@ -599,7 +600,7 @@ class Simulator {
   // ceil(t / granularity) granules, at least the minimum, per instance; the price grows by the
   // hour and carries the month's shock. At the horizon's end only the time used is billed.
   void bill(Category category, const Slot& j, double end_h, double usd_per_instance_h,
-            const std::vector<double>& shock, bool to_horizon, double& billed_gpu_hours) {
+            const double* shock, bool to_horizon, double& billed_gpu_hours) {
     const double a = j.run_start_h, b = end_h;
     const double used_h = b - a;
     double billed_h = used_h;
@@ -611,22 +612,24 @@ class Simulator {
     const double usd_per_h = j.instances * usd_per_instance_h;
     const PriceGrowth& growth = p_.price_growth;
     const double growth_a = growth.at(a);
-    const int month_b = month_at(b);
-    for (int m = month_at(a); m <= month_b; ++m) {
-      const double start = static_cast<double>(m) * kHoursPerMonth, end = static_cast<double>(m + 1) * kHoursPerMonth;
-      const bool from_a = a >= start, to_b = m == months_ - 1 || b <= end;
-      const double lo = from_a ? a : start, hi = to_b ? b : end;
-      if (hi <= lo) continue;
-      out_.cost_by_month[m][static_cast<int>(category)] +=
-          usd_per_h * growth.integral(lo, hi, from_a ? growth_a : growth.at_hour_of(start)) *
-          (shock.empty() ? 1.0 : shock[m]);
+    const int month_a = month_at(a), month_b = month_at(b);
+    const int c = static_cast<int>(category);
+    const double start_a = static_cast<double>(month_a) * kHoursPerMonth;
+    if (month_a == month_b && a >= start_a &&
+        (month_b == months_ - 1 || b <= static_cast<double>(month_b + 1) * kHoursPerMonth)) {
+      // The usual run: within one month (the loop's one step, without its branches).
+      if (a < b) out_.cost_by_month[month_a][c] += usd_per_h * growth.integral(a, b, growth_a) * shock[month_a];
+    } else {
+      for (int m = month_a; m <= month_b; ++m) {
+        const double start = static_cast<double>(m) * kHoursPerMonth, end = static_cast<double>(m + 1) * kHoursPerMonth;
+        const bool from_a = a >= start, to_b = m == months_ - 1 || b <= end;
+        const double lo = from_a ? a : start, hi = to_b ? b : end;
+        if (hi <= lo) continue;
+        out_.cost_by_month[m][c] += usd_per_h * growth.integral(lo, hi, from_a ? growth_a : growth.at_hour_of(start)) * shock[m];
+      }
     }
     const double extra_h = billed_h - used_h;
-    if (extra_h > 0.0) {
-      const int m = month_b;
-      out_.cost_by_month[m][static_cast<int>(category)] +=
-          usd_per_h * extra_h * growth.at_hour_of(b) * (shock.empty() ? 1.0 : shock[m]);
-    }
+    if (extra_h > 0.0) out_.cost_by_month[month_b][c] += usd_per_h * extra_h * growth.at_hour_of(b) * shock[month_b];
   }
 
   // The run ends with the job done at end_h (now_, or later for an eager cloud finish).
@@ -809,7 +812,7 @@ class Simulator {
   double price_change_ = 0.0;
   std::vector<double> spot_shock_;
   std::vector<double> power_shock_;
-  const std::vector<double> nullptr_shock_;
+  std::vector<double> no_shock_;  // on-demand prices carry no shock: 1 every month
 };
 
 class SpanFeed final : public JobFeed {
