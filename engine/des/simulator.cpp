@@ -70,6 +70,8 @@ class Simulator {
     out_.cost_by_month.assign(months_, CostRow{});
     out_.peak_facility_kw_by_month.assign(months_, 0.0);
     price_change_ = p.cloud ? p.cloud->price_change_per_year : 0.0;
+    cloud_speed_[0] = p.perf_cloud;
+    cloud_speed_[1] = p.perf_cloud * p.scheduling.cloud_multi_node_efficiency;
     spot_shock_.assign(months_, 1.0);
     no_shock_.assign(months_, 1.0);
     power_shock_.assign(months_, 1.0);
@@ -147,23 +149,17 @@ class Simulator {
       enter_hours(a, t_h, m);
     }
     now_ = t_h;
-    if (waiting_gpus_ > 0) {
-      out_.jobs.waited_gpu_hours += waiting_gpus_ * dt;
-      out_.gpu_hours.waited += waiting_gpus_ * dt;
-      if (p_.waiting_usd_per_gpu_hour > 0.0)
-        out_.cost_by_month[m][static_cast<int>(Category::waiting)] += waiting_gpus_ * dt * p_.waiting_usd_per_gpu_hour;
-    }
+    // Unconditionally: adding the zero of an empty queue changes no sum, and whether anyone
+    // waits is a coin toss to the branch predictor.
+    const double waited = static_cast<double>(waiting_gpus_) * dt;
+    out_.jobs.waited_gpu_hours += waited;
+    out_.gpu_hours.waited += waited;
+    if (p_.waiting_usd_per_gpu_hour > 0.0)
+      out_.cost_by_month[m][static_cast<int>(Category::waiting)] += waited * p_.waiting_usd_per_gpu_hour;
   }
 
-  // IT power of the pool's state, recomputed only when the state changed (every accrual asks).
-  double it_kw_now() {
-    if (pool_.nodes_up() != it_kw_nodes_up_ || busy_gpus_ != it_kw_busy_gpus_) {
-      it_kw_nodes_up_ = pool_.nodes_up();
-      it_kw_busy_gpus_ = busy_gpus_;
-      it_kw_ = pool_.nodes_up() * p_.idle_kw + kw_per_busy_gpu_ * busy_gpus_;
-    }
-    return it_kw_;
-  }
+  // IT power of the pool's state.
+  double it_kw_now() const { return pool_.nodes_up() * p_.idle_kw + kw_per_busy_gpu_ * busy_gpus_; }
 
   void note_peak() {
     if (!p_.onprem) return;
@@ -201,13 +197,8 @@ class Simulator {
   // Hour boundaries that change the work rate (throttling) are events: they re-time the
   // on-prem finishes.
   void schedule_next_rate_change(long after_h) {
-    const SiteCurve& site = *site_;
-    for (long h = after_h + 1; h < site.hours(); ++h) {
-      if (site.at(h).work_rate != site.at(h - 1).work_rate) {
-        events_.push(static_cast<double>(h), EventKind::hour_boundary, static_cast<std::uint32_t>(h), 0);
-        return;
-      }
-    }
+    const long h = site_->next_rate_change(after_h, rate_change_cursor_);
+    if (h < site_->hours()) events_.push(static_cast<double>(h), EventKind::hour_boundary, static_cast<std::uint32_t>(h), 0);
   }
 
   // The plan's site on this path, without a PathSites to share it from (tests, streaming).
@@ -299,11 +290,12 @@ class Simulator {
     j.remaining_h = job.duration_h;
     j.ready_h = job.submit_h;
     j.deadline_abs_h = job.submit_h + job.deadline_h;
-    if (p_.spot_allowed && job.preemptible) {
-      const double u = in_.spot_share_u
-                           ? in_.spot_share_u[job.entity]
-                           : uniform_pair(in_.seed, in_.path, RandomSource::spot_availability, job.entity, 0).second;
-      j.wants_spot = u < p_.plan->spot_share;
+    if (p_.spot_allowed) {
+      if (in_.spot_share_u)  // without a branch on the coin toss of preemptible
+        j.wants_spot = job.preemptible & (in_.spot_share_u[job.entity] < p_.plan->spot_share);
+      else if (job.preemptible)
+        j.wants_spot =
+            uniform_pair(in_.seed, in_.path, RandomSource::spot_availability, job.entity, 0).second < p_.plan->spot_share;
     }
     return slot;
   }
@@ -454,9 +446,7 @@ class Simulator {
 
   int instances_for(int gpus) const { return (gpus + p_.gpus_per_instance - 1) / p_.gpus_per_instance; }
 
-  double cloud_speed(int instances) const {
-    return p_.perf_cloud * (instances > 1 ? p_.scheduling.cloud_multi_node_efficiency : 1.0);
-  }
+  double cloud_speed(int instances) const { return cloud_speed_[instances > 1]; }
 
   // The deadline-aware policy's test: does the slack still cover an on-demand run plus a
   // restart, with room for what can go wrong before the next decision? That is a retry wait
@@ -802,11 +792,12 @@ class Simulator {
   long live_queued_ = 0;
   long waiting_gpus_ = 0;
   int busy_gpus_ = 0;
-  int it_kw_nodes_up_ = -1;  // the state it_kw_ was computed for
-  int it_kw_busy_gpus_ = -1;
-  double it_kw_ = 0.0;
   double kw_per_busy_gpu_ = 0.0;  // (peak - idle) / G
+  // Reference hours of work per hour on one cloud instance, and on several (multi-node
+  // efficiency): a table, not a branch on the job's size.
+  double cloud_speed_[2] = {1.0, 1.0};
   double work_rate_ = 1.0;
+  std::size_t rate_change_cursor_ = 0;  // into the site curve's list of rate changes
   long hour_ = 0;  // the hour holding now_
   // Prices
   double price_change_ = 0.0;

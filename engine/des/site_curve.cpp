@@ -9,6 +9,7 @@ namespace tco::des {
 
 void SiteCurve::assign(const std::vector<SiteHour>& site) {
   hours_.resize(site.size());
+  rate_changes_.clear();
   double pue_sum = 0.0, pue_usd_sum = 0.0, work_sum = 0.0, throttled = 0.0;
   for (std::size_t h = 0; h < site.size(); ++h) {
     if (h % kHoursPerMonth == 0) pue_sum = pue_usd_sum = 0.0;
@@ -25,6 +26,7 @@ void SiteCurve::assign(const std::vector<SiteHour>& site) {
     pue_sum += out.pue;
     pue_usd_sum += out.pue_usd_per_kwh;
     work_sum += out.work_rate;
+    if (h > 0 && out.work_rate != hours_[h - 1].work_rate) rate_changes_.push_back(static_cast<long>(h));
   }
 }
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -57,6 +58,13 @@ class SiteCurve {
     const long h = hour_of(t_h);
     return hours_[h].work_before + hours_[h].work_rate * (t_h - static_cast<double>(h));
   }
+  // The first hour after after_h whose work rate differs from the hour before (hours() when
+  // none). `cursor` starts at 0 and remembers where the last search ended: after_h must not
+  // decrease from one call to the next.
+  long next_rate_change(long after_h, std::size_t& cursor) const {
+    while (cursor < rate_changes_.size() && rate_changes_[cursor] <= after_h) ++cursor;
+    return cursor < rate_changes_.size() ? rate_changes_[cursor] : hours();
+  }
   // Throttled hours among first_h..last_h (inclusive; none when last_h < first_h).
   long throttled_between(long first_h, long last_h) const {
     if (last_h < first_h) return 0;
@@ -65,19 +73,25 @@ class SiteCurve {
   }
 
  private:
+  // Both cases are computed and one is picked without a branch: whether a span between two
+  // events stays inside one hour is a coin toss to the branch predictor.
   template <double Hour::*Value, double Hour::*Before>
   double integral(double a_h, double b_h) const {
     const long ha = static_cast<long>(a_h), hb = static_cast<long>(b_h);
     const Hour& first = hours_[ha];
-    if (hb == ha) return first.*Value * (b_h - a_h);
+    const double within_hour = first.*Value * (b_h - a_h);
     // Whole hours ha .. hb - 1 (all in a's month), less a's part, plus b's part.
-    const Hour& last_whole = hours_[hb - 1];
+    const Hour& last_whole = hours_[hb > ha ? hb - 1 : ha];
     const double whole = last_whole.*Before + last_whole.*Value - first.*Before;
     const double tail = hb < hours() ? hours_[hb].*Value * (b_h - static_cast<double>(hb)) : 0.0;
-    return whole - first.*Value * (a_h - static_cast<double>(ha)) + tail;
+    const double across_hours = whole - first.*Value * (a_h - static_cast<double>(ha)) + tail;
+    const std::uint64_t pick_within = -static_cast<std::uint64_t>(hb == ha);
+    return std::bit_cast<double>((std::bit_cast<std::uint64_t>(within_hour) & pick_within) |
+                                 (std::bit_cast<std::uint64_t>(across_hours) & ~pick_within));
   }
 
   std::vector<Hour> hours_;
+  std::vector<long> rate_changes_;  // hours h >= 1 whose work rate differs from hour h - 1's
 };
 
 // The path's hourly ambient noise z_h, h < hours (standard normal, source ambient, entity h).
