@@ -457,7 +457,7 @@ class Simulator {
   bool must_leave_spot(const Slot& j) const {
     if (!j.job.has_deadline()) return false;
     const int k = instances_for(j.job.gpus);
-    const double compute_h = j.remaining_h / cloud_speed(k);
+    const double compute_h = divide_exactly(j.remaining_h, cloud_speed(k));
     const double run_h = wall_with_checkpoints_h(compute_h, j.job.checkpoint_h, p_.checkpoint_write_h);
     const double on_demand_h = p_.startup_h + j.pending_restart_h + run_h;
     const double piece_h = j.job.checkpoint_h > 0.0 ? j.job.checkpoint_h + p_.checkpoint_write_h : run_h;
@@ -520,10 +520,10 @@ class Simulator {
     const double provisioning_h = venue == Venue::spot || venue == Venue::on_demand ? p_.startup_h : 0.0;
     j.run_overhead_h = provisioning_h + j.pending_restart_h;
     j.pending_restart_h = 0.0;
-    const double compute_h = j.remaining_h / j.run_speed;
+    const double compute_h = divide_exactly(j.remaining_h, j.run_speed);
     j.run_wall_h = j.run_overhead_h + wall_with_checkpoints_h(compute_h, j.job.checkpoint_h, p_.checkpoint_write_h);
     if (venue == Venue::onprem) {
-      events_.push(now_ + j.run_wall_h / work_rate_, EventKind::finish, slot, j.generation);
+      events_.push(now_ + divide_exactly(j.run_wall_h, work_rate_), EventKind::finish, slot, j.generation);
       return;
     }
     const double finish_h = now_ + j.run_wall_h;
@@ -551,7 +551,7 @@ class Simulator {
       Slot& j = slots_[slot];
       ++j.generation;
       const double left_clock = j.run_clock0 + j.run_wall_h - work_clock;
-      events_.push(now_ + std::max(0.0, left_clock) / work_rate_, EventKind::finish, slot, j.generation);
+      events_.push(now_ + divide_exactly(std::max(0.0, left_clock), work_rate_), EventKind::finish, slot, j.generation);
     }
   }
 
