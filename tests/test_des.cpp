@@ -89,6 +89,75 @@ TEST_CASE("node pool: whole nodes for big jobs, first-fit packing for small ones
   CHECK(e == std::vector<int>{0});
 }
 
+TEST_CASE("node pool: releases in any order keep every node's list and free GPUs right") {
+  // Node 0 takes three small jobs (3 + 3 + 2 GPUs); releasing the first moves the last into its
+  // place in the list, and releasing that one next must still find it.
+  NodePool pool(2, 8, true);
+  std::vector<int> a, b, c, d;
+  REQUIRE(pool.place(3, 10, a));
+  REQUIRE(pool.place(3, 11, b));
+  REQUIRE(pool.place(2, 12, c));
+  CHECK(pool.jobs_on(0) == std::vector<std::uint32_t>{10, 11, 12});
+  pool.release(3, 10, a);
+  CHECK(pool.jobs_on(0) == std::vector<std::uint32_t>{12, 11});
+  pool.release(2, 12, c);
+  CHECK(pool.jobs_on(0) == std::vector<std::uint32_t>{11});
+  // 5 GPUs free on node 0 now: a 5-GPU job packs there (first fit), a 6-GPU one goes to node 1.
+  REQUIRE(pool.place(5, 13, d));
+  CHECK(d == std::vector<int>{0});
+  std::vector<int> e;
+  REQUIRE(pool.place(6, 14, e));
+  CHECK(e == std::vector<int>{1});
+  // A failure drops node 0's jobs; their later releases change nothing, and the repaired node
+  // offers all 8 GPUs again.
+  std::vector<std::uint32_t> killed;
+  pool.fail(0, killed);
+  CHECK(killed == std::vector<std::uint32_t>{11, 13});
+  pool.release(3, 11, b);
+  pool.release(5, 13, d);
+  CHECK_FALSE(pool.is_up(0));
+  pool.repair(0);
+  std::vector<int> f;
+  REQUIRE(pool.place(8, 15, f));
+  CHECK(f == std::vector<int>{0});
+}
+
+TEST_CASE("node pool: more than 64 nodes (the searches go 64 nodes at a time)") {
+  // 130 nodes of 4 GPUs. Fill nodes 0-99 whole, then a 3-GPU job lands on node 100 and a
+  // 12-GPU job takes nodes 101-103; free whole node 70 and the next 1-GPU job packs beside the
+  // 3-GPU one on node 100 (first fit), while a 4-GPU job takes node 70.
+  NodePool pool(130, 4, true);
+  std::vector<std::vector<int>> placed(100);
+  for (std::uint32_t j = 0; j < 100; ++j) REQUIRE(pool.place(4, j, placed[j]));
+  CHECK(placed[99] == std::vector<int>{99});
+  std::vector<int> small, big, one, whole;
+  REQUIRE(pool.place(3, 100, small));
+  CHECK(small == std::vector<int>{100});
+  REQUIRE(pool.place(12, 101, big));
+  CHECK(big == std::vector<int>{101, 102, 103});
+  pool.release(4, 70, placed[70]);
+  REQUIRE(pool.place(1, 102, one));
+  CHECK(one == std::vector<int>{70});  // node 70 (all 4 free) comes before node 100 (1 free)
+  REQUIRE(pool.place(4, 103, whole));
+  CHECK(whole == std::vector<int>{104});
+  // 25 whole nodes left (105-129; node 70 holds the 1-GPU job): a 26-node job does not fit, a
+  // 25-node one takes them all.
+  std::vector<int> rest, none;
+  CHECK_FALSE(pool.place(4 * 26, 104, none));
+  REQUIRE(pool.place(4 * 25, 105, rest));
+  CHECK(rest.front() == 105);
+  CHECK(rest.back() == 129);
+  CHECK(rest.size() == 25);
+}
+
+TEST_CASE("checkpoint: divide_exactly skips only divisions by 1") {
+  CHECK(divide_exactly(7.3, 1.0) == 7.3);
+  CHECK(divide_exactly(7.3, 2.0) == 3.65);
+  CHECK(divide_exactly(1.0, 3.0) == 1.0 / 3.0);
+  // 10 h of compute with 1-hour checkpoints writing 0.1 h each: 10 + 9 x 0.1 = 10.9
+  CHECK(wall_with_checkpoints_h(10.0, 1.0, 0.1) == doctest::Approx(10.9).epsilon(1e-15));
+}
+
 TEST_CASE("job stream: steady jobs, tiling a trace by whole weeks, growth by cloning") {
   const auto dir = test::scratch_dir("des-stream");
   {

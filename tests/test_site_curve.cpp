@@ -52,6 +52,25 @@ TEST_CASE("site curve: the work clock and the throttled hours, by hand") {
   CHECK(c.throttled_between(4, 4) == 1);
   CHECK(c.throttled_between(5, 1459) == 0);
   CHECK(c.throttled_between(3, 2) == 0);
+  // The rate changes at hour 3 (1 -> 0.8) and hour 5 (0.8 -> 1), and nowhere after.
+  std::size_t cursor = 0;
+  CHECK(c.next_rate_change(0, cursor) == 3);
+  CHECK(c.next_rate_change(2, cursor) == 3);
+  CHECK(c.next_rate_change(3, cursor) == 5);
+  CHECK(c.next_rate_change(5, cursor) == c.hours());
+  CHECK(c.next_rate_change(100, cursor) == 1460);
+}
+
+TEST_CASE("site curve: an integral's two cases (inside one hour, across hours) meet at the hour's end") {
+  // Hour 6 has PUE 1.2 and hour 7 1.5: [6.5, 7) lies inside hour 6, [6.5, 7.0 + 2^-40] just
+  // crosses into hour 7. The branch-free pick must take the right case on each side.
+  const SiteCurve c = two_month_site();
+  CHECK(c.pue_integral(6.5, 7.0 - 0x1p-40) == doctest::Approx(0.5 * 1.2).epsilon(1e-11));
+  CHECK(c.pue_integral(6.5, 7.0) == doctest::Approx(0.5 * 1.2).epsilon(1e-14));
+  CHECK(c.pue_integral(6.5, 7.0 + 0x1p-40) == doctest::Approx(0.5 * 1.2).epsilon(1e-11));
+  CHECK(c.pue_integral(6.5, 8.0) == doctest::Approx(0.5 * 1.2 + 1.5).epsilon(1e-14));
+  // Inside one hour the answer is the product itself, bit for bit.
+  CHECK(c.pue_integral(6.25, 6.75) == 1.2 * (6.75 - 6.25));
 }
 
 TEST_CASE("site curve: plans with alike sites share one curve per path, with the numbers of their own") {
