@@ -70,6 +70,10 @@ int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
   s.backend = o.backend == "cuda" ? SweepBackend::cuda : o.backend == "auto" ? SweepBackend::automatic : SweepBackend::cpu;
 
   const Json doc = read_json_file(o.scenario);
+  if (doc.is_object() && doc.contains("uncertain"))
+    ctx.err << "tcosim: note: the sizing curve draws the fluid model's random inputs (monte_carlo), not the "
+               "\"uncertain\" section: its P90 and CVaR95 leave those inputs at their base values (tcosim "
+               "sensitivity shows their effect; docs/decisions.md)\n";
   const std::string dir = std::filesystem::path(o.scenario).parent_path().string();
   const SizingResult sizing = optimize_sizing(doc, o.scenario, dir.empty() ? "." : dir, o.catalog, s);
 

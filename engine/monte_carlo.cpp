@@ -140,11 +140,9 @@ PlanResult mean_plan_result(const Scenario& s, const Plan& plan, const PlanFixed
     r.co2_onprem_kg = r.facility_energy_kwh * plan.onprem->power.g_co2_per_kwh / 1000.0;
     if (r.gpu_hours.onprem_capacity > 0.0) r.onprem_utilization = r.gpu_hours.onprem_busy / r.gpu_hours.onprem_capacity;
   }
-  if (plan.cloud && plan.cloud->offer.g_co2_per_kwh) {
-    const auto& c = *plan.cloud;
-    const double cloud_gpu_hours = r.gpu_hours.on_demand_billed + r.gpu_hours.spot_billed + r.gpu_hours.reserved_used;
-    r.co2_cloud_kg = cloud_gpu_hours * c.gpu.tdp_w / 1000.0 * c.offer.pue.value_or(1.0) * *c.offer.g_co2_per_kwh / 1000.0;
-  }
+  if (plan.cloud)
+    r.co2_cloud_kg = cloud_co2_kg(*plan.cloud, r.gpu_hours.on_demand_billed + r.gpu_hours.spot_billed +
+                                                   r.gpu_hours.reserved_used);
   if (r.gpu_hours.useful > 0.0) r.usd_per_useful_gpu_hour = r.total_usd / r.gpu_hours.useful;
   return r;
 }

@@ -8,6 +8,11 @@
 
 namespace tco {
 
+std::optional<double> cloud_co2_kg(const CloudSpec& cloud, double cloud_gpu_hours) {
+  if (!cloud.offer.pue || !cloud.offer.g_co2_per_kwh) return std::nullopt;
+  return cloud_gpu_hours * cloud.gpu.tdp_w / 1000.0 * *cloud.offer.pue * *cloud.offer.g_co2_per_kwh / 1000.0;
+}
+
 FacilityFigures facility_figures(const OnPremSpec& o, int nodes) {
   FacilityFigures f;
   f.nodes_per_rack = nodes_per_rack(o.cooling.rack_limit_kw, o.server.peak_kw);
@@ -128,12 +133,9 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   }
   r.gpu_hours.unserved = backlog;
 
-  if (plan.cloud) {
-    const auto& c = *plan.cloud;
-    const double cloud_gpu_hours = r.gpu_hours.on_demand_billed + r.gpu_hours.spot_billed + r.gpu_hours.reserved_used;
-    if (c.offer.g_co2_per_kwh)
-      r.co2_cloud_kg = cloud_gpu_hours * c.gpu.tdp_w / 1000.0 * c.offer.pue.value_or(1.0) * *c.offer.g_co2_per_kwh / 1000.0;
-  }
+  if (plan.cloud)
+    r.co2_cloud_kg = cloud_co2_kg(*plan.cloud, r.gpu_hours.on_demand_billed + r.gpu_hours.spot_billed +
+                                                   r.gpu_hours.reserved_used);
 
   if (plan.onprem && nodes > 0) {
     const auto& o = *plan.onprem;

@@ -61,6 +61,11 @@ struct PlanResult {
 // Layout of the plan's racks (throws ModelError when a node fits no rack).
 FacilityFigures facility_figures(const OnPremSpec& onprem, int nodes);
 
+// The cloud's CO2 (SPEC §5): cloud GPU-hours x the GPU's kW x the offer's PUE x its grid's
+// g CO2/kWh, where the offer gives both (else null: tcosim does not guess a provider's PUE).
+// Example: 1,000 GPU-hours of 700 W GPUs at PUE 1.2 and 400 g/kWh: 1000 x 0.7 x 1.2 x 0.4 = 336 kg.
+std::optional<double> cloud_co2_kg(const CloudSpec& cloud, double cloud_gpu_hours);
+
 // The plan's fleet and prices as the hourly step reads them, on-prem and cloud packing
 // efficiency included; price_multiplier scales every cloud price (also used by the Monte Carlo sweep,
 // engine/sweep_prepare.cpp, so the CPU and CUDA kernels get the same fleet).

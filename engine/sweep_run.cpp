@@ -44,7 +44,8 @@ std::string describe_values(const SweepGrid& grid, const std::vector<double>& va
 Json stats_json(double mean, double stderr_, long n, const Summary& s) {
   const double half = n > 1 ? student_t_975(n - 1) * stderr_ : 0.0;
   return {{"mean", mean}, {"stderr", stderr_}, {"ci95", {mean - half, mean + half}},
-          {"p5", s.p5},   {"p50", s.p50},      {"p95", s.p95}};
+          {"p5", s.p5},   {"p50", s.p50},      {"p95", s.p95},
+          {"cvar95", s.cvar95}};
 }
 
 // Everything of a document but its schema, shard and points.
@@ -201,7 +202,7 @@ Json sweep_point_json(const SweepInputs& in, const SweepPointValues& v) {
     if (j != baseline) {
       std::vector<double> saving(v.npv_usd[j].size());
       for (std::size_t k = 0; k < saving.size(); ++k) saving[k] = v.npv_usd[baseline][k] - v.npv_usd[j][k];
-      const Summary s = summarize(saving);
+      const Summary s = summarize(saving, WorstTail::low);  // the worst savings are the lowest
       const double mean = v.device ? v.device->saving_mean_usd[j] : s.mean;
       const double se = v.device ? v.device->saving_stderr_usd[j] : s.stderr_;
       Json saving_json = stats_json(mean, se, s.n, s);
@@ -285,7 +286,8 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
     Block blk{{b, std::min(range.end, b + block)}, parts / fmt::format("points-{}-{}.json", b, std::min(range.end, b + block)), Json()};
     if (o.resume && fs::exists(blk.file)) {
       const Json saved = read_json_or_null(blk.file.string());
-      if (saved.is_object() && saved.value("identity", Json()) == identity &&
+      if (saved.is_object() && saved.value("schema", "") == std::string(kSweepSchema) &&
+          saved.value("identity", Json()) == identity &&
           saved.value("first_point", -1L) == blk.range.first && saved.value("end_point", -1L) == blk.range.end &&
           saved.contains("points") && saved["points"].is_array() &&
           static_cast<long>(saved["points"].size()) == blk.range.end - blk.range.first)
@@ -317,7 +319,8 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
           evaluate_grid_points(in, blk.range, summary.backend, o.threads, progress);
       blk.points = Json::array();
       for (const auto& v : values) blk.points.push_back(sweep_point_json(in, v));
-      const Json saved = {{"identity", identity},
+      const Json saved = {{"schema", kSweepSchema},
+                          {"identity", identity},
                           {"first_point", blk.range.first},
                           {"end_point", blk.range.end},
                           {"points", blk.points}};
@@ -420,8 +423,9 @@ std::string sweep_csv(const Json& doc) {
     out += csv_field(f.at("pointer").get<std::string>());
   }
   out +=
-      ",plan,deterministic_npv_usd,npv_mean_usd,npv_stderr_usd,npv_p5_usd,npv_p50_usd,npv_p95_usd,total_mean_usd,"
-      "saving_mean_usd,saving_stderr_usd,saving_p5_usd,saving_p50_usd,saving_p95_usd,probability_saving,best_plan\n";
+      ",plan,deterministic_npv_usd,npv_mean_usd,npv_stderr_usd,npv_p5_usd,npv_p50_usd,npv_p95_usd,npv_cvar95_usd,"
+      "total_mean_usd,saving_mean_usd,saving_stderr_usd,saving_p5_usd,saving_p50_usd,saving_p95_usd,saving_cvar95_usd,"
+      "probability_saving,best_plan\n";
   for (const auto& point : doc.at("points")) {
     std::string prefix = csv_number(point.at("index"));
     for (const auto& v : point.at("values")) {
@@ -433,12 +437,13 @@ std::string sweep_csv(const Json& doc) {
       const Json none;
       const Json& saving = plan.contains("saving_vs_baseline_usd") ? plan.at("saving_vs_baseline_usd") : none;
       auto s = [&](const char* key) { return saving.is_null() ? std::string() : csv_number(saving.at(key)); };
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", prefix,
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", prefix,
                          csv_field(plan.at("name").get<std::string>()), csv_number(plan.at("deterministic_npv_usd")),
                          csv_number(npv.at("mean")), csv_number(npv.at("stderr")), csv_number(npv.at("p5")),
-                         csv_number(npv.at("p50")), csv_number(npv.at("p95")),
+                         csv_number(npv.at("p50")), csv_number(npv.at("p95")), csv_number(npv.at("cvar95")),
                          csv_number(plan.at("total_usd").at("mean")), s("mean"), s("stderr"), s("p5"), s("p50"),
-                         s("p95"), s("probability_positive"), csv_field(point.at("best_plan").get<std::string>()));
+                         s("p95"), s("cvar95"), s("probability_positive"),
+                         csv_field(point.at("best_plan").get<std::string>()));
     }
   }
   return out;

@@ -22,8 +22,8 @@
 
 namespace tco {
 
-inline constexpr const char* kSweepSchema = "tcosim.sweep/1";
-inline constexpr const char* kSweepShardSchema = "tcosim.sweep-shard/1";
+inline constexpr const char* kSweepSchema = "tcosim.sweep/2";
+inline constexpr const char* kSweepShardSchema = "tcosim.sweep-shard/2";
 
 enum class SweepBackend { automatic, cpu, cuda };
 

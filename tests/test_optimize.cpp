@@ -215,6 +215,7 @@ TEST_CASE("optimize: the CLI writes run's report with a sizing section; bad rang
   CHECK(sizing.at("best").at("cvar95").at("nodes") == 3);
   CHECK(sizing.at("recommended").at("nodes") == 3);
   CHECK(r.out.find("best N by mean  : 3") != std::string::npos);
+  CHECK(r.err.find("\"uncertain\"") == std::string::npos);  // no uncertain section, no note
   // tcosim report renders it.
   const CliResult html = run_cli({"report", out, "--html", (dir / "r.html").string(), "--csv", (dir / "csv").string()});
   CHECK(html.exit_code == 0);
@@ -239,4 +240,12 @@ TEST_CASE("optimize: the CLI writes run's report with a sizing section; bad rang
   CHECK(help.exit_code == 0);
   for (const char* option : {"--nodes", "--plan", "--risk", "--reserved", "--paths", "--seed", "--threads", "--out"})
     CHECK(help.out.find(option) != std::string::npos);
+}
+
+TEST_CASE("optimize: a scenario with an uncertain section gets a note that the sizing curve does not draw it") {
+  const CliResult r = run_cli({"optimize", source_path("scenarios/base-load-and-burst-uncertain.json"), "--nodes",
+                               "0:2", "--paths", "12", "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("not the \"uncertain\" section") != std::string::npos);
 }

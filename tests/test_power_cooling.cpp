@@ -247,3 +247,18 @@ TEST_CASE("airflow above the cooling's CFM per rack is a warning, judged on the 
   CHECK(o.plan("eight").facility.airflow_cfm_per_rack == doctest::Approx(11060.0).epsilon(kEps));
   CHECK(o.has_warning("airflow-exceeds-cooling", "/plans/2/onprem/cooling"));
 }
+
+TEST_CASE("cloud CO2: GPU-hours x kW x the offer's PUE x its grid, null unless the offer gives both") {
+  CloudSpec c;
+  c.gpu.tdp_w = 700.0;
+  c.offer.pue = 1.2;
+  c.offer.g_co2_per_kwh = 400.0;
+  // 1,000 GPU-hours x 0.7 kW x 1.2 x 400 g/kWh = 336,000 g = 336 kg.
+  REQUIRE(cloud_co2_kg(c, 1000.0).has_value());
+  CHECK(*cloud_co2_kg(c, 1000.0) == doctest::Approx(336.0).epsilon(1e-12));
+  c.offer.pue.reset();  // no PUE: no guess
+  CHECK_FALSE(cloud_co2_kg(c, 1000.0).has_value());
+  c.offer.pue = 1.2;
+  c.offer.g_co2_per_kwh.reset();
+  CHECK_FALSE(cloud_co2_kg(c, 1000.0).has_value());
+}

@@ -14,6 +14,7 @@
 
 #include "engine/statistics.hpp"
 #include "engine/sweep_kernel.hpp"
+#include "engine/sweep_run.hpp"
 #include "test_sweep_support.hpp"
 
 namespace tco::test {
@@ -161,6 +162,34 @@ std::vector<SweepPoint> three_node_counts(std::uint64_t seed) {
 }
 
 }  // namespace
+
+TEST_CASE("sweep point: CVaR95 averages a cost's highest paths and a saving's lowest (hand-computed)") {
+  SweepInputs in;
+  in.base.plans.resize(2);
+  in.base.plans[0].name = "cloud";
+  in.base.plans[1].name = "buy";
+  in.base.baseline_index = 0;
+  SweepPointValues v;
+  const int paths = 40;
+  v.deterministic_npv_usd = {100.0, 90.0};
+  v.npv_usd.assign(2, std::vector<double>(paths));
+  v.total_usd.assign(2, std::vector<double>(paths, 1.0));
+  for (int k = 0; k < paths; ++k) {
+    v.npv_usd[0][k] = 100.0;
+    v.npv_usd[1][k] = 100.0 - (k + 1);  // savings 1, 2, ..., 40
+  }
+  const Json point = sweep_point_json(in, v);
+  // ceil(0.05 x 40) = 2 worst paths.
+  CHECK(point.at("plans").at(0).at("npv_usd").at("cvar95") == 100.0);
+  // Costs 99, 98, ..., 60: the two highest are 99 and 98, (99 + 98) / 2 = 98.5.
+  CHECK(point.at("plans").at(1).at("npv_usd").at("cvar95") == 98.5);
+  const Json& saving = point.at("plans").at(1).at("saving_vs_baseline_usd");
+  // Savings 1..40: the two lowest are 1 and 2, (1 + 2) / 2 = 1.5; P95 at position 39 x 0.95 = 37.05:
+  // 38 + 0.05 x (39 - 38) = 38.05.
+  CHECK(saving.at("cvar95") == 1.5);
+  CHECK(saving.at("p95").get<double>() == doctest::Approx(38.05).epsilon(1e-12));
+  CHECK(saving.at("mean") == 20.5);
+}
 
 TEST_CASE("sweep chunk: points share equal series and name each plan's earlier twin") {
   const std::vector<SweepPoint> points = three_node_counts(4);

@@ -70,6 +70,7 @@ TEST_CASE("sweep cli: the document holds every point's statistics and best plan,
     const double det = plan.at("deterministic_npv_usd").get<double>();
     CHECK(plan.at("npv_usd").at("mean").get<double>() == doctest::Approx(det).epsilon(1e-12));
     CHECK(plan.at("npv_usd").at("p5").get<double>() == doctest::Approx(det).epsilon(1e-12));
+    CHECK(plan.at("npv_usd").at("cvar95").get<double>() == doctest::Approx(det).epsilon(1e-12));
     CHECK(std::fabs(plan.at("npv_usd").at("stderr").get<double>()) < 1e-6 * std::fabs(det));
   }
   CHECK_FALSE(p4.at("plans").at(0).contains("saving_vs_baseline_usd"));  // the baseline
@@ -90,6 +91,8 @@ TEST_CASE("sweep cli: the document holds every point's statistics and best plan,
   CHECK(p4.at("best_plan") == best);
   const std::string csv_text = read_text_file(csv);
   CHECK(csv_text.rfind("point,/plans/1/onprem_nodes,/onprem/power/tariff/usd_per_kwh,plan,", 0) == 0);
+  CHECK(csv_text.find(",npv_p95_usd,npv_cvar95_usd,total_mean_usd,") != std::string::npos);
+  CHECK(csv_text.find(",saving_p95_usd,saving_cvar95_usd,probability_saving,") != std::string::npos);
   CHECK(std::count(csv_text.begin(), csv_text.end(), '\n') == 1 + 9 * 3);
   CHECK_FALSE(fs::exists(out + ".parts"));
 }
