@@ -6,6 +6,31 @@
 
 namespace tco {
 
+namespace {
+
+std::vector<UncertainPlanStats> plan_statistics(const Scenario& s, const UncertainPaths& paths) {
+  std::vector<UncertainPlanStats> out;
+  const int baseline = s.baseline_index;
+  for (std::size_t k = 0; k < s.plans.size(); ++k) {
+    UncertainPlanStats st;
+    st.name = s.plans[k].name;
+    std::vector<double> npv(paths.outcomes.size()), difference(paths.outcomes.size());
+    for (std::size_t p = 0; p < paths.outcomes.size(); ++p) {
+      npv[p] = paths.outcomes[p].npv_usd[k];
+      difference[p] = npv[p] - paths.outcomes[p].npv_usd[baseline];
+    }
+    st.npv_usd = summarize(npv);
+    if (static_cast<int>(k) != baseline) {
+      st.npv_difference_usd = summarize(difference);
+      st.p_cheaper = fraction_negative(difference);
+    }
+    out.push_back(std::move(st));
+  }
+  return out;
+}
+
+}  // namespace
+
 UncertaintyAnalysis analyse_uncertainty(const UncertaintyInputs& in, const std::string& plan, int threads) {
   const auto started = std::chrono::steady_clock::now();
   UncertaintyAnalysis a;
@@ -26,6 +51,7 @@ UncertaintyAnalysis analyse_uncertainty(const UncertaintyInputs& in, const std::
     for (std::size_t j = 0; j < i; ++j)
       a.achieved_rank_correlation[i][j] = a.achieved_rank_correlation[j][i] = spearman(paths.values[i], paths.values[j]);
 
+  a.plans = plan_statistics(s, paths);
   const std::vector<double> saving = paths.saving_usd(a.plan, s.baseline_index);
   a.saving_usd = summarize(saving, WorstTail::low);
   long positive = 0;

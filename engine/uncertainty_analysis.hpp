@@ -6,6 +6,7 @@
 // the base values.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,15 @@ struct UncertainInputSummary {
   Summary values;  // of the drawn values, as written
 };
 
+// One plan over the paths of the uncertain inputs (SPEC §7): its NPV and, for a plan that is
+// not the baseline, the paired difference NPV(plan) - NPV(baseline) and P(difference < 0).
+struct UncertainPlanStats {
+  std::string name;
+  Summary npv_usd;
+  std::optional<Summary> npv_difference_usd;  // none for the baseline
+  double p_cheaper = 0.0;
+};
+
 struct UncertaintyAnalysis {
   long paths = 0;
   std::uint64_t seed = 0;
@@ -31,6 +41,7 @@ struct UncertaintyAnalysis {
   ScenarioOutcomes base;                            // every plan at the base values
   std::vector<UncertainInputSummary> inputs;        // per input
   std::vector<std::vector<double>> achieved_rank_correlation;  // Spearman of the drawn values
+  std::vector<UncertainPlanStats> plans;            // every plan, over the paths
   Summary saving_usd;                               // of the analysed plan, over the paths
   double probability_saving = 0.0;                  // P(S > 0)
   Tornado tornado;

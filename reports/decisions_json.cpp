@@ -159,6 +159,16 @@ Json uncertainty_json(const UncertaintyAnalysis& a) {
                      {"prices", "on_demand+spot+reserved"},
                      {"crn_mean_multiplier", opt(b.crn_mean_multiplier)},
                      {"probability_cheaper_at_1", b.probability_cheaper_at_1}});
+  Json plans = Json::array();
+  Json comparisons = Json::array();
+  for (const UncertainPlanStats& p : a.plans) {
+    plans.push_back({{"name", p.name}, {"npv_usd", statistics_json(p.npv_usd)}});
+    if (p.npv_difference_usd)
+      comparisons.push_back({{"plan", p.name},
+                             {"baseline", a.baseline},
+                             {"npv_difference_usd", statistics_json(*p.npv_difference_usd)},
+                             {"p_cheaper", p.p_cheaper}});
+  }
   const auto& u = a.breakevens.utilization;
   return {{"paths", a.paths},
           {"seed", a.seed},
@@ -167,6 +177,8 @@ Json uncertainty_json(const UncertaintyAnalysis& a) {
           {"inputs", spec["inputs"]},
           {"rank_correlation", spec["rank_correlation"]},
           {"achieved_rank_correlation", a.achieved_rank_correlation},
+          {"plans", plans},
+          {"comparisons", comparisons},
           {"plan", a.plan_name},
           {"baseline", a.baseline},
           {"payback", payback},

@@ -161,6 +161,20 @@ TEST_CASE("SRC: an input that does not enter the model is within noise of 0; the
   // A dearer cloud raises the saving; dearer maintenance lowers it.
   CHECK(*a.src.src[0] > noise);
   CHECK(*a.src.src[1] < -noise);
+  // The per-plan comparison is the analysed saving seen from the other side: difference =
+  // -saving path by path, so the mean, the P95 of one and the P5 of the other, and the two
+  // CVaR95 tails (the highest differences, the lowest savings) mirror each other.
+  const UncertainPlanStats* buy = nullptr;
+  for (const auto& p : a.plans)
+    if (p.name == "buy-2") buy = &p;
+  REQUIRE(buy != nullptr);
+  REQUIRE(buy->npv_difference_usd.has_value());
+  const Summary& d = *buy->npv_difference_usd;
+  CHECK(d.mean == doctest::Approx(-a.saving_usd.mean).epsilon(1e-12));
+  CHECK(d.p95 == doctest::Approx(-a.saving_usd.p5).epsilon(1e-12));
+  CHECK(d.cvar95 == doctest::Approx(-a.saving_usd.cvar95).epsilon(1e-12));
+  CHECK(d.stderr_ == doctest::Approx(a.saving_usd.stderr_).epsilon(1e-12));
+  CHECK(buy->p_cheaper == a.probability_saving);
 }
 
 TEST_CASE("sensitivity: the CLI writes the tornado and SRC sections; run adds them; the same on 1 and 2 threads") {

@@ -292,6 +292,22 @@ TEST_CASE("uncertain: zero-width inputs collapse every distribution onto the fou
   CHECK(a.saving_usd.mean == doctest::Approx(foundation.comparison("buy-1").npv_saving_usd).epsilon(1e-12));
   REQUIRE(a.tornado.bars.size() == 1);
   CHECK(a.tornado.bars[0].swing_usd == 0.0);
+  // Every plan's statistics collapse onto its deterministic NPV; the difference is the negated
+  // saving, and P(cheaper) is 1 for the plan that pays back, 0 for the one that never does.
+  REQUIRE(a.plans.size() == foundation.run.plans.size());
+  for (std::size_t k = 0; k < a.plans.size(); ++k) {
+    CHECK(a.plans[k].name == foundation.run.plans[k].name);
+    CHECK(a.plans[k].npv_usd.mean == doctest::Approx(foundation.run.plans[k].npv_usd).epsilon(1e-12));
+    CHECK(a.plans[k].npv_usd.cvar95 == doctest::Approx(foundation.run.plans[k].npv_usd).epsilon(1e-12));
+    CHECK(a.plans[k].npv_usd.n == 9);
+  }
+  CHECK_FALSE(a.plans[foundation.scenario.baseline_index].npv_difference_usd.has_value());
+  for (const auto& p : a.plans) {
+    if (!p.npv_difference_usd) continue;
+    CHECK(p.npv_difference_usd->mean ==
+          doctest::Approx(-foundation.comparison(p.name).npv_saving_usd).epsilon(1e-12));
+    CHECK(p.p_cheaper == (p.name == "buy-1" ? 1.0 : 0.0));
+  }
 }
 
 TEST_CASE("uncertain: the simulated utilization breakeven equals the closed form on the closed form's premises") {
