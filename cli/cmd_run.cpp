@@ -1,7 +1,8 @@
 // tcosim run SCENARIO --out REPORT.json [--md SUMMARY.md] [--html REPORT.html] [--csv DIR] [--catalog DIR]
 //   [--paths N] [--seed S] [--threads T] [--target-ci-usd X --path-ceiling N]
 // A scenario with "jobs" runs the discrete-event Monte Carlo replay (docs/des.md); one
-// without keeps the deterministic hourly model. A scenario with "uncertain" inputs also gets the
+// without keeps the deterministic hourly model as its headline and, with more than one path,
+// adds the fluid model's Monte Carlo statistics (docs/model.md §10). A scenario with "uncertain" inputs also gets the
 // "sensitivity" and "uncertainty" sections (--paths and --seed apply to them; docs/decisions.md).
 #include <memory>
 #include <optional>
@@ -53,11 +54,14 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
       return kExitCheckFailed;
     }
   } else {
-    if (((o.paths && *o.paths > 1) && !scenario.uncertain) || o.target_ci_usd)
-      ctx.err << "tcosim: note: the scenario has no \"jobs\": the deterministic hourly model ignores --paths and "
-                 "--target-ci-usd\n";
-    const ScenarioRun run = run_deterministic(scenario);
-    report = report_json(scenario, run, RunMetadata{"run", 1});
+    if (o.target_ci_usd)
+      ctx.err << "tcosim: note: the scenario has no \"jobs\": the fluid Monte Carlo ignores --target-ci-usd (it "
+                 "runs --paths or the scenario's monte_carlo.paths)\n";
+    MonteCarloOptions fluid_options;
+    fluid_options.paths = o.paths;
+    fluid_options.seed = o.seed;
+    fluid_options.threads = o.threads;
+    report = make_report(scenario, fluid_options, RunMetadata{"run", o.threads});
   }
   // A scenario with uncertain inputs: sensitivity and breakevens under uncertainty (docs/decisions.md).
   if (scenario.uncertain) {
@@ -95,8 +99,9 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
                   "the scenario)");
   cmd->add_flag("--quiet,-q", opts->quiet, "Print nothing on success");
   cmd->add_option("--paths", opts->paths,
-                  "Monte Carlo paths of the discrete-event replay (scenarios with \"jobs\") and of the uncertain "
-                  "inputs (scenarios with \"uncertain\"); default: the scenario's monte_carlo.paths")
+                  "Monte Carlo paths of the discrete-event replay (scenarios with \"jobs\"), of the fluid model's "
+                  "random inputs (scenarios without; more than 1 adds their statistics) and of the uncertain inputs "
+                  "(scenarios with \"uncertain\"); default: the scenario's monte_carlo.paths")
       ->check(CLI::Range(1L, 100000000L));
   cmd->add_option("--seed", opts->seed, "Random seed (default: the scenario's monte_carlo.seed; 0 is an ordinary seed)");
   cmd->add_option("--threads", opts->threads,

@@ -8,7 +8,13 @@ namespace tco::cli {
 
 Json make_report(const Scenario& scenario, const MonteCarloOptions& options, const RunMetadata& meta) {
   if (scenario.jobs) return report_json(scenario, run_monte_carlo(scenario, options), meta);
-  return report_json(scenario, run_deterministic(scenario), meta);
+  Json report = report_json(scenario, run_deterministic(scenario), meta);
+  // More than one path: the fluid model's random inputs drawn per path (docs/model.md §10).
+  const long paths = options.paths.value_or(scenario.monte_carlo.paths);
+  if (paths > 1)
+    add_fluid_monte_carlo(report, run_fluid_monte_carlo(scenario, paths, options.seed.value_or(scenario.monte_carlo.seed),
+                                                        options.threads));
+  return report;
 }
 
 Json make_report(const std::string& scenario_path, const std::string& catalog_dir, const MonteCarloOptions& options,

@@ -249,6 +249,29 @@ std::size_t job_counter_index(std::string_view name) {
   return static_cast<std::size_t>(it - names.begin());
 }
 
+std::vector<McComparisonStats> paired_comparisons(const Scenario& s, const std::vector<std::vector<double>>& npv_by_path,
+                                                  const std::vector<std::vector<double>>& nominal_by_path) {
+  std::vector<McComparisonStats> out;
+  const int baseline = s.baseline_index;
+  for (std::size_t k = 0; k < npv_by_path.size(); ++k) {
+    if (static_cast<int>(k) == baseline) continue;
+    McComparisonStats c;
+    c.plan = s.plans[k].name;
+    c.baseline = s.plans[baseline].name;
+    const std::size_t paths = npv_by_path[k].size();
+    std::vector<double> npv_d(paths), nominal_d(paths);
+    for (std::size_t p = 0; p < paths; ++p) {
+      npv_d[p] = npv_by_path[k][p] - npv_by_path[baseline][p];
+      nominal_d[p] = nominal_by_path[k][p] - nominal_by_path[baseline][p];
+    }
+    c.npv_difference_usd = summarize(npv_d);
+    c.nominal_difference_usd = summarize(nominal_d);
+    c.p_cheaper = fraction_negative(npv_d);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   if (!s.jobs) throw ModelError("the scenario has no \"jobs\" section: the Monte Carlo replay needs jobs");
   MonteCarloRun mc;
@@ -356,21 +379,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
     st.events_per_path = acc[k].events / static_cast<double>(done);
     mc.plans.push_back(std::move(st));
   }
-  for (std::size_t k = 0; k < plan_count; ++k) {
-    if (static_cast<int>(k) == baseline) continue;
-    McComparisonStats c;
-    c.plan = s.plans[k].name;
-    c.baseline = s.plans[baseline].name;
-    std::vector<double> npv_d(done), nominal_d(done);
-    for (long p = 0; p < done; ++p) {
-      npv_d[p] = mc.npv_by_path[k][p] - mc.npv_by_path[baseline][p];
-      nominal_d[p] = nominal_by_path[k][p] - nominal_by_path[baseline][p];
-    }
-    c.npv_difference_usd = summarize(npv_d);
-    c.nominal_difference_usd = summarize(nominal_d);
-    c.p_cheaper = fraction_negative(npv_d);
-    mc.comparisons.push_back(std::move(c));
-  }
+  mc.comparisons = paired_comparisons(s, mc.npv_by_path, nominal_by_path);
 
   // The mean path as the deterministic report's plans, comparisons and breakevens.
   ScenarioRun& run = mc.run;

@@ -90,6 +90,12 @@ class TargetNotReached : public std::runtime_error {
   double half_width_usd_;
 };
 
+// Each plan but the baseline against the baseline, path by path (common random numbers):
+// difference = plan - baseline, [plan][path] inputs.
+std::vector<McComparisonStats> paired_comparisons(const Scenario& scenario,
+                                                  const std::vector<std::vector<double>>& npv_by_path,
+                                                  const std::vector<std::vector<double>>& nominal_by_path);
+
 // Runs the scenario's jobs through every plan. Requires scenario.jobs.
 MonteCarloRun run_monte_carlo(const Scenario& scenario, const MonteCarloOptions& options);
 

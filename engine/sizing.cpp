@@ -169,7 +169,7 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
       saving[p] = base_npv[p] - v.npv_usd[0][p];
       positive += saving[p] > 0.0 ? 1 : 0;
     }
-    pt.saving_usd = summarize(saving);
+    pt.saving_usd = summarize(saving, WorstTail::low);  // the worst savings are the lowest
     pt.probability_saving = saving.empty() ? 0.0 : static_cast<double>(positive) / static_cast<double>(saving.size());
     pt.npv_by_path_usd = v.npv_usd[0];
     r.points.push_back(std::move(pt));

@@ -165,7 +165,32 @@ Json summary_json(const Summary& s) {
           {"min", s.min},   {"max", s.max}};
 }
 
+Json comparisons_json(const std::vector<McComparisonStats>& comparisons) {
+  Json out = Json::array();
+  for (const McComparisonStats& c : comparisons)
+    out.push_back({{"plan", c.plan},
+                   {"baseline", c.baseline},
+                   {"npv_difference_usd", summary_json(c.npv_difference_usd)},
+                   {"nominal_difference_usd", summary_json(c.nominal_difference_usd)},
+                   {"p_cheaper", c.p_cheaper}});
+  return out;
+}
+
 }  // namespace
+
+void add_fluid_monte_carlo(Json& report, const FluidMonteCarloRun& mc) {
+  Json plans = Json::array();
+  for (const McPlanStats& p : mc.plans)
+    plans.push_back({{"name", p.name},
+                     {"npv_usd", summary_json(p.npv_usd)},
+                     {"total_nominal_usd", summary_json(p.total_nominal_usd)}});
+  report["monte_carlo"] = {{"mode", "fluid"},
+                           {"model", "hourly_fluid_per_path"},
+                           {"seed", mc.seed},
+                           {"paths", mc.paths},
+                           {"plans", plans},
+                           {"comparisons", comparisons_json(mc.comparisons)}};
+}
 
 Json report_json(const Scenario& s, const MonteCarloRun& mc, const RunMetadata& meta) {
   Json report = report_json(s, mc.run, meta);
@@ -180,14 +205,6 @@ Json report_json(const Scenario& s, const MonteCarloRun& mc, const RunMetadata& 
                      {"jobs_mean_per_path", jobs},
                      {"events_per_path", p.events_per_path},
                      {"scheduling", to_json(s.plans[k].scheduling)}});
-  }
-  Json comparisons = Json::array();
-  for (const McComparisonStats& c : mc.comparisons) {
-    comparisons.push_back({{"plan", c.plan},
-                           {"baseline", c.baseline},
-                           {"npv_difference_usd", summary_json(c.npv_difference_usd)},
-                           {"nominal_difference_usd", summary_json(c.nominal_difference_usd)},
-                           {"p_cheaper", c.p_cheaper}});
   }
   Json advice = Json::array();
   for (const CheckpointAdvice& a : mc.checkpoint_advice) {
@@ -209,7 +226,7 @@ Json report_json(const Scenario& s, const MonteCarloRun& mc, const RunMetadata& 
                            {"jobs_path0", mc.jobs_per_path},
                            {"jobs", to_json(*s.jobs)},
                            {"plans", plans},
-                           {"comparisons", comparisons},
+                           {"comparisons", comparisons_json(mc.comparisons)},
                            {"checkpoint_advice", advice}};
   return report;
 }

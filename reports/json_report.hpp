@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "engine/fluid_monte_carlo.hpp"
 #include "engine/json_reader.hpp"
 #include "engine/monte_carlo.hpp"
 #include "engine/scenario_run.hpp"
@@ -24,6 +25,10 @@ Json report_json(const Scenario& scenario, const ScenarioRun& run, const RunMeta
 // The report of a Monte Carlo discrete-event run: the keys above from the mean path, and a
 // "monte_carlo" block with per-plan and per-comparison statistics (docs/des.md).
 Json report_json(const Scenario& scenario, const MonteCarloRun& mc, const RunMetadata& meta);
+
+// A deterministic report's "monte_carlo" block replaced by the fluid Monte Carlo's statistics
+// (mode "fluid"; docs/model.md §10). The headline figures stay the deterministic ones.
+void add_fluid_monte_carlo(Json& report, const FluidMonteCarloRun& mc);
 
 // The report as text: 2-space indentation, keys in a fixed order, a final newline.
 std::string report_text(const Json& report);

@@ -29,9 +29,11 @@ const Json* comparison_for(const Json& report, const std::string& plan) {
   return nullptr;
 }
 
-// The Monte Carlo block of a discrete-event run (absent or "deterministic" otherwise).
+// The Monte Carlo block of a discrete-event or fluid run (absent or "deterministic" otherwise).
 bool has_monte_carlo(const Json& report) {
-  return report.contains("monte_carlo") && report.at("monte_carlo").value("mode", "") == "discrete_event";
+  if (!report.contains("monte_carlo")) return false;
+  const std::string mode = report.at("monte_carlo").value("mode", "");
+  return mode == "discrete_event" || mode == "fluid";
 }
 
 const Json* mc_comparison_for(const Json& report, const std::string& plan) {
@@ -42,8 +44,11 @@ const Json* mc_comparison_for(const Json& report, const std::string& plan) {
 
 std::string monte_carlo_markdown(const Json& report) {
   const Json& mc = report.at("monte_carlo");
-  std::string md = fmt::format("\n**Monte Carlo** ({} paths, seed {}; discrete-event replay of {} jobs on path 0):\n\n",
-                               mc.at("paths").get<long>(), mc.at("seed").get<std::uint64_t>(), mc.at("jobs_path0").get<long>());
+  const std::string model = mc.at("mode") == "fluid"
+                                ? std::string("hourly fluid model; the plans above are its expected-value run")
+                                : fmt::format("discrete-event replay of {} jobs on path 0", mc.at("jobs_path0").get<long>());
+  std::string md = fmt::format("\n**Monte Carlo** ({} paths, seed {}; {}):\n\n", mc.at("paths").get<long>(),
+                               mc.at("seed").get<std::uint64_t>(), model);
   md += "| plan | mean NPV | 95% CI | P5 | P95 | CVaR95 | NPV vs baseline (mean, 95% CI) | P(cheaper) |\n";
   md += "|---|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const auto& p : mc.at("plans")) {
@@ -58,7 +63,7 @@ std::string monte_carlo_markdown(const Json& report) {
                         : std::string("(baseline)"),
                       c ? fmt::format("{:.1f}%", 100.0 * c->at("p_cheaper").get<double>()) : std::string("-"));
   }
-  for (const auto& a : mc.at("checkpoint_advice"))
+  for (const auto& a : mc.value("checkpoint_advice", Json::array()))  // a fluid run has none
     md += fmt::format("- checkpoint advice, plan {}, class {}: every {:.2f} h (Young: sqrt(2 x {:.3f} h / {:.4f} per h))\n",
                       a.at("plan").get<std::string>(), a.at("class").get<std::string>(),
                       a.at("young_interval_h").get<double>(), a.at("checkpoint_write_h").get<double>(),
@@ -147,8 +152,10 @@ std::string console_summary(const Json& report) {
   }
   if (has_monte_carlo(report)) {
     const Json& mc = report.at("monte_carlo");
-    out += fmt::format("Monte Carlo: {} paths, seed {} (means above; statistics in the report)\n", mc.at("paths").get<long>(),
-                       mc.at("seed").get<std::uint64_t>());
+    out += fmt::format("Monte Carlo: {} paths, seed {} ({}; statistics in the report)\n", mc.at("paths").get<long>(),
+                       mc.at("seed").get<std::uint64_t>(),
+                       mc.at("mode") == "fluid" ? "hourly fluid model; the plans above are its expected-value run"
+                                                : "means above");
     for (const auto& c : mc.at("comparisons")) {
       const Json& d = c.at("npv_difference_usd");
       out += fmt::format("  {} - {}: NPV {} (95% CI {} .. {}), P(cheaper) {:.1f}%\n", c.at("plan").get<std::string>(),

@@ -98,15 +98,32 @@ TEST_CASE("Monte Carlo: the golden report of the fixture (8 paths, seed 42), byt
   CHECK(report == test::read_text_file(golden_path));
 }
 
-TEST_CASE("tcosim run: a scenario without jobs keeps the deterministic hourly model") {
+TEST_CASE("tcosim run: a scenario without jobs keeps the deterministic hourly model as its headline") {
   const auto dir = test::scratch_dir("mc-deterministic");
   const Json doc = test::base_scenario_json();
   const std::string path = test::write_json_file(dir / "s.json", doc);
+  const test::CliResult one = test::run_cli({"run", path, "--out", (dir / "one.json").string(), "--quiet", "--paths", "1"});
   const test::CliResult r = test::run_cli({"run", path, "--out", (dir / "r.json").string(), "--quiet", "--paths", "5"});
+  REQUIRE(one.exit_code == 0);
   REQUIRE(r.exit_code == 0);
+  const Json single = Json::parse(test::read_text_file(dir / "one.json"));
   const Json report = Json::parse(test::read_text_file(dir / "r.json"));
-  CHECK(report.at("monte_carlo").at("mode") == "deterministic");
-  CHECK(r.err.find("ignores --paths") != std::string::npos);
+  CHECK(single.at("monte_carlo").at("mode") == "deterministic");
+  // Five paths add the fluid model's statistics and leave the headline plans as they were.
+  CHECK(report.at("plans") == single.at("plans"));
+  CHECK(report.at("comparisons") == single.at("comparisons"));
+  const Json& mc = report.at("monte_carlo");
+  CHECK(mc.at("mode") == "fluid");
+  CHECK(mc.at("paths") == 5);
+  // No random input: every path is the deterministic run.
+  for (std::size_t k = 0; k < mc.at("plans").size(); ++k) {
+    const double det = single.at("plans").at(k).at("npv_usd").get<double>();
+    CHECK(mc.at("plans").at(k).at("npv_usd").at("mean").get<double>() == doctest::Approx(det).epsilon(1e-9));
+    CHECK(mc.at("plans").at(k).at("npv_usd").at("stderr").get<double>() < 1e-9 * std::fabs(det));
+  }
+  const test::CliResult target = test::run_cli({"run", path, "--quiet", "--target-ci-usd", "1000"});
+  CHECK(target.exit_code == 0);
+  CHECK(target.err.find("ignores --target-ci-usd") != std::string::npos);
 }
 
 }  // namespace tco
