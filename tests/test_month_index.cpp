@@ -45,18 +45,4 @@ TEST_CASE("DES month index: the division's answer at every boundary, 200 doubles
   }
 }
 
-TEST_CASE("DES month clock: a forward-moving clock gets the index's months") {
-  const MonthIndex index(36);
-  MonthClock clock(index);
-  int changes = 0;
-  int last = 0;
-  for (double t_h = 0.0; t_h < 27000.0; t_h += 0.37) {
-    const int m = clock.at(t_h);
-    REQUIRE(m == index.at(t_h));
-    changes += m != last ? 1 : 0;
-    last = m;
-  }
-  CHECK(changes == 35);  // months 1 to 35 each begin once
-}
-
 }  // namespace tco::des

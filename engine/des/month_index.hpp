@@ -1,9 +1,8 @@
 // The month of an hour t as the ledger books it, min(months - 1, int(t / 730)), without the
 // division (a division's latency sat on the replay's hottest path): month m starts at the
 // smallest double t with int(t / 730) >= m, found once, so every answer is the division's, bit
-// for bit, rounding at the boundaries included.
-//   MonthIndex::at    any t: a multiplication guesses, two comparisons correct it
-//   MonthClock::at    a clock that never goes back: one comparison
+// for bit, rounding at the boundaries included: a multiplication guesses, two comparisons
+// correct it.
 // Example (36 months): at(729.9999) = 0, at(730) = 1, at(1e6) = 35.
 #pragma once
 
@@ -42,21 +41,6 @@ class MonthIndex {
   static int by_division(double t_h) { return static_cast<int>(t_h / kHoursPerMonth); }
   int last_ = 0;
   std::vector<double> start_h_;
-};
-
-class MonthClock {
- public:
-  explicit MonthClock(const MonthIndex& index) : index_(&index), next_h_(index.start_h(1)) {}
-  // t_h must not decrease from one call to the next.
-  int at(double t_h) {
-    while (t_h >= next_h_) next_h_ = index_->start_h(++month_ + 1);
-    return month_;
-  }
-
- private:
-  const MonthIndex* index_;
-  int month_ = 0;
-  double next_h_;
 };
 
 }  // namespace tco::des

@@ -60,12 +60,11 @@ struct Slot {
 
 class Simulator {
  public:
-  // month_clock_ points at month_index_: a copy would point at the original's.
   Simulator(const Simulator&) = delete;
   Simulator& operator=(const Simulator&) = delete;
   Simulator(const Scenario& s, const DesPlan& p, JobFeed& feed, const PathInputs& in)
       : s_(s), p_(p), feed_(feed), in_(in), horizon_h_(static_cast<double>(s.horizon_hours())),
-        months_(s.horizon_months), month_index_(months_), month_clock_(month_index_), market_(p.spot, p.spot_trace, in.seed, in.path),
+        months_(s.horizon_months), month_index_(months_), market_(p.spot, p.spot_trace, in.seed, in.path),
         deadline_aware_(p.spot.policy == "deadline_aware") {
     out_.cost_by_month.assign(months_, CostRow{});
     out_.peak_facility_kw_by_month.assign(months_, 0.0);
@@ -116,10 +115,12 @@ class Simulator {
       } else {
         break;
       }
-      advance(e.time_h);
+      now_ = e.time_h;
       if (handle(e)) ++out_.events;
     }
-    advance(horizon_h_);
+    now_ = horizon_h_;
+    sync_onprem();
+    sync_waiting();
     finish_horizon();
     return std::move(out_);
   }
@@ -129,33 +130,35 @@ class Simulator {
   // Time, energy and waiting
 
   int month_at(double t_h) const { return month_index_.at(t_h); }
-  int month_now() { return month_clock_.at(now_); }
 
-  // Accrues energy, busy and waiting GPU-hours from now_ to t. The state is constant in between
-  // and events never span a month boundary (month events), so each sum takes one step, the
-  // hourly PUE and price through the site curve's integrals.
-  void advance(double t_h) {
-    if (!(now_ < t_h)) return;
-    const double a = now_, dt = t_h - now_;
-    const int m = month_now();
-    if (p_.onprem) {
-      const double it_kw = it_kw_now();
-      out_.it_energy_kwh += it_kw * dt;
-      out_.facility_energy_kwh += it_kw * site_->pue_integral(a, t_h);
-      out_.cost_by_month[m][static_cast<int>(Category::energy)] +=
-          it_kw * power_shock_[m] * site_->pue_usd_integral(a, t_h);
-      out_.gpu_hours.onprem_busy += busy_gpus_ * dt;
-      out_.gpu_hours.onprem_capacity += static_cast<double>(pool_.nodes_up()) * p_.gpus_per_node * dt;
-      enter_hours(a, t_h, m);
-    }
-    now_ = t_h;
-    // Unconditionally: adding the zero of an empty queue changes no sum, and whether anyone
-    // waits is a coin toss to the branch predictor.
-    const double waited = static_cast<double>(waiting_gpus_) * dt;
+  // The time sums accrue lazily, over the interval since the state they depend on last changed:
+  // the on-prem ones (energy, busy and capacity GPU-hours, throttled hours, peaks) just before
+  // the IT power changes (busy GPUs, nodes up), the waiting ones just before the waiting GPUs
+  // change, and both at month boundaries (costs are booked by month) and at the horizon. So an
+  // interval never spans a month, the state is constant over it, and an event that changes
+  // neither (a job joining the cloud, a stale event) costs no accrual.
+  void sync_onprem() {
+    if (!p_.onprem || !(onprem_synced_h_ < now_)) return;
+    const double a = onprem_synced_h_, dt = now_ - a;
+    const int m = month_;
+    const double it_kw = it_kw_now();
+    out_.it_energy_kwh += it_kw * dt;
+    out_.facility_energy_kwh += it_kw * site_->pue_integral(a, now_);
+    out_.cost_by_month[m][static_cast<int>(Category::energy)] += it_kw * power_shock_[m] * site_->pue_usd_integral(a, now_);
+    out_.gpu_hours.onprem_busy += busy_gpus_ * dt;
+    out_.gpu_hours.onprem_capacity += static_cast<double>(pool_.nodes_up()) * p_.gpus_per_node * dt;
+    enter_hours(a, now_, m);
+    onprem_synced_h_ = now_;
+  }
+
+  void sync_waiting() {
+    if (!(waiting_synced_h_ < now_)) return;
+    const double waited = static_cast<double>(waiting_gpus_) * (now_ - waiting_synced_h_);
     out_.jobs.waited_gpu_hours += waited;
     out_.gpu_hours.waited += waited;
     if (p_.waiting_usd_per_gpu_hour > 0.0)
-      out_.cost_by_month[m][static_cast<int>(Category::waiting)] += waited * p_.waiting_usd_per_gpu_hour;
+      out_.cost_by_month[month_][static_cast<int>(Category::waiting)] += waited * p_.waiting_usd_per_gpu_hour;
+    waiting_synced_h_ = now_;
   }
 
   // IT power of the pool's state.
@@ -163,8 +166,9 @@ class Simulator {
 
   void note_peak() {
     if (!p_.onprem) return;
-    double& peak = out_.peak_facility_kw_by_month[month_now()];
-    peak = std::max(peak, it_kw_now() * site_->at(hour_).pue);
+    double& peak = out_.peak_facility_kw_by_month[month_];
+    const long hour = std::min(static_cast<long>(now_), site_->hours() - 1);
+    peak = std::max(peak, it_kw_now() * site_->at(hour).pue);
   }
 
   // The hours that start in (a, b] (a in month m): each counts as throttled when it is and a
@@ -172,9 +176,7 @@ class Simulator {
   // b can be in the next month.
   void enter_hours(double a_h, double b_h, int m) {
     const long first = static_cast<long>(a_h) + 1, last = std::min(static_cast<long>(b_h), site_->hours() - 1);
-    if (last < first) return;
-    hour_ = last;
-    if (pool_.nodes_up() == 0) return;
+    if (last < first || pool_.nodes_up() == 0) return;
     out_.throttled_hours += static_cast<int>(site_->throttled_between(first, last));
     const double it_kw = it_kw_now();
     const long inside = static_cast<double>(last) == b_h ? last - 1 : last;  // hours starting before b
@@ -216,9 +218,12 @@ class Simulator {
   bool handle(const Event& e) {
     switch (e.kind()) {
       case EventKind::month_boundary:
+        sync_onprem();
+        sync_waiting();
+        month_ = static_cast<int>(e.target);
         schedule_month_boundary(static_cast<int>(e.target) + 1);
         if (p_.onprem && static_cast<long>(e.target) * kHoursPerMonth == p_.purchase_h) {
-          pool_.bring_up_all();
+          pool_.bring_up_all();  // synced above
           draw_first_failures(now_);
           note_peak();
           try_start_queued();
@@ -368,8 +373,14 @@ class Simulator {
     release_slot(slot);
   }
 
-  void start_waiting(const Slot& j) { waiting_gpus_ += j.job.gpus; }
-  void stop_waiting(const Slot& j) { waiting_gpus_ -= j.job.gpus; }
+  void start_waiting(const Slot& j) {
+    sync_waiting();
+    waiting_gpus_ += j.job.gpus;
+  }
+  void stop_waiting(const Slot& j) {
+    sync_waiting();
+    waiting_gpus_ -= j.job.gpus;
+  }
 
   void leave_queue_for_cloud(std::uint32_t slot) {
     Slot& j = slots_[slot];
@@ -490,6 +501,7 @@ class Simulator {
 
   void start_onprem(std::uint32_t slot) {
     Slot& j = slots_[slot];
+    sync_onprem();
     busy_gpus_ += j.job.gpus;
     j.onprem_index = static_cast<int>(onprem_running_.size());
     onprem_running_.push_back(slot);
@@ -561,6 +573,7 @@ class Simulator {
     Slot& j = slots_[slot];
     switch (j.venue) {
       case Venue::onprem: {
+        sync_onprem();
         busy_gpus_ -= j.job.gpus;
         pool_.release(j.job.gpus, slot, j.nodes);
         const int i = j.onprem_index;
@@ -703,6 +716,7 @@ class Simulator {
   void fail_node(int node) {
     ++out_.jobs.node_failures;
     std::vector<std::uint32_t> killed;
+    sync_onprem();
     pool_.fail(node, killed);
     ++node_generation_[node];
     events_.push(now_ + p_.onprem->failures.repair_h, EventKind::node_repair, node, node_generation_[node]);
@@ -720,6 +734,7 @@ class Simulator {
   }
 
   void repair_node(int node) {
+    sync_onprem();
     pool_.repair(node);
     ++node_generation_[node];
     draw_failure(node, now_);
@@ -770,12 +785,14 @@ class Simulator {
   double horizon_h_;
   int months_;
   MonthIndex month_index_;
-  MonthClock month_clock_;  // the month of now_
   SpotMarket market_;
   bool deadline_aware_;
   PathOutcome out_;
   EventQueue events_;
   double now_ = 0.0;
+  int month_ = 0;                  // the month of now_ (month boundaries set it)
+  double onprem_synced_h_ = 0.0;   // the on-prem sums are accrued up to here
+  double waiting_synced_h_ = 0.0;  // the waiting sums are accrued up to here
   const SimJob* next_job_ = nullptr;  // the feed's, valid until the next fetch
   bool arrival_pending_ = false;      // next_job_ is submitted before the horizon and not yet handled
   std::vector<Slot> slots_;
@@ -798,7 +815,6 @@ class Simulator {
   double cloud_speed_[2] = {1.0, 1.0};
   double work_rate_ = 1.0;
   std::size_t rate_change_cursor_ = 0;  // into the site curve's list of rate changes
-  long hour_ = 0;  // the hour holding now_
   // Prices
   double price_change_ = 0.0;
   std::vector<double> spot_shock_;

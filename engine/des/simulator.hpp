@@ -11,9 +11,9 @@
 // takes overhead + T + (ceil(T/c) - 1) w hours for T = remaining work / p (engine/des/
 // checkpoint.hpp); on-prem hours run at the throttled work rate. Cloud runs bill
 // ceil(t / granularity) granules (at least minimum_billed) per instance, provisioning included.
-// Energy accrues at every state change, over the hours in between through the site curve's
-// integrals (engine/des/site_curve.hpp; hours that change the thermal work rate are events,
-// since they re-time on-prem finishes):
+// Energy accrues whenever the IT power changes (and at month ends), over the hours in between
+// through the site curve's integrals (engine/des/site_curve.hpp; hours that change the thermal
+// work rate are events, since they re-time on-prem finishes):
 //   IT_kW = N_up idle + (peak - idle) busy / G,  cost = IT_kW x PUE(h) x price(h) x shock(m) x dt
 // booked in the month it is used, so a steady load gives the hourly model's energy exactly.
 // Example: 1 node of 8 GPUs, two 8-GPU jobs of 1 h at t = 0 with max_wait 0.5 h: the first
