@@ -371,20 +371,25 @@ JobStream::JobStream(const JobsSpec& spec, const JobCatalog& catalog, const Cale
   for (std::size_t i = 0; i < spec.steady.size(); ++i)
     sources_.push_back(std::make_unique<SteadySource>(spec.steady[i], catalog, seed, path, static_cast<std::uint32_t>(i)));
   heads_.resize(sources_.size());
-  has_head_.resize(sources_.size());
-  for (std::size_t i = 0; i < sources_.size(); ++i) has_head_[i] = sources_[i]->next(heads_[i]);
+  for (std::size_t i = 0; i < sources_.size(); ++i) pull_head(i);
+}
+
+// A source with no more jobs keeps a head that never comes first: submit_h = infinity.
+void JobStream::pull_head(std::size_t source) {
+  if (!sources_[source]->next(heads_[source])) heads_[source].submit_h = std::numeric_limits<double>::infinity();
 }
 
 JobStream::~JobStream() = default;
 
 // The earliest head among the sources (ties: the source listed first).
 bool JobStream::next_base(SimJob& job) {
-  std::size_t best = sources_.size();
-  for (std::size_t i = 0; i < sources_.size(); ++i)
-    if (has_head_[i] && (best == sources_.size() || heads_[i].submit_h < heads_[best].submit_h)) best = i;
-  if (best == sources_.size() || heads_[best].submit_h >= horizon_h_) return false;
+  if (sources_.empty()) return false;
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < sources_.size(); ++i)
+    if (heads_[i].submit_h < heads_[best].submit_h) best = i;
+  if (!(heads_[best].submit_h < horizon_h_)) return false;
   job = heads_[best];
-  has_head_[best] = sources_[best]->next(heads_[best]);
+  pull_head(best);
   return true;
 }
 

@@ -97,11 +97,11 @@ class JobStream {
 
  private:
   bool next_base(SimJob& job);
+  void pull_head(std::size_t source);
   double clone_uniform(std::uint32_t base);
 
   std::vector<std::unique_ptr<Source>> sources_;
   std::vector<SimJob> heads_;
-  std::vector<bool> has_head_;
   std::uint64_t seed_;
   std::uint32_t path_;
   double horizon_h_;

@@ -269,7 +269,12 @@ class Simulator {
   }
 
   void fetch_next_arrival() {
-    next_job_ = feed_.next();
+    if (batch_next_ == batch_end_) {
+      const std::span<const SimJob> batch = feed_.next_batch();
+      batch_next_ = batch.data();
+      batch_end_ = batch.data() + batch.size();
+    }
+    next_job_ = batch_next_ != batch_end_ ? batch_next_++ : nullptr;
     arrival_pending_ = next_job_ && next_job_->submit_h < horizon_h_;
   }
 
@@ -794,6 +799,8 @@ class Simulator {
   double onprem_synced_h_ = 0.0;   // the on-prem sums are accrued up to here
   double waiting_synced_h_ = 0.0;  // the waiting sums are accrued up to here
   const SimJob* next_job_ = nullptr;  // the feed's, valid until the next fetch
+  const SimJob* batch_next_ = nullptr;  // the feed's batch: [batch_next_, batch_end_) still to come
+  const SimJob* batch_end_ = nullptr;
   bool arrival_pending_ = false;      // next_job_ is submitted before the horizon and not yet handled
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
@@ -830,7 +837,11 @@ class SpanFeed final : public JobFeed {
     job = jobs_[i_++];
     return true;
   }
-  const SimJob* next() override { return i_ == jobs_.size() ? nullptr : &jobs_[i_++]; }
+  std::span<const SimJob> next_batch() override {
+    const std::span<const SimJob> rest(jobs_.data() + i_, jobs_.size() - i_);
+    i_ = jobs_.size();
+    return rest;
+  }
 
  private:
   const std::vector<SimJob>& jobs_;
@@ -847,6 +858,14 @@ class StreamFeed final : public JobFeed {
 };
 
 }  // namespace
+
+std::span<const SimJob> JobFeed::next_batch() {
+  constexpr std::size_t kBatchJobs = 256;
+  buffer_.resize(kBatchJobs);
+  std::size_t n = 0;
+  while (n < kBatchJobs && next(buffer_[n])) ++n;
+  return {buffer_.data(), n};
+}
 
 PathOutcome simulate_jobs(const Scenario& scenario, const DesPlan& plan, const std::vector<SimJob>& jobs,
                           const PathInputs& inputs) {

@@ -22,6 +22,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "engine/des/des_plan.hpp"
@@ -96,11 +97,12 @@ class JobFeed {
  public:
   virtual ~JobFeed() = default;
   virtual bool next(SimJob& job) = 0;
-  // The next job without a copy (valid until the next call), or null at the end.
-  virtual const SimJob* next() { return next(buffer_) ? &buffer_ : nullptr; }
+  // The next jobs in order, valid until the next call; empty at the end. By default up to 256
+  // jobs of next(job); a feed that holds its jobs hands them out without a copy.
+  virtual std::span<const SimJob> next_batch();
 
  private:
-  SimJob buffer_;
+  std::vector<SimJob> buffer_;
 };
 PathOutcome simulate_feed(const Scenario& scenario, const DesPlan& plan, JobFeed& feed, const PathInputs& inputs);
 // The same on a path's jobs generated once (entity ids already assigned) and shared by plans.
