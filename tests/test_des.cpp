@@ -353,6 +353,40 @@ TEST_CASE("on-prem energy of a steady load equals the hourly model's, kWh and US
   CHECK(des.gpu_hours.onprem_busy == doctest::Approx(hourly.gpu_hours.onprem_busy).epsilon(1e-12));
 }
 
+TEST_CASE("monthly peak facility kW and throttled hours: every hour's start at the power of the moment") {
+  // 12 GPUs busy on 2 nodes of 8 from t = 0 to the horizon (the jobs outlast it): IT = 2 x 2 kW
+  // + 8 kW x 12 / 8 = 16 kW throughout. The ambient swings by season and hour, so the PUE and
+  // the throttling change from hour to hour, and the replay samples the peak at every hour's
+  // start: month m's peak is 16 kW x the largest PUE of its hours, and every throttled hour of
+  // the horizon counts (a node is up in all of them).
+  Json doc = test::des_scenario_json({{"steady", {{"gpus", 12}, {"gpus_per_job", 8}, {"job_duration_h", 30000}}}});
+  doc["onprem"]["ambient"] = {{"mean_c", 16}, {"seasonal_amp_c", 12}, {"diurnal_amp_c", 6},
+                              {"throttle_above_c", 30}, {"throttle_fraction", 0.2}};
+  doc["onprem"]["cooling"] = {{"id", "test-air"}, {"pue_model", "ambient"}, {"pue", nullptr},
+                              {"pue_min", 1.1}, {"pue_slope_per_c", 0.02}, {"free_cooling_c", 18}};
+  doc["plans"] = Json::parse(R"([{"name": "own-2", "kind": "onprem", "onprem_nodes": 2}])");
+  doc["baseline"] = "own-2";
+  const Scenario s = test::load_des_scenario(doc);
+  const DesPlans plans = prepare_des_plans(s);
+  const JobCatalog catalog = build_job_catalog(*s.jobs);
+  const PathOutcome des = simulate_path(s, plans.plans[0], catalog, {5, 0, 0.0});
+
+  const std::vector<SiteHour> site = site_hours(*s.plans[0].onprem, s.calendar, s.horizon_hours());
+  int throttled = 0;
+  std::vector<double> max_pue(s.horizon_months, 0.0);
+  for (long h = 0; h < s.horizon_hours(); ++h) {
+    throttled += site[h].work_rate < 1.0 ? 1 : 0;
+    double& m = max_pue[h / static_cast<long>(kHoursPerMonth)];
+    m = std::max(m, site[h].pue);
+  }
+  REQUIRE(throttled > 0);
+  CHECK(des.throttled_hours == throttled);
+  REQUIRE(des.peak_facility_kw_by_month.size() == max_pue.size());
+  for (int m = 0; m < s.horizon_months; ++m)
+    CHECK(des.peak_facility_kw_by_month[m] == doctest::Approx(16.0 * max_pue[m]).epsilon(1e-14));
+  CHECK(*std::min_element(max_pue.begin(), max_pue.end()) < *std::max_element(max_pue.begin(), max_pue.end()));
+}
+
 TEST_CASE("spot trace: availability and preemption at the trace's drops, from the path's offset") {
   const auto dir = test::scratch_dir("des-spot-trace");
   // Ticks of 1 h: up, up, down, up (a drop at tick 2; the wrap 3 -> 0 is not a drop).

@@ -21,12 +21,12 @@ class NodePool {
  public:
   NodePool() = default;
   NodePool(int nodes, int gpus_per_node, bool up)
-      : gpus_per_node_(gpus_per_node), free_(nodes, up ? gpus_per_node : kDown), jobs_(nodes) {
+      : nodes_(nodes), gpus_per_node_(gpus_per_node), free_(nodes, up ? gpus_per_node : kDown), jobs_(nodes) {
     nodes_up_ = up ? nodes : 0;
     whole_free_ = nodes_up_;
   }
 
-  int nodes() const { return static_cast<int>(free_.size()); }
+  int nodes() const { return nodes_; }
   int gpus_per_node() const { return gpus_per_node_; }
   int nodes_up() const { return nodes_up_; }
   // Could a job of `gpus` ever run here (with every node up)?
@@ -130,6 +130,7 @@ class NodePool {
     place_of_[job] = index;
   }
 
+  int nodes_ = 0;
   int gpus_per_node_ = 0;
   int nodes_up_ = 0;
   int whole_free_ = 0;                     // up nodes with every GPU free

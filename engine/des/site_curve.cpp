@@ -9,6 +9,7 @@ namespace tco::des {
 
 void SiteCurve::assign(const std::vector<SiteHour>& site) {
   hours_.resize(site.size());
+  hour_count_ = static_cast<long>(site.size());
   rate_changes_.clear();
   double pue_sum = 0.0, pue_usd_sum = 0.0, work_sum = 0.0, throttled = 0.0;
   for (std::size_t h = 0; h < site.size(); ++h) {

@@ -42,8 +42,8 @@ class SiteCurve {
   explicit SiteCurve(const std::vector<SiteHour>& site) { assign(site); }
   void assign(const std::vector<SiteHour>& site);
 
-  long hours() const { return static_cast<long>(hours_.size()); }
-  bool empty() const { return hours_.empty(); }
+  long hours() const { return hour_count_; }
+  bool empty() const { return hour_count_ == 0; }
   const Hour& at(long h) const { return hours_[h]; }
   // The hour holding t (the last hour for t at the end).
   long hour_of(double t_h) const { return std::min(static_cast<long>(t_h), hours() - 1); }
@@ -91,6 +91,7 @@ class SiteCurve {
   }
 
   std::vector<Hour> hours_;
+  long hour_count_ = 0;  // hours_.size(), kept: the replay asks for it at every accrual
   std::vector<long> rate_changes_;  // hours h >= 1 whose work rate differs from hour h - 1's
 };
 
