@@ -247,34 +247,45 @@ class PoissonSource final : public JobStream::Source {
   // uniform) and is kept with probability shape(t) / peak (its second uniform); a kept one
   // takes its GPU count, preemptibility and duration from draw k of sources gpu_count and
   // duration. kDrawBatch candidates at a time, so that their Philox blocks run in vector loops.
+  // The passes are split so that the logarithms do not wait on the running sum, nor the sum on
+  // the coin tosses of thinning (kept or not, without a branch); the same sums in the same order.
   void draw_batch() {
     std::uint32_t draw[kDrawBatch], kept[kDrawBatch];
-    double a[kDrawBatch], b[kDrawBatch], kept_h[kDrawBatch];
+    double a[kDrawBatch], b[kDrawBatch], t_h[kDrawBatch], kept_h[kDrawBatch];
     for (int i = 0; i < kDrawBatch; ++i) draw[i] = k_ + static_cast<std::uint32_t>(i);
     uniform_pairs_by_draw(seed_, path_, RandomSource::arrival, entity_, draw, kDrawBatch, a, b);
-    int n = 0;
+    for (int i = 0; i < kDrawBatch; ++i) t_h[i] = exponential_quantile(a[i], peak_rate_);
+    int candidates = kDrawBatch;
     for (int i = 0; i < kDrawBatch; ++i) {
-      t_h_ += exponential_quantile(a[i], peak_rate_);
+      t_h_ += t_h[i];
+      t_h[i] = t_h_;
       if (t_h_ > 1e9) {
         exhausted_ = true;
+        candidates = i;
         break;
       }
-      if (b[i] * peak_rate_ >= p_.jobs_per_hour * shape(t_h_)) continue;
+    }
+    int n = 0;
+    for (int i = 0; i < candidates; ++i) {
       kept[n] = draw[i];
-      kept_h[n++] = t_h_;
+      kept_h[n] = t_h[i];
+      n += b[i] * peak_rate_ < p_.jobs_per_hour * shape(t_h[i]) ? 1 : 0;
     }
     k_ += kDrawBatch;
     uniform_pairs_by_draw(seed_, path_, RandomSource::gpu_count, entity_, kept, n, a, b);
     double d[kDrawBatch], unused[kDrawBatch];
     uniform_pairs_by_draw(seed_, path_, RandomSource::duration, entity_, kept, n, d, unused);
+    for (int j = 0; j < n; ++j) d[j] = std::min(p_.max_duration_h, lognormal_quantile(d[j], p_.duration_median_h, p_.duration_sigma));
     for (int j = 0; j < n; ++j) {
       SimJob& job = jobs_[j];
       job = SimJob{};
       job.submit_h = kept_h[j];
+      // The first weight bin whose cumulative weight reaches a[j] (the bins ascend, so that is
+      // the count of bins below it), without a branch per bin.
       std::size_t i = 0;
-      while (i + 1 < cumulative_.size() && a[j] > cumulative_[i]) ++i;
+      for (std::size_t k = 0; k + 1 < cumulative_.size(); ++k) i += a[j] > cumulative_[k] ? 1 : 0;
       job.gpus = p_.gpus_weights[i].first;
-      job.duration_h = std::min(p_.max_duration_h, lognormal_quantile(d[j], p_.duration_median_h, p_.duration_sigma));
+      job.duration_h = d[j];
       apply_traits(p_.traits, class_id_, b[j], job);
     }
     next_ = 0;
