@@ -25,6 +25,7 @@ class PriceGrowth {
       : k_(std::log1p(price_change_per_year) / hours_per_year) {
     if (k_ == 0.0) return;
     at_hour_.resize(static_cast<std::size_t>(hours) + 1);
+    table_end_h_ = static_cast<double>(at_hour_.size());
     for (std::size_t h = 0; h < at_hour_.size(); ++h) at_hour_[h] = std::exp(k_ * static_cast<double>(h));
   }
 
@@ -33,14 +34,14 @@ class PriceGrowth {
   // e^{k floor(t)}
   double at_hour_of(double t_h) const {
     if (k_ == 0.0) return 1.0;
-    if (t_h >= 0.0 && t_h < static_cast<double>(at_hour_.size())) return at_hour_[static_cast<std::size_t>(t_h)];
+    if (t_h >= 0.0 && t_h < table_end_h_) return at_hour_[static_cast<std::size_t>(t_h)];
     return std::exp(k_ * std::floor(t_h));
   }
 
   // e^{k t}
   double at(double t_h) const {
     if (k_ == 0.0) return 1.0;
-    if (!(t_h >= 0.0 && t_h < static_cast<double>(at_hour_.size()))) return std::exp(k_ * t_h);
+    if (!(t_h >= 0.0 && t_h < table_end_h_)) return std::exp(k_ * t_h);
     const auto h = static_cast<std::size_t>(t_h);
     const double x = k_ * (t_h - static_cast<double>(h));
     return at_hour_[h] * (1.0 + x * (1.0 + x * (0.5 + x * (1.0 / 6.0 + x * (1.0 / 24.0)))));
@@ -58,6 +59,7 @@ class PriceGrowth {
  private:
   double k_ = 0.0;
   std::vector<double> at_hour_;  // e^{k h}, h = 0..hours
+  double table_end_h_ = 0.0;     // at_hour_.size(): t below it has a tabulated whole hour
 };
 
 }  // namespace tco::des
