@@ -11,7 +11,7 @@
 namespace tco::test {
 
 struct CliResult {
-  int exit_code;
+  int exit_code = -1;
   std::string out;
   std::string err;
 };

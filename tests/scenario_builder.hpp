@@ -16,7 +16,7 @@
 
 #include <doctest/doctest.h>
 
-#include "cli/app.hpp"
+#include "cli_test_support.hpp"
 #include "engine/scenario_run.hpp"
 #include "models/scenario.hpp"
 #include "reports/json_report.hpp"
@@ -125,22 +125,6 @@ inline std::string read_text_file(const std::filesystem::path& path) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
-}
-
-// `tcosim ARGS...` in-process: exit code and what it printed.
-struct CliResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-inline CliResult run_cli(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  CliResult r;
-  r.exit_code = cli::run_main(args, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
 }
 
 // A plan's entry in a report's "plans" array.
