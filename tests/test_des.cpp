@@ -31,6 +31,21 @@ const DesPlan& des_plan(const DesPlans& plans, const Scenario& s, const std::str
   return plans.plans.front();
 }
 
+// `doc` with one plan, "own-2" (2 nodes on-prem, no cloud), replayed on path 0 of seed 5.
+struct OwnTwoReplay {
+  Scenario scenario;
+  PathOutcome outcome;
+};
+OwnTwoReplay replay_own_two(Json doc) {
+  doc["plans"] = Json::parse(R"([{"name": "own-2", "kind": "onprem", "onprem_nodes": 2}])");
+  doc["baseline"] = "own-2";
+  OwnTwoReplay r{test::load_des_scenario(doc), {}};
+  const DesPlans plans = prepare_des_plans(r.scenario);
+  const JobCatalog catalog = build_job_catalog(*r.scenario.jobs);
+  r.outcome = simulate_path(r.scenario, plans.plans[0], catalog, {5, 0, 0.0});
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("event queue: time, then the kind's priority, then insertion order") {
@@ -334,12 +349,7 @@ TEST_CASE("on-prem energy of a steady load equals the hourly model's, kWh and US
   Json doc = test::des_scenario_json({{"steady", {{"gpus", 12}, {"gpus_per_job", 8}, {"job_duration_h", 24}}}});
   doc["workload"] = {{"profiles", {{{"type", "steady"}, {"gpus", 12}}}}};
   doc["onprem"]["power"]["escalation_per_year"] = 0.05;
-  doc["plans"] = Json::parse(R"([{"name": "own-2", "kind": "onprem", "onprem_nodes": 2}])");
-  doc["baseline"] = "own-2";
-  const Scenario s = test::load_des_scenario(doc);
-  const DesPlans plans = prepare_des_plans(s);
-  const JobCatalog catalog = build_job_catalog(*s.jobs);
-  const PathOutcome des = simulate_path(s, plans.plans[0], catalog, {5, 0, 0.0});
+  const auto [s, des] = replay_own_two(doc);
   const PlanResult hourly =
       evaluate_plan(s, s.plans[0], demand_gpus_by_hour(s.workload, s.horizon_hours(), s.calendar));
   CHECK(des.facility_energy_kwh == doctest::Approx(24.0 * s.horizon_hours()).epsilon(1e-12));
@@ -364,12 +374,7 @@ TEST_CASE("monthly peak facility kW and throttled hours: every hour's start at t
                               {"throttle_above_c", 30}, {"throttle_fraction", 0.2}};
   doc["onprem"]["cooling"] = {{"id", "test-air"}, {"pue_model", "ambient"}, {"pue", nullptr},
                               {"pue_min", 1.1}, {"pue_slope_per_c", 0.02}, {"free_cooling_c", 18}};
-  doc["plans"] = Json::parse(R"([{"name": "own-2", "kind": "onprem", "onprem_nodes": 2}])");
-  doc["baseline"] = "own-2";
-  const Scenario s = test::load_des_scenario(doc);
-  const DesPlans plans = prepare_des_plans(s);
-  const JobCatalog catalog = build_job_catalog(*s.jobs);
-  const PathOutcome des = simulate_path(s, plans.plans[0], catalog, {5, 0, 0.0});
+  const auto [s, des] = replay_own_two(doc);
 
   const std::vector<SiteHour> site = site_hours(*s.plans[0].onprem, s.calendar, s.horizon_hours());
   int throttled = 0;
