@@ -275,7 +275,8 @@ class PoissonSource final : public JobStream::Source {
     uniform_pairs_by_draw(seed_, path_, RandomSource::gpu_count, entity_, kept, n, a, b);
     double d[kDrawBatch], unused[kDrawBatch];
     uniform_pairs_by_draw(seed_, path_, RandomSource::duration, entity_, kept, n, d, unused);
-    for (int j = 0; j < n; ++j) d[j] = std::min(p_.max_duration_h, lognormal_quantile(d[j], p_.duration_median_h, p_.duration_sigma));
+    for (int j = 0; j < n; ++j)
+      d[j] = std::min(p_.max_duration_h, lognormal_quantile(d[j], p_.duration_median_h, p_.duration_sigma));
     for (int j = 0; j < n; ++j) {
       SimJob& job = jobs_[j];
       job = SimJob{};

@@ -136,7 +136,7 @@ class Simulator {
   // the IT power changes (busy GPUs, nodes up), the waiting ones just before the waiting GPUs
   // change, and both at month boundaries (costs are booked by month) and at the horizon. So an
   // interval never spans a month, the state is constant over it, and an event that changes
-  // neither (a job joining the cloud, a stale event) costs no accrual.
+  // neither (a burst to the cloud, a stale event) costs no accrual.
   void sync_onprem() {
     if (!p_.onprem || !(onprem_synced_h_ < now_)) return;
     const double a = onprem_synced_h_, dt = now_ - a;
@@ -144,7 +144,8 @@ class Simulator {
     const double it_kw = it_kw_now();
     out_.it_energy_kwh += it_kw * dt;
     out_.facility_energy_kwh += it_kw * site_->pue_integral(a, now_);
-    out_.cost_by_month[m][static_cast<int>(Category::energy)] += it_kw * power_shock_[m] * site_->pue_usd_integral(a, now_);
+    out_.cost_by_month[m][static_cast<int>(Category::energy)] +=
+        it_kw * power_shock_[m] * site_->pue_usd_integral(a, now_);
     out_.gpu_hours.onprem_busy += busy_gpus_ * dt;
     out_.gpu_hours.onprem_capacity += static_cast<double>(pool_.nodes_up()) * p_.gpus_per_node * dt;
     enter_hours(a, now_, m);
