@@ -136,7 +136,7 @@ class Simulator {
   // the IT power changes (busy GPUs, nodes up), the waiting ones just before the waiting GPUs
   // change, and both at month boundaries (costs are booked by month) and at the horizon. So an
   // interval never spans a month, the state is constant over it, and an event that changes
-  // neither (a burst to the cloud, a stale event) costs no accrual.
+  // neither (a job sent straight to the cloud, a stale event) costs no accrual.
   void sync_onprem() {
     if (!p_.onprem || !(onprem_synced_h_ < now_)) return;
     const double a = onprem_synced_h_, dt = now_ - a;
