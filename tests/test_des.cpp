@@ -2,7 +2,10 @@
 // order, checkpoint closed forms, packing, the burst order, spot with zero preemptions,
 // Poisson preemptions (expected lost work in closed form), an M/M/c queue (Erlang C), and
 // on-prem energy equal to the hourly model's on a steady load.
+#include <algorithm>
 #include <cmath>
+#include <map>
+#include <random>
 
 #include <doctest/doctest.h>
 
@@ -163,6 +166,84 @@ TEST_CASE("node pool: more than 64 nodes (the searches go 64 nodes at a time)") 
   CHECK(rest.front() == 105);
   CHECK(rest.back() == 129);
   CHECK(rest.size() == 25);
+}
+
+TEST_CASE("node pool: random places, releases, failures and repairs match a search node by node") {
+  // 70 nodes of 8 GPUs (two words of the whole-node mask). The reference keeps each node's free
+  // GPUs and searches them in order: the lowest whole free nodes for a big job, the first node
+  // with room for a small one. As the replay does, a failure's jobs are released at once.
+  constexpr int kNodes = 70, kGpus = 8;
+  NodePool pool(kNodes, kGpus, true);
+  std::vector<int> free(kNodes, kGpus);  // -1: down
+  struct Job {
+    int gpus;
+    std::vector<int> nodes;
+  };
+  std::map<std::uint32_t, Job> running;
+  const auto reference_release = [&](const Job& job) {
+    for (int n : job.nodes)
+      if (free[n] >= 0) free[n] = job.gpus >= kGpus ? kGpus : free[n] + job.gpus;
+  };
+  std::mt19937_64 rng(7);
+  std::uint32_t next_id = 0;
+  int placed_big = 0, placed_small = 0, refused = 0, failures = 0;
+  for (int step = 0; step < 20000; ++step) {
+    const std::uint64_t r = rng() % 100;
+    if (r < 55) {
+      const int sizes[] = {1, 2, 3, 4, 8, 16, 24, 40};
+      const int gpus = sizes[rng() % 8];
+      std::vector<int> expected;
+      if (gpus >= kGpus) {
+        for (int n = 0; n < kNodes && static_cast<int>(expected.size()) < (gpus + kGpus - 1) / kGpus; ++n)
+          if (free[n] == kGpus) expected.push_back(n);
+        if (static_cast<int>(expected.size()) < (gpus + kGpus - 1) / kGpus) expected.clear();
+      } else {
+        for (int n = 0; n < kNodes; ++n)
+          if (free[n] >= gpus) {
+            expected.push_back(n);
+            break;
+          }
+      }
+      std::vector<int> got;
+      const bool ok = pool.place(gpus, next_id, got);
+      REQUIRE(ok == !expected.empty());
+      if (!ok) {
+        ++refused;
+        continue;
+      }
+      REQUIRE(got == expected);
+      for (int n : got) free[n] = gpus >= kGpus ? 0 : free[n] - gpus;
+      running[next_id++] = {gpus, got};
+      ++(gpus >= kGpus ? placed_big : placed_small);
+    } else if (r < 95 && !running.empty()) {
+      auto it = std::next(running.begin(), static_cast<long>(rng() % running.size()));
+      pool.release(it->second.gpus, it->first, it->second.nodes);
+      reference_release(it->second);
+      running.erase(it);
+    } else {
+      const int node = static_cast<int>(rng() % kNodes);
+      if (free[node] < 0) {
+        pool.repair(node);
+        free[node] = kGpus;
+        continue;
+      }
+      ++failures;
+      std::vector<std::uint32_t> killed;
+      pool.fail(node, killed);
+      free[node] = -1;
+      for (std::uint32_t id : killed) {
+        pool.release(running.at(id).gpus, id, running.at(id).nodes);
+        reference_release(running.at(id));
+        running.erase(id);
+      }
+    }
+    REQUIRE(pool.nodes_up() == static_cast<int>(std::count_if(free.begin(), free.end(), [](int f) { return f >= 0; })));
+  }
+  // Every branch ran many times.
+  CHECK(placed_big > 1000);
+  CHECK(placed_small > 1000);
+  CHECK(refused > 100);
+  CHECK(failures > 100);
 }
 
 TEST_CASE("checkpoint: divide_exactly skips only divisions by 1") {

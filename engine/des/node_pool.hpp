@@ -4,10 +4,12 @@
 // and offers no GPUs until it is repaired.
 // Example: 2 nodes x 8 GPUs holding a 6-GPU job on node 0: a 2-GPU job packs beside it on
 // node 0, a 4-GPU job goes to node 1, an 8-GPU job waits.
-// The searches build a bit mask of the nodes that qualify, 64 at a time, without a branch per
-// node (which node fits is a coin toss to the branch predictor), and a node that is down offers
-// -1 GPUs, so it never qualifies. Each small job remembers its place in its node's job list, so
-// a release needs no search. Inline, so that the replay's CPU-specific clone compiles it too.
+// A small job's search builds a bit mask of the nodes that qualify, 64 at a time, without a
+// branch per node (which node fits is a coin toss to the branch predictor), and a node that is
+// down offers -1 GPUs, so it never qualifies. The nodes that are up and wholly free are a mask
+// kept up to date, so a big job takes its nodes without a search. Each small job remembers its
+// place in its node's job list, so a release needs no search. Inline, so that the replay's
+// CPU-specific clone compiles it too.
 #pragma once
 
 #include <algorithm>
@@ -21,9 +23,12 @@ class NodePool {
  public:
   NodePool() = default;
   NodePool(int nodes, int gpus_per_node, bool up)
-      : nodes_(nodes), gpus_per_node_(gpus_per_node), free_(nodes, up ? gpus_per_node : kDown), jobs_(nodes) {
+      : nodes_(nodes), gpus_per_node_(gpus_per_node), free_(nodes, up ? gpus_per_node : kDown), jobs_(nodes),
+        whole_mask_((nodes + 63) / 64, 0) {
     nodes_up_ = up ? nodes : 0;
     whole_free_ = nodes_up_;
+    if (up)
+      for (int n = 0; n < nodes; ++n) set_whole(n, true);
   }
 
   int nodes() const { return nodes_; }
@@ -42,12 +47,13 @@ class NodePool {
     if (gpus >= g) {
       const int need = (gpus + g - 1) / g;
       if (need > whole_free_) return false;
-      for (int base = 0; base < nodes() && static_cast<int>(placed.size()) < need; base += 64) {
-        for (std::uint64_t m = mask_at_least(base, g); m != 0 && static_cast<int>(placed.size()) < need; m &= m - 1)
-          placed.push_back(base + std::countr_zero(m));
+      for (std::size_t w = 0; w < whole_mask_.size() && static_cast<int>(placed.size()) < need; ++w) {
+        for (std::uint64_t m = whole_mask_[w]; m != 0 && static_cast<int>(placed.size()) < need; m &= m - 1)
+          placed.push_back(static_cast<int>(64 * w) + std::countr_zero(m));
       }
       for (int n : placed) {
         free_[n] = 0;
+        set_whole(n, false);
         jobs_[n].push_back(job);
       }
       whole_free_ -= need;
@@ -57,7 +63,10 @@ class NodePool {
       const std::uint64_t m = mask_at_least(base, gpus);
       if (m == 0) continue;
       const int n = base + std::countr_zero(m);
-      if (free_[n] == g) --whole_free_;
+      if (free_[n] == g) {
+        --whole_free_;
+        set_whole(n, false);
+      }
       free_[n] -= gpus;
       remember_place(job, static_cast<std::uint32_t>(jobs_[n].size()));
       jobs_[n].push_back(job);
@@ -76,6 +85,7 @@ class NodePool {
         jobs_[n].clear();
         if (free_[n] == kDown) continue;
         free_[n] = gpus_per_node_;
+        set_whole(n, true);
         ++whole_free_;
       }
       return;
@@ -89,7 +99,10 @@ class NodePool {
     list.pop_back();
     if (free_[n] == kDown) return;
     free_[n] += gpus;
-    if (free_[n] == gpus_per_node_) ++whole_free_;
+    if (free_[n] == gpus_per_node_) {
+      ++whole_free_;
+      set_whole(n, true);
+    }
   }
 
   // Takes node n down; `killed` receives the jobs that were on it (each once).
@@ -98,6 +111,7 @@ class NodePool {
     jobs_[node].clear();
     if (free_[node] == kDown) return;
     if (free_[node] == gpus_per_node_) --whole_free_;
+    set_whole(node, false);
     free_[node] = kDown;
     --nodes_up_;
   }
@@ -106,6 +120,7 @@ class NodePool {
     if (free_[node] != kDown) return;
     ++nodes_up_;
     free_[node] = gpus_per_node_;
+    set_whole(node, true);
     ++whole_free_;
   }
 
@@ -125,6 +140,13 @@ class NodePool {
     return m;
   }
 
+  // Bit n of whole_mask_: node n is up with every GPU free.
+  void set_whole(int node, bool whole) {
+    const std::uint64_t bit = std::uint64_t{1} << (node % 64);
+    std::uint64_t& word = whole_mask_[node / 64];
+    word = whole ? word | bit : word & ~bit;
+  }
+
   void remember_place(std::uint32_t job, std::uint32_t index) {
     if (job >= place_of_.size()) place_of_.resize(std::max<std::size_t>(2 * place_of_.size(), job + 1));
     place_of_[job] = index;
@@ -137,6 +159,7 @@ class NodePool {
   std::vector<int> free_;                  // free GPUs by node; kDown when down
   std::vector<std::vector<std::uint32_t>> jobs_;
   std::vector<std::uint32_t> place_of_;    // a small job's index in its node's list
+  std::vector<std::uint64_t> whole_mask_;  // the nodes up with every GPU free, 64 a word
 };
 
 }  // namespace tco::des
