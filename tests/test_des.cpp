@@ -1,7 +1,8 @@
 // The discrete-event replay against hand-computed cases and analytic results: the event
 // order, checkpoint closed forms, packing, the burst order, spot with zero preemptions,
-// Poisson preemptions (expected lost work in closed form), an M/M/c queue (Erlang C), and
-// on-prem energy equal to the hourly model's on a steady load.
+// Poisson preemptions (expected lost work in closed form), an M/M/c queue (Erlang C),
+// on-prem energy equal to the hourly model's on a steady load, the monthly peaks and
+// throttled hours against the site's hours, and the node pool against a node-by-node search.
 #include <algorithm>
 #include <cmath>
 #include <map>
