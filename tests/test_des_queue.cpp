@@ -1,8 +1,9 @@
 // The replay's on-prem queue and the horizon's end, on hand-made jobs: strict FIFO moves on when
 // the blocked head bursts, first-fit backfill starts a job that fits at once, every job a plan
 // with nodes sends to the cloud counts as a burst, unfinished jobs past their deadline miss it
-// and leave only the work their run has not done, and an onprem plan's checkpoint writes take
-// the scenario's time, not another plan's.
+// and leave only the work their run has not done, a job's life on spot (played without queue
+// events) books its waiting by month and what the horizon finds, and an onprem plan's checkpoint
+// writes take the scenario's time, not another plan's.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -115,6 +116,64 @@ TEST_CASE("horizon: an unfinished job past its deadline misses it and leaves onl
   CHECK(cloud.jobs.unserved_gpu_hours == doctest::Approx(40.0).epsilon(1e-12));
   CHECK(cloud.gpu_hours.on_demand_billed == doctest::Approx(40.0).epsilon(1e-12));
   CHECK(category_total(cloud, Category::cloud_on_demand) == doctest::Approx(80.0).epsilon(1e-12));
+}
+
+TEST_CASE("spot lives without events: retries split their waiting by month, the horizon finds jobs waiting or running") {
+  // Spot never has capacity; a request every 0.25 h; waiting costs $2 per GPU-hour.
+  auto spot_plan = [](double availability, const std::string& policy, int max_tries) {
+    Json doc = test::des_scenario_json({{"steady", {{"gpus", 1}}}});
+    doc["waiting_usd_per_gpu_hour"] = 2.0;
+    doc["cloud"]["spot"] = {{"availability", availability}, {"retry_h", 0.25}, {"max_tries", max_tries},
+                            {"policy", policy}, {"preemptions_per_instance_hour", 0.0}};
+    doc["plans"] = Json::parse(R"([{"name": "spot", "kind": "cloud", "spot_share": 1.0}])");
+    doc["baseline"] = "spot";
+    return doc;
+  };
+  auto run = [](const Json& doc, SimJob job) {
+    const Scenario s = test::load_des_scenario(doc);
+    const DesPlans plans = prepare_des_plans(s);
+    job.preemptible = true;
+    test::VectorFeed feed({job});
+    return simulate_feed(s, plans.plans[0], feed, {1, 0, 0.0});
+  };
+  const int waiting = static_cast<int>(Category::waiting);
+
+  // A: 8 GPUs from 729.9 h (month 0 ends at 730 h), fallback after 2 tries: requests at 729.9
+  // and 730.15, on-demand from 730.4. Waited 8 x 0.5 = 4 GPU-hours: 8 x 0.1 = 0.8 in month 0
+  // ($1.60), 8 x 0.4 = 3.2 in month 1 ($6.40). Events: the arrival and one retry (at 730.15;
+  // the one at 730.4 finds the tries spent and is the fallback, the same event).
+  const PathOutcome a = run(spot_plan(0.0, "fallback", 2), job_at(729.9, 8, 2.0));
+  CHECK(a.jobs.spot_requests == 2);
+  CHECK(a.jobs.fallbacks_to_on_demand == 1);
+  CHECK(a.jobs.completed_on_demand == 1);
+  CHECK(a.jobs.waited_gpu_hours == doctest::Approx(4.0).epsilon(1e-12));
+  CHECK(a.cost_by_month[0][waiting] == doctest::Approx(1.6).epsilon(1e-9));
+  CHECK(a.cost_by_month[1][waiting] == doctest::Approx(6.4).epsilon(1e-9));
+  CHECK(a.events == 2 + 12);  // + the 12 month boundaries
+
+  // B: 8 GPUs for 4 h from 8,759 h (1 h before the 8,760 h horizon): requests at 8,759,
+  // 8,759.25, 8,759.5 and 8,759.75, then the retry due at 8,760 is past the end. It waited
+  // 8 x 1 = 8 GPU-hours ($16, month 11), is unfinished with all 32 GPU-hours left, and its
+  // three retries before the horizon count as events.
+  const PathOutcome b = run(spot_plan(0.0, "fallback", 1000), job_at(8759.0, 8, 4.0));
+  CHECK(b.jobs.spot_requests == 4);
+  CHECK(b.jobs.spot_unavailable == 4);
+  CHECK(b.jobs.unfinished == 1);
+  CHECK(b.jobs.started == 0);
+  CHECK(b.jobs.unserved_gpu_hours == doctest::Approx(32.0).epsilon(1e-12));
+  CHECK(b.jobs.waited_gpu_hours == doctest::Approx(8.0).epsilon(1e-12));
+  CHECK(b.cost_by_month[11][waiting] == doctest::Approx(16.0).epsilon(1e-9));
+  CHECK(b.events == 1 + 3 + 11);  // the arrival, 3 retries, 11 month boundaries before it
+
+  // C: spot always available and never preempted: 8 GPUs for 10 h from 8,755 h runs on spot;
+  // at the horizon it has done 5 h, is billed 5 h at $8/h ($40) and leaves 8 x 5 = 40 GPU-hours.
+  const PathOutcome c = run(spot_plan(1.0, "fallback", 4), job_at(8755.0, 8, 10.0));
+  CHECK(c.jobs.unfinished == 1);
+  CHECK(c.jobs.started == 1);
+  CHECK(c.jobs.completed_spot == 0);
+  CHECK(c.gpu_hours.spot_billed == doctest::Approx(40.0).epsilon(1e-12));
+  CHECK(category_total(c, Category::cloud_spot) == doctest::Approx(40.0).epsilon(1e-12));
+  CHECK(c.jobs.unserved_gpu_hours == doctest::Approx(40.0).epsilon(1e-12));
 }
 
 TEST_CASE("checkpoints: an onprem plan writes them at the scenario's cloud write time, never another plan's") {

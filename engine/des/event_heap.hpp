@@ -18,8 +18,8 @@ class EventHeap {
   const Event& top() const { return heap_.front(); }
 
   void push(const Event& e) {
-    heap_.push_back(e);
-    sift_up(heap_.size() - 1);
+    heap_.emplace_back();  // a hole at the end, filled by sift_up
+    sift_up(heap_.size() - 1, e);
   }
 
   Event pop() {
@@ -33,8 +33,9 @@ class EventHeap {
  private:
   static constexpr std::size_t kArity = 4;
 
-  void sift_up(std::size_t i) {
-    const Event e = heap_[i];
+  // `e` goes into the hole at i or one above it. It comes in registers: reading it back from
+  // the hole just written would stall on store forwarding.
+  void sift_up(std::size_t i, const Event& e) {
     while (i > 0) {
       const std::size_t parent = (i - 1) / kArity;
       if (!before(e, heap_[parent])) break;
@@ -67,8 +68,7 @@ class EventHeap {
       heap_[i] = heap_[best];
       i = best;
     }
-    heap_[i] = e;
-    sift_up(i);
+    sift_up(i, e);
   }
 
   std::vector<Event> heap_;

@@ -7,7 +7,8 @@
 //   rescheduled whenever the rate changes at an hour boundary.
 // - A restart costs spot.restart_h after a preemption and scheduling.restart_h after a node
 //   failure, on whichever venue the job starts next.
-// - A spot retry waits at least one minute (a zero retry_h would spin at one instant).
+// - A job sent to spot or on-demand lives there to its end without queue events
+//   (engine/des/cloud_runs.hpp); a spot retry waits at least one minute.
 #include "engine/des/simulator.hpp"
 
 #include <algorithm>
@@ -17,10 +18,10 @@
 #include <optional>
 
 #include "engine/des/checkpoint.hpp"
+#include "engine/des/cloud_runs.hpp"
 #include "engine/des/event_queue.hpp"
 #include "engine/des/month_index.hpp"
 #include "engine/des/node_pool.hpp"
-#include "engine/des/spot_market.hpp"
 #include "engine/random.hpp"
 #include "models/power.hpp"
 
@@ -29,11 +30,11 @@ namespace tco::des {
 namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-constexpr double kMinimumRetryH = 1.0 / 60.0;
 constexpr int kBackfillScanLimit = 1000;  // waiting jobs a first-fit pass looks at
 constexpr int kDeferralSearchHours = 7 * 24;
 
-enum class Venue : std::uint8_t { none, held, queued, spot_wait, onprem, reserved, spot, on_demand };
+// Where a job in a slot is; a job sent to spot or on-demand leaves its slot (CloudRuns).
+enum class Venue : std::uint8_t { none, held, queued, onprem, reserved };
 
 struct Slot {
   SimJob job;
@@ -45,15 +46,12 @@ struct Slot {
   Venue venue = Venue::none;
   bool started = false;
   bool wants_spot = false;
-  std::uint32_t spot_tries = 0;
-  std::uint32_t spot_runs = 0;
   // The current run
   double run_start_h = 0.0;
-  double run_clock0 = 0.0;      // on-prem: W at the start; cloud: the start time
-  double run_overhead_h = 0.0;  // provisioning + restart (clock hours)
+  double run_clock0 = 0.0;      // on-prem: W at the start; reserved: the start time
+  double run_overhead_h = 0.0;  // restart (clock hours)
   double run_wall_h = 0.0;      // overhead + compute + checkpoint writes (clock hours)
   double run_speed = 1.0;       // reference hours of work per compute hour
-  int instances = 0;
   int onprem_index = -1;        // position in the on-prem running list
   std::vector<int> nodes;
 };
@@ -64,19 +62,12 @@ class Simulator {
   Simulator& operator=(const Simulator&) = delete;
   Simulator(const Scenario& s, const DesPlan& p, JobFeed& feed, const PathInputs& in)
       : s_(s), p_(p), feed_(feed), in_(in), horizon_h_(static_cast<double>(s.horizon_hours())),
-        months_(s.horizon_months), month_index_(months_), market_(p.spot, p.spot_trace, in.seed, in.path),
-        deadline_aware_(p.spot.policy == "deadline_aware") {
+        months_(s.horizon_months), month_index_(months_), cloud_(p, in, month_index_, months_, horizon_h_, out_),
+        cloud_only_(!p.onprem && p.reserved_instances == 0 && p.bursts) {
     out_.cost_by_month.assign(months_, CostRow{});
     out_.peak_facility_kw_by_month.assign(months_, 0.0);
     price_change_ = p.cloud ? p.cloud->price_change_per_year : 0.0;
-    cloud_speed_[0] = p.perf_cloud;
-    cloud_speed_[1] = p.perf_cloud * p.scheduling.cloud_multi_node_efficiency;
-    spot_shock_.assign(months_, 1.0);
-    no_shock_.assign(months_, 1.0);
     power_shock_.assign(months_, 1.0);
-    if (p.cloud && p.spot.price_sigma > 0.0)
-      for (int m = 0; m < months_; ++m)
-        spot_shock_[m] = lognormal_mean_one(uniform(in.seed, in.path, RandomSource::spot_price, m, 0), p.spot.price_sigma);
     if (p.onprem && p.onprem->power.monthly_price_sigma > 0.0)
       for (int m = 0; m < months_; ++m)
         power_shock_[m] = lognormal_mean_one(uniform(in.seed, in.path, RandomSource::power_price, m, 0),
@@ -238,6 +229,11 @@ class Simulator {
         return true;
       }
       case EventKind::arrival: {
+        if (cloud_only_) {  // no pool to wait for: the job goes to the cloud, without a slot
+          arrive_in_cloud(*next_job_);
+          fetch_next_arrival();
+          return true;
+        }
         const std::uint32_t slot = allocate(*next_job_);
         fetch_next_arrival();
         arrive(slot);
@@ -256,13 +252,8 @@ class Simulator {
     Slot& j = slots_[e.target];
     if (e.generation != j.generation) return false;
     switch (e.kind()) {
-      case EventKind::finish: complete(e.target, now_); break;
-      case EventKind::preemption: preempt(e.target); break;
+      case EventKind::finish: complete(e.target); break;
       case EventKind::max_wait: leave_queue_for_cloud(e.target); break;
-      case EventKind::spot_retry:
-        stop_waiting(j);
-        spot_request(e.target);
-        break;
       case EventKind::release: dispatch(e.target); break;
       default: break;
     }
@@ -292,23 +283,23 @@ class Simulator {
     ++j.generation;
     j.venue = Venue::none;
     j.started = false;
-    j.wants_spot = false;
-    j.spot_tries = 0;
-    j.spot_runs = 0;
     j.pending_restart_h = 0.0;
     j.onprem_index = -1;
     j.job = job;
     j.remaining_h = job.duration_h;
     j.ready_h = job.submit_h;
     j.deadline_abs_h = job.submit_h + job.deadline_h;
-    if (p_.spot_allowed) {
-      if (in_.spot_share_u)  // without a branch on the coin toss of preemptible
-        j.wants_spot = job.preemptible & (in_.spot_share_u[job.entity] < p_.plan->spot_share);
-      else if (job.preemptible)
-        j.wants_spot =
-            uniform_pair(in_.seed, in_.path, RandomSource::spot_availability, job.entity, 0).second < p_.plan->spot_share;
-    }
+    j.wants_spot = wants_spot(job);
     return slot;
+  }
+
+  // The job's spot_share draw, when it may use spot.
+  bool wants_spot(const SimJob& job) const {
+    if (!p_.spot_allowed) return false;
+    if (in_.spot_share_u)  // without a branch on the coin toss of preemptible
+      return job.preemptible & (in_.spot_share_u[job.entity] < p_.plan->spot_share);
+    return job.preemptible &&
+           uniform_pair(in_.seed, in_.path, RandomSource::spot_availability, job.entity, 0).second < p_.plan->spot_share;
   }
 
   void release_slot(std::uint32_t slot) {
@@ -318,10 +309,19 @@ class Simulator {
     free_slots_.push_back(slot);
   }
 
+  void count_submitted(const SimJob& job) {
+    ++out_.jobs.submitted;
+    out_.jobs.submitted_gpu_hours += job.gpus * job.duration_h;
+  }
+
+  void arrive_in_cloud(const SimJob& job) {
+    count_submitted(job);
+    cloud_.run({&job, job.duration_h, job.submit_h, job.submit_h + job.deadline_h, 0.0, false, wants_spot(job)}, now_);
+  }
+
   void arrive(std::uint32_t slot) {
     Slot& j = slots_[slot];
-    ++out_.jobs.submitted;
-    out_.jobs.submitted_gpu_hours += j.job.gpus * j.job.duration_h;
+    count_submitted(j.job);
     if (const auto until = deferral_until(j)) {
       ++out_.jobs.deferred;
       out_.jobs.deferred_h_sum += *until - now_;
@@ -445,61 +445,16 @@ class Simulator {
     start_onprem(slot);
   }
 
+  // Reserved capacity if some is free, else spot or on-demand, where the job lives to its end
+  // without the slot.
   void to_cloud(std::uint32_t slot) {
     Slot& j = slots_[slot];
     if (p_.reserved_instances > 0 && reserved_.place(j.job.gpus, slot, j.nodes)) {
       start_run(slot, Venue::reserved);
       return;
     }
-    if (j.wants_spot) {
-      spot_request(slot);
-      return;
-    }
-    start_run(slot, Venue::on_demand);
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // Spot
-
-  int instances_for(int gpus) const { return (gpus + p_.gpus_per_instance - 1) / p_.gpus_per_instance; }
-
-  double cloud_speed(int instances) const { return cloud_speed_[instances > 1]; }
-
-  // The deadline-aware policy's test: does the slack still cover an on-demand run plus a
-  // restart, with room for what can go wrong before the next decision? That is a retry wait
-  // (capacity unavailable) or a preemption, which loses at most one checkpoint piece (c + w)
-  // and the provisioning, and costs a restart:
-  //   stay iff deadline - now >= wall_od(remaining) + startup + restart + max(retry_h, c + w)
-  // (without checkpoints a preemption loses the whole run: c + w becomes the run itself).
-  bool must_leave_spot(const Slot& j) const {
-    if (!j.job.has_deadline()) return false;
-    const int k = instances_for(j.job.gpus);
-    const double compute_h = divide_exactly(j.remaining_h, cloud_speed(k));
-    const double run_h = wall_with_checkpoints_h(compute_h, j.job.checkpoint_h, p_.checkpoint_write_h);
-    const double on_demand_h = p_.startup_h + j.pending_restart_h + run_h;
-    const double piece_h = j.job.checkpoint_h > 0.0 ? j.job.checkpoint_h + p_.checkpoint_write_h : run_h;
-    const double margin_h = p_.startup_h + p_.spot.restart_h + std::max(p_.spot.retry_h, piece_h);
-    return j.deadline_abs_h - now_ < on_demand_h + margin_h;
-  }
-
-  void spot_request(std::uint32_t slot) {
-    Slot& j = slots_[slot];
-    if ((!deadline_aware_ && static_cast<int>(j.spot_tries) >= p_.spot.max_tries && p_.spot.fallback_to_on_demand) ||
-        (deadline_aware_ && must_leave_spot(j))) {
-      ++out_.jobs.fallbacks_to_on_demand;
-      start_run(slot, Venue::on_demand);
-      return;
-    }
-    const std::uint32_t attempt = j.spot_tries++;
-    ++out_.jobs.spot_requests;
-    if (market_.available(now_, instances_for(j.job.gpus), j.job.entity, attempt)) {
-      start_run(slot, Venue::spot);
-      return;
-    }
-    ++out_.jobs.spot_unavailable;
-    j.venue = Venue::spot_wait;
-    start_waiting(j);
-    events_.push(now_ + std::max(p_.spot.retry_h, kMinimumRetryH), EventKind::spot_retry, slot, j.generation);
+    cloud_.run({&j.job, j.remaining_h, j.ready_h, j.deadline_abs_h, j.pending_restart_h, j.started, j.wants_spot}, now_);
+    release_slot(slot);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -515,52 +470,28 @@ class Simulator {
     note_peak();
   }
 
+  // A run on the pool's nodes or the reserved instances it was placed on (j.nodes); it ends
+  // with a finish event, since it frees capacity others wait for.
   void start_run(std::uint32_t slot, Venue venue) {
     Slot& j = slots_[slot];
-    if (!j.started) {
-      j.started = true;
-      ++out_.jobs.started;
-      out_.jobs.first_wait_h_sum += now_ - j.ready_h;
-    }
+    book_first_start(out_.jobs, j.started, now_, j.ready_h);
     j.venue = venue;
     ++j.generation;
     j.run_start_h = now_;
-    const bool spans = venue == Venue::onprem || venue == Venue::reserved ? j.nodes.size() > 1 : false;
+    const bool spans = j.nodes.size() > 1;
     if (venue == Venue::onprem) {
       j.run_speed = p_.perf_onprem * (spans ? p_.scheduling.onprem_multi_node_efficiency : 1.0);
       j.run_clock0 = site_->work_clock(now_);
-      j.instances = 0;
     } else {
-      j.instances = venue == Venue::reserved ? static_cast<int>(j.nodes.size()) : instances_for(j.job.gpus);
-      j.run_speed = cloud_speed(venue == Venue::reserved ? (spans ? 2 : 1) : j.instances);
+      j.run_speed = cloud_.speed(spans ? 2 : 1);
       j.run_clock0 = now_;
     }
-    const double provisioning_h = venue == Venue::spot || venue == Venue::on_demand ? p_.startup_h : 0.0;
-    j.run_overhead_h = provisioning_h + j.pending_restart_h;
+    j.run_overhead_h = j.pending_restart_h;
     j.pending_restart_h = 0.0;
     const double compute_h = divide_exactly(j.remaining_h, j.run_speed);
     j.run_wall_h = j.run_overhead_h + wall_with_checkpoints_h(compute_h, j.job.checkpoint_h, p_.checkpoint_write_h);
-    if (venue == Venue::onprem) {
-      events_.push(now_ + divide_exactly(j.run_wall_h, work_rate_), EventKind::finish, slot, j.generation);
-      return;
-    }
-    const double finish_h = now_ + j.run_wall_h;
-    if (venue == Venue::spot) {
-      const double preempt_h =
-          market_.preemption_time(now_ + provisioning_h, finish_h, j.instances, j.job.entity, j.spot_runs++);
-      if (preempt_h < finish_h) {
-        events_.push(preempt_h, EventKind::preemption, slot, j.generation);
-        return;
-      }
-    }
-    if (venue == Venue::reserved) {
-      events_.push(finish_h, EventKind::finish, slot, j.generation);
-      return;
-    }
-    // A spot or on-demand run holds instances of its own: its finish changes nothing another
-    // job sees, so it is booked now, at its finish time, without an event. A run that outlasts
-    // the horizon stays open and finish_horizon() bills it to the horizon.
-    if (finish_h < horizon_h_) complete(slot, finish_h);
+    const double wall_h = venue == Venue::onprem ? divide_exactly(j.run_wall_h, work_rate_) : j.run_wall_h;
+    events_.push(now_ + wall_h, EventKind::finish, slot, j.generation);
   }
 
   void reschedule_onprem_finishes() {
@@ -573,9 +504,8 @@ class Simulator {
     }
   }
 
-  // Ends the current run at end_h (finished or interrupted): frees its capacity and bills it.
-  // Only spot and on-demand runs end at a time other than now_ (their eager finish).
-  void end_run(std::uint32_t slot, double end_h, bool billed_to_horizon = false) {
+  // Ends the current run at now_ (finished or interrupted): frees its capacity.
+  void end_run(std::uint32_t slot) {
     Slot& j = slots_[slot];
     switch (j.venue) {
       case Venue::onprem: {
@@ -594,88 +524,32 @@ class Simulator {
         reserved_.release(j.job.gpus, slot, j.nodes);
         out_.gpu_hours.reserved_used += j.job.gpus * (now_ - j.run_start_h);
         break;
-      case Venue::spot:
-        bill(Category::cloud_spot, j, end_h, p_.spot_usd_per_instance_h, spot_shock_.data(), billed_to_horizon,
-             out_.gpu_hours.spot_billed);
-        break;
-      case Venue::on_demand:
-        bill(Category::cloud_on_demand, j, end_h, p_.on_demand_usd_per_instance_h, no_shock_.data(),
-             billed_to_horizon, out_.gpu_hours.on_demand_billed);
-        break;
       default: break;
     }
   }
 
-  // ceil(t / granularity) granules, at least the minimum, per instance; the price grows by the
-  // hour and carries the month's shock. At the horizon's end only the time used is billed.
-  void bill(Category category, const Slot& j, double end_h, double usd_per_instance_h,
-            const double* shock, bool to_horizon, double& billed_gpu_hours) {
-    const double a = j.run_start_h, b = end_h;
-    const double used_h = b - a;
-    double billed_h = used_h;
-    if (!to_horizon) {
-      const double granules = std::ceil(used_h / p_.billing_granularity_h - 1e-9);
-      billed_h = std::max(p_.minimum_billed_h, granules * p_.billing_granularity_h);
-    }
-    billed_gpu_hours += j.instances * p_.gpus_per_instance * billed_h;
-    const double usd_per_h = j.instances * usd_per_instance_h;
-    const PriceGrowth& growth = p_.price_growth;
-    const double growth_a = growth.at(a);
-    const int month_a = month_at(a), month_b = month_at(b);
-    const int c = static_cast<int>(category);
-    const double start_a = static_cast<double>(month_a) * kHoursPerMonth;
-    if (month_a == month_b && a >= start_a &&
-        (month_b == months_ - 1 || b <= static_cast<double>(month_b + 1) * kHoursPerMonth)) {
-      // The usual run: within one month (the loop's one step, without its branches).
-      if (a < b) out_.cost_by_month[month_a][c] += usd_per_h * growth.integral(a, b, growth_a) * shock[month_a];
-    } else {
-      for (int m = month_a; m <= month_b; ++m) {
-        const double start = static_cast<double>(m) * kHoursPerMonth, end = static_cast<double>(m + 1) * kHoursPerMonth;
-        const bool from_a = a >= start, to_b = m == months_ - 1 || b <= end;
-        const double lo = from_a ? a : start, hi = to_b ? b : end;
-        if (hi <= lo) continue;
-        out_.cost_by_month[m][c] += usd_per_h * growth.integral(lo, hi, from_a ? growth_a : growth.at_hour_of(start)) * shock[m];
-      }
-    }
-    const double extra_h = billed_h - used_h;
-    if (extra_h > 0.0) out_.cost_by_month[month_b][c] += usd_per_h * extra_h * growth.at_hour_of(b) * shock[month_b];
-  }
-
-  // The run ends with the job done at end_h (now_, or later for an eager cloud finish).
-  void complete(std::uint32_t slot, double end_h) {
+  // The run (on-prem or reserved) ends now with the job done.
+  void complete(std::uint32_t slot) {
     Slot& j = slots_[slot];
-    const Venue venue = j.venue;
-    end_run(slot, end_h);
-    auto& c = out_.jobs;
-    ++c.completed;
-    const double work = j.job.gpus * j.job.duration_h;
-    out_.gpu_hours.useful += work;
-    switch (venue) {
-      case Venue::onprem: ++c.completed_onprem; break;
-      case Venue::reserved: ++c.completed_reserved; break;
-      case Venue::spot: ++c.completed_spot; break;
-      case Venue::on_demand: ++c.completed_on_demand; break;
-      default: break;
+    const bool onprem = j.venue == Venue::onprem;
+    end_run(slot);
+    book_completed(out_, j.job, j.deadline_abs_h, now_);
+    if (onprem) {
+      ++out_.jobs.completed_onprem;
+    } else {
+      ++out_.jobs.completed_reserved;
+      cloud_.book_cloud_work(j.job, now_);
     }
-    if (venue != Venue::onprem) {
-      out_.gpu_hours.cloud_work += work;
-      if (p_.egress_usd_per_gpu_hour > 0.0)
-        out_.cost_by_month[month_at(end_h)][static_cast<int>(Category::egress)] +=
-            work / p_.perf_cloud * p_.egress_usd_per_gpu_hour;
-    }
-    if (end_h > j.deadline_abs_h + 1e-9) ++c.deadline_misses;
-    const bool freed_pool = venue == Venue::onprem;
     release_slot(slot);
-    if (freed_pool) try_start_queued();
+    if (onprem) try_start_queued();
   }
 
-  // Progress of the current run at an interruption: saves what the checkpoints (or an
-  // emergency checkpoint) hold and counts the rest as lost.
-  void interrupt(Slot& j, bool emergency) {
+  // Progress of the current run at a node failure: saves what the checkpoints hold and counts
+  // the rest as lost.
+  void interrupt(Slot& j) {
     const Progress p = run_progress(j);
-    const double saved_h = emergency ? p.done_h : p.saved_h;
-    j.remaining_h = std::max(0.0, j.remaining_h - saved_h * j.run_speed);
-    if (!emergency) out_.jobs.lost_gpu_hours += j.job.gpus * p.lost_h;
+    j.remaining_h = std::max(0.0, j.remaining_h - p.saved_h * j.run_speed);
+    out_.jobs.lost_gpu_hours += j.job.gpus * p.lost_h;
   }
 
   // The current run's progress at now_.
@@ -683,16 +557,6 @@ class Simulator {
     const double clock_now = j.venue == Venue::onprem ? site_->work_clock(now_) : now_;
     const double compute_elapsed = clock_now - j.run_clock0 - j.run_overhead_h;
     return progress_after(compute_elapsed, j.job.checkpoint_h, p_.checkpoint_write_h);
-  }
-
-  void preempt(std::uint32_t slot) {
-    Slot& j = slots_[slot];
-    ++out_.jobs.preemptions;
-    interrupt(j, p_.emergency_checkpoint_covers);
-    end_run(slot, now_);
-    ++j.generation;
-    j.pending_restart_h = p_.spot.restart_h;
-    spot_request(slot);  // SPEC §12.12: it requests again at once
   }
 
   // ------------------------------------------------------------------------------------------
@@ -729,8 +593,8 @@ class Simulator {
     for (std::uint32_t slot : killed) {
       Slot& j = slots_[slot];
       ++out_.jobs.jobs_hit_by_failures;
-      interrupt(j, false);
-      end_run(slot, now_);
+      interrupt(j);
+      end_run(slot);
       ++j.generation;
       j.pending_restart_h = p_.scheduling.restart_h;
     }
@@ -755,14 +619,11 @@ class Simulator {
     for (std::uint32_t slot = 0; slot < slots_.size(); ++slot) {
       Slot& j = slots_[slot];
       if (j.venue == Venue::none) continue;
-      const bool running = j.venue == Venue::onprem || j.venue == Venue::reserved || j.venue == Venue::spot ||
-                           j.venue == Venue::on_demand;
+      const bool running = j.venue == Venue::onprem || j.venue == Venue::reserved;
       // Work left: what the current run has not done yet (checkpointed or not).
       const double left_h = running ? std::max(0.0, j.remaining_h - run_progress(j).done_h * j.run_speed) : j.remaining_h;
-      if (j.venue == Venue::spot || j.venue == Venue::on_demand || j.venue == Venue::reserved) end_run(slot, now_, true);
-      ++c.unfinished;
-      c.unserved_gpu_hours += j.job.gpus * left_h;
-      if (now_ > j.deadline_abs_h + 1e-9) ++c.deadline_misses;  // it can no longer finish in time
+      if (j.venue == Venue::reserved) end_run(slot);
+      book_unfinished(c, j.job.gpus, left_h, j.deadline_abs_h, now_);
     }
     out_.gpu_hours.unserved = c.unserved_gpu_hours;
     // Reserved capacity: paid every hour of its term at the price of the term's start.
@@ -791,9 +652,9 @@ class Simulator {
   double horizon_h_;
   int months_;
   MonthIndex month_index_;
-  SpotMarket market_;
-  bool deadline_aware_;
   PathOutcome out_;
+  CloudRuns cloud_;
+  bool cloud_only_;  // neither on-prem nodes nor reserved instances: every job goes to CloudRuns
   EventQueue events_;
   double now_ = 0.0;
   int month_ = 0;                  // the month of now_ (month boundaries set it)
@@ -818,16 +679,11 @@ class Simulator {
   long waiting_gpus_ = 0;
   int busy_gpus_ = 0;
   double kw_per_busy_gpu_ = 0.0;  // (peak - idle) / G
-  // Reference hours of work per hour on one cloud instance, and on several (multi-node
-  // efficiency): a table, not a branch on the job's size.
-  double cloud_speed_[2] = {1.0, 1.0};
   double work_rate_ = 1.0;
   std::size_t rate_change_cursor_ = 0;  // into the site curve's list of rate changes
   // Prices
   double price_change_ = 0.0;
-  std::vector<double> spot_shock_;
   std::vector<double> power_shock_;
-  std::vector<double> no_shock_;  // on-demand prices carry no shock: 1 every month
 };
 
 class SpanFeed final : public JobFeed {
