@@ -98,10 +98,10 @@ class Simulator {
       // instant (their kind has the lowest priority) and only one is pending at a time, so it
       // goes first exactly when it is strictly earlier than the heap's top.
       const Event* next = events_.peek();
-      if (arrival_pending_ && (!next || next_job_->submit_h < next->time_h)) {
-        e = {next_job_->submit_h, event_order(EventKind::arrival, 0), 0, 0};
-        arrival_pending_ = false;
-      } else if (next && next->time_h < horizon_h_) {
+      const double next_h = next ? next->time_h : kInfinity;
+      if (next_arrival_h_ < next_h) {
+        e = {next_arrival_h_, event_order(EventKind::arrival, 0), 0, 0};
+      } else if (next_h < horizon_h_) {
         e = events_.pop_peeked();
       } else {
         break;
@@ -267,7 +267,7 @@ class Simulator {
       batch_end_ = batch.data() + batch.size();
     }
     next_job_ = batch_next_ != batch_end_ ? batch_next_++ : nullptr;
-    arrival_pending_ = next_job_ && next_job_->submit_h < horizon_h_;
+    next_arrival_h_ = next_job_ && next_job_->submit_h < horizon_h_ ? next_job_->submit_h : kInfinity;
   }
 
   std::uint32_t allocate(const SimJob& job) {
@@ -663,7 +663,7 @@ class Simulator {
   const SimJob* next_job_ = nullptr;  // the feed's, valid until the next fetch
   const SimJob* batch_next_ = nullptr;  // the feed's batch: [batch_next_, batch_end_) still to come
   const SimJob* batch_end_ = nullptr;
-  bool arrival_pending_ = false;      // next_job_ is submitted before the horizon and not yet handled
+  double next_arrival_h_ = kInfinity;  // next_job_'s submission; infinity when none is due before the horizon
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   // On-prem
