@@ -87,36 +87,10 @@ class CloudRuns {
   // it stay, else on-demand.
   void run(CloudEntry e, double t_h) {
     Life life{e, instances_for(e.job->gpus)};
-    if (!e.wants_spot) {
+    if (e.wants_spot)
+      run_spot(life, t_h);
+    else
       run_on_demand(life, t_h);
-      return;
-    }
-    while (true) {
-      if (must_leave_spot(life, t_h)) {
-        ++out_.jobs.fallbacks_to_on_demand;
-        run_on_demand(life, t_h);
-        return;
-      }
-      const std::uint32_t attempt = life.spot_tries++;
-      ++out_.jobs.spot_requests;
-      if (market_.available(t_h, life.instances, life.e.job->entity, attempt)) {
-        const double preempted_h = run_on_spot(life, t_h);
-        if (!(preempted_h < horizon_h_)) return;  // finished, or still running at the horizon
-        ++out_.events;                            // the preemption; it requests again at once
-        t_h = preempted_h;
-        continue;
-      }
-      ++out_.jobs.spot_unavailable;
-      const double retry_h = t_h + std::max(p_.spot.retry_h, kMinimumRetryH);
-      if (!(retry_h < horizon_h_)) {
-        book_waiting(life.e.job->gpus, t_h, horizon_h_);
-        book_unfinished(out_.jobs, life.e.job->gpus, life.e.remaining_h, life.e.deadline_abs_h, horizon_h_);
-        return;
-      }
-      book_waiting(life.e.job->gpus, t_h, retry_h);
-      ++out_.events;  // the retry
-      t_h = retry_h;
-    }
   }
 
   // ceil(t / granularity) granules, at least the minimum, per instance; the price grows by the
@@ -181,6 +155,38 @@ class CloudRuns {
     double speed;
     double finish_h;
   };
+
+  // Out of line: the replay inlines run() wherever a job bursts, and most bursts go on-demand,
+  // so the spot loop stays one copy (compiled for the baseline architecture: the same numbers,
+  // with no FMA contraction anywhere).
+  [[gnu::noinline]] void run_spot(Life& life, double t_h) {
+    while (true) {
+      if (must_leave_spot(life, t_h)) {
+        ++out_.jobs.fallbacks_to_on_demand;
+        run_on_demand(life, t_h);
+        return;
+      }
+      const std::uint32_t attempt = life.spot_tries++;
+      ++out_.jobs.spot_requests;
+      if (market_.available(t_h, life.instances, life.e.job->entity, attempt)) {
+        const double preempted_h = run_on_spot(life, t_h);
+        if (!(preempted_h < horizon_h_)) return;  // finished, or still running at the horizon
+        ++out_.events;                            // the preemption; it requests again at once
+        t_h = preempted_h;
+        continue;
+      }
+      ++out_.jobs.spot_unavailable;
+      const double retry_h = t_h + std::max(p_.spot.retry_h, kMinimumRetryH);
+      if (!(retry_h < horizon_h_)) {
+        book_waiting(life.e.job->gpus, t_h, horizon_h_);
+        book_unfinished(out_.jobs, life.e.job->gpus, life.e.remaining_h, life.e.deadline_abs_h, horizon_h_);
+        return;
+      }
+      book_waiting(life.e.job->gpus, t_h, retry_h);
+      ++out_.events;  // the retry
+      t_h = retry_h;
+    }
+  }
 
   Run start(Life& life, double t_h) {
     book_first_start(out_.jobs, life.e.started, t_h, life.e.ready_h);
