@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "engine/des/checkpoint.hpp"
+#include "engine/des/cold.hpp"
 #include "engine/des/des_plan.hpp"
 #include "engine/des/month_index.hpp"
 #include "engine/des/simulator.hpp"
@@ -116,16 +117,23 @@ class CloudRuns {
       // The usual run: within one month (the loop's one step, without its branches).
       if (a < b) out_.cost_by_month[month_a][c] += usd_per_h * growth.integral(a, b, growth_a) * shock[month_a];
     } else {
-      for (int m = month_a; m <= month_b; ++m) {
-        const double start = static_cast<double>(m) * kHoursPerMonth, end = static_cast<double>(m + 1) * kHoursPerMonth;
-        const bool from_a = a >= start, to_b = m == months_ - 1 || b <= end;
-        const double lo = from_a ? a : start, hi = to_b ? b : end;
-        if (hi <= lo) continue;
-        out_.cost_by_month[m][c] += usd_per_h * growth.integral(lo, hi, from_a ? growth_a : growth.at_hour_of(start)) * shock[m];
-      }
+      bill_across_months(c, a, b, month_a, month_b, growth_a, usd_per_h, shock);
     }
     const double extra_h = billed_h - used_h;
     if (extra_h > 0.0) out_.cost_by_month[month_b][c] += usd_per_h * extra_h * growth.at_hour_of(b) * shock[month_b];
+  }
+
+  // bill()'s run over more than one month: each month's part at that month's shock.
+  TCO_COLD void bill_across_months(int c, double a, double b, int month_a, int month_b, double growth_a,
+                                   double usd_per_h, const double* shock) {
+    const PriceGrowth& growth = p_.price_growth;
+    for (int m = month_a; m <= month_b; ++m) {
+      const double start = static_cast<double>(m) * kHoursPerMonth, end = static_cast<double>(m + 1) * kHoursPerMonth;
+      const bool from_a = a >= start, to_b = m == months_ - 1 || b <= end;
+      const double lo = from_a ? a : start, hi = to_b ? b : end;
+      if (hi <= lo) continue;
+      out_.cost_by_month[m][c] += usd_per_h * growth.integral(lo, hi, from_a ? growth_a : growth.at_hour_of(start)) * shock[m];
+    }
   }
 
   // The cloud's share of a completed job: its work and its egress (in the month it ends).
@@ -157,8 +165,8 @@ class CloudRuns {
   };
 
   // Out of line: the replay inlines run() wherever a job bursts, and most bursts go on-demand,
-  // so the spot loop stays one copy (compiled for the baseline architecture: the same numbers,
-  // with no FMA contraction anywhere).
+  // so the spot loop stays one copy (compiled for the baseline architecture, as TCO_COLD code:
+  // the same numbers, with no FMA contraction anywhere).
   [[gnu::noinline]] void run_spot(Life& life, double t_h) {
     while (true) {
       if (must_leave_spot(life, t_h)) {
@@ -207,9 +215,8 @@ class CloudRuns {
       ++out_.jobs.completed_on_demand;
       return;
     }
-    bill(Category::cloud_on_demand, life.instances, r.start_h, horizon_h_, p_.on_demand_usd_per_instance_h,
-         no_shock_.data(), true, out_.gpu_hours.on_demand_billed);
-    book_running_at_horizon(life, r);
+    end_at_horizon(Category::cloud_on_demand, life, r, p_.on_demand_usd_per_instance_h, no_shock_.data(),
+                   out_.gpu_hours.on_demand_billed);
   }
 
   // A spot run from t_h: the time of its preemption when one comes before it finishes (the job
@@ -221,9 +228,8 @@ class CloudRuns {
         market_.preemption_time(t_h + p_.startup_h, r.finish_h, life.instances, life.e.job->entity, life.spot_runs++);
     const double end_h = std::min(preempt_h, r.finish_h);
     if (!(end_h < horizon_h_)) {
-      bill(Category::cloud_spot, life.instances, r.start_h, horizon_h_, p_.spot_usd_per_instance_h,
-           spot_shock_.data(), true, out_.gpu_hours.spot_billed);
-      book_running_at_horizon(life, r);
+      end_at_horizon(Category::cloud_spot, life, r, p_.spot_usd_per_instance_h, spot_shock_.data(),
+                     out_.gpu_hours.spot_billed);
       return kNever;
     }
     if (preempt_h < r.finish_h) {
@@ -251,8 +257,11 @@ class CloudRuns {
     book_cloud_work(*life.e.job, end_h);
   }
 
-  // Work left: what the run has not done by the horizon (checkpointed or not).
-  void book_running_at_horizon(const Life& life, const Run& r) {
+  // A run the horizon finds going: billed for the time used, and unfinished with the work it has
+  // not done by then (checkpointed or not).
+  TCO_COLD void end_at_horizon(Category category, const Life& life, const Run& r, double usd_per_instance_h,
+                               const double* shock, double& billed_gpu_hours) {
+    bill(category, life.instances, r.start_h, horizon_h_, usd_per_instance_h, shock, true, billed_gpu_hours);
     const Progress progress =
         progress_after(horizon_h_ - r.start_h - r.overhead_h, life.e.job->checkpoint_h, p_.checkpoint_write_h);
     const double left_h = std::max(0.0, life.e.remaining_h - progress.done_h * r.speed);

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "engine/des/cold.hpp"
 #include "engine/des/event.hpp"
 
 namespace tco::des {
@@ -32,7 +33,7 @@ class EventLane {
   }
 
  private:
-  void grow() {
+  TCO_COLD void grow() {
     std::vector<Event> bigger(ring_.empty() ? 16 : 2 * ring_.size());
     for (std::size_t k = 0; k < size_; ++k) bigger[k] = ring_[(head_ + k) & mask_];
     ring_.swap(bigger);

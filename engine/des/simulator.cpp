@@ -19,6 +19,7 @@
 
 #include "engine/des/checkpoint.hpp"
 #include "engine/des/cloud_runs.hpp"
+#include "engine/des/cold.hpp"
 #include "engine/des/event_queue.hpp"
 #include "engine/des/month_index.hpp"
 #include "engine/des/node_pool.hpp"
@@ -196,7 +197,7 @@ class Simulator {
   }
 
   // The plan's site on this path, without a PathSites to share it from (tests, streaming).
-  const SiteCurve& own_site() {
+  TCO_COLD const SiteCurve& own_site() {
     if (p_.ambient_c.empty()) return p_.fixed_site;
     std::vector<double> z;
     ambient_noise(in_.seed, in_.path, static_cast<long>(p_.site.size()), z);
@@ -210,16 +211,7 @@ class Simulator {
   bool handle(const Event& e) {
     switch (e.kind()) {
       case EventKind::month_boundary:
-        sync_onprem();
-        sync_waiting();
-        month_ = static_cast<int>(e.target);
-        schedule_month_boundary(static_cast<int>(e.target) + 1);
-        if (p_.onprem && static_cast<long>(e.target) * kHoursPerMonth == p_.purchase_h) {
-          pool_.bring_up_all();  // synced above
-          draw_first_failures(now_);
-          note_peak();
-          try_start_queued();
-        }
+        enter_month(static_cast<int>(e.target));
         return true;
       case EventKind::hour_boundary: {
         const long h = e.target;
@@ -258,6 +250,19 @@ class Simulator {
       default: break;
     }
     return true;
+  }
+
+  TCO_COLD void enter_month(int m) {
+    sync_onprem();
+    sync_waiting();
+    month_ = m;
+    schedule_month_boundary(m + 1);
+    if (p_.onprem && static_cast<long>(m) * kHoursPerMonth == p_.purchase_h) {
+      pool_.bring_up_all();  // synced above
+      draw_first_failures(now_);
+      note_peak();
+      try_start_queued();
+    }
   }
 
   void fetch_next_arrival() {
@@ -494,7 +499,7 @@ class Simulator {
     events_.push(now_ + wall_h, EventKind::finish, slot, j.generation);
   }
 
-  void reschedule_onprem_finishes() {
+  TCO_COLD void reschedule_onprem_finishes() {
     const double work_clock = site_->work_clock(now_);
     for (std::uint32_t slot : onprem_running_) {
       Slot& j = slots_[slot];
@@ -564,7 +569,7 @@ class Simulator {
   //   Lambda(a) = lambda0 (a + g a^2 / (2 x 8760)), lambda0 = afr / 8760, a = age in hours,
   // solved for the age a1 with Lambda(a1) = Lambda(a0) + E.
 
-  void draw_failure(int node, double t_h) {
+  TCO_COLD void draw_failure(int node, double t_h) {
     const FailureSpec& f = p_.onprem->failures;
     if (f.afr_per_year <= 0.0) return;
     const double lambda0 = f.afr_per_year / kHoursPerYear;
@@ -579,11 +584,11 @@ class Simulator {
     if (when < horizon_h_) events_.push(when, EventKind::node_failure, node, node_generation_[node]);
   }
 
-  void draw_first_failures(double t_h) {
+  TCO_COLD void draw_first_failures(double t_h) {
     for (int n = 0; n < p_.nodes; ++n) draw_failure(n, t_h);
   }
 
-  void fail_node(int node) {
+  TCO_COLD void fail_node(int node) {
     ++out_.jobs.node_failures;
     std::vector<std::uint32_t> killed;
     sync_onprem();
@@ -603,7 +608,7 @@ class Simulator {
     try_start_queued();
   }
 
-  void repair_node(int node) {
+  TCO_COLD void repair_node(int node) {
     sync_onprem();
     pool_.repair(node);
     ++node_generation_[node];
@@ -614,7 +619,7 @@ class Simulator {
 
   // ------------------------------------------------------------------------------------------
 
-  void finish_horizon() {
+  TCO_COLD void finish_horizon() {
     auto& c = out_.jobs;
     for (std::uint32_t slot = 0; slot < slots_.size(); ++slot) {
       Slot& j = slots_[slot];
@@ -732,7 +737,8 @@ PathOutcome simulate_jobs(const Scenario& scenario, const DesPlan& plan, const s
 
 // The replay in an AVX2 clone (three-operand instructions, one-instruction rounding) where the CPU
 // has it, flattened so that the whole event loop is compiled for it; without FMA contraction
-// (CMakeLists.txt) it gives the baseline code's bits.
+// (CMakeLists.txt) it gives the baseline code's bits. What runs a few times a path is kept out
+// of it (TCO_COLD, engine/des/cold.hpp).
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 #define TCO_REPLAY_CLONES __attribute__((target_clones("arch=x86-64-v3", "default"), flatten, noinline))
 #else
