@@ -7,7 +7,8 @@
 // Steps before the horizon that were events of their own (a preemption, a spot retry) still
 // count in PathOutcome::events. Reserved instances are a pool that jobs share, so reserved runs
 // stay in the event loop (engine/des/simulator.cpp).
-// Header-only: the replay's event loop inlines it (see simulator.cpp's TCO_REPLAY_CLONES).
+// Header-only, so that the replay's flattened event loop inlines it (simulator.cpp's
+// TCO_REPLAY_CLONES); only the spot loop stays out of line (most bursts go on-demand).
 // Example: an 8-GPU job of 2 h on spot that finds no capacity at t = 0, retries at 0.5 h, gets
 // capacity and is never preempted: one retry event, 8 GPUs x 0.5 h = 4 GPU-hours of waiting, and
 // a spot run over [0.5, 2.5 + startup_h).
@@ -94,6 +95,16 @@ class CloudRuns {
       run_on_demand(life, t_h);
   }
 
+  // The cloud's share of a completed job: its work and its egress (in the month it ends).
+  void book_cloud_work(const SimJob& job, double end_h) {
+    const double work = job.gpus * job.duration_h;
+    out_.gpu_hours.cloud_work += work;
+    if (p_.egress_usd_per_gpu_hour > 0.0)
+      out_.cost_by_month[month_index_.at(end_h)][static_cast<int>(Category::egress)] +=
+          work / p_.perf_cloud * p_.egress_usd_per_gpu_hour;
+  }
+
+ private:
   // ceil(t / granularity) granules, at least the minimum, per instance; the price grows by the
   // hour and carries the month's shock. At the horizon's end only the time used is billed.
   void bill(Category category, int instances, double start_h, double end_h, double usd_per_instance_h,
@@ -136,18 +147,6 @@ class CloudRuns {
     }
   }
 
-  // The cloud's share of a completed job: its work and its egress (in the month it ends).
-  void book_cloud_work(const SimJob& job, double end_h) {
-    const double work = job.gpus * job.duration_h;
-    out_.gpu_hours.cloud_work += work;
-    if (p_.egress_usd_per_gpu_hour > 0.0)
-      out_.cost_by_month[month_index_.at(end_h)][static_cast<int>(Category::egress)] +=
-          work / p_.perf_cloud * p_.egress_usd_per_gpu_hour;
-  }
-
-  double rate_per_instance_hour() const { return market_.rate_per_instance_hour(); }
-
- private:
   struct Life {
     CloudEntry e;
     int instances;
