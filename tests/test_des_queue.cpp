@@ -140,8 +140,9 @@ TEST_CASE("spot lives without events: retries split their waiting by month, the 
 
   // A: 8 GPUs from 729.9 h (month 0 ends at 730 h), fallback after 2 tries: requests at 729.9
   // and 730.15, on-demand from 730.4. Waited 8 x 0.5 = 4 GPU-hours: 8 x 0.1 = 0.8 in month 0
-  // ($1.60), 8 x 0.4 = 3.2 in month 1 ($6.40). Events: the arrival and one retry (at 730.15;
-  // the one at 730.4 finds the tries spent and is the fallback, the same event).
+  // ($1.60), 8 x 0.4 = 3.2 in month 1 ($6.40). Events: the arrival, two retries (at 730.15, and
+  // at 730.4, which finds the tries spent and falls back) and the 11 month boundaries (730 h to
+  // 8,030 h).
   const PathOutcome a = run(spot_plan(0.0, "fallback", 2), job_at(729.9, 8, 2.0));
   CHECK(a.jobs.spot_requests == 2);
   CHECK(a.jobs.fallbacks_to_on_demand == 1);
@@ -149,7 +150,7 @@ TEST_CASE("spot lives without events: retries split their waiting by month, the 
   CHECK(a.jobs.waited_gpu_hours == doctest::Approx(4.0).epsilon(1e-12));
   CHECK(a.cost_by_month[0][waiting] == doctest::Approx(1.6).epsilon(1e-9));
   CHECK(a.cost_by_month[1][waiting] == doctest::Approx(6.4).epsilon(1e-9));
-  CHECK(a.events == 2 + 12);  // + the 12 month boundaries
+  CHECK(a.events == 1 + 2 + 11);
 
   // B: 8 GPUs for 4 h from 8,759 h (1 h before the 8,760 h horizon): requests at 8,759,
   // 8,759.25, 8,759.5 and 8,759.75, then the retry due at 8,760 is past the end. It waited
