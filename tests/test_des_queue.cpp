@@ -119,7 +119,8 @@ TEST_CASE("horizon: an unfinished job past its deadline misses it and leaves onl
 }
 
 TEST_CASE("spot lives without events: retries split their waiting by month, the horizon finds jobs waiting or running") {
-  // Spot never has capacity; a request every 0.25 h; waiting costs $2 per GPU-hour.
+  // A spot-only cloud plan: capacity with probability `availability`, no preemptions, a request
+  // every 0.25 h; waiting costs $2 per GPU-hour.
   auto spot_plan = [](double availability, const std::string& policy, int max_tries) {
     Json doc = test::des_scenario_json({{"steady", {{"gpus", 1}}}});
     doc["waiting_usd_per_gpu_hour"] = 2.0;
