@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "engine/philox_lanes.hpp"
 #include "engine/random.hpp"
 
 // Vector clones for AVX-512 and AVX2 machines, chosen at run time (GCC on x86-64); flattened so
@@ -16,7 +17,9 @@ namespace tco {
 
 TCO_AMBIENT_CLONES void ambient_z(std::uint64_t seed, std::uint32_t path, long h0, int n, double* __restrict u,
                                   double* __restrict z, int* __restrict tails) {
-  for (int j = 0; j < n; ++j) u[j] = uniform(seed, path, RandomSource::ambient, static_cast<std::uint32_t>(h0 + j), 0u);
+  uniform_pairs_in_lanes(
+      seed, path, RandomSource::ambient, n, [h0](int j) { return static_cast<std::uint32_t>(h0 + j); },
+      [](int) { return 0u; }, u, nullptr);
   for (int j = 0; j < n; ++j) z[j] = normal_quantile_central(u[j] - 0.5);
   int count = 0;
   for (int j = 0; j < n; ++j) {

@@ -7,6 +7,7 @@
 
 #include "engine/ambient_draws.hpp"
 #include "engine/des/batch_draws.hpp"
+#include "engine/philox_lanes.hpp"
 #include "engine/random.hpp"
 
 using namespace tco;
@@ -24,6 +25,40 @@ TEST_CASE("random: Philox4x32-10 known-answer vectors (Random123 kat_vectors)") 
         0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu);
   check(philox4x32_10(0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u, 0xa4093822u, 0x299f31d0u), 0xd16cfe09u,
         0x94fdccebu, 0x5001e420u, 0x24126ea1u);
+}
+
+TEST_CASE("random: Philox in lanes gives the known answers in every lane") {
+  // The same kat_vectors lines as above, each counter in all 16 lanes but one, which holds the
+  // counter + 1 in its last word (so a lane mix-up would show).
+  struct Kat {
+    std::uint32_t ctr[4], key[2], out[4];
+  };
+  const Kat kats[] = {
+      {{0, 0, 0, 0}, {0, 0}, {0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u}},
+      {{0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu}, {0xffffffffu, 0xffffffffu},
+       {0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu}},
+      {{0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u}, {0xa4093822u, 0x299f31d0u},
+       {0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u}},
+  };
+  constexpr int kOdd = 5;
+  for (const Kat& k : kats) {
+    PhiloxLanes x;
+    for (int j = 0; j < kPhiloxLanes; ++j) {
+      x.c0[j] = k.ctr[0];
+      x.c1[j] = k.ctr[1];
+      x.c2[j] = k.ctr[2];
+      x.c3[j] = j == kOdd ? k.ctr[3] + 1u : k.ctr[3];
+    }
+    philox4x32_10_lanes(x, k.key[0], k.key[1]);
+    const PhiloxWords odd = philox4x32_10(k.ctr[0], k.ctr[1], k.ctr[2], k.ctr[3] + 1u, k.key[0], k.key[1]);
+    for (int j = 0; j < kPhiloxLanes; ++j) {
+      const std::uint32_t* want = j == kOdd ? odd.v : k.out;
+      CHECK(x.c0[j] == want[0]);
+      CHECK(x.c1[j] == want[1]);
+      CHECK(x.c2[j] == want[2]);
+      CHECK(x.c3[j] == want[3]);
+    }
+  }
 }
 
 TEST_CASE("random: uniforms are open-interval, pure functions of the counter") {
