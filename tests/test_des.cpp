@@ -17,6 +17,7 @@
 #include "engine/des/job_stream.hpp"
 #include "engine/des/node_pool.hpp"
 #include "engine/des/spot_market.hpp"
+#include "engine/des/trivial_vector.hpp"
 #include "engine/random.hpp"
 
 namespace tco {
@@ -50,7 +51,34 @@ OwnTwoReplay replay_own_two(Json doc) {
   return r;
 }
 
+template <class T>
+std::vector<T> listed(const TrivialVector<T>& v) {
+  return {v.begin(), v.end()};
+}
+
 }  // namespace
+
+TEST_CASE("trivial vector: growth keeps the values, pushing its own element is safe, copies are deep") {
+  TrivialVector<int> v;
+  CHECK(v.empty());
+  for (int i = 0; i < 8; ++i) v.push_back(10 * i);  // fills the first allocation (8)
+  v.push_back(v.front());  // the 9th grows the storage while reading its own element 0
+  CHECK(listed(v) == std::vector<int>{0, 10, 20, 30, 40, 50, 60, 70, 0});
+  v.pop_back();
+  v.push_uninitialized() = 5;
+  CHECK(v.back() == 5);
+  CHECK(v.size() == 9);
+  TrivialVector<int> copy = v;
+  copy[0] = -1;
+  CHECK(v[0] == 0);
+  TrivialVector<int> moved = std::move(copy);
+  CHECK(moved[0] == -1);
+  CHECK(moved.size() == 9);
+  v.clear();
+  CHECK(v.empty());
+  v = moved;
+  CHECK(listed(v) == listed(moved));
+}
 
 TEST_CASE("event queue: time, then the kind's priority, then insertion order") {
   EventQueue q;
@@ -83,62 +111,62 @@ TEST_CASE("checkpoints: closed forms of the header's example") {
 
 TEST_CASE("node pool: whole nodes for big jobs, first-fit packing for small ones, failures free nothing") {
   NodePool pool(2, 8, true);
-  std::vector<int> a, b, c, d;
+  NodeList a, b, c, d;
   REQUIRE(pool.place(6, 1, a));
-  CHECK(a == std::vector<int>{0});
+  CHECK(listed(a) == std::vector<int>{0});
   REQUIRE(pool.place(2, 2, b));
-  CHECK(b == std::vector<int>{0});
+  CHECK(listed(b) == std::vector<int>{0});
   REQUIRE(pool.place(4, 3, c));
-  CHECK(c == std::vector<int>{1});
+  CHECK(listed(c) == std::vector<int>{1});
   CHECK_FALSE(pool.place(8, 4, d));
   pool.release(4, 3, c);
   REQUIRE(pool.place(8, 4, d));
-  CHECK(d == std::vector<int>{1});
+  CHECK(listed(d) == std::vector<int>{1});
   CHECK_FALSE(pool.could_fit(24));
   CHECK(pool.could_fit(16));
-  std::vector<std::uint32_t> killed;
+  TrivialVector<std::uint32_t> killed;
   pool.fail(0, killed);
-  CHECK(killed == std::vector<std::uint32_t>{1, 2});
+  CHECK(listed(killed) == std::vector<std::uint32_t>{1, 2});
   CHECK(pool.nodes_up() == 1);
   pool.release(6, 1, a);  // already dropped by the failure: no change
-  std::vector<int> e;
+  NodeList e;
   CHECK_FALSE(pool.place(1, 5, e));
   pool.repair(0);
   REQUIRE(pool.place(8, 5, e));
-  CHECK(e == std::vector<int>{0});
+  CHECK(listed(e) == std::vector<int>{0});
 }
 
 TEST_CASE("node pool: releases in any order keep every node's list and free GPUs right") {
   // Node 0 takes three small jobs (3 + 3 + 2 GPUs); releasing the first moves the last into its
   // place in the list, and releasing that one next must still find it.
   NodePool pool(2, 8, true);
-  std::vector<int> a, b, c, d;
+  NodeList a, b, c, d;
   REQUIRE(pool.place(3, 10, a));
   REQUIRE(pool.place(3, 11, b));
   REQUIRE(pool.place(2, 12, c));
-  CHECK(pool.jobs_on(0) == std::vector<std::uint32_t>{10, 11, 12});
+  CHECK(listed(pool.jobs_on(0)) == std::vector<std::uint32_t>{10, 11, 12});
   pool.release(3, 10, a);
-  CHECK(pool.jobs_on(0) == std::vector<std::uint32_t>{12, 11});
+  CHECK(listed(pool.jobs_on(0)) == std::vector<std::uint32_t>{12, 11});
   pool.release(2, 12, c);
-  CHECK(pool.jobs_on(0) == std::vector<std::uint32_t>{11});
+  CHECK(listed(pool.jobs_on(0)) == std::vector<std::uint32_t>{11});
   // 5 GPUs free on node 0 now: a 5-GPU job packs there (first fit), a 6-GPU one goes to node 1.
   REQUIRE(pool.place(5, 13, d));
-  CHECK(d == std::vector<int>{0});
-  std::vector<int> e;
+  CHECK(listed(d) == std::vector<int>{0});
+  NodeList e;
   REQUIRE(pool.place(6, 14, e));
-  CHECK(e == std::vector<int>{1});
+  CHECK(listed(e) == std::vector<int>{1});
   // A failure drops node 0's jobs; their later releases change nothing, and the repaired node
   // offers all 8 GPUs again.
-  std::vector<std::uint32_t> killed;
+  TrivialVector<std::uint32_t> killed;
   pool.fail(0, killed);
-  CHECK(killed == std::vector<std::uint32_t>{11, 13});
+  CHECK(listed(killed) == std::vector<std::uint32_t>{11, 13});
   pool.release(3, 11, b);
   pool.release(5, 13, d);
   CHECK_FALSE(pool.is_up(0));
   pool.repair(0);
-  std::vector<int> f;
+  NodeList f;
   REQUIRE(pool.place(8, 15, f));
-  CHECK(f == std::vector<int>{0});
+  CHECK(listed(f) == std::vector<int>{0});
 }
 
 TEST_CASE("node pool: more than 64 nodes (the searches go 64 nodes at a time)") {
@@ -146,22 +174,22 @@ TEST_CASE("node pool: more than 64 nodes (the searches go 64 nodes at a time)") 
   // 12-GPU job takes nodes 101-103; free whole node 70 and the next 1-GPU job packs beside the
   // 3-GPU one on node 100 (first fit), while a 4-GPU job takes node 70.
   NodePool pool(130, 4, true);
-  std::vector<std::vector<int>> placed(100);
+  std::vector<NodeList> placed(100);
   for (std::uint32_t j = 0; j < 100; ++j) REQUIRE(pool.place(4, j, placed[j]));
-  CHECK(placed[99] == std::vector<int>{99});
-  std::vector<int> small, big, one, whole;
+  CHECK(listed(placed[99]) == std::vector<int>{99});
+  NodeList small, big, one, whole;
   REQUIRE(pool.place(3, 100, small));
-  CHECK(small == std::vector<int>{100});
+  CHECK(listed(small) == std::vector<int>{100});
   REQUIRE(pool.place(12, 101, big));
-  CHECK(big == std::vector<int>{101, 102, 103});
+  CHECK(listed(big) == std::vector<int>{101, 102, 103});
   pool.release(4, 70, placed[70]);
   REQUIRE(pool.place(1, 102, one));
-  CHECK(one == std::vector<int>{70});  // node 70 (all 4 free) comes before node 100 (1 free)
+  CHECK(listed(one) == std::vector<int>{70});  // node 70 (all 4 free) comes before node 100 (1 free)
   REQUIRE(pool.place(4, 103, whole));
-  CHECK(whole == std::vector<int>{104});
+  CHECK(listed(whole) == std::vector<int>{104});
   // 25 whole nodes left (105-129; node 70 holds the 1-GPU job): a 26-node job does not fit, a
   // 25-node one takes them all.
-  std::vector<int> rest, none;
+  NodeList rest, none;
   CHECK_FALSE(pool.place(4 * 26, 104, none));
   REQUIRE(pool.place(4 * 25, 105, rest));
   CHECK(rest.front() == 105);
@@ -178,7 +206,7 @@ TEST_CASE("node pool: random places, releases, failures and repairs match a sear
   std::vector<int> free(kNodes, kGpus);  // -1: down
   struct Job {
     int gpus;
-    std::vector<int> nodes;
+    NodeList nodes;
   };
   std::map<std::uint32_t, Job> running;
   const auto reference_release = [&](const Job& job) {
@@ -205,14 +233,14 @@ TEST_CASE("node pool: random places, releases, failures and repairs match a sear
             break;
           }
       }
-      std::vector<int> got;
+      NodeList got;
       const bool ok = pool.place(gpus, next_id, got);
       REQUIRE(ok == !expected.empty());
       if (!ok) {
         ++refused;
         continue;
       }
-      REQUIRE(got == expected);
+      REQUIRE(listed(got) == expected);
       for (int n : got) free[n] = gpus >= kGpus ? 0 : free[n] - gpus;
       running[next_id++] = {gpus, got};
       ++(gpus >= kGpus ? placed_big : placed_small);
@@ -229,7 +257,7 @@ TEST_CASE("node pool: random places, releases, failures and repairs match a sear
         continue;
       }
       ++failures;
-      std::vector<std::uint32_t> killed;
+      TrivialVector<std::uint32_t> killed;
       pool.fail(node, killed);
       free[node] = -1;
       for (std::uint32_t id : killed) {

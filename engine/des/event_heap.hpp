@@ -4,9 +4,9 @@
 #pragma once
 
 #include <cstddef>
-#include <vector>
 
 #include "engine/des/event.hpp"
+#include "engine/des/trivial_vector.hpp"
 
 namespace tco::des {
 
@@ -18,7 +18,7 @@ class EventHeap {
   const Event& top() const { return heap_.front(); }
 
   void push(const Event& e) {
-    heap_.emplace_back();  // a hole at the end, filled by sift_up
+    heap_.push_uninitialized();  // a hole at the end, filled by sift_up
     sift_up(heap_.size() - 1, e);
   }
 
@@ -71,7 +71,7 @@ class EventHeap {
     sift_up(i, e);
   }
 
-  std::vector<Event> heap_;
+  TrivialVector<Event> heap_;
 };
 
 }  // namespace tco::des

@@ -17,7 +17,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/des/trivial_vector.hpp"
+
 namespace tco::des {
+
+// A job's nodes (or reserved instances).
+using NodeList = TrivialVector<int>;
 
 class NodePool {
  public:
@@ -38,10 +43,10 @@ class NodePool {
   // (ceil(g / G) whole nodes of N for g >= G, one node for less: both say g <= N x G.)
   bool could_fit(int gpus) const { return gpus <= nodes() * gpus_per_node_; }
   bool is_up(int node) const { return free_[node] != kDown; }
-  const std::vector<std::uint32_t>& jobs_on(int node) const { return jobs_[node]; }
+  const TrivialVector<std::uint32_t>& jobs_on(int node) const { return jobs_[node]; }
 
   // Places a job; fills `placed` with its nodes; false (and no change) when it does not fit now.
-  bool place(int gpus, std::uint32_t job, std::vector<int>& placed) {
+  bool place(int gpus, std::uint32_t job, NodeList& placed) {
     placed.clear();
     const int g = gpus_per_node_;
     if (gpus >= g) {
@@ -76,7 +81,7 @@ class NodePool {
     return false;
   }
 
-  void release(int gpus, std::uint32_t job, const std::vector<int>& placed) {
+  void release(int gpus, std::uint32_t job, const NodeList& placed) {
     if (gpus >= gpus_per_node_) {
       // Whole nodes: each lists this job alone, or nothing when it failed and dropped it (a
       // node that is down takes no job until it is repaired).
@@ -106,7 +111,7 @@ class NodePool {
   }
 
   // Takes node n down; `killed` receives the jobs that were on it (each once).
-  void fail(int node, std::vector<std::uint32_t>& killed) {
+  void fail(int node, TrivialVector<std::uint32_t>& killed) {
     killed = jobs_[node];
     jobs_[node].clear();
     if (free_[node] == kDown) return;
@@ -157,7 +162,7 @@ class NodePool {
   int nodes_up_ = 0;
   int whole_free_ = 0;                     // up nodes with every GPU free
   std::vector<int> free_;                  // free GPUs by node; kDown when down
-  std::vector<std::vector<std::uint32_t>> jobs_;
+  std::vector<TrivialVector<std::uint32_t>> jobs_;
   std::vector<std::uint32_t> place_of_;    // a small job's index in its node's list
   std::vector<std::uint64_t> whole_mask_;  // the nodes up with every GPU free, 64 a word
 };

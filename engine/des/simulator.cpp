@@ -54,7 +54,7 @@ struct Slot {
   double run_wall_h = 0.0;      // overhead + compute + checkpoint writes (clock hours)
   double run_speed = 1.0;       // reference hours of work per compute hour
   int onprem_index = -1;        // position in the on-prem running list
-  std::vector<int> nodes;
+  NodeList nodes;
 };
 
 class Simulator {
@@ -590,7 +590,7 @@ class Simulator {
 
   TCO_COLD void fail_node(int node) {
     ++out_.jobs.node_failures;
-    std::vector<std::uint32_t> killed;
+    TrivialVector<std::uint32_t> killed;
     sync_onprem();
     pool_.fail(node, killed);
     ++node_generation_[node];
@@ -670,7 +670,7 @@ class Simulator {
   const SimJob* batch_end_ = nullptr;
   double next_arrival_h_ = kInfinity;  // next_job_'s submission; infinity when none is due before the horizon
   std::vector<Slot> slots_;
-  std::vector<std::uint32_t> free_slots_;
+  TrivialVector<std::uint32_t> free_slots_;
   // On-prem
   const SiteCurve* site_ = nullptr;
   SiteCurve own_site_;
@@ -678,7 +678,7 @@ class Simulator {
   NodePool reserved_;
   std::vector<std::uint32_t> node_generation_;
   std::vector<std::uint32_t> node_failures_drawn_;
-  std::vector<std::uint32_t> onprem_running_;
+  TrivialVector<std::uint32_t> onprem_running_;
   std::deque<std::pair<std::uint32_t, std::uint32_t>> queue_;
   long live_queued_ = 0;
   long waiting_gpus_ = 0;

@@ -1,0 +1,94 @@
+// A vector of trivially copyable values (job slots, node indices, events) whose growth is out of
+// line: std::vector's push_back brings its reallocation path with it wherever it is inlined,
+// and the replay's flattened event loop inlines everything it calls, so the std::vector growth
+// paths had grown to about a sixth of the loop's code, though they run a few times a path (a
+// vector here reaches its largest size early and keeps its memory). Only what the replay uses.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+#include "engine/des/cold.hpp"
+
+namespace tco::des {
+
+template <class T>
+class TrivialVector {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+
+ public:
+  TrivialVector() = default;
+  TrivialVector(const TrivialVector& other) { assign_from(other); }
+  TrivialVector(TrivialVector&& other) noexcept { swap(other); }
+  TrivialVector& operator=(const TrivialVector& other) {
+    if (this != &other) assign_from(other);
+    return *this;
+  }
+  TrivialVector& operator=(TrivialVector&& other) noexcept {
+    swap(other);
+    return *this;
+  }
+  ~TrivialVector() { std::free(data_); }
+
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+  T& front() { return data_[0]; }
+  const T& front() const { return data_[0]; }
+  T& back() { return data_[size_ - 1]; }
+  const T& back() const { return data_[size_ - 1]; }
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+
+  void clear() { size_ = 0; }
+  void pop_back() { --size_; }
+  void push_back(T value) {  // by value: `value` may be one of our elements, moved by a growth
+    if (size_ == capacity_) [[unlikely]]
+      grow(size_ + 1);
+    data_[size_++] = value;
+  }
+  // One more element, left as it was (the caller fills it).
+  T& push_uninitialized() {
+    if (size_ == capacity_) [[unlikely]]
+      grow(size_ + 1);
+    return data_[size_++];
+  }
+
+ private:
+  TCO_COLD void grow(std::size_t at_least) {
+    std::size_t capacity = capacity_ < 8 ? 8 : 2 * capacity_;
+    if (capacity < at_least) capacity = at_least;
+    T* data = static_cast<T*>(std::malloc(capacity * sizeof(T)));
+    if (!data) throw std::bad_alloc();
+    if (size_ > 0) std::memcpy(static_cast<void*>(data), data_, size_ * sizeof(T));
+    std::free(data_);
+    data_ = data;
+    capacity_ = capacity;
+  }
+  void assign_from(const TrivialVector& other) {
+    size_ = 0;
+    if (other.size_ > capacity_) grow(other.size_);
+    if (other.size_ > 0) std::memcpy(static_cast<void*>(data_), other.data_, other.size_ * sizeof(T));
+    size_ = other.size_;
+  }
+  void swap(TrivialVector& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
+  }
+
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
+}  // namespace tco::des
