@@ -80,6 +80,29 @@ TEST_CASE("trivial vector: growth keeps the values, pushing its own element is s
   CHECK(listed(v) == listed(moved));
 }
 
+TEST_CASE("trivial fifo: first in, first out across the compaction of its dead front") {
+  // Two pushes for each pop: the queue never empties, so its dead front is moved out each time
+  // it reaches 1,024 and half the vector; the order must survive every move.
+  TrivialFifo<int> q;
+  int pushed = 0, popped = 0;
+  for (int step = 0; step < 5000; ++step) {
+    q.push_back(pushed++);
+    q.push_back(pushed++);
+    REQUIRE(q.front() == popped);
+    q.pop_front();
+    ++popped;
+  }
+  CHECK(q.end() - q.begin() == pushed - popped);  // 5,000 still queued
+  CHECK(*q.begin() == popped);
+  while (!q.empty()) {
+    REQUIRE(q.front() == popped++);
+    q.pop_front();
+  }
+  CHECK(popped == pushed);
+  q.push_back(7);  // emptied, it starts again from the front of its vector
+  CHECK(q.front() == 7);
+}
+
 TEST_CASE("event queue: time, then the kind's priority, then insertion order") {
   EventQueue q;
   q.push(2.0, EventKind::arrival, 1, 0);

@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <limits>
 #include <optional>
 
@@ -55,6 +54,12 @@ struct Slot {
   double run_speed = 1.0;       // reference hours of work per compute hour
   int onprem_index = -1;        // position in the on-prem running list
   NodeList nodes;
+};
+
+// A queue entry: the slot, and its generation when it joined (a later one means it left).
+struct QueuedSlot {
+  std::uint32_t slot;
+  std::uint32_t generation;
 };
 
 class Simulator {
@@ -369,7 +374,7 @@ class Simulator {
         return;
       }
       j.venue = Venue::queued;
-      queue_.emplace_back(slot, j.generation);
+      queue_.push_back({slot, j.generation});
       ++live_queued_;
       start_waiting(j);
       if (p_.bursts) events_.push(now_ + max_wait_h, EventKind::max_wait, slot, j.generation);
@@ -679,7 +684,7 @@ class Simulator {
   std::vector<std::uint32_t> node_generation_;
   std::vector<std::uint32_t> node_failures_drawn_;
   TrivialVector<std::uint32_t> onprem_running_;
-  std::deque<std::pair<std::uint32_t, std::uint32_t>> queue_;
+  TrivialFifo<QueuedSlot> queue_;
   long live_queued_ = 0;
   long waiting_gpus_ = 0;
   int busy_gpus_ = 0;

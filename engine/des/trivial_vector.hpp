@@ -1,5 +1,5 @@
 // A vector of trivially copyable values (job slots, node indices, events) whose growth is out of
-// line: std::vector's push_back brings its reallocation path with it wherever it is inlined,
+// line, and a FIFO queue on one: std::vector's push_back brings its reallocation path with it wherever it is inlined,
 // and the replay's flattened event loop inlines everything it calls, so the std::vector growth
 // paths had grown to about a sixth of the loop's code, though they run a few times a path (a
 // vector here reaches its largest size early and keeps its memory). Only what the replay uses.
@@ -89,6 +89,38 @@ class TrivialVector {
   T* data_ = nullptr;
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
+};
+
+// First in, first out: pop_front moves a head index over the vector. The dead front is dropped
+// when the queue empties, or moved out once it is at least half the vector (and kCompactAt
+// long), so the memory stays in proportion to the queue however long it never empties.
+template <class T>
+class TrivialFifo {
+ public:
+  bool empty() const { return head_ == items_.size(); }
+  const T& front() const { return items_[head_]; }
+  void push_back(T value) { items_.push_back(value); }
+  void pop_front() {
+    if (++head_ == items_.size()) {
+      items_.clear();
+      head_ = 0;
+    } else if (head_ >= kCompactAt && 2 * head_ >= items_.size()) [[unlikely]] {
+      compact();
+    }
+  }
+  const T* begin() const { return items_.data() + head_; }
+  const T* end() const { return items_.data() + items_.size(); }
+
+ private:
+  static constexpr std::size_t kCompactAt = 1024;
+  TCO_COLD void compact() {
+    const std::size_t live = items_.size() - head_;
+    std::memmove(static_cast<void*>(items_.data()), items_.data() + head_, live * sizeof(T));
+    while (items_.size() > live) items_.pop_back();
+    head_ = 0;
+  }
+  TrivialVector<T> items_;
+  std::size_t head_ = 0;
 };
 
 }  // namespace tco::des
