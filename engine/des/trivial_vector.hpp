@@ -1,11 +1,12 @@
-// A vector of trivially copyable values (job slots, node indices, events) whose growth is out of
-// line, and a FIFO queue on one: std::vector's push_back brings its reallocation path with it wherever it is inlined,
-// and the replay's flattened event loop inlines everything it calls, so the std::vector growth
-// paths had grown to about a sixth of the loop's code, though they run a few times a path (a
-// vector here reaches its largest size early and keeps its memory). Only what the replay uses.
+// Containers of trivially copyable values for the replay (event heap, slot lists, node lists,
+// the FIFO queue), whose growth is out of line. std::vector's push_back brings its reallocation
+// path with it wherever it is inlined, and the replay's flattened event loop inlines everything
+// it calls: those paths had become about a sixth of the loop's code, though they run a few
+// times a path (a container here reaches its largest size early and keeps its memory). Only
+// what the replay uses.
 #pragma once
 
-#include <cstdint>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -51,6 +52,7 @@ class TrivialVector {
 
   void clear() { size_ = 0; }
   void pop_back() { --size_; }
+  void truncate(std::size_t size) { size_ = size; }  // size <= size()
   void push_back(T value) {  // by value: `value` may be one of our elements, moved by a growth
     if (size_ == capacity_) [[unlikely]]
       grow(size_ + 1);
@@ -116,7 +118,7 @@ class TrivialFifo {
   TCO_COLD void compact() {
     const std::size_t live = items_.size() - head_;
     std::memmove(static_cast<void*>(items_.data()), items_.data() + head_, live * sizeof(T));
-    while (items_.size() > live) items_.pop_back();
+    items_.truncate(live);
     head_ = 0;
   }
   TrivialVector<T> items_;
