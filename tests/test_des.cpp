@@ -2,7 +2,8 @@
 // order, checkpoint closed forms, packing, the burst order, spot with zero preemptions,
 // Poisson preemptions (expected lost work in closed form), an M/M/c queue (Erlang C),
 // on-prem energy equal to the hourly model's on a steady load, the monthly peaks and
-// throttled hours against the site's hours, and the node pool against a node-by-node search.
+// throttled hours against the site's hours, the node pool against a node-by-node search, and
+// the replay's own containers (TrivialVector, TrivialFifo).
 #include <algorithm>
 #include <cmath>
 #include <map>
