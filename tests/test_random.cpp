@@ -61,6 +61,20 @@ TEST_CASE("random: Philox in lanes gives the known answers in every lane") {
   }
 }
 
+TEST_CASE("random: the lanes' word-to-uniform conversion is uniform_from_words to the bit") {
+  // 52 bits b = (hi << 20) ^ (lo >> 12) give (b + 0.5) / 2^52. The lanes put b in the mantissa
+  // of 2^52 and take 2^52 off: exact for every b, the extremes included.
+  //   b = 0:          0.5 / 2^52 = 2^-53
+  //   b = 2^52 - 1:   (2^52 - 0.5) / 2^52 = 1 - 2^-53
+  //   hi = 1, lo = 0: b = 2^20, (2^20 + 0.5) / 2^52
+  CHECK(uniform_from_words_in_lanes(0, 0) == std::ldexp(1.0, -53));
+  CHECK(uniform_from_words_in_lanes(0xffffffffu, 0xffffffffu) == 1.0 - std::ldexp(1.0, -53));
+  CHECK(uniform_from_words_in_lanes(1, 0) == (std::ldexp(1.0, 20) + 0.5) * std::ldexp(1.0, -52));
+  const std::uint32_t words[] = {0, 1, 0xfffu, 0x1000u, 0x9e3779b9u, 0x7fffffffu, 0x80000000u, 0xffffffffu};
+  for (std::uint32_t hi : words)
+    for (std::uint32_t lo : words) CHECK(uniform_from_words_in_lanes(hi, lo) == uniform_from_words(hi, lo));
+}
+
 TEST_CASE("random: uniforms are open-interval, pure functions of the counter") {
   const double a = uniform(7, 3, RandomSource::preemption, 11, 0);
   CHECK(a == uniform(7, 3, RandomSource::preemption, 11, 0));
