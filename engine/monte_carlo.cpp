@@ -319,8 +319,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
     for (long i = 0; i < batch; ++i) {
       const auto path = static_cast<std::uint32_t>(done + i);
       des::PathInputs in{mc.seed, path, path_growth(s, mc.seed, path)};
-      std::vector<PathOutcome> per_plan;
-      per_plan.reserve(plan_count);
+      std::vector<PathOutcome> per_plan(plan_count);
       // Kept by the thread from path to path: a path's jobs take megabytes, and allocating
       // them afresh every path cost page faults.
       thread_local std::vector<des::SimJob> jobs;
@@ -337,9 +336,14 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       thread_local des::PathSites sites;
       sites.start_path(mc.seed, path);
       in.sites = &sites;
-      for (std::size_t k = 0; k < plan_count; ++k)
-        per_plan.push_back(shared ? des::simulate_jobs(s, prepared.plans[k], jobs, in)
-                                  : des::simulate_path(s, prepared.plans[k], catalog, in));
+      // Plans whose pools behave alike share one event loop (des::simulate_group_jobs).
+      for (const auto& group : prepared.pool_groups) {
+        std::vector<const des::DesPlan*> plans;
+        for (int k : group) plans.push_back(&prepared.plans[k]);
+        std::vector<PathOutcome> outcomes = shared ? des::simulate_group_jobs(s, plans, jobs, in)
+                                                   : des::simulate_group_path(s, plans, catalog, in);
+        for (std::size_t g = 0; g < group.size(); ++g) per_plan[group[g]] = std::move(outcomes[g]);
+      }
       results[i] = std::move(per_plan);
     }
     // Reduce in path order.

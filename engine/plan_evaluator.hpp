@@ -28,6 +28,8 @@ struct GpuHours {
   double useful = 0.0;     // reference GPU-hours of work completed
   double waited = 0.0;     // GPU-hours of work waiting for on-prem capacity (no-burst plans)
   double unserved = 0.0;   // work still waiting at the horizon's end
+
+  bool operator==(const GpuHours&) const = default;
 };
 
 struct FacilityFigures {

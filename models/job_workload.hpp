@@ -85,6 +85,8 @@ struct SchedulingSpec {
   double cloud_multi_node_efficiency = 1.0;  // ... spanning instances (no fabric between them)
   bool time_shift = false;                   // hold deferrable jobs for cheap hours
   double restart_h = 0.1;                    // after a node failure (spot restarts use spot.restart_h)
+
+  bool operator==(const SchedulingSpec&) const = default;
 };
 
 JobsSpec parse_jobs(JsonObjectReader& r, const std::string& scenario_dir);

@@ -7,6 +7,9 @@
 // Steps before the horizon that were events of their own (a preemption, a spot retry) still
 // count in PathOutcome::events. Reserved instances are a pool that jobs share, so reserved runs
 // stay in the event loop (engine/des/simulator.cpp).
+// A CloudRuns books into a PathOutcome of its own (outcome()), which the replay adds to the
+// event loop's: plans whose event loops are alike (DesPlan::pool_group) share one event loop,
+// each with its own CloudRuns, and a plan's numbers do not depend on whether it shares one.
 // Header-only, so that the replay's flattened event loop inlines it (simulator.cpp's
 // TCO_REPLAY_CLONES); only the spot loop stays out of line (most bursts go on-demand).
 // Example: an 8-GPU job of 2 h on spot that finds no capacity at t = 0, retries at 0.5 h, gets
@@ -39,7 +42,6 @@ struct CloudEntry {
   double deadline_abs_h = 0.0;
   double pending_restart_h = 0.0;
   bool started = false;
-  bool wants_spot = false;
 };
 
 // The bookkeeping of a job's first start, its completion and its state at the horizon, shared
@@ -63,15 +65,26 @@ inline void book_unfinished(JobCounters& c, int gpus, double left_h, double dead
   if (horizon_h > deadline_abs_h + 1e-9) ++c.deadline_misses;  // it can no longer finish in time
 }
 
+// The cloud's share of a completed job (on reserved, spot or on-demand instances): its work and
+// its egress (in the month it ends).
+inline void book_cloud_work(PathOutcome& out, const DesPlan& p, const MonthIndex& month_index, const SimJob& job,
+                            double end_h) {
+  const double work = job.gpus * job.duration_h;
+  out.gpu_hours.cloud_work += work;
+  if (p.egress_usd_per_gpu_hour > 0.0)
+    out.cost_by_month[month_index.at(end_h)][static_cast<int>(Category::egress)] +=
+        work / p.perf_cloud * p.egress_usd_per_gpu_hour;
+}
+
 class CloudRuns {
  public:
   static constexpr double kMinimumRetryH = 1.0 / 60.0;  // a zero retry_h would spin at one instant
 
-  CloudRuns(const DesPlan& p, const PathInputs& in, const MonthIndex& month_index, int months, double horizon_h,
-            PathOutcome& out)
-      : p_(p), market_(p.spot, p.spot_trace, in.seed, in.path), month_index_(month_index), months_(months),
-        horizon_h_(horizon_h), out_(out), deadline_aware_(p.spot.policy == "deadline_aware"),
-        spot_shock_(months, 1.0), no_shock_(months, 1.0) {
+  CloudRuns(const DesPlan& p, const PathInputs& in, const MonthIndex& month_index, int months, double horizon_h)
+      : p_(p), in_(in), market_(p.spot, p.spot_trace, in.seed, in.path), month_index_(month_index), months_(months),
+        horizon_h_(horizon_h), deadline_aware_(p.spot.policy == "deadline_aware"), spot_shock_(months, 1.0),
+        no_shock_(months, 1.0) {
+    out_.cost_by_month.assign(months, CostRow{});
     speed_[0] = p.perf_cloud;
     speed_[1] = p.perf_cloud * p.scheduling.cloud_multi_node_efficiency;
     if (p.cloud && p.spot.price_sigma > 0.0)
@@ -81,30 +94,33 @@ class CloudRuns {
 
   int instances_for(int gpus) const { return (gpus + p_.gpus_per_instance - 1) / p_.gpus_per_instance; }
 
-  // Reference hours of work per hour on one instance, and on several (multi-node efficiency):
-  // a table, not a branch on the job's size.
-  double speed(int instances) const { return speed_[instances > 1]; }
+  // What this plan's cloud booked so far (costs by month, GPU-hours, counters, events).
+  PathOutcome& outcome() { return out_; }
 
   // The job's whole life in the cloud from t_h on: spot while it wants spot and the policy lets
   // it stay, else on-demand.
   void run(CloudEntry e, double t_h) {
     Life life{e, instances_for(e.job->gpus)};
-    if (e.wants_spot)
+    if (wants_spot(*e.job))
       run_spot(life, t_h);
     else
       run_on_demand(life, t_h);
   }
 
-  // The cloud's share of a completed job: its work and its egress (in the month it ends).
-  void book_cloud_work(const SimJob& job, double end_h) {
-    const double work = job.gpus * job.duration_h;
-    out_.gpu_hours.cloud_work += work;
-    if (p_.egress_usd_per_gpu_hour > 0.0)
-      out_.cost_by_month[month_index_.at(end_h)][static_cast<int>(Category::egress)] +=
-          work / p_.perf_cloud * p_.egress_usd_per_gpu_hour;
+ private:
+  // The job's spot_share draw, when it may use spot.
+  bool wants_spot(const SimJob& job) const {
+    if (!p_.spot_allowed) return false;
+    if (in_.spot_share_u)  // without a branch on the coin toss of preemptible
+      return job.preemptible & (in_.spot_share_u[job.entity] < p_.plan->spot_share);
+    return job.preemptible &&
+           uniform_pair(in_.seed, in_.path, RandomSource::spot_availability, job.entity, 0).second < p_.plan->spot_share;
   }
 
- private:
+  // Reference hours of work per hour on one instance, and on several (multi-node efficiency):
+  // a table, not a branch on the job's size.
+  double speed(int instances) const { return speed_[instances > 1]; }
+
   // ceil(t / granularity) granules, at least the minimum, per instance; the price grows by the
   // hour and carries the month's shock. At the horizon's end only the time used is billed.
   void bill(Category category, int instances, double start_h, double end_h, double usd_per_instance_h,
@@ -253,7 +269,7 @@ class CloudRuns {
 
   void complete(const Life& life, double end_h) {
     book_completed(out_, *life.e.job, life.e.deadline_abs_h, end_h);
-    book_cloud_work(*life.e.job, end_h);
+    book_cloud_work(out_, p_, month_index_, *life.e.job, end_h);
   }
 
   // A run the horizon finds going: billed for the time used, and unfinished with the work it has
@@ -304,11 +320,12 @@ class CloudRuns {
   static constexpr double kNever = std::numeric_limits<double>::infinity();
 
   const DesPlan& p_;
+  PathInputs in_;
   SpotMarket market_;
   const MonthIndex& month_index_;
   int months_;
   double horizon_h_;
-  PathOutcome& out_;
+  PathOutcome out_;
   bool deadline_aware_;
   double speed_[2] = {1.0, 1.0};
   std::vector<double> spot_shock_;

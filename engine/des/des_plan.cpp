@@ -52,6 +52,23 @@ int site_group(const DesPlan& d, const std::vector<DesPlan>& earlier) {
 
 }  // namespace
 
+bool same_pool_side(const DesPlan& a, const DesPlan& b) {
+  if (a.reserved_instances > 0 || b.reserved_instances > 0) return false;
+  if (a.bursts != b.bursts || a.scheduling != b.scheduling || a.checkpoint_write_h != b.checkpoint_write_h ||
+      a.waiting_usd_per_gpu_hour != b.waiting_usd_per_gpu_hour || (a.onprem == nullptr) != (b.onprem == nullptr))
+    return false;
+  if (!a.onprem) return true;
+  const FailureSpec &fa = a.onprem->failures, &fb = b.onprem->failures;
+  const PowerSpec &pa = a.onprem->power, &pb = b.onprem->power;
+  return a.nodes == b.nodes && a.gpus_per_node == b.gpus_per_node && a.purchase_h == b.purchase_h &&
+         a.idle_kw == b.idle_kw && a.peak_kw == b.peak_kw && a.perf_onprem == b.perf_onprem &&
+         a.site_group == b.site_group && a.cheap_hour == b.cheap_hour && fa.afr_per_year == fb.afr_per_year &&
+         fa.afr_growth_per_year == fb.afr_growth_per_year && fa.repair_h == fb.repair_h &&
+         pa.escalation_per_year == pb.escalation_per_year &&
+         pa.demand_charge_usd_per_kw_month == pb.demand_charge_usd_per_kw_month &&
+         pa.monthly_price_sigma == pb.monthly_price_sigma;
+}
+
 DesPlans prepare_des_plans(const Scenario& s) {
   DesPlans out;
   std::map<std::string, const SpotTrace*> traces;
@@ -113,6 +130,19 @@ DesPlans prepare_des_plans(const Scenario& s) {
       }
     }
     out.plans.push_back(std::move(d));
+  }
+  for (std::size_t k = 0; k < out.plans.size(); ++k) {
+    DesPlan& d = out.plans[k];
+    for (const auto& group : out.pool_groups)
+      if (same_pool_side(out.plans[group.front()], d)) {
+        d.pool_group = out.plans[group.front()].pool_group;
+        break;
+      }
+    if (d.pool_group < 0) {
+      d.pool_group = static_cast<int>(out.pool_groups.size());
+      out.pool_groups.emplace_back();
+    }
+    out.pool_groups[d.pool_group].push_back(static_cast<int>(k));
   }
   return out;
 }

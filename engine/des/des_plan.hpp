@@ -54,12 +54,24 @@ struct DesPlan {
   SpotSpec spot;                 // the plan's, or the defaults for an onprem plan
   double checkpoint_write_h = 0.05;
   double waiting_usd_per_gpu_hour = 0.0;
+  // Plans of one pool group have event loops that behave alike (same_pool_side): they differ at
+  // most in what happens to a job once it leaves for spot or on-demand (spot share and policy,
+  // cloud prices and billing), which never feeds back into the loop. The replay runs the loop
+  // once for the group (simulate_group_*).
+  int pool_group = -1;
 };
 
 struct DesPlans {
   std::vector<DesPlan> plans;
+  std::vector<std::vector<int>> pool_groups;            // plan indices by pool group, ascending
   std::vector<std::unique_ptr<SpotTrace>> spot_traces;  // owned here, referenced by plans
 };
+
+// Do a and b give the event loop (engine/des/simulator.cpp) the same settings? Everything the
+// loop reads outside CloudRuns: the on-prem pool, its site, failures and power, the queue
+// settings, the checkpoint write time, the price of waiting and whether the plan bursts. Plans
+// with reserved instances never share (the loop runs reserved jobs on the plan's cloud terms).
+bool same_pool_side(const DesPlan& a, const DesPlan& b);
 
 // Throws InputError for an unreadable spot trace.
 DesPlans prepare_des_plans(const Scenario& scenario);

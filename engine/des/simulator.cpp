@@ -45,7 +45,6 @@ struct Slot {
   std::uint32_t generation = 0;
   Venue venue = Venue::none;
   bool started = false;
-  bool wants_spot = false;
   // The current run
   double run_start_h = 0.0;
   double run_clock0 = 0.0;      // on-prem: W at the start; reserved: the start time
@@ -55,6 +54,54 @@ struct Slot {
   int onprem_index = -1;        // position in the on-prem running list
   NodeList nodes;
 };
+
+// A plan's outcome: its event loop's sums plus what its cloud booked. Both sides of a sum are
+// added once, at the end, so a plan gives the same bits alone or in a group.
+void add_counters(JobCounters& into, const JobCounters& c) {
+  static_assert(sizeof(JobCounters) == 24 * sizeof(double), "a new JobCounters field: add it here");
+  into.submitted += c.submitted;
+  into.completed += c.completed;
+  into.completed_onprem += c.completed_onprem;
+  into.completed_reserved += c.completed_reserved;
+  into.completed_spot += c.completed_spot;
+  into.completed_on_demand += c.completed_on_demand;
+  into.unfinished += c.unfinished;
+  into.unservable += c.unservable;
+  into.started += c.started;
+  into.bursts += c.bursts;
+  into.spot_requests += c.spot_requests;
+  into.spot_unavailable += c.spot_unavailable;
+  into.preemptions += c.preemptions;
+  into.fallbacks_to_on_demand += c.fallbacks_to_on_demand;
+  into.node_failures += c.node_failures;
+  into.jobs_hit_by_failures += c.jobs_hit_by_failures;
+  into.deadline_misses += c.deadline_misses;
+  into.deferred += c.deferred;
+  into.submitted_gpu_hours += c.submitted_gpu_hours;
+  into.lost_gpu_hours += c.lost_gpu_hours;
+  into.waited_gpu_hours += c.waited_gpu_hours;
+  into.first_wait_h_sum += c.first_wait_h_sum;
+  into.deferred_h_sum += c.deferred_h_sum;
+  into.unserved_gpu_hours += c.unserved_gpu_hours;
+}
+
+void add_cloud_side(PathOutcome& into, const PathOutcome& cloud) {
+  static_assert(sizeof(GpuHours) == 10 * sizeof(double), "a new GpuHours field: add it here");
+  for (std::size_t m = 0; m < into.cost_by_month.size(); ++m)
+    for (int c = 0; c < kCategoryCount; ++c) into.cost_by_month[m][c] += cloud.cost_by_month[m][c];
+  GpuHours& g = into.gpu_hours;
+  const GpuHours& h = cloud.gpu_hours;
+  g.spot_billed += h.spot_billed;
+  g.on_demand_billed += h.on_demand_billed;
+  g.cloud_work += h.cloud_work;
+  g.useful += h.useful;
+  g.waited += h.waited;
+  add_counters(into.jobs, cloud.jobs);
+  g.unserved = into.jobs.unserved_gpu_hours;
+  into.events += cloud.events;
+  // The rest is the event loop's alone: on-prem GPU-hours, energy, peaks, throttled hours,
+  // reserved capacity paid.
+}
 
 // A queue entry: the slot, and its generation when it joined (a later one means it left).
 struct QueuedSlot {
@@ -66,10 +113,16 @@ class Simulator {
  public:
   Simulator(const Simulator&) = delete;
   Simulator& operator=(const Simulator&) = delete;
-  Simulator(const Scenario& s, const DesPlan& p, JobFeed& feed, const PathInputs& in)
-      : s_(s), p_(p), feed_(feed), in_(in), horizon_h_(static_cast<double>(s.horizon_hours())),
-        months_(s.horizon_months), month_index_(months_), cloud_(p, in, month_index_, months_, horizon_h_, out_),
-        cloud_only_(!p.onprem && p.reserved_instances == 0 && p.bursts) {
+  // plans: one pool group (DesPlan::pool_group); the first one's settings run the event loop.
+  Simulator(const Scenario& s, std::span<const DesPlan* const> plans, JobFeed& feed, const PathInputs& in)
+      : s_(s), p_(*plans.front()), feed_(feed), in_(in), horizon_h_(static_cast<double>(s.horizon_hours())),
+        months_(s.horizon_months), month_index_(months_),
+        cloud_only_(!p_.onprem && p_.reserved_instances == 0 && p_.bursts) {
+    const DesPlan& p = p_;
+    clouds_.reserve(plans.size());
+    for (const DesPlan* plan : plans) clouds_.emplace_back(*plan, in, month_index_, months_, horizon_h_);
+    reserved_speed_[0] = p.perf_cloud;
+    reserved_speed_[1] = p.perf_cloud * p.scheduling.cloud_multi_node_efficiency;
     out_.cost_by_month.assign(months_, CostRow{});
     out_.peak_facility_kw_by_month.assign(months_, 0.0);
     price_change_ = p.cloud ? p.cloud->price_change_per_year : 0.0;
@@ -88,7 +141,8 @@ class Simulator {
     if (p.reserved_instances > 0) reserved_ = NodePool(p.reserved_instances, p.gpus_per_instance, true);
   }
 
-  PathOutcome run() {
+  // The outcome of each plan of the group, in order.
+  std::vector<PathOutcome> run() {
     schedule_month_boundary(1);
     if (p_.onprem) {
       work_rate_ = site_->at(0).work_rate;
@@ -119,7 +173,12 @@ class Simulator {
     sync_onprem();
     sync_waiting();
     finish_horizon();
-    return std::move(out_);
+    std::vector<PathOutcome> outcomes(clouds_.size());
+    for (std::size_t k = 0; k < clouds_.size(); ++k) {
+      outcomes[k] = k + 1 < clouds_.size() ? out_ : std::move(out_);
+      add_cloud_side(outcomes[k], clouds_[k].outcome());
+    }
+    return outcomes;
   }
 
  private:
@@ -299,17 +358,7 @@ class Simulator {
     j.remaining_h = job.duration_h;
     j.ready_h = job.submit_h;
     j.deadline_abs_h = job.submit_h + job.deadline_h;
-    j.wants_spot = wants_spot(job);
     return slot;
-  }
-
-  // The job's spot_share draw, when it may use spot.
-  bool wants_spot(const SimJob& job) const {
-    if (!p_.spot_allowed) return false;
-    if (in_.spot_share_u)  // without a branch on the coin toss of preemptible
-      return job.preemptible & (in_.spot_share_u[job.entity] < p_.plan->spot_share);
-    return job.preemptible &&
-           uniform_pair(in_.seed, in_.path, RandomSource::spot_availability, job.entity, 0).second < p_.plan->spot_share;
   }
 
   void release_slot(std::uint32_t slot) {
@@ -326,7 +375,8 @@ class Simulator {
 
   void arrive_in_cloud(const SimJob& job) {
     count_submitted(job);
-    cloud_.run({&job, job.duration_h, job.submit_h, job.submit_h + job.deadline_h, 0.0, false, wants_spot(job)}, now_);
+    for (CloudRuns& cloud : clouds_)
+      cloud.run({&job, job.duration_h, job.submit_h, job.submit_h + job.deadline_h, 0.0, false}, now_);
   }
 
   void arrive(std::uint32_t slot) {
@@ -463,7 +513,8 @@ class Simulator {
       start_run(slot, Venue::reserved);
       return;
     }
-    cloud_.run({&j.job, j.remaining_h, j.ready_h, j.deadline_abs_h, j.pending_restart_h, j.started, j.wants_spot}, now_);
+    for (CloudRuns& cloud : clouds_)
+      cloud.run({&j.job, j.remaining_h, j.ready_h, j.deadline_abs_h, j.pending_restart_h, j.started}, now_);
     release_slot(slot);
   }
 
@@ -493,7 +544,7 @@ class Simulator {
       j.run_speed = p_.perf_onprem * (spans ? p_.scheduling.onprem_multi_node_efficiency : 1.0);
       j.run_clock0 = site_->work_clock(now_);
     } else {
-      j.run_speed = cloud_.speed(spans ? 2 : 1);
+      j.run_speed = reserved_speed_[spans];
       j.run_clock0 = now_;
     }
     j.run_overhead_h = j.pending_restart_h;
@@ -548,7 +599,7 @@ class Simulator {
       ++out_.jobs.completed_onprem;
     } else {
       ++out_.jobs.completed_reserved;
-      cloud_.book_cloud_work(j.job, now_);
+      book_cloud_work(out_, p_, month_index_, j.job, now_);
     }
     release_slot(slot);
     if (onprem) try_start_queued();
@@ -662,8 +713,8 @@ class Simulator {
   double horizon_h_;
   int months_;
   MonthIndex month_index_;
-  PathOutcome out_;
-  CloudRuns cloud_;
+  PathOutcome out_;  // the event loop's sums; each plan's cloud books its own (clouds_)
+  std::vector<CloudRuns> clouds_;  // one per plan of the group
   bool cloud_only_;  // neither on-prem nodes nor reserved instances: every job goes to CloudRuns
   EventQueue events_;
   double now_ = 0.0;
@@ -681,6 +732,7 @@ class Simulator {
   SiteCurve own_site_;
   NodePool pool_;
   NodePool reserved_;
+  double reserved_speed_[2] = {1.0, 1.0};  // on one instance, on several (multi-node efficiency)
   std::vector<std::uint32_t> node_generation_;
   std::vector<std::uint32_t> node_failures_drawn_;
   TrivialVector<std::uint32_t> onprem_running_;
@@ -736,8 +788,8 @@ std::span<const SimJob> JobFeed::next_batch() {
 
 PathOutcome simulate_jobs(const Scenario& scenario, const DesPlan& plan, const std::vector<SimJob>& jobs,
                           const PathInputs& inputs) {
-  SpanFeed feed(jobs);
-  return simulate_feed(scenario, plan, feed, inputs);
+  const DesPlan* one[] = {&plan};
+  return std::move(simulate_group_jobs(scenario, one, jobs, inputs).front());
 }
 
 // The replay in an AVX2 clone (three-operand instructions, one-instruction rounding) where the CPU
@@ -752,23 +804,41 @@ PathOutcome simulate_jobs(const Scenario& scenario, const DesPlan& plan, const s
 
 namespace {
 
-TCO_REPLAY_CLONES PathOutcome replay(const Scenario& scenario, const DesPlan& plan, JobFeed& feed,
-                                     const PathInputs& inputs) {
-  return Simulator(scenario, plan, feed, inputs).run();
+TCO_REPLAY_CLONES std::vector<PathOutcome> replay(const Scenario& scenario, std::span<const DesPlan* const> plans,
+                                                  JobFeed& feed, const PathInputs& inputs) {
+  return Simulator(scenario, plans, feed, inputs).run();
 }
 
 }  // namespace
 
+std::vector<PathOutcome> simulate_group_feed(const Scenario& scenario, std::span<const DesPlan* const> plans,
+                                             JobFeed& feed, const PathInputs& inputs) {
+  return replay(scenario, plans, feed, inputs);
+}
+
+std::vector<PathOutcome> simulate_group_jobs(const Scenario& scenario, std::span<const DesPlan* const> plans,
+                                             const std::vector<SimJob>& jobs, const PathInputs& inputs) {
+  SpanFeed feed(jobs);
+  return replay(scenario, plans, feed, inputs);
+}
+
+std::vector<PathOutcome> simulate_group_path(const Scenario& scenario, std::span<const DesPlan* const> plans,
+                                             const JobCatalog& catalog, const PathInputs& inputs) {
+  JobStream stream(*scenario.jobs, catalog, scenario.calendar, inputs.seed, inputs.path,
+                   static_cast<double>(scenario.horizon_hours()), inputs.growth_per_year);
+  StreamFeed feed(stream);
+  return replay(scenario, plans, feed, inputs);
+}
+
 PathOutcome simulate_feed(const Scenario& scenario, const DesPlan& plan, JobFeed& feed, const PathInputs& inputs) {
-  return replay(scenario, plan, feed, inputs);
+  const DesPlan* one[] = {&plan};
+  return std::move(replay(scenario, one, feed, inputs).front());
 }
 
 PathOutcome simulate_path(const Scenario& scenario, const DesPlan& plan, const JobCatalog& catalog,
                           const PathInputs& inputs) {
-  JobStream stream(*scenario.jobs, catalog, scenario.calendar, inputs.seed, inputs.path,
-                   static_cast<double>(scenario.horizon_hours()), inputs.growth_per_year);
-  StreamFeed feed(stream);
-  return simulate_feed(scenario, plan, feed, inputs);
+  const DesPlan* one[] = {&plan};
+  return std::move(simulate_group_path(scenario, one, catalog, inputs).front());
 }
 
 }  // namespace tco::des

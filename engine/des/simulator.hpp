@@ -59,6 +59,8 @@ struct JobCounters {
   double deferred_h_sum = 0.0;
   double unserved_gpu_hours = 0.0;  // work left in unfinished jobs (net of the current run's
                                     // progress) and in unservable ones
+
+  bool operator==(const JobCounters&) const = default;
 };
 
 using CostRow = std::array<double, kCategoryCount>;
@@ -108,5 +110,15 @@ PathOutcome simulate_feed(const Scenario& scenario, const DesPlan& plan, JobFeed
 // The same on a path's jobs generated once (entity ids already assigned) and shared by plans.
 PathOutcome simulate_jobs(const Scenario& scenario, const DesPlan& plan, const std::vector<SimJob>& jobs,
                           const PathInputs& inputs);
+
+// The plans of one pool group (DesPlan::pool_group, DesPlans::pool_groups) in one event loop:
+// their pools behave alike, so only the jobs' lives in the cloud differ, and each plan's cloud
+// books on its own. outcomes[k] is plans[k]'s, bit for bit what simulate_* gives it alone.
+std::vector<PathOutcome> simulate_group_jobs(const Scenario& scenario, std::span<const DesPlan* const> plans,
+                                             const std::vector<SimJob>& jobs, const PathInputs& inputs);
+std::vector<PathOutcome> simulate_group_path(const Scenario& scenario, std::span<const DesPlan* const> plans,
+                                             const JobCatalog& catalog, const PathInputs& inputs);
+std::vector<PathOutcome> simulate_group_feed(const Scenario& scenario, std::span<const DesPlan* const> plans,
+                                             JobFeed& feed, const PathInputs& inputs);
 
 }  // namespace tco::des
