@@ -89,17 +89,7 @@ struct PlanAccumulator {
       for (int c = 0; c < kCategoryCount; ++c) cost_by_month[m][c] += o.cost_by_month[m][c];
       peak_kw_by_month[m] += o.peak_facility_kw_by_month[m];
     }
-    const GpuHours& g = o.gpu_hours;
-    gpu_hours.onprem_busy += g.onprem_busy;
-    gpu_hours.onprem_capacity += g.onprem_capacity;
-    gpu_hours.reserved_used += g.reserved_used;
-    gpu_hours.reserved_paid += g.reserved_paid;
-    gpu_hours.spot_billed += g.spot_billed;
-    gpu_hours.on_demand_billed += g.on_demand_billed;
-    gpu_hours.cloud_work += g.cloud_work;
-    gpu_hours.useful += g.useful;
-    gpu_hours.waited += g.waited;
-    gpu_hours.unserved += g.unserved;
+    gpu_hours += o.gpu_hours;
     it_kwh += o.it_energy_kwh;
     facility_kwh += o.facility_energy_kwh;
     throttled_hours += o.throttled_hours;

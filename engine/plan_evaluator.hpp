@@ -30,6 +30,20 @@ struct GpuHours {
   double unserved = 0.0;   // work still waiting at the horizon's end
 
   bool operator==(const GpuHours&) const = default;
+  GpuHours& operator+=(const GpuHours& o) {
+    static_assert(sizeof(GpuHours) == 10 * sizeof(double), "a new GpuHours field: add it here");
+    onprem_busy += o.onprem_busy;
+    onprem_capacity += o.onprem_capacity;
+    reserved_used += o.reserved_used;
+    reserved_paid += o.reserved_paid;
+    spot_billed += o.spot_billed;
+    on_demand_billed += o.on_demand_billed;
+    cloud_work += o.cloud_work;
+    useful += o.useful;
+    waited += o.waited;
+    unserved += o.unserved;
+    return *this;
+  }
 };
 
 struct FacilityFigures {

@@ -57,50 +57,14 @@ struct Slot {
 
 // A plan's outcome: its event loop's sums plus what its cloud booked. Both sides of a sum are
 // added once, at the end, so a plan gives the same bits alone or in a group.
-void add_counters(JobCounters& into, const JobCounters& c) {
-  static_assert(sizeof(JobCounters) == 24 * sizeof(double), "a new JobCounters field: add it here");
-  into.submitted += c.submitted;
-  into.completed += c.completed;
-  into.completed_onprem += c.completed_onprem;
-  into.completed_reserved += c.completed_reserved;
-  into.completed_spot += c.completed_spot;
-  into.completed_on_demand += c.completed_on_demand;
-  into.unfinished += c.unfinished;
-  into.unservable += c.unservable;
-  into.started += c.started;
-  into.bursts += c.bursts;
-  into.spot_requests += c.spot_requests;
-  into.spot_unavailable += c.spot_unavailable;
-  into.preemptions += c.preemptions;
-  into.fallbacks_to_on_demand += c.fallbacks_to_on_demand;
-  into.node_failures += c.node_failures;
-  into.jobs_hit_by_failures += c.jobs_hit_by_failures;
-  into.deadline_misses += c.deadline_misses;
-  into.deferred += c.deferred;
-  into.submitted_gpu_hours += c.submitted_gpu_hours;
-  into.lost_gpu_hours += c.lost_gpu_hours;
-  into.waited_gpu_hours += c.waited_gpu_hours;
-  into.first_wait_h_sum += c.first_wait_h_sum;
-  into.deferred_h_sum += c.deferred_h_sum;
-  into.unserved_gpu_hours += c.unserved_gpu_hours;
-}
-
 void add_cloud_side(PathOutcome& into, const PathOutcome& cloud) {
-  static_assert(sizeof(GpuHours) == 10 * sizeof(double), "a new GpuHours field: add it here");
   for (std::size_t m = 0; m < into.cost_by_month.size(); ++m)
     for (int c = 0; c < kCategoryCount; ++c) into.cost_by_month[m][c] += cloud.cost_by_month[m][c];
-  GpuHours& g = into.gpu_hours;
-  const GpuHours& h = cloud.gpu_hours;
-  g.spot_billed += h.spot_billed;
-  g.on_demand_billed += h.on_demand_billed;
-  g.cloud_work += h.cloud_work;
-  g.useful += h.useful;
-  g.waited += h.waited;
-  add_counters(into.jobs, cloud.jobs);
-  g.unserved = into.jobs.unserved_gpu_hours;
+  into.gpu_hours += cloud.gpu_hours;  // the cloud's on-prem and reserved GPU-hours are zero
+  into.jobs += cloud.jobs;
+  into.gpu_hours.unserved = into.jobs.unserved_gpu_hours;
   into.events += cloud.events;
-  // The rest is the event loop's alone: on-prem GPU-hours, energy, peaks, throttled hours,
-  // reserved capacity paid.
+  // Energy, peaks and throttled hours are the event loop's alone.
 }
 
 // A queue entry: the slot, and its generation when it joined (a later one means it left).

@@ -61,6 +61,34 @@ struct JobCounters {
                                     // progress) and in unservable ones
 
   bool operator==(const JobCounters&) const = default;
+  JobCounters& operator+=(const JobCounters& o) {
+    static_assert(sizeof(JobCounters) == 24 * sizeof(double), "a new JobCounters field: add it here");
+    submitted += o.submitted;
+    completed += o.completed;
+    completed_onprem += o.completed_onprem;
+    completed_reserved += o.completed_reserved;
+    completed_spot += o.completed_spot;
+    completed_on_demand += o.completed_on_demand;
+    unfinished += o.unfinished;
+    unservable += o.unservable;
+    started += o.started;
+    bursts += o.bursts;
+    spot_requests += o.spot_requests;
+    spot_unavailable += o.spot_unavailable;
+    preemptions += o.preemptions;
+    fallbacks_to_on_demand += o.fallbacks_to_on_demand;
+    node_failures += o.node_failures;
+    jobs_hit_by_failures += o.jobs_hit_by_failures;
+    deadline_misses += o.deadline_misses;
+    deferred += o.deferred;
+    submitted_gpu_hours += o.submitted_gpu_hours;
+    lost_gpu_hours += o.lost_gpu_hours;
+    waited_gpu_hours += o.waited_gpu_hours;
+    first_wait_h_sum += o.first_wait_h_sum;
+    deferred_h_sum += o.deferred_h_sum;
+    unserved_gpu_hours += o.unserved_gpu_hours;
+    return *this;
+  }
 };
 
 using CostRow = std::array<double, kCategoryCount>;
