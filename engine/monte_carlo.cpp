@@ -274,6 +274,12 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   mc.batch_paths = std::max<long>(1, std::min(o.batch_paths, ceiling));
 
   const des::DesPlans prepared = des::prepare_des_plans(s);
+  // Plans whose pools behave alike share one event loop per path (des::simulate_group_jobs).
+  std::vector<std::vector<const des::DesPlan*>> group_plans;
+  for (const auto& group : prepared.pool_groups) {
+    group_plans.emplace_back();
+    for (int k : group) group_plans.back().push_back(&prepared.plans[k]);
+  }
   const des::JobCatalog catalog = des::build_job_catalog(*s.jobs);
   check_job_volume(s, catalog, mc.seed, ceiling);
   const std::size_t plan_count = s.plans.size();
@@ -326,13 +332,11 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       thread_local des::PathSites sites;
       sites.start_path(mc.seed, path);
       in.sites = &sites;
-      // Plans whose pools behave alike share one event loop (des::simulate_group_jobs).
-      for (const auto& group : prepared.pool_groups) {
-        std::vector<const des::DesPlan*> plans;
-        for (int k : group) plans.push_back(&prepared.plans[k]);
-        std::vector<PathOutcome> outcomes = shared ? des::simulate_group_jobs(s, plans, jobs, in)
-                                                   : des::simulate_group_path(s, plans, catalog, in);
-        for (std::size_t g = 0; g < group.size(); ++g) per_plan[group[g]] = std::move(outcomes[g]);
+      for (std::size_t g = 0; g < group_plans.size(); ++g) {
+        std::vector<PathOutcome> outcomes = shared ? des::simulate_group_jobs(s, group_plans[g], jobs, in)
+                                                   : des::simulate_group_path(s, group_plans[g], catalog, in);
+        const std::vector<int>& members = prepared.pool_groups[g];
+        for (std::size_t m = 0; m < members.size(); ++m) per_plan[members[m]] = std::move(outcomes[m]);
       }
       results[i] = std::move(per_plan);
     }

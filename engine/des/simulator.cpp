@@ -775,11 +775,6 @@ TCO_REPLAY_CLONES std::vector<PathOutcome> replay(const Scenario& scenario, std:
 
 }  // namespace
 
-std::vector<PathOutcome> simulate_group_feed(const Scenario& scenario, std::span<const DesPlan* const> plans,
-                                             JobFeed& feed, const PathInputs& inputs) {
-  return replay(scenario, plans, feed, inputs);
-}
-
 std::vector<PathOutcome> simulate_group_jobs(const Scenario& scenario, std::span<const DesPlan* const> plans,
                                              const std::vector<SimJob>& jobs, const PathInputs& inputs) {
   SpanFeed feed(jobs);

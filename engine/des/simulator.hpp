@@ -146,7 +146,5 @@ std::vector<PathOutcome> simulate_group_jobs(const Scenario& scenario, std::span
                                              const std::vector<SimJob>& jobs, const PathInputs& inputs);
 std::vector<PathOutcome> simulate_group_path(const Scenario& scenario, std::span<const DesPlan* const> plans,
                                              const JobCatalog& catalog, const PathInputs& inputs);
-std::vector<PathOutcome> simulate_group_feed(const Scenario& scenario, std::span<const DesPlan* const> plans,
-                                             JobFeed& feed, const PathInputs& inputs);
 
 }  // namespace tco::des
