@@ -195,15 +195,14 @@ void fit_cloud_packing(const FluidOf& fluid, Factors at, double target, double d
                                 kCloudPackingFitMin, 1.0);
 }
 
-// Spot overhead: billed(s) is a non-decreasing step function of s (whole instances per hour).
-// Bisection finds the step where billed(s) crosses the target (nearest_step_edge).
+// Spot overhead: the fluid model rounds spot work to whole instances and then bills each
+// instance s hours an hour (engine/hourly_model.hpp), so billed(s) = s x billed(1): the fitted
+// factor is target / billed(1), within [kSpotOverheadMin, kSpotOverheadMax].
 void fit_spot_overhead(const FluidOf& fluid, Factors at, double target, FactorFit& fit) {
-  auto billed = [&](double f) {
-    at.spot_overhead = f;
-    return fluid(at).spot_billed_gpu_hours;
-  };
+  at.spot_overhead = 1.0;
+  const double billed_at_one = fluid(at).spot_billed_gpu_hours;
   const double tolerance = 1e-9 * std::max(1.0, target);
-  const double at_min = billed(kSpotOverheadMin) - target;
+  const double at_min = kSpotOverheadMin * billed_at_one - target;
   if (at_min >= -tolerance) {
     fit.value = kSpotOverheadMin;
     if (at_min <= tolerance) {
@@ -218,7 +217,7 @@ void fit_spot_overhead(const FluidOf& fluid, Factors at, double target, FactorFi
     }
     return;
   }
-  const double at_max = billed(kSpotOverheadMax) - target;
+  const double at_max = kSpotOverheadMax * billed_at_one - target;
   if (at_max < 0.0) {
     fit.status = FactorFit::Status::clamped_high;
     fit.value = kSpotOverheadMax;
@@ -227,10 +226,8 @@ void fit_spot_overhead(const FluidOf& fluid, Factors at, double target, FactorFi
                            target, kSpotOverheadMax, at_max + target, kSpotOverheadMax);
     return;
   }
-  // Billing grows with the factor: the maximum bills at least the target, the minimum less.
   fit.status = FactorFit::Status::fitted;
-  fit.value = nearest_step_edge([&](double f) { return billed(f) - target; }, kSpotOverheadMax, at_max,
-                                kSpotOverheadMin, at_min, kSpotOverheadMin, kSpotOverheadMax);
+  fit.value = target / billed_at_one;
 }
 
 }  // namespace

@@ -7,17 +7,23 @@
 //   overflow  = need - busy x perf_onprem x work_rate            (work, reference GPU-hours)
 // A bursting plan sends the overflow to the cloud at once, as cloud GPUs = overflow / perf_cloud:
 //   reserved  = min(cloud GPUs, R)                               (paid whether used or not)
-//   spot      = spot_share x available x rest, billed x spot_overhead_factor x preemption factor,
-//               priced x spot price multiplier (available, preemption factor and multiplier are
-//               1 in the deterministic model; the Monte Carlo sweep draws them per hour / month)
-//   on-demand = the remainder
-// each rounded up to whole instances of `gpus_per_instance` (SPEC §12.17) after dividing the
-// GPUs to bill by the cloud packing efficiency q (default 1; fitted by `tcosim calibrate` to the
-// replay, which rounds every job, not every hour, to whole instances):
-//   instances = ceil(GPUs x (1 / q) / gpus_per_instance)   (1 / q computed once per plan, so the
-//   hot loop multiplies instead of dividing; q = 1 gives 1 / q = 1 exactly)
-// Reserved capacity is a pool that work packs into, paid whole whether used or not: q does not
-// touch it. A plan that does not burst carries the overflow as a backlog into the next hour.
+//   Y         = (cloud GPUs - reserved) / q                      (q: cloud packing efficiency)
+// and, with c(x) = whole instances for x GPUs (SPEC §12.17) and a the hour's spot availability
+// (0 or 1 in a Monte Carlo hour, its expectation in the deterministic run):
+//   spot      = a x c(share Y) instances, each billed overhead x preemption factor hours,
+//               priced x the spot price multiplier
+//   on-demand = a x c((1 - share) Y) + (1 - a) x c(Y) instances
+// The work is rounded to instances first; the overhead (billed GPU-hours per GPU-hour of work)
+// lengthens those instances' lives, it buys no instances. Both bills are linear in a, so the
+// deterministic run at a = E[a] is the Monte Carlo's expectation (the same for the preemption
+// factor, engine/spot_draws.hpp, and the price multiplier, whose means are what it takes).
+// Example (docs/model.md §3): 36 GPUs of overflow, share 0.6, 8-GPU instances, overhead 1.12,
+// a = 0.85: spot 0.85 x c(21.6) = 0.85 x 3 instances x 8 x 1.12 = 22.848 GPU-hours; on-demand
+// 0.85 x c(14.4) x 8 + 0.15 x c(36) x 8 = 0.85 x 16 + 0.15 x 40 = 19.6 GPU-hours.
+// 1 / q is computed once per plan, so the hot loop multiplies instead of dividing (q = 1 gives
+// 1 / q = 1 exactly). Reserved capacity is a pool that work packs into, paid whole whether used
+// or not: q does not touch it. A plan that does not burst carries the overflow as a backlog into
+// the next hour.
 //   IT_kW = N_up idle_kw + (peak_kw - idle_kw) busy / G,  facility_kW = IT_kW x PUE
 // (the GPUs that packing leaves empty draw idle power: busy counts only GPUs doing work).
 // Example: N_up 2, G 8, D 20, perf 1, rate 1: busy 16, overflow 4 -> one 8-GPU on-demand
@@ -60,7 +66,8 @@ struct HourInputs {
   double pue = 1.0;
   double usd_per_kwh = 0.0;         // escalated, shocks applied
   double cloud_price_factor = 1.0;  // (1 + price_change)^(h / 8760) x multiplier
-  // Monte Carlo only (engine/sweep_kernel.hpp); 1 leaves the deterministic result bit for bit.
+  // Drawn by the Monte Carlo (engine/sweep_kernel.hpp); their expectations in the deterministic
+  // run (engine/spot_draws.hpp). 1 is spot always there, never preempted, at its list price.
   double spot_available = 1.0;          // 0 in an hour with no spot capacity: spot goes on-demand
   double spot_preemption_factor = 1.0;  // extra billed spot hours from that hour's preemptions
   double spot_price_multiplier = 1.0;   // the month's spot price shock
@@ -130,18 +137,23 @@ TCO_HD void cloud_hour(const FleetParams& f, const HourInputs& in, double overfl
   const double cloud_gpus = divide(overflow, f.perf_cloud);
   out.reserved_used_gpus = cloud_gpus < f.reserved_gpus ? cloud_gpus : f.reserved_gpus;
   const double rest = cloud_gpus - out.reserved_used_gpus;
-  const double spot_gpus = rest * f.spot_share * in.spot_available;
-  // Instances are counted once and priced by count (instances x GPUs per instance is exact,
-  // both being whole numbers, so this is billed GPUs / GPUs per instance to the bit).
-  // x 1.0 is exact: cloud packing 1 leaves every result bit for bit as without it.
-  const double spot_instances = instances_for(
-      spot_gpus * f.spot_overhead_factor * in.spot_preemption_factor * f.cloud_billed_per_gpu, f.gpus_per_instance,
-      divide);
-  const double on_demand_instances =
+  const double spot_gpus = rest * f.spot_share;  // when spot has capacity
+  // Instances are counted once and priced by count. x 1.0 is exact: cloud packing 1 leaves
+  // every result bit for bit as without it.
+  const double spot_instances = instances_for(spot_gpus * f.cloud_billed_per_gpu, f.gpus_per_instance, divide);
+  const double beside_spot_instances =
       instances_for((rest - spot_gpus) * f.cloud_billed_per_gpu, f.gpus_per_instance, divide);
-  out.spot_billed_gpus = spot_instances * f.gpus_per_instance;
+  const double without_spot_instances =
+      f.spot_share > 0.0 ? instances_for(rest * f.cloud_billed_per_gpu, f.gpus_per_instance, divide)
+                         : beside_spot_instances;
+  const double a = in.spot_available;
+  // a x beside + (1 - a) x without, written so that a = 1, a = 0 and share 0 give whole
+  // instance counts exactly (their difference is a whole number).
+  const double on_demand_instances = beside_spot_instances + (1.0 - a) * (without_spot_instances - beside_spot_instances);
+  const double spot_instance_hours = spot_instances * f.spot_overhead_factor * in.spot_preemption_factor * a;
+  out.spot_billed_gpus = spot_instance_hours * f.gpus_per_instance;
   out.on_demand_billed_gpus = on_demand_instances * f.gpus_per_instance;
-  out.spot_usd = spot_instances * f.spot_usd_per_instance_hour * in.cloud_price_factor * in.spot_price_multiplier;
+  out.spot_usd = spot_instance_hours * f.spot_usd_per_instance_hour * in.cloud_price_factor * in.spot_price_multiplier;
   out.on_demand_usd = on_demand_instances * f.on_demand_usd_per_instance_hour * in.cloud_price_factor;
 }
 

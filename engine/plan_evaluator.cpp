@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/ownership_costs.hpp"
+#include "engine/spot_draws.hpp"
 #include "models/cooling.hpp"
 
 namespace tco {
@@ -84,6 +85,12 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   const double price_change = plan.cloud ? plan.cloud->price_change_per_year : 0.0;
   const long term_hours = static_cast<long>(plan.reserved_term_years) * kHoursPerYear;
 
+  // Spot at the expectation of the Monte Carlo's draws (engine/spot_draws.hpp): the hour's bill
+  // is linear in availability and in the preemption factor.
+  const SpotDraws spot = spot_draws(plan);
+  const double spot_available = spot.expected_availability;
+  const double spot_preemption_factor = spot.expected_preemption_factor();
+
   const double egress_usd_per_cloud_gpu_hour =
       plan.cloud ? plan.cloud->egress_gb_per_gpu_hour * plan.cloud->egress_usd_per_gb : 0.0;
 
@@ -99,6 +106,8 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
       in.usd_per_kwh = site[h].usd_per_kwh;
     }
     in.cloud_price_factor = hourly_growth_factor(price_change, h);
+    in.spot_available = spot_available;
+    in.spot_preemption_factor = spot_preemption_factor;
     const HourOutcome out = step_hour(fleet, in, backlog);
     backlog = out.backlog_gpu_hours;
 
@@ -140,7 +149,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   if (plan.onprem && nodes > 0) {
     const auto& o = *plan.onprem;
     r.facility = facility_figures(o, nodes);
-    const OwnershipSummary own = book_ownership_costs(o, {nodes, static_cast<double>(r.facility.racks), true, true},
+    const OwnershipSummary own = book_ownership_costs(o, {nodes, static_cast<double>(r.facility.racks), 1.0},
                                                       months, r.ledger);
     r.depreciation_usd_by_month = own.depreciation_usd_by_month;
     r.depreciation_total_usd = own.depreciation_total_usd;

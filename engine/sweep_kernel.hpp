@@ -41,7 +41,7 @@
 
 namespace tco {
 
-inline constexpr int kSweepPreemptionLevels = 16;  // Poisson(rate) inverted up to 16 per hour
+inline constexpr int kSweepPreemptionLevels = 16;  // Poisson(rate) inverted up to 16 per hour (engine/spot_draws.hpp)
 inline constexpr int kSweepMonthHours = kHoursPerMonth;
 
 // Status codes of the device-side path evaluation (host code throws; device code returns).

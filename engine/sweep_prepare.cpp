@@ -11,6 +11,7 @@
 
 #include "engine/error.hpp"
 #include "engine/plan_evaluator.hpp"
+#include "engine/spot_draws.hpp"
 #include "models/finance.hpp"
 #include "models/workload.hpp"
 
@@ -23,18 +24,9 @@ constexpr Category kFixedCategories[] = {Category::capex,       Category::financ
                                          Category::maintenance, Category::facility,           Category::staff,
                                          Category::cloud_reserved, Category::residual,        Category::tax_shield};
 
-constexpr double kTwoTo32 = 4294967296.0;
-
 bool power_of_two(double d) {
   int exponent = 0;
   return d > 0.0 && std::frexp(d, &exponent) == 0.5;
-}
-
-// A probability as a 32-bit threshold: a uniform word is below it with that probability
-// (to 2^-32).
-std::uint32_t word_threshold(double probability) {
-  const double scaled = std::round(probability * kTwoTo32);
-  return scaled >= kTwoTo32 - 1.0 ? 0xFFFFFFFFu : static_cast<std::uint32_t>(scaled);
 }
 
 // Appends a series to the point's data unless an identical one is there already; returns its offset.
@@ -57,32 +49,16 @@ class SeriesStore {
   std::vector<std::pair<long, std::size_t>> stored_;
 };
 
+static_assert(kSweepPreemptionLevels == kSpotPreemptionLevels);
+
 void set_spot(SweepPlanParams& p, const Plan& plan) {
-  if (!plan.cloud || plan.spot_share <= 0.0) return;
-  const CloudSpec& c = *plan.cloud;
-  const SpotSpec& spot = c.spot;
-  p.spot_unavailable_below = word_threshold(1.0 - spot.availability);
-  p.spot_price_sigma = spot.price_sigma;
-  const double rate = spot.preemptions_per_instance_hour;
-  if (rate <= 0.0) return;
-  // Young's interval for the checkpoint write cost; the work since the last checkpoint (half
-  // an interval on average) is lost, unless an emergency checkpoint fits in the notice.
-  const double write_h = spot.checkpoint_write_h;
-  const double tau_h = write_h > 0.0 ? std::sqrt(2.0 * write_h / rate) : 0.0;
-  const double notice_h = c.offer.spot_notice_s.value_or(0.0) / 3600.0;
-  const bool saved_in_notice = spot.emergency_checkpoint && notice_h >= write_h;
-  p.preemption_base_factor = 1.0 + (tau_h > 0.0 ? write_h / tau_h : 0.0);
-  p.preemption_loss_h = (saved_in_notice ? 0.0 : 0.5 * tau_h) + spot.restart_h;
-  // Poisson(rate) inverted on a 32-bit word: at least k + 1 preemptions when word >= cdf[k].
-  double term = std::exp(-rate);
-  double cdf = term;
-  for (int k = 0; k < kSweepPreemptionLevels; ++k) {
-    if (cdf * kTwoTo32 >= kTwoTo32 - 0.5) break;
-    p.preemption_cdf[k] = word_threshold(cdf);
-    p.preemption_levels = k + 1;
-    term *= rate / (k + 1);
-    cdf += term;
-  }
+  const SpotDraws d = spot_draws(plan);
+  p.spot_unavailable_below = d.unavailable_below;
+  p.preemption_levels = d.preemption_levels;
+  std::copy(d.preemption_cdf, d.preemption_cdf + kSpotPreemptionLevels, p.preemption_cdf);
+  p.preemption_base_factor = d.preemption_base_factor;
+  p.preemption_loss_h = d.preemption_loss_h;
+  if (plan.cloud && plan.spot_share > 0.0) p.spot_price_sigma = plan.cloud->spot.price_sigma;
 }
 
 void set_failures(SweepPlanParams& p, const FailureSpec& f, int nodes, long hours) {

@@ -313,23 +313,26 @@ TEST_CASE("ledger: a 1-year reserved term is repriced each year by price_change_
 }
 
 TEST_CASE("ledger: spot bills the overhead factor on whole instances") {
+  // The work is rounded to instances, then the overhead lengthens their lives (docs/model.md §3).
   const ScenarioOutcome o = run_fixture("cloud_venues.json");
   const PlanResult& all = o.plan("spot-all");
-  // 12 GPUs x overhead 1.5 = 18 GPUs -> 3 instances (24 GPUs) x $8/h = $24/h x 17,520 = $420,480
+  // 12 GPUs -> 2 instances (16 GPUs) x overhead 1.5 = 24 GPU-hours = 3 instance-hours x $8 =
+  // $24/h x 17,520 = $420,480
   CHECK(all.gpu_hours.spot_billed == doctest::Approx(24.0 * 17520.0).epsilon(kEps));
   CHECK(total(all, Category::cloud_spot) == doctest::Approx(420480.0).epsilon(kEps));
   CHECK(total(all, Category::cloud_on_demand) == 0.0);
   const PlanResult& half = o.plan("spot-half");
-  // Half on spot: 6 x 1.5 = 9 GPUs -> 2 instances x $8 = $16/h; the other 6 -> 1 on-demand
-  // instance x $16 = $16/h. Each 16 x 17,520 = $280,320.
-  CHECK(total(half, Category::cloud_spot) == doctest::Approx(280320.0).epsilon(kEps));
+  // Half on spot: 6 GPUs -> 1 instance x 1.5 = 1.5 instance-hours x $8 = $12/h x 17,520 =
+  // $210,240 (rounding 6 x 1.5 = 9 GPUs up would bill 2 instances, $16/h); the other 6 -> 1
+  // on-demand instance x $16 = $16/h x 17,520 = $280,320.
+  CHECK(total(half, Category::cloud_spot) == doctest::Approx(210240.0).epsilon(kEps));
   CHECK(total(half, Category::cloud_on_demand) == doctest::Approx(280320.0).epsilon(kEps));
-  CHECK(half.gpu_hours.spot_billed == doctest::Approx(16.0 * 17520.0).epsilon(kEps));
+  CHECK(half.gpu_hours.spot_billed == doctest::Approx(12.0 * 17520.0).epsilon(kEps));
   CHECK(half.gpu_hours.on_demand_billed == doctest::Approx(8.0 * 17520.0).epsilon(kEps));
-  // $32 an hour either way, as the on-demand baseline: no saving and no IRR (no rate makes
-  // flows that are all 0 anything but 0), though the categories differ.
+  // $28 an hour against the on-demand baseline's $32 (12 GPUs -> 2 instances x $16): it saves
+  // $4 x 17,520 = $70,080 (discount rate 0), every month, so the flows never change sign: no IRR.
   const Comparison& c = o.comparison("spot-half");
-  CHECK(c.npv_saving_usd == 0.0);
+  CHECK(c.npv_saving_usd == doctest::Approx(70080.0).epsilon(kEps));
   CHECK_FALSE(c.irr_per_year.has_value());
 }
 
