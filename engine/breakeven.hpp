@@ -1,15 +1,19 @@
 // Breakevens (SPEC §8, §12.7).
-// Utilization breakeven of one node over its life L (months = 12 life_years), bought at
-// month 0, with the §6 timing and discounting:
-//   PV(on-prem) = PV(fixed) + u PV(dynamic energy)
-//     fixed   = capex (as financed), maintenance, per-node staff, colocation per kW, the
-//               node's share (1 / nodes_per_rack) of the rack fee, idle energy (and its
-//               demand charge), minus the residual at the end of life
-//     dynamic = (peak_kw - idle_kw) x PUE(h) x price(h) every hour (and its demand charge)
+// Utilization breakeven of one node of a plan's N-node fleet over its life L (months =
+// 12 life_years), bought at month 0, with the §6 timing and discounting (SPEC §12.7):
+//   PV(on-prem) = PV(fixed) + E(u)
+//     fixed   = capex (as financed), maintenance, per-node staff, colocation per kW, the node's
+//               share of the fleet's costs (fixed FTEs / N, room capex / N, the plan's racks / N),
+//               idle energy (and its demand charge), minus the residual at the end of life
+//     E(u)    = the energy above idle: (peak_kw - idle_kw) u / s(h) x PUE(h) x price(h) every hour
+//               (a throttled hour, work rate s < 1, needs 1 / s as many busy GPUs), and the
+//               demand charge on the month's peak facility kW
 //   PV(cloud)   = u PV(G GPUs x cloud price per GPU-hour every hour)
-//   u*          = PV(fixed) / (PV(cloud per u) - PV(dynamic per u)); "never" when u* > 1.
-// The team's fixed FTEs and room capex are fleet costs, not a node's: they are left out.
-// Thermal throttling is left out (u is the busy fraction).
+//   u*          = the u where they are equal: PV(fixed) / (PV(cloud per u) - E(1)) when E is linear
+//                 (no demand charge, or each month's peak in the same hour at u = 0 and u = 1),
+//                 else the root of the convex gap by toms748; "never" when owning is dearer at u = 1.
+// With N = 1 it is the ledger of a steady single-node plan run for L years, exactly. It assumes
+// the node is never asked for more than it can do (u <= s in every hour).
 // Price breakeven: the multiplier k on every cloud price at which a plan's NPV equals the
 // baseline's, found by Boost.Math's toms748 on (0, 1000].
 #pragma once
@@ -25,10 +29,11 @@ namespace tco {
 struct UtilizationBreakeven {
   std::string server_id;
   std::string plan;          // the plan whose on-prem costs were used
+  int fleet_nodes = 1;       // N: the node carries 1 / N of the fleet's costs
   std::string price_basis;   // "on_demand", "spot", "reserved_1y", "reserved_3y"
   double cloud_usd_per_gpu_hour = 0.0;
   double pv_fixed_usd = 0.0;
-  double pv_dynamic_energy_per_u_usd = 0.0;
+  double pv_dynamic_energy_per_u_usd = 0.0;  // (E(u*) - E(0)) / u*, or E(1) - E(0) without u*
   double pv_cloud_per_u_usd = 0.0;
   std::optional<double> utilization;  // nullopt: never breaks even (u* > 1 or cloud cheaper than energy)
   std::optional<double> gpu_hours_per_month;
@@ -39,7 +44,7 @@ struct UtilizationBreakeven {
 std::vector<UtilizationBreakeven> utilization_breakevens(const Scenario& scenario, const Plan& plan,
                                                          const CloudSpec& reference_cloud);
 
-// The scenario's utilization breakevens: each distinct on-prem server of its plans against the
+// The scenario's utilization breakevens: each distinct on-prem server and fleet size of its plans against the
 // reference cloud (the baseline's, else the first plan's that has one); none without a cloud.
 std::vector<UtilizationBreakeven> scenario_utilization_breakevens(const Scenario& scenario);
 

@@ -55,7 +55,7 @@ PlanFixed fixed_costs(const Scenario& s, const Plan& plan) {
   f.ownership.depreciation_usd_by_month.assign(s.horizon_months, 0.0);
   if (plan.onprem && plan.onprem_nodes > 0) {
     f.facility = facility_figures(*plan.onprem, plan.onprem_nodes);
-    f.ownership = book_ownership_costs(*plan.onprem, {plan.onprem_nodes, static_cast<double>(f.facility.racks), true, true},
+    f.ownership = book_ownership_costs(*plan.onprem, {plan.onprem_nodes, static_cast<double>(f.facility.racks), 1.0},
                                        s.horizon_months, f.ledger);
   }
   f.total_usd = f.ledger.total_usd();

@@ -32,7 +32,7 @@ OwnershipSummary book_ownership_costs(const OnPremSpec& o, const OwnershipTerms&
   const int p = o.purchase_month;
   const double n = t.nodes;
   const double node_capex_usd = n * o.capex_per_node_usd();
-  const double room_capex_usd = t.include_room_capex ? o.room_capex_usd : 0.0;
+  const double room_capex_usd = o.room_capex_usd * t.fleet_cost_share;
   const bool leased = o.financing.kind == Financing::Kind::lease;
 
   if (leased) {
@@ -45,7 +45,7 @@ OwnershipSummary book_ownership_costs(const OnPremSpec& o, const OwnershipTerms&
   summary.capex_paid_usd = node_capex_usd + room_capex_usd;
 
   const bool maintenance_due = !(leased && o.financing.maintenance_included);
-  const double staff_fte = (t.include_fixed_staff ? o.staff.fixed_fte : 0.0) + o.staff.fte_per_node * n;
+  const double staff_fte = o.staff.fixed_fte * t.fleet_cost_share + o.staff.fte_per_node * n;
   double facility_usd_per_month = 0.0;
   if (o.colocation) {
     facility_usd_per_month = o.colocation->usd_per_kw_month * n * o.server.peak_kw +

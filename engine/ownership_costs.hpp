@@ -8,7 +8,7 @@
 //          no capex for the nodes, no residual, no depreciation
 //   maintenance  = N capex_node x maintenance_per_year / 12 each month from p (unless a lease includes it)
 //   facility     = colocation usd_per_kw_month x N peak_kw + usd_per_rack_month x racks, from p
-//   staff        = (fixed_fte + fte_per_node N) x usd_per_fte_year / 12 x (1+e)^(m/12), from p
+//   staff        = (fixed_fte share + fte_per_node N) x usd_per_fte_year / 12 x (1+e)^(m/12), from p
 //   residual     = -N (server + network + storage) (1 - decline)^((H - p)/12), end of month H-1
 //   depreciation = (N capex_node + room_capex) (1 - salvage_fraction) / (12 life_years) per month,
 //                  for life_years from p; tax_shield = -tax_rate x depreciation (when enabled)
@@ -24,9 +24,9 @@ namespace tco {
 
 struct OwnershipTerms {
   int nodes = 0;
-  double racks = 0.0;               // may be a share of a rack (the utilization breakeven)
-  bool include_fixed_staff = true;  // the breakeven's per-node view leaves the team's fixed FTEs out
-  bool include_room_capex = true;
+  double racks = 0.0;               // may be a share of the fleet's racks (the utilization breakeven)
+  double fleet_cost_share = 1.0;    // share of the fleet's own costs (fixed FTEs, room capex) booked:
+                                    // 1 / N for one node's share of an N-node fleet
 };
 
 struct OwnershipSummary {

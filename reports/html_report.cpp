@@ -153,10 +153,11 @@ std::string breakevens_section(const Json& report) {
   std::string out;
   const Json& util = report.at("breakevens").at("utilization");
   if (!util.empty()) {
-    out += "<table><tr><th>server</th><th>vs cloud price</th><th>cloud $/GPU-h</th><th>breakeven utilization</th><th>GPU-hours/month</th></tr>\n";
+    out += "<table><tr><th>server</th><th>fleet</th><th>vs cloud price</th><th>cloud $/GPU-h</th><th>breakeven utilization</th><th>GPU-hours/month per node</th></tr>\n";
     for (const auto& b : util) {
-      out += fmt::format("<tr><td>{}</td><td>{}</td><td class=n>${:.3f}</td><td class=n>{}</td><td class=n>{}</td></tr>\n",
-                         html_escape(b.at("server").get<std::string>()), html_escape(b.at("price_basis").get<std::string>()),
+      out += fmt::format("<tr><td>{}</td><td class=n>{} nodes</td><td>{}</td><td class=n>${:.3f}</td><td class=n>{}</td><td class=n>{}</td></tr>\n",
+                         html_escape(b.at("server").get<std::string>()), b.value("fleet_nodes", 1),
+                         html_escape(b.at("price_basis").get<std::string>()),
                          b.at("cloud_usd_per_gpu_hour").get<double>(),
                          b.at("utilization").is_number() ? fmt::format("{:.1f}%", 100 * b.at("utilization").get<double>()) : "never",
                          b.at("gpu_hours_per_month").is_number() ? fmt::format("{:.0f}", b.at("gpu_hours_per_month").get<double>()) : "-");

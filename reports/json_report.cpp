@@ -133,6 +133,7 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
   for (const auto& b : run.utilization_breakevens) {
     utilization.push_back({{"server", b.server_id},
                            {"plan", b.plan},
+                           {"fleet_nodes", b.fleet_nodes},
                            {"price_basis", b.price_basis},
                            {"cloud_usd_per_gpu_hour", b.cloud_usd_per_gpu_hour},
                            {"life_months", b.life_months},

@@ -103,10 +103,13 @@ std::string markdown_summary(const Json& report) {
   }
   const Json& util = report.at("breakevens").at("utilization");
   if (!util.empty()) {
-    md += "\n**Utilization breakeven** (one node over its life vs renting the same GPU-hours):\n\n";
-    md += "| server | vs price | cloud $/GPU-h | breakeven utilization | GPU-hours/month |\n|---|---|---:|---:|---:|\n";
+    md += "\n**Utilization breakeven** (one node over its life, with its share of the fleet's fixed staff, room and "
+          "racks, vs renting the same GPU-hours):\n\n";
+    md += "| server | fleet | vs price | cloud $/GPU-h | breakeven utilization | GPU-hours/month per node |\n"
+          "|---|---:|---|---:|---:|---:|\n";
     for (const auto& b : util) {
-      md += fmt::format("| {} | {} | ${:.3f} | {} | {} |\n", b.at("server").get<std::string>(),
+      md += fmt::format("| {} | {} nodes | {} | ${:.3f} | {} | {} |\n", b.at("server").get<std::string>(),
+                        b.value("fleet_nodes", 1),
                         b.at("price_basis").get<std::string>(), b.at("cloud_usd_per_gpu_hour").get<double>(),
                         b.at("utilization").is_number() ? fmt::format("{:.1f}%", 100.0 * b.at("utilization").get<double>())
                                                         : std::string("never"),
