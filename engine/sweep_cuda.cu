@@ -1,6 +1,7 @@
 // The CUDA backend of the sweep (engine/sweep_backend.hpp): launches only. One thread per
-// (point, path) runs sweep_plan_path (engine/sweep_kernel.hpp) for each plan, hours in the
-// loop, reading the point's shared series (demand, site hours, price factors) from device
+// (point, path) runs sweep_plan_path (engine/sweep_kernel.hpp) for each plan that is not a
+// repeat of an earlier plan of the launch (SweepChunk::same_as, copied by a second kernel, as
+// the CPU backend copies them), hours in the loop, reading the point's shared series (demand, site hours, price factors) from device
 // memory: consecutive threads are consecutive paths of one point, so a warp's loads of a series
 // are one broadcast. Then one block per point reduces the per-path NPVs and savings to means and
 // standard errors (two passes, a fixed tree: the same bits on every run). Quantiles are taken
@@ -52,10 +53,21 @@ class DeviceArray {
   std::size_t count_ = 0;
 };
 
+// The plan of this launch whose result plan j repeats (SweepChunk::same_as): the first of its
+// chain of twins that the launch evaluates; -1 when j is evaluated itself (no twin, or its twin
+// is in an earlier launch).
+__device__ int evaluated_twin(const int* same_as, int plan, int launch_first_plan) {
+  int twin = same_as[plan];
+  if (twin < launch_first_plan) return -1;
+  while (same_as[twin] >= launch_first_plan) twin = same_as[twin];
+  return twin;
+}
+
 // Results of point p start at (first_plan(p) - first_plan(p0)) x paths within a sub-chunk.
 __global__ void sweep_paths_kernel(const SweepPointHeader* points, long point_count, const SweepPlanParams* plans,
-                                   const double* data, long paths, long first_slot, double* npv, double* total,
-                                   double* scratch, int scratch_per_path, int* status) {
+                                   const int* same_as, int launch_first_plan, const double* data, long paths,
+                                   long first_slot, double* npv, double* total, double* scratch, int scratch_per_path,
+                                   int* status) {
   const long item = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (item >= point_count * paths) return;
   const long point = item / paths;
@@ -64,11 +76,30 @@ __global__ void sweep_paths_kernel(const SweepPointHeader* points, long point_co
   double* own_scratch = scratch + item * static_cast<long>(scratch_per_path);
   const long slot = static_cast<long>(pt.first_plan) * paths - first_slot + path * pt.plan_count;
   for (int i = 0; i < pt.plan_count; ++i) {
+    if (evaluated_twin(same_as, pt.first_plan + i, launch_first_plan) >= 0) continue;  // copied afterwards
     const SweepPathResult r =
         sweep_plan_path(pt, plans[pt.first_plan + i], data, static_cast<std::uint32_t>(path), own_scratch);
     if (r.status != kSweepOk) atomicExch(status, r.status);
     npv[slot + i] = r.npv_usd;
     total[slot + i] = r.total_usd;
+  }
+}
+
+// Plan j's result on a path is at slot_base[j] + path x slot_stride[j] - first_slot.
+__global__ void sweep_twins_kernel(const SweepPointHeader* points, long point_count, const int* same_as,
+                                   int launch_first_plan, const long* slot_base, const int* slot_stride, long paths,
+                                   long first_slot, double* npv, double* total) {
+  const long item = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (item >= point_count * paths) return;
+  const SweepPointHeader& pt = points[item / paths];
+  const long path = item % paths;
+  for (int j = pt.first_plan; j < pt.first_plan + pt.plan_count; ++j) {
+    const int twin = evaluated_twin(same_as, j, launch_first_plan);
+    if (twin < 0) continue;
+    const long to = slot_base[j] + path * slot_stride[j] - first_slot;
+    const long from = slot_base[twin] + path * slot_stride[twin] - first_slot;
+    npv[to] = npv[from];
+    total[to] = total[from];
   }
 }
 
@@ -164,6 +195,21 @@ SweepPathValues run_sweep_cuda(const SweepChunk& chunk, long paths, SweepDeviceM
   d_plans.upload(chunk.plans.data(), chunk.plans.size());
   DeviceArray<double> d_data(chunk.data.size());
   d_data.upload(chunk.data.data(), chunk.data.size());
+  // Plans alike at several points run once per path; their twins' results are copied.
+  DeviceArray<int> d_same_as(chunk.same_as.size());
+  d_same_as.upload(chunk.same_as.data(), chunk.same_as.size());
+  std::vector<long> slot_base(chunk.plans.size());
+  std::vector<int> slot_stride(chunk.plans.size());
+  for (const SweepPointHeader& pt : chunk.points) {
+    for (int i = 0; i < pt.plan_count; ++i) {
+      slot_base[pt.first_plan + i] = static_cast<long>(pt.first_plan) * paths + i;
+      slot_stride[pt.first_plan + i] = pt.plan_count;
+    }
+  }
+  DeviceArray<long> d_slot_base(slot_base.size());
+  d_slot_base.upload(slot_base.data(), slot_base.size());
+  DeviceArray<int> d_slot_stride(slot_stride.size());
+  d_slot_stride.upload(slot_stride.data(), slot_stride.size());
   DeviceArray<int> d_status(1);
   const int ok = kSweepOk;
   d_status.upload(&ok, 1);
@@ -199,9 +245,13 @@ SweepPathValues run_sweep_cuda(const SweepChunk& chunk, long paths, SweepDeviceM
     const long items = count * paths;
     const long blocks = (items + kPathThreads - 1) / kPathThreads;
     sweep_paths_kernel<<<static_cast<unsigned>(blocks), kPathThreads>>>(
-        d_points.get() + p0, count, d_plans.get(), d_data.get(), paths, first_slot, d_npv.get(), d_total.get(),
-        d_scratch.get(), chunk.max_failure_scratch, d_status.get());
+        d_points.get() + p0, count, d_plans.get(), d_same_as.get(), first_plan, d_data.get(), paths, first_slot,
+        d_npv.get(), d_total.get(), d_scratch.get(), chunk.max_failure_scratch, d_status.get());
     check(cudaGetLastError(), "launching the path kernel");
+    sweep_twins_kernel<<<static_cast<unsigned>(blocks), kPathThreads>>>(
+        d_points.get() + p0, count, d_same_as.get(), first_plan, d_slot_base.get(), d_slot_stride.get(), paths,
+        first_slot, d_npv.get(), d_total.get());
+    check(cudaGetLastError(), "launching the twins kernel");
     sweep_moments_kernel<<<static_cast<unsigned>(count), kReduceThreads>>>(d_points.get() + p0, paths, first_slot,
                                                                          d_npv.get(), first_plan, d_moments.get());
     check(cudaGetLastError(), "launching the reduction kernel");

@@ -1,7 +1,11 @@
 // CUDA parity of the sweep (SPEC §9): the same grid gives the same per-path NPVs on the CUDA
 // backend as on the CPU backend, to 1e-9 relative, and the same best plans; the device-side
-// means and standard errors agree with the host's. Exits 77 (CTest: skipped) when no CUDA device
-// is visible. A plain program, not a doctest case, so that the skip code is its exit code.
+// means and standard errors agree with the host's. Three grids: the rich fixture with every
+// random input on (3 node counts x 3 power prices), the shipped sweep
+// (scenarios/sweeps/hybrid-uncertain, 20 points), and spot at availability 0.5 with overhead
+// 1.12 and no other random input, whose mean must be the deterministic (expected-value) NPV
+// within 4 standard errors on both backends. Exits 77 (CTest: skipped) when no CUDA device is
+// visible. A plain program, not a doctest case, so that the skip code is its exit code.
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -9,6 +13,7 @@
 #include <vector>
 
 #include "engine/statistics.hpp"
+#include "engine/sweep_grid.hpp"
 #include "engine/sweep_backend.hpp"
 #include "engine/sweep_prepare.hpp"
 #include "models/scenario.hpp"
@@ -30,35 +35,18 @@ Json random_scenario() {
 
 double relative(double a, double b) { return std::fabs(a - b) / std::max(1.0, std::max(std::fabs(a), std::fabs(b))); }
 
-}  // namespace
-
-int main() {
-  std::string why;
-  if (tco::sweep_cuda_devices(&why) == 0) {
-    std::printf("skipped: %s\n", why.c_str());
-    return 77;
-  }
-  // A grid of 3 node counts x 3 power prices, as tests/fixtures/sweep/grid.json.
-  std::vector<tco::SweepPoint> points;
-  for (int nodes : {1, 2, 3}) {
-    for (double price : {0.08, 0.10, 0.12}) {
-      Json doc = random_scenario();
-      doc["plans"][1]["onprem_nodes"] = nodes;
-      doc["onprem"]["power"]["tariff"]["usd_per_kwh"] = price;
-      const tco::Scenario s = tco::load_scenario_json(doc, "cuda-parity.json", TCO_SOURCE_DIR);
-      points.push_back(tco::prepare_sweep_point(s, 7));
-    }
-  }
-  const long paths = 300;
-  const tco::SweepChunk chunk = tco::make_sweep_chunk(points);
+// Runs the chunk on both backends and compares; returns the number of failed checks.
+int check_parity(const char* name, const tco::SweepChunk& chunk, const std::vector<tco::SweepPoint>& points,
+                 long paths, bool expect_deterministic_means) {
   const tco::SweepPathValues cpu = tco::run_sweep_cpu(chunk, paths, 0);
   tco::SweepDeviceMoments moments;
   const tco::SweepPathValues gpu = tco::run_sweep_cuda(chunk, paths, &moments);
-
   int failures = 0;
   double worst = 0.0;
   double worst_moment = 0.0;
-  for (const auto& pt : chunk.points) {
+  double worst_z = 0.0;
+  for (std::size_t p = 0; p < chunk.points.size(); ++p) {
+    const tco::SweepPointHeader& pt = chunk.points[p];
     int best_cpu = 0, best_gpu = 0;
     std::vector<double> mean_cpu(pt.plan_count);
     for (int j = 0; j < pt.plan_count; ++j) {
@@ -76,18 +64,96 @@ int main() {
       worst_moment = std::max(worst_moment, relative(s.mean, moments.npv_mean_usd[slot]));
       worst_moment = std::max(worst_moment, std::fabs(s.stderr_ - moments.npv_stderr_usd[slot]) /
                                                 std::max(1.0, s.stderr_));
+      if (expect_deterministic_means) {
+        const double deterministic = points[p].deterministic_npv_usd[j];
+        const double se = std::max(moments.npv_stderr_usd[slot], 1e-9 * std::fabs(deterministic));
+        worst_z = std::max(worst_z, std::fabs(moments.npv_mean_usd[slot] - deterministic) / se);
+      }
       if (mean_cpu[j] < mean_cpu[best_cpu]) best_cpu = j;
       if (moments.npv_mean_usd[slot] < moments.npv_mean_usd[pt.first_plan + best_gpu]) best_gpu = j;
     }
     if (best_cpu != best_gpu) {
-      std::printf("FAIL: best plan differs at a point: cpu %d, cuda %d\n", best_cpu, best_gpu);
+      std::printf("FAIL: %s: best plan differs at point %zu: cpu %d, cuda %d\n", name, p, best_cpu, best_gpu);
       ++failures;
     }
   }
-  std::printf("per-path NPV and total, CPU vs CUDA: largest relative difference %.3e (limit 1e-9)\n", worst);
-  std::printf("device means and stderrs vs host: largest relative difference %.3e (limit 1e-9)\n", worst_moment);
+  std::printf("%s: %zu points x %ld paths\n", name, chunk.points.size(), paths);
+  std::printf("  per-path NPV and total, CPU vs CUDA: largest relative difference %.3e (limit 1e-9)\n", worst);
+  std::printf("  device means and stderrs vs host: largest relative difference %.3e (limit 1e-9)\n", worst_moment);
   if (worst > 1e-9) ++failures;
   if (worst_moment > 1e-9) ++failures;
+  if (expect_deterministic_means) {
+    std::printf("  device means vs the deterministic NPVs: largest |difference| / stderr %.2f (limit 4)\n", worst_z);
+    if (worst_z > 4.0) ++failures;
+  }
+  return failures;
+}
+
+std::vector<tco::SweepPoint> shipped_sweep_points() {
+  const std::string scenario_file = std::string(TCO_SOURCE_DIR) + "/scenarios/sweeps/hybrid-uncertain.json";
+  std::ifstream in(scenario_file, std::ios::binary);
+  const Json scenario = Json::parse(in);
+  const tco::SweepGrid grid = tco::read_sweep_grid(
+      std::string(TCO_SOURCE_DIR) + "/scenarios/sweeps/hybrid-uncertain.grid.json", scenario, scenario_file);
+  std::vector<tco::SweepPoint> points;
+  for (long i = 0; i < grid.points(); ++i) {
+    const Json doc = tco::grid_point_document(grid, scenario, i);
+    const tco::Scenario s =
+        tco::load_scenario_json(doc, scenario_file, std::string(TCO_SOURCE_DIR) + "/scenarios/sweeps");
+    points.push_back(tco::prepare_sweep_point(s, scenario.at("monte_carlo").value("seed", 1)));
+  }
+  return points;
+}
+
+}  // namespace
+
+int main() {
+  std::string why;
+  if (tco::sweep_cuda_devices(&why) == 0) {
+    std::printf("skipped: %s\n", why.c_str());
+    return 77;
+  }
+  int failures = 0;
+  {
+    // A grid of 3 node counts x 3 power prices, as tests/fixtures/sweep/grid.json.
+    std::vector<tco::SweepPoint> points;
+    for (int nodes : {1, 2, 3}) {
+      for (double price : {0.08, 0.10, 0.12}) {
+        Json doc = random_scenario();
+        doc["plans"][1]["onprem_nodes"] = nodes;
+        doc["onprem"]["power"]["tariff"]["usd_per_kwh"] = price;
+        const tco::Scenario s = tco::load_scenario_json(doc, "cuda-parity.json", TCO_SOURCE_DIR);
+        points.push_back(tco::prepare_sweep_point(s, 7));
+      }
+    }
+    failures += check_parity("every random input on", tco::make_sweep_chunk(points), points, 300, false);
+  }
+  {
+    const std::vector<tco::SweepPoint> points = shipped_sweep_points();
+    failures += check_parity("scenarios/sweeps/hybrid-uncertain", tco::make_sweep_chunk(points), points, 200, false);
+  }
+  {
+    // Spot availability 0.5 and overhead 1.12 alone: linear in both, so each plan's mean is its
+    // deterministic NPV (docs/model.md §3).
+    std::vector<tco::SweepPoint> points;
+    for (double share : {0.3, 0.6, 1.0}) {
+      Json doc = random_scenario();
+      doc["monte_carlo"]["demand_growth_sigma_per_year"] = 0.0;
+      doc["cloud"]["spot"]["availability"] = 0.5;
+      doc["cloud"]["spot"]["preemptions_per_instance_hour"] = 0.0;
+      doc["cloud"]["spot"]["price_sigma"] = 0.0;
+      doc["cloud"]["spot_overhead_factor"] = 1.12;
+      doc["onprem"]["power"]["monthly_price_sigma"] = 0.0;
+      doc["onprem"]["ambient"]["noise_sigma_c"] = 0.0;
+      doc["onprem"]["failures"]["afr_per_year"] = 0.0;
+      doc["plans"][0]["spot_share"] = share;
+      doc["plans"][1]["spot_share"] = share;
+      const tco::Scenario s = tco::load_scenario_json(doc, "cuda-spot.json", TCO_SOURCE_DIR);
+      points.push_back(tco::prepare_sweep_point(s, 11));
+    }
+    failures += check_parity("spot at availability 0.5, overhead 1.12", tco::make_sweep_chunk(points), points, 2000,
+                             true);
+  }
   std::printf("%s\n", failures == 0 ? "PASS" : "FAIL");
   return failures == 0 ? 0 : 1;
 }
