@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "engine/error.hpp"
@@ -64,7 +65,12 @@ __device__ int evaluated_twin(const int* same_as, int plan, int launch_first_pla
 }
 
 // Results of point p start at (first_plan(p) - first_plan(p0)) x paths within a sub-chunk.
-__global__ void sweep_paths_kernel(const SweepPointHeader* points, long point_count, const SweepPlanParams* plans,
+// MinBlocks: resident blocks of kPathThreads per SM the compiler must allow (it caps the
+// registers per thread): the kernel is latency-bound, and at the 148 registers it takes
+// unbounded only 12 warps per SM fit (docs/performance.md, "CUDA backend").
+template <int MinBlocks>
+__global__ void __launch_bounds__(kPathThreads, MinBlocks)
+    sweep_paths_kernel(const SweepPointHeader* points, long point_count, const SweepPlanParams* plans,
                                    const int* same_as, int launch_first_plan, const double* data, long paths,
                                    long first_slot, double* npv, double* total, double* scratch, int scratch_per_path,
                                    int* status) {
@@ -100,6 +106,29 @@ __global__ void sweep_twins_kernel(const SweepPointHeader* points, long point_co
     const long from = slot_base[twin] + path * slot_stride[twin] - first_slot;
     npv[to] = npv[from];
     total[to] = total[from];
+  }
+}
+
+// The path kernel with the occupancy TCO_CUDA_MIN_BLOCKS asks for (1, 4, 6 or 8 blocks per SM;
+// a tuning knob for measurements). Every variant runs the same code: the same bits. 6 blocks
+// (80 registers, about 0.6 KB of spills to L1, 24 warps per SM) was the fastest on an H200:
+// 2.26e10 path-hours/s with every random input on against 1.89e10 for 1 block (148 registers,
+// 12 warps), 9.25e10 against 6.65e10 with them off (docs/performance.md, "CUDA backend").
+constexpr int kDefaultMinBlocks = 6;
+
+int path_kernel_min_blocks() {
+  const char* text = std::getenv("TCO_CUDA_MIN_BLOCKS");
+  const int asked = text ? std::atoi(text) : kDefaultMinBlocks;
+  return asked == 1 || asked == 4 || asked == 8 ? asked : 6;
+}
+
+template <typename... Args>
+void launch_paths_kernel(unsigned blocks, Args... args) {
+  switch (path_kernel_min_blocks()) {
+    case 1: sweep_paths_kernel<1><<<blocks, kPathThreads>>>(args...); break;
+    case 4: sweep_paths_kernel<4><<<blocks, kPathThreads>>>(args...); break;
+    case 8: sweep_paths_kernel<8><<<blocks, kPathThreads>>>(args...); break;
+    default: sweep_paths_kernel<6><<<blocks, kPathThreads>>>(args...); break;
   }
 }
 
@@ -244,9 +273,9 @@ SweepPathValues run_sweep_cuda(const SweepChunk& chunk, long paths, SweepDeviceM
     const std::size_t slots = static_cast<std::size_t>(plan_end - first_plan) * static_cast<std::size_t>(paths);
     const long items = count * paths;
     const long blocks = (items + kPathThreads - 1) / kPathThreads;
-    sweep_paths_kernel<<<static_cast<unsigned>(blocks), kPathThreads>>>(
-        d_points.get() + p0, count, d_plans.get(), d_same_as.get(), first_plan, d_data.get(), paths, first_slot,
-        d_npv.get(), d_total.get(), d_scratch.get(), chunk.max_failure_scratch, d_status.get());
+    launch_paths_kernel(static_cast<unsigned>(blocks), d_points.get() + p0, count, d_plans.get(), d_same_as.get(),
+                        first_plan, d_data.get(), paths, first_slot, d_npv.get(), d_total.get(), d_scratch.get(),
+                        chunk.max_failure_scratch, d_status.get());
     check(cudaGetLastError(), "launching the path kernel");
     sweep_twins_kernel<<<static_cast<unsigned>(blocks), kPathThreads>>>(
         d_points.get() + p0, count, d_same_as.get(), first_plan, d_slot_base.get(), d_slot_stride.get(), paths,
