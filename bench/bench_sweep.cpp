@@ -22,8 +22,8 @@
 
 #include <fmt/format.h>
 
-#include "engine/sweep_backend.hpp"
-#include "engine/sweep_prepare.hpp"
+#include "engine/sweep/sweep_backend.hpp"
+#include "engine/sweep/sweep_prepare.hpp"
 #include "models/scenario.hpp"
 
 namespace {

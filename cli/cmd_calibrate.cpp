@@ -1,7 +1,7 @@
 // tcosim calibrate SCENARIO [--paths N] [--seed S] [--threads T] [--out CALIBRATION.json]
 //   [--catalog DIR] [--quiet]
 // Fits the hourly fluid model's on-prem and cloud packing efficiency and spot overhead factor to the
-// discrete-event replay of the scenario's jobs (engine/calibration.hpp, docs/calibration.md),
+// discrete-event replay of the scenario's jobs (engine/decisions/calibration.hpp, docs/calibration.md),
 // prints per plan the replay's NPV (mean and 95% CI half-width) against the fluid model's before
 // and after calibration, and writes the fitted factors with a merge patch per plan.
 #include <cmath>
@@ -13,10 +13,10 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
-#include "engine/calibration.hpp"
-#include "engine/error.hpp"
+#include "engine/decisions/calibration.hpp"
+#include "core/error.hpp"
 #include "models/scenario.hpp"
-#include "reports/atomic_file.hpp"
+#include "core/io/atomic_file.hpp"
 
 namespace tco::cli {
 

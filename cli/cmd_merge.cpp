@@ -7,8 +7,8 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app.hpp"
-#include "engine/sweep_run.hpp"
-#include "reports/atomic_file.hpp"
+#include "engine/sweep/sweep_run.hpp"
+#include "core/io/atomic_file.hpp"
 
 namespace tco::cli {
 

@@ -2,7 +2,7 @@
 //   [--reserved FROM:TO[:STEP]] [--paths N] [--seed S] [--threads T] [--backend cpu|auto|cuda]
 //   [--out REPORT.json] [--catalog DIR] [--quiet]
 // Sizes the base load of a hybrid plan: the Monte Carlo fluid model of the sweep engine over a
-// grid of node counts (and reserved instances) on common random numbers (engine/sizing.hpp), and
+// grid of node counts (and reserved instances) on common random numbers (engine/decisions/sizing.hpp), and
 // writes `run`'s report of the scenario with a "sizing" section (docs/decisions.md).
 #include <filesystem>
 #include <memory>
@@ -13,9 +13,9 @@
 
 #include "cli/app.hpp"
 #include "cli/report_pipeline.hpp"
-#include "engine/error.hpp"
-#include "engine/sizing.hpp"
-#include "reports/atomic_file.hpp"
+#include "core/error.hpp"
+#include "engine/decisions/sizing.hpp"
+#include "core/io/atomic_file.hpp"
 #include "reports/decisions_json.hpp"
 #include "reports/markdown_summary.hpp"
 

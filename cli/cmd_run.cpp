@@ -11,11 +11,11 @@
 
 #include "cli/app.hpp"
 #include "cli/report_pipeline.hpp"
-#include "engine/error.hpp"
-#include "engine/monte_carlo.hpp"
+#include "core/error.hpp"
+#include "engine/montecarlo/monte_carlo.hpp"
 #include "engine/scenario_run.hpp"
 #include "models/scenario.hpp"
-#include "reports/atomic_file.hpp"
+#include "core/io/atomic_file.hpp"
 #include "reports/json_report.hpp"
 #include "reports/markdown_summary.hpp"
 

@@ -14,8 +14,8 @@
 
 #include "cli/app.hpp"
 #include "cli/report_pipeline.hpp"
-#include "engine/error.hpp"
-#include "reports/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/io/atomic_file.hpp"
 #include "reports/markdown_summary.hpp"
 
 namespace tco::cli {

@@ -1,4 +1,4 @@
-#include "engine/calendar.hpp"
+#include "core/calendar.hpp"
 
 #include <cstdio>
 #include <fmt/format.h>

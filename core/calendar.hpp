@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "engine/hd.hpp"
+#include "core/hd.hpp"
 
 namespace tco {
 

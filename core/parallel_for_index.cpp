@@ -1,4 +1,4 @@
-#include "engine/parallel_for_index.hpp"
+#include "core/parallel_for_index.hpp"
 
 #include <exception>
 #include <limits>

@@ -8,8 +8,8 @@
 #include <Eigen/Core>
 #include <fmt/format.h>
 
-#include "engine/error.hpp"
-#include "engine/random.hpp"
+#include "core/error.hpp"
+#include "core/random/random.hpp"
 
 namespace tco {
 

@@ -1,10 +1,10 @@
-#include "reports/atomic_file.hpp"
+#include "core/io/atomic_file.hpp"
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 
 namespace tco {
 

@@ -1,11 +1,11 @@
-#include "models/csv_lines.hpp"
+#include "core/io/csv_lines.hpp"
 
 #include <charconv>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 
 namespace tco {
 

@@ -1,4 +1,4 @@
-#include "engine/json_reader.hpp"
+#include "core/io/json_reader.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 
 namespace tco {
 

@@ -1,4 +1,4 @@
-#include "engine/sha256.hpp"
+#include "core/io/sha256.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,9 +1,9 @@
-#include "engine/ambient_draws.hpp"
+#include "core/random/ambient_draws.hpp"
 
 #include <cmath>
 
-#include "engine/philox_lanes.hpp"
-#include "engine/random.hpp"
+#include "core/random/philox_lanes.hpp"
+#include "core/random/random.hpp"
 
 // Vector clones for AVX-512 and AVX2 machines, chosen at run time (GCC on x86-64); flattened so
 // that Philox is inlined and the loops vectorised.

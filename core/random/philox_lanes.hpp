@@ -1,9 +1,9 @@
-// Philox4x32-10 for many counters at once: the same words as philox4x32_10 (engine/random.hpp)
+// Philox4x32-10 for many counters at once: the same words as philox4x32_10 (core/random/random.hpp)
 // counter by counter, but held lane by lane (one array per word) so that each round is one
 // vector loop over 16 lanes. Words sit in 64-bit lanes (high halves zero): the 32 x 32 -> 64-bit
 // multiply (vpmuludq) then needs no widening or narrowing shuffles.
 // Callers compile it inside their own target clones (engine/des/batch_draws.cpp,
-// engine/ambient_draws.cpp). Nanoseconds per block measured on this project's machine (AMD
+// core/random/ambient_draws.cpp). Nanoseconds per block measured on this project's machine (AMD
 // EPYC with AVX-512), against Random123's block-at-a-time code in the same clone: AVX-512 3.1
 // against 3.9, AVX2 6.7 against 10.2. The baseline x86-64 clone is slower this way (13.9
 // against 9.9), but only CPUs without AVX2 (before 2013) run it.
@@ -15,7 +15,7 @@
 #include <bit>
 #include <cstdint>
 
-#include "engine/random.hpp"
+#include "core/random/random.hpp"
 
 namespace tco {
 

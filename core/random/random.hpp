@@ -16,7 +16,7 @@
 
 #include <Random123/philox.h>
 
-#include "engine/hd.hpp"
+#include "core/hd.hpp"
 
 namespace tco {
 
@@ -80,7 +80,7 @@ TCO_HD double uniform(std::uint64_t seed, std::uint32_t path, RandomSource sourc
 TCO_HD double exponential_quantile(double u, double rate) { return -std::log(u) / rate; }
 
 // Phi^-1(p), Wichura (1988) algorithm AS 241, PPND16, in two pieces so that a vector loop can
-// run the central one on every draw and fix the tails after (engine/sweep_cpu.cpp); the
+// run the central one on every draw and fix the tails after (engine/sweep/sweep_cpu.cpp); the
 // pieces are the very expressions of the whole, so the bits are the same.
 // The central region |q| <= 0.425, q = p - 0.5 (85 % of draws): one rational function, no branch.
 TCO_HD double normal_quantile_central(double q) {

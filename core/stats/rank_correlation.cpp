@@ -1,4 +1,4 @@
-#include "engine/rank_correlation.hpp"
+#include "core/stats/rank_correlation.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,8 @@
 #include <Eigen/Core>
 #include <fmt/format.h>
 
-#include "engine/error.hpp"
-#include "engine/random.hpp"
+#include "core/error.hpp"
+#include "core/random/random.hpp"
 
 namespace tco {
 

@@ -1,4 +1,4 @@
-#include "engine/statistics.hpp"
+#include "core/stats/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>

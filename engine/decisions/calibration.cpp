@@ -1,4 +1,4 @@
-#include "engine/calibration.hpp"
+#include "engine/decisions/calibration.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,16 +9,16 @@
 #include <fmt/format.h>
 
 #include "engine/des/job_stream.hpp"
-#include "engine/error.hpp"
-#include "engine/monte_carlo.hpp"
-#include "engine/plan_evaluator.hpp"
-#include "engine/random.hpp"
+#include "core/error.hpp"
+#include "engine/montecarlo/monte_carlo.hpp"
+#include "engine/ledger/plan_evaluator.hpp"
+#include "core/random/random.hpp"
 
 namespace tco {
 
 namespace {
 
-// A path's demand growth rate, as the replay draws it (engine/monte_carlo.cpp's path_growth:
+// A path's demand growth rate, as the replay draws it (engine/montecarlo/monte_carlo.cpp's path_growth:
 // the same draw, so the same cloned jobs).
 double path_growth(const Scenario& s, std::uint64_t seed, std::uint32_t path) {
   const double sigma = s.monte_carlo.demand_growth_sigma_per_year;

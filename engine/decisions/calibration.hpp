@@ -1,4 +1,4 @@
-// Calibrates the hourly fluid model (engine/hourly_model.hpp) against the discrete-event
+// Calibrates the hourly fluid model (engine/ledger/hourly_model.hpp) against the discrete-event
 // replay of the same jobs (SPEC §9, §12.17; docs/calibration.md). Both see the jobs of the same
 // Monte Carlo paths (same seed, same path indices, so the same jobs):
 //   demand D_h(k)   = sum over path k's jobs of gpus x |[submit, submit + duration) ∩ [h, h+1)|
@@ -32,8 +32,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/json_reader.hpp"
-#include "engine/statistics.hpp"
+#include "core/io/json_reader.hpp"
+#include "core/stats/statistics.hpp"
 #include "models/scenario.hpp"
 
 namespace tco {

@@ -1,4 +1,4 @@
-#include "engine/sensitivity.hpp"
+#include "engine/decisions/sensitivity.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <Eigen/QR>
 #include <fmt/format.h>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 
 namespace tco {
 

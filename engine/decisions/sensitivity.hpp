@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/uncertain_paths.hpp"
+#include "engine/montecarlo/uncertain_paths.hpp"
 #include "models/uncertain.hpp"
 
 namespace tco {

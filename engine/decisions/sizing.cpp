@@ -1,4 +1,4 @@
-#include "engine/sizing.hpp"
+#include "engine/decisions/sizing.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 
 namespace tco {
 

@@ -1,7 +1,7 @@
 // Base-load sizing (SPEC §8; docs/decisions.md): how many on-prem nodes N (and, optionally, how
 // many reserved instances R) a hybrid plan should have. Every N of the range is a point of a
 // sweep grid over /plans/<k>/onprem_nodes (and /plans/<k>/reserved_instances) evaluated by the
-// sweep engine (engine/sweep_run.hpp: evaluate_grid_points, the Monte Carlo hourly fluid model)
+// sweep engine (engine/sweep/sweep_run.hpp: evaluate_grid_points, the Monte Carlo hourly fluid model)
 // on the same paths: common random numbers, so the curve's differences between N are paired.
 // The grid's scenario holds the sized plan alone (its NPV on a path does not depend on the other
 // plans: no draw depends on the plan); the baseline is evaluated once on the same paths.
@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/statistics.hpp"
-#include "engine/sweep_run.hpp"
+#include "core/stats/statistics.hpp"
+#include "engine/sweep/sweep_run.hpp"
 
 namespace tco {
 

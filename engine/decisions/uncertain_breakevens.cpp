@@ -1,4 +1,4 @@
-#include "engine/uncertain_breakevens.hpp"
+#include "engine/decisions/uncertain_breakevens.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,8 +7,8 @@
 #include <boost/math/tools/roots.hpp>
 #include <fmt/format.h>
 
-#include "engine/breakeven.hpp"
-#include "engine/plan_evaluator.hpp"
+#include "engine/ledger/breakeven.hpp"
+#include "engine/ledger/plan_evaluator.hpp"
 
 namespace tco {
 
@@ -62,7 +62,7 @@ std::optional<double> crn_price_multiplier(const std::vector<double>& plan_npv, 
   }
   const double gap_mean = mean_of(gap), slope_mean = mean_of(slope);
   auto f = [&](double k) { return gap_mean + (k - 1.0) * slope_mean; };
-  // The bracket and tolerance of engine/breakeven.cpp's price_breakeven (k = 0 excluded there too).
+  // The bracket and tolerance of engine/ledger/breakeven.cpp's price_breakeven (k = 0 excluded there too).
   const double lo = 1e-9, hi = 1000.0;
   const double f_lo = f(lo), f_hi = f(hi);
   if ((f_lo < 0.0) == (f_hi < 0.0) || f_lo == 0.0 || f_hi == 0.0) return std::nullopt;

@@ -1,5 +1,5 @@
 // Breakevens under uncertainty (SPEC §8; docs/decisions.md), from the per-path deterministic
-// evaluations of engine/uncertain_paths.hpp (common random numbers: every plan and every trial
+// evaluations of engine/montecarlo/uncertain_paths.hpp (common random numbers: every plan and every trial
 // value sees the same input draws on a path).
 // Payback month: per path, comparison::payback_month of the plan vs the baseline (SPEC §12.14);
 //   "never" (no month within the horizon) counts as +infinity: P10/P50/P90 by linear
@@ -10,12 +10,12 @@
 //   prices, so a plan's NPV at multiplier k is NPV + (k - 1) C exactly (C = the NPV of its
 //   on-demand, spot and reserved categories); k* solves
 //   mean_p [NPV_plan,p - NPV_base,p + (k - 1)(C_plan,p - C_base,p)] = 0
-//   by toms748 on (0, 1000], as engine/breakeven.cpp's price_breakeven does for one scenario.
+//   by toms748 on (0, 1000], as engine/ledger/breakeven.cpp's price_breakeven does for one scenario.
 // Simulated utilization breakeven of a plan with N nodes of G GPUs: the workload replaced by a
 //   steady demand of D reference GPUs every hour, D* solves
 //   mean_p [NPV_base,p(D) - NPV_plan,p(D)] = 0 on [0, N G perf] (toms748), and u_sim is the plan's
 //   on-prem utilization (busy / installed GPU-hours) at D* with the inputs at their base values.
-//   Beside it, the closed form u* (engine/breakeven.hpp) against the baseline's on-demand price.
+//   Beside it, the closed form u* (engine/ledger/breakeven.hpp) against the baseline's on-demand price.
 //   They differ by what the closed form leaves out on purpose: the horizon instead of the node's
 //   life, instance rounding, fixed FTEs, whole racks, throttling; on the closed form's own
 //   premises (one node, horizon = life, 1-GPU instances) they agree (a test).
@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/uncertain_paths.hpp"
+#include "engine/montecarlo/uncertain_paths.hpp"
 
 namespace tco {
 

@@ -1,8 +1,8 @@
-#include "engine/uncertainty_analysis.hpp"
+#include "engine/decisions/uncertainty_analysis.hpp"
 
 #include <chrono>
 
-#include "engine/rank_correlation.hpp"
+#include "core/stats/rank_correlation.hpp"
 
 namespace tco {
 

@@ -1,7 +1,7 @@
 // Everything a scenario's `uncertain` section gives a report (docs/decisions.md): one Monte
-// Carlo over the inputs (engine/uncertain_paths.hpp) feeds the standardised regression
-// coefficients (engine/sensitivity.hpp), the saving's distribution and the breakevens under
-// uncertainty (engine/uncertain_breakevens.hpp); the tornado adds 2 x inputs evaluations.
+// Carlo over the inputs (engine/montecarlo/uncertain_paths.hpp) feeds the standardised regression
+// coefficients (engine/decisions/sensitivity.hpp), the saving's distribution and the breakevens under
+// uncertainty (engine/decisions/uncertain_breakevens.hpp); the tornado adds 2 x inputs evaluations.
 // The analysed plan: `plan` when named, else the non-baseline plan with the largest NPV saving at
 // the base values.
 #pragma once
@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/sensitivity.hpp"
-#include "engine/statistics.hpp"
-#include "engine/uncertain_breakevens.hpp"
-#include "engine/uncertain_paths.hpp"
+#include "engine/decisions/sensitivity.hpp"
+#include "core/stats/statistics.hpp"
+#include "engine/decisions/uncertain_breakevens.hpp"
+#include "engine/montecarlo/uncertain_paths.hpp"
 
 namespace tco {
 

@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include "engine/des/batch_draws.hpp"
-#include "engine/error.hpp"
-#include "engine/random.hpp"
-#include "models/trace_import.hpp"
+#include "core/error.hpp"
+#include "core/random/random.hpp"
+#include "models/importers/trace_import.hpp"
 
 namespace tco::des {
 

@@ -1,4 +1,4 @@
-#include "engine/breakeven.hpp"
+#include "engine/ledger/breakeven.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,8 +7,8 @@
 
 #include <boost/math/tools/roots.hpp>
 
-#include "engine/ownership_costs.hpp"
-#include "engine/plan_evaluator.hpp"
+#include "engine/ledger/ownership_costs.hpp"
+#include "engine/ledger/plan_evaluator.hpp"
 
 namespace tco {
 

@@ -1,4 +1,4 @@
-#include "engine/comparison.hpp"
+#include "engine/ledger/comparison.hpp"
 
 #include <cmath>
 #include <map>

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "engine/ledger.hpp"
+#include "engine/ledger/ledger.hpp"
 
 namespace tco {
 

@@ -28,7 +28,7 @@
 
 #include <cmath>
 
-#include "engine/hd.hpp"
+#include "core/hd.hpp"
 
 namespace tco {
 
@@ -60,7 +60,7 @@ struct HourInputs {
   double pue = 1.0;
   double usd_per_kwh = 0.0;         // escalated, shocks applied
   double cloud_price_factor = 1.0;  // (1 + price_change)^(h / 8760) x multiplier
-  // Monte Carlo only (engine/sweep_kernel.hpp); 1 leaves the deterministic result bit for bit.
+  // Monte Carlo only (engine/sweep/sweep_kernel.hpp); 1 leaves the deterministic result bit for bit.
   double spot_available = 1.0;          // 0 in an hour with no spot capacity: spot goes on-demand
   double spot_preemption_factor = 1.0;  // extra billed spot hours from that hour's preemptions
   double spot_price_multiplier = 1.0;   // the month's spot price shock

@@ -1,4 +1,4 @@
-#include "engine/ledger.hpp"
+#include "engine/ledger/ledger.hpp"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "engine/ownership_costs.hpp"
+#include "engine/ledger/ownership_costs.hpp"
 
 #include <cmath>
 

@@ -17,7 +17,7 @@
 
 #include <vector>
 
-#include "engine/ledger.hpp"
+#include "engine/ledger/ledger.hpp"
 #include "models/scenario.hpp"
 
 namespace tco {

@@ -1,10 +1,10 @@
-#include "engine/plan_evaluator.hpp"
+#include "engine/ledger/plan_evaluator.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "engine/ownership_costs.hpp"
-#include "models/cooling.hpp"
+#include "engine/ledger/ownership_costs.hpp"
+#include "models/site/cooling.hpp"
 
 namespace tco {
 

@@ -1,13 +1,13 @@
 // Evaluates one plan of a scenario deterministically, hour by hour over the horizon (the
-// fluid model of engine/hourly_model.hpp), and books every cost into the monthly ledger.
+// fluid model of engine/ledger/hourly_model.hpp), and books every cost into the monthly ledger.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "engine/hourly_model.hpp"
-#include "engine/ledger.hpp"
+#include "engine/ledger/hourly_model.hpp"
+#include "engine/ledger/ledger.hpp"
 #include "models/scenario.hpp"
 
 namespace tco {
@@ -84,7 +84,7 @@ std::optional<double> cloud_co2_kg(const CloudSpec& cloud, double cloud_gpu_hour
 
 // The plan's fleet and prices as the hourly step reads them, on-prem and cloud packing
 // efficiency included; price_multiplier scales every cloud price (also used by the Monte Carlo sweep,
-// engine/sweep_prepare.cpp, so the CPU and CUDA kernels get the same fleet).
+// engine/sweep/sweep_prepare.cpp, so the CPU and CUDA kernels get the same fleet).
 FleetParams fleet_params(const Plan& plan, double price_multiplier = 1.0);
 
 PlanResult evaluate_plan(const Scenario& scenario, const Plan& plan, const std::vector<double>& demand_gpus,

@@ -1,7 +1,7 @@
-#include "engine/fluid_monte_carlo.hpp"
+#include "engine/montecarlo/fluid_monte_carlo.hpp"
 
-#include "engine/sweep_backend.hpp"
-#include "engine/sweep_prepare.hpp"
+#include "engine/sweep/sweep_backend.hpp"
+#include "engine/sweep/sweep_prepare.hpp"
 
 namespace tco {
 

@@ -1,5 +1,5 @@
 // The Monte Carlo of a scenario without jobs (docs/model.md §10): every plan on `paths` paths of
-// the sweep engine's hourly fluid model (engine/sweep_kernel.hpp, CPU backend), which draws the
+// the sweep engine's hourly fluid model (engine/sweep/sweep_kernel.hpp, CPU backend), which draws the
 // scenario's random inputs per path (spot availability, preemptions and prices, power price
 // shocks, ambient noise, node failures, demand growth), on common random numbers. The report
 // keeps the deterministic expected-value figures as its headline and adds these statistics.
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/monte_carlo.hpp"
+#include "engine/montecarlo/monte_carlo.hpp"
 #include "models/scenario.hpp"
 
 namespace tco {

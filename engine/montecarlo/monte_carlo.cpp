@@ -1,4 +1,4 @@
-#include "engine/monte_carlo.hpp"
+#include "engine/montecarlo/monte_carlo.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,9 +12,9 @@
 #include "engine/des/checkpoint.hpp"
 #include "engine/des/des_plan.hpp"
 #include "engine/des/job_stream.hpp"
-#include "engine/error.hpp"
-#include "engine/ownership_costs.hpp"
-#include "engine/random.hpp"
+#include "core/error.hpp"
+#include "engine/ledger/ownership_costs.hpp"
+#include "core/random/random.hpp"
 
 namespace tco {
 

@@ -21,7 +21,7 @@
 
 #include "engine/des/simulator.hpp"
 #include "engine/scenario_run.hpp"
-#include "engine/statistics.hpp"
+#include "core/stats/statistics.hpp"
 #include "models/scenario.hpp"
 
 namespace tco {

@@ -1,15 +1,15 @@
-#include "engine/uncertain_paths.hpp"
+#include "engine/montecarlo/uncertain_paths.hpp"
 
 #include <filesystem>
 
 #include <fmt/format.h>
 
-#include "engine/comparison.hpp"
-#include "engine/error.hpp"
-#include "engine/plan_evaluator.hpp"
-#include "engine/random.hpp"
-#include "engine/rank_correlation.hpp"
-#include "models/workload.hpp"
+#include "engine/ledger/comparison.hpp"
+#include "core/error.hpp"
+#include "engine/ledger/plan_evaluator.hpp"
+#include "core/random/random.hpp"
+#include "core/stats/rank_correlation.hpp"
+#include "models/workload/workload.hpp"
 
 namespace tco {
 

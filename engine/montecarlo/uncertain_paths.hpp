@@ -2,7 +2,7 @@
 //   u_ip = uniform(seed, path p, source uncertain_input, entity i, draw 0)     (Philox)
 //   x_ip = quantile_i(u_ip)                                   (models/uncertain.hpp)
 //   with a rank correlation C: the columns x_i are reordered by Iman-Conover
-//   (engine/rank_correlation.hpp) so that their Spearman correlation is C
+//   (core/stats/rank_correlation.hpp) so that their Spearman correlation is C
 //   the scenario document with x_.p written at the inputs' pointers is loaded (strictly, as a
 //   scenario file) and every plan is evaluated over the horizon with the deterministic hourly
 //   fluid model: the ledgers of run_deterministic (engine/scenario_run.hpp), without its price
@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/json_reader.hpp"
-#include "engine/parallel_for_index.hpp"  // the paths run on it; its users include this header
+#include "core/io/json_reader.hpp"
+#include "core/parallel_for_index.hpp"  // the paths run on it; its users include this header
 #include "models/scenario.hpp"
 
 namespace tco {

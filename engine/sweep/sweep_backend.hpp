@@ -1,13 +1,13 @@
 // The sweep's backends: both evaluate every path of every point of a chunk with the TCO_HD
-// functions of engine/sweep_kernel.hpp and store each result at its own index, so any thread
+// functions of engine/sweep/sweep_kernel.hpp and store each result at its own index, so any thread
 // count, any split of points and either backend give the same per-path numbers (CPU and CUDA
 // to 1e-9 relative: the device's exp/log differ from the host's in the last bits).
-//   CPU  (engine/sweep_cpu.cpp):  OpenMP over (path, block of points); month by month, the
+//   CPU  (engine/sweep/sweep_cpu.cpp):  OpenMP over (path, block of points); month by month, the
 //        month's draws are laid out once for the block, plans alike at several points run once
 //        (SweepChunk::same_as), and each plan's 730 hours run through step_hour in 8-wide lanes
 //        that the compiler vectorises (AVX-512 / AVX2 clones, no FMA contraction, so every
 //        clone gives the same bits).
-//   CUDA (engine/sweep_cuda.cu):  one thread per (point, path), hours in the loop; then one
+//   CUDA (engine/sweep/sweep_cuda.cu):  one thread per (point, path), hours in the loop; then one
 //        block per point reduces the per-path values to means and standard errors on the device
 //        (quantiles are taken on the host from the per-path values).
 #pragma once
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/sweep_prepare.hpp"
+#include "engine/sweep/sweep_prepare.hpp"
 
 namespace tco {
 

@@ -1,4 +1,4 @@
-// The CPU backend of the sweep (engine/sweep_backend.hpp). OpenMP spreads (path, block of
+// The CPU backend of the sweep (engine/sweep/sweep_backend.hpp). OpenMP spreads (path, block of
 // points) items over threads; each result goes to its own slot, so the numbers do not depend on
 // the thread count, the blocks or the schedule. One item runs month by month: the month's
 // per-hour draws (spot words, preemption words, ambient normals) depend only on the seed, the
@@ -20,9 +20,9 @@
 #include <omp.h>
 #endif
 
-#include "engine/ambient_draws.hpp"
-#include "engine/error.hpp"
-#include "engine/sweep_backend.hpp"
+#include "core/random/ambient_draws.hpp"
+#include "core/error.hpp"
+#include "engine/sweep/sweep_backend.hpp"
 
 // Vector clones for AVX-512 and AVX2 machines, chosen at run time (GCC on x86-64).
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)

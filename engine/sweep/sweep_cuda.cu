@@ -1,5 +1,5 @@
-// The CUDA backend of the sweep (engine/sweep_backend.hpp): launches only. One thread per
-// (point, path) runs sweep_plan_path (engine/sweep_kernel.hpp) for each plan, hours in the
+// The CUDA backend of the sweep (engine/sweep/sweep_backend.hpp): launches only. One thread per
+// (point, path) runs sweep_plan_path (engine/sweep/sweep_kernel.hpp) for each plan, hours in the
 // loop, reading the point's shared series (demand, site hours, price factors) from device
 // memory: consecutive threads are consecutive paths of one point, so a warp's loads of a series
 // are one broadcast. Then one block per point reduces the per-path NPVs and savings to means and
@@ -12,8 +12,8 @@
 #include <cmath>
 #include <string>
 
-#include "engine/error.hpp"
-#include "engine/sweep_backend.hpp"
+#include "core/error.hpp"
+#include "engine/sweep/sweep_backend.hpp"
 
 namespace tco {
 

@@ -1,9 +1,9 @@
 // The CUDA backend's entry points in a build without CUDA (cmake/cuda.cmake compiles
-// engine/sweep_cuda.cu instead when nvcc is found).
+// engine/sweep/sweep_cuda.cu instead when nvcc is found).
 #if !defined(TCO_HAVE_CUDA)
 
-#include "engine/error.hpp"
-#include "engine/sweep_backend.hpp"
+#include "core/error.hpp"
+#include "engine/sweep/sweep_backend.hpp"
 
 namespace tco {
 

@@ -1,4 +1,4 @@
-#include "engine/sweep_grid.hpp"
+#include "engine/sweep/sweep_grid.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 
 namespace tco {
 

@@ -1,8 +1,8 @@
 // The Monte Carlo fluid model of a sweep (SPEC §7, §9; docs/sweep.md): one plan of one grid
 // point on one path, hour by hour, through the foundation's step_hour. Everything here is a
-// small TCO_HD function on plain numbers, so the CPU backend (engine/sweep_cpu.cpp) and the
-// CUDA backend (engine/sweep_cuda.cu) run the same code. A draw is Philox of (path, source,
-// entity, draw) under the seed (engine/random.hpp); no draw depends on the grid point, the
+// small TCO_HD function on plain numbers, so the CPU backend (engine/sweep/sweep_cpu.cpp) and the
+// CUDA backend (engine/sweep/sweep_cuda.cu) run the same code. A draw is Philox of (path, source,
+// entity, draw) under the seed (core/random/random.hpp); no draw depends on the grid point, the
 // plan, the thread or the backend (common random numbers):
 //   demand growth  g_p = g + sigma_g z,  z = Phi^-1(u(demand, 0, 0));  D_p(h) = D(h) c(h),
 //                  c(h) = exp(lambda 730 m) exp(lambda j), h = 730 m + j,
@@ -32,12 +32,12 @@
 #include <cmath>
 #include <cstdint>
 
-#include "engine/calendar.hpp"
-#include "engine/hd.hpp"
-#include "engine/hourly_model.hpp"
-#include "engine/random.hpp"
-#include "models/ambient.hpp"
-#include "models/cooling.hpp"
+#include "core/calendar.hpp"
+#include "core/hd.hpp"
+#include "engine/ledger/hourly_model.hpp"
+#include "core/random/random.hpp"
+#include "models/site/ambient.hpp"
+#include "models/site/cooling.hpp"
 
 namespace tco {
 

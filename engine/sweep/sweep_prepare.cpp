@@ -1,4 +1,4 @@
-#include "engine/sweep_prepare.hpp"
+#include "engine/sweep/sweep_prepare.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,10 +9,10 @@
 
 #include <fmt/format.h>
 
-#include "engine/error.hpp"
-#include "engine/plan_evaluator.hpp"
+#include "core/error.hpp"
+#include "engine/ledger/plan_evaluator.hpp"
 #include "models/finance.hpp"
-#include "models/workload.hpp"
+#include "models/workload/workload.hpp"
 
 namespace tco {
 

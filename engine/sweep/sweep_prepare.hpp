@@ -1,6 +1,6 @@
 // Host-side preparation of a sweep's grid points (docs/sweep.md). For each point, what every
 // path shares is computed once: the demand series, each on-prem site's hourly PUE, energy price
-// and work rate (engine/plan_evaluator.cpp's site_hours), the cloud price factors, the discount
+// and work rate (engine/ledger/plan_evaluator.cpp's site_hours), the cloud price factors, the discount
 // factors, and each plan's fixed flows (capex, financing, lease, maintenance, facility, staff,
 // reserved capacity, residual, tax shield), whose NPV is the same on every path:
 //   NPV_path(plan) = fixed_npv + sum_m d_end(m) x variable_usd(m, path)
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/sweep_kernel.hpp"
+#include "engine/sweep/sweep_kernel.hpp"
 #include "models/scenario.hpp"
 
 namespace tco {

@@ -1,4 +1,4 @@
-#include "engine/sweep_run.hpp"
+#include "engine/sweep/sweep_run.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,11 +9,11 @@
 
 #include <fmt/format.h>
 
-#include "engine/error.hpp"
-#include "engine/parallel_for_index.hpp"
-#include "engine/sha256.hpp"
-#include "engine/statistics.hpp"
-#include "reports/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/parallel_for_index.hpp"
+#include "core/io/sha256.hpp"
+#include "core/stats/statistics.hpp"
+#include "core/io/atomic_file.hpp"
 
 namespace tco {
 

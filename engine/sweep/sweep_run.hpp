@@ -3,7 +3,7 @@
 // and the per-point statistics assembled into a shard document; merging shard documents gives
 // the sweep document. The unsplit run is the merge of its one shard, so shards 1/N..N/N merged
 // and the unsplit run are the same bytes. Per point and plan, over the paths:
-//   NPV: mean, stderr, P5, P50, P95 (engine/statistics.hpp); nominal total: mean
+//   NPV: mean, stderr, P5, P50, P95 (core/stats/statistics.hpp); nominal total: mean
 //   saving vs baseline = NPV(baseline) - NPV(plan), per path (common random numbers):
 //   mean, stderr, P5, P50, P95, P(saving > 0)
 //   best plan: the lowest mean NPV (the first in the scenario's order on a tie)
@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/json_reader.hpp"
-#include "engine/sweep_backend.hpp"
-#include "engine/sweep_grid.hpp"
+#include "core/io/json_reader.hpp"
+#include "engine/sweep/sweep_backend.hpp"
+#include "engine/sweep/sweep_grid.hpp"
 #include "models/scenario.hpp"
 
 namespace tco {

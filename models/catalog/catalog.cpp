@@ -1,4 +1,4 @@
-#include "models/catalog.hpp"
+#include "models/catalog/catalog.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -6,9 +6,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "engine/error.hpp"
-#include "engine/sha256.hpp"
-#include "models/records.hpp"
+#include "core/error.hpp"
+#include "core/io/sha256.hpp"
+#include "models/catalog/records.hpp"
 
 namespace tco {
 

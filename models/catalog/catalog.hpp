@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/json_reader.hpp"
+#include "core/io/json_reader.hpp"
 
 namespace tco {
 
@@ -73,7 +73,7 @@ struct ResolvedRecord {
 ResolvedRecord resolve_reference(const Catalog& catalog, std::string_view kind, const Json& ref,
                                  const std::string& file, const std::string& pointer);
 
-// Parses a record of `kind` with its strict parser (models/records.hpp), only to check it;
+// Parses a record of `kind` with its strict parser (models/catalog/records.hpp), only to check it;
 // throws InputError with the pointer inside `pointer`.
 void check_record(std::string_view kind, const Json& fields, const std::string& file,
                   const std::string& pointer, const std::string& id);

@@ -1,4 +1,4 @@
-#include "models/catalog_validation.hpp"
+#include "models/catalog/catalog_validation.hpp"
 
 #include <cctype>
 #include <map>
@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "engine/calendar.hpp"
-#include "models/catalog.hpp"
-#include "models/records.hpp"
+#include "core/calendar.hpp"
+#include "models/catalog/catalog.hpp"
+#include "models/catalog/records.hpp"
 
 namespace tco {
 

@@ -28,7 +28,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "models/finding.hpp"
 
 namespace tco {

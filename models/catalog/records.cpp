@@ -2,15 +2,15 @@
 // unit and range, rejects keys it does not know, and checks the cross-field rules a single
 // bound cannot say: idle_kw <= peak_kw; a cooling record carries exactly the fields of its
 // PUE model. Prices may be 0 here (an override may zero a price on purpose); a 0 in the
-// shipped catalog is flagged by `tcosim validate` (models/catalog_validation.hpp).
-#include "models/records.hpp"
+// shipped catalog is flagged by `tcosim validate` (models/catalog/catalog_validation.hpp).
+#include "models/catalog/records.hpp"
 
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "engine/calendar.hpp"
-#include "engine/error.hpp"
+#include "core/calendar.hpp"
+#include "core/error.hpp"
 
 namespace tco {
 

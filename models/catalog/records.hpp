@@ -1,13 +1,13 @@
 // Catalog records: the priced things a scenario refers to by id (SPEC §11). Every record
 // carries its provenance (`source`, `as_of`). A scenario may name a record by id, or give an
 // object with an optional "id" plus any fields, which override the catalog record's fields
-// (models/catalog.hpp resolves that); the merged object is parsed here, strictly.
+// (models/catalog/catalog.hpp resolves that); the merged object is parsed here, strictly.
 #pragma once
 
 #include <optional>
 #include <string>
 
-#include "engine/json_reader.hpp"
+#include "core/io/json_reader.hpp"
 
 namespace tco {
 

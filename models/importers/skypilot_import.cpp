@@ -1,4 +1,4 @@
-#include "models/skypilot_import.hpp"
+#include "models/importers/skypilot_import.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -13,9 +13,9 @@
 
 #include <fmt/format.h>
 
-#include "engine/calendar.hpp"
-#include "engine/error.hpp"
-#include "models/catalog_validation.hpp"
+#include "core/calendar.hpp"
+#include "core/error.hpp"
+#include "models/catalog/catalog_validation.hpp"
 
 namespace tco {
 

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/json_reader.hpp"
+#include "core/io/json_reader.hpp"
 #include "models/finding.hpp"
 
 namespace tco {

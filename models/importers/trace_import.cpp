@@ -1,4 +1,4 @@
-#include "models/trace_import.hpp"
+#include "models/importers/trace_import.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "engine/calendar.hpp"
-#include "engine/error.hpp"
-#include "models/csv_lines.hpp"
+#include "core/calendar.hpp"
+#include "core/error.hpp"
+#include "core/io/csv_lines.hpp"
 
 namespace tco {
 

@@ -30,7 +30,7 @@
 #include <utility>
 #include <vector>
 
-#include "models/job.hpp"
+#include "models/workload/job.hpp"
 
 namespace tco {
 
@@ -53,7 +53,7 @@ const std::vector<std::string>& trace_import_formats();
 // Throws InputError for an unknown format, a file that cannot be read or a malformed row.
 ImportResult import_trace(const std::string& format, const std::string& input_path);
 
-// Philly's JSON job log (models/trace_import_philly.cpp).
+// Philly's JSON job log (models/importers/trace_import_philly.cpp).
 ImportResult import_philly(const std::string& input_path);
 
 // Shared by the importers: a job built from seconds, or the reason it is dropped.

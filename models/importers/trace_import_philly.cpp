@@ -11,10 +11,10 @@
 
 #include <fmt/format.h>
 
-#include "engine/calendar.hpp"
-#include "engine/error.hpp"
-#include "engine/json_reader.hpp"
-#include "models/trace_import.hpp"
+#include "core/calendar.hpp"
+#include "core/error.hpp"
+#include "core/io/json_reader.hpp"
+#include "models/importers/trace_import.hpp"
 
 namespace tco {
 

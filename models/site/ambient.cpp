@@ -1,4 +1,4 @@
-#include "models/ambient.hpp"
+#include "models/site/ambient.hpp"
 
 namespace tco {
 

@@ -5,7 +5,7 @@
 // throttle_above_c the on-prem GPUs do (1 - throttle_fraction) of their work that hour and
 // draw the same power. Example: mean 15, seasonal 10 (day 200), diurnal 5 (15:00): on day
 // 200 at 15:00, T = 15 + 10 + 5 = 30 °C; at 03:00 the same day 15 + 10 - 5 = 20 °C.
-// Or, with "series_file", T(h) = the file's temperature_c at hour h (models/hourly_series.hpp)
+// Or, with "series_file", T(h) = the file's temperature_c at hour h (models/site/hourly_series.hpp)
 // in place of the formula. Per-path noise and throttling apply to either.
 #pragma once
 
@@ -14,10 +14,10 @@
 #include <optional>
 #include <string>
 
-#include "engine/calendar.hpp"
-#include "engine/hd.hpp"
-#include "engine/json_reader.hpp"
-#include "models/hourly_series.hpp"
+#include "core/calendar.hpp"
+#include "core/hd.hpp"
+#include "core/io/json_reader.hpp"
+#include "models/site/hourly_series.hpp"
 
 namespace tco {
 

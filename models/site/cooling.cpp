@@ -1,8 +1,8 @@
-#include "models/cooling.hpp"
+#include "models/site/cooling.hpp"
 
 #include <fmt/format.h>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 
 namespace tco {
 

@@ -9,8 +9,8 @@
 
 #include <cmath>
 
-#include "engine/hd.hpp"
-#include "models/records.hpp"
+#include "core/hd.hpp"
+#include "models/catalog/records.hpp"
 
 namespace tco {
 

@@ -1,4 +1,4 @@
-#include "models/hourly_series.hpp"
+#include "models/site/hourly_series.hpp"
 
 #include <charconv>
 #include <filesystem>
@@ -11,10 +11,10 @@
 
 #include <fmt/format.h>
 
-#include "engine/calendar.hpp"
-#include "engine/error.hpp"
-#include "engine/sha256.hpp"
-#include "models/csv_lines.hpp"
+#include "core/calendar.hpp"
+#include "core/error.hpp"
+#include "core/io/sha256.hpp"
+#include "core/io/csv_lines.hpp"
 
 namespace tco {
 

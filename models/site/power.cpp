@@ -1,6 +1,6 @@
-#include "models/power.hpp"
+#include "models/site/power.hpp"
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 
 namespace tco {
 

@@ -5,7 +5,7 @@
 //   energy_usd(h)  = facility_kW(h) x 1 h x tariff(h) x (1 + escalation)^(h / 8760)
 // plus, per month m, demand_charge_usd_per_kw_month x peak facility kW x (1 + escalation)^(m/12),
 // booked as energy. Tariffs: flat, time-of-use (a rate for each hour of day, weekday and
-// weekend), or an hourly price series file (models/hourly_series.hpp: tariff(h) = the file's
+// weekend), or an hourly price series file (models/site/hourly_series.hpp: tariff(h) = the file's
 // usd_per_kwh at hour h). Example: 100 nodes x 0.815 kW x 0.70 busy = 57.05 kW; x 8760 h x $0.12 = $59,971/yr.
 #pragma once
 
@@ -14,10 +14,10 @@
 #include <memory>
 #include <string>
 
-#include "engine/calendar.hpp"
-#include "engine/hd.hpp"
-#include "engine/json_reader.hpp"
-#include "models/hourly_series.hpp"
+#include "core/calendar.hpp"
+#include "core/hd.hpp"
+#include "core/io/json_reader.hpp"
+#include "models/site/hourly_series.hpp"
 
 namespace tco {
 

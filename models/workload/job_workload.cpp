@@ -1,4 +1,4 @@
-#include "models/job_workload.hpp"
+#include "models/workload/job_workload.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 
 namespace tco {
 

@@ -1,6 +1,6 @@
 // Job workloads for the discrete-event replay (SPEC §3), the scenario's "jobs" section, and
 // each plan's scheduling settings (SPEC §4). docs/des.md documents every field.
-//   trace:     the canonical CSV (models/trace_csv.hpp), or a public trace read in place through
+//   trace:     the canonical CSV (models/workload/trace_csv.hpp), or a public trace read in place through
 //              its importer (trace_format), replayed from t = 0; with `tile` it repeats every
 //              period_h (default: the last submission rounded up to whole weeks)
 //   growth:    a job submitted at t is cloned into m(t) = (1 + g)^(t / 8760) copies: floor(m),
@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/json_reader.hpp"
+#include "core/io/json_reader.hpp"
 
 namespace tco {
 

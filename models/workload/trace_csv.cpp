@@ -1,4 +1,4 @@
-#include "models/trace_csv.hpp"
+#include "models/workload/trace_csv.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 
 namespace tco {
 

@@ -1,7 +1,7 @@
 // The canonical job-trace CSV (SPEC §3): one header line naming the columns, then one job
 // per line, sorted by submit_h. Columns (any order; the first three are required):
 //   submit_h,gpus,duration_h,gpu_type,preemptible,checkpoint_h,max_wait_h,deadline_h,deferrable,class
-// An empty field takes the default of models/job.hpp; booleans are 0/1 (or true/false);
+// An empty field takes the default of models/workload/job.hpp; booleans are 0/1 (or true/false);
 // fields are never quoted, so gpu_type and class may not hold commas or quotes.
 // Reading streams (one line in memory at a time); a malformed line is an InputError
 // "FILE: line N, column C: expected ..., found ...", C the 1-based field number.
@@ -17,8 +17,8 @@
 #include <string_view>
 #include <vector>
 
-#include "models/csv_lines.hpp"
-#include "models/job.hpp"
+#include "core/io/csv_lines.hpp"
+#include "models/workload/job.hpp"
 
 namespace tco {
 

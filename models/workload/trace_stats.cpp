@@ -1,4 +1,4 @@
-#include "models/trace_stats.hpp"
+#include "models/workload/trace_stats.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "engine/statistics.hpp"
-#include "models/trace_csv.hpp"
+#include "core/stats/statistics.hpp"
+#include "models/workload/trace_csv.hpp"
 
 namespace tco {
 

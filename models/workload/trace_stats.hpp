@@ -10,8 +10,8 @@
 #include <map>
 #include <string>
 
-#include "engine/json_reader.hpp"
-#include "models/job.hpp"
+#include "core/io/json_reader.hpp"
+#include "models/workload/job.hpp"
 
 namespace tco {
 

@@ -1,4 +1,4 @@
-// Hourly demand profiles (equations in models/workload.hpp). The choices the header leaves
+// Hourly demand profiles (equations in models/workload/workload.hpp). The choices the header leaves
 // open, pinned here and in docs/workload.md:
 // - Hour h covers [h, h + 1) hours from the start; every profile is evaluated at the hour's
 //   start. Growth: (1 + g)^(h / 8760), so hour 8760 carries exactly 1 + g.
@@ -10,7 +10,7 @@
 //   series is a step function of its samples, so an hour with no samples (a gap in the
 //   measurement) carries the last sample before it. Example: samples 30 and 40 in hour 1 and
 //   the next one in hour 3 give hour 1 = 35, hour 2 = 40.
-#include "models/workload.hpp"
+#include "models/workload/workload.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,8 +19,8 @@
 
 #include <fmt/format.h>
 
-#include "engine/error.hpp"
-#include "models/csv_lines.hpp"
+#include "core/error.hpp"
+#include "core/io/csv_lines.hpp"
 
 namespace tco {
 

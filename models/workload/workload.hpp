@@ -13,8 +13,8 @@
 #include <variant>
 #include <vector>
 
-#include "engine/calendar.hpp"
-#include "engine/json_reader.hpp"
+#include "core/calendar.hpp"
+#include "core/io/json_reader.hpp"
 
 namespace tco {
 

@@ -1,12 +1,12 @@
-// A 4-ary min-heap of events in their order (engine/des/event.hpp): half the depth of a binary
+// A 4-ary min-heap of events in their order (engine/des/kernel/event.hpp): half the depth of a binary
 // heap, and the four children share a cache line or two, which makes pops (the common
 // operation) cheaper. Pops use Floyd's bottom-up refill; the same heap order, so the same pops.
 #pragma once
 
 #include <cstddef>
 
-#include "engine/des/event.hpp"
-#include "engine/des/trivial_vector.hpp"
+#include "engine/des/kernel/event.hpp"
+#include "engine/des/kernel/trivial_vector.hpp"
 
 namespace tco::des {
 

@@ -1,4 +1,4 @@
-// A FIFO of events pushed in their own order (engine/des/event.hpp), as events scheduled at
+// A FIFO of events pushed in their own order (engine/des/kernel/event.hpp), as events scheduled at
 // "now + a constant" are: a ring buffer whose front is its smallest event, so a push and a pop
 // cost O(1) instead of a heap's O(log n). The caller checks the order (fits_after) first.
 #pragma once
@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "engine/des/cold.hpp"
-#include "engine/des/event.hpp"
+#include "engine/des/kernel/cold.hpp"
+#include "engine/des/kernel/event.hpp"
 
 namespace tco::des {
 

@@ -1,4 +1,4 @@
-// The discrete-event replay's event queue: events come out in their order (engine/des/event.hpp:
+// The discrete-event replay's event queue: events come out in their order (engine/des/kernel/event.hpp:
 // time, priority, sequence number). Most wait in a 4-ary heap; max-wait timeouts, scheduled at
 // "now + the same max_wait_h" and hence pushed in order, wait in a FIFO lane beside it (O(1)
 // each; one pushed out of order goes to the heap), and a pop takes the smaller of the heap's top
@@ -10,9 +10,9 @@
 
 #include <cstdint>
 
-#include "engine/des/event.hpp"
-#include "engine/des/event_heap.hpp"
-#include "engine/des/event_lane.hpp"
+#include "engine/des/kernel/event.hpp"
+#include "engine/des/kernel/event_heap.hpp"
+#include "engine/des/kernel/event_lane.hpp"
 
 namespace tco::des {
 

@@ -13,7 +13,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "engine/des/cold.hpp"
+#include "engine/des/kernel/cold.hpp"
 
 namespace tco::des {
 
