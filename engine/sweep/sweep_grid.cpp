@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/io/json_pointer.hpp"
 
 namespace tco {
 
@@ -17,16 +18,6 @@ constexpr long kMaxPoints = 1000000000;
 
 // 12 significant digits: what a person meant by from + i step.
 double tidy(double value) { return std::strtod(fmt::format("{:.12g}", value).c_str(), nullptr); }
-
-const Json* find_pointer(const Json& doc, const std::string& pointer) {
-  try {
-    const Json::json_pointer p(pointer);
-    if (!doc.contains(p)) return nullptr;
-    return &doc.at(p);
-  } catch (const Json::exception&) {
-    return nullptr;
-  }
-}
 
 std::string file_name(const std::string& path) {
   const auto slash = path.find_last_of('/');
