@@ -156,81 +156,85 @@ double nearest_step_edge(const std::function<double(double)>& gap, double over, 
   return rounded >= x_min && rounded <= x_max && gap(rounded) == kept_gap ? rounded : edge;
 }
 
+// A factor whose billed GPU-hours are a monotone step function of it, fitted from `anchor` (the
+// value the factor keeps when the fluid model already bills the target there) toward `limit`
+// (where it is clamped when even there the fluid model bills less than the target). In between,
+// bisection finds the step where billed(x) crosses the target (nearest_step_edge). The notes say
+// why a clamp happened, given what the fluid model bills at that end.
+void fit_step_factor(const std::function<double(double)>& billed, double target, double anchor, double limit,
+                     const std::function<std::string(double billed_at_anchor)>& anchor_note,
+                     const std::function<std::string(double billed_at_limit)>& limit_note, FactorFit& fit) {
+  const double tolerance = 1e-9 * std::max(1.0, target);
+  const double at_anchor = billed(anchor) - target;
+  if (at_anchor >= -tolerance) {
+    fit.value = anchor;
+    if (at_anchor <= tolerance) {
+      fit.status = FactorFit::Status::fitted;
+    } else {
+      fit.status = anchor > limit ? FactorFit::Status::clamped_high : FactorFit::Status::clamped_low;
+      fit.note = anchor_note(at_anchor + target);
+    }
+    return;
+  }
+  const double at_limit = billed(limit) - target;
+  if (at_limit < 0.0) {
+    fit.status = limit > anchor ? FactorFit::Status::clamped_high : FactorFit::Status::clamped_low;
+    fit.value = limit;
+    fit.note = limit_note(at_limit + target);
+    return;
+  }
+  // The limit bills at least the target, the anchor less.
+  fit.status = FactorFit::Status::fitted;
+  fit.value = nearest_step_edge([&](double x) { return billed(x) - target; }, limit, at_limit, anchor, at_anchor,
+                                std::min(anchor, limit), std::max(anchor, limit));
+}
+
 // Cloud packing: billed(q) = on-demand billed GPU-hours is a non-increasing step function
-// of q (whole instances per hour, of GPUs / q). Bisection on [kCloudPackingFitMin, 1] finds the
-// step where billed(q) crosses the target (nearest_step_edge).
+// of q (whole instances per hour, of GPUs / q), fitted on [kCloudPackingFitMin, 1] from 1.
 void fit_cloud_packing(const FluidOf& fluid, Factors at, double target, double des_ratio, double fluid_work,
                        FactorFit& fit) {
   auto billed = [&](double q) {
     at.cloud_packing = q;
     return fluid(at).on_demand_billed_gpu_hours;
   };
-  const double tolerance = 1e-9 * std::max(1.0, target);
-  const double at_one = billed(1.0) - target;
-  if (at_one >= -tolerance) {
-    fit.value = 1.0;
-    if (at_one <= tolerance) {
-      fit.status = FactorFit::Status::fitted;
-    } else {
-      fit.status = FactorFit::Status::clamped_high;
-      fit.note = fmt::format(
-          "the fluid model already bills {:.6g} on-demand GPU-hours per GPU-hour of cloud work at packing 1, more than "
-          "the replay's {:.6g} (the replay's jobs fill their instances); packing kept at 1",
-          (at_one + target) / fluid_work, des_ratio);
-    }
-    return;
-  }
-  const double at_min = billed(kCloudPackingFitMin) - target;
-  if (at_min < 0.0) {
-    fit.status = FactorFit::Status::clamped_low;
-    fit.value = kCloudPackingFitMin;
-    fit.note = fmt::format("the replay bills {:.6g} on-demand GPU-hours per GPU-hour of cloud work, more than the fluid "
-                           "model does at packing {} ({:.6g}); packing clamped to {}",
-                           des_ratio, kCloudPackingFitMin, (at_min + target) / fluid_work, kCloudPackingFitMin);
-    return;
-  }
-  // Billing falls as q grows: q_min bills at least the target, 1 less.
-  fit.status = FactorFit::Status::fitted;
-  fit.value = nearest_step_edge([&](double q) { return billed(q) - target; }, kCloudPackingFitMin, at_min, 1.0, at_one,
-                                kCloudPackingFitMin, 1.0);
+  fit_step_factor(
+      billed, target, 1.0, kCloudPackingFitMin,
+      [&](double billed_at_one) {
+        return fmt::format(
+            "the fluid model already bills {:.6g} on-demand GPU-hours per GPU-hour of cloud work at packing 1, more "
+            "than the replay's {:.6g} (the replay's jobs fill their instances); packing kept at 1",
+            billed_at_one / fluid_work, des_ratio);
+      },
+      [&](double billed_at_min) {
+        return fmt::format("the replay bills {:.6g} on-demand GPU-hours per GPU-hour of cloud work, more than the "
+                           "fluid model does at packing {} ({:.6g}); packing clamped to {}",
+                           des_ratio, kCloudPackingFitMin, billed_at_min / fluid_work, kCloudPackingFitMin);
+      },
+      fit);
 }
 
-// Spot overhead: billed(s) is a non-decreasing step function of s (whole instances per hour).
-// Bisection finds the step where billed(s) crosses the target (nearest_step_edge).
+// Spot overhead: billed(s) is a non-decreasing step function of s (whole instances per hour),
+// fitted on [kSpotOverheadMin, kSpotOverheadMax] from the minimum.
 void fit_spot_overhead(const FluidOf& fluid, Factors at, double target, FactorFit& fit) {
   auto billed = [&](double f) {
     at.spot_overhead = f;
     return fluid(at).spot_billed_gpu_hours;
   };
-  const double tolerance = 1e-9 * std::max(1.0, target);
-  const double at_min = billed(kSpotOverheadMin) - target;
-  if (at_min >= -tolerance) {
-    fit.value = kSpotOverheadMin;
-    if (at_min <= tolerance) {
-      fit.status = FactorFit::Status::fitted;
-    } else {
-      fit.status = FactorFit::Status::clamped_low;
-      fit.note = fmt::format(
-          "the fluid model already bills {:.6g} spot GPU-hours at factor {}, more than the replay's {:.6g} (in the "
-          "replay only preemptible jobs use spot, and jobs fall back to on-demand after max_tries or when spot is "
-          "unavailable; the fluid model sends spot_share of every hour's overflow to spot); factor kept at {}",
-          at_min + target, kSpotOverheadMin, target, kSpotOverheadMin);
-    }
-    return;
-  }
-  const double at_max = billed(kSpotOverheadMax) - target;
-  if (at_max < 0.0) {
-    fit.status = FactorFit::Status::clamped_high;
-    fit.value = kSpotOverheadMax;
-    fit.note = fmt::format("the replay bills {:.6g} spot GPU-hours, more than the fluid model does at factor {} "
+  fit_step_factor(
+      billed, target, kSpotOverheadMin, kSpotOverheadMax,
+      [&](double billed_at_min) {
+        return fmt::format(
+            "the fluid model already bills {:.6g} spot GPU-hours at factor {}, more than the replay's {:.6g} (in the "
+            "replay only preemptible jobs use spot, and jobs fall back to on-demand after max_tries or when spot is "
+            "unavailable; the fluid model sends spot_share of every hour's overflow to spot); factor kept at {}",
+            billed_at_min, kSpotOverheadMin, target, kSpotOverheadMin);
+      },
+      [&](double billed_at_max) {
+        return fmt::format("the replay bills {:.6g} spot GPU-hours, more than the fluid model does at factor {} "
                            "({:.6g}); factor clamped to {}",
-                           target, kSpotOverheadMax, at_max + target, kSpotOverheadMax);
-    return;
-  }
-  // Billing grows with the factor: the maximum bills at least the target, the minimum less.
-  fit.status = FactorFit::Status::fitted;
-  fit.value = nearest_step_edge([&](double f) { return billed(f) - target; }, kSpotOverheadMax, at_max,
-                                kSpotOverheadMin, at_min, kSpotOverheadMin, kSpotOverheadMax);
+                           target, kSpotOverheadMax, billed_at_max, kSpotOverheadMax);
+      },
+      fit);
 }
 
 }  // namespace
