@@ -106,6 +106,12 @@ bool TraceReader::next(Job& job) {
       const std::string_view text = fields[f];
       const auto column = static_cast<TraceColumn>(column_of_field_[f]);
       double x = 0.0;
+      // An hours field: a number in [0, max] (or (0, max] when zero is not allowed).
+      auto hours = [&](double& into, bool zero_allowed, const char* expected) {
+        if (!parse_double(text, x) || (zero_allowed ? x < 0.0 : x <= 0.0) || x > kMaxTraceHours)
+          fail(f, expected, text);
+        into = x;
+      };
       switch (column) {
         case TraceColumn::submit_h:
           if (!parse_double(text, x) || x < 0.0 || x > kMaxTraceHours) fail(f, "hours in [0, 1000000]", text);
@@ -124,30 +130,20 @@ bool TraceReader::next(Job& job) {
           break;
         }
         case TraceColumn::duration_h:
-          if (!parse_double(text, x) || x <= 0.0 || x > kMaxTraceHours) fail(f, "hours in (0, 1000000]", text);
-          job.duration_h = x;
+          hours(job.duration_h, false, "hours in (0, 1000000]");
           break;
         case TraceColumn::gpu_type: job.gpu_type = text; break;
         case TraceColumn::preemptible:
           if (!text.empty() && !parse_bool(text, job.preemptible)) fail(f, "0 or 1", text);
           break;
         case TraceColumn::checkpoint_h:
-          if (text.empty()) break;
-          if (!parse_double(text, x) || x < 0.0 || x > kMaxTraceHours)
-            fail(f, "hours in [0, 1000000] (0 = no checkpoints)", text);
-          job.checkpoint_h = x;
+          if (!text.empty()) hours(job.checkpoint_h, true, "hours in [0, 1000000] (0 = no checkpoints)");
           break;
         case TraceColumn::max_wait_h:
-          if (text.empty()) break;
-          if (!parse_double(text, x) || x < 0.0 || x > kMaxTraceHours)
-            fail(f, "hours in [0, 1000000] (empty = the plan's default)", text);
-          job.max_wait_h = x;
+          if (!text.empty()) hours(job.max_wait_h, true, "hours in [0, 1000000] (empty = the plan's default)");
           break;
         case TraceColumn::deadline_h:
-          if (text.empty()) break;
-          if (!parse_double(text, x) || x <= 0.0 || x > kMaxTraceHours)
-            fail(f, "hours in (0, 1000000] after submit_h (empty = none)", text);
-          job.deadline_h = x;
+          if (!text.empty()) hours(job.deadline_h, false, "hours in (0, 1000000] after submit_h (empty = none)");
           break;
         case TraceColumn::deferrable:
           if (!text.empty() && !parse_bool(text, job.deferrable)) fail(f, "0 or 1", text);
