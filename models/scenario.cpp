@@ -105,6 +105,7 @@ Json to_json(const ServerModel& s) {
           {"idle_kw", s.idle_kw},     {"peak_kw", s.peak_kw}, {"provenance", provenance_json(s.provenance)}};
 }
 
+// The to_json functions echo each record field by field into the report's inputs (alike in shape only).
 Json to_json(const CoolingType& c) {
   return {{"type", c.type},
           {"pue_model", c.pue_model},

@@ -86,6 +86,7 @@ PoissonJobs parse_poisson(JsonObjectReader& r) {
   return p;
 }
 
+// Each job kind reads its own fields (alike in shape only: strict reading, field by field).
 CampaignJobs parse_campaign(JsonObjectReader& r) {
   CampaignJobs c;
   c.gpus = static_cast<int>(r.integer("gpus", 1, 1000000));

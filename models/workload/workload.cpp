@@ -403,6 +403,7 @@ std::vector<double> demand_gpus_by_hour(const WorkloadSpec& spec, long hours, co
   return demand;
 }
 
+// Each profile is echoed field by field (alike in shape only).
 Json to_json(const WorkloadSpec& spec) {
   Json profiles = Json::array();
   for (const DemandProfile& profile : spec.profiles) {
