@@ -28,10 +28,10 @@
 #include "engine/des/des_plan.hpp"
 #include "engine/des/job_stream.hpp"
 #include "engine/des/simulator.hpp"
-#include "engine/monte_carlo.hpp"
-#include "engine/random.hpp"
+#include "engine/montecarlo/monte_carlo.hpp"
+#include "core/random/random.hpp"
 #include "models/scenario.hpp"
-#include "models/trace_csv.hpp"
+#include "models/workload/trace_csv.hpp"
 
 namespace {
 

@@ -19,8 +19,8 @@
 
 #include <fmt/format.h>
 
-#include "engine/json_reader.hpp"
-#include "engine/sizing.hpp"
+#include "core/io/json_reader.hpp"
+#include "engine/decisions/sizing.hpp"
 
 namespace {
 

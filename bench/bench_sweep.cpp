@@ -22,9 +22,9 @@
 
 #include <fmt/format.h>
 
-#include "engine/parallel_for_index.hpp"
-#include "engine/sweep_backend.hpp"
-#include "engine/sweep_prepare.hpp"
+#include "core/parallel_for_index.hpp"
+#include "engine/sweep/sweep_backend.hpp"
+#include "engine/sweep/sweep_prepare.hpp"
 #include "models/scenario.hpp"
 
 namespace {
@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
     if ((random && variant == "off") || (!random && variant == "on")) continue;
     std::vector<tco::SweepPoint> prepared(points);
     tco::SweepChunk chunk;
-    // On every host core, as `tcosim sweep` prepares its points (engine/sweep_run.cpp).
+    // On every host core, as `tcosim sweep` prepares its points (engine/sweep/sweep_run.cpp).
     const double prepare_s = seconds_of([&] {
       tco::parallel_for_index(points, threads, [&](long i) {
         const tco::Scenario s =

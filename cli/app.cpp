@@ -3,7 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 
 namespace tco::cli {
 

@@ -1,22 +1,21 @@
 // tcosim calibrate SCENARIO [--paths N] [--seed S] [--threads T] [--out CALIBRATION.json]
 //   [--catalog DIR] [--quiet]
 // Fits the hourly fluid model's on-prem and cloud packing efficiency and spot overhead factor to the
-// discrete-event replay of the scenario's jobs (engine/calibration.hpp, docs/calibration.md),
+// discrete-event replay of the scenario's jobs (engine/decisions/calibration.hpp, docs/calibration.md),
 // prints per plan the replay's NPV (mean and 95% CI half-width) against the fluid model's before
 // and after calibration, and writes the fitted factors with a merge patch per plan.
 #include <cmath>
 #include <memory>
-#include <optional>
 #include <utility>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
-#include "engine/calibration.hpp"
-#include "engine/error.hpp"
+#include "cli/options.hpp"
+#include "engine/decisions/calibration.hpp"
+#include "core/error.hpp"
 #include "models/scenario.hpp"
-#include "reports/atomic_file.hpp"
 
 namespace tco::cli {
 
@@ -26,9 +25,7 @@ struct CalibrateOptions {
   std::string scenario;
   std::string out;
   std::string catalog;
-  std::optional<long> paths;
-  std::optional<std::uint64_t> seed;
-  int threads = 1;
+  CalibrationOptions fit;  // --paths, --seed, --threads
   bool quiet = false;
 };
 
@@ -82,21 +79,10 @@ std::string calibration_console(const CalibrationResult& r) {
 
 int run_calibrate(const CalibrateOptions& o, CommandContext& ctx) {
   const Scenario scenario = load_scenario(o.scenario, o.catalog);
-  if (!scenario.jobs)
-    throw InputError(o.scenario, "/jobs",
-                     "expected a \"jobs\" section: calibration replays the scenario's jobs in the discrete-event model "
-                     "and fits the fluid model to it (docs/calibration.md)");
-  CalibrationOptions options;
-  options.paths = o.paths;
-  options.seed = o.seed;
-  options.threads = o.threads;
-  const CalibrationResult result = calibrate(scenario, options);
-  // Everything is computed before anything is written.
-  if (!o.out.empty()) write_file_atomically(o.out, calibration_json(scenario, result).dump(2) + "\n");
-  if (!o.quiet) {
-    ctx.out << calibration_console(result);
-    if (!o.out.empty()) ctx.out << "calibration: " << o.out << "\n";
-  }
+  // calibrate() refuses a scenario without jobs.
+  const CalibrationResult result = calibrate(scenario, o.fit);
+  const std::string text = o.out.empty() ? std::string() : calibration_json(scenario, result).dump(2) + "\n";
+  write_and_report(ctx, o.out, text, o.quiet, o.quiet ? std::string() : calibration_console(result), "calibration");
   return kExitOk;
 }
 
@@ -113,16 +99,16 @@ void setup_calibrate(CLI::App& app, CommandContext& ctx) {
       "(docs/calibration.md).");
   cmd->add_option("scenario", opts->scenario, "Scenario file with a \"jobs\" section (JSON; docs/scenario.md)")
       ->required();
-  cmd->add_option("--paths", opts->paths,
+  cmd->add_option("--paths", opts->fit.paths,
                   "Monte Carlo paths of the replay (default: the scenario's monte_carlo.paths); the fluid demand is "
                   "the same paths' jobs, averaged")
       ->check(CLI::Range(1L, 100000000L));
-  cmd->add_option("--seed", opts->seed, "Random seed (default: the scenario's monte_carlo.seed; 0 is an ordinary seed)");
-  cmd->add_option("--threads", opts->threads, "Threads over the paths (default 1); the numbers do not depend on it")
-      ->check(CLI::Range(1, 4096));
+  cmd->add_option("--seed", opts->fit.seed,
+                  "Random seed (default: the scenario's monte_carlo.seed; 0 is an ordinary seed)");
+  add_threads_option(*cmd, opts->fit.threads);
   cmd->add_option("--out,-o", opts->out, "Write the fitted factors here as JSON (atomically)");
-  cmd->add_option("--catalog", opts->catalog, "Pricing catalog folder, replacing the scenario's catalog_dir");
-  cmd->add_flag("--quiet,-q", opts->quiet, "Print nothing on success");
+  add_catalog_option(*cmd, opts->catalog);
+  add_quiet_flag(*cmd, opts->quiet);
   cmd->callback([opts, &ctx] { ctx.exit_code = run_calibrate(*opts, ctx); });
 }
 

@@ -16,8 +16,8 @@
 #include <fmt/ostream.h>
 
 #include "cli/app.hpp"
-#include "engine/error.hpp"
-#include "models/workload.hpp"
+#include "core/error.hpp"
+#include "models/workload/workload.hpp"
 
 namespace tco::cli {
 

@@ -6,7 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app.hpp"
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "reports/report_diff.hpp"
 
 namespace tco::cli {

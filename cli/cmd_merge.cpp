@@ -7,8 +7,9 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app.hpp"
-#include "engine/sweep_run.hpp"
-#include "reports/atomic_file.hpp"
+#include "cli/options.hpp"
+#include "engine/sweep/sweep_run.hpp"
+#include "core/io/atomic_file.hpp"
 
 namespace tco::cli {
 
@@ -43,7 +44,7 @@ void setup_merge(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("shards", opts->shards, "Shard files written by tcosim sweep --shard")->required();
   cmd->add_option("--out,-o", opts->out, "Write the merged sweep here (atomically)")->required();
   cmd->add_option("--csv", opts->csv, "Also write one CSV row per point and plan here");
-  cmd->add_flag("--quiet,-q", opts->quiet, "Print nothing on success");
+  add_quiet_flag(*cmd, opts->quiet);
   cmd->callback([opts, &ctx] { ctx.exit_code = run_merge(*opts, ctx); });
 }
 

@@ -2,7 +2,7 @@
 //   [--reserved FROM:TO[:STEP]] [--paths N] [--seed S] [--threads T] [--backend cpu|auto|cuda]
 //   [--out REPORT.json] [--catalog DIR] [--quiet]
 // Sizes the base load of a hybrid plan: the Monte Carlo fluid model of the sweep engine over a
-// grid of node counts (and reserved instances) on common random numbers (engine/sizing.hpp), and
+// grid of node counts (and reserved instances) on common random numbers (engine/decisions/sizing.hpp), and
 // writes `run`'s report of the scenario with a "sizing" section (docs/decisions.md).
 #include <filesystem>
 #include <memory>
@@ -12,10 +12,10 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
+#include "cli/options.hpp"
 #include "cli/report_pipeline.hpp"
-#include "engine/error.hpp"
-#include "engine/sizing.hpp"
-#include "reports/atomic_file.hpp"
+#include "core/error.hpp"
+#include "engine/decisions/sizing.hpp"
 #include "reports/decisions_json.hpp"
 #include "reports/markdown_summary.hpp"
 
@@ -77,20 +77,14 @@ int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
   const std::string dir = std::filesystem::path(o.scenario).parent_path().string();
   const SizingResult sizing = optimize_sizing(doc, o.scenario, dir.empty() ? "." : dir, o.catalog, s);
 
-  MonteCarloOptions mc;
-  mc.paths = o.paths;
-  mc.seed = o.seed;
-  mc.threads = o.threads > 0 ? o.threads : 1;
+  const MonteCarloOptions mc = monte_carlo_options(o.paths, o.seed, o.threads > 0 ? o.threads : 1);
   Json report = make_report(o.scenario, o.catalog, mc, RunMetadata{"optimize", mc.threads});
   report["sizing"] = sizing_json(sizing);
-  const std::string text = report_text(report);
-  if (!o.out.empty()) write_file_atomically(o.out, text);
-  if (!o.quiet) {
-    ctx.out << sizing_console(report.at("sizing"));
-    ctx.out << fmt::format("  {} grid points x {} paths in {:.2f} s\n", sizing.points.size(), sizing.paths,
-                           sizing.seconds);
-    if (!o.out.empty()) ctx.out << "report: " << o.out << "\n";
-  }
+  const std::string console =
+      o.quiet ? std::string()
+              : sizing_console(report.at("sizing")) + fmt::format("  {} grid points x {} paths in {:.2f} s\n",
+                                                                  sizing.points.size(), sizing.paths, sizing.seconds);
+  write_and_report(ctx, o.out, report_text(report), o.quiet, console, "report");
   return kExitOk;
 }
 
@@ -130,8 +124,8 @@ void setup_optimize(CLI::App& app, CommandContext& ctx) {
                   "agree to 1e-9 relative")
       ->check(CLI::IsMember({"cpu", "auto", "cuda"}));
   cmd->add_option("--out,-o", opts->out, "Write the JSON report here (atomically; see docs/report.md)");
-  cmd->add_option("--catalog", opts->catalog, "Pricing catalog folder, replacing the scenario's catalog_dir");
-  cmd->add_flag("--quiet,-q", opts->quiet, "Print nothing on success");
+  add_catalog_option(*cmd, opts->catalog);
+  add_quiet_flag(*cmd, opts->quiet);
   cmd->callback([opts, &ctx] { ctx.exit_code = run_optimize(*opts, ctx); });
 }
 

@@ -4,10 +4,10 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app.hpp"
-#include "engine/error.hpp"
-#include "models/catalog_validation.hpp"
-#include "models/skypilot_import.hpp"
-#include "reports/atomic_file.hpp"
+#include "core/error.hpp"
+#include "models/catalog/catalog_validation.hpp"
+#include "models/importers/skypilot_import.hpp"
+#include "core/io/atomic_file.hpp"
 
 namespace tco::cli {
 

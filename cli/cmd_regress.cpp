@@ -20,8 +20,8 @@
 
 #include "cli/app.hpp"
 #include "cli/report_pipeline.hpp"
-#include "engine/error.hpp"
-#include "reports/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/io/atomic_file.hpp"
 #include "reports/report_diff.hpp"
 
 namespace tco::cli {

@@ -5,8 +5,8 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app.hpp"
-#include "engine/error.hpp"
-#include "reports/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/io/atomic_file.hpp"
 #include "reports/csv_report.hpp"
 #include "reports/html_report.hpp"
 #include "reports/json_report.hpp"

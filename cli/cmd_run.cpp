@@ -10,12 +10,13 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app.hpp"
+#include "cli/options.hpp"
 #include "cli/report_pipeline.hpp"
-#include "engine/error.hpp"
-#include "engine/monte_carlo.hpp"
+#include "core/error.hpp"
+#include "engine/montecarlo/monte_carlo.hpp"
 #include "engine/scenario_run.hpp"
 #include "models/scenario.hpp"
-#include "reports/atomic_file.hpp"
+#include "core/io/atomic_file.hpp"
 #include "reports/json_report.hpp"
 #include "reports/markdown_summary.hpp"
 
@@ -40,10 +41,7 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
   const Scenario scenario = load_scenario(o.scenario, o.catalog);
   Json report;
   if (scenario.jobs) {
-    MonteCarloOptions mc_options;
-    mc_options.paths = o.paths;
-    mc_options.seed = o.seed;
-    mc_options.threads = o.threads;
+    MonteCarloOptions mc_options = monte_carlo_options(o.paths, o.seed, o.threads);
     mc_options.target_ci_usd = o.target_ci_usd;
     mc_options.path_ceiling = o.path_ceiling;
     try {
@@ -57,20 +55,11 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
     if (o.target_ci_usd)
       ctx.err << "tcosim: note: the scenario has no \"jobs\": the fluid Monte Carlo ignores --target-ci-usd (it "
                  "runs --paths or the scenario's monte_carlo.paths)\n";
-    MonteCarloOptions fluid_options;
-    fluid_options.paths = o.paths;
-    fluid_options.seed = o.seed;
-    fluid_options.threads = o.threads;
-    report = make_report(scenario, fluid_options, RunMetadata{"run", o.threads});
+    report = make_report(scenario, monte_carlo_options(o.paths, o.seed, o.threads), RunMetadata{"run", o.threads});
   }
   // A scenario with uncertain inputs: sensitivity and breakevens under uncertainty (docs/decisions.md).
-  if (scenario.uncertain) {
-    MonteCarloOptions uncertain_options;
-    uncertain_options.paths = o.paths;
-    uncertain_options.seed = o.seed;
-    uncertain_options.threads = o.threads;
-    add_uncertainty_analysis(report, o.scenario, o.catalog, uncertain_options);
-  }
+  if (scenario.uncertain)
+    add_uncertainty_analysis(report, o.scenario, o.catalog, monte_carlo_options(o.paths, o.seed, o.threads));
   // Everything is computed before anything is written: bad input leaves no file behind.
   const std::string text = report_text(report);
   if (!o.out.empty()) write_file_atomically(o.out, text);
@@ -97,7 +86,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--catalog", opts->catalog,
                   "Pricing catalog folder, replacing the scenario's catalog_dir (default: ../pricing-data beside "
                   "the scenario)");
-  cmd->add_flag("--quiet,-q", opts->quiet, "Print nothing on success");
+  add_quiet_flag(*cmd, opts->quiet);
   cmd->add_option("--paths", opts->paths,
                   "Monte Carlo paths of the discrete-event replay (scenarios with \"jobs\"), of the fluid model's "
                   "random inputs (scenarios without; more than 1 adds their statistics) and of the uncertain inputs "

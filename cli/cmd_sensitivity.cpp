@@ -13,9 +13,9 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
+#include "cli/options.hpp"
 #include "cli/report_pipeline.hpp"
-#include "engine/error.hpp"
-#include "reports/atomic_file.hpp"
+#include "core/error.hpp"
 #include "reports/markdown_summary.hpp"
 
 namespace tco::cli {
@@ -65,18 +65,11 @@ int run_sensitivity(const SensitivityOptions& o, CommandContext& ctx) {
   if (!scenario.uncertain)
     throw InputError(o.scenario, "/uncertain",
                      "expected an \"uncertain\" section: the inputs to vary and their distributions (docs/scenario.md)");
-  MonteCarloOptions mc;
-  mc.paths = o.paths;
-  mc.seed = o.seed;
-  mc.threads = o.threads;
+  const MonteCarloOptions mc = monte_carlo_options(o.paths, o.seed, o.threads);
   Json report = make_report(scenario, mc, RunMetadata{"sensitivity", o.threads});
   add_uncertainty_analysis(report, o.scenario, o.catalog, mc, o.plan);
-  const std::string text = report_text(report);
-  if (!o.out.empty()) write_file_atomically(o.out, text);
-  if (!o.quiet) {
-    ctx.out << sensitivity_console(report);
-    if (!o.out.empty()) ctx.out << "report: " << o.out << "\n";
-  }
+  write_and_report(ctx, o.out, report_text(report), o.quiet, o.quiet ? std::string() : sensitivity_console(report),
+                   "report");
   return kExitOk;
 }
 
@@ -102,11 +95,10 @@ void setup_sensitivity(CLI::App& app, CommandContext& ctx) {
       ->check(CLI::Range(1L, 100000000L));
   cmd->add_option("--seed", opts->seed,
                   "Seed of the input draws (default: the scenario's monte_carlo.seed; 0 is an ordinary seed)");
-  cmd->add_option("--threads", opts->threads, "Threads over the paths (default 1); the numbers do not depend on it")
-      ->check(CLI::Range(1, 4096));
+  add_threads_option(*cmd, opts->threads);
   cmd->add_option("--out,-o", opts->out, "Write the JSON report here (atomically; see docs/report.md)");
-  cmd->add_option("--catalog", opts->catalog, "Pricing catalog folder, replacing the scenario's catalog_dir");
-  cmd->add_flag("--quiet,-q", opts->quiet, "Print nothing on success");
+  add_catalog_option(*cmd, opts->catalog);
+  add_quiet_flag(*cmd, opts->quiet);
   cmd->callback([opts, &ctx] { ctx.exit_code = run_sensitivity(*opts, ctx); });
 }
 

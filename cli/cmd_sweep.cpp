@@ -16,9 +16,9 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
-#include "engine/error.hpp"
-#include "engine/sweep_run.hpp"
-#include "reports/atomic_file.hpp"
+#include "core/error.hpp"
+#include "engine/sweep/sweep_run.hpp"
+#include "core/io/atomic_file.hpp"
 
 namespace tco::cli {
 

@@ -8,9 +8,9 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
-#include "models/trace_csv.hpp"
-#include "models/trace_import.hpp"
-#include "models/trace_stats.hpp"
+#include "models/workload/trace_csv.hpp"
+#include "models/importers/trace_import.hpp"
+#include "models/workload/trace_stats.hpp"
 
 namespace tco::cli {
 

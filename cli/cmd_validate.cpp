@@ -9,9 +9,9 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app.hpp"
-#include "engine/error.hpp"
-#include "models/catalog.hpp"
-#include "models/catalog_validation.hpp"
+#include "core/error.hpp"
+#include "models/catalog/catalog.hpp"
+#include "models/catalog/catalog_validation.hpp"
 #include "models/scenario.hpp"
 
 namespace tco::cli {

@@ -1,7 +1,7 @@
 #include "cli/report_pipeline.hpp"
 
 #include "engine/scenario_run.hpp"
-#include "engine/uncertainty_analysis.hpp"
+#include "engine/decisions/uncertainty_analysis.hpp"
 #include "reports/decisions_json.hpp"
 
 namespace tco::cli {

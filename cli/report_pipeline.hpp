@@ -8,8 +8,8 @@
 
 #include <string>
 
-#include "engine/json_reader.hpp"
-#include "engine/monte_carlo.hpp"
+#include "core/io/json_reader.hpp"
+#include "engine/montecarlo/monte_carlo.hpp"
 #include "models/scenario.hpp"
 #include "reports/json_report.hpp"
 

@@ -1,10 +1,10 @@
 # The sweep's backends (docs/sweep.md).
 #
-# CPU: engine/sweep_cpu.cpp holds the vectorised hot loop. Like every file it is compiled without
+# CPU: engine/sweep/sweep_cpu.cpp holds the vectorised hot loop. Like every file it is compiled without
 # FMA contraction (CMakeLists.txt: its AVX-512, AVX2 and baseline clones, and the deterministic
 # evaluator, give the same bits), and here also without trapping math (so std::ceil vectorises;
 # it changes no result).
-set_source_files_properties(${CMAKE_SOURCE_DIR}/engine/sweep_cpu.cpp PROPERTIES
+set_source_files_properties(${CMAKE_SOURCE_DIR}/engine/sweep/sweep_cpu.cpp PROPERTIES
   COMPILE_OPTIONS "-fno-trapping-math")
 
 # CUDA: optional backend of the same TCO_HD functions. The CPU backend is always built and gives
@@ -31,22 +31,23 @@ endif()
 message(STATUS "tcosim CUDA sweep backend: ${TCO_HAVE_CUDA}")
 
 if(TCO_HAVE_CUDA)
-  # .cu files only launch; the kernels are the TCO_HD functions of engine/sweep_kernel.hpp.
+  # .cu files only launch; the kernels are the TCO_HD functions of engine/sweep/sweep_kernel.hpp.
   # --fmad=false: no FMA contraction, as on the CPU, so both backends round the same way
   # (only the device's exp/log differ from the host's, in the last bits).
-  add_library(tcosim_cuda STATIC ${CMAKE_SOURCE_DIR}/engine/sweep_cuda.cu)
+  add_library(tcosim_cuda STATIC ${CMAKE_SOURCE_DIR}/engine/sweep/sweep_cuda.cu)
   # The kernel's headers are C++20 like the rest (defaulted comparisons). CMake 3.25 knows no
   # nvcc flag for CUDA C++20, though nvcc 12 and later take -std=c++20: tell it.
   set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
   set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
   set_target_properties(tcosim_cuda PROPERTIES POSITION_INDEPENDENT_CODE ON CUDA_STANDARD 20
                                                CUDA_STANDARD_REQUIRED ON)
-  target_include_directories(tcosim_cuda PRIVATE ${CMAKE_SOURCE_DIR})
+  # The kernel sees what the engine layer sees (CMakeLists.txt: build/layers/engine).
+  target_include_directories(tcosim_cuda PRIVATE ${CMAKE_BINARY_DIR}/layers/engine)
   target_include_directories(tcosim_cuda SYSTEM PRIVATE ${RANDOM123_INCLUDE_DIR})
   target_link_libraries(tcosim_cuda PRIVATE nlohmann_json::nlohmann_json fmt::fmt)
   target_link_libraries(tcosim_cuda PUBLIC CUDA::cudart_static)
   target_compile_definitions(tcosim_cuda PRIVATE TCO_HAVE_CUDA=1)
   target_compile_options(tcosim_cuda PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--fmad=false>)
-  target_compile_definitions(tcosim_core PUBLIC TCO_HAVE_CUDA=1)
-  target_link_libraries(tcosim_core PUBLIC tcosim_cuda)
+  target_compile_definitions(tcosim_engine PUBLIC TCO_HAVE_CUDA=1)
+  target_link_libraries(tcosim_engine PUBLIC tcosim_cuda)
 endif()

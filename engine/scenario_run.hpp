@@ -4,9 +4,9 @@
 
 #include <vector>
 
-#include "engine/breakeven.hpp"
-#include "engine/comparison.hpp"
-#include "engine/plan_evaluator.hpp"
+#include "engine/ledger/breakeven.hpp"
+#include "engine/ledger/comparison.hpp"
+#include "engine/ledger/plan_evaluator.hpp"
 #include "models/finding.hpp"
 #include "models/scenario.hpp"
 

@@ -10,10 +10,10 @@
 
 #include <fmt/format.h>
 
-#include "engine/error.hpp"
-#include "engine/sha256.hpp"
-#include "models/catalog.hpp"
-#include "models/cooling.hpp"
+#include "core/error.hpp"
+#include "core/io/sha256.hpp"
+#include "models/catalog/catalog.hpp"
+#include "models/site/cooling.hpp"
 
 namespace tco {
 
@@ -105,6 +105,7 @@ Json to_json(const ServerModel& s) {
           {"idle_kw", s.idle_kw},     {"peak_kw", s.peak_kw}, {"provenance", provenance_json(s.provenance)}};
 }
 
+// The to_json functions echo each record field by field into the report's inputs (alike in shape only).
 Json to_json(const CoolingType& c) {
   return {{"type", c.type},
           {"pue_model", c.pue_model},
@@ -263,7 +264,7 @@ Financing parse_financing(JsonObjectReader& r) {
 }
 
 // An hourly series must give every hour the model reads: the horizon's, and the utilization
-// breakeven's, which prices one node over its whole life from hour 0 (engine/breakeven.cpp).
+// breakeven's, which prices one node over its whole life from hour 0 (engine/ledger/breakeven.cpp).
 void require_series_hours(const HourlySeries& series, const OnPremSpec& o, int horizon_months,
                           const std::string& file, const std::string& pointer, const char* repeat_key) {
   const long life_months = std::lround(o.life_years * 12.0);

@@ -9,15 +9,15 @@
 #include <string>
 #include <vector>
 
-#include "engine/calendar.hpp"
-#include "engine/json_reader.hpp"
-#include "models/ambient.hpp"
+#include "core/calendar.hpp"
+#include "core/io/json_reader.hpp"
+#include "models/site/ambient.hpp"
 #include "models/finding.hpp"
-#include "models/job_workload.hpp"
-#include "models/power.hpp"
-#include "models/records.hpp"
+#include "models/workload/job_workload.hpp"
+#include "models/site/power.hpp"
+#include "models/catalog/records.hpp"
 #include "models/uncertain.hpp"
-#include "models/workload.hpp"
+#include "models/workload/workload.hpp"
 
 namespace tco {
 

@@ -8,24 +8,15 @@
 #include <Eigen/Core>
 #include <fmt/format.h>
 
-#include "engine/error.hpp"
-#include "engine/random.hpp"
+#include "core/error.hpp"
+#include "core/io/json_pointer.hpp"
+#include "core/random/random.hpp"
 
 namespace tco {
 
 namespace {
 
 constexpr double kSymmetryTolerance = 1e-12;
-
-const Json* find_pointer(const Json& doc, const std::string& pointer) {
-  try {
-    const Json::json_pointer p(pointer);
-    if (!doc.contains(p)) return nullptr;
-    return &doc.at(p);
-  } catch (const Json::exception&) {
-    return nullptr;
-  }
-}
 
 UncertainDistribution parse_distribution(JsonObjectReader& r, const std::string& target) {
   UncertainDistribution d;

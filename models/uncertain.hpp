@@ -7,7 +7,7 @@
 //                                 F(mode) = (mode - low) / (high - low)
 //   normal(mean, sd)              x = mean + sd Phi^-1(u)
 //   lognormal(median, sigma)      x = median exp(sigma Phi^-1(u))
-// u is an open-interval uniform (engine/random.hpp); Phi^-1 is our own (Wichura AS 241), so the
+// u is an open-interval uniform (core/random/random.hpp); Phi^-1 is our own (Wichura AS 241), so the
 // draws are the same bits with any standard library. The tornado's low and high default to the
 // distribution's P10 and P90: for uniform(0, 10) they are 1 and 9; for normal(5, 2),
 // 5 -/+ 1.2816 x 2 = 2.437 and 7.563.
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/json_reader.hpp"
+#include "core/io/json_reader.hpp"
 
 namespace tco {
 

@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "engine/error.hpp"
-#include "reports/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/io/atomic_file.hpp"
 
 namespace tco {
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/json_reader.hpp"
+#include "core/io/json_reader.hpp"
 
 namespace tco {
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+// As in json_report.cpp, each section spells out its struct field by field (alike in shape only).
 namespace tco {
 
 namespace {

@@ -3,12 +3,12 @@
 //   "sensitivity"  a scenario with `uncertain`: the tornado, standardised regression coefficients
 //   "uncertainty"  a scenario with `uncertain`: the inputs as drawn, the payback-month
 //                  distribution, the price and utilization breakevens under uncertainty
-// They only render engine results (engine/sizing.hpp, engine/uncertainty_analysis.hpp).
+// They only render engine results (engine/decisions/sizing.hpp, engine/decisions/uncertainty_analysis.hpp).
 #pragma once
 
-#include "engine/json_reader.hpp"
-#include "engine/sizing.hpp"
-#include "engine/uncertainty_analysis.hpp"
+#include "core/io/json_reader.hpp"
+#include "engine/decisions/sizing.hpp"
+#include "engine/decisions/uncertainty_analysis.hpp"
 
 namespace tco {
 

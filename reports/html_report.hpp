@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "engine/json_reader.hpp"
+#include "core/io/json_reader.hpp"
 
 namespace tco {
 

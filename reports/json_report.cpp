@@ -1,5 +1,7 @@
 #include "reports/json_report.hpp"
 
+// Each section spells out its struct field by field, as reports/report.schema.json names them:
+// alike in shape, but each list is its own part of the report's format.
 namespace tco {
 
 namespace {

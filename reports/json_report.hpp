@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "engine/fluid_monte_carlo.hpp"
-#include "engine/json_reader.hpp"
-#include "engine/monte_carlo.hpp"
+#include "engine/montecarlo/fluid_monte_carlo.hpp"
+#include "core/io/json_reader.hpp"
+#include "engine/montecarlo/monte_carlo.hpp"
 #include "engine/scenario_run.hpp"
 #include "models/scenario.hpp"
 

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "reports/markdown_summary.hpp"
 
 namespace tco {

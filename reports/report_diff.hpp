@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/json_reader.hpp"
+#include "core/io/json_reader.hpp"
 
 namespace tco {
 

@@ -6,7 +6,7 @@
 
 #include "engine/des/des_plan.hpp"
 #include "engine/des/simulator.hpp"
-#include "engine/monte_carlo.hpp"
+#include "engine/montecarlo/monte_carlo.hpp"
 #include "scenario_builder.hpp"
 
 namespace tco::test {

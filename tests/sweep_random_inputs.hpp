@@ -3,7 +3,7 @@
 // which is not a doctest binary).
 #pragma once
 
-#include "engine/json_reader.hpp"
+#include "core/io/json_reader.hpp"
 
 namespace tco::test {
 

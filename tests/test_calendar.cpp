@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "engine/calendar.hpp"
+#include "core/calendar.hpp"
 
 using namespace tco;
 

@@ -1,13 +1,13 @@
-// The fluid model's on-prem and cloud packing efficiency (engine/hourly_model.hpp) and its calibration against the
-// discrete-event replay (engine/calibration.hpp, `tcosim calibrate`): hand-computed cases on the
+// The fluid model's on-prem and cloud packing efficiency (engine/ledger/hourly_model.hpp) and its calibration against the
+// discrete-event replay (engine/decisions/calibration.hpp, `tcosim calibrate`): hand-computed cases on the
 // round-number fixture catalog (tests/scenario_builder.hpp lists its figures).
 #include <doctest/doctest.h>
 
 #include "des_support.hpp"
-#include "engine/calibration.hpp"
-#include "engine/error.hpp"
-#include "engine/hourly_model.hpp"
-#include "engine/plan_evaluator.hpp"
+#include "engine/decisions/calibration.hpp"
+#include "core/error.hpp"
+#include "engine/ledger/hourly_model.hpp"
+#include "engine/ledger/plan_evaluator.hpp"
 #include "test_sweep_support.hpp"
 
 using namespace tco;

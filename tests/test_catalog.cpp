@@ -2,9 +2,9 @@
 
 #include <fstream>
 
-#include "engine/error.hpp"
-#include "engine/sha256.hpp"
-#include "models/catalog.hpp"
+#include "core/error.hpp"
+#include "core/io/sha256.hpp"
+#include "models/catalog/catalog.hpp"
 #include "test_support.hpp"
 
 using namespace tco;

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <fstream>
 
-#include "engine/error.hpp"
-#include "engine/json_reader.hpp"
-#include "models/catalog_validation.hpp"
+#include "core/error.hpp"
+#include "core/io/json_reader.hpp"
+#include "models/catalog/catalog_validation.hpp"
 #include "test_support.hpp"
 
 using namespace tco;

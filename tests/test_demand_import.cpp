@@ -12,7 +12,7 @@
 #include <doctest/doctest.h>
 
 #include "cli/app.hpp"
-#include "models/workload.hpp"
+#include "models/workload/workload.hpp"
 #include "test_support.hpp"
 
 using namespace tco;

@@ -13,13 +13,13 @@
 
 #include "des_support.hpp"
 #include "engine/des/checkpoint.hpp"
-#include "engine/error.hpp"
-#include "engine/des/event_queue.hpp"
+#include "core/error.hpp"
+#include "engine/des/kernel/event_queue.hpp"
 #include "engine/des/job_stream.hpp"
 #include "engine/des/node_pool.hpp"
 #include "engine/des/spot_market.hpp"
-#include "engine/des/trivial_vector.hpp"
-#include "engine/random.hpp"
+#include "engine/des/kernel/trivial_vector.hpp"
+#include "core/random/random.hpp"
 
 namespace tco {
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "des_support.hpp"
-#include "engine/error.hpp"
+#include "core/error.hpp"
 
 namespace tco {
 

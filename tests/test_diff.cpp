@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "cli_test_support.hpp"
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "reports/report_diff.hpp"
 #include "test_support.hpp"
 

@@ -1,4 +1,4 @@
-// The discrete-event replay's queue (engine/des/event_queue.hpp: a 4-ary heap plus a FIFO lane
+// The discrete-event replay's queue (engine/des/kernel/event_queue.hpp: a 4-ary heap plus a FIFO lane
 // for max-wait timeouts) gives the events in exactly the order of one plain priority queue
 // ordered by (time, priority, sequence number), on random mixes of pushes and pops that include
 // ties in time, timeouts pushed in and out of order, and -0.
@@ -9,7 +9,7 @@
 
 #include <doctest/doctest.h>
 
-#include "engine/des/event_queue.hpp"
+#include "engine/des/kernel/event_queue.hpp"
 
 namespace tco::des {
 

@@ -1,4 +1,4 @@
-// Money over time (models/finance.hpp, engine/ledger.hpp): discounting conventions (SPEC §6),
+// Money over time (models/finance.hpp, engine/ledger/ledger.hpp): discounting conventions (SPEC §6),
 // loans (§12.2), residual value (§12.5), depreciation, NPV and IRR, against values computed
 // by hand with the arithmetic beside each.
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include <doctest/doctest.h>
 
-#include "engine/ledger.hpp"
+#include "engine/ledger/ledger.hpp"
 #include "models/finance.hpp"
 
 using namespace tco;

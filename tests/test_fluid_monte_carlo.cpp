@@ -1,4 +1,4 @@
-// The fluid Monte Carlo of a scenario without jobs (engine/fluid_monte_carlo.hpp, docs/model.md
+// The fluid Monte Carlo of a scenario without jobs (engine/montecarlo/fluid_monte_carlo.hpp, docs/model.md
 // §10): its statistics summarise the sweep engine's per-path NPVs, a plan compared with its
 // twin differs by exactly 0, and `tcosim run` adds them to the deterministic report, the same
 // bytes on any thread count.
@@ -8,7 +8,7 @@
 
 #include <doctest/doctest.h>
 
-#include "engine/fluid_monte_carlo.hpp"
+#include "engine/montecarlo/fluid_monte_carlo.hpp"
 #include "test_sweep_support.hpp"
 
 namespace tco::test {

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "cli/report_pipeline.hpp"
-#include "engine/error.hpp"
+#include "core/error.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;

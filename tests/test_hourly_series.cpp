@@ -12,12 +12,12 @@
 #include <fmt/format.h>
 
 #include "des_support.hpp"
-#include "engine/calendar.hpp"
-#include "engine/error.hpp"
-#include "engine/plan_evaluator.hpp"
-#include "engine/sha256.hpp"
-#include "models/ambient.hpp"
-#include "models/hourly_series.hpp"
+#include "core/calendar.hpp"
+#include "core/error.hpp"
+#include "engine/ledger/plan_evaluator.hpp"
+#include "core/io/sha256.hpp"
+#include "models/site/ambient.hpp"
+#include "models/site/hourly_series.hpp"
 #include "test_sweep_support.hpp"
 
 using namespace tco;

@@ -7,7 +7,7 @@
 
 #include <doctest/doctest.h>
 
-#include "engine/ledger.hpp"
+#include "engine/ledger/ledger.hpp"
 #include "scenario_builder.hpp"
 
 using namespace tco;

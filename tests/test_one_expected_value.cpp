@@ -9,9 +9,9 @@
 
 #include <doctest/doctest.h>
 
-#include "engine/fluid_monte_carlo.hpp"
-#include "engine/hourly_model.hpp"
-#include "engine/spot_draws.hpp"
+#include "engine/montecarlo/fluid_monte_carlo.hpp"
+#include "engine/ledger/hourly_model.hpp"
+#include "engine/ledger/spot_draws.hpp"
 #include "scenario_builder.hpp"
 
 namespace tco::test {

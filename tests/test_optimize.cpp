@@ -1,4 +1,4 @@
-// Base-load sizing (engine/sizing.hpp, tcosim optimize): the best node count of a steady workload
+// Base-load sizing (engine/decisions/sizing.hpp, tcosim optimize): the best node count of a steady workload
 // against the closed-form utilization breakeven, convexity of the curve there, thread-count
 // independence, and that sizing one plan alone gives the very path NPVs of the full sweep.
 #include <algorithm>
@@ -9,9 +9,9 @@
 
 #include <doctest/doctest.h>
 
-#include "engine/breakeven.hpp"
-#include "engine/sizing.hpp"
-#include "engine/sweep_run.hpp"
+#include "engine/ledger/breakeven.hpp"
+#include "engine/decisions/sizing.hpp"
+#include "engine/sweep/sweep_run.hpp"
 #include "scenario_builder.hpp"
 #include "test_sweep_support.hpp"
 

@@ -7,11 +7,11 @@
 
 #include <doctest/doctest.h>
 
-#include "engine/error.hpp"
-#include "engine/plan_evaluator.hpp"
-#include "models/ambient.hpp"
-#include "models/cooling.hpp"
-#include "models/power.hpp"
+#include "core/error.hpp"
+#include "engine/ledger/plan_evaluator.hpp"
+#include "models/site/ambient.hpp"
+#include "models/site/cooling.hpp"
+#include "models/site/power.hpp"
 #include "scenario_builder.hpp"
 
 using namespace tco;

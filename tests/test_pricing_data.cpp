@@ -8,9 +8,9 @@
 #include <sstream>
 
 #include "cli/app.hpp"
-#include "models/catalog.hpp"
-#include "models/catalog_validation.hpp"
-#include "models/records.hpp"
+#include "models/catalog/catalog.hpp"
+#include "models/catalog/catalog_validation.hpp"
+#include "models/catalog/records.hpp"
 #include "test_support.hpp"
 
 using namespace tco;

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <vector>
 
-#include "engine/ambient_draws.hpp"
+#include "core/random/ambient_draws.hpp"
 #include "engine/des/batch_draws.hpp"
-#include "engine/philox_lanes.hpp"
-#include "engine/random.hpp"
+#include "core/random/philox_lanes.hpp"
+#include "core/random/random.hpp"
 
 using namespace tco;
 

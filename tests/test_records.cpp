@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "engine/error.hpp"
-#include "models/records.hpp"
+#include "core/error.hpp"
+#include "models/catalog/records.hpp"
 
 using namespace tco;
 
@@ -39,7 +39,7 @@ TEST_CASE("records: a cloud offer parses with its defaults") {
   CHECK(*o.spot_usd_per_hour == doctest::Approx(19.66).epsilon(1e-12));
   CHECK_FALSE(o.reserved_1y_usd_per_hour.has_value());
   CHECK(*o.spot_notice_s == doctest::Approx(120.0).epsilon(1e-12));
-  // Defaults from models/records.hpp.
+  // Defaults from models/catalog/records.hpp.
   CHECK(o.billing_granularity_s == doctest::Approx(1.0).epsilon(1e-12));
   CHECK(o.minimum_billed_s == doctest::Approx(60.0).epsilon(1e-12));
   CHECK_FALSE(o.pue.has_value());

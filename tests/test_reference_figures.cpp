@@ -4,7 +4,7 @@
 
 #include <doctest/doctest.h>
 
-#include "models/cooling.hpp"
+#include "models/site/cooling.hpp"
 #include "scenario_builder.hpp"
 
 using namespace tco;

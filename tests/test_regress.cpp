@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "cli_test_support.hpp"
-#include "engine/json_reader.hpp"
+#include "core/io/json_reader.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-// Sensitivity (engine/sensitivity.hpp, tcosim sensitivity): the tornado's zero bar and swapped
+// Sensitivity (engine/decisions/sensitivity.hpp, tcosim sensitivity): the tornado's zero bar and swapped
 // sides, standardised regression coefficients of a known linear model, the coefficient of an input
 // that does not enter the model within noise of 0, and the command's report.
 #include <cmath>
@@ -8,9 +8,9 @@
 
 #include <doctest/doctest.h>
 
-#include "engine/sensitivity.hpp"
-#include "engine/uncertain_paths.hpp"
-#include "engine/uncertainty_analysis.hpp"
+#include "engine/decisions/sensitivity.hpp"
+#include "engine/montecarlo/uncertain_paths.hpp"
+#include "engine/decisions/uncertainty_analysis.hpp"
 #include "scenario_builder.hpp"
 
 using namespace tco;

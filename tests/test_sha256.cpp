@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "engine/sha256.hpp"
+#include "core/io/sha256.hpp"
 
 using namespace tco;
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <fstream>
 
-#include "engine/error.hpp"
-#include "models/catalog_validation.hpp"
-#include "models/skypilot_import.hpp"
+#include "core/error.hpp"
+#include "models/catalog/catalog_validation.hpp"
+#include "models/importers/skypilot_import.hpp"
 #include "test_support.hpp"
 
 using namespace tco;

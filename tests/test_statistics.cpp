@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "engine/statistics.hpp"
+#include "core/stats/statistics.hpp"
 
 using namespace tco;
 

@@ -1,5 +1,5 @@
-// The sweep's Monte Carlo fluid model and its CPU backend (engine/sweep_kernel.hpp,
-// engine/sweep_cpu.cpp): a zero-variance point equals the deterministic evaluator, Monte Carlo
+// The sweep's Monte Carlo fluid model and its CPU backend (engine/sweep/sweep_kernel.hpp,
+// engine/sweep/sweep_cpu.cpp): a zero-variance point equals the deterministic evaluator, Monte Carlo
 // means agree with it where shocks are mean-one, common random numbers shrink paired
 // differences, threads do not change a bit, and the CPU's vector lanes agree with the device's
 // hour-by-hour loop.
@@ -12,9 +12,9 @@
 
 #include <doctest/doctest.h>
 
-#include "engine/statistics.hpp"
-#include "engine/sweep_kernel.hpp"
-#include "engine/sweep_run.hpp"
+#include "core/stats/statistics.hpp"
+#include "engine/sweep/sweep_kernel.hpp"
+#include "engine/sweep/sweep_run.hpp"
 #include "test_sweep_support.hpp"
 
 namespace tco::test {

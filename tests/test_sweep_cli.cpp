@@ -6,7 +6,7 @@
 
 #include <doctest/doctest.h>
 
-#include "engine/sweep_run.hpp"
+#include "engine/sweep/sweep_run.hpp"
 #include "test_sweep_support.hpp"
 
 namespace tco::test {

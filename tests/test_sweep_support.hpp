@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "engine/sweep_backend.hpp"
-#include "engine/sweep_prepare.hpp"
+#include "engine/sweep/sweep_backend.hpp"
+#include "engine/sweep/sweep_prepare.hpp"
 #include "scenario_builder.hpp"
 #include "sweep_random_inputs.hpp"
 

@@ -6,10 +6,10 @@
 
 #include <doctest/doctest.h>
 
-#include "engine/error.hpp"
-#include "models/trace_csv.hpp"
-#include "models/trace_import.hpp"
-#include "models/trace_stats.hpp"
+#include "core/error.hpp"
+#include "models/workload/trace_csv.hpp"
+#include "models/importers/trace_import.hpp"
+#include "models/workload/trace_stats.hpp"
 #include "scenario_builder.hpp"
 
 namespace tco {

@@ -1,6 +1,6 @@
 // The scenario's `uncertain` section (models/uncertain.hpp), its draws and rank correlation
-// (engine/uncertain_paths.hpp, engine/rank_correlation.hpp), and the breakevens under
-// uncertainty (engine/uncertain_breakevens.hpp): quantiles by hand, every loader error naming its
+// (engine/montecarlo/uncertain_paths.hpp, core/stats/rank_correlation.hpp), and the breakevens under
+// uncertainty (engine/decisions/uncertain_breakevens.hpp): quantiles by hand, every loader error naming its
 // pointer, Iman-Conover's achieved rank correlation, thread independence, and the deterministic
 // limits (zero-width inputs) against the foundation's payback month and breakevens.
 #include <algorithm>
@@ -10,11 +10,11 @@
 
 #include <doctest/doctest.h>
 
-#include "engine/error.hpp"
-#include "engine/rank_correlation.hpp"
-#include "engine/uncertain_breakevens.hpp"
-#include "engine/uncertain_paths.hpp"
-#include "engine/uncertainty_analysis.hpp"
+#include "core/error.hpp"
+#include "core/stats/rank_correlation.hpp"
+#include "engine/decisions/uncertain_breakevens.hpp"
+#include "engine/montecarlo/uncertain_paths.hpp"
+#include "engine/decisions/uncertainty_analysis.hpp"
 #include "scenario_builder.hpp"
 
 using namespace tco;

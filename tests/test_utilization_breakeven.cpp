@@ -1,4 +1,4 @@
-// The utilization breakeven u* (SPEC §12.7, engine/breakeven.hpp) against the ledger it stands
+// The utilization breakeven u* (SPEC §12.7, engine/ledger/breakeven.hpp) against the ledger it stands
 // for: a steady single-node plan run for the node's life, with fixed staff, racks, throttling,
 // a demand charge, a loan or a lease; and the node's share of an N-node fleet's fixed costs.
 #include <cmath>

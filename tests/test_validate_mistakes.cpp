@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "cli/app.hpp"
-#include "engine/json_reader.hpp"
+#include "core/io/json_reader.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-// Hourly demand profiles (models/workload.hpp): hand-computed values with the arithmetic
+// Hourly demand profiles (models/workload/workload.hpp): hand-computed values with the arithmetic
 // beside them, the series reader on small files written here, and every error class.
 #include <cmath>
 #include <filesystem>
@@ -8,8 +8,8 @@
 
 #include <doctest/doctest.h>
 
-#include "engine/error.hpp"
-#include "models/workload.hpp"
+#include "core/error.hpp"
+#include "models/workload/workload.hpp"
 #include "test_support.hpp"
 
 using namespace tco;

@@ -1,6 +1,6 @@
 #include "engine/des/batch_draws.hpp"
 
-#include "engine/philox_lanes.hpp"
+#include "core/random/philox_lanes.hpp"
 
 // Flattened so that the lane loops are inlined and vectorised in each clone.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)

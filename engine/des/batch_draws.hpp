@@ -1,11 +1,11 @@
 // Uniforms of the replay's random sources drawn many at a time, so that their Philox blocks run in
 // vector loops (x86-64 clones for AVX-512 and AVX2, chosen at run time); the same bits as
-// uniform_pair(seed, path, source, entity, draw) one by one (engine/random.hpp).
+// uniform_pair(seed, path, source, entity, draw) one by one (core/random/random.hpp).
 #pragma once
 
 #include <cstdint>
 
-#include "engine/random.hpp"
+#include "core/random/random.hpp"
 
 namespace tco::des {
 

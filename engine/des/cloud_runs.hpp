@@ -24,12 +24,12 @@
 #include <vector>
 
 #include "engine/des/checkpoint.hpp"
-#include "engine/des/cold.hpp"
+#include "engine/des/kernel/cold.hpp"
 #include "engine/des/des_plan.hpp"
 #include "engine/des/month_index.hpp"
 #include "engine/des/simulator.hpp"
 #include "engine/des/spot_market.hpp"
-#include "engine/random.hpp"
+#include "core/random/random.hpp"
 
 namespace tco::des {
 

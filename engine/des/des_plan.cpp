@@ -4,7 +4,7 @@
 #include <cmath>
 #include <map>
 
-#include "models/cooling.hpp"
+#include "models/site/cooling.hpp"
 
 namespace tco::des {
 

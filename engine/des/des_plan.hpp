@@ -11,7 +11,7 @@
 #include "engine/des/price_growth.hpp"
 #include "engine/des/site_curve.hpp"
 #include "engine/des/spot_market.hpp"
-#include "engine/plan_evaluator.hpp"
+#include "engine/ledger/plan_evaluator.hpp"
 #include "models/scenario.hpp"
 
 namespace tco::des {

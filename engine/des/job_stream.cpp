@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include "engine/des/batch_draws.hpp"
-#include "engine/error.hpp"
-#include "engine/random.hpp"
-#include "models/trace_import.hpp"
+#include "core/error.hpp"
+#include "core/random/random.hpp"
+#include "models/importers/trace_import.hpp"
 
 namespace tco::des {
 
@@ -335,6 +335,7 @@ class CampaignSource final : public JobStream::Source {
   std::uint32_t k_ = 0;
 };
 
+// Each source is its own arrival rule on the same draw-and-fill pattern (alike in shape only).
 // gpus GPUs around the clock: every job_duration_h, ceil(gpus / gpus_per_job) jobs start
 // (the last one with the remainder).
 class SteadySource final : public JobStream::Source {

@@ -1,4 +1,4 @@
-// The jobs one Monte Carlo path replays (SPEC §3, models/job_workload.hpp), in submission
+// The jobs one Monte Carlo path replays (SPEC §3, models/workload/job_workload.hpp), in submission
 // order, generated lazily so that a trace of any length replays in bounded memory:
 //   trace   read from memory (small traces, loaded once per run) or streamed from the file,
 //           repeated every period_h while `tile` is on, or rebuilt week by week from weeks
@@ -18,9 +18,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "engine/calendar.hpp"
-#include "models/job_workload.hpp"
-#include "models/trace_csv.hpp"
+#include "core/calendar.hpp"
+#include "models/workload/job_workload.hpp"
+#include "models/workload/trace_csv.hpp"
 
 namespace tco::des {
 

@@ -11,7 +11,7 @@
 #include <limits>
 #include <vector>
 
-#include "engine/calendar.hpp"
+#include "core/calendar.hpp"
 
 namespace tco::des {
 

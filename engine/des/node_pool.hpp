@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/des/trivial_vector.hpp"
+#include "engine/des/kernel/trivial_vector.hpp"
 
 namespace tco::des {
 

@@ -18,12 +18,12 @@
 
 #include "engine/des/checkpoint.hpp"
 #include "engine/des/cloud_runs.hpp"
-#include "engine/des/cold.hpp"
-#include "engine/des/event_queue.hpp"
+#include "engine/des/kernel/cold.hpp"
+#include "engine/des/kernel/event_queue.hpp"
 #include "engine/des/month_index.hpp"
 #include "engine/des/node_pool.hpp"
-#include "engine/random.hpp"
-#include "models/power.hpp"
+#include "core/random/random.hpp"
+#include "models/site/power.hpp"
 
 namespace tco::des {
 
@@ -759,7 +759,7 @@ PathOutcome simulate_jobs(const Scenario& scenario, const DesPlan& plan, const s
 // The replay in an AVX2 clone (three-operand instructions, one-instruction rounding) where the CPU
 // has it, flattened so that the whole event loop is compiled for it; without FMA contraction
 // (CMakeLists.txt) it gives the baseline code's bits. What runs a few times a path is kept out
-// of it (TCO_COLD, engine/des/cold.hpp).
+// of it (TCO_COLD, engine/des/kernel/cold.hpp).
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 #define TCO_REPLAY_CLONES __attribute__((target_clones("arch=x86-64-v3", "default"), flatten, noinline))
 #else

@@ -27,8 +27,8 @@
 
 #include "engine/des/des_plan.hpp"
 #include "engine/des/job_stream.hpp"
-#include "engine/ledger.hpp"
-#include "engine/plan_evaluator.hpp"
+#include "engine/ledger/ledger.hpp"
+#include "engine/ledger/plan_evaluator.hpp"
 
 namespace tco::des {
 

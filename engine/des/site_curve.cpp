@@ -1,9 +1,9 @@
 #include "engine/des/site_curve.hpp"
 
-#include "engine/ambient_draws.hpp"
+#include "core/random/ambient_draws.hpp"
 #include "engine/des/des_plan.hpp"
 #include "engine/des/simulator.hpp"
-#include "models/cooling.hpp"
+#include "models/site/cooling.hpp"
 
 namespace tco::des {
 

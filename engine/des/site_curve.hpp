@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/plan_evaluator.hpp"
+#include "engine/ledger/plan_evaluator.hpp"
 
 namespace tco::des {
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/error.hpp"
-#include "engine/json_reader.hpp"
-#include "engine/random.hpp"
+#include "core/error.hpp"
+#include "core/io/json_reader.hpp"
+#include "core/random/random.hpp"
 
 namespace tco::des {
 

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/statistics.hpp"
-#include "engine/sweep_grid.hpp"
-#include "engine/sweep_backend.hpp"
-#include "engine/sweep_prepare.hpp"
+#include "core/stats/statistics.hpp"
+#include "engine/sweep/sweep_backend.hpp"
+#include "engine/sweep/sweep_grid.hpp"
+#include "engine/sweep/sweep_prepare.hpp"
 #include "models/scenario.hpp"
 #include "tests/sweep_random_inputs.hpp"
 

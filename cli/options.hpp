@@ -1,0 +1,35 @@
+// What several commands declare or do alike, written once so it reads the same in each: the
+// options of a Monte Carlo over a scenario's paths, and writing a report then saying where.
+// The setup_x functions stay alike in shape (a subcommand, its description, its options, a
+// callback): that is CLI11's idiom, and each option's help is its own command's.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "cli/app.hpp"
+#include "engine/montecarlo/monte_carlo.hpp"
+
+namespace tco::cli {
+
+// The options of a Monte Carlo over the scenario's paths as the command line gives them (unset:
+// the scenario's monte_carlo section).
+MonteCarloOptions monte_carlo_options(const std::optional<long>& paths, const std::optional<std::uint64_t>& seed,
+                                      int threads);
+
+// --threads: threads over the paths, 1 to 4096 (default 1).
+void add_threads_option(CLI::App& cmd, int& threads);
+// --catalog: a pricing catalog folder in place of the scenario's catalog_dir.
+void add_catalog_option(CLI::App& cmd, std::string& catalog);
+// --quiet, -q: print nothing on success.
+void add_quiet_flag(CLI::App& cmd, bool& quiet);
+
+// Writes `text` to `out` atomically (nothing when `out` is empty); then, unless `quiet`, prints
+// `console` and "LABEL: OUT". The caller has computed everything first, so bad input leaves no
+// file behind.
+void write_and_report(CommandContext& ctx, const std::string& out, const std::string& text, bool quiet,
+                      const std::string& console, std::string_view label);
+
+}  // namespace tco::cli

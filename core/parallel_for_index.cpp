@@ -1,0 +1,35 @@
+#include "core/parallel_for_index.hpp"
+
+#include <exception>
+#include <limits>
+#include <mutex>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+namespace tco {
+
+void parallel_for_index(long n, int threads, const std::function<void(long)>& f) {
+  std::mutex error_mutex;
+  long error_index = std::numeric_limits<long>::max();
+  std::exception_ptr error;
+#if defined(_OPENMP)
+  const int team = threads > 0 ? threads : omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
+#endif
+  for (long i = 0; i < n; ++i) {
+    try {
+      f(i);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mutex);
+      if (i < error_index) {
+        error_index = i;
+        error = std::current_exception();
+      }
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace tco

@@ -1,0 +1,199 @@
+#include "engine/decisions/sizing.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace tco {
+
+namespace {
+
+// A scenario document with one plan (the k-th of `doc`), which is its own baseline, with the
+// grid's fields written so that the grid can point at them.
+Json single_plan_document(const Json& doc, const Plan& plan, int k, bool with_reserved) {
+  Json out = doc;
+  Json p = doc.at("plans").at(static_cast<std::size_t>(k));
+  p["onprem_nodes"] = plan.onprem_nodes;
+  if (with_reserved) p["reserved_instances"] = plan.reserved_instances;
+  out["plans"] = Json::array({p});
+  out["baseline"] = plan.name;
+  return out;
+}
+
+SweepInputs grid_inputs(const Json& plan_doc, const std::string& file, const std::string& dir,
+                        const std::string& catalog_dir, long paths, std::uint64_t seed, const Json& fields) {
+  SweepInputs in;
+  in.scenario_file = file;
+  in.scenario_dir = dir;
+  in.catalog_dir = catalog_dir;
+  in.scenario_doc = plan_doc;
+  in.base = load_scenario_json(plan_doc, file, dir, catalog_dir);
+  in.paths = paths;
+  in.seed = seed;
+  in.grid = parse_sweep_grid({{"fields", fields}}, file, plan_doc, file);
+  return in;
+}
+
+}  // namespace
+
+std::vector<long> IntRange::values() const {
+  std::vector<long> out;
+  for (long v = from; v <= to; v += step) out.push_back(v);
+  return out;
+}
+
+IntRange parse_int_range(const std::string& text, const std::string& option) {
+  long a = 0, b = 0, s = 1;
+  char extra = 0;
+  const int read = std::sscanf(text.c_str(), "%ld:%ld:%ld%c", &a, &b, &s, &extra);
+  const bool two = read == 2 && text.find(':') == text.rfind(':');
+  if (!(two || read == 3))
+    throw InputError("", option, fmt::format("expected FROM:TO or FROM:TO:STEP (e.g. 0:64 or 0:64:4), found \"{}\"", text));
+  if (two) s = 1;
+  if (a < 0 || b < a || s < 1 || b > 100000)
+    throw InputError("", option,
+                     fmt::format("expected 0 <= FROM <= TO <= 100000 and STEP >= 1, found \"{}\"", text));
+  return {a, b, s};
+}
+
+double risk_value(const Summary& npv, const std::string& measure) {
+  if (measure == "p90") return npv.p90;
+  if (measure == "cvar95") return npv.cvar95;
+  return npv.mean;
+}
+
+const SizingBest& SizingResult::best_for(const std::string& measure) const {
+  for (const auto& b : best)
+    if (b.measure == measure) return b;
+  return best.front();
+}
+
+SizingResult optimize_sizing(const Json& doc, const std::string& file, const std::string& dir,
+                             const std::string& catalog_dir, const SizingOptions& o) {
+  const auto started = std::chrono::steady_clock::now();
+  const Scenario s = load_scenario_json(doc, file, dir, catalog_dir);
+  if (!doc.contains("workload"))
+    throw InputError(file, "/workload",
+                     "expected a \"workload\" section (hourly demand): sizing runs the hourly fluid model, which a "
+                     "scenario of jobs alone does not have");
+  if (o.risk != "mean" && o.risk != "p90" && o.risk != "cvar95")
+    throw InputError("", "--risk", fmt::format("expected mean, p90 or cvar95, found \"{}\"", o.risk));
+  int k = -1;
+  if (o.plan.empty()) {
+    for (int j = 0; j < static_cast<int>(s.plans.size()) && k < 0; ++j)
+      if (s.plans[j].kind == Plan::Kind::hybrid) k = j;
+    if (k < 0)
+      throw InputError(file, "/plans",
+                       "expected a hybrid plan to size (one that owns nodes and bursts to the cloud), found none; "
+                       "add one or name an onprem plan with --plan");
+  } else {
+    for (int j = 0; j < static_cast<int>(s.plans.size()); ++j)
+      if (s.plans[j].name == o.plan) k = j;
+    if (k < 0) {
+      std::string known;
+      for (const auto& p : s.plans) known += (known.empty() ? "" : ", ") + p.name;
+      throw InputError("", "--plan", fmt::format("expected the name of a plan ({}), found \"{}\"", known, o.plan));
+    }
+  }
+  const Plan& plan = s.plans[k];
+  const std::string plan_pointer = "/plans/" + std::to_string(k);
+  if (plan.kind == Plan::Kind::cloud)
+    throw InputError("", "--plan",
+                     fmt::format("\"{}\" is a cloud plan: it owns no nodes to size (choose a hybrid or onprem plan)",
+                                 plan.name));
+  if (plan.kind == Plan::Kind::onprem && o.nodes.from < 1)
+    throw InputError("", "--nodes",
+                     fmt::format("\"{}\" is an onprem plan (it never bursts): it needs at least 1 node, found a range "
+                                 "from {}",
+                                 plan.name, o.nodes.from));
+  if (o.reserved && plan.kind != Plan::Kind::hybrid)
+    throw InputError("", "--reserved", fmt::format("\"{}\" does not rent: it can hold no reserved instances", plan.name));
+
+  SizingResult r;
+  r.plan = plan.name;
+  r.plan_index = k;
+  r.baseline = s.plans[s.baseline_index].name;
+  r.risk = o.risk;
+  r.paths = o.paths.value_or(s.monte_carlo.paths);
+  if (r.paths < 1 || r.paths > 100000000)
+    throw InputError("", "--paths", fmt::format("expected 1 to 100,000,000 paths, found {}", r.paths));
+  r.seed = o.seed.value_or(s.monte_carlo.seed);
+  r.backend = resolve_sweep_backend(o.backend);
+  r.node_values = o.nodes.values();
+  if (o.reserved) r.reserved_values = o.reserved->values();
+
+  // The sized plan alone, over the grid.
+  const Json plan_doc = single_plan_document(doc, plan, k, o.reserved.has_value());
+  Json fields = Json::array({{{"pointer", "/plans/0/onprem_nodes"}, {"values", r.node_values}}});
+  if (o.reserved) fields.push_back({{"pointer", "/plans/0/reserved_instances"}, {"values", r.reserved_values}});
+  SweepInputs in;
+  try {
+    in = grid_inputs(plan_doc, file, dir, catalog_dir, r.paths, r.seed, fields);
+  } catch (const InputError& e) {
+    throw InputError(e.file(), plan_pointer, fmt::format("plan \"{}\" cannot be sized: {}", plan.name, e.message()));
+  }
+  const long points = in.grid.points();
+  std::vector<SweepPointValues> values;
+  try {
+    values = evaluate_grid_points(in, {0, points}, r.backend, o.threads);
+  } catch (const InputError& e) {
+    // The grid's scenario holds the plan alone, at /plans/0: name it as the user's file does.
+    std::string message = e.message();
+    for (std::size_t at = message.find("/plans/0"); at != std::string::npos; at = message.find("/plans/0", at + 1))
+      message.replace(at, 8, plan_pointer);
+    throw InputError(e.file(), plan_pointer, fmt::format("plan \"{}\" cannot be sized: {}", plan.name, message));
+  }
+
+  // The baseline once, on the same paths.
+  const Plan& base_plan = s.plans[s.baseline_index];
+  const Json base_doc = single_plan_document(doc, base_plan, s.baseline_index, false);
+  const SweepInputs base_in =
+      grid_inputs(base_doc, file, dir, catalog_dir, r.paths, r.seed,
+                  Json::array({{{"pointer", "/plans/0/onprem_nodes"}, {"values", {base_plan.onprem_nodes}}}}));
+  const std::vector<double> base_npv = evaluate_grid_points(base_in, {0, 1}, r.backend, o.threads).front().npv_usd[0];
+  r.baseline_npv_usd = summarize(base_npv);
+
+  for (const auto& v : values) {
+    SizingPoint pt;
+    pt.nodes = std::lround(v.grid_values[0]);
+    pt.reserved_instances = o.reserved ? std::lround(v.grid_values[1]) : plan.reserved_instances;
+    pt.deterministic_npv_usd = v.deterministic_npv_usd[0];
+    pt.npv_usd = summarize(v.npv_usd[0]);
+    std::vector<double> saving(v.npv_usd[0].size());
+    long positive = 0;
+    for (std::size_t p = 0; p < saving.size(); ++p) {
+      saving[p] = base_npv[p] - v.npv_usd[0][p];
+      positive += saving[p] > 0.0 ? 1 : 0;
+    }
+    pt.saving_usd = summarize(saving, WorstTail::low);  // the worst savings are the lowest
+    pt.probability_saving = saving.empty() ? 0.0 : static_cast<double>(positive) / static_cast<double>(saving.size());
+    pt.npv_by_path_usd = v.npv_usd[0];
+    r.points.push_back(std::move(pt));
+  }
+
+  for (const char* measure : kRiskMeasures) {
+    SizingBest b;
+    b.measure = measure;
+    for (std::size_t i = 1; i < r.points.size(); ++i)
+      if (risk_value(r.points[i].npv_usd, measure) < risk_value(r.points[b.point].npv_usd, measure)) b.point = i;
+    b.value_usd = risk_value(r.points[b.point].npv_usd, measure);
+    const double limit = b.value_usd + 0.01 * std::fabs(b.value_usd);
+    for (std::size_t i = 0; i < r.points.size(); ++i)
+      if (risk_value(r.points[i].npv_usd, measure) <= limit) b.within_1pct.push_back(i);
+    r.best.push_back(b);
+  }
+  const std::vector<double>& best_npv = r.points[r.best_for("mean").point].npv_by_path_usd;
+  for (auto& pt : r.points) {
+    std::vector<double> minus_best(best_npv.size());
+    for (std::size_t p = 0; p < best_npv.size(); ++p) minus_best[p] = pt.npv_by_path_usd[p] - best_npv[p];
+    pt.minus_best_mean_usd = summarize(minus_best);
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return r;
+}
+
+}  // namespace tco

@@ -1,0 +1,96 @@
+// Base-load sizing (SPEC §8; docs/decisions.md): how many on-prem nodes N (and, optionally, how
+// many reserved instances R) a hybrid plan should have. Every N of the range is a point of a
+// sweep grid over /plans/<k>/onprem_nodes (and /plans/<k>/reserved_instances) evaluated by the
+// sweep engine (engine/sweep/sweep_run.hpp: evaluate_grid_points, the Monte Carlo hourly fluid model)
+// on the same paths: common random numbers, so the curve's differences between N are paired.
+// The grid's scenario holds the sized plan alone (its NPV on a path does not depend on the other
+// plans: no draw depends on the plan); the baseline is evaluated once on the same paths.
+// Per point, over the paths:
+//   NPV: mean, stderr, P10, P50, P90, CVaR95 (the mean of the worst ceil(0.05 n) paths)
+//   saving S_p = NPV_baseline,p - NPV_N,p: mean, P10, P90, P(S > 0)
+//   NPV_N,p - NPV_best,p against the best point by mean: mean and stderr (paired: how sure the
+//   curve is that N is worse than the best)
+// Risk measures of a point's NPV (lower is better): mean, p90, cvar95. Per measure:
+//   best      = the point with the lowest value (the fewest nodes, then the fewest reserved
+//               instances, on a tie)
+//   within 1% = every point whose value <= best + 0.01 |best|
+// Example: NPVs 10.0, 9.0, 9.05, 9.5 M$ at N = 0..3: best N = 1; within 1 % (<= 9.09): N = 1, 2.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/stats/statistics.hpp"
+#include "engine/sweep/sweep_run.hpp"
+
+namespace tco {
+
+struct IntRange {
+  long from = 0;
+  long to = 0;
+  long step = 1;
+
+  std::vector<long> values() const;
+};
+
+// "A:B" or "A:B:S" (A <= B, S >= 1, A >= 0). Throws InputError naming `option`.
+IntRange parse_int_range(const std::string& text, const std::string& option);
+
+struct SizingOptions {
+  std::string plan;                 // "" = the first hybrid plan
+  IntRange nodes{0, 64, 1};
+  std::optional<IntRange> reserved; // reserved instances, jointly with N
+  std::string risk = "mean";        // the measure the recommendation uses: mean, p90, cvar95
+  std::optional<long> paths;        // default: the scenario's monte_carlo.paths
+  std::optional<std::uint64_t> seed;
+  int threads = 0;                  // 0: all cores
+  SweepBackend backend = SweepBackend::cpu;
+};
+
+struct SizingPoint {
+  long nodes = 0;
+  long reserved_instances = 0;
+  double deterministic_npv_usd = 0.0;
+  Summary npv_usd;
+  Summary saving_usd;               // vs the baseline, paired per path
+  double probability_saving = 0.0;  // P(S > 0)
+  Summary minus_best_mean_usd;      // NPV_N,p - NPV_best,p (best by mean), paired per path
+  std::vector<double> npv_by_path_usd;
+};
+
+struct SizingBest {
+  std::string measure;
+  std::size_t point = 0;            // index into points
+  double value_usd = 0.0;
+  std::vector<std::size_t> within_1pct;  // indices into points, in point order
+};
+
+struct SizingResult {
+  std::string plan;
+  int plan_index = 0;               // in the scenario
+  std::string baseline;
+  std::string risk;
+  long paths = 0;
+  std::uint64_t seed = 0;
+  SweepBackend backend = SweepBackend::cpu;
+  std::vector<long> node_values;
+  std::vector<long> reserved_values;  // empty without --reserved
+  std::vector<SizingPoint> points;    // N slowest, then R
+  Summary baseline_npv_usd;
+  std::vector<SizingBest> best;       // mean, p90, cvar95
+  double seconds = 0.0;
+
+  const SizingBest& best_for(const std::string& measure) const;
+};
+
+// The value of a risk measure on a summary of NPVs.
+double risk_value(const Summary& npv, const std::string& measure);
+inline const char* const kRiskMeasures[] = {"mean", "p90", "cvar95"};
+
+// Sizes a plan of a scenario document (loaded by load_scenario_json; `file` and `dir` as there).
+SizingResult optimize_sizing(const Json& document, const std::string& file, const std::string& dir,
+                             const std::string& catalog_dir, const SizingOptions& options);
+
+}  // namespace tco

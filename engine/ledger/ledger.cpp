@@ -1,0 +1,89 @@
+#include "engine/ledger/ledger.hpp"
+
+#include <stdexcept>
+
+namespace tco {
+
+std::string_view category_name(Category c) {
+  static constexpr std::array<std::string_view, kCategoryCount> names = {
+      "capex",           "financing_interest", "lease",          "maintenance", "facility",
+      "energy",          "staff",              "cloud_on_demand", "cloud_spot",  "cloud_reserved",
+      "egress",          "waiting",            "residual",       "tax_shield"};
+  return names[static_cast<int>(c)];
+}
+
+Ledger::Ledger(int months) : start_(months, Row{}), end_(months, Row{}) {}
+
+void Ledger::add(int month, Category c, double usd, Timing timing) {
+  if (month < 0 || month >= months()) throw std::out_of_range("ledger month out of range");
+  (timing == Timing::start_of_month ? start_ : end_)[month][static_cast<int>(c)] += usd;
+}
+
+double Ledger::month_category_usd(int month, Category c) const {
+  return start_[month][static_cast<int>(c)] + end_[month][static_cast<int>(c)];
+}
+
+double Ledger::month_total_usd(int month) const {
+  double total = 0.0;
+  for (int c = 0; c < kCategoryCount; ++c) total += start_[month][c] + end_[month][c];
+  return total;
+}
+
+double Ledger::category_total_usd(Category c) const {
+  double total = 0.0;
+  for (int m = 0; m < months(); ++m) total += month_category_usd(m, c);
+  return total;
+}
+
+double Ledger::total_usd() const {
+  double total = 0.0;
+  for (int m = 0; m < months(); ++m) total += month_total_usd(m);
+  return total;
+}
+
+double Ledger::category_npv_usd(Category c, double rate_per_year) const {
+  double total = 0.0;
+  const int i = static_cast<int>(c);
+  for (int m = 0; m < months(); ++m) {
+    total += start_[m][i] * discount_start_of_month(rate_per_year, m) +
+             end_[m][i] * discount_end_of_month(rate_per_year, m);
+  }
+  return total;
+}
+
+double Ledger::npv_usd(double rate_per_year) const {
+  double total = 0.0;
+  for (int c = 0; c < kCategoryCount; ++c) total += category_npv_usd(category_at(c), rate_per_year);
+  return total;
+}
+
+std::vector<double> Ledger::cumulative_discounted_usd(double rate_per_year) const {
+  std::vector<double> out(months());
+  double running = 0.0;
+  for (int m = 0; m < months(); ++m) {
+    double start = 0.0, end = 0.0;
+    for (int c = 0; c < kCategoryCount; ++c) {
+      start += start_[m][c];
+      end += end_[m][c];
+    }
+    running += start * discount_start_of_month(rate_per_year, m) + end * discount_end_of_month(rate_per_year, m);
+    out[m] = running;
+  }
+  return out;
+}
+
+std::vector<TimedFlow> Ledger::flows() const {
+  std::vector<TimedFlow> out;
+  for (int m = 0; m < months(); ++m) {
+    double start = 0.0, end = 0.0;
+    for (int c = 0; c < kCategoryCount; ++c) {
+      start += start_[m][c];
+      end += end_[m][c];
+    }
+    if (start != 0.0) out.push_back({m / 12.0, start});
+    if (end != 0.0) out.push_back({(m + 1) / 12.0, end});
+  }
+  return out;
+}
+
+}  // namespace tco

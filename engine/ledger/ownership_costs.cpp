@@ -1,0 +1,86 @@
+#include "engine/ledger/ownership_costs.hpp"
+
+#include <cmath>
+
+namespace tco {
+
+static void book_purchase(const Financing& f, double amount_usd, int purchase_month, int horizon_months,
+                          Ledger& ledger) {
+  if (f.kind == Financing::Kind::cash) {
+    ledger.add(purchase_month, Category::capex, amount_usd, Timing::start_of_month);
+    return;
+  }
+  const double down_usd = amount_usd * f.down_payment_fraction;
+  if (down_usd > 0.0) ledger.add(purchase_month, Category::capex, down_usd, Timing::start_of_month);
+  const double principal_usd = amount_usd - down_usd;
+  const int months_left = horizon_months - purchase_month;
+  const auto schedule = loan_schedule(principal_usd, f.apr, f.term_months, months_left);
+  for (std::size_t k = 0; k < schedule.size(); ++k) {
+    const int m = purchase_month + static_cast<int>(k);
+    ledger.add(m, Category::financing_interest, schedule[k].interest_usd, Timing::end_of_month);
+    ledger.add(m, Category::capex, schedule[k].principal_usd, Timing::end_of_month);
+  }
+  const double owed_usd = schedule.empty() ? principal_usd : schedule.back().balance_after_usd;
+  if (owed_usd > 1e-9) ledger.add(horizon_months - 1, Category::capex, owed_usd, Timing::end_of_month);
+}
+
+OwnershipSummary book_ownership_costs(const OnPremSpec& o, const OwnershipTerms& t, int horizon_months,
+                                      Ledger& ledger) {
+  OwnershipSummary summary;
+  summary.depreciation_usd_by_month.assign(horizon_months, 0.0);
+  if (t.nodes <= 0 || o.purchase_month >= horizon_months) return summary;
+  const int p = o.purchase_month;
+  const double n = t.nodes;
+  const double node_capex_usd = n * o.capex_per_node_usd();
+  const double room_capex_usd = o.room_capex_usd * t.fleet_cost_share;
+  const bool leased = o.financing.kind == Financing::Kind::lease;
+
+  if (leased) {
+    for (int m = p; m < horizon_months; ++m)
+      ledger.add(m, Category::lease, n * o.financing.lease_usd_per_node_month, Timing::start_of_month);
+    if (room_capex_usd > 0.0) ledger.add(p, Category::capex, room_capex_usd, Timing::start_of_month);
+  } else {
+    book_purchase(o.financing, node_capex_usd + room_capex_usd, p, horizon_months, ledger);
+  }
+  summary.capex_paid_usd = node_capex_usd + room_capex_usd;
+
+  const bool maintenance_due = !(leased && o.financing.maintenance_included);
+  const double staff_fte = o.staff.fixed_fte * t.fleet_cost_share + o.staff.fte_per_node * n;
+  double facility_usd_per_month = 0.0;
+  if (o.colocation) {
+    facility_usd_per_month = o.colocation->usd_per_kw_month * n * o.server.peak_kw +
+                             o.colocation->usd_per_rack_month * t.racks;
+  }
+  for (int m = p; m < horizon_months; ++m) {
+    if (maintenance_due)
+      ledger.add(m, Category::maintenance, node_capex_usd * o.maintenance_per_year / 12.0, Timing::end_of_month);
+    if (facility_usd_per_month > 0.0)
+      ledger.add(m, Category::facility, facility_usd_per_month, Timing::end_of_month);
+    if (staff_fte > 0.0) {
+      ledger.add(m, Category::staff,
+                 staff_fte * o.staff.usd_per_fte_year / 12.0 * monthly_growth_factor(o.staff.escalation_per_year, m),
+                 Timing::end_of_month);
+    }
+  }
+
+  if (leased) return summary;
+  if (o.residual_enabled) {
+    const double age_years = (horizon_months - p) / 12.0;
+    const double value_usd = n * o.resale_base_per_node_usd();
+    ledger.add(horizon_months - 1, Category::residual,
+               -residual_value_usd(value_usd, o.resale_decline_per_year, age_years), Timing::end_of_month);
+  }
+  const double depreciable_usd = node_capex_usd + room_capex_usd;
+  const int life_months = static_cast<int>(std::ceil(o.life_years * 12.0 - 1e-9));  // a part month counts
+  for (int m = p; m < horizon_months && m < p + life_months; ++m) {
+    const double per_month_usd =
+        straight_line_depreciation_usd(depreciable_usd, depreciable_usd * o.salvage_fraction, o.life_years, m - p);
+    summary.depreciation_usd_by_month[m] = per_month_usd;
+    summary.depreciation_total_usd += per_month_usd;
+    if (o.tax_shield_enabled && o.tax_rate > 0.0)
+      ledger.add(m, Category::tax_shield, -o.tax_rate * per_month_usd, Timing::end_of_month);
+  }
+  return summary;
+}
+
+}  // namespace tco

@@ -1,0 +1,41 @@
+// The monthly costs of owning (or leasing) an on-prem fleet, apart from energy (SPEC §6,
+// §12.2-12.5). For N nodes bought at month p, capex_node = server + network + storage + install:
+//   cash:  capex N capex_node + room_capex at the start of month p
+//   loan:  the down payment at the start of p; annuity payments at the end of months p, p+1, ...;
+//          interest -> financing_interest, principal -> capex; the balance left at the
+//          horizon's end is paid there (capex)
+//   lease: usd_per_node_month x N at the start of each month from p (category lease);
+//          no capex for the nodes, no residual, no depreciation
+//   maintenance  = N capex_node x maintenance_per_year / 12 each month from p (unless a lease includes it)
+//   facility     = colocation usd_per_kw_month x N peak_kw + usd_per_rack_month x racks, from p
+//   staff        = (fixed_fte share + fte_per_node N) x usd_per_fte_year / 12 x (1+e)^(m/12), from p
+//   residual     = -N (server + network + storage) (1 - decline)^((H - p)/12), end of month H-1
+//   depreciation = (N capex_node + room_capex) (1 - salvage_fraction) / (12 life_years) per month,
+//                  for life_years from p; tax_shield = -tax_rate x depreciation (when enabled)
+// Example: 2 nodes at $300,000 capex each, 6% maintenance: 600,000 x 0.06 / 12 = $3,000/month.
+#pragma once
+
+#include <vector>
+
+#include "engine/ledger/ledger.hpp"
+#include "models/scenario.hpp"
+
+namespace tco {
+
+struct OwnershipTerms {
+  int nodes = 0;
+  double racks = 0.0;               // may be a share of the fleet's racks (the utilization breakeven)
+  double fleet_cost_share = 1.0;    // share of the fleet's own costs (fixed FTEs, room capex) booked:
+                                    // 1 / N for one node's share of an N-node fleet
+};
+
+struct OwnershipSummary {
+  std::vector<double> depreciation_usd_by_month;
+  double depreciation_total_usd = 0.0;
+  double capex_paid_usd = 0.0;  // what was bought, however it was paid
+};
+
+OwnershipSummary book_ownership_costs(const OnPremSpec& onprem, const OwnershipTerms& terms,
+                                      int horizon_months, Ledger& ledger);
+
+}  // namespace tco

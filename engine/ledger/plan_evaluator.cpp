@@ -1,0 +1,177 @@
+#include "engine/ledger/plan_evaluator.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/ledger/ownership_costs.hpp"
+#include "engine/ledger/spot_draws.hpp"
+#include "models/site/cooling.hpp"
+
+namespace tco {
+
+std::optional<double> cloud_co2_kg(const CloudSpec& cloud, double cloud_gpu_hours) {
+  if (!cloud.offer.pue || !cloud.offer.g_co2_per_kwh) return std::nullopt;
+  return cloud_gpu_hours * cloud.gpu.tdp_w / 1000.0 * *cloud.offer.pue * *cloud.offer.g_co2_per_kwh / 1000.0;
+}
+
+FacilityFigures facility_figures(const OnPremSpec& o, int nodes) {
+  FacilityFigures f;
+  f.nodes_per_rack = nodes_per_rack(o.cooling.rack_limit_kw, o.server.peak_kw);
+  f.racks = racks_for(nodes, f.nodes_per_rack);
+  f.rack_peak_kw = std::min(nodes, f.nodes_per_rack) * o.server.peak_kw;
+  f.airflow_cfm_per_rack = airflow_cfm(f.rack_peak_kw * 1000.0, o.cooling.delta_t_f);
+  f.provisioned_it_kw = nodes * o.server.peak_kw;
+  return f;
+}
+
+std::vector<SiteHour> site_hours(const OnPremSpec& o, const Calendar& calendar, long hours) {
+  std::vector<SiteHour> out(hours);
+  const PueParams pue = pue_params(o.cooling);
+  const bool throttles = o.ambient && o.ambient->throttle_above_c.has_value();
+  for (long h = 0; h < hours; ++h) {
+    const double t_c = o.ambient ? ambient_c_at_hour(*o.ambient, h, calendar) : 0.0;
+    out[h].pue = pue_at(pue, t_c);
+    out[h].usd_per_kwh = tariff_usd_per_kwh(o.power.tariff, h, calendar) *
+                         hourly_growth_factor(o.power.escalation_per_year, h);
+    out[h].work_rate = o.ambient ? work_rate_at(*o.ambient, t_c, throttles, o.ambient->throttle_above_c.value_or(0.0))
+                                 : 1.0;
+  }
+  return out;
+}
+
+FleetParams fleet_params(const Plan& plan, double price_multiplier) {
+  FleetParams f;
+  f.bursts = plan.bursts() ? 1 : 0;
+  if (plan.onprem) {
+    const auto& o = *plan.onprem;
+    f.gpus_per_node = o.server.gpus;
+    f.packing_efficiency = o.packing_efficiency;
+    f.idle_kw = o.server.idle_kw;
+    f.peak_kw = o.server.peak_kw;
+    f.perf_onprem = o.gpu.perf_relative;
+  }
+  if (plan.cloud) {
+    const auto& c = *plan.cloud;
+    f.perf_cloud = c.gpu.perf_relative;
+    f.gpus_per_instance = c.offer.gpus_per_instance;
+    f.reserved_gpus = static_cast<double>(plan.reserved_instances) * c.offer.gpus_per_instance;
+    f.spot_share = plan.spot_share;
+    f.spot_overhead_factor = c.spot_overhead_factor;
+    f.cloud_billed_per_gpu = 1.0 / c.packing_efficiency;
+    f.on_demand_usd_per_instance_hour = c.offer.on_demand_usd_per_hour * price_multiplier;
+    f.spot_usd_per_instance_hour = c.offer.spot_usd_per_hour.value_or(0.0) * price_multiplier;
+  }
+  return f;
+}
+
+PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<double>& demand_gpus,
+                         const EvaluationOptions& options) {
+  PlanResult r;
+  r.name = plan.name;
+  const int months = s.horizon_months;
+  const long hours = s.horizon_hours();
+  r.ledger = Ledger(months);
+  r.peak_facility_kw_by_month.assign(months, 0.0);
+
+  const FleetParams fleet = fleet_params(plan, options.cloud_price_multiplier);
+  const int nodes = plan.onprem ? plan.onprem_nodes : 0;
+  const long nodes_from_hour = plan.onprem ? static_cast<long>(plan.onprem->purchase_month) * kHoursPerMonth : hours;
+  std::vector<SiteHour> site;
+  if (plan.onprem) site = site_hours(*plan.onprem, s.calendar, hours);
+
+  // Reserved capacity is paid every hour of its term at the price fixed when the term starts.
+  const double reserved_base_usd = plan.reserved_usd_per_instance_hour() * plan.reserved_instances *
+                                   options.cloud_price_multiplier;
+  const double price_change = plan.cloud ? plan.cloud->price_change_per_year : 0.0;
+  const long term_hours = static_cast<long>(plan.reserved_term_years) * kHoursPerYear;
+
+  // Spot at the expectation of the Monte Carlo's draws (engine/ledger/spot_draws.hpp): the hour's bill
+  // is linear in availability and in the preemption factor.
+  const SpotDraws spot = spot_draws(plan);
+  const double spot_available = spot.expected_availability;
+  const double spot_preemption_factor = spot.expected_preemption_factor();
+
+  const double egress_usd_per_cloud_gpu_hour =
+      plan.cloud ? plan.cloud->egress_gb_per_gpu_hour * plan.cloud->egress_usd_per_gb : 0.0;
+
+  double backlog = 0.0;
+  for (long h = 0; h < hours; ++h) {
+    const int m = month_of_hour(h);
+    HourInputs in;
+    in.demand_gpus = demand_gpus[h];
+    in.nodes_up = h >= nodes_from_hour ? nodes : 0.0;
+    if (plan.onprem) {
+      in.work_rate = site[h].work_rate;
+      in.pue = site[h].pue;
+      in.usd_per_kwh = site[h].usd_per_kwh;
+    }
+    in.cloud_price_factor = hourly_growth_factor(price_change, h);
+    in.spot_available = spot_available;
+    in.spot_preemption_factor = spot_preemption_factor;
+    const HourOutcome out = step_hour(fleet, in, backlog);
+    backlog = out.backlog_gpu_hours;
+
+    auto& g = r.gpu_hours;
+    g.onprem_busy += out.busy_gpus;
+    g.onprem_capacity += in.nodes_up * fleet.gpus_per_node;
+    g.reserved_used += out.reserved_used_gpus;
+    g.reserved_paid += fleet.reserved_gpus;
+    g.spot_billed += out.spot_billed_gpus;
+    g.on_demand_billed += out.on_demand_billed_gpus;
+    g.cloud_work += out.cloud_work;
+    g.useful += out.work_onprem + out.cloud_work;
+    g.waited += out.backlog_gpu_hours;
+    if (in.work_rate < 1.0 && in.nodes_up > 0.0) ++r.throttled_hours;
+
+    if (out.on_demand_usd > 0.0) r.ledger.add(m, Category::cloud_on_demand, out.on_demand_usd, Timing::end_of_month);
+    if (out.spot_usd > 0.0) r.ledger.add(m, Category::cloud_spot, out.spot_usd, Timing::end_of_month);
+    if (reserved_base_usd > 0.0) {
+      const long term_start = (h / term_hours) * term_hours;
+      r.ledger.add(m, Category::cloud_reserved, reserved_base_usd * hourly_growth_factor(price_change, term_start),
+                   Timing::end_of_month);
+    }
+    if (egress_usd_per_cloud_gpu_hour > 0.0 && out.cloud_work > 0.0)
+      r.ledger.add(m, Category::egress, out.cloud_work / fleet.perf_cloud * egress_usd_per_cloud_gpu_hour,
+                   Timing::end_of_month);
+    if (s.waiting_usd_per_gpu_hour > 0.0 && out.backlog_gpu_hours > 0.0)
+      r.ledger.add(m, Category::waiting, out.backlog_gpu_hours * s.waiting_usd_per_gpu_hour, Timing::end_of_month);
+    if (out.energy_usd > 0.0) r.ledger.add(m, Category::energy, out.energy_usd, Timing::end_of_month);
+    r.it_energy_kwh += out.it_kw;
+    r.facility_energy_kwh += out.facility_kw;
+    r.peak_facility_kw_by_month[m] = std::max(r.peak_facility_kw_by_month[m], out.facility_kw);
+  }
+  r.gpu_hours.unserved = backlog;
+
+  if (plan.cloud)
+    r.co2_cloud_kg = cloud_co2_kg(*plan.cloud, r.gpu_hours.on_demand_billed + r.gpu_hours.spot_billed +
+                                                   r.gpu_hours.reserved_used);
+
+  if (plan.onprem && nodes > 0) {
+    const auto& o = *plan.onprem;
+    r.facility = facility_figures(o, nodes);
+    const OwnershipSummary own = book_ownership_costs(o, {nodes, static_cast<double>(r.facility.racks), 1.0},
+                                                      months, r.ledger);
+    r.depreciation_usd_by_month = own.depreciation_usd_by_month;
+    r.depreciation_total_usd = own.depreciation_total_usd;
+    if (o.power.demand_charge_usd_per_kw_month > 0.0) {
+      for (int m = 0; m < months; ++m) {
+        r.ledger.add(m, Category::energy,
+                     o.power.demand_charge_usd_per_kw_month * r.peak_facility_kw_by_month[m] *
+                         monthly_growth_factor(o.power.escalation_per_year, m),
+                     Timing::end_of_month);
+      }
+    }
+    r.co2_onprem_kg = r.facility_energy_kwh * o.power.g_co2_per_kwh / 1000.0;
+    if (r.gpu_hours.onprem_capacity > 0.0) r.onprem_utilization = r.gpu_hours.onprem_busy / r.gpu_hours.onprem_capacity;
+  } else {
+    r.depreciation_usd_by_month.assign(months, 0.0);
+  }
+  r.peak_facility_kw = *std::max_element(r.peak_facility_kw_by_month.begin(), r.peak_facility_kw_by_month.end());
+
+  r.total_usd = r.ledger.total_usd();
+  r.npv_usd = r.ledger.npv_usd(s.discount_rate_per_year);
+  if (r.gpu_hours.useful > 0.0) r.usd_per_useful_gpu_hour = r.total_usd / r.gpu_hours.useful;
+  return r;
+}
+
+}  // namespace tco

@@ -1,0 +1,102 @@
+// Evaluates one plan of a scenario deterministically, hour by hour over the horizon (the
+// fluid model of engine/ledger/hourly_model.hpp), and books every cost into the monthly ledger.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/ledger/hourly_model.hpp"
+#include "engine/ledger/ledger.hpp"
+#include "models/scenario.hpp"
+
+namespace tco {
+
+struct EvaluationOptions {
+  // Multiplies every cloud price (on-demand, spot and reserved): the price breakeven's knob.
+  double cloud_price_multiplier = 1.0;
+};
+
+struct GpuHours {
+  double onprem_busy = 0.0;
+  double onprem_capacity = 0.0;  // nodes up x G, before packing (utilization <= packing)
+  double reserved_used = 0.0;
+  double reserved_paid = 0.0;
+  double spot_billed = 0.0;
+  double on_demand_billed = 0.0;
+  double cloud_work = 0.0;
+  double useful = 0.0;     // reference GPU-hours of work completed
+  double waited = 0.0;     // GPU-hours of work waiting for on-prem capacity (no-burst plans)
+  double unserved = 0.0;   // work still waiting at the horizon's end
+
+  bool operator==(const GpuHours&) const = default;
+  GpuHours& operator+=(const GpuHours& o) {
+    static_assert(sizeof(GpuHours) == 10 * sizeof(double), "a new GpuHours field: add it here");
+    onprem_busy += o.onprem_busy;
+    onprem_capacity += o.onprem_capacity;
+    reserved_used += o.reserved_used;
+    reserved_paid += o.reserved_paid;
+    spot_billed += o.spot_billed;
+    on_demand_billed += o.on_demand_billed;
+    cloud_work += o.cloud_work;
+    useful += o.useful;
+    waited += o.waited;
+    unserved += o.unserved;
+    return *this;
+  }
+};
+
+struct FacilityFigures {
+  int nodes_per_rack = 0;
+  int racks = 0;
+  double rack_peak_kw = 0.0;         // peak IT of the fullest rack
+  double airflow_cfm_per_rack = 0.0;
+  double provisioned_it_kw = 0.0;    // nodes x peak_kw
+};
+
+struct PlanResult {
+  std::string name;
+  Ledger ledger;
+  double total_usd = 0.0;
+  double npv_usd = 0.0;
+  std::optional<double> usd_per_useful_gpu_hour;
+  std::optional<double> onprem_utilization;  // busy / capacity GPU-hours while nodes exist
+  GpuHours gpu_hours;
+  double it_energy_kwh = 0.0;
+  double facility_energy_kwh = 0.0;
+  double peak_facility_kw = 0.0;
+  std::vector<double> peak_facility_kw_by_month;
+  FacilityFigures facility;
+  double co2_onprem_kg = 0.0;
+  std::optional<double> co2_cloud_kg;   // when the offer gives its grid's carbon intensity
+  int throttled_hours = 0;
+  std::vector<double> depreciation_usd_by_month;
+  double depreciation_total_usd = 0.0;
+};
+
+// Layout of the plan's racks (throws ModelError when a node fits no rack).
+FacilityFigures facility_figures(const OnPremSpec& onprem, int nodes);
+
+// The cloud's CO2 (SPEC §5): cloud GPU-hours x the GPU's kW x the offer's PUE x its grid's
+// g CO2/kWh, where the offer gives both (else null: tcosim does not guess a provider's PUE).
+// Example: 1,000 GPU-hours of 700 W GPUs at PUE 1.2 and 400 g/kWh: 1000 x 0.7 x 1.2 x 0.4 = 336 kg.
+std::optional<double> cloud_co2_kg(const CloudSpec& cloud, double cloud_gpu_hours);
+
+// The plan's fleet and prices as the hourly step reads them, on-prem and cloud packing
+// efficiency included; price_multiplier scales every cloud price (also used by the Monte Carlo sweep,
+// engine/sweep/sweep_prepare.cpp, so the CPU and CUDA kernels get the same fleet).
+FleetParams fleet_params(const Plan& plan, double price_multiplier = 1.0);
+
+PlanResult evaluate_plan(const Scenario& scenario, const Plan& plan, const std::vector<double>& demand_gpus,
+                         const EvaluationOptions& options = {});
+
+// The hour-by-hour environment of a plan's on-prem site: PUE, energy price (escalated) and
+// work rate (throttling), from its cooling, tariff and ambient models.
+struct SiteHour {
+  double pue = 1.0;
+  double usd_per_kwh = 0.0;
+  double work_rate = 1.0;
+};
+std::vector<SiteHour> site_hours(const OnPremSpec& onprem, const Calendar& calendar, long hours);
+
+}  // namespace tco

@@ -1,0 +1,28 @@
+// The Monte Carlo of a scenario without jobs (docs/model.md §10): every plan on `paths` paths of
+// the sweep engine's hourly fluid model (engine/sweep/sweep_kernel.hpp, CPU backend), which draws the
+// scenario's random inputs per path (spot availability, preemptions and prices, power price
+// shocks, ambient noise, node failures, demand growth), on common random numbers. The report
+// keeps the deterministic expected-value figures as its headline and adds these statistics.
+// Example: 2 plans, 200 paths: 400 plan-paths of the hourly model, per-plan NPV statistics and
+// the paired NPV difference of the non-baseline plan with P(cheaper).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/montecarlo/monte_carlo.hpp"
+#include "models/scenario.hpp"
+
+namespace tco {
+
+struct FluidMonteCarloRun {
+  long paths = 0;
+  std::uint64_t seed = 0;
+  std::vector<McPlanStats> plans;              // npv_usd and total_nominal_usd (no job counters)
+  std::vector<McComparisonStats> comparisons;  // each plan but the baseline vs the baseline
+};
+
+// paths >= 1; threads as OpenMP's (0: all cores). The numbers do not depend on `threads`.
+FluidMonteCarloRun run_fluid_monte_carlo(const Scenario& scenario, long paths, std::uint64_t seed, int threads);
+
+}  // namespace tco

@@ -1,0 +1,435 @@
+#include "engine/montecarlo/monte_carlo.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <queue>
+
+#include <fmt/format.h>
+
+#include "engine/des/batch_draws.hpp"
+#include "engine/des/checkpoint.hpp"
+#include "engine/des/des_plan.hpp"
+#include "engine/des/job_stream.hpp"
+#include "core/error.hpp"
+#include "engine/ledger/ownership_costs.hpp"
+#include "core/random/random.hpp"
+
+namespace tco {
+
+namespace {
+
+using des::JobCounters;
+using des::PathOutcome;
+
+// The JobCounters fields as numbers, in job_counter_names() order.
+std::vector<double> counter_values(const JobCounters& c) {
+  return {static_cast<double>(c.submitted), static_cast<double>(c.completed),
+          static_cast<double>(c.completed_onprem), static_cast<double>(c.completed_reserved),
+          static_cast<double>(c.completed_spot), static_cast<double>(c.completed_on_demand),
+          static_cast<double>(c.unfinished), static_cast<double>(c.unservable),
+          static_cast<double>(c.started), static_cast<double>(c.bursts),
+          static_cast<double>(c.spot_requests), static_cast<double>(c.spot_unavailable),
+          static_cast<double>(c.preemptions), static_cast<double>(c.fallbacks_to_on_demand),
+          static_cast<double>(c.node_failures), static_cast<double>(c.jobs_hit_by_failures),
+          static_cast<double>(c.deadline_misses), static_cast<double>(c.deferred),
+          c.submitted_gpu_hours, c.lost_gpu_hours, c.waited_gpu_hours,
+          c.started > 0 ? c.first_wait_h_sum / static_cast<double>(c.started) : 0.0,
+          c.deferred_h_sum, c.unserved_gpu_hours};
+}
+
+// What a plan costs apart from its path: ownership (capex, maintenance, staff, facility,
+// residual), the same on every path.
+struct PlanFixed {
+  Ledger ledger;
+  OwnershipSummary ownership;
+  FacilityFigures facility;
+  double total_usd = 0.0;
+  double npv_usd = 0.0;
+};
+
+PlanFixed fixed_costs(const Scenario& s, const Plan& plan) {
+  PlanFixed f;
+  f.ledger = Ledger(s.horizon_months);
+  f.ownership.depreciation_usd_by_month.assign(s.horizon_months, 0.0);
+  if (plan.onprem && plan.onprem_nodes > 0) {
+    f.facility = facility_figures(*plan.onprem, plan.onprem_nodes);
+    f.ownership = book_ownership_costs(*plan.onprem, {plan.onprem_nodes, static_cast<double>(f.facility.racks), 1.0},
+                                       s.horizon_months, f.ledger);
+  }
+  f.total_usd = f.ledger.total_usd();
+  f.npv_usd = f.ledger.npv_usd(s.discount_rate_per_year);
+  return f;
+}
+
+Ledger operating_ledger(const PathOutcome& o) {
+  Ledger l(static_cast<int>(o.cost_by_month.size()));
+  for (int m = 0; m < l.months(); ++m)
+    for (int c = 0; c < kCategoryCount; ++c)
+      if (o.cost_by_month[m][c] != 0.0) l.add(m, category_at(c), o.cost_by_month[m][c], Timing::end_of_month);
+  return l;
+}
+
+// Running sums over paths (in path order) for the per-plan means.
+struct PlanAccumulator {
+  std::vector<des::CostRow> cost_by_month;
+  std::vector<double> peak_kw_by_month;
+  GpuHours gpu_hours;
+  double it_kwh = 0.0, facility_kwh = 0.0, throttled_hours = 0.0;
+  std::vector<double> counters;
+  double events = 0.0;
+
+  void add(const PathOutcome& o) {
+    if (cost_by_month.empty()) {
+      cost_by_month.assign(o.cost_by_month.size(), des::CostRow{});
+      peak_kw_by_month.assign(o.peak_facility_kw_by_month.size(), 0.0);
+    }
+    for (std::size_t m = 0; m < cost_by_month.size(); ++m) {
+      for (int c = 0; c < kCategoryCount; ++c) cost_by_month[m][c] += o.cost_by_month[m][c];
+      peak_kw_by_month[m] += o.peak_facility_kw_by_month[m];
+    }
+    gpu_hours += o.gpu_hours;
+    it_kwh += o.it_energy_kwh;
+    facility_kwh += o.facility_energy_kwh;
+    throttled_hours += o.throttled_hours;
+    const std::vector<double> v = counter_values(o.jobs);
+    if (counters.empty()) counters.assign(v.size(), 0.0);
+    for (std::size_t i = 0; i < v.size(); ++i) counters[i] += v[i];
+    events += static_cast<double>(o.events);
+  }
+};
+
+PlanResult mean_plan_result(const Scenario& s, const Plan& plan, const PlanFixed& fixed, const PlanAccumulator& a,
+                            long paths) {
+  const double n = static_cast<double>(paths);
+  PlanResult r;
+  r.name = plan.name;
+  r.ledger = fixed.ledger;
+  for (int m = 0; m < s.horizon_months; ++m)
+    for (int c = 0; c < kCategoryCount; ++c)
+      if (a.cost_by_month[m][c] != 0.0) r.ledger.add(m, category_at(c), a.cost_by_month[m][c] / n, Timing::end_of_month);
+  r.total_usd = r.ledger.total_usd();
+  r.npv_usd = r.ledger.npv_usd(s.discount_rate_per_year);
+  auto scale = [n](double x) { return x / n; };
+  r.gpu_hours = {scale(a.gpu_hours.onprem_busy), scale(a.gpu_hours.onprem_capacity), scale(a.gpu_hours.reserved_used),
+                 scale(a.gpu_hours.reserved_paid), scale(a.gpu_hours.spot_billed), scale(a.gpu_hours.on_demand_billed),
+                 scale(a.gpu_hours.cloud_work), scale(a.gpu_hours.useful), scale(a.gpu_hours.waited),
+                 scale(a.gpu_hours.unserved)};
+  r.it_energy_kwh = a.it_kwh / n;
+  r.facility_energy_kwh = a.facility_kwh / n;
+  r.peak_facility_kw_by_month.resize(a.peak_kw_by_month.size());
+  for (std::size_t m = 0; m < a.peak_kw_by_month.size(); ++m) r.peak_facility_kw_by_month[m] = a.peak_kw_by_month[m] / n;
+  r.peak_facility_kw = r.peak_facility_kw_by_month.empty()
+                           ? 0.0 : *std::max_element(r.peak_facility_kw_by_month.begin(), r.peak_facility_kw_by_month.end());
+  r.throttled_hours = static_cast<int>(std::lround(a.throttled_hours / n));
+  r.facility = fixed.facility;
+  r.depreciation_usd_by_month = fixed.ownership.depreciation_usd_by_month;
+  r.depreciation_total_usd = fixed.ownership.depreciation_total_usd;
+  if (plan.onprem && plan.onprem_nodes > 0) {
+    r.co2_onprem_kg = r.facility_energy_kwh * plan.onprem->power.g_co2_per_kwh / 1000.0;
+    if (r.gpu_hours.onprem_capacity > 0.0) r.onprem_utilization = r.gpu_hours.onprem_busy / r.gpu_hours.onprem_capacity;
+  }
+  if (plan.cloud)
+    r.co2_cloud_kg = cloud_co2_kg(*plan.cloud, r.gpu_hours.on_demand_billed + r.gpu_hours.spot_billed +
+                                                   r.gpu_hours.reserved_used);
+  if (r.gpu_hours.useful > 0.0) r.usd_per_useful_gpu_hour = r.total_usd / r.gpu_hours.useful;
+  return r;
+}
+
+// One pass over path 0's jobs: unconstrained peak concurrency and per-class sizes.
+struct StreamSurvey {
+  long jobs = 0;
+  double gpu_hours = 0.0;
+  double peak_gpus = 0.0;
+  std::vector<long> class_jobs, class_preemptible;
+  std::vector<double> class_gpus;
+};
+
+StreamSurvey survey(const Scenario& s, const des::JobCatalog& catalog, std::uint64_t seed, double growth) {
+  StreamSurvey out;
+  out.class_jobs.assign(catalog.class_names.size(), 0);
+  out.class_preemptible.assign(catalog.class_names.size(), 0);
+  out.class_gpus.assign(catalog.class_names.size(), 0.0);
+  des::JobStream stream(*s.jobs, catalog, s.calendar, seed, 0, static_cast<double>(s.horizon_hours()), growth);
+  using End = std::pair<double, int>;
+  std::priority_queue<End, std::vector<End>, std::greater<>> running;
+  double concurrent = 0.0;
+  des::SimJob j;
+  while (stream.next(j)) {
+    ++out.jobs;
+    out.gpu_hours += j.gpus * j.duration_h;
+    ++out.class_jobs[j.job_class];
+    out.class_gpus[j.job_class] += j.gpus;
+    if (j.preemptible) ++out.class_preemptible[j.job_class];
+    while (!running.empty() && running.top().first <= j.submit_h) {
+      concurrent -= running.top().second;
+      running.pop();
+    }
+    running.emplace(j.submit_h + j.duration_h, j.gpus);
+    concurrent += j.gpus;
+    out.peak_gpus = std::max(out.peak_gpus, concurrent);
+  }
+  return out;
+}
+
+double path_growth(const Scenario& s, std::uint64_t seed, std::uint32_t path) {
+  const double sigma = s.monte_carlo.demand_growth_sigma_per_year;
+  const double g = s.jobs->growth_per_year;
+  if (sigma <= 0.0) return g;
+  return std::max(-0.99, g + sigma * normal_quantile(uniform(seed, path, RandomSource::demand, 0, 0)));
+}
+
+// Refuses a workload no path could replay (kMaxJobsPerPath), at the fastest growth any of the
+// paths that may run draws.
+void check_job_volume(const Scenario& s, const des::JobCatalog& catalog, std::uint64_t seed, long paths) {
+  double growth = s.jobs->growth_per_year;
+  if (s.monte_carlo.demand_growth_sigma_per_year > 0.0)
+    for (long k = 0; k < paths; ++k) growth = std::max(growth, path_growth(s, seed, static_cast<std::uint32_t>(k)));
+  const double horizon_h = static_cast<double>(s.horizon_hours());
+  const double jobs = des::upper_jobs_per_path(*s.jobs, catalog, horizon_h, growth);
+  if (!(jobs <= des::kMaxJobsPerPath))
+    throw InputError(s.file, "/jobs",
+                     fmt::format("the workload would generate up to {:.3g} jobs on one path over {:.0f} hours (arrival "
+                                 "rates, job durations, trace tiles and growth of {:.4g}/yr); more than {:.0f} million "
+                                 "cannot be replayed: check the rates and growth for a unit slip",
+                                 jobs, horizon_h, growth, des::kMaxJobsPerPath / 1e6));
+}
+
+// A path's jobs, generated once and replayed by every plan, unless they stream from a large
+// trace file or would take more than kMaxSharedJobs x 48 bytes (then each plan streams them).
+constexpr std::size_t kMaxSharedJobs = 2'000'000;
+
+bool path_jobs(const Scenario& s, const des::JobCatalog& catalog, const des::PathInputs& in,
+               std::vector<des::SimJob>& jobs) {
+  if (!catalog.trace_path.empty() && !catalog.trace_in_memory) return false;
+  des::JobStream stream(*s.jobs, catalog, s.calendar, in.seed, in.path, static_cast<double>(s.horizon_hours()),
+                        in.growth_per_year);
+  des::SimJob j;
+  while (stream.next(j)) {
+    if (jobs.size() == kMaxSharedJobs) {
+      jobs = {};
+      return false;
+    }
+    jobs.push_back(j);
+  }
+  return true;
+}
+
+void warn(ScenarioRun& run, const Scenario& s, std::string code, std::string where, std::string message) {
+  run.warnings.push_back({Finding::Severity::warning, std::move(code), s.file, std::move(where), std::move(message)});
+}
+
+}  // namespace
+
+const std::vector<std::string>& job_counter_names() {
+  static const std::vector<std::string> names = {
+      "submitted", "completed", "completed_onprem", "completed_reserved", "completed_spot", "completed_on_demand",
+      "unfinished", "unservable", "started", "bursts", "spot_requests", "spot_unavailable", "preemptions",
+      "fallbacks_to_on_demand", "node_failures", "jobs_hit_by_failures", "deadline_misses", "deferred",
+      "submitted_gpu_hours", "lost_gpu_hours", "waited_gpu_hours", "mean_first_wait_h", "deferred_h",
+      "unserved_gpu_hours"};
+  return names;
+}
+
+std::size_t job_counter_index(std::string_view name) {
+  const auto& names = job_counter_names();
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) throw std::invalid_argument("unknown job counter");
+  return static_cast<std::size_t>(it - names.begin());
+}
+
+std::vector<McComparisonStats> paired_comparisons(const Scenario& s, const std::vector<std::vector<double>>& npv_by_path,
+                                                  const std::vector<std::vector<double>>& nominal_by_path) {
+  std::vector<McComparisonStats> out;
+  const int baseline = s.baseline_index;
+  for (std::size_t k = 0; k < npv_by_path.size(); ++k) {
+    if (static_cast<int>(k) == baseline) continue;
+    McComparisonStats c;
+    c.plan = s.plans[k].name;
+    c.baseline = s.plans[baseline].name;
+    const std::size_t paths = npv_by_path[k].size();
+    std::vector<double> npv_d(paths), nominal_d(paths);
+    for (std::size_t p = 0; p < paths; ++p) {
+      npv_d[p] = npv_by_path[k][p] - npv_by_path[baseline][p];
+      nominal_d[p] = nominal_by_path[k][p] - nominal_by_path[baseline][p];
+    }
+    c.npv_difference_usd = summarize(npv_d);
+    c.nominal_difference_usd = summarize(nominal_d);
+    c.p_cheaper = fraction_negative(npv_d);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
+  if (!s.jobs) throw ModelError("the scenario has no \"jobs\" section: the Monte Carlo replay needs jobs");
+  MonteCarloRun mc;
+  mc.seed = o.seed.value_or(s.monte_carlo.seed);
+  mc.target_ci_usd = o.target_ci_usd;
+  const long fixed_paths = o.paths.value_or(s.monte_carlo.paths);
+  if (fixed_paths < 1) throw InputError(s.file, "--paths", "expected at least 1 path");
+  if (o.target_ci_usd && *o.target_ci_usd <= 0.0) throw InputError(s.file, "--target-ci-usd", "expected a half-width > 0 USD");
+  const long ceiling = o.target_ci_usd ? o.path_ceiling : fixed_paths;
+  mc.batch_paths = std::max<long>(1, std::min(o.batch_paths, ceiling));
+
+  const des::DesPlans prepared = des::prepare_des_plans(s);
+  // Plans whose pools behave alike share one event loop per path (des::simulate_group_jobs).
+  std::vector<std::vector<const des::DesPlan*>> group_plans;
+  for (const auto& group : prepared.pool_groups) {
+    group_plans.emplace_back();
+    for (int k : group) group_plans.back().push_back(&prepared.plans[k]);
+  }
+  const des::JobCatalog catalog = des::build_job_catalog(*s.jobs);
+  check_job_volume(s, catalog, mc.seed, ceiling);
+  const std::size_t plan_count = s.plans.size();
+  std::vector<PlanFixed> fixed;
+  for (const Plan& p : s.plans) fixed.push_back(fixed_costs(s, p));
+  const bool any_spot = std::any_of(prepared.plans.begin(), prepared.plans.end(),
+                                    [](const des::DesPlan& d) { return d.spot_allowed; });
+  std::vector<PlanAccumulator> acc(plan_count);
+  mc.npv_by_path.assign(plan_count, {});
+  std::vector<std::vector<double>> nominal_by_path(plan_count);
+  const int baseline = s.baseline_index;
+
+  auto max_half_width = [&]() {
+    double worst = 0.0;
+    const auto n = static_cast<long>(mc.npv_by_path[0].size());
+    if (n < 2) return std::numeric_limits<double>::infinity();
+    for (std::size_t k = 0; k < plan_count; ++k) {
+      if (static_cast<int>(k) == baseline && plan_count > 1) continue;
+      std::vector<double> d(n);
+      for (long p = 0; p < n; ++p)
+        d[p] = plan_count > 1 ? mc.npv_by_path[k][p] - mc.npv_by_path[baseline][p] : mc.npv_by_path[k][p];
+      const Summary sum = summarize(d);
+      worst = std::max(worst, sum.ci95_high - sum.mean);
+    }
+    return worst;
+  };
+
+  long done = 0;
+  while (done < ceiling) {
+    const long batch = std::min(mc.batch_paths, ceiling - done);
+    std::vector<std::vector<PathOutcome>> results(batch);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, o.threads))
+    for (long i = 0; i < batch; ++i) {
+      const auto path = static_cast<std::uint32_t>(done + i);
+      des::PathInputs in{mc.seed, path, path_growth(s, mc.seed, path)};
+      std::vector<PathOutcome> per_plan(plan_count);
+      // Kept by the thread from path to path: a path's jobs take megabytes, and allocating
+      // them afresh every path cost page faults.
+      thread_local std::vector<des::SimJob> jobs;
+      jobs.clear();
+      const bool shared = path_jobs(s, catalog, in, jobs);
+      thread_local std::vector<double> spot_share_u, unused;
+      if (shared && any_spot) {
+        spot_share_u.resize(jobs.size());
+        unused.resize(jobs.size());
+        des::uniform_pairs_by_entity(mc.seed, path, RandomSource::spot_availability, 0, static_cast<int>(jobs.size()),
+                                     unused.data(), spot_share_u.data());
+        in.spot_share_u = spot_share_u.data();
+      }
+      thread_local des::PathSites sites;
+      sites.start_path(mc.seed, path);
+      in.sites = &sites;
+      for (std::size_t g = 0; g < group_plans.size(); ++g) {
+        std::vector<PathOutcome> outcomes = shared ? des::simulate_group_jobs(s, group_plans[g], jobs, in)
+                                                   : des::simulate_group_path(s, group_plans[g], catalog, in);
+        const std::vector<int>& members = prepared.pool_groups[g];
+        for (std::size_t m = 0; m < members.size(); ++m) per_plan[members[m]] = std::move(outcomes[m]);
+      }
+      results[i] = std::move(per_plan);
+    }
+    // Reduce in path order.
+    for (long i = 0; i < batch; ++i) {
+      for (std::size_t k = 0; k < plan_count; ++k) {
+        const PathOutcome& out = results[i][k];
+        const Ledger operating = operating_ledger(out);
+        mc.npv_by_path[k].push_back(fixed[k].npv_usd + operating.npv_usd(s.discount_rate_per_year));
+        nominal_by_path[k].push_back(fixed[k].total_usd + operating.total_usd());
+        acc[k].add(out);
+        mc.total_events += out.events;
+      }
+    }
+    done += batch;
+    if (o.target_ci_usd) {
+      mc.max_comparison_half_width_usd = max_half_width();
+      if (mc.max_comparison_half_width_usd <= *o.target_ci_usd) break;
+    }
+  }
+  mc.paths = done;
+  if (o.target_ci_usd && mc.max_comparison_half_width_usd > *o.target_ci_usd)
+    throw TargetNotReached(
+        fmt::format("--target-ci-usd {}: the path ceiling {} came first; the widest 95% CI half-width of the NPV "
+                    "differences is {:.2f} USD after {} paths (raise --path-ceiling or the target)",
+                    *o.target_ci_usd, ceiling, mc.max_comparison_half_width_usd, done),
+        mc.max_comparison_half_width_usd);
+  if (!o.target_ci_usd && done >= 2) mc.max_comparison_half_width_usd = max_half_width();
+
+  // Statistics.
+  for (std::size_t k = 0; k < plan_count; ++k) {
+    McPlanStats st;
+    st.name = s.plans[k].name;
+    st.npv_usd = summarize(mc.npv_by_path[k]);
+    st.total_nominal_usd = summarize(nominal_by_path[k]);
+    st.job_means = acc[k].counters;
+    for (double& v : st.job_means) v /= static_cast<double>(done);
+    st.events_per_path = acc[k].events / static_cast<double>(done);
+    mc.plans.push_back(std::move(st));
+  }
+  mc.comparisons = paired_comparisons(s, mc.npv_by_path, nominal_by_path);
+
+  // The mean path as the deterministic report's plans, comparisons and breakevens.
+  ScenarioRun& run = mc.run;
+  run.warnings = s.warnings;
+  const StreamSurvey survey0 = survey(s, catalog, mc.seed, path_growth(s, mc.seed, 0));
+  mc.jobs_per_path = survey0.jobs;
+  const double submitted = acc[baseline].counters.empty() ? 0.0 : acc[baseline].counters[job_counter_index("submitted_gpu_hours")] / static_cast<double>(done);
+  run.demand.gpu_hours = submitted;
+  run.demand.mean_gpus = submitted / static_cast<double>(s.horizon_hours());
+  run.demand.peak_gpus = survey0.peak_gpus;
+  for (std::size_t k = 0; k < plan_count; ++k) {
+    run.plans.push_back(mean_plan_result(s, s.plans[k], fixed[k], acc[k], done));
+    const double unfinished = mc.plans[k].job_means[job_counter_index("unfinished")];
+    if (unfinished > 0.0 && !s.plans[k].bursts())
+      warn(run, s, "jobs-unfinished", "/plans/" + std::to_string(k),
+           fmt::format("plan \"{}\": {:.1f} jobs per path are still queued or running at the horizon's end "
+                       "({:.0f} GPU-hours of work left); the plan does not burst to the cloud",
+                       s.plans[k].name, unfinished, mc.plans[k].job_means[job_counter_index("unserved_gpu_hours")]));
+    if (mc.plans[k].job_means[job_counter_index("unservable")] > 0.0)
+      warn(run, s, "jobs-unservable", "/plans/" + std::to_string(k),
+           fmt::format("plan \"{}\": {:.1f} jobs per path need more GPUs than the on-prem pool holds and the plan "
+                       "does not burst: they never run",
+                       s.plans[k].name, mc.plans[k].job_means[job_counter_index("unservable")]));
+  }
+  for (std::size_t k = 0; k < plan_count; ++k) {
+    if (static_cast<int>(k) == baseline) continue;
+    run.comparisons.push_back(compare(s.plans[k].name, run.plans[k].ledger, s.plans[baseline].name,
+                                      run.plans[baseline].ledger, s.discount_rate_per_year));
+  }
+  run.utilization_breakevens = scenario_utilization_breakevens(s);
+
+  // Young's checkpoint interval for every class of preemptible jobs, on every plan that uses spot.
+  for (std::size_t k = 0; k < plan_count; ++k) {
+    const des::DesPlan& d = prepared.plans[k];
+    if (!d.spot_allowed) continue;
+    const des::SpotMarket market(d.spot, d.spot_trace, mc.seed, 0);
+    const double rate = market.rate_per_instance_hour();
+    if (rate <= 0.0) continue;
+    for (std::size_t c = 0; c < catalog.class_names.size(); ++c) {
+      if (survey0.class_preemptible[c] == 0) continue;
+      CheckpointAdvice a;
+      a.plan = s.plans[k].name;
+      a.job_class = catalog.class_names[c];
+      a.mean_gpus = survey0.class_gpus[c] / static_cast<double>(survey0.class_jobs[c]);
+      a.instances = static_cast<int>(std::ceil(a.mean_gpus / d.gpus_per_instance - 1e-9));
+      a.preemptions_per_hour = rate * a.instances;
+      a.checkpoint_write_h = d.checkpoint_write_h;
+      a.young_interval_h = des::young_interval_h(d.checkpoint_write_h, a.preemptions_per_hour);
+      mc.checkpoint_advice.push_back(std::move(a));
+    }
+  }
+  return mc;
+}
+
+}  // namespace tco

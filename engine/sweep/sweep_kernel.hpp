@@ -1,0 +1,344 @@
+// The Monte Carlo fluid model of a sweep (SPEC §7, §9; docs/sweep.md): one plan of one grid
+// point on one path, hour by hour, through the foundation's step_hour. Everything here is a
+// small TCO_HD function on plain numbers, so the CPU backend (engine/sweep/sweep_cpu.cpp) and the
+// CUDA backend (engine/sweep/sweep_cuda.cu) run the same code. A draw is Philox of (path, source,
+// entity, draw) under the seed (core/random/random.hpp); no draw depends on the grid point, the
+// plan, the thread or the backend (common random numbers):
+//   demand growth  g_p = g + sigma_g z,  z = Phi^-1(u(demand, 0, 0));  D_p(h) = D(h) c(h),
+//                  c(h) = exp(lambda 730 m) exp(lambda j), h = 730 m + j,
+//                  lambda = (ln(1 + g_p) - ln(1 + g)) / 8760           (g_p clamped at -0.99)
+//   spot capacity  hour h has none when w(spot_availability, h) < (1 - availability) 2^32;
+//                  w(source, h) = word h mod 4 of Philox(path, source, 0, floor(h / 4))
+//   preemptions    K_h ~ Poisson(rate) per instance by inversion of w(preemption, h);
+//                  billed spot = work x spot_overhead_factor x (1 + write_h / tau + K_h loss_h),
+//                  tau = sqrt(2 write_h / rate) (Young), loss_h = tau / 2 + restart_h
+//                  (restart_h alone when an emergency checkpoint fits in the notice)
+//   spot price     month m: x exp(s z - s^2 / 2), z = Phi^-1(u(spot_price, m, 0))
+//   power price    month m: the kWh price x exp(s z - s^2 / 2), z = Phi^-1(u(power_price, m, 0));
+//                  the demand charge is not shocked (SPEC §12.10)
+//   ambient        T'(h) = T(h) + sigma z_h, z_h = Phi^-1(u(ambient, h, 0)) -> PUE(T') and
+//                  throttling at T'
+// (demand growth, prices, weather and failures are the discrete-event replay's draws too, so
+// the two models of one path see the same world; u(source, entity, draw) is the first uniform.)
+//   failures       node i (entity i): E_k = -ln u(failure, i, k); hazard rate
+//                  rate (1 + growth a / 8760) at age a hours, Lambda(a) = rate (a + b a^2),
+//                  b = growth / 17520; the k-th failure age solves Lambda(a_k) = Lambda(a_{k-1} +
+//                  repair_h) + E_k (a_0 + repair_h := 0); the node is down [a_k, a_k + repair_h)
+//                  and nodes_up(h) = N - (node-hours down inside [h, h + 1)).
+// Example: availability 0.9 -> about one hour in ten bills all its spot work on-demand; rate 0
+// -> every spot hour is billed x spot_overhead_factor exactly, as in the deterministic run.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "core/calendar.hpp"
+#include "core/hd.hpp"
+#include "engine/ledger/hourly_model.hpp"
+#include "core/random/random.hpp"
+#include "models/site/ambient.hpp"
+#include "models/site/cooling.hpp"
+
+namespace tco {
+
+inline constexpr int kSweepPreemptionLevels = 16;  // Poisson(rate) inverted up to 16 per hour (engine/ledger/spot_draws.hpp)
+inline constexpr int kSweepMonthHours = kHoursPerMonth;
+
+// Status codes of the device-side path evaluation (host code throws; device code returns).
+enum SweepStatus : int { kSweepOk = 0, kSweepFailureOverflow = 1 };
+
+// One plan at one grid point, as plain numbers. Offsets index the data (a flat array of
+// doubles); -1 means "none" (factor 1, or no on-prem site).
+struct SweepPlanParams {
+  FleetParams fleet;
+  int power_of_two_divisors = 0;  // GPUs per node and per instance and cloud perf are powers of
+                                  // two: step_hour may multiply by their (exact) reciprocals
+  double fixed_npv_usd = 0.0;    // capex, financing, lease, maintenance, facility, staff,
+  double fixed_total_usd = 0.0;  // reserved, residual, tax shield: the same on every path
+  double nodes = 0.0;
+  long nodes_from_hour = 0;
+  long pue_offset = -1;          // site series [hours]: PUE, USD/kWh (escalated), work rate
+  long usd_per_kwh_offset = -1;
+  long work_rate_offset = -1;
+  long ambient_c_offset = -1;    // ambient temperature [hours], only with ambient noise
+  long cloud_factor_offset = -1; // (1 + price_change)^(h / 8760) [hours]
+  long demand_charge_offset = -1;  // (1 + escalation)^(m / 12) [months]
+  double demand_charge_usd_per_kw_month = 0.0;
+  double egress_usd_per_cloud_work = 0.0;  // egress USD per reference GPU-hour sent to the cloud
+  double waiting_usd_per_gpu_hour = 0.0;
+  // spot
+  std::uint32_t spot_unavailable_below = 0;
+  int preemption_levels = 0;
+  std::uint32_t preemption_cdf[kSweepPreemptionLevels] = {};
+  double preemption_base_factor = 1.0;
+  double preemption_loss_h = 0.0;
+  double spot_price_sigma = 0.0;
+  // on-prem site
+  double power_price_sigma = 0.0;
+  double ambient_sigma_c = 0.0;
+  PueParams pue;
+  double throttle_fraction = 0.0;  // the ambient model's (its series stays on the host)
+  int throttles = 0;
+  double throttle_above_c = 0.0;
+  // failures
+  int failure_nodes = 0;
+  double failure_rate_per_h = 0.0;
+  double failure_growth_b_per_h = 0.0;
+  double repair_h = 0.0;
+  int failure_capacity = 0;  // room for failure times on one path
+  int failure_offset = 0;    // where this plan's room starts in the path's scratch
+
+  bool operator==(const SweepPlanParams&) const = default;
+};
+
+// One grid point: horizon, shared series and where its plans are.
+struct SweepPointHeader {
+  long hours = 0;
+  int months = 0;
+  int plan_count = 0;
+  int first_plan = 0;            // index of its first SweepPlanParams
+  int baseline = 0;
+  long demand_offset = 0;        // demand in GPUs [hours] (the deterministic series)
+  long discount_offset = 0;      // (1 + r)^(-(m + 1) / 12) [months]
+  double growth_log_per_year = 0.0;  // ln(1 + g)
+  double growth_per_year = 0.0;
+  double growth_sigma_per_year = 0.0;
+  std::uint64_t seed = 0;
+  int failure_scratch = 0;       // doubles of failure scratch one path needs
+};
+
+// ---- draws ----
+
+TCO_HD PhiloxWords sweep_block(std::uint64_t seed, std::uint32_t path, RandomSource source, std::uint32_t entity,
+                               std::uint32_t draw) {
+  return philox4x32_10(path, static_cast<std::uint32_t>(source), entity, draw, static_cast<std::uint32_t>(seed),
+                       static_cast<std::uint32_t>(seed >> 32));
+}
+
+// The 32-bit word of hour h for a per-hour source (4 hours per Philox block).
+TCO_HD std::uint32_t sweep_hour_word(std::uint64_t seed, std::uint32_t path, RandomSource source, long hour) {
+  return sweep_block(seed, path, source, 0u, static_cast<std::uint32_t>(hour >> 2)).v[hour & 3];
+}
+
+// The standard normal of hour h for ambient noise (the discrete-event replay's draw: entity = hour).
+TCO_HD double sweep_ambient_z(std::uint64_t seed, std::uint32_t path, long hour) {
+  return normal_quantile(uniform(seed, path, RandomSource::ambient, static_cast<std::uint32_t>(hour), 0u));
+}
+
+// Per-path demand growth: lambda per hour, 0 without growth uncertainty.
+TCO_HD double sweep_growth_lambda_per_h(const SweepPointHeader& pt, std::uint32_t path) {
+  if (pt.growth_sigma_per_year <= 0.0) return 0.0;
+  const double z = normal_quantile(uniform(pt.seed, path, RandomSource::demand, 0u, 0u));
+  double g = pt.growth_per_year + pt.growth_sigma_per_year * z;
+  if (g < -0.99) g = -0.99;
+  return (std::log1p(g) - pt.growth_log_per_year) / kHoursPerYear;
+}
+
+// The month's mean-one lognormal multiplier of a source (1 when sigma is 0).
+TCO_HD double sweep_month_multiplier(std::uint64_t seed, std::uint32_t path, RandomSource source, int month,
+                                     double sigma) {
+  if (sigma <= 0.0) return 1.0;
+  return lognormal_mean_one(uniform(seed, path, source, static_cast<std::uint32_t>(month), 0u), sigma);
+}
+
+// Preemptions of one instance in an hour: the number of CDF levels the word reaches.
+TCO_HD double sweep_preemption_factor(const SweepPlanParams& p, std::uint32_t word) {
+  int k = 0;
+  while (k < p.preemption_levels && word >= p.preemption_cdf[k]) ++k;
+  return p.preemption_base_factor + k * p.preemption_loss_h;
+}
+
+TCO_HD double sweep_spot_available(const SweepPlanParams& p, std::uint32_t word) {
+  return word < p.spot_unavailable_below ? 0.0 : 1.0;
+}
+
+// ---- failures ----
+
+// Age (hours) at which the cumulative hazard rate (a + b a^2) reaches y.
+TCO_HD double failure_age_at_hazard(double y, double rate_per_h, double b_per_h) {
+  const double x = y / rate_per_h;
+  return b_per_h > 0.0 ? 2.0 * x / (1.0 + std::sqrt(1.0 + 4.0 * b_per_h * x)) : x;
+}
+
+TCO_HD double failure_cumulative_hazard(double age_h, double rate_per_h, double b_per_h) {
+  return rate_per_h * (age_h + b_per_h * age_h * age_h);
+}
+
+TCO_HD void sweep_sift_down(double* a, int root, int end) {
+  while (2 * root + 1 < end) {
+    int child = 2 * root + 1;
+    if (child + 1 < end && a[child] < a[child + 1]) ++child;
+    if (!(a[root] < a[child])) return;
+    const double t = a[root];
+    a[root] = a[child];
+    a[child] = t;
+    root = child;
+  }
+}
+
+// In-place heap sort (no recursion, no allocation: it runs on the device too).
+TCO_HD void sweep_heap_sort(double* v, int n) {
+  for (int start = n / 2 - 1; start >= 0; --start) sweep_sift_down(v, start, n);
+  for (int end = n - 1; end > 0; --end) {
+    const double t = v[0];
+    v[0] = v[end];
+    v[end] = t;
+    sweep_sift_down(v, 0, end);
+  }
+}
+
+// The failure times (hours from t = 0) of the plan's nodes on one path, sorted; returns their
+// count, or -1 when they do not fit in the plan's room (a model far outside its design).
+TCO_HD int sweep_failure_starts(const SweepPlanParams& p, long hours, std::uint64_t seed, std::uint32_t path,
+                                double* starts) {
+  int n = 0;
+  const double life_h = static_cast<double>(hours - p.nodes_from_hour);
+  for (int node = 0; node < p.failure_nodes; ++node) {
+    double up_from_h = 0.0;
+    for (std::uint32_t k = 0;; ++k) {
+      const double e = exponential_quantile(uniform(seed, path, RandomSource::failure, static_cast<std::uint32_t>(node), k), 1.0);
+      const double y = failure_cumulative_hazard(up_from_h, p.failure_rate_per_h, p.failure_growth_b_per_h) + e;
+      const double age_h = failure_age_at_hazard(y, p.failure_rate_per_h, p.failure_growth_b_per_h);
+      if (!(age_h < life_h)) break;
+      if (n == p.failure_capacity) return -1;
+      starts[n++] = static_cast<double>(p.nodes_from_hour) + age_h;
+      up_from_h = age_h + p.repair_h;
+    }
+  }
+  sweep_heap_sort(starts, n);
+  return n;
+}
+
+// Walks sorted failure intervals [s, s + repair_h) hour by hour.
+struct DownTracker {
+  int first = 0;  // intervals before it ended before the current hour
+  int end = 0;    // intervals from it start after the current hour
+};
+
+// Node-hours down inside [hour, hour + 1); hours must be visited in increasing order.
+TCO_HD double sweep_nodes_down(const double* starts, int count, double repair_h, long hour, DownTracker& t) {
+  const double h0 = static_cast<double>(hour);
+  const double h1 = h0 + 1.0;
+  while (t.first < count && starts[t.first] + repair_h <= h0) ++t.first;
+  while (t.end < count && starts[t.end] < h1) ++t.end;
+  double down = 0.0;
+  for (int i = t.first; i < t.end; ++i) {
+    const double s = starts[i];
+    const double e = s + repair_h;
+    down += (e < h1 ? e : h1) - (s > h0 ? s : h0);
+  }
+  return down;
+}
+
+// ---- one hour ----
+
+// Ambient noise changes PUE and throttling only; applied to the site's hour.
+TCO_HD void sweep_apply_ambient(const SweepPlanParams& p, double ambient_c, double z, double& pue, double& work_rate) {
+  const double t_c = ambient_c + p.ambient_sigma_c * z;
+  pue = pue_at(p.pue, t_c);
+  work_rate = throttled_work_rate(t_c, p.throttles != 0, p.throttle_above_c, p.throttle_fraction);
+}
+
+// The hour's variable cost (cloud on-demand and spot, energy, egress, waiting) through
+// step_hour; updates the backlog and returns the facility kW for the month's demand charge.
+TCO_HD double sweep_outcome_usd(const SweepPlanParams& p, const HourOutcome& o) {
+  return o.on_demand_usd + o.spot_usd + o.energy_usd + o.cloud_work * p.egress_usd_per_cloud_work +
+         o.backlog_gpu_hours * p.waiting_usd_per_gpu_hour;
+}
+
+template <typename Divide = PlainDivision>
+TCO_HD double sweep_hour_usd(const SweepPlanParams& p, const HourInputs& in, double& backlog_gpu_hours,
+                             double& facility_kw, Divide divide = {}) {
+  const HourOutcome o = step_hour(p.fleet, in, backlog_gpu_hours, divide);
+  backlog_gpu_hours = o.backlog_gpu_hours;
+  facility_kw = o.facility_kw;
+  return sweep_outcome_usd(p, o);
+}
+
+// The month's variable cost booked at its end: hourly costs plus the demand charge on the
+// month's peak facility kW (SPEC §12.6).
+TCO_HD double sweep_month_usd(const SweepPlanParams& p, const double* data, int month, double hourly_usd,
+                              double peak_facility_kw) {
+  if (p.demand_charge_offset < 0) return hourly_usd;
+  return hourly_usd + p.demand_charge_usd_per_kw_month * peak_facility_kw * data[p.demand_charge_offset + month];
+}
+
+// ---- one plan on one path (the device's loop; the CPU backend tiles the same steps) ----
+
+struct SweepPathResult {
+  double npv_usd = 0.0;
+  double total_usd = 0.0;
+  int status = kSweepOk;
+};
+
+template <typename Divide>
+TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const SweepPlanParams& p, const double* data,
+                                            std::uint32_t path, double* failure_scratch, Divide divide) {
+  SweepPathResult r;
+  const std::uint64_t seed = pt.seed;
+  const double* demand = data + pt.demand_offset;
+  const double* discount = data + pt.discount_offset;
+  const double lambda = sweep_growth_lambda_per_h(pt, path);
+  const bool growth = lambda != 0.0;
+  const bool spot_random = p.fleet.bursts && p.fleet.spot_share > 0.0 &&
+                           (p.spot_unavailable_below > 0u || p.preemption_levels > 0);
+  const bool ambient_noise = p.ambient_c_offset >= 0;
+  int failures = 0;
+  double* starts = failure_scratch + p.failure_offset;
+  if (p.failure_nodes > 0) {
+    failures = sweep_failure_starts(p, pt.hours, seed, path, starts);
+    if (failures < 0) {
+      r.status = kSweepFailureOverflow;
+      return r;
+    }
+  }
+  DownTracker tracker;
+  double backlog = 0.0;
+  for (int m = 0; m < pt.months; ++m) {
+    const long h0 = static_cast<long>(m) * kSweepMonthHours;
+    const long h1 = h0 + kSweepMonthHours < pt.hours ? h0 + kSweepMonthHours : pt.hours;
+    const double growth_m = growth ? std::exp(lambda * static_cast<double>(h0)) : 1.0;
+    const double power_mult = sweep_month_multiplier(seed, path, RandomSource::power_price, m, p.power_price_sigma);
+    const double spot_mult = sweep_month_multiplier(seed, path, RandomSource::spot_price, m, p.spot_price_sigma);
+    const double nodes = h0 >= p.nodes_from_hour ? p.nodes : 0.0;
+    double month_usd = 0.0;
+    double peak_kw = 0.0;
+    for (long h = h0; h < h1; ++h) {
+      HourInputs in;
+      in.demand_gpus = demand[h];
+      if (growth) in.demand_gpus *= growth_m * std::exp(lambda * static_cast<double>(h - h0));
+      in.nodes_up = nodes;
+      if (failures > 0 && nodes > 0.0) in.nodes_up = nodes - sweep_nodes_down(starts, failures, p.repair_h, h, tracker);
+      if (p.pue_offset >= 0) {
+        in.pue = data[p.pue_offset + h];
+        in.work_rate = data[p.work_rate_offset + h];
+        in.usd_per_kwh = data[p.usd_per_kwh_offset + h] * power_mult;
+        if (ambient_noise)
+          sweep_apply_ambient(p, data[p.ambient_c_offset + h], sweep_ambient_z(seed, path, h), in.pue, in.work_rate);
+      }
+      if (p.cloud_factor_offset >= 0) in.cloud_price_factor = data[p.cloud_factor_offset + h];
+      if (spot_random) {
+        in.spot_available = sweep_spot_available(p, sweep_hour_word(seed, path, RandomSource::spot_availability, h));
+        in.spot_preemption_factor = sweep_preemption_factor(p, sweep_hour_word(seed, path, RandomSource::preemption, h));
+      }
+      in.spot_price_multiplier = spot_mult;
+      double facility_kw = 0.0;
+      month_usd += sweep_hour_usd(p, in, backlog, facility_kw, divide);
+      peak_kw = peak_kw > facility_kw ? peak_kw : facility_kw;
+    }
+    const double usd = sweep_month_usd(p, data, m, month_usd, peak_kw);
+    r.npv_usd += usd * discount[m];
+    r.total_usd += usd;
+  }
+  r.npv_usd += p.fixed_npv_usd;
+  r.total_usd += p.fixed_total_usd;
+  return r;
+}
+
+TCO_HD SweepPathResult sweep_plan_path(const SweepPointHeader& pt, const SweepPlanParams& p, const double* data,
+                                       std::uint32_t path, double* failure_scratch) {
+  return p.power_of_two_divisors ? sweep_plan_path_with(pt, p, data, path, failure_scratch, PowerOfTwoDivision{})
+                                 : sweep_plan_path_with(pt, p, data, path, failure_scratch, PlainDivision{});
+}
+
+}  // namespace tco

@@ -1,0 +1,277 @@
+#include "engine/sweep/sweep_prepare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <unordered_map>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "engine/ledger/plan_evaluator.hpp"
+#include "engine/ledger/spot_draws.hpp"
+#include "models/finance.hpp"
+#include "models/workload/workload.hpp"
+
+namespace tco {
+
+namespace {
+
+// The ledger categories that no random input touches.
+constexpr Category kFixedCategories[] = {Category::capex,       Category::financing_interest, Category::lease,
+                                         Category::maintenance, Category::facility,           Category::staff,
+                                         Category::cloud_reserved, Category::residual,        Category::tax_shield};
+
+bool power_of_two(double d) {
+  int exponent = 0;
+  return d > 0.0 && std::frexp(d, &exponent) == 0.5;
+}
+
+// Appends a series to the point's data unless an identical one is there already; returns its offset.
+class SeriesStore {
+ public:
+  explicit SeriesStore(std::vector<double>& data) : data_(data) {}
+
+  long add(const std::vector<double>& series) {
+    for (const auto& [offset, size] : stored_) {
+      if (size == series.size() && std::equal(series.begin(), series.end(), data_.begin() + offset)) return offset;
+    }
+    const long offset = static_cast<long>(data_.size());
+    data_.insert(data_.end(), series.begin(), series.end());
+    stored_.push_back({offset, series.size()});
+    return offset;
+  }
+
+ private:
+  std::vector<double>& data_;
+  std::vector<std::pair<long, std::size_t>> stored_;
+};
+
+static_assert(kSweepPreemptionLevels == kSpotPreemptionLevels);
+
+void set_spot(SweepPlanParams& p, const Plan& plan) {
+  const SpotDraws d = spot_draws(plan);
+  p.spot_unavailable_below = d.unavailable_below;
+  p.preemption_levels = d.preemption_levels;
+  std::copy(d.preemption_cdf, d.preemption_cdf + kSpotPreemptionLevels, p.preemption_cdf);
+  p.preemption_base_factor = d.preemption_base_factor;
+  p.preemption_loss_h = d.preemption_loss_h;
+  if (plan.cloud && plan.spot_share > 0.0) p.spot_price_sigma = plan.cloud->spot.price_sigma;
+}
+
+void set_failures(SweepPlanParams& p, const FailureSpec& f, int nodes, long hours) {
+  if (nodes <= 0 || f.afr_per_year <= 0.0) return;
+  p.failure_nodes = nodes;
+  p.failure_rate_per_h = f.afr_per_year / kHoursPerYear;
+  p.failure_growth_b_per_h = f.afr_growth_per_year / (2.0 * kHoursPerYear);
+  p.repair_h = f.repair_h;
+  // Room for the failures of one path: the expected count (no repairs) + 12 sigma + 16.
+  const double life_h = static_cast<double>(hours - p.nodes_from_hour);
+  const double mean = nodes * failure_cumulative_hazard(life_h, p.failure_rate_per_h, p.failure_growth_b_per_h);
+  const double capacity = std::ceil(mean + 12.0 * std::sqrt(mean) + 16.0);
+  if (capacity > 1 << 22)
+    throw ModelError(fmt::format("the sweep would track about {:.0f} node failures per path (nodes {}, AFR {}); "
+                                 "that is beyond the fluid model's design (at most 4 million)",
+                                 mean, nodes, f.afr_per_year));
+  p.failure_capacity = static_cast<int>(capacity);
+}
+
+}  // namespace
+
+SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
+  SweepPoint point;
+  SweepPointHeader& h = point.header;
+  const long hours = s.horizon_hours();
+  const int months = s.horizon_months;
+  h.hours = hours;
+  h.months = months;
+  h.plan_count = static_cast<int>(s.plans.size());
+  h.baseline = s.baseline_index;
+  h.seed = seed;
+  h.growth_per_year = s.workload.growth_per_year;
+  h.growth_log_per_year = std::log1p(s.workload.growth_per_year);
+  h.growth_sigma_per_year = s.monte_carlo.demand_growth_sigma_per_year;
+
+  const std::vector<double> demand = demand_gpus_by_hour(s.workload, hours, s.calendar);
+  auto& data = point.data;
+  h.demand_offset = 0;
+  data = demand;
+  h.discount_offset = static_cast<long>(data.size());
+  for (int m = 0; m < months; ++m) data.push_back(discount_end_of_month(s.discount_rate_per_year, m));
+  SeriesStore store(data);
+
+  for (const Plan& plan : s.plans) {
+    const PlanResult det = evaluate_plan(s, plan, demand);
+    point.deterministic_npv_usd.push_back(det.npv_usd);
+
+    SweepPlanParams p;
+    p.fleet = fleet_params(plan);  // packing efficiency included: both kernels step with it
+    p.power_of_two_divisors = power_of_two(p.fleet.gpus_per_node) && power_of_two(p.fleet.gpus_per_instance) &&
+                              power_of_two(p.fleet.perf_cloud);
+    for (Category c : kFixedCategories) {
+      p.fixed_npv_usd += det.ledger.category_npv_usd(c, s.discount_rate_per_year);
+      p.fixed_total_usd += det.ledger.category_total_usd(c);
+    }
+    p.waiting_usd_per_gpu_hour = s.waiting_usd_per_gpu_hour;
+    const int nodes = plan.onprem ? plan.onprem_nodes : 0;
+    p.nodes = nodes;
+    p.nodes_from_hour = plan.onprem ? static_cast<long>(plan.onprem->purchase_month) * kHoursPerMonth : hours;
+
+    if (plan.cloud) {
+      const CloudSpec& c = *plan.cloud;
+      p.egress_usd_per_cloud_work = c.egress_gb_per_gpu_hour * c.egress_usd_per_gb / c.gpu.perf_relative;
+      if (c.price_change_per_year != 0.0) {
+        std::vector<double> factor(hours);
+        for (long t = 0; t < hours; ++t) factor[t] = hourly_growth_factor(c.price_change_per_year, t);
+        p.cloud_factor_offset = store.add(factor);
+      }
+      set_spot(p, plan);
+    }
+
+    if (plan.onprem) {
+      const OnPremSpec& o = *plan.onprem;
+      const std::vector<SiteHour> site = site_hours(o, s.calendar, hours);
+      std::vector<double> series(hours);
+      for (long t = 0; t < hours; ++t) series[t] = site[t].pue;
+      p.pue_offset = store.add(series);
+      for (long t = 0; t < hours; ++t) series[t] = site[t].usd_per_kwh;
+      p.usd_per_kwh_offset = store.add(series);
+      for (long t = 0; t < hours; ++t) series[t] = site[t].work_rate;
+      p.work_rate_offset = store.add(series);
+      p.power_price_sigma = o.power.monthly_price_sigma;
+      p.pue = pue_params(o.cooling);
+      if (o.ambient) {
+        p.throttle_fraction = o.ambient->throttle_fraction;
+        p.throttles = o.ambient->throttle_above_c.has_value() ? 1 : 0;
+        p.throttle_above_c = o.ambient->throttle_above_c.value_or(0.0);
+        // Noise matters only where temperature does: an ambient-driven PUE or throttling.
+        if (o.ambient->noise_sigma_c > 0.0 && (p.pue.ambient_driven || p.throttles)) {
+          p.ambient_sigma_c = o.ambient->noise_sigma_c;
+          for (long t = 0; t < hours; ++t)
+            series[t] = ambient_c_at_hour(*o.ambient, t, s.calendar);
+          p.ambient_c_offset = store.add(series);
+        }
+      }
+      if (nodes > 0 && o.power.demand_charge_usd_per_kw_month > 0.0) {
+        p.demand_charge_usd_per_kw_month = o.power.demand_charge_usd_per_kw_month;
+        std::vector<double> growth(months);
+        for (int m = 0; m < months; ++m) growth[m] = monthly_growth_factor(o.power.escalation_per_year, m);
+        p.demand_charge_offset = store.add(growth);
+      }
+      set_failures(p, o.failures, nodes, hours);
+    }
+    p.failure_offset = h.failure_scratch;
+    h.failure_scratch += p.failure_capacity;
+    point.plans.push_back(p);
+  }
+  return point;
+}
+
+namespace {
+
+// The chunk's series, each stored once: identical series of different points share an offset,
+// which also lets plans be compared by their offsets.
+class ChunkSeriesStore {
+ public:
+  explicit ChunkSeriesStore(std::vector<double>& data) : data_(data) {}
+
+  long add(const double* series, std::size_t size) {
+    const std::uint64_t key = hash(series, size);
+    const auto [first, last] = stored_.equal_range(key);
+    for (auto it = first; it != last; ++it) {
+      const auto [offset, stored_size] = it->second;
+      if (stored_size == size && std::equal(series, series + size, data_.begin() + offset)) return offset;
+    }
+    const long offset = static_cast<long>(data_.size());
+    data_.insert(data_.end(), series, series + size);
+    stored_.emplace(key, std::make_pair(offset, size));
+    return offset;
+  }
+
+ private:
+  // FNV-1a over the values' bits (equal series hash equally; a collision costs a comparison).
+  static std::uint64_t hash(const double* series, std::size_t size) {
+    std::uint64_t h = 14695981039346656037ull ^ size;
+    for (std::size_t i = 0; i < size; ++i) {
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, series + i, sizeof bits);
+      h = (h ^ bits) * 1099511628211ull;
+    }
+    return h;
+  }
+
+  std::vector<double>& data_;
+  std::unordered_multimap<std::uint64_t, std::pair<long, std::size_t>> stored_;
+};
+
+// Everything of a point that a plan's path result depends on, besides the plan itself.
+bool same_point_inputs(const SweepPointHeader& a, const SweepPointHeader& b) {
+  return a.hours == b.hours && a.months == b.months && a.demand_offset == b.demand_offset &&
+         a.discount_offset == b.discount_offset && a.growth_log_per_year == b.growth_log_per_year &&
+         a.growth_per_year == b.growth_per_year && a.growth_sigma_per_year == b.growth_sigma_per_year &&
+         a.seed == b.seed;
+}
+
+// Plans equal but for where their failure scratch lies.
+bool same_plan_inputs(SweepPlanParams a, SweepPlanParams b) {
+  a.failure_offset = 0;
+  b.failure_offset = 0;
+  return a == b;
+}
+
+// For each plan, the nearest earlier plan with the same inputs, or -1.
+std::vector<int> find_same_plans(const SweepChunk& chunk) {
+  std::vector<int> same_as(chunk.plans.size(), -1);
+  std::vector<int> point_of(chunk.plans.size());
+  for (std::size_t i = 0; i < chunk.points.size(); ++i)
+    for (int j = 0; j < chunk.points[i].plan_count; ++j) point_of[chunk.points[i].first_plan + j] = static_cast<int>(i);
+  // Keyed by what cheaply tells plans apart; only plans with the same key are compared.
+  std::unordered_map<std::uint64_t, std::vector<int>> by_key;
+  for (int j = 0; j < static_cast<int>(chunk.plans.size()); ++j) {
+    const SweepPlanParams& p = chunk.plans[j];
+    const SweepPointHeader& pt = chunk.points[point_of[j]];
+    std::uint64_t key = static_cast<std::uint64_t>(pt.demand_offset) * 1000003u;
+    for (double x : {p.fixed_npv_usd, p.nodes, p.fleet.reserved_gpus, p.fleet.spot_share})
+      key = (key ^ std::hash<double>{}(x)) * 1099511628211ull;
+    std::vector<int>& earlier = by_key[key];
+    for (auto it = earlier.rbegin(); it != earlier.rend(); ++it) {
+      if (same_point_inputs(chunk.points[point_of[*it]], pt) && same_plan_inputs(chunk.plans[*it], p)) {
+        same_as[j] = *it;
+        break;
+      }
+    }
+    earlier.push_back(j);
+  }
+  return same_as;
+}
+
+}  // namespace
+
+SweepChunk make_sweep_chunk(const std::vector<SweepPoint>& points) {
+  SweepChunk chunk;
+  ChunkSeriesStore store(chunk.data);
+  for (const auto& p : points) {
+    SweepPointHeader h = p.header;
+    const auto rebase = [&](long& offset, long size) {
+      if (offset >= 0) offset = store.add(p.data.data() + offset, static_cast<std::size_t>(size));
+    };
+    rebase(h.demand_offset, h.hours);
+    rebase(h.discount_offset, h.months);
+    h.first_plan = static_cast<int>(chunk.plans.size());
+    for (SweepPlanParams plan : p.plans) {
+      for (long* offset : {&plan.pue_offset, &plan.usd_per_kwh_offset, &plan.work_rate_offset, &plan.ambient_c_offset,
+                           &plan.cloud_factor_offset})
+        rebase(*offset, h.hours);
+      rebase(plan.demand_charge_offset, h.months);
+      chunk.plans.push_back(plan);
+    }
+    chunk.max_failure_scratch = std::max(chunk.max_failure_scratch, h.failure_scratch);
+    chunk.points.push_back(h);
+  }
+  chunk.same_as = find_same_plans(chunk);
+  return chunk;
+}
+
+}  // namespace tco

@@ -1,0 +1,452 @@
+#include "engine/sweep/sweep_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/parallel_for_index.hpp"
+#include "core/io/sha256.hpp"
+#include "core/stats/statistics.hpp"
+#include "core/io/atomic_file.hpp"
+
+namespace tco {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Points per resumable block when not given: about 8e9 path-hours (seconds on a GPU, tens of
+// seconds on a CPU), between 1 and 4096 points.
+constexpr double kBlockPathHours = 8e9;
+constexpr long kMaxBlockPoints = 4096;
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "", "cannot read the file");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+std::string describe_values(const SweepGrid& grid, const std::vector<double>& values) {
+  std::string out;
+  for (std::size_t k = 0; k < values.size(); ++k)
+    out += fmt::format("{}{} = {}", k ? ", " : "", grid.fields[k].pointer, values[k]);
+  return out;
+}
+
+Json stats_json(double mean, double stderr_, long n, const Summary& s) {
+  const double half = n > 1 ? student_t_975(n - 1) * stderr_ : 0.0;
+  return {{"mean", mean}, {"stderr", stderr_}, {"ci95", {mean - half, mean + half}},
+          {"p5", s.p5},   {"p50", s.p50},      {"p95", s.p95},
+          {"cvar95", s.cvar95}};
+}
+
+// Everything of a document but its schema, shard and points.
+Json identity_of(const Json& doc) {
+  Json id = doc;
+  id.erase("schema");
+  id.erase("shard");
+  id.erase("points");
+  return id;
+}
+
+Json read_json_or_null(const std::string& path) {
+  try {
+    return Json::parse(read_bytes(path));
+  } catch (const std::exception&) {
+    return Json();
+  }
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+std::string csv_number(const Json& value) {
+  if (value.is_null()) return "";
+  if (value.is_number_float()) return fmt::format("{}", value.get<double>());
+  return value.dump();
+}
+
+}  // namespace
+
+std::string to_string(SweepBackend backend) {
+  switch (backend) {
+    case SweepBackend::automatic: return "auto";
+    case SweepBackend::cpu: return "cpu";
+    case SweepBackend::cuda: return "cuda";
+  }
+  return "?";
+}
+
+SweepBackend resolve_sweep_backend(SweepBackend requested) {
+  if (requested == SweepBackend::cpu) return SweepBackend::cpu;
+  std::string why;
+  const int devices = sweep_cuda_devices(&why);
+  if (requested == SweepBackend::automatic) return devices > 0 ? SweepBackend::cuda : SweepBackend::cpu;
+  if (devices == 0) throw InputError("--backend", "", "cuda was asked for, but " + why + "; use --backend cpu or auto");
+  return SweepBackend::cuda;
+}
+
+SweepInputs load_sweep_inputs(const SweepOptions& o) {
+  SweepInputs in;
+  in.scenario_file = o.scenario_file;
+  const std::string dir = fs::path(o.scenario_file).parent_path().string();
+  in.scenario_dir = dir.empty() ? "." : dir;
+  in.catalog_dir = o.catalog_dir;
+  in.scenario_doc = read_json_file(o.scenario_file);
+  in.scenario_digest_sha256 = sha256_hex(read_bytes(o.scenario_file));
+  in.base = load_scenario_json(in.scenario_doc, o.scenario_file, in.scenario_dir, o.catalog_dir);
+  in.paths = o.paths.value_or(in.base.monte_carlo.paths);
+  if (in.paths < 1 || in.paths > 100000000)
+    throw InputError("--paths", "", fmt::format("expected 1 to 100,000,000 paths, found {}", in.paths));
+  in.seed = o.seed.value_or(in.base.monte_carlo.seed);
+  in.grid = read_sweep_grid(o.grid_file, in.scenario_doc, o.scenario_file);
+  return in;
+}
+
+PointRange shard_point_range(long points, int k, int n) {
+  // points <= 1e9 and i <= N < 2^31: the product fits in 64 bits.
+  const auto at = [&](int i) { return points * static_cast<long>(i) / n; };
+  return {at(k - 1), at(k)};
+}
+
+SweepPoint prepare_grid_point(const SweepInputs& in, long index) {
+  const Json doc = grid_point_document(in.grid, in.scenario_doc, index);
+  try {
+    const Scenario s = load_scenario_json(doc, in.scenario_file, in.scenario_dir, in.catalog_dir);
+    return prepare_sweep_point(s, in.seed);
+  } catch (const InputError& e) {
+    throw InputError(in.grid.file, "",
+                     fmt::format("grid point {} ({}) is not a valid scenario: {}", index,
+                                 describe_values(in.grid, in.grid.point_values(index)), e.what()));
+  } catch (const ModelError& e) {
+    throw InputError(in.grid.file, "",
+                     fmt::format("grid point {} ({}) cannot be evaluated: {}", index,
+                                 describe_values(in.grid, in.grid.point_values(index)), e.what()));
+  }
+}
+
+std::vector<SweepPointValues> evaluate_grid_points(const SweepInputs& in, PointRange range, SweepBackend backend,
+                                                   int threads, const SweepProgress& progress) {
+  const long count = range.end - range.first;
+  std::vector<SweepPoint> points(static_cast<std::size_t>(std::max(0L, count)));
+  // Points are prepared in parallel; the failing point with the lowest index is the one reported.
+  parallel_for_index(count, threads, [&](long i) { points[i] = prepare_grid_point(in, range.first + i); });
+
+  const SweepChunk chunk = make_sweep_chunk(points);
+  SweepDeviceMoments moments;
+  const bool on_device = backend == SweepBackend::cuda;
+  const SweepPathValues values =
+      on_device ? run_sweep_cuda(chunk, in.paths, &moments, progress) : run_sweep_cpu(chunk, in.paths, threads, progress);
+
+  std::vector<SweepPointValues> out;
+  out.reserve(points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const SweepPointHeader& pt = chunk.points[i];
+    SweepPointValues v;
+    v.index = range.first + static_cast<long>(i);
+    v.grid_values = in.grid.point_values(v.index);
+    v.deterministic_npv_usd = points[i].deterministic_npv_usd;
+    v.npv_usd.assign(pt.plan_count, std::vector<double>(in.paths));
+    v.total_usd.assign(pt.plan_count, std::vector<double>(in.paths));
+    for (int j = 0; j < pt.plan_count; ++j) {
+      for (long k = 0; k < in.paths; ++k) {
+        v.npv_usd[j][k] = values.npv_usd[values.index(pt, k, j)];
+        v.total_usd[j][k] = values.total_usd[values.index(pt, k, j)];
+      }
+    }
+    if (on_device) {
+      SweepDeviceMoments d;
+      const auto slice = [&](const std::vector<double>& all) {
+        return std::vector<double>(all.begin() + pt.first_plan, all.begin() + pt.first_plan + pt.plan_count);
+      };
+      d.npv_mean_usd = slice(moments.npv_mean_usd);
+      d.npv_stderr_usd = slice(moments.npv_stderr_usd);
+      d.saving_mean_usd = slice(moments.saving_mean_usd);
+      d.saving_stderr_usd = slice(moments.saving_stderr_usd);
+      v.device = std::move(d);
+    }
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+Json sweep_point_json(const SweepInputs& in, const SweepPointValues& v) {
+  const int plans = static_cast<int>(v.npv_usd.size());
+  const int baseline = in.base.baseline_index;
+  Json list = Json::array();
+  int best = 0;
+  std::vector<double> means(plans);
+  for (int j = 0; j < plans; ++j) {
+    const Summary npv = summarize(v.npv_usd[j]);
+    means[j] = v.device ? v.device->npv_mean_usd[j] : npv.mean;
+    const double npv_se = v.device ? v.device->npv_stderr_usd[j] : npv.stderr_;
+    double total_mean = 0.0;
+    for (double x : v.total_usd[j]) total_mean += x;
+    total_mean /= static_cast<double>(v.total_usd[j].size());
+    Json plan = {{"name", in.base.plans[j].name},
+                 {"deterministic_npv_usd", v.deterministic_npv_usd[j]},
+                 {"npv_usd", stats_json(means[j], npv_se, npv.n, npv)},
+                 {"total_usd", {{"mean", total_mean}}}};
+    if (j != baseline) {
+      std::vector<double> saving(v.npv_usd[j].size());
+      for (std::size_t k = 0; k < saving.size(); ++k) saving[k] = v.npv_usd[baseline][k] - v.npv_usd[j][k];
+      const Summary s = summarize(saving, WorstTail::low);  // the worst savings are the lowest
+      const double mean = v.device ? v.device->saving_mean_usd[j] : s.mean;
+      const double se = v.device ? v.device->saving_stderr_usd[j] : s.stderr_;
+      Json saving_json = stats_json(mean, se, s.n, s);
+      long positive = 0;
+      for (double x : saving) positive += x > 0.0 ? 1 : 0;
+      saving_json["probability_positive"] = static_cast<double>(positive) / static_cast<double>(saving.size());
+      plan["saving_vs_baseline_usd"] = saving_json;
+    }
+    list.push_back(plan);
+    if (means[j] < means[best]) best = j;
+  }
+  return {{"index", v.index},
+          {"values", in.grid.values_json(v.grid_values)},
+          {"plans", list},
+          {"best_plan", in.base.plans[best].name}};
+}
+
+Json sweep_identity(const SweepInputs& in) {
+  Json plans = Json::array();
+  for (const auto& p : in.base.plans) plans.push_back(p.name);
+  return {{"tool", {{"name", "tcosim"}, {"version", TCO_VERSION}}},
+          {"scenario",
+           {{"name", in.base.name},
+            {"digest_sha256", in.scenario_digest_sha256},
+            {"catalog_digest_sha256", in.base.catalog_digest_sha256}}},
+          {"grid", in.grid.to_json()},
+          {"monte_carlo", {{"seed", in.seed}, {"paths", in.paths}}},
+          {"plans", plans},
+          {"baseline", in.base.plans[in.base.baseline_index].name}};
+}
+
+SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& display) {
+  const auto started = std::chrono::steady_clock::now();
+  SweepRunSummary summary;
+  if (o.shard_count < 1 || o.shard_index < 1 || o.shard_index > o.shard_count)
+    throw InputError("--shard", "", fmt::format("expected k/N with 1 <= k <= N, found {}/{}", o.shard_index, o.shard_count));
+  if (o.out.empty()) throw InputError("--out", "", "expected a file to write the sweep to");
+  const SweepInputs in = load_sweep_inputs(o);
+  summary.backend = resolve_sweep_backend(o.backend);
+  const Json identity = sweep_identity(in);
+  const long points = in.grid.points();
+  if (o.shard_count > points)
+    throw InputError("--shard", "", fmt::format("expected at most as many shards as grid points ({}), found {}", points,
+                                                o.shard_count));
+  const PointRange range = shard_point_range(points, o.shard_index, o.shard_count);
+  const Json shard_meta = {{"index", o.shard_index}, {"count", o.shard_count}, {"first_point", range.first},
+                           {"end_point", range.end}};
+  const bool whole = o.shard_count == 1;
+
+  if (o.resume && fs::exists(o.out)) {
+    const Json done = read_json_or_null(o.out);
+    if (done.is_object() && identity_of(done) == identity &&
+        (whole ? done.value("schema", "") == std::string(kSweepSchema)
+               : done.value("schema", "") == std::string(kSweepShardSchema) && done.value("shard", Json()) == shard_meta)) {
+      summary.document = done;
+      summary.already_complete = true;
+      summary.points_resumed = range.end - range.first;
+      return summary;
+    }
+  }
+
+  const double path_hours_per_point = static_cast<double>(in.paths) * static_cast<double>(in.base.horizon_hours());
+  const long block = o.block_points > 0
+                         ? o.block_points
+                         : std::clamp(static_cast<long>(kBlockPathHours / path_hours_per_point), 1L, kMaxBlockPoints);
+  const fs::path parts = o.out + ".parts";
+  if (!o.resume) fs::remove_all(parts);
+  std::error_code ec;
+  fs::create_directories(parts, ec);
+  if (ec) throw InputError(parts.string(), "", "cannot create the folder for the sweep's blocks: " + ec.message());
+
+  // Blocks already written (--resume) are kept when they belong to this very sweep.
+  struct Block {
+    PointRange range;
+    fs::path file;
+    Json points;
+  };
+  std::vector<Block> blocks;
+  long points_to_compute = 0;
+  for (long b = range.first; b < range.end; b += block) {
+    Block blk{{b, std::min(range.end, b + block)}, parts / fmt::format("points-{}-{}.json", b, std::min(range.end, b + block)), Json()};
+    if (o.resume && fs::exists(blk.file)) {
+      const Json saved = read_json_or_null(blk.file.string());
+      if (saved.is_object() && saved.value("schema", "") == std::string(kSweepSchema) &&
+          saved.value("identity", Json()) == identity &&
+          saved.value("first_point", -1L) == blk.range.first && saved.value("end_point", -1L) == blk.range.end &&
+          saved.contains("points") && saved["points"].is_array() &&
+          static_cast<long>(saved["points"].size()) == blk.range.end - blk.range.first)
+        blk.points = saved["points"];
+    }
+    if (blk.points.is_null()) points_to_compute += blk.range.end - blk.range.first;
+    blocks.push_back(std::move(blk));
+  }
+
+  SweepProgressInfo info;
+  info.points_total = range.end - range.first;
+  info.path_hours_total = static_cast<double>(points_to_compute) * path_hours_per_point;
+  for (const auto& blk : blocks)
+    if (!blk.points.is_null()) info.points_done += blk.range.end - blk.range.first;
+  summary.points_resumed = info.points_done;
+  if (display) display(info);
+
+  Json all_points = Json::array();
+  for (auto& blk : blocks) {
+    if (blk.points.is_null()) {
+      const double before = info.path_hours_done;
+      const SweepProgress progress = [&](long items) {
+        if (!display) return;
+        SweepProgressInfo now = info;
+        now.path_hours_done = before + static_cast<double>(items) * static_cast<double>(in.base.horizon_hours());
+        display(now);
+      };
+      const std::vector<SweepPointValues> values =
+          evaluate_grid_points(in, blk.range, summary.backend, o.threads, progress);
+      blk.points = Json::array();
+      for (const auto& v : values) blk.points.push_back(sweep_point_json(in, v));
+      const Json saved = {{"schema", kSweepSchema},
+                          {"identity", identity},
+                          {"first_point", blk.range.first},
+                          {"end_point", blk.range.end},
+                          {"points", blk.points}};
+      write_file_atomically(blk.file.string(), sweep_text(saved));
+      const long n = blk.range.end - blk.range.first;
+      summary.points_computed += n;
+      info.path_hours_done = before + static_cast<double>(n) * path_hours_per_point;
+      info.points_done += n;
+      if (display) display(info);
+    }
+    for (auto& p : blk.points) all_points.push_back(std::move(p));
+  }
+
+  Json shard = identity;
+  shard["schema"] = kSweepShardSchema;
+  shard["shard"] = shard_meta;
+  shard["points"] = std::move(all_points);
+  summary.document = whole ? merge_sweep_shards({{o.out, shard}}) : shard;
+  write_file_atomically(o.out, sweep_text(summary.document));
+  fs::remove_all(parts, ec);
+  summary.path_hours = info.path_hours_done;
+  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return summary;
+}
+
+Json merge_sweep_shards(const std::vector<std::pair<std::string, Json>>& shards) {
+  if (shards.empty()) throw InputError("", "", "expected at least one shard to merge");
+  struct Piece {
+    std::string file;
+    long first;
+    long end;
+    const Json* points;
+  };
+  std::vector<Piece> pieces;
+  const std::string& first_file = shards.front().first;
+  const Json identity = identity_of(shards.front().second);
+  for (const auto& [file, doc] : shards) {
+    if (!doc.is_object() || doc.value("schema", Json()) != Json(kSweepShardSchema))
+      throw InputError(file, "/schema",
+                       fmt::format("expected a sweep shard (schema \"{}\", written by tcosim sweep --shard k/N), found {}",
+                                   kSweepShardSchema,
+                                   doc.is_object() && doc.contains("schema") ? describe_json(doc["schema"]) : "none"));
+    const Json id = identity_of(doc);
+    for (const auto& key : {"tool", "scenario", "grid", "monte_carlo", "plans", "baseline"}) {
+      if (id.value(key, Json()) != identity.value(key, Json()))
+        throw InputError(file, std::string("/") + key,
+                         fmt::format("this shard does not belong with {}: its \"{}\" differs (another scenario, grid, "
+                                     "catalog, seed, number of paths or tool version)",
+                                     first_file, key));
+    }
+    if (id != identity)
+      throw InputError(file, "", fmt::format("this shard does not belong with {}: its header differs", first_file));
+    const Json& s = doc.value("shard", Json());
+    if (!s.is_object() || !s.contains("first_point") || !s.contains("end_point") || !s["first_point"].is_number_integer() ||
+        !s["end_point"].is_number_integer() || !doc.contains("points") || !doc["points"].is_array())
+      throw InputError(file, "/shard", "expected the shard's point range and its points");
+    const long first = s["first_point"].get<long>();
+    const long end = s["end_point"].get<long>();
+    if (end < first || static_cast<long>(doc["points"].size()) != end - first)
+      throw InputError(file, "/points",
+                       fmt::format("expected {} points for the range {}-{}, found {}", end - first, first, end,
+                                   doc["points"].size()));
+    pieces.push_back({file, first, end, &doc["points"]});
+  }
+  std::stable_sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.first < b.first; });
+  const long total = identity.at("grid").at("points").get<long>();
+  long expected = 0;
+  const Piece* previous = nullptr;
+  for (const auto& p : pieces) {
+    if (p.first < expected)
+      throw InputError(p.file, "/shard",
+                       fmt::format("its points {}-{} overlap {}'s points {}-{}", p.first, p.end, previous->file,
+                                   previous->first, previous->end));
+    if (p.first > expected)
+      throw InputError(p.file, "/shard",
+                       fmt::format("points {}-{} are in no shard given (this shard starts at point {})", expected,
+                                   p.first, p.first));
+    expected = p.end;
+    previous = &p;
+  }
+  if (expected != total)
+    throw InputError(pieces.back().file, "/shard",
+                     fmt::format("points {}-{} of the grid's {} are in no shard given", expected, total, total));
+  Json points = Json::array();
+  for (const auto& p : pieces)
+    for (const auto& point : *p.points) points.push_back(point);
+  Json out = identity;
+  out["schema"] = kSweepSchema;
+  out["points"] = std::move(points);
+  return out;
+}
+
+std::string sweep_text(const Json& document) { return document.dump(2) + "\n"; }
+
+std::string sweep_csv(const Json& doc) {
+  std::string out = "point";
+  const Json& fields = doc.at("grid").at("fields");
+  for (const auto& f : fields) {
+    out += ',';
+    out += csv_field(f.at("pointer").get<std::string>());
+  }
+  out +=
+      ",plan,deterministic_npv_usd,npv_mean_usd,npv_stderr_usd,npv_p5_usd,npv_p50_usd,npv_p95_usd,npv_cvar95_usd,"
+      "total_mean_usd,saving_mean_usd,saving_stderr_usd,saving_p5_usd,saving_p50_usd,saving_p95_usd,saving_cvar95_usd,"
+      "probability_saving,best_plan\n";
+  for (const auto& point : doc.at("points")) {
+    std::string prefix = csv_number(point.at("index"));
+    for (const auto& v : point.at("values")) {
+      prefix += ',';
+      prefix += csv_number(v);
+    }
+    for (const auto& plan : point.at("plans")) {
+      const Json& npv = plan.at("npv_usd");
+      const Json none;
+      const Json& saving = plan.contains("saving_vs_baseline_usd") ? plan.at("saving_vs_baseline_usd") : none;
+      auto s = [&](const char* key) { return saving.is_null() ? std::string() : csv_number(saving.at(key)); };
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", prefix,
+                         csv_field(plan.at("name").get<std::string>()), csv_number(plan.at("deterministic_npv_usd")),
+                         csv_number(npv.at("mean")), csv_number(npv.at("stderr")), csv_number(npv.at("p5")),
+                         csv_number(npv.at("p50")), csv_number(npv.at("p95")), csv_number(npv.at("cvar95")),
+                         csv_number(plan.at("total_usd").at("mean")), s("mean"), s("stderr"), s("p5"), s("p50"),
+                         s("p95"), s("cvar95"), s("probability_positive"),
+                         csv_field(point.at("best_plan").get<std::string>()));
+    }
+  }
+  return out;
+}
+
+}  // namespace tco

@@ -1,0 +1,123 @@
+// A whole sweep (docs/sweep.md): the scenario and grid checked, the points of a shard evaluated
+// block by block on a backend, each block written atomically (so --resume skips what is done),
+// and the per-point statistics assembled into a shard document; merging shard documents gives
+// the sweep document. The unsplit run is the merge of its one shard, so shards 1/N..N/N merged
+// and the unsplit run are the same bytes. Per point and plan, over the paths:
+//   NPV: mean, stderr, P5, P50, P95 (core/stats/statistics.hpp); nominal total: mean
+//   saving vs baseline = NPV(baseline) - NPV(plan), per path (common random numbers):
+//   mean, stderr, P5, P50, P95, P(saving > 0)
+//   best plan: the lowest mean NPV (the first in the scenario's order on a tie)
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/io/json_reader.hpp"
+#include "engine/sweep/sweep_backend.hpp"
+#include "engine/sweep/sweep_grid.hpp"
+#include "models/scenario.hpp"
+
+namespace tco {
+
+inline constexpr const char* kSweepSchema = "tcosim.sweep/2";
+inline constexpr const char* kSweepShardSchema = "tcosim.sweep-shard/2";
+
+enum class SweepBackend { automatic, cpu, cuda };
+
+struct SweepOptions {
+  std::string scenario_file;
+  std::string grid_file;
+  std::string catalog_dir;          // replaces the scenario's catalog_dir when not empty
+  std::optional<long> paths;        // default: the scenario's monte_carlo.paths
+  std::optional<std::uint64_t> seed;  // default: the scenario's monte_carlo.seed
+  int threads = 0;                  // 0: all cores
+  SweepBackend backend = SweepBackend::automatic;
+  int shard_index = 1;              // k of k/N, 1-based
+  int shard_count = 1;
+  long block_points = 0;            // points per resumable block; 0: about 8e9 path-hours each
+  std::string out;                  // the sweep (or shard) document
+  bool resume = false;
+};
+
+// What a progress display needs.
+struct SweepProgressInfo {
+  double path_hours_done = 0.0;   // in this run (resumed blocks not counted)
+  double path_hours_total = 0.0;  // of the points left to compute when the run started
+  long points_done = 0;           // of the shard, resumed ones included
+  long points_total = 0;
+};
+using SweepProgressDisplay = std::function<void(const SweepProgressInfo&)>;
+
+// The checked inputs of a sweep.
+struct SweepInputs {
+  std::string scenario_file;
+  std::string scenario_dir;
+  std::string catalog_dir;
+  Json scenario_doc;
+  Scenario base;  // the scenario as written (validated)
+  SweepGrid grid;
+  std::string scenario_digest_sha256;
+  long paths = 1;
+  std::uint64_t seed = 0;
+};
+
+SweepInputs load_sweep_inputs(const SweepOptions& options);
+
+// Contiguous point blocks: shard k of N holds points [floor(P (k-1) / N), floor(P k / N)).
+struct PointRange {
+  long first = 0;
+  long end = 0;
+};
+PointRange shard_point_range(long points, int shard_index, int shard_count);
+
+// Loads and prepares a grid point (InputError naming the point and its values when its
+// scenario is invalid).
+SweepPoint prepare_grid_point(const SweepInputs& inputs, long index);
+
+// Per-path values of points [first, end) on a backend, as the statistics see them.
+struct SweepPointValues {
+  long index = 0;
+  std::vector<double> grid_values;
+  std::vector<double> deterministic_npv_usd;    // per plan
+  std::vector<std::vector<double>> npv_usd;     // [plan][path]
+  std::vector<std::vector<double>> total_usd;   // [plan][path]
+  std::optional<SweepDeviceMoments> device;     // means and stderrs reduced on the device (CUDA)
+};
+std::vector<SweepPointValues> evaluate_grid_points(const SweepInputs& inputs, PointRange range, SweepBackend backend,
+                                                   int threads, const SweepProgress& progress = {});
+
+// The resolved backend for a request: automatic -> cuda when built and a device is visible,
+// else cpu. Throws InputError for cuda without the backend or without a device.
+SweepBackend resolve_sweep_backend(SweepBackend requested);
+std::string to_string(SweepBackend backend);
+
+// One point's statistics as the sweep document records them.
+Json sweep_point_json(const SweepInputs& inputs, const SweepPointValues& values);
+
+// The identity of a sweep: what every shard of it must share.
+Json sweep_identity(const SweepInputs& inputs);
+
+struct SweepRunSummary {
+  Json document;            // the sweep document, or the shard document with --shard
+  long points_computed = 0;
+  long points_resumed = 0;
+  double path_hours = 0.0;  // computed in this run
+  double seconds = 0.0;
+  SweepBackend backend = SweepBackend::cpu;
+  bool already_complete = false;  // --resume found the output already written
+};
+SweepRunSummary run_sweep(const SweepOptions& options, const SweepProgressDisplay& display = {});
+
+// Merges shard documents (name, document) into the sweep document. Throws InputError naming the
+// file when they do not belong together or their point ranges overlap or leave a gap.
+Json merge_sweep_shards(const std::vector<std::pair<std::string, Json>>& shards);
+
+// The document as written: 2-space indentation, keys sorted, a final newline.
+std::string sweep_text(const Json& document);
+// One row per point and plan.
+std::string sweep_csv(const Json& document);
+
+}  // namespace tco

@@ -1,0 +1,159 @@
+// Strict parsers of catalog records (SPEC §11). Each asks for every field by name with its
+// unit and range, rejects keys it does not know, and checks the cross-field rules a single
+// bound cannot say: idle_kw <= peak_kw; a cooling record carries exactly the fields of its
+// PUE model. Prices may be 0 here (an override may zero a price on purpose); a 0 in the
+// shipped catalog is flagged by `tcosim validate` (models/catalog/catalog_validation.hpp).
+#include "models/catalog/records.hpp"
+
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/calendar.hpp"
+#include "core/error.hpp"
+
+namespace tco {
+
+namespace {
+
+// Keys that a merged record may carry besides its own fields: "id" (from the catalog record
+// it came from).
+void allow_common(JsonObjectReader& r) { r.allow("id"); }
+
+std::string non_empty_string(JsonObjectReader& r, std::string_view key) {
+  const std::string text = r.string(key);
+  if (text.empty()) {
+    const Json empty = text;
+    r.fail(key, "a non-empty string", &empty);
+  }
+  return text;
+}
+
+int count_at_least_one(JsonObjectReader& r, std::string_view key) {
+  return static_cast<int>(r.integer(key, 1, 1'000'000));
+}
+
+// What every record parser does around its own fields: "id" allowed, the fields read by
+// `read_fields(record)`, then the provenance, then no key left unread. The order fixes which
+// error a record with several mistakes reports first.
+template <class Record, class ReadFields>
+Record parse_record(JsonObjectReader& r, const char* kind, const std::string& id, ReadFields read_fields) {
+  allow_common(r);
+  Record record;
+  read_fields(record);
+  record.provenance = parse_provenance(r, kind, id);
+  r.finish();
+  return record;
+}
+
+}  // namespace
+
+Provenance parse_provenance(JsonObjectReader& r, const std::string& kind, const std::string& id) {
+  Provenance p;
+  p.kind = kind;
+  p.id = id;
+  p.source = non_empty_string(r, "source");
+  const Json& as_of = r.value("as_of");
+  Date date;
+  if (!as_of.is_string() || !parse_date(as_of.get<std::string>(), date))
+    r.fail("as_of", "a date \"YYYY-MM-DD\"", &as_of);
+  p.as_of = as_of.get<std::string>();
+  return p;
+}
+
+CloudOffer parse_cloud_offer(JsonObjectReader& r, const std::string& id) {
+  return parse_record<CloudOffer>(r, "cloud_offer", id, [&r](CloudOffer& o) {
+    o.provider = non_empty_string(r, "provider");
+    o.instance_type = non_empty_string(r, "instance_type");
+    o.region = non_empty_string(r, "region");
+    o.gpu_model = non_empty_string(r, "gpu_model");
+    o.gpus_per_instance = count_at_least_one(r, "gpus_per_instance");
+    o.on_demand_usd_per_hour = r.number("on_demand_usd_per_hour", Bounds::non_negative());
+    o.spot_usd_per_hour = r.optional_number("spot_usd_per_hour", Bounds::non_negative());
+    o.reserved_1y_usd_per_hour = r.optional_number("reserved_1y_usd_per_hour", Bounds::non_negative());
+    o.reserved_3y_usd_per_hour = r.optional_number("reserved_3y_usd_per_hour", Bounds::non_negative());
+    o.billing_granularity_s = r.number_or("billing_granularity_s", o.billing_granularity_s, Bounds::positive());
+    o.minimum_billed_s = r.number_or("minimum_billed_s", o.minimum_billed_s, Bounds::non_negative());
+    o.startup_h = r.number_or("startup_h", o.startup_h, Bounds::non_negative());
+    o.spot_notice_s = r.optional_number("spot_notice_s", Bounds::non_negative());
+    o.spot_preemptions_per_instance_hour =
+        r.optional_number("spot_preemptions_per_instance_hour", Bounds::between(0.0, kMaxPreemptionsPerInstanceHour));
+    o.egress_usd_per_gb = r.number_or("egress_usd_per_gb", o.egress_usd_per_gb, Bounds::non_negative());
+    o.pue = r.optional_number("pue", Bounds::at_least(1.0));
+    o.g_co2_per_kwh = r.optional_number("g_co2_per_kwh", Bounds::non_negative());
+  });
+}
+
+ServerModel parse_server(JsonObjectReader& r, const std::string& id) {
+  return parse_record<ServerModel>(r, "server", id, [&r](ServerModel& s) {
+    s.gpu_model = non_empty_string(r, "gpu_model");
+    s.gpus = count_at_least_one(r, "gpus");
+    s.price_usd = r.number("price_usd", Bounds::non_negative());
+    s.peak_kw = r.number("peak_kw", Bounds::positive());
+    s.idle_kw = r.number("idle_kw", Bounds::non_negative());
+    if (s.idle_kw > s.peak_kw) {
+      throw InputError(r.file(), r.pointer_of("idle_kw"),
+                       fmt::format("expected idle_kw <= peak_kw ({} kW), found {} kW", s.peak_kw, s.idle_kw));
+    }
+  });
+}
+
+GpuModel parse_gpu(JsonObjectReader& r, const std::string& id) {
+  return parse_record<GpuModel>(r, "gpu", id, [&r](GpuModel& g) {
+    g.name = non_empty_string(r, "name");
+    g.perf_relative = r.number("perf_relative", Bounds::positive());
+    g.memory_gb = r.number("memory_gb", Bounds::positive());
+    g.tdp_w = r.number("tdp_w", Bounds::positive());
+  });
+}
+
+PowerRegion parse_power_region(JsonObjectReader& r, const std::string& id) {
+  return parse_record<PowerRegion>(r, "power_region", id, [&r](PowerRegion& p) {
+    p.name = non_empty_string(r, "name");
+    p.usd_per_kwh = r.number("usd_per_kwh", Bounds::non_negative());
+    p.g_co2_per_kwh = r.number("g_co2_per_kwh", Bounds::non_negative());
+  });
+}
+
+CoolingType parse_cooling(JsonObjectReader& r, const std::string& id) {
+  return parse_record<CoolingType>(r, "cooling", id, [&r](CoolingType& c) {
+    c.type = r.choice_or("type", {"air", "liquid"}, c.type);
+    c.pue_model = r.choice_or("pue_model", {"constant", "ambient"}, c.pue_model);
+    // Each PUE model reads its own fields; a field of the other model would be silently
+    // ignored, so it is an error (an override switching models sets the old ones to null).
+    const bool constant = c.pue_model == "constant";
+    const std::vector<std::string> ambient_keys = {"pue_min", "pue_slope_per_c", "free_cooling_c"};
+    if (constant) {
+      c.pue = r.number("pue", Bounds::at_least(1.0));
+      for (const auto& key : ambient_keys) {
+        if (r.has(key) && !r.value(key).is_null())
+          throw InputError(r.file(), r.pointer_of(key),
+                           "\"" + key + "\" applies to pue_model \"ambient\" only; this record's pue_model is "
+                           "\"constant\" (remove the key, or set it to null in an override)");
+      }
+    } else {
+      c.pue_min = r.number("pue_min", Bounds::at_least(1.0));
+      c.pue_slope_per_c = r.number("pue_slope_per_c", Bounds::non_negative());
+      c.free_cooling_c = r.number("free_cooling_c", Bounds::between(-50.0, 60.0));
+      if (r.has("pue") && !r.value("pue").is_null())
+        throw InputError(r.file(), r.pointer_of("pue"),
+                         "\"pue\" applies to pue_model \"constant\" only; this record's pue_model is "
+                         "\"ambient\" (remove the key, or set it to null in an override)");
+    }
+    c.rack_limit_kw = r.number("rack_limit_kw", Bounds::positive());
+    c.max_cfm_per_rack = r.optional_number("max_cfm_per_rack", Bounds::positive());
+    c.delta_t_f = r.number_or("delta_t_f", c.delta_t_f, Bounds::positive());
+  });
+}
+
+Colocation parse_colocation(JsonObjectReader& r, const std::string& id) {
+  return parse_record<Colocation>(r, "colocation", id, [&r](Colocation& c) {
+    c.name = non_empty_string(r, "name");
+    if (!r.has("usd_per_kw_month") && !r.has("usd_per_rack_month"))
+      r.fail("usd_per_kw_month", "a price per kW-month and/or \"usd_per_rack_month\"", nullptr);
+    c.usd_per_kw_month = r.number_or("usd_per_kw_month", 0.0, Bounds::non_negative());
+    c.usd_per_rack_month = r.number_or("usd_per_rack_month", 0.0, Bounds::non_negative());
+  });
+}
+
+}  // namespace tco

@@ -1,0 +1,287 @@
+#include "models/importers/trace_import.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "core/calendar.hpp"
+#include "core/error.hpp"
+#include "core/io/csv_lines.hpp"
+
+namespace tco {
+
+namespace {
+
+constexpr const char* kReasons[] = {"zero_gpus", "never_scheduled", "no_end_time", "zero_duration"};
+constexpr double kSecondsPerHour = 3600.0;
+
+// A comma-separated file read line by line; fields by name (from the header, or given for a
+// headerless file); every error names the line and the 1-based column.
+class CsvRows {
+ public:
+  CsvRows(const std::string& path, std::vector<std::string> expected_columns, bool has_header)
+      : csv_(path, "cannot open the input file"), names_(std::move(expected_columns)) {
+    index_.assign(names_.size(), -1);
+    if (!has_header) {
+      for (std::size_t i = 0; i < names_.size(); ++i) index_[i] = static_cast<int>(i);
+      width_ = names_.size();
+      return;
+    }
+    csv_.read_header();
+    const std::vector<std::string_view>& header = csv_.fields();
+    width_ = header.size();
+    for (std::size_t i = 0; i < names_.size(); ++i) {
+      for (std::size_t f = 0; f < header.size(); ++f)
+        if (header[f] == names_[i]) index_[i] = static_cast<int>(f);
+      if (index_[i] < 0)
+        throw InputError(csv_.path(), "line 1",
+                         fmt::format("expected a column \"{}\" in the header, found \"{}\"", names_[i], csv_.line()));
+    }
+  }
+
+  bool next() {
+    while (csv_.next_line()) {
+      if (csv_.line().empty()) continue;
+      const std::size_t found = csv_.fields().size();
+      if (found < width_)
+        throw InputError(csv_.path(), csv_position(csv_.line_number(), found + 1),
+                         fmt::format("expected {} fields, found {} (a missing column)", width_, found));
+      return true;
+    }
+    return false;
+  }
+
+  // The field of expected column i.
+  std::string_view text(std::size_t i) const { return csv_.fields()[index_[i]]; }
+
+  [[noreturn]] void fail(std::size_t i, const std::string& expected) const {
+    throw InputError(csv_.path(), csv_position(csv_.line_number(), index_[i] + 1),
+                     fmt::format("{}: expected {}, found \"{}\"", names_[i], expected, text(i)));
+  }
+
+  double number(std::size_t i) const {
+    double x = 0.0;
+    if (!parse_finite_double(text(i), x)) fail(i, "a number");
+    return x;
+  }
+  // Empty (or "None"/"NaN" as the traces write missing values) -> nullopt.
+  std::optional<double> optional_number(std::size_t i) const {
+    const std::string_view t = text(i);
+    if (t.empty() || t == "None" || t == "NaN" || t == "nan") return std::nullopt;
+    return number(i);
+  }
+
+ private:
+  CsvLineReader csv_;
+  std::vector<std::string> names_;
+  std::vector<int> index_;
+  std::size_t width_ = 0;
+};
+
+// Seconds from 00:00 of `origin` to a strict "YYYY-MM-DD HH:MM:SS"; nullopt when malformed.
+std::optional<double> clock_seconds(std::string_view text, const Date& origin) {
+  std::string_view date_text;
+  long seconds_of_day = 0;
+  Date date;
+  if (!parse_clock_of_day(text, date_text, seconds_of_day) || !parse_date(std::string(date_text), date))
+    return std::nullopt;
+  return days_between(origin, date) * 86400.0 + static_cast<double>(seconds_of_day);
+}
+
+int whole_gpus(double gpus) { return static_cast<int>(std::ceil(gpus - 1e-9)); }
+
+// A GPU count that must be written as a whole number >= 0.
+double whole_gpu_count(const CsvRows& rows, std::size_t column) {
+  const double gpus = rows.number(column);
+  if (gpus < 0 || gpus != std::floor(gpus)) rows.fail(column, "a whole number of GPUs >= 0");
+  return gpus;
+}
+
+// Adds a job that ran from start_s to end_s (seconds), submitted at submit_s, or drops it.
+void keep_or_drop(ImportCollector& c, const CsvRows& rows, std::size_t end_column, double submit_s, double start_s,
+                  double end_s, Job job) {
+  if (end_s < start_s) rows.fail(end_column, fmt::format("a time at or after the start {}", start_s));
+  c.keep_run(std::move(job), submit_s, start_s, end_s);
+}
+
+// Hands every row to `row`, which keeps its job in the collector or drops it; the rows counted.
+template <class Row>
+ImportResult collect_rows(CsvRows& rows, bool shift_to_zero, Row row) {
+  ImportCollector c;
+  long n = 0;
+  while (rows.next()) {
+    ++n;
+    row(c);
+  }
+  return c.finish(n, shift_to_zero);
+}
+
+ImportResult import_openb(const std::string& path) {
+  enum { num_gpu, gpu_milli, gpu_spec, qos, creation_time, deletion_time, scheduled_time };
+  CsvRows rows(path, {"num_gpu", "gpu_milli", "gpu_spec", "qos", "creation_time", "deletion_time", "scheduled_time"},
+               true);
+  return collect_rows(rows, false, [&](ImportCollector& c) {
+    const double gpus = whole_gpu_count(rows, num_gpu);
+    const double milli = rows.optional_number(gpu_milli).value_or(1000.0);
+    const double created = rows.number(creation_time);
+    const auto scheduled = rows.optional_number(scheduled_time);
+    const double deleted = rows.number(deletion_time);
+    if (c.drop_first({{gpus == 0, "zero_gpus"}, {!scheduled, "never_scheduled"}})) return;
+    Job job;
+    job.gpus = static_cast<int>(gpus);
+    if (gpus == 1 && milli < 1000.0) c.fractional();
+    const std::string_view spec = rows.text(gpu_spec);
+    job.gpu_type = std::string(spec);
+    std::replace(job.gpu_type.begin(), job.gpu_type.end(), ',', '|');
+    job.job_class = std::string(rows.text(qos));
+    job.preemptible = job.job_class == "BE";
+    keep_or_drop(c, rows, deletion_time, created, *scheduled, deleted, std::move(job));
+  });
+}
+
+ImportResult import_dlrm(const std::string& path) {
+  enum { app_name, gpu_request, creation_time, scheduled_time, deletion_time };
+  const std::vector<std::string> columns = {"app_name", "gpu_request", "creation_time", "scheduled_time",
+                                            "deletion_time"};
+  // First pass: the trace's end (the largest time written), which an empty deletion time means.
+  double end_s = 0.0;
+  {
+    CsvRows rows(path, columns, true);
+    while (rows.next())
+      for (std::size_t i : {creation_time, scheduled_time, deletion_time})
+        end_s = std::max(end_s, rows.optional_number(i).value_or(0.0));
+  }
+  CsvRows rows(path, columns, true);
+  return collect_rows(rows, false, [&](ImportCollector& c) {
+    const double gpus = rows.number(gpu_request);
+    if (gpus < 0) rows.fail(gpu_request, "GPUs >= 0");
+    const auto created = rows.optional_number(creation_time);
+    const auto scheduled = rows.optional_number(scheduled_time);
+    const double deleted = rows.optional_number(deletion_time).value_or(end_s);
+    if (c.drop_first({{gpus == 0, "zero_gpus"}, {created && !scheduled, "never_scheduled"}})) return;
+    Job job;
+    job.gpus = whole_gpus(gpus);
+    if (gpus != std::floor(gpus)) c.fractional();
+    job.job_class = std::string(rows.text(app_name));
+    keep_or_drop(c, rows, deletion_time, created.value_or(0.0), scheduled.value_or(0.0), deleted, std::move(job));
+  });
+}
+
+ImportResult import_pai(const std::string& path) {
+  enum { job_name, task_name, inst_num, status, start_time, end_time, plan_cpu, plan_mem, plan_gpu, gpu_type };
+  // Headerless: the fields of pai_task_table.header, in order.
+  CsvRows rows(path, {"job_name", "task_name", "inst_num", "status", "start_time", "end_time", "plan_cpu",
+                      "plan_mem", "plan_gpu", "gpu_type"},
+               false);
+  return collect_rows(rows, true, [&](ImportCollector& c) {
+    const double instances = rows.number(inst_num);
+    if (instances < 1) rows.fail(inst_num, "instances >= 1");
+    const double percent = rows.optional_number(plan_gpu).value_or(0.0);
+    if (percent < 0) rows.fail(plan_gpu, "a GPU share >= 0 (percent of one GPU)");
+    const auto start = rows.optional_number(start_time);
+    const auto end = rows.optional_number(end_time);
+    if (c.drop_first({{percent == 0, "zero_gpus"}, {!start, "never_scheduled"}, {!end, "no_end_time"}})) return;
+    const double gpus = instances * percent / 100.0;
+    Job job;
+    job.gpus = whole_gpus(gpus);
+    if (std::fabs(gpus - job.gpus) > 1e-9) c.fractional();
+    job.gpu_type = std::string(rows.text(gpu_type));
+    job.job_class = std::string(rows.text(task_name));
+    keep_or_drop(c, rows, end_time, *start, *start, *end, std::move(job));
+  });
+}
+
+ImportResult import_helios(const std::string& path) {
+  enum { vc, gpu_num, submit_time, start_time, end_time };
+  CsvRows rows(path, {"vc", "gpu_num", "submit_time", "start_time", "end_time"}, true);
+  const Date origin{2000, 1, 1};
+  auto clock = [&](std::size_t i) -> std::optional<double> {
+    const std::string_view t = rows.text(i);
+    if (t.empty() || t == "None" || t == "NaT") return std::nullopt;
+    const auto s = clock_seconds(t, origin);
+    if (!s) rows.fail(i, "a time as YYYY-MM-DD HH:MM:SS");
+    return s;
+  };
+  return collect_rows(rows, true, [&](ImportCollector& c) {
+    const double gpus = whole_gpu_count(rows, gpu_num);
+    const auto submit = clock(submit_time);
+    if (!submit) rows.fail(submit_time, "a time as YYYY-MM-DD HH:MM:SS");
+    const auto start = clock(start_time);
+    const auto end = clock(end_time);
+    if (c.drop_first({{gpus == 0, "zero_gpus"}, {!start, "never_scheduled"}, {!end, "no_end_time"}})) return;
+    Job job;
+    job.gpus = static_cast<int>(gpus);
+    job.job_class = std::string(rows.text(vc));
+    keep_or_drop(c, rows, end_time, *submit, *start, *end, std::move(job));
+  });
+}
+
+}  // namespace
+
+long ImportCounts::dropped_total() const {
+  long total = 0;
+  for (const auto& [reason, count] : dropped) total += count;
+  return total;
+}
+
+ImportCollector::ImportCollector() {
+  for (const char* reason : kReasons) counts_.dropped.emplace_back(reason, 0);
+}
+
+bool ImportCollector::drop_first(std::initializer_list<std::pair<bool, const char*>> reasons) {
+  for (const auto& [applies, reason] : reasons)
+    if (applies) {
+      drop(reason);
+      return true;
+    }
+  return false;
+}
+
+void ImportCollector::keep_run(Job job, double submit_s, double start_s, double end_s) {
+  if (end_s == start_s) return drop("zero_duration");
+  job.submit_h = std::min(submit_s, start_s) / kSecondsPerHour;
+  job.duration_h = (end_s - start_s) / kSecondsPerHour;
+  keep(std::move(job));
+}
+
+void ImportCollector::drop(const char* reason) {
+  for (auto& [name, count] : counts_.dropped)
+    if (name == reason) {
+      ++count;
+      return;
+    }
+  counts_.dropped.emplace_back(reason, 1);
+}
+
+ImportResult ImportCollector::finish(long rows, bool shift_to_zero) {
+  if (shift_to_zero && !jobs_.empty()) {
+    double earliest = jobs_.front().submit_h;
+    for (const Job& j : jobs_) earliest = std::min(earliest, j.submit_h);
+    for (Job& j : jobs_) j.submit_h -= earliest;
+  }
+  std::stable_sort(jobs_.begin(), jobs_.end(), [](const Job& a, const Job& b) { return a.submit_h < b.submit_h; });
+  counts_.rows = rows;
+  counts_.jobs = static_cast<long>(jobs_.size());
+  return {std::move(jobs_), counts_};
+}
+
+const std::vector<std::string>& trace_import_formats() {
+  static const std::vector<std::string> formats = {"openb", "dlrm", "philly", "pai", "helios"};
+  return formats;
+}
+
+ImportResult import_trace(const std::string& format, const std::string& input_path) {
+  if (format == "openb") return import_openb(input_path);
+  if (format == "dlrm") return import_dlrm(input_path);
+  if (format == "philly") return import_philly(input_path);
+  if (format == "pai") return import_pai(input_path);
+  if (format == "helios") return import_helios(input_path);
+  throw InputError("", "--format", fmt::format("expected one of openb, dlrm, philly, pai, helios, found \"{}\"", format));
+}
+
+}  // namespace tco

@@ -1,0 +1,225 @@
+#include "models/workload/trace_csv.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace tco {
+
+namespace {
+
+constexpr std::array<std::string_view, kTraceColumnCount> kNames = {
+    "submit_h", "gpus", "duration_h", "gpu_type", "preemptible", "checkpoint_h", "max_wait_h", "deadline_h",
+    "deferrable", "class"};
+
+// A finite double, optionally written with a leading '+'.
+// A bound on every time in a trace (about 114 years): beyond it a figure is a unit slip, and
+// GPU-hours would overflow to infinity.
+constexpr double kMaxTraceHours = 1e6;
+
+bool parse_double(std::string_view text, double& out) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  return parse_finite_double(text, out);
+}
+
+bool parse_bool(std::string_view text, bool& out) {
+  if (text == "1" || text == "true" || text == "True" || text == "TRUE") return out = true, true;
+  if (text == "0" || text == "false" || text == "False" || text == "FALSE") return out = false, true;
+  return false;
+}
+
+// Shortest text that reads back to the same double.
+void append_number(std::string& out, double x) { fmt::format_to(std::back_inserter(out), "{}", x); }
+
+void check_text_field(std::string_view what, const std::string& value) {
+  if (value.find_first_of(",\"\r\n") != std::string::npos)
+    throw std::invalid_argument(fmt::format("trace {} \"{}\" holds a comma, quote or line break", what, value));
+}
+
+}  // namespace
+
+std::string_view trace_column_name(TraceColumn c) { return kNames[static_cast<int>(c)]; }
+
+std::string canonical_trace_header() {
+  std::string out;
+  for (int c = 0; c < kTraceColumnCount; ++c) {
+    if (c > 0) out += ',';
+    out += kNames[c];
+  }
+  return out;
+}
+
+TraceReader::TraceReader(std::string path) : csv_(std::move(path), "cannot open the trace file") {
+  field_of_column_.fill(-1);
+  read_header();
+}
+
+void TraceReader::fail(std::size_t field, const std::string& expected, std::string_view found) const {
+  const int column = field < column_of_field_.size() ? column_of_field_[field] : -1;
+  const std::string prefix = column >= 0 ? std::string(kNames[column]) + ": " : std::string();
+  throw InputError(csv_.path(), csv_position(csv_.line_number(), field + 1),
+                   fmt::format("{}expected {}, found \"{}\"", prefix, expected, found));
+}
+
+void TraceReader::read_header() {
+  csv_.read_header();
+  const std::vector<std::string_view>& names = csv_.fields();
+  for (std::size_t f = 0; f < names.size(); ++f) {
+    int column = -1;
+    for (int c = 0; c < kTraceColumnCount; ++c)
+      if (names[f] == kNames[c]) column = c;
+    if (column < 0)
+      throw InputError(csv_.path(), csv_position(1, f + 1),
+                       fmt::format("expected a column name of the canonical trace ({}), found \"{}\"",
+                                   canonical_trace_header(), names[f]));
+    if (field_of_column_[column] >= 0)
+      throw InputError(csv_.path(), csv_position(1, f + 1),
+                       fmt::format("expected each column once, found \"{}\" twice", names[f]));
+    field_of_column_[column] = static_cast<int>(f);
+    column_of_field_.push_back(column);
+  }
+  for (TraceColumn required : {TraceColumn::submit_h, TraceColumn::gpus, TraceColumn::duration_h}) {
+    if (field_of_column_[static_cast<int>(required)] < 0)
+      throw InputError(csv_.path(), "line 1",
+                       fmt::format("expected a \"{}\" column in the header, found \"{}\"", trace_column_name(required),
+                                   csv_.line()));
+  }
+}
+
+bool TraceReader::next(Job& job) {
+  while (csv_.next_line()) {
+    if (csv_.line().empty()) continue;
+    const std::vector<std::string_view>& fields = csv_.fields();
+    if (fields.size() != column_of_field_.size())
+      throw InputError(csv_.path(),
+                       csv_position(csv_.line_number(), std::min(fields.size(), column_of_field_.size()) + 1),
+                       fmt::format("expected {} fields as in the header, found {}", column_of_field_.size(),
+                                   fields.size()));
+    job = Job{};
+    for (std::size_t f = 0; f < fields.size(); ++f) {
+      const std::string_view text = fields[f];
+      const auto column = static_cast<TraceColumn>(column_of_field_[f]);
+      double x = 0.0;
+      // An hours field: a number in [0, max] (or (0, max] when zero is not allowed).
+      auto hours = [&](double& into, bool zero_allowed, const char* expected) {
+        if (!parse_double(text, x) || (zero_allowed ? x < 0.0 : x <= 0.0) || x > kMaxTraceHours)
+          fail(f, expected, text);
+        into = x;
+      };
+      switch (column) {
+        case TraceColumn::submit_h:
+          if (!parse_double(text, x) || x < 0.0 || x > kMaxTraceHours) fail(f, "hours in [0, 1000000]", text);
+          if (x < last_submit_h_)
+            fail(f, fmt::format("a submit_h >= the previous line's {} (the trace must be sorted by submit_h)",
+                                last_submit_h_),
+                 text);
+          job.submit_h = last_submit_h_ = x;
+          break;
+        case TraceColumn::gpus: {
+          long long gpus = 0;
+          const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), gpus);
+          if (ec != std::errc() || ptr != text.data() + text.size() || gpus < 1 || gpus > 1'000'000)
+            fail(f, "an integer number of GPUs, 1..1000000", text);
+          job.gpus = static_cast<int>(gpus);
+          break;
+        }
+        case TraceColumn::duration_h:
+          hours(job.duration_h, false, "hours in (0, 1000000]");
+          break;
+        case TraceColumn::gpu_type: job.gpu_type = text; break;
+        case TraceColumn::preemptible:
+          if (!text.empty() && !parse_bool(text, job.preemptible)) fail(f, "0 or 1", text);
+          break;
+        case TraceColumn::checkpoint_h:
+          if (!text.empty()) hours(job.checkpoint_h, true, "hours in [0, 1000000] (0 = no checkpoints)");
+          break;
+        case TraceColumn::max_wait_h:
+          if (!text.empty()) hours(job.max_wait_h, true, "hours in [0, 1000000] (empty = the plan's default)");
+          break;
+        case TraceColumn::deadline_h:
+          if (!text.empty()) hours(job.deadline_h, false, "hours in (0, 1000000] after submit_h (empty = none)");
+          break;
+        case TraceColumn::deferrable:
+          if (!text.empty() && !parse_bool(text, job.deferrable)) fail(f, "0 or 1", text);
+          break;
+        case TraceColumn::job_class: job.job_class = text; break;
+      }
+    }
+    return true;
+  }
+  if (csv_.read_failed()) throw InputError(csv_.path(), fmt::format("line {}", csv_.line_number() + 1), "read error");
+  return false;
+}
+
+std::vector<Job> read_trace(const std::string& path) {
+  TraceReader reader(path);
+  std::vector<Job> jobs;
+  Job job;
+  while (reader.next(job)) jobs.push_back(std::move(job));
+  return jobs;
+}
+
+std::string trace_line(const Job& job) {
+  check_text_field("gpu_type", job.gpu_type);
+  check_text_field("class", job.job_class);
+  std::string out;
+  append_number(out, job.submit_h);
+  out += ',';
+  out += std::to_string(job.gpus);
+  out += ',';
+  append_number(out, job.duration_h);
+  out += ',';
+  out += job.gpu_type;
+  out += job.preemptible ? ",1," : ",0,";
+  if (job.checkpoint_h > 0.0) append_number(out, job.checkpoint_h);
+  out += ',';
+  if (job.has_max_wait()) append_number(out, job.max_wait_h);
+  out += ',';
+  if (job.has_deadline()) append_number(out, job.deadline_h);
+  out += job.deferrable ? ",1," : ",0,";
+  out += job.job_class;
+  return out;
+}
+
+TraceWriter::TraceWriter(std::string path)
+    : path_(std::move(path)), temporary_(path_ + ".tmp"), out_(temporary_, std::ios::binary | std::ios::trunc) {
+  if (!out_) throw InputError(path_, "", "cannot write the trace file");
+  buffer_ = canonical_trace_header() + "\n";
+}
+
+TraceWriter::~TraceWriter() {
+  if (!closed_) {
+    out_.close();
+    std::error_code ignored;
+    std::filesystem::remove(temporary_, ignored);
+  }
+}
+
+void TraceWriter::write(const Job& job) {
+  if (job.submit_h < last_submit_h_)
+    throw std::invalid_argument(fmt::format("trace writer: submit_h {} after {}", job.submit_h, last_submit_h_));
+  last_submit_h_ = job.submit_h;
+  buffer_ += trace_line(job);
+  buffer_ += '\n';
+  if (buffer_.size() > (1u << 20)) {
+    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    buffer_.clear();
+  }
+}
+
+void TraceWriter::close() {
+  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  buffer_.clear();
+  out_.close();
+  if (!out_) throw InputError(path_, "", "cannot write the trace file");
+  std::filesystem::rename(temporary_, path_);
+  closed_ = true;
+}
+
+}  // namespace tco

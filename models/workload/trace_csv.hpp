@@ -1,0 +1,76 @@
+// The canonical job-trace CSV (SPEC §3): one header line naming the columns, then one job
+// per line, sorted by submit_h. Columns (any order; the first three are required):
+//   submit_h,gpus,duration_h,gpu_type,preemptible,checkpoint_h,max_wait_h,deadline_h,deferrable,class
+// An empty field takes the default of models/workload/job.hpp; booleans are 0/1 (or true/false);
+// fields are never quoted, so gpu_type and class may not hold commas or quotes.
+// Reading streams (one line in memory at a time); a malformed line is an InputError
+// "FILE: line N, column C: expected ..., found ...", C the 1-based field number.
+// Example:
+//   submit_h,gpus,duration_h,preemptible,checkpoint_h,class
+//   0,8,12.5,1,1,train
+//   0.25,1,0.5,0,,notebook
+#pragma once
+
+#include <array>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/io/csv_lines.hpp"
+#include "models/workload/job.hpp"
+
+namespace tco {
+
+enum class TraceColumn { submit_h, gpus, duration_h, gpu_type, preemptible, checkpoint_h, max_wait_h, deadline_h,
+                         deferrable, job_class };
+inline constexpr int kTraceColumnCount = 10;
+std::string_view trace_column_name(TraceColumn c);
+// The header the writer puts out: every column, in the order above.
+std::string canonical_trace_header();
+
+class TraceReader {
+ public:
+  explicit TraceReader(std::string path);
+  // The next job; false at the end of the file. Throws InputError on a malformed line.
+  bool next(Job& job);
+  const std::string& path() const { return csv_.path(); }
+  long line_number() const { return csv_.line_number(); }
+
+ private:
+  void read_header();
+  [[noreturn]] void fail(std::size_t field, const std::string& expected, std::string_view found) const;
+
+  CsvLineReader csv_;
+  std::vector<int> column_of_field_;  // TraceColumn per field
+  std::array<int, kTraceColumnCount> field_of_column_{};  // -1 when absent
+  double last_submit_h_ = 0.0;
+};
+
+// Every job of a trace file, in order.
+std::vector<Job> read_trace(const std::string& path);
+
+class TraceWriter {
+ public:
+  // Writes to `path` + ".tmp" and renames it into place at close(), so a reader never sees
+  // half a file.
+  explicit TraceWriter(std::string path);
+  ~TraceWriter();
+  // Throws std::invalid_argument when a string field holds a comma, quote or line break, or
+  // jobs come out of submit_h order.
+  void write(const Job& job);
+  void close();
+
+ private:
+  std::string path_;
+  std::string temporary_;
+  std::ofstream out_;
+  std::string buffer_;
+  double last_submit_h_ = 0.0;
+  bool closed_ = false;
+};
+
+// One job as a canonical CSV line (no line break).
+std::string trace_line(const Job& job);
+
+}  // namespace tco
