@@ -60,22 +60,27 @@ std::vector<std::string> catalog_files_in(const std::string& dir) {
   return out;
 }
 
+// A folder with a catalog file in it is a catalog folder: `run` loads every JSON file in it as
+// a catalog file, so every one is checked as such (a `null`, a scenario, a file without "kind"
+// is an error). Any other folder is a folder of scenarios.
 std::vector<Finding> validate_folder(const std::string& dir, const ValidationOptions& options) {
   std::vector<Finding> findings;
-  std::vector<std::string> catalog_paths;
-  for (const std::string& path : catalog_file_paths(dir)) {
-    Classified c = classify(path);
-    switch (c.kind) {
-      case FileKind::catalog: catalog_paths.push_back(path); break;
-      case FileKind::scenario: append(findings, validate_scenario_file(path)); break;
-      case FileKind::unreadable: findings.push_back(std::move(c.problem)); break;
+  std::vector<std::string> paths = catalog_file_paths(dir);
+  std::vector<Classified> kinds;
+  for (const std::string& path : paths) kinds.push_back(classify(path));
+  if (std::any_of(kinds.begin(), kinds.end(), [](const Classified& c) { return c.kind == FileKind::catalog; }))
+    return validate_catalog_files(paths, options);
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    switch (kinds[i].kind) {
+      case FileKind::scenario: append(findings, validate_scenario_file(paths[i])); break;
+      case FileKind::unreadable: findings.push_back(std::move(kinds[i].problem)); break;
       case FileKind::other:
-        findings.push_back({Finding::Severity::warning, "not-validated", path, "",
+        findings.push_back({Finding::Severity::warning, "not-validated", paths[i], "",
                             "neither a catalog file (no \"kind\") nor a scenario (no \"plans\"): not checked"});
         break;
+      case FileKind::catalog: break;
     }
   }
-  if (!catalog_paths.empty()) append(findings, validate_catalog_files(catalog_paths, options));
   return findings;
 }
 
