@@ -17,6 +17,7 @@
 #include "engine/error.hpp"
 #include "models/scenario.hpp"
 #include "reports/atomic_file.hpp"
+#include "reports/finite_figures.hpp"
 
 namespace tco::cli {
 
@@ -92,7 +93,9 @@ int run_calibrate(const CalibrateOptions& o, CommandContext& ctx) {
   options.threads = o.threads;
   const CalibrationResult result = calibrate(scenario, options);
   // Everything is computed before anything is written.
-  if (!o.out.empty()) write_file_atomically(o.out, calibration_json(scenario, result).dump(2) + "\n");
+  const Json calibration = calibration_json(scenario, result);
+  require_finite_figures(calibration, o.scenario);
+  if (!o.out.empty()) write_file_atomically(o.out, calibration.dump(2) + "\n");
   if (!o.quiet) {
     ctx.out << calibration_console(result);
     if (!o.out.empty()) ctx.out << "calibration: " << o.out << "\n";

@@ -16,6 +16,7 @@
 #include "engine/sweep_shard_check.hpp"
 #include "engine/sweep_size.hpp"
 #include "reports/atomic_file.hpp"
+#include "reports/finite_figures.hpp"
 
 namespace tco {
 
@@ -345,6 +346,7 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
           evaluate_grid_points(in, blk.range, summary.backend, o.threads, progress);
       blk.points = Json::array();
       for (const auto& v : values) blk.points.push_back(sweep_point_json(in, v));
+      require_finite_figures(blk.points, in.scenario_file);
       const Json saved = {{"schema", kSweepSchema},
                           {"identity", identity},
                           {"first_point", blk.range.first},

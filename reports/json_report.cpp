@@ -1,4 +1,5 @@
 #include "reports/json_report.hpp"
+#include "reports/finite_figures.hpp"
 
 namespace tco {
 
@@ -155,7 +156,11 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
   return report;
 }
 
-std::string report_text(const Json& report) { return report.dump(2) + "\n"; }
+std::string report_text(const Json& report) {
+  const Json* file = report.contains("scenario") ? &report.at("scenario") : nullptr;
+  require_finite_figures(report, file && file->contains("file") ? file->at("file").get<std::string>() : "");
+  return report.dump(2) + "\n";
+}
 
 namespace {
 
