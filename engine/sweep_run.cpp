@@ -147,6 +147,26 @@ static double largest_prepared_point_bytes(const SweepInputs& in, PointRange ran
   return bytes.empty() ? 0.0 : *std::max_element(bytes.begin(), bytes.end());
 }
 
+// Every point of the range is built and validated before the first path runs, and the size is
+// checked against its caps with the largest prepared point's bytes. Returns the points per block.
+static long checked_block_points(const SweepInputs& in, PointRange range, long requested_block, int threads) {
+  const auto size = [&](long block, double bytes_per_point) {
+    return estimate_sweep_size(range.end - range.first, in.paths, static_cast<int>(in.base.plans.size()),
+                               in.base.horizon_hours(), block, bytes_per_point);
+  };
+  check_sweep_size(size(1, 0.0), in.grid.file);  // points and path-hours, before preparing any point
+  const double bytes_per_point = largest_prepared_point_bytes(in, range, threads);
+  const double path_hours_per_point = static_cast<double>(in.paths) * static_cast<double>(in.base.horizon_hours());
+  const long block = requested_block > 0 ? requested_block : default_block_points(path_hours_per_point, bytes_per_point);
+  check_sweep_size(size(block, bytes_per_point), in.grid.file);
+  return block;
+}
+
+void check_sweep(const SweepOptions& options) {
+  const SweepInputs in = load_sweep_inputs(options);
+  checked_block_points(in, {0, in.grid.points()}, options.block_points, options.threads);
+}
+
 std::vector<SweepPointValues> evaluate_grid_points(const SweepInputs& in, PointRange range, SweepBackend backend,
                                                    int threads, const SweepProgress& progress) {
   const long count = range.end - range.first;
@@ -274,17 +294,8 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
     }
   }
 
-  // Every point of the range is built and validated before the first path runs, and the size
-  // is checked against its caps with the largest prepared point's bytes.
-  const auto size = [&](long block, double bytes_per_point) {
-    return estimate_sweep_size(range.end - range.first, in.paths, static_cast<int>(in.base.plans.size()),
-                               in.base.horizon_hours(), block, bytes_per_point);
-  };
-  check_sweep_size(size(1, 0.0), in.grid.file);  // points and path-hours, before preparing any point
-  const double bytes_per_point = largest_prepared_point_bytes(in, range, o.threads);
+  const long block = checked_block_points(in, range, o.block_points, o.threads);
   const double path_hours_per_point = static_cast<double>(in.paths) * static_cast<double>(in.base.horizon_hours());
-  const long block = o.block_points > 0 ? o.block_points : default_block_points(path_hours_per_point, bytes_per_point);
-  check_sweep_size(size(block, bytes_per_point), in.grid.file);
   const fs::path parts = o.out + ".parts";
   if (!o.resume) fs::remove_all(parts);
   std::error_code ec;

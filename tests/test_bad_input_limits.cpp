@@ -332,6 +332,17 @@ TEST_CASE("limits: sweep validates every grid point before running and leaves no
   CHECK(contains(r.err, "grid point 4"));
   CHECK_FALSE(fs::exists(out));
   CHECK_FALSE(fs::exists(out + ".parts"));
+
+  // validate checks a grid NAME.grid.json with NAME.json, as sweep does.
+  fs::copy_file(scenario, dir / "s.json");
+  fs::copy_file(grid, dir / "s.grid.json");
+  const CliResult v = run_cli({"validate", (dir / "s.grid.json").string()});
+  CHECK(v.exit_code == 2);
+  CHECK(contains(v.out, "grid point 4"));
+  write_json_file(dir / "s.grid.json",
+                  Json::parse(R"({"fields": [{"pointer": "/discount_rate_per_year", "values": [0, 0.1]}]})"));
+  CHECK(run_cli({"validate", (dir / "s.grid.json").string()}).exit_code == 0);
+  CHECK(run_cli({"validate", grid}).exit_code == 2);  // grid.json: no scenario of the same name
 }
 
 TEST_CASE("limits: a sweep past its size caps is refused before any point is prepared, with the estimate") {

@@ -4,7 +4,7 @@
 // command line. For every mutant:
 //   - exit 0 with a report whose figures are all finite, or exit 2 with a message that names an
 //     input file and a JSON pointer or a line;
-//   - `validate` agrees with `run` (a grid, which validate does not read, is checked by sweep);
+//   - `validate` agrees with `run` (with `sweep` for a grid);
 //   - a failed command leaves no file in its output folder.
 // The seed is fixed, so a failure names a mutant that reproduces; deterministic paths only
 // (--paths 1) and hourly scenarios (a mutated job rate could ask the replay for 1e10 jobs).
@@ -353,9 +353,9 @@ TEST_CASE("mutation: 500+ mutants of shipped scenarios, catalogs, grids and seri
     if (points > 100) continue;
     ++grid_mutants;
     const Case c = fresh_case(root, n++);
-    const std::string grid = (c.in / "grid.json").string();
+    const std::string grid = (c.in / "sweep.grid.json").string();  // validate pairs it with sweep.json
     write_text(grid, text);
-    const std::string scenario = (c.in / "scenario.json").string();
+    const std::string scenario = (c.in / "sweep.json").string();
     write_text(scenario, movable_scenario(source_path(scenario_source)).dump(2));
     const std::string out = (c.out / "sweep.json").string();
     INFO(describe(grid_source, what));
@@ -363,6 +363,9 @@ TEST_CASE("mutation: 500+ mutants of shipped scenarios, catalogs, grids and seri
                                  "--out", out, "--csv", (c.out / "sweep.csv").string(), "--quiet"});
     check_outcome(r, {grid, scenario}, c.out, out, tally);
     if (r.exit_code == 0) CHECK(read_text_file(c.out / "sweep.csv").find("nan") == std::string::npos);
+    const CliResult validate = run_cli({"validate", grid});
+    INFO("validate: " << validate.out);
+    CHECK_MESSAGE((validate.exit_code == 0) == (r.exit_code == 0), "validate and sweep disagree");
   }
 
   MESSAGE("mutants: " << tally.mutants << ", accepted " << tally.accepted << ", rejected " << tally.rejected);
