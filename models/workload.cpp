@@ -210,11 +210,13 @@ class SeriesReader {
     return x;
   }
 
+  // A time or a demand: at most 1e9 (hours, GPUs or nodes); beyond it a figure is a unit slip.
   double non_negative_number(std::size_t index, const std::string& name, long line_number) const {
+    constexpr double kMaxSeriesValue = 1e9;
     const double x = number(index, name, line_number);
-    if (x < 0.0)
+    if (x < 0.0 || x > kMaxSeriesValue)
       throw InputError(csv_.path(), csv_position(line_number, index + 1),
-                       fmt::format("expected a number >= 0 ({}), found \"{}\"", name, field(index)));
+                       fmt::format("expected a number >= 0 and <= 1e9 ({}), found \"{}\"", name, field(index)));
     return x;
   }
 
