@@ -530,6 +530,40 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
 
 }  // namespace
 
+namespace {
+
+// The tornado evaluates every uncertain input at its low and high on every run, so each of those
+// values must give a scenario that loads; checked here, `validate` sees what the analysis runs.
+// (A path's draw far in an unbounded tail, P < 1e-9, is not checked: it is checked when drawn.)
+void check_uncertain_tornado_values(const Json& doc, const std::string& file, const std::string& dir,
+                                    const std::string& catalog_dir_override, const UncertainSpec& spec) {
+  Json plain = doc;
+  plain.erase("uncertain");
+  for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
+    const UncertainInput& in = spec.inputs[i];
+    UncertainSpec alone;
+    alone.inputs = {in};
+    for (const auto& [end, value] : {std::pair{"low", in.low}, std::pair{"high", in.high}}) {
+      const std::string where = "/uncertain/inputs/" + std::to_string(i);
+      auto fail = [&](const std::string& why) {
+        return InputError(file, where,
+                          fmt::format("input \"{}\" at its {} {} makes {} invalid: {}", in.name, end, value,
+                                      in.pointer, why));
+      };
+      if (in.integer && !(std::fabs(value) < 9007199254740992.0)) throw fail("not an integer a scenario can hold");
+      try {
+        load_scenario_json(document_with_values(plain, alone, {value}), file, dir, catalog_dir_override);
+      } catch (const InputError& e) {
+        throw fail(e.message());
+      } catch (const ModelError& e) {
+        throw fail(e.what());
+      }
+    }
+  }
+}
+
+}  // namespace
+
 Scenario load_scenario_json(const Json& doc, const std::string& file, const std::string& dir,
                             const std::string& catalog_dir_override) {
   require_finite_numbers(doc, file, "");
@@ -639,6 +673,7 @@ Scenario load_scenario(const std::string& path, const std::string& catalog_dir_o
   const Json doc = read_json_file(path);
   const std::string dir = fs::path(path).parent_path().string();
   Scenario s = load_scenario_json(doc, path, dir.empty() ? "." : dir, catalog_dir_override);
+  if (s.uncertain) check_uncertain_tornado_values(doc, path, dir.empty() ? "." : dir, catalog_dir_override, *s.uncertain);
   s.scenario_digest_sha256 = file_digest(path);
   return s;
 }
