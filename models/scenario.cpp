@@ -55,7 +55,7 @@ class Resolver {
       try {
         return parse(r, resolved.id);
       } catch (const InputError& e) {
-        throw blame_catalog_record(e, kind, ref, resolved.id, pointer);
+        throw blame_catalog_record(e, kind, resolved.id, pointer);
       }
     }();
     used_[std::string(kind) + "\x1f" + record.provenance.id + "\x1f" + record.provenance.source] =
@@ -66,18 +66,20 @@ class Resolver {
   const Catalog& catalog() const { return catalog_; }
 
  private:
-  // An error in a field the scenario did not override is the catalog record's: it names the
-  // catalog file and /records/N/field, and the scenario pointer that uses the record.
-  InputError blame_catalog_record(const InputError& e, std::string_view kind, const Json& ref, const std::string& id,
+  // A catalog record that is invalid on its own is the catalog's mistake: the error names the
+  // catalog file and /records/N/field, and the scenario pointer that uses the record. Otherwise
+  // the scenario's overrides made it invalid, and the error stays the scenario's.
+  InputError blame_catalog_record(const InputError& e, std::string_view kind, const std::string& id,
                                   const std::string& pointer) const {
     const CatalogRecord* record = id.empty() ? nullptr : catalog_.find(kind, id);
-    const std::string prefix = pointer + "/";
-    if (!record || e.file() != file_ || e.where().rfind(prefix, 0) != 0) return e;
-    const std::string field_path = e.where().substr(pointer.size());
-    const std::string field = field_path.substr(1, field_path.find('/', 1) - 1);
-    if (ref.is_object() && ref.contains(field)) return e;
-    return InputError(record->file, record->pointer + field_path,
-                      e.message() + fmt::format(" (catalog record \"{}\", used by {} at {})", id, file_, pointer));
+    if (!record) return e;
+    try {
+      check_record(kind, record->fields, record->file, record->pointer, id);
+    } catch (const InputError& own) {
+      return InputError(own.file(), own.where(),
+                        own.message() + fmt::format(" (catalog record \"{}\", used by {} at {})", id, file_, pointer));
+    }
+    return e;
   }
 
  public:
@@ -586,7 +588,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   else if (fs::path(catalog_dir).is_relative()) catalog_dir = (fs::path(dir) / catalog_dir).lexically_normal().string();
   if (!fs::is_directory(catalog_dir))
     throw InputError(file, "/catalog_dir", "expected a folder of catalog files, found no folder at \"" + catalog_dir + "\"");
-  const Catalog catalog = load_validated_catalog(catalog_dir);
+  const Catalog catalog = Catalog::load(catalog_dir);
   s.catalog_dir = catalog_dir;
   s.catalog_digest_sha256 = catalog.digest_sha256();
   Resolver resolver(catalog, file);
@@ -662,6 +664,8 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   }
   r.allow("uncertain");
   r.finish();
+  // The whole catalog, also the records this scenario does not use, as `validate` checks it.
+  require_valid_catalog(catalog_dir);
 
   s.records_used = resolver.used();
   add_provenance_warnings(s);
