@@ -313,21 +313,24 @@ TEST_CASE("limits: merge rejects null, [] and shards with NaN strings or nulls, 
     CHECK(contains(r.err, file + ": expected a sweep shard"));
   }
 
-  // A real one-point shard, then its figures replaced.
+  // Two real shards of a two-point sweep, then a figure of the first replaced.
   const std::string scenario = write_json_file(dir / "scenario.json", base_scenario_json());
   const std::string grid = write_json_file(
-      dir / "grid.json", Json::parse(R"({"fields": [{"pointer": "/plans/1/onprem_nodes", "values": [1]}]})"));
-  const std::string shard = (dir / "shard.json").string();
-  const CliResult made = run_cli({"sweep", scenario, "--grid", grid, "--paths", "1", "--backend", "cpu", "--shard",
-                                  "1/1", "--out", shard, "--quiet"});
-  REQUIRE_MESSAGE(made.exit_code == 0, made.err);
-  CHECK(run_cli({"merge", shard, "--out", out, "--quiet"}).exit_code == 0);
+      dir / "grid.json", Json::parse(R"({"fields": [{"pointer": "/plans/1/onprem_nodes", "values": [1, 2]}]})"));
+  std::vector<std::string> shards;
+  for (const char* k : {"1/2", "2/2"}) {
+    shards.push_back((dir / ("shard" + std::string(1, k[0]) + ".json")).string());
+    const CliResult made = run_cli({"sweep", scenario, "--grid", grid, "--paths", "1", "--backend", "cpu", "--shard", k,
+                                    "--out", shards.back(), "--quiet"});
+    REQUIRE_MESSAGE(made.exit_code == 0, made.err);
+  }
+  CHECK(run_cli({"merge", shards[0], shards[1], "--out", out, "--quiet"}).exit_code == 0);
   for (const Json& bad : {Json("NaN"), Json(nullptr), Json("1e999")}) {
-    Json doc = read_json(shard);
+    Json doc = read_json(shards[0]);
     doc["points"][0]["plans"][0]["npv_usd"]["mean"] = bad;
     const std::string file = write_json_file(dir / "bad-shard.json", doc);
     fs::remove(out);
-    const CliResult r = run_cli({"merge", file, "--out", out});
+    const CliResult r = run_cli({"merge", file, shards[1], "--out", out});
     INFO(bad.dump() << ": " << r.err);
     CHECK(r.exit_code == 2);
     CHECK(contains(r.err, file + ": /points/0/plans/0/npv_usd/mean: expected a finite number"));
