@@ -302,13 +302,14 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
   const bool parts_existed = fs::exists(parts, ec);
   fs::create_directories(parts, ec);
   if (ec) throw InputError(parts.string(), "", "cannot create the folder for the sweep's blocks: " + ec.message());
-  // A failure after this leaves no folder that this run created.
+  // A failure before the first block is written leaves no folder that this run created; blocks
+  // already written stay for --resume (a run stopped half-way is what they are for).
   struct RemoveParts {
     fs::path path;
     bool armed;
     ~RemoveParts() {
       std::error_code ignored;
-      if (armed) fs::remove_all(path, ignored);
+      if (armed && fs::is_empty(path, ignored)) fs::remove(path, ignored);
     }
   } remove_parts_on_error{parts, !parts_existed};
 
