@@ -16,6 +16,7 @@
 #include "engine/decisions/calibration.hpp"
 #include "core/error.hpp"
 #include "models/scenario.hpp"
+#include "core/io/finite_figures.hpp"
 
 namespace tco::cli {
 
@@ -81,7 +82,10 @@ int run_calibrate(const CalibrateOptions& o, CommandContext& ctx) {
   const Scenario scenario = load_scenario(o.scenario, o.catalog);
   // calibrate() refuses a scenario without jobs.
   const CalibrationResult result = calibrate(scenario, o.fit);
-  const std::string text = o.out.empty() ? std::string() : calibration_json(scenario, result).dump(2) + "\n";
+  // Everything is computed and checked before anything is written.
+  const Json calibration = calibration_json(scenario, result);
+  require_finite_figures(calibration, o.scenario);
+  const std::string text = o.out.empty() ? std::string() : calibration.dump(2) + "\n";
   write_and_report(ctx, o.out, text, o.quiet, o.quiet ? std::string() : calibration_console(result), "calibration");
   return kExitOk;
 }

@@ -1,7 +1,8 @@
 // tcosim validate PATH... [--today YYYY-MM-DD] [--max-age-days N] [--against OLD_DIR] [--warnings-as-errors]
 // A folder: its catalog files (JSON with "kind") are validated together as one catalog, its
-// scenarios (JSON with "plans") one by one. A file: a scenario, or a catalog file (validated
-// with the rest of its folder's catalog, only its own findings shown).
+// scenarios (JSON with "plans") and grids (JSON with "fields", with the scenario of the same
+// name) one by one. A file: a scenario, a grid, or a catalog file (validated with the rest of
+// its folder's catalog, only its own findings shown).
 #include <algorithm>
 #include <filesystem>
 #include <memory>
@@ -12,6 +13,7 @@
 #include "core/error.hpp"
 #include "models/catalog/catalog.hpp"
 #include "models/catalog/catalog_validation.hpp"
+#include "engine/sweep/sweep_run.hpp"
 #include "models/scenario.hpp"
 
 namespace tco::cli {
@@ -28,7 +30,7 @@ struct ValidateOptions {
 
 namespace {
 
-enum class FileKind { catalog, scenario, other, unreadable };
+enum class FileKind { catalog, scenario, grid, other, unreadable };
 
 struct Classified {
   FileKind kind = FileKind::other;
@@ -40,12 +42,36 @@ Classified classify(const std::string& path) {
     const Json document = read_json_file(path);
     if (document.is_object() && document.contains("kind")) return {FileKind::catalog, {}};
     if (document.is_object() && document.contains("plans")) return {FileKind::scenario, {}};
+    if (document.is_object() && document.contains("fields")) return {FileKind::grid, {}};
     return {FileKind::other, {}};
   } catch (const InputError& e) {
     return {FileKind::unreadable, {Finding::Severity::error, "invalid-file", path, e.where(), bare_error_message(e)}};
   } catch (const Json::exception& e) {
     // e.g. 1e999: nlohmann reports a number overflow as out_of_range, not as a parse error.
     return {FileKind::unreadable, {Finding::Severity::error, "invalid-file", path, "", std::string("invalid JSON: ") + e.what()}};
+  }
+}
+
+// A grid NAME.grid.json is checked with the scenario NAME.json beside it, as `tcosim sweep`
+// checks it before its first path: every point's scenario built and valid, the size capped.
+std::vector<Finding> validate_grid_file(const std::string& path) {
+  const std::string suffix = ".grid.json";
+  const bool named = path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  const std::string scenario = named ? path.substr(0, path.size() - suffix.size()) + ".json" : std::string();
+  std::error_code ec;
+  if (!named || !fs::is_regular_file(scenario, ec))
+    return {{Finding::Severity::error, "invalid-grid", path, "",
+             "a grid is validated with its scenario beside it: expected a file NAME.grid.json and NAME.json"}};
+  SweepOptions options;
+  options.scenario_file = scenario;
+  options.grid_file = path;
+  try {
+    check_sweep(options);
+    return {};
+  } catch (const InputError& e) {
+    return {{Finding::Severity::error, "invalid-grid", e.file(), e.where(), e.what()}};
+  } catch (const ModelError& e) {
+    return {{Finding::Severity::error, "invalid-grid", path, "", e.what()}};
   }
 }
 
@@ -60,22 +86,28 @@ std::vector<std::string> catalog_files_in(const std::string& dir) {
   return out;
 }
 
+// A folder with a catalog file in it is a catalog folder: `run` loads every JSON file in it as
+// a catalog file, so every one is checked as such (a `null`, a scenario, a file without "kind"
+// is an error). Any other folder is a folder of scenarios.
 std::vector<Finding> validate_folder(const std::string& dir, const ValidationOptions& options) {
   std::vector<Finding> findings;
-  std::vector<std::string> catalog_paths;
-  for (const std::string& path : catalog_file_paths(dir)) {
-    Classified c = classify(path);
-    switch (c.kind) {
-      case FileKind::catalog: catalog_paths.push_back(path); break;
-      case FileKind::scenario: append(findings, validate_scenario_file(path)); break;
-      case FileKind::unreadable: findings.push_back(std::move(c.problem)); break;
+  std::vector<std::string> paths = catalog_file_paths(dir);
+  std::vector<Classified> kinds;
+  for (const std::string& path : paths) kinds.push_back(classify(path));
+  if (std::any_of(kinds.begin(), kinds.end(), [](const Classified& c) { return c.kind == FileKind::catalog; }))
+    return validate_catalog_files(paths, options);
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    switch (kinds[i].kind) {
+      case FileKind::scenario: append(findings, validate_scenario_file(paths[i])); break;
+      case FileKind::grid: append(findings, validate_grid_file(paths[i])); break;
+      case FileKind::unreadable: findings.push_back(std::move(kinds[i].problem)); break;
       case FileKind::other:
-        findings.push_back({Finding::Severity::warning, "not-validated", path, "",
+        findings.push_back({Finding::Severity::warning, "not-validated", paths[i], "",
                             "neither a catalog file (no \"kind\") nor a scenario (no \"plans\"): not checked"});
         break;
+      case FileKind::catalog: break;
     }
   }
-  if (!catalog_paths.empty()) append(findings, validate_catalog_files(catalog_paths, options));
   return findings;
 }
 
@@ -87,10 +119,11 @@ std::vector<Finding> validate_path(const std::string& path, const ValidationOpti
   Classified c = classify(path);
   switch (c.kind) {
     case FileKind::scenario: return validate_scenario_file(path);
+    case FileKind::grid: return validate_grid_file(path);
     case FileKind::unreadable: return {std::move(c.problem)};
     case FileKind::other:
       return {{Finding::Severity::error, "invalid-file", path, "",
-               "expected a catalog file (with \"kind\") or a scenario (with \"plans\")"}};
+               "expected a catalog file (with \"kind\"), a scenario (with \"plans\") or a grid (with \"fields\")"}};
     case FileKind::catalog: break;
   }
   // A catalog file is checked with its folder's other catalog files (duplicates across files,

@@ -14,6 +14,8 @@
 #include "core/io/sha256.hpp"
 #include "models/catalog/catalog.hpp"
 #include "models/site/cooling.hpp"
+#include "models/catalog/catalog_validation.hpp"
+#include "models/input_limits.hpp"
 
 namespace tco {
 
@@ -46,16 +48,41 @@ class Resolver {
   Record resolve(std::string_view kind, const Json& ref, const std::string& pointer, Parse parse) {
     ResolvedRecord resolved = resolve_reference(catalog_, kind, ref, file_, pointer);
     require_finite_numbers(resolved.merged, file_, pointer);
-    // Messages point into the scenario for inline and overridden fields; a catalog record's
-    // own fields were checked by `tcosim validate` on the catalog.
-    JsonObjectReader r(resolved.merged, file_, ref.is_string() ? pointer + " (catalog record \"" + resolved.id + "\")" : pointer);
-    Record record = parse(r, resolved.id);
+    // Messages point into the scenario for inline and overridden fields, and into the catalog
+    // file for a catalog record's own fields (with the scenario's pointer in the message).
+    JsonObjectReader r(resolved.merged, file_, pointer);
+    Record record = [&] {
+      try {
+        return parse(r, resolved.id);
+      } catch (const InputError& e) {
+        throw blame_catalog_record(e, kind, resolved.id, pointer);
+      }
+    }();
     used_[std::string(kind) + "\x1f" + record.provenance.id + "\x1f" + record.provenance.source] =
         record.provenance;
     return record;
   }
 
   const Catalog& catalog() const { return catalog_; }
+
+ private:
+  // A catalog record that is invalid on its own is the catalog's mistake: the error names the
+  // catalog file and /records/N/field, and the scenario pointer that uses the record. Otherwise
+  // the scenario's overrides made it invalid, and the error stays the scenario's.
+  InputError blame_catalog_record(const InputError& e, std::string_view kind, const std::string& id,
+                                  const std::string& pointer) const {
+    const CatalogRecord* record = id.empty() ? nullptr : catalog_.find(kind, id);
+    if (!record) return e;
+    try {
+      check_record(kind, record->fields, record->file, record->pointer, id);
+    } catch (const InputError& own) {
+      return InputError(own.file(), own.where(),
+                        own.message() + fmt::format(" (catalog record \"{}\", used by {} at {})", id, file_, pointer));
+    }
+    return e;
+  }
+
+ public:
 
   std::vector<Provenance> used() const {
     std::vector<Provenance> out;
@@ -204,12 +231,12 @@ GpuModel resolve_gpu(Resolver& resolver, JsonObjectReader& r, const std::string&
 SpotSpec parse_spot(JsonObjectReader& r, const CloudOffer& offer, const std::string& dir) {
   SpotSpec s;
   s.availability = r.number_or("availability", 1.0, Bounds::fraction());
-  s.retry_h = r.number_or("retry_h", s.retry_h, Bounds::non_negative());
+  s.retry_h = r.number_or("retry_h", s.retry_h, limits::kHours);
   s.max_tries = static_cast<int>(r.integer_or("max_tries", s.max_tries, 1, 1000));
   s.policy = r.choice_or("policy", {"fallback", "deadline_aware"}, s.policy);
   s.fallback_to_on_demand = r.boolean_or("fallback_to_on_demand", true);
-  s.restart_h = r.number_or("restart_h", s.restart_h, Bounds::non_negative());
-  s.checkpoint_write_h = r.number_or("checkpoint_write_h", s.checkpoint_write_h, Bounds::non_negative());
+  s.restart_h = r.number_or("restart_h", s.restart_h, limits::kHours);
+  s.checkpoint_write_h = r.number_or("checkpoint_write_h", s.checkpoint_write_h, limits::kHours);
   s.emergency_checkpoint = r.boolean_or("emergency_checkpoint", false);
   s.preemptions_per_instance_hour = r.number_or(
       "preemptions_per_instance_hour", offer.spot_preemptions_per_instance_hour.value_or(0.0),
@@ -233,8 +260,8 @@ CloudSpec parse_cloud(JsonObjectReader& r, Resolver& resolver, const std::string
   c.price_change_per_year = r.number_or("price_change_per_year", 0.0, Bounds::between(-0.9, 2.0));
   c.spot_overhead_factor = r.number_or("spot_overhead_factor", 1.0, Bounds::between(1.0, 10.0));
   c.packing_efficiency = r.number_or("packing_efficiency", 1.0, Bounds{0.0, 1.0, true});
-  c.egress_gb_per_gpu_hour = r.number_or("egress_gb_per_gpu_hour", 0.0, Bounds::non_negative());
-  c.egress_usd_per_gb = r.number_or("egress_usd_per_gb", c.offer.egress_usd_per_gb, Bounds::non_negative());
+  c.egress_gb_per_gpu_hour = r.number_or("egress_gb_per_gpu_hour", 0.0, limits::kEgressGbPerGpuHour);
+  c.egress_usd_per_gb = r.number_or("egress_usd_per_gb", c.offer.egress_usd_per_gb, limits::kUsdPerGb);
   if (r.has("spot")) {
     JsonObjectReader sr = r.object("spot");
     c.spot = parse_spot(sr, c.offer, dir);
@@ -256,7 +283,7 @@ Financing parse_financing(JsonObjectReader& r) {
     f.down_payment_fraction = r.number_or("down_payment_fraction", 0.0, Bounds::fraction());
   } else if (type == "lease") {
     f.kind = Financing::Kind::lease;
-    f.lease_usd_per_node_month = r.number("usd_per_node_month", Bounds::non_negative());
+    f.lease_usd_per_node_month = r.number("usd_per_node_month", limits::kUsdPerNodeMonth);
     f.maintenance_included = r.boolean_or("maintenance_included", false);
   }
   r.finish();
@@ -280,10 +307,10 @@ OnPremSpec parse_onprem(JsonObjectReader& r, Resolver& resolver, int horizon_mon
   OnPremSpec o;
   o.server = resolver.resolve<ServerModel>("server", r.value("server"), r.pointer_of("server"), parse_server);
   o.gpu = resolve_gpu(resolver, r, o.server.gpu_model, r.pointer_of("server"));
-  o.network_usd_per_node = r.number_or("network_usd_per_node", 0.0, Bounds::non_negative());
-  o.storage_usd_per_node = r.number_or("storage_usd_per_node", 0.0, Bounds::non_negative());
-  o.install_usd_per_node = r.number_or("install_usd_per_node", 0.0, Bounds::non_negative());
-  o.room_capex_usd = r.number_or("room_capex_usd", 0.0, Bounds::non_negative());
+  o.network_usd_per_node = r.number_or("network_usd_per_node", 0.0, limits::kUsdPerItem);
+  o.storage_usd_per_node = r.number_or("storage_usd_per_node", 0.0, limits::kUsdPerItem);
+  o.install_usd_per_node = r.number_or("install_usd_per_node", 0.0, limits::kUsdPerItem);
+  o.room_capex_usd = r.number_or("room_capex_usd", 0.0, limits::kUsdPerSite);
   o.packing_efficiency = r.number_or("packing_efficiency", 1.0, Bounds{0.0, 1.0, true});
   o.purchase_month = static_cast<int>(r.integer_or("purchase_month", 0, 0, horizon_months - 1));
   o.maintenance_per_year = r.number_or("maintenance_per_year", 0.0, Bounds::between(0.0, 1.0));
@@ -315,10 +342,10 @@ OnPremSpec parse_onprem(JsonObjectReader& r, Resolver& resolver, int horizon_mon
   r.allow("tax");
   if (r.has("staff")) {
     JsonObjectReader sr = r.object("staff");
-    o.staff.fixed_fte = sr.number_or("fixed_fte", 0.0, Bounds::non_negative());
-    o.staff.fte_per_node = sr.number_or("fte_per_node", 0.0, Bounds::non_negative());
-    o.staff.usd_per_fte_year = sr.number_or("usd_per_fte_year", 0.0, Bounds::non_negative());
-    o.staff.escalation_per_year = sr.number_or("escalation_per_year", 0.0, Bounds::at_least(-0.5));
+    o.staff.fixed_fte = sr.number_or("fixed_fte", 0.0, limits::kFte);
+    o.staff.fte_per_node = sr.number_or("fte_per_node", 0.0, limits::kFtePerNode);
+    o.staff.usd_per_fte_year = sr.number_or("usd_per_fte_year", 0.0, limits::kUsdPerFteYear);
+    o.staff.escalation_per_year = sr.number_or("escalation_per_year", 0.0, limits::kEscalationPerYear);
     sr.finish();
   }
   r.allow("staff");
@@ -326,7 +353,7 @@ OnPremSpec parse_onprem(JsonObjectReader& r, Resolver& resolver, int horizon_mon
     JsonObjectReader fr = r.object("failures");
     o.failures.afr_per_year = fr.number_or("afr_per_year", 0.0, Bounds::between(0.0, 10.0));
     o.failures.afr_growth_per_year = fr.number_or("afr_growth_per_year", 0.0, Bounds::between(0.0, 10.0));
-    o.failures.repair_h = fr.number_or("repair_h", o.failures.repair_h, Bounds::positive());
+    o.failures.repair_h = fr.number_or("repair_h", o.failures.repair_h, limits::kPositiveHours);
     fr.finish();
   }
   r.allow("failures");
@@ -506,6 +533,40 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
 
 }  // namespace
 
+namespace {
+
+// The tornado evaluates every uncertain input at its low and high on every run, so each of those
+// values must give a scenario that loads; checked here, `validate` sees what the analysis runs.
+// (A path's draw far in an unbounded tail, P < 1e-9, is not checked: it is checked when drawn.)
+void check_uncertain_tornado_values(const Json& doc, const std::string& file, const std::string& dir,
+                                    const std::string& catalog_dir_override, const UncertainSpec& spec) {
+  Json plain = doc;
+  plain.erase("uncertain");
+  for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
+    const UncertainInput& in = spec.inputs[i];
+    UncertainSpec alone;
+    alone.inputs = {in};
+    for (const auto& [end, value] : {std::pair{"low", in.low}, std::pair{"high", in.high}}) {
+      const std::string where = "/uncertain/inputs/" + std::to_string(i);
+      auto fail = [&](const std::string& why) {
+        return InputError(file, where,
+                          fmt::format("input \"{}\" at its {} {} makes {} invalid: {}", in.name, end, value,
+                                      in.pointer, why));
+      };
+      if (in.integer && !(std::fabs(value) < 9007199254740992.0)) throw fail("not an integer a scenario can hold");
+      try {
+        load_scenario_json(document_with_values(plain, alone, {value}), file, dir, catalog_dir_override);
+      } catch (const InputError& e) {
+        throw fail(e.message());
+      } catch (const ModelError& e) {
+        throw fail(e.what());
+      }
+    }
+  }
+}
+
+}  // namespace
+
 Scenario load_scenario_json(const Json& doc, const std::string& file, const std::string& dir,
                             const std::string& catalog_dir_override) {
   require_finite_numbers(doc, file, "");
@@ -521,7 +582,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   s.calendar = Calendar::from_start(s.start);
   s.horizon_months = static_cast<int>(r.integer("horizon_months", 1, 600));
   s.discount_rate_per_year = r.number("discount_rate_per_year", Bounds::between(-0.5, 1.0));
-  s.waiting_usd_per_gpu_hour = r.number_or("waiting_usd_per_gpu_hour", 0.0, Bounds::non_negative());
+  s.waiting_usd_per_gpu_hour = r.number_or("waiting_usd_per_gpu_hour", 0.0, limits::kUsdPerGpuHour);
 
   std::string catalog_dir = r.string_or("catalog_dir", "../pricing-data");
   if (!catalog_dir_override.empty()) catalog_dir = catalog_dir_override;
@@ -562,7 +623,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   // still uses this one. The rest of the section is checked where it is parsed whole.
   if (base_cloud.is_object() && base_cloud.contains("spot") && base_cloud["spot"].is_object()) {
     JsonObjectReader spot(base_cloud["spot"], file, "/cloud/spot");
-    s.checkpoint_write_h = spot.number_or("checkpoint_write_h", s.checkpoint_write_h, Bounds::non_negative());
+    s.checkpoint_write_h = spot.number_or("checkpoint_write_h", s.checkpoint_write_h, limits::kHours);
   }
 
   const Json& plans = r.value("plans");
@@ -604,6 +665,8 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   }
   r.allow("uncertain");
   r.finish();
+  // The whole catalog, also the records this scenario does not use, as `validate` checks it.
+  require_valid_catalog(catalog_dir);
 
   s.records_used = resolver.used();
   add_provenance_warnings(s);
@@ -615,6 +678,7 @@ Scenario load_scenario(const std::string& path, const std::string& catalog_dir_o
   const Json doc = read_json_file(path);
   const std::string dir = fs::path(path).parent_path().string();
   Scenario s = load_scenario_json(doc, path, dir.empty() ? "." : dir, catalog_dir_override);
+  if (s.uncertain) check_uncertain_tornado_values(doc, path, dir.empty() ? "." : dir, catalog_dir_override, *s.uncertain);
   s.scenario_digest_sha256 = file_digest(path);
   return s;
 }

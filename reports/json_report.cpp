@@ -1,4 +1,5 @@
 #include "reports/json_report.hpp"
+#include "core/io/finite_figures.hpp"
 
 // Each section spells out its struct field by field, as reports/report.schema.json names them:
 // alike in shape, but each list is its own part of the report's format.
@@ -158,7 +159,11 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
   return report;
 }
 
-std::string report_text(const Json& report) { return report.dump(2) + "\n"; }
+std::string report_text(const Json& report) {
+  const Json* file = report.contains("scenario") ? &report.at("scenario") : nullptr;
+  require_finite_figures(report, file && file->contains("file") ? file->at("file").get<std::string>() : "");
+  return report.dump(2) + "\n";
+}
 
 namespace {
 

@@ -30,7 +30,8 @@ Json report_json(const Scenario& scenario, const MonteCarloRun& mc, const RunMet
 // (mode "fluid"; docs/model.md §10). The headline figures stay the deterministic ones.
 void add_fluid_monte_carlo(Json& report, const FluidMonteCarloRun& mc);
 
-// The report as text: 2-space indentation, keys in a fixed order, a final newline.
+// The report as text: 2-space indentation, keys in a fixed order, a final newline. Throws
+// InputError naming the report's scenario file when a figure is not finite (finite_figures.hpp).
 std::string report_text(const Json& report);
 
 }  // namespace tco

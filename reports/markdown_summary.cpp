@@ -8,9 +8,10 @@ namespace tco {
 
 namespace {
 
+// Whole dollars, rounded half away from zero; the digits of any double below
+// kMaxGroupedUsd (std::round of such a value is an integer that "{:.0f}" prints exactly).
 std::string group_thousands(double x) {
-  const long long whole = std::llround(std::fabs(x));
-  std::string digits = std::to_string(whole);
+  const std::string digits = fmt::format("{:.0f}", std::round(std::fabs(x)));
   std::string out;
   for (std::size_t i = 0; i < digits.size(); ++i) {
     if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
@@ -78,10 +79,14 @@ std::string payback_text(const Json& c) {
 
 }  // namespace
 
+std::string format_usd(double x) {
+  if (!std::isfinite(x)) return "n/a";
+  if (std::fabs(x) >= kMaxGroupedUsd) return fmt::format("{}${:.3e}", x < 0 ? "-" : "", std::fabs(x));
+  return (x < 0 && std::round(std::fabs(x)) != 0 ? "-$" : "$") + group_thousands(x);
+}
+
 std::string format_usd(const Json& value) {
-  if (!value.is_number()) return "n/a";
-  const double x = value.get<double>();
-  return (x < 0 && std::llround(std::fabs(x)) != 0 ? "-$" : "$") + group_thousands(x);
+  return value.is_number() ? format_usd(value.get<double>()) : std::string("n/a");
 }
 
 std::string markdown_summary(const Json& report) {

@@ -11,7 +11,12 @@ namespace tco {
 std::string markdown_summary(const Json& report);
 std::string console_summary(const Json& report);
 
-// "$1,234,567" / "-$1,234" / "n/a" for null; whole dollars.
+// Money is grouped in thousands below this bound ($1e15, a thousand times the world's yearly
+// GDP) and written as "$1.235e+15" from it on: no figure that size is read digit by digit.
+inline constexpr double kMaxGroupedUsd = 1e15;
+
+// "$1,234,567" / "-$1,234" / "$1.235e+18"; whole dollars; "n/a" for null or a non-finite value.
+std::string format_usd(double usd);
 std::string format_usd(const Json& value);
 
 }  // namespace tco

@@ -84,7 +84,7 @@ TEST_CASE("catalog validation: invalid-record carries the pointer inside the fil
   CHECK(findings[0].severity == Finding::Severity::error);
   CHECK(findings[0].where == "/records/3/peak_kw");
   CHECK(findings[0].file == (dir / "servers.json").string());
-  CHECK(findings[0].message.find("expected a number > 0, found number -10.2") == 0);
+  CHECK(findings[0].message.find("expected a number in (0, 1000], found number -10.2") == 0);
 }
 
 TEST_CASE("catalog validation: invalid-file for a file that is not a catalog") {

@@ -337,7 +337,7 @@ TEST_CASE("hourly series: each bad file is an InputError naming the file and the
     const InputError e = load_error(scenario_with_price_file(f));
     CHECK(e.file() == f);
     CHECK(e.where() == "line 3, column 2");
-    CHECK(e.message().find(">= 0") != std::string::npos);
+    CHECK(e.message().find("within [0, 10]") != std::string::npos);
   }
   SUBCASE("a row with three fields") {
     const std::string f = price_file("fields.csv", "hour,usd_per_kwh\n0,0.1,7\n");

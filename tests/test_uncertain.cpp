@@ -211,8 +211,9 @@ TEST_CASE("uncertain: Iman-Conover gives the target rank correlation and keeps e
     std::sort(b.begin(), b.end());
     CHECK(a == b);
   }
-  // Too few paths to hold the correlation is a model error, not a crash.
-  CHECK_THROWS_AS(draw_uncertain_values(spec, 3, 1), ModelError);
+  // Too few paths to hold the correlation is bad input naming --paths (exit 2), not a crash.
+  CHECK_THROWS_WITH_AS(draw_uncertain_values(spec, 3, 1), doctest::Contains("--paths: a rank correlation between 3"),
+                       InputError);
 }
 
 TEST_CASE("uncertain: paths are the same numbers on 1 and 2 threads, and depend only on (seed, path)") {

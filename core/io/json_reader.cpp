@@ -3,7 +3,8 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
-#include <sstream>
+#include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -214,47 +215,130 @@ std::string text_position(const std::string& text, std::size_t byte) {
   return fmt::format("line {}, column {}", line, column);
 }
 
-// A SAX pass that only remembers where parsing failed: nlohmann reports a number too large
-// for a double (1e999) as out_of_range.406, which carries no byte offset, but its SAX
-// interface is told the position.
-struct ErrorPositionSax : nlohmann::json_sax<Json> {
-  std::size_t position = 0;
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool string(string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
-  bool start_object(std::size_t) override { return true; }
-  bool key(string_t&) override { return true; }
-  bool end_object() override { return true; }
-  bool start_array(std::size_t) override { return true; }
-  bool end_array() override { return true; }
-  bool parse_error(std::size_t at, const std::string&, const nlohmann::detail::exception&) override {
-    position = at;
+// The checking pass. Frames hold the open arrays and objects; a value's pointer is its frame's
+// pointer joined with the current key or array index.
+class CheckingSax : public nlohmann::json_sax<Json> {
+ public:
+  explicit CheckingSax(const JsonLimits& limits) : limits_(limits) {}
+
+  std::optional<std::size_t> error_byte;  // set for a syntax error (a position in the text)
+  std::string error_where;                // set for a limit or a duplicate key (a pointer)
+  std::string error_message;
+
+  bool null() override { return scalar(); }
+  bool boolean(bool) override { return scalar(); }
+  bool number_integer(number_integer_t) override { return scalar(); }
+  bool number_unsigned(number_unsigned_t) override { return scalar(); }
+  bool number_float(number_float_t, const string_t&) override { return scalar(); }
+  bool string(string_t& value) override { return short_enough(value, next_pointer()) && scalar(); }
+  bool binary(binary_t&) override { return scalar(); }
+  bool start_object(std::size_t) override { return open(true); }
+  bool start_array(std::size_t) override { return open(false); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+
+  bool key(string_t& name) override {
+    Frame& f = frames_.back();
+    f.key = name;
+    if (!short_enough(name, pointer_join(f.pointer, name))) return false;
+    const std::size_t member = f.members++;
+    auto [first, inserted] = f.keys.emplace(name, member);
+    if (inserted) return true;
+    const std::string pointer = pointer_join(f.pointer, name);
+    return fail(pointer, fmt::format("duplicate key \"{}\": {} is member {} of {} and again member {} (JSON "
+                                     "keeps only one of them; remove the other)",
+                                     name, pointer, first->second + 1, f.pointer.empty() ? "/" : f.pointer,
+                                     member + 1));
+  }
+
+  bool parse_error(std::size_t at, const std::string&, const nlohmann::detail::exception& e) override {
+    error_byte = at;
+    error_message = std::string("invalid JSON: ") + e.what();
     return false;
   }
+
+ private:
+  struct Frame {
+    bool object = false;
+    std::string pointer;
+    std::string key;
+    std::size_t index = 0;    // arrays: the next element
+    std::size_t members = 0;  // objects: keys seen
+    std::map<std::string, std::size_t, std::less<>> keys;
+  };
+
+  std::string next_pointer() const {
+    if (frames_.empty()) return "";
+    const Frame& f = frames_.back();
+    return f.object ? pointer_join(f.pointer, f.key) : pointer_join(f.pointer, std::to_string(f.index));
+  }
+
+  bool scalar() {
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+    return true;
+  }
+
+  bool open(bool object) {
+    std::string pointer = next_pointer();
+    if (frames_.size() >= limits_.max_depth)
+      return fail(pointer.empty() ? "/" : pointer,
+                  fmt::format("arrays and objects nested deeper than {} levels (the limit of a JSON input)",
+                              limits_.max_depth));
+    scalar();
+    frames_.push_back(Frame{object, std::move(pointer), {}, 0, 0, {}});
+    return true;
+  }
+
+  bool close() {
+    frames_.pop_back();
+    return true;
+  }
+
+  bool short_enough(const std::string& text, const std::string& pointer) {
+    if (text.size() <= limits_.max_string_bytes) return true;
+    return fail(pointer.empty() ? "/" : pointer,
+                fmt::format("a string of {} bytes, above the limit of {} bytes", text.size(),
+                            limits_.max_string_bytes));
+  }
+
+  bool fail(std::string where, std::string message) {
+    error_where = std::move(where);
+    error_message = std::move(message);
+    return false;
+  }
+
+  const JsonLimits& limits_;
+  std::vector<Frame> frames_;
 };
 
 }  // namespace
 
-Json read_json_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "cannot open the file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+Json parse_json_text(const std::string& text, const std::string& file, const JsonLimits& limits) {
+  CheckingSax sax(limits);
+  if (!Json::sax_parse(text, &sax)) {
+    if (sax.error_byte) throw InputError(file, text_position(text, *sax.error_byte), sax.error_message);
+    throw InputError(file, sax.error_where, sax.error_message);
+  }
   try {
     return Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    throw InputError(path, text_position(text, e.byte), "invalid JSON: " + std::string(e.what()));
   } catch (const Json::exception& e) {
-    // Not a syntax error but still unreadable input (a number that overflows a double).
-    ErrorPositionSax sax;
-    Json::sax_parse(text, &sax);
-    throw InputError(path, text_position(text, sax.position), "invalid JSON: " + std::string(e.what()));
+    throw InputError(file, "", std::string("invalid JSON: ") + e.what());  // the checking pass let it through
   }
+}
+
+Json read_json_file(const std::string& path, const JsonLimits& limits) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "", "cannot open the file");
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > limits.max_file_bytes)
+      throw InputError(path, "", fmt::format("the file is larger than {} bytes, the limit of a JSON input",
+                                             limits.max_file_bytes));
+  }
+  if (in.bad()) throw InputError(path, "", "cannot read the file");
+  return parse_json_text(text, path, limits);
 }
 
 void require_finite_numbers(const Json& value, const std::string& file, const std::string& pointer) {

@@ -90,8 +90,21 @@ class JsonObjectReader {
   std::set<std::string, std::less<>> read_;
 };
 
-// Parses a JSON file; a syntax error becomes an InputError naming the line and column.
-Json read_json_file(const std::string& path);
+// The bounds every JSON input is read within (docs/scenario.md "Limits of a JSON input"). The
+// largest shipped input is a report of a few MB nested 8 deep; a Philly job log is ~200 MB.
+struct JsonLimits {
+  std::size_t max_file_bytes = std::size_t{256} << 20;
+  std::size_t max_depth = 64;                        // nested arrays and objects
+  std::size_t max_string_bytes = std::size_t{1} << 20;  // a key or a string value
+};
+
+// Parses JSON text in two passes: a SAX pass (nlohmann's parser is iterative) that checks the
+// syntax, the depth, the string lengths and duplicate keys, then the DOM parse. Every problem is
+// an InputError naming `file` and a line and column or a JSON pointer.
+Json parse_json_text(const std::string& text, const std::string& file, const JsonLimits& limits = {});
+
+// Reads a file (at most limits.max_file_bytes) and parses it with parse_json_text.
+Json read_json_file(const std::string& path, const JsonLimits& limits = {});
 
 // Rejects NaN/inf anywhere in a JSON value (they can only come from code, not from files,
 // but values built by overrides or importers pass through here too).

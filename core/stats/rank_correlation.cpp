@@ -55,7 +55,7 @@ std::vector<std::vector<double>> iman_conover(const std::vector<std::vector<doub
   if (k < 2) return columns;
   const long n = static_cast<long>(columns.front().size());
   if (n <= k)
-    throw ModelError(fmt::format("a rank correlation between {} inputs needs more than {} paths, found {}", k, k, n));
+    throw InputError("--paths", "", fmt::format("a rank correlation between {} inputs needs more than {} paths, found {}", k, k, n));
 
   std::vector<double> scores(n);
   for (long r = 0; r < n; ++r) scores[r] = normal_quantile(static_cast<double>(r + 1) / static_cast<double>(n + 1));

@@ -1,5 +1,6 @@
 #include "engine/decisions/sizing.hpp"
 
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -7,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "engine/sweep/sweep_size.hpp"
 
 namespace tco {
 
@@ -47,16 +49,29 @@ std::vector<long> IntRange::values() const {
 }
 
 IntRange parse_int_range(const std::string& text, const std::string& option) {
-  long a = 0, b = 0, s = 1;
-  char extra = 0;
-  const int read = std::sscanf(text.c_str(), "%ld:%ld:%ld%c", &a, &b, &s, &extra);
-  const bool two = read == 2 && text.find(':') == text.rfind(':');
-  if (!(two || read == 3))
-    throw InputError("", option, fmt::format("expected FROM:TO or FROM:TO:STEP (e.g. 0:64 or 0:64:4), found \"{}\"", text));
-  if (two) s = 1;
-  if (a < 0 || b < a || s < 1 || b > 100000)
+  // Each part a whole decimal number and nothing else: "1e9" or "64x" is an error, never a 1 or a 64.
+  std::vector<long> parts;
+  for (std::size_t from = 0;;) {
+    const std::size_t colon = std::min(text.find(':', from), text.size());
+    long value = 0;
+    const char* first = text.data() + from;
+    const char* last = text.data() + colon;
+    const auto [end, ec] = std::from_chars(first, last, value);
+    if (first == last || ec != std::errc() || end != last) {
+      parts.clear();
+      break;
+    }
+    parts.push_back(value);
+    if (colon == text.size()) break;
+    from = colon + 1;
+  }
+  if (parts.size() != 2 && parts.size() != 3)
+    throw InputError("", option, fmt::format("expected FROM:TO or FROM:TO:STEP of whole numbers (e.g. 0:64 or 0:64:4), "
+                                             "found \"{}\"", text));
+  const long a = parts[0], b = parts[1], s = parts.size() == 3 ? parts[2] : 1;
+  if (a < 0 || b < a || s < 1 || b > kMaxSizingCount)
     throw InputError("", option,
-                     fmt::format("expected 0 <= FROM <= TO <= 100000 and STEP >= 1, found \"{}\"", text));
+                     fmt::format("expected 0 <= FROM <= TO <= {} and STEP >= 1, found \"{}\"", kMaxSizingCount, text));
   return {a, b, s};
 }
 
@@ -137,6 +152,10 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
     throw InputError(e.file(), plan_pointer, fmt::format("plan \"{}\" cannot be sized: {}", plan.name, e.message()));
   }
   const long points = in.grid.points();
+  // All points are prepared at once (no blocks): the memory cap applies to the whole range.
+  check_sweep_size(estimate_sweep_size(points, r.paths, 1, in.base.horizon_hours(), points,
+                                       typical_prepared_point_bytes(in.base.horizon_hours())),
+                   o.reserved ? "--nodes/--reserved" : "--nodes");
   std::vector<SweepPointValues> values;
   try {
     values = evaluate_grid_points(in, {0, points}, r.backend, o.threads);

@@ -35,7 +35,11 @@ struct IntRange {
   std::vector<long> values() const;
 };
 
-// "A:B" or "A:B:S" (A <= B, S >= 1, A >= 0). Throws InputError naming `option`.
+// The largest node or reserved-instance count a sizing range may reach (a scenario's limit too).
+inline constexpr long kMaxSizingCount = 100000;
+
+// "A:B" or "A:B:S" of whole numbers (0 <= A <= B <= kMaxSizingCount, S >= 1). Throws
+// InputError naming `option`.
 IntRange parse_int_range(const std::string& text, const std::string& option);
 
 struct SizingOptions {

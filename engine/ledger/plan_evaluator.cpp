@@ -170,7 +170,9 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
 
   r.total_usd = r.ledger.total_usd();
   r.npv_usd = r.ledger.npv_usd(s.discount_rate_per_year);
-  if (r.gpu_hours.useful > 0.0) r.usd_per_useful_gpu_hour = r.total_usd / r.gpu_hours.useful;
+  // n/a when nothing useful was served, or so little (1e-320 GPUs) that the ratio overflows.
+  if (const double x = r.total_usd / r.gpu_hours.useful; r.gpu_hours.useful > 0.0 && std::isfinite(x))
+    r.usd_per_useful_gpu_hour = x;
   return r;
 }
 

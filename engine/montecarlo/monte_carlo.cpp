@@ -133,7 +133,9 @@ PlanResult mean_plan_result(const Scenario& s, const Plan& plan, const PlanFixed
   if (plan.cloud)
     r.co2_cloud_kg = cloud_co2_kg(*plan.cloud, r.gpu_hours.on_demand_billed + r.gpu_hours.spot_billed +
                                                    r.gpu_hours.reserved_used);
-  if (r.gpu_hours.useful > 0.0) r.usd_per_useful_gpu_hour = r.total_usd / r.gpu_hours.useful;
+  // n/a when nothing useful was served, or so little (1e-320 GPUs) that the ratio overflows.
+  if (const double x = r.total_usd / r.gpu_hours.useful; r.gpu_hours.useful > 0.0 && std::isfinite(x))
+    r.usd_per_useful_gpu_hour = x;
   return r;
 }
 

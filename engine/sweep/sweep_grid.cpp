@@ -8,13 +8,13 @@
 
 #include "core/error.hpp"
 #include "core/io/json_pointer.hpp"
+#include "engine/sweep/sweep_size.hpp"
 
 namespace tco {
 
 namespace {
 
 constexpr long kMaxValuesPerField = 1000000;
-constexpr long kMaxPoints = 1000000000;
 
 // 12 significant digits: what a person meant by from + i step.
 double tidy(double value) { return std::strtod(fmt::format("{:.12g}", value).c_str(), nullptr); }
@@ -151,8 +151,11 @@ SweepGrid parse_sweep_grid(const Json& grid, const std::string& grid_file, const
     if (!seen.insert(f.pointer).second)
       throw InputError(grid_file, fr.pointer_of("pointer"), fmt::format("\"{}\" is named twice", f.pointer));
     points *= static_cast<double>(f.values.size());
-    if (points > kMaxPoints)
-      throw InputError(grid_file, "/fields", fmt::format("expected at most {} grid points, found more", kMaxPoints));
+    if (points > static_cast<double>(kMaxSweepPoints))
+      throw InputError(grid_file, "/fields",
+                       fmt::format("the grid has more than {} points ({:.0f} with the fields up to /fields/{}); split "
+                                   "it into several grids",
+                                   kMaxSweepPoints, points, i));
     g.fields.push_back(std::move(f));
   }
   r.finish();

@@ -14,17 +14,15 @@
 #include "core/io/sha256.hpp"
 #include "core/stats/statistics.hpp"
 #include "core/io/atomic_file.hpp"
+#include "engine/sweep/sweep_shard_check.hpp"
+#include "engine/sweep/sweep_size.hpp"
+#include "core/io/finite_figures.hpp"
 
 namespace tco {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-// Points per resumable block when not given: about 8e9 path-hours (seconds on a GPU, tens of
-// seconds on a CPU), between 1 and 4096 points.
-constexpr double kBlockPathHours = 8e9;
-constexpr long kMaxBlockPoints = 4096;
 
 std::string read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -59,7 +57,7 @@ Json identity_of(const Json& doc) {
 
 Json read_json_or_null(const std::string& path) {
   try {
-    return Json::parse(read_bytes(path));
+    return parse_json_text(read_bytes(path), path);
   } catch (const std::exception&) {
     return Json();
   }
@@ -135,6 +133,38 @@ SweepPoint prepare_grid_point(const SweepInputs& in, long index) {
                      fmt::format("grid point {} ({}) cannot be evaluated: {}", index,
                                  describe_values(in.grid, in.grid.point_values(index)), e.what()));
   }
+}
+
+// Prepares every point of `range` (throwing for the first invalid one) and returns the bytes of
+// the largest; the points themselves are not kept.
+static double largest_prepared_point_bytes(const SweepInputs& in, PointRange range, int threads) {
+  const long count = range.end - range.first;
+  std::vector<double> bytes(static_cast<std::size_t>(std::max(0L, count)));
+  parallel_for_index(count, threads, [&](long i) {
+    const SweepPoint p = prepare_grid_point(in, range.first + i);
+    bytes[i] = static_cast<double>(p.data.size() * sizeof(double) + p.plans.size() * sizeof(SweepPlanParams));
+  });
+  return bytes.empty() ? 0.0 : *std::max_element(bytes.begin(), bytes.end());
+}
+
+// Every point of the range is built and validated before the first path runs, and the size is
+// checked against its caps with the largest prepared point's bytes. Returns the points per block.
+static long checked_block_points(const SweepInputs& in, PointRange range, long requested_block, int threads) {
+  const auto size = [&](long block, double bytes_per_point) {
+    return estimate_sweep_size(range.end - range.first, in.paths, static_cast<int>(in.base.plans.size()),
+                               in.base.horizon_hours(), block, bytes_per_point);
+  };
+  check_sweep_size(size(1, 0.0), in.grid.file);  // points and path-hours, before preparing any point
+  const double bytes_per_point = largest_prepared_point_bytes(in, range, threads);
+  const double path_hours_per_point = static_cast<double>(in.paths) * static_cast<double>(in.base.horizon_hours());
+  const long block = requested_block > 0 ? requested_block : default_block_points(path_hours_per_point, bytes_per_point);
+  check_sweep_size(size(block, bytes_per_point), in.grid.file);
+  return block;
+}
+
+void check_sweep(const SweepOptions& options) {
+  const SweepInputs in = load_sweep_inputs(options);
+  checked_block_points(in, {0, in.grid.points()}, options.block_points, options.threads);
 }
 
 std::vector<SweepPointValues> evaluate_grid_points(const SweepInputs& in, PointRange range, SweepBackend backend,
@@ -264,15 +294,24 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
     }
   }
 
+  const long block = checked_block_points(in, range, o.block_points, o.threads);
   const double path_hours_per_point = static_cast<double>(in.paths) * static_cast<double>(in.base.horizon_hours());
-  const long block = o.block_points > 0
-                         ? o.block_points
-                         : std::clamp(static_cast<long>(kBlockPathHours / path_hours_per_point), 1L, kMaxBlockPoints);
   const fs::path parts = o.out + ".parts";
   if (!o.resume) fs::remove_all(parts);
   std::error_code ec;
+  const bool parts_existed = fs::exists(parts, ec);
   fs::create_directories(parts, ec);
   if (ec) throw InputError(parts.string(), "", "cannot create the folder for the sweep's blocks: " + ec.message());
+  // A failure before the first block is written leaves no folder that this run created; blocks
+  // already written stay for --resume (a run stopped half-way is what they are for).
+  struct RemoveParts {
+    fs::path path;
+    bool armed;
+    ~RemoveParts() {
+      std::error_code ignored;
+      if (armed && fs::is_empty(path, ignored)) fs::remove(path, ignored);
+    }
+  } remove_parts_on_error{parts, !parts_existed};
 
   // Blocks already written (--resume) are kept when they belong to this very sweep.
   struct Block {
@@ -319,6 +358,7 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
           evaluate_grid_points(in, blk.range, summary.backend, o.threads, progress);
       blk.points = Json::array();
       for (const auto& v : values) blk.points.push_back(sweep_point_json(in, v));
+      require_finite_figures(blk.points, in.scenario_file);
       const Json saved = {{"schema", kSweepSchema},
                           {"identity", identity},
                           {"first_point", blk.range.first},
@@ -340,6 +380,7 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
   shard["points"] = std::move(all_points);
   summary.document = whole ? merge_sweep_shards({{o.out, shard}}) : shard;
   write_file_atomically(o.out, sweep_text(summary.document));
+  remove_parts_on_error.armed = false;
   fs::remove_all(parts, ec);
   summary.path_hours = info.path_hours_done;
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -355,14 +396,10 @@ Json merge_sweep_shards(const std::vector<std::pair<std::string, Json>>& shards)
     const Json* points;
   };
   std::vector<Piece> pieces;
+  for (const auto& [file, doc] : shards) check_sweep_shard(file, doc, kSweepShardSchema);
   const std::string& first_file = shards.front().first;
   const Json identity = identity_of(shards.front().second);
   for (const auto& [file, doc] : shards) {
-    if (!doc.is_object() || doc.value("schema", Json()) != Json(kSweepShardSchema))
-      throw InputError(file, "/schema",
-                       fmt::format("expected a sweep shard (schema \"{}\", written by tcosim sweep --shard k/N), found {}",
-                                   kSweepShardSchema,
-                                   doc.is_object() && doc.contains("schema") ? describe_json(doc["schema"]) : "none"));
     const Json id = identity_of(doc);
     for (const auto& key : {"tool", "scenario", "grid", "monte_carlo", "plans", "baseline"}) {
       if (id.value(key, Json()) != identity.value(key, Json()))

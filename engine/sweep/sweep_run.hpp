@@ -111,6 +111,11 @@ struct SweepRunSummary {
 };
 SweepRunSummary run_sweep(const SweepOptions& options, const SweepProgressDisplay& display = {});
 
+// What run_sweep checks before its first path: the scenario and grid load, every grid point's
+// scenario is built and valid, and the size is within its caps (engine/sweep_size.hpp). Throws
+// InputError otherwise; `tcosim validate` checks a grid with this.
+void check_sweep(const SweepOptions& options);
+
 // Merges shard documents (name, document) into the sweep document. Throws InputError naming the
 // file when they do not belong together or their point ranges overlap or leave a gap.
 Json merge_sweep_shards(const std::vector<std::pair<std::string, Json>>& shards);

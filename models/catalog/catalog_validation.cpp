@@ -330,4 +330,9 @@ std::vector<Finding> validate_catalog_dir(const std::string& dir, const Validati
   return validator.run(catalog_file_paths(dir));
 }
 
+void require_valid_catalog(const std::string& dir) {
+  for (const Finding& f : validate_catalog_dir(dir))
+    if (f.severity == Finding::Severity::error) throw InputError(f.file, f.where, f.message + " [" + f.code + "]");
+}
+
 }  // namespace tco

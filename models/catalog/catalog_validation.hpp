@@ -47,6 +47,11 @@ std::vector<Finding> validate_catalog_dir(const std::string& dir, const Validati
 std::vector<Finding> validate_catalog_files(const std::vector<std::string>& paths,
                                             const ValidationOptions& options = {});
 
+// Checks a catalog folder as a whole as `tcosim validate DIR` does (less the --today clock
+// checks): the first error finding is thrown as an InputError naming the catalog file and the
+// record's pointer. Warnings are not errors here either. Every scenario load calls it.
+void require_valid_catalog(const std::string& dir);
+
 // GPUs per instance of instance types whose count is known (a table of common GPU instances
 // plus the naming rules of GCP a2/a3/a4 "-Ng", Lambda "gpu_Nx_" and RunPod "Nx_"); nullopt
 // when unknown.

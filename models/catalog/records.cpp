@@ -11,6 +11,7 @@
 
 #include "core/calendar.hpp"
 #include "core/error.hpp"
+#include "models/input_limits.hpp"
 
 namespace tco {
 
@@ -30,7 +31,7 @@ std::string non_empty_string(JsonObjectReader& r, std::string_view key) {
 }
 
 int count_at_least_one(JsonObjectReader& r, std::string_view key) {
-  return static_cast<int>(r.integer(key, 1, 1'000'000));
+  return static_cast<int>(r.integer(key, 1, limits::kMaxCount));
 }
 
 // What every record parser does around its own fields: "id" allowed, the fields read by
@@ -68,19 +69,19 @@ CloudOffer parse_cloud_offer(JsonObjectReader& r, const std::string& id) {
     o.region = non_empty_string(r, "region");
     o.gpu_model = non_empty_string(r, "gpu_model");
     o.gpus_per_instance = count_at_least_one(r, "gpus_per_instance");
-    o.on_demand_usd_per_hour = r.number("on_demand_usd_per_hour", Bounds::non_negative());
-    o.spot_usd_per_hour = r.optional_number("spot_usd_per_hour", Bounds::non_negative());
-    o.reserved_1y_usd_per_hour = r.optional_number("reserved_1y_usd_per_hour", Bounds::non_negative());
-    o.reserved_3y_usd_per_hour = r.optional_number("reserved_3y_usd_per_hour", Bounds::non_negative());
-    o.billing_granularity_s = r.number_or("billing_granularity_s", o.billing_granularity_s, Bounds::positive());
-    o.minimum_billed_s = r.number_or("minimum_billed_s", o.minimum_billed_s, Bounds::non_negative());
-    o.startup_h = r.number_or("startup_h", o.startup_h, Bounds::non_negative());
-    o.spot_notice_s = r.optional_number("spot_notice_s", Bounds::non_negative());
+    o.on_demand_usd_per_hour = r.number("on_demand_usd_per_hour", limits::kUsdPerInstanceHour);
+    o.spot_usd_per_hour = r.optional_number("spot_usd_per_hour", limits::kUsdPerInstanceHour);
+    o.reserved_1y_usd_per_hour = r.optional_number("reserved_1y_usd_per_hour", limits::kUsdPerInstanceHour);
+    o.reserved_3y_usd_per_hour = r.optional_number("reserved_3y_usd_per_hour", limits::kUsdPerInstanceHour);
+    o.billing_granularity_s = r.number_or("billing_granularity_s", o.billing_granularity_s, limits::kPositiveSeconds);
+    o.minimum_billed_s = r.number_or("minimum_billed_s", o.minimum_billed_s, limits::kSeconds);
+    o.startup_h = r.number_or("startup_h", o.startup_h, limits::kHours);
+    o.spot_notice_s = r.optional_number("spot_notice_s", limits::kSeconds);
     o.spot_preemptions_per_instance_hour =
         r.optional_number("spot_preemptions_per_instance_hour", Bounds::between(0.0, kMaxPreemptionsPerInstanceHour));
-    o.egress_usd_per_gb = r.number_or("egress_usd_per_gb", o.egress_usd_per_gb, Bounds::non_negative());
-    o.pue = r.optional_number("pue", Bounds::at_least(1.0));
-    o.g_co2_per_kwh = r.optional_number("g_co2_per_kwh", Bounds::non_negative());
+    o.egress_usd_per_gb = r.number_or("egress_usd_per_gb", o.egress_usd_per_gb, limits::kUsdPerGb);
+    o.pue = r.optional_number("pue", limits::kPue);
+    o.g_co2_per_kwh = r.optional_number("g_co2_per_kwh", limits::kGCo2PerKwh);
   });
 }
 
@@ -88,9 +89,9 @@ ServerModel parse_server(JsonObjectReader& r, const std::string& id) {
   return parse_record<ServerModel>(r, "server", id, [&r](ServerModel& s) {
     s.gpu_model = non_empty_string(r, "gpu_model");
     s.gpus = count_at_least_one(r, "gpus");
-    s.price_usd = r.number("price_usd", Bounds::non_negative());
-    s.peak_kw = r.number("peak_kw", Bounds::positive());
-    s.idle_kw = r.number("idle_kw", Bounds::non_negative());
+    s.price_usd = r.number("price_usd", limits::kUsdPerItem);
+    s.peak_kw = r.number("peak_kw", limits::kNodeKw);
+    s.idle_kw = r.number("idle_kw", limits::kNodeIdleKw);
     if (s.idle_kw > s.peak_kw) {
       throw InputError(r.file(), r.pointer_of("idle_kw"),
                        fmt::format("expected idle_kw <= peak_kw ({} kW), found {} kW", s.peak_kw, s.idle_kw));
@@ -101,17 +102,17 @@ ServerModel parse_server(JsonObjectReader& r, const std::string& id) {
 GpuModel parse_gpu(JsonObjectReader& r, const std::string& id) {
   return parse_record<GpuModel>(r, "gpu", id, [&r](GpuModel& g) {
     g.name = non_empty_string(r, "name");
-    g.perf_relative = r.number("perf_relative", Bounds::positive());
-    g.memory_gb = r.number("memory_gb", Bounds::positive());
-    g.tdp_w = r.number("tdp_w", Bounds::positive());
+    g.perf_relative = r.number("perf_relative", limits::kGpuPerfRelative);
+    g.memory_gb = r.number("memory_gb", limits::kGpuMemoryGb);
+    g.tdp_w = r.number("tdp_w", limits::kGpuTdpW);
   });
 }
 
 PowerRegion parse_power_region(JsonObjectReader& r, const std::string& id) {
   return parse_record<PowerRegion>(r, "power_region", id, [&r](PowerRegion& p) {
     p.name = non_empty_string(r, "name");
-    p.usd_per_kwh = r.number("usd_per_kwh", Bounds::non_negative());
-    p.g_co2_per_kwh = r.number("g_co2_per_kwh", Bounds::non_negative());
+    p.usd_per_kwh = r.number("usd_per_kwh", limits::kUsdPerKwh);
+    p.g_co2_per_kwh = r.number("g_co2_per_kwh", limits::kGCo2PerKwh);
   });
 }
 
@@ -124,7 +125,7 @@ CoolingType parse_cooling(JsonObjectReader& r, const std::string& id) {
     const bool constant = c.pue_model == "constant";
     const std::vector<std::string> ambient_keys = {"pue_min", "pue_slope_per_c", "free_cooling_c"};
     if (constant) {
-      c.pue = r.number("pue", Bounds::at_least(1.0));
+      c.pue = r.number("pue", limits::kPue);
       for (const auto& key : ambient_keys) {
         if (r.has(key) && !r.value(key).is_null())
           throw InputError(r.file(), r.pointer_of(key),
@@ -132,17 +133,17 @@ CoolingType parse_cooling(JsonObjectReader& r, const std::string& id) {
                            "\"constant\" (remove the key, or set it to null in an override)");
       }
     } else {
-      c.pue_min = r.number("pue_min", Bounds::at_least(1.0));
-      c.pue_slope_per_c = r.number("pue_slope_per_c", Bounds::non_negative());
+      c.pue_min = r.number("pue_min", limits::kPue);
+      c.pue_slope_per_c = r.number("pue_slope_per_c", limits::kPueSlopePerC);
       c.free_cooling_c = r.number("free_cooling_c", Bounds::between(-50.0, 60.0));
       if (r.has("pue") && !r.value("pue").is_null())
         throw InputError(r.file(), r.pointer_of("pue"),
                          "\"pue\" applies to pue_model \"constant\" only; this record's pue_model is "
                          "\"ambient\" (remove the key, or set it to null in an override)");
     }
-    c.rack_limit_kw = r.number("rack_limit_kw", Bounds::positive());
-    c.max_cfm_per_rack = r.optional_number("max_cfm_per_rack", Bounds::positive());
-    c.delta_t_f = r.number_or("delta_t_f", c.delta_t_f, Bounds::positive());
+    c.rack_limit_kw = r.number("rack_limit_kw", limits::kRackKw);
+    c.max_cfm_per_rack = r.optional_number("max_cfm_per_rack", limits::kCfmPerRack);
+    c.delta_t_f = r.number_or("delta_t_f", c.delta_t_f, limits::kDeltaTF);
   });
 }
 
@@ -151,8 +152,8 @@ Colocation parse_colocation(JsonObjectReader& r, const std::string& id) {
     c.name = non_empty_string(r, "name");
     if (!r.has("usd_per_kw_month") && !r.has("usd_per_rack_month"))
       r.fail("usd_per_kw_month", "a price per kW-month and/or \"usd_per_rack_month\"", nullptr);
-    c.usd_per_kw_month = r.number_or("usd_per_kw_month", 0.0, Bounds::non_negative());
-    c.usd_per_rack_month = r.number_or("usd_per_rack_month", 0.0, Bounds::non_negative());
+    c.usd_per_kw_month = r.number_or("usd_per_kw_month", 0.0, limits::kUsdPerKwMonth);
+    c.usd_per_rack_month = r.number_or("usd_per_rack_month", 0.0, limits::kUsdPerRackMonth);
   });
 }
 

@@ -12,6 +12,7 @@
 #include "core/calendar.hpp"
 #include "core/error.hpp"
 #include "core/io/csv_lines.hpp"
+#include "models/workload/trace_csv.hpp"
 
 namespace tco {
 
@@ -93,19 +94,34 @@ std::optional<double> clock_seconds(std::string_view text, const Date& origin) {
   return days_between(origin, date) * 86400.0 + static_cast<double>(seconds_of_day);
 }
 
-int whole_gpus(double gpus) { return static_cast<int>(std::ceil(gpus - 1e-9)); }
+// GPUs (a fraction of them rounded up) computed from `column`; at most kMaxTraceGpus.
+int whole_gpus(const CsvRows& rows, std::size_t column, double gpus) {
+  const double whole = std::ceil(gpus - 1e-9);
+  if (!(whole <= static_cast<double>(kMaxTraceGpus)))
+    rows.fail(column, fmt::format("a figure of at most {} GPUs (found {} GPUs)", kMaxTraceGpus, whole));
+  return static_cast<int>(whole);
+}
 
-// A GPU count that must be written as a whole number >= 0.
+// A GPU count that must be written as a whole number in [0, kMaxTraceGpus].
 double whole_gpu_count(const CsvRows& rows, std::size_t column) {
   const double gpus = rows.number(column);
-  if (gpus < 0 || gpus != std::floor(gpus)) rows.fail(column, "a whole number of GPUs >= 0");
+  if (gpus < 0 || gpus != std::floor(gpus) || gpus > static_cast<double>(kMaxTraceGpus))
+    rows.fail(column, fmt::format("a whole number of GPUs in [0, {}]", kMaxTraceGpus));
   return gpus;
 }
 
-// Adds a job that ran from start_s to end_s (seconds), submitted at submit_s, or drops it.
+// Adds a job that ran from start_s to end_s (seconds), submitted at submit_s, or drops it. Every
+// time is within kMaxTraceHours of zero, and so is the run.
 void keep_or_drop(ImportCollector& c, const CsvRows& rows, std::size_t end_column, double submit_s, double start_s,
                   double end_s, Job job) {
+  constexpr double kMaxSeconds = kMaxTraceHours * 3600.0;
+  for (double t : {submit_s, start_s, end_s})
+    if (!(std::fabs(t) <= kMaxSeconds))
+      rows.fail(end_column, fmt::format("times within {:.0f} s (1,000,000 hours) of zero; a time of this row is {}",
+                                        kMaxSeconds, t));
   if (end_s < start_s) rows.fail(end_column, fmt::format("a time at or after the start {}", start_s));
+  if (end_s - start_s > kMaxSeconds)
+    rows.fail(end_column, fmt::format("a run of at most 1,000,000 hours, found {} hours", (end_s - start_s) / 3600.0));
   c.keep_run(std::move(job), submit_s, start_s, end_s);
 }
 
@@ -165,7 +181,7 @@ ImportResult import_dlrm(const std::string& path) {
     const double deleted = rows.optional_number(deletion_time).value_or(end_s);
     if (c.drop_first({{gpus == 0, "zero_gpus"}, {created && !scheduled, "never_scheduled"}})) return;
     Job job;
-    job.gpus = whole_gpus(gpus);
+    job.gpus = whole_gpus(rows, gpu_request, gpus);
     if (gpus != std::floor(gpus)) c.fractional();
     job.job_class = std::string(rows.text(app_name));
     keep_or_drop(c, rows, deletion_time, created.value_or(0.0), scheduled.value_or(0.0), deleted, std::move(job));
@@ -188,7 +204,7 @@ ImportResult import_pai(const std::string& path) {
     if (c.drop_first({{percent == 0, "zero_gpus"}, {!start, "never_scheduled"}, {!end, "no_end_time"}})) return;
     const double gpus = instances * percent / 100.0;
     Job job;
-    job.gpus = whole_gpus(gpus);
+    job.gpus = whole_gpus(rows, plan_gpu, gpus);
     if (std::fabs(gpus - job.gpus) > 1e-9) c.fractional();
     job.gpu_type = std::string(rows.text(gpu_type));
     job.job_class = std::string(rows.text(task_name));

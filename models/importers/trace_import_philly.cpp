@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/io/json_reader.hpp"
 #include "models/importers/trace_import.hpp"
+#include "models/workload/trace_csv.hpp"
 
 namespace tco {
 
@@ -74,6 +75,12 @@ ImportResult import_philly(const std::string& path) {
       throw InputError(path, last + "/end_time",
                        fmt::format("expected an end at or after the first attempt's start, found {} s before it",
                                    *start - *end));
+    if (gpus > kMaxTraceGpus)
+      throw InputError(path, last + "/detail", fmt::format("expected at most {} GPUs, found {}", kMaxTraceGpus, gpus));
+    if (*end - *start > kMaxTraceHours * 3600.0)
+      throw InputError(path, last + "/end_time",
+                       fmt::format("expected a run of at most {:.0f} hours, found {:.0f} hours", kMaxTraceHours,
+                                   (*end - *start) / 3600.0));
     Job job;
     job.gpus = static_cast<int>(gpus);
     if (job_json.contains("vc") && job_json.at("vc").is_string()) job.job_class = job_json.at("vc").get<std::string>();

@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/io/sha256.hpp"
 #include "core/io/csv_lines.hpp"
+#include "models/input_limits.hpp"
 
 namespace tco {
 
@@ -57,7 +58,7 @@ const char* to_string(HourlySeries::Repeat repeat) {
 }
 
 HourlySeriesColumn price_series_column() {
-  return {"usd_per_kwh", 0.0, std::numeric_limits<double>::infinity(), "a price in USD/kWh >= 0"};
+  return {"usd_per_kwh", limits::kUsdPerKwh.min, limits::kUsdPerKwh.max, "a price in USD/kWh within [0, 10]"};
 }
 
 HourlySeriesColumn temperature_series_column() {

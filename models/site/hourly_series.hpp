@@ -55,7 +55,7 @@ struct HourlySeriesColumn {
   std::string_view expected;  // "a price in USD/kWh >= 0", for messages
 };
 
-// The two columns tcosim reads: prices >= 0 (no upper bound), temperatures in [-90, 70] °C
+// The two columns tcosim reads: prices in [0, 10] USD/kWh (models/input_limits.hpp), temperatures in [-90, 70] °C
 // (the planet's records are -89.2 and 56.7; a value outside is a unit slip: kelvin, Fahrenheit).
 HourlySeriesColumn price_series_column();
 HourlySeriesColumn temperature_series_column();

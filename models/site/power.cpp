@@ -1,11 +1,12 @@
 #include "models/site/power.hpp"
 
 #include "core/error.hpp"
+#include "models/input_limits.hpp"
 
 namespace tco {
 
 static std::array<double, 24> hourly_rates(JsonObjectReader& r, std::string_view key) {
-  const std::vector<double> rates = r.numbers(key, Bounds::non_negative(), 24);
+  const std::vector<double> rates = r.numbers(key, limits::kUsdPerKwh, 24);
   std::array<double, 24> out{};
   for (int i = 0; i < 24; ++i) out[i] = rates[i];
   return out;
@@ -20,7 +21,7 @@ static Tariff parse_tariff(JsonObjectReader& r, const double* region_usd_per_kwh
       r.allow("usd_per_kwh");
       t.flat_usd_per_kwh = *region_usd_per_kwh;
     } else {
-      t.flat_usd_per_kwh = r.number("usd_per_kwh", Bounds::non_negative());
+      t.flat_usd_per_kwh = r.number("usd_per_kwh", limits::kUsdPerKwh);
     }
   } else if (type == "hourly_series") {
     t.kind = Tariff::Kind::hourly_series;
@@ -49,14 +50,14 @@ PowerSpec parse_power(JsonObjectReader& r, const double* region_usd_per_kwh,
   } else {
     r.fail("tariff", "a tariff object (or a \"region\" whose price applies)", nullptr);
   }
-  p.escalation_per_year = r.number_or("escalation_per_year", 0.0, Bounds::at_least(-0.5));
+  p.escalation_per_year = r.number_or("escalation_per_year", 0.0, limits::kEscalationPerYear);
   p.demand_charge_usd_per_kw_month =
-      r.number_or("demand_charge_usd_per_kw_month", 0.0, Bounds::non_negative());
+      r.number_or("demand_charge_usd_per_kw_month", 0.0, limits::kUsdPerKwMonth);
   if (region_g_co2_per_kwh && !r.has("g_co2_per_kwh")) {
     r.allow("g_co2_per_kwh");
     p.g_co2_per_kwh = *region_g_co2_per_kwh;
   } else {
-    p.g_co2_per_kwh = r.number("g_co2_per_kwh", Bounds::non_negative());
+    p.g_co2_per_kwh = r.number("g_co2_per_kwh", limits::kGCo2PerKwh);
   }
   p.monthly_price_sigma = r.number_or("monthly_price_sigma", 0.0, Bounds::between(0.0, 2.0));
   return p;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "models/input_limits.hpp"
 
 namespace tco {
 
@@ -14,9 +15,9 @@ namespace {
 
 void parse_traits(JsonObjectReader& r, JobTraits& t, const char* default_class) {
   t.preemptible_fraction = r.number_or("preemptible_fraction", 0.0, Bounds::fraction());
-  t.checkpoint_h = r.number_or("checkpoint_h", 0.0, Bounds::non_negative());
-  t.max_wait_h = r.optional_number("max_wait_h", Bounds::non_negative());
-  t.deadline_factor = r.optional_number("deadline_factor", Bounds::at_least(1.0));
+  t.checkpoint_h = r.number_or("checkpoint_h", 0.0, limits::kHours);
+  t.max_wait_h = r.optional_number("max_wait_h", limits::kHours);
+  t.deadline_factor = r.optional_number("deadline_factor", limits::kDeadlineFactor);
   t.deferrable = r.boolean_or("deferrable", false);
   t.job_class = r.string_or("class", default_class);
   if (t.job_class.find_first_of(",\"\r\n") != std::string::npos)
@@ -54,10 +55,10 @@ std::vector<T> one_or_many(JsonObjectReader& r, const char* key, Parse parse) {
 
 PoissonJobs parse_poisson(JsonObjectReader& r) {
   PoissonJobs p;
-  p.jobs_per_hour = r.number("jobs_per_hour", Bounds::positive());
+  p.jobs_per_hour = r.number("jobs_per_hour", limits::kJobsPerHour);
   p.diurnal_amplitude = r.number_or("diurnal_amplitude", 0.0, Bounds::fraction());
   p.peak_hour = static_cast<int>(r.integer_or("peak_hour", 14, 0, 23));
-  p.weekend_factor = r.number_or("weekend_factor", 1.0, Bounds::non_negative());
+  p.weekend_factor = r.number_or("weekend_factor", 1.0, limits::kWeekendFactor);
   JsonObjectReader g = r.object("gpus");  // {"1": 0.6, "8": 0.4}
   double total = 0.0;
   for (const auto& [key, value] : r.value("gpus").items()) {
@@ -69,7 +70,7 @@ PoissonJobs parse_poisson(JsonObjectReader& r) {
     } catch (const std::exception&) {
       throw InputError(r.file(), g.pointer_of(key), "expected a GPU count >= 1 as the key, found \"" + key + "\"");
     }
-    const double w = g.number(key, Bounds::non_negative());
+    const double w = g.number(key, limits::kMixWeight);
     p.gpus_weights.emplace_back(gpus, w);
     total += w;
   }
@@ -78,9 +79,9 @@ PoissonJobs parse_poisson(JsonObjectReader& r) {
     r.fail("gpus", "a non-empty object of GPU count -> weight with a positive total", &r.value("gpus"));
   std::sort(p.gpus_weights.begin(), p.gpus_weights.end());
   for (auto& [gpus, w] : p.gpus_weights) w /= total;
-  p.duration_median_h = r.number("duration_median_h", Bounds::positive());
+  p.duration_median_h = r.number("duration_median_h", limits::kPositiveHours);
   p.duration_sigma = r.number_or("duration_sigma", 1.0, Bounds::between(0.0, 5.0));
-  p.max_duration_h = r.number_or("max_duration_h", p.max_duration_h, Bounds::positive());
+  p.max_duration_h = r.number_or("max_duration_h", p.max_duration_h, limits::kPositiveHours);
   parse_traits(r, p.traits, "poisson");
   r.finish();
   return p;
@@ -89,11 +90,11 @@ PoissonJobs parse_poisson(JsonObjectReader& r) {
 // Each job kind reads its own fields (alike in shape only: strict reading, field by field).
 CampaignJobs parse_campaign(JsonObjectReader& r) {
   CampaignJobs c;
-  c.gpus = static_cast<int>(r.integer("gpus", 1, 1000000));
-  c.every_days = r.number_or("every_days", c.every_days, Bounds::positive());
-  c.duration_days = r.number_or("duration_days", c.duration_days, Bounds::positive());
-  c.first_day = r.number_or("first_day", 0.0, Bounds::non_negative());
-  c.jitter_days = r.number_or("jitter_days", 0.0, Bounds::non_negative());
+  c.gpus = static_cast<int>(r.integer("gpus", 1, limits::kMaxGpusPerJob));
+  c.every_days = r.number_or("every_days", c.every_days, limits::kPositiveDays);
+  c.duration_days = r.number_or("duration_days", c.duration_days, limits::kPositiveDays);
+  c.first_day = r.number_or("first_day", 0.0, limits::kDays);
+  c.jitter_days = r.number_or("jitter_days", 0.0, limits::kDays);
   if (c.jitter_days >= c.every_days)
     r.fail("jitter_days", "less than every_days (campaigns keep their order)", &r.value("jitter_days"));
   parse_traits(r, c.traits, "campaign");
@@ -103,9 +104,9 @@ CampaignJobs parse_campaign(JsonObjectReader& r) {
 
 SteadyJobs parse_steady(JsonObjectReader& r) {
   SteadyJobs s;
-  s.gpus = static_cast<int>(r.integer("gpus", 1, 1000000));
+  s.gpus = static_cast<int>(r.integer("gpus", 1, limits::kMaxGpusPerJob));
   s.gpus_per_job = static_cast<int>(r.integer_or("gpus_per_job", std::min(8, s.gpus), 1, s.gpus));
-  s.job_duration_h = r.number_or("job_duration_h", s.job_duration_h, Bounds::positive());
+  s.job_duration_h = r.number_or("job_duration_h", s.job_duration_h, limits::kPositiveHours);
   parse_traits(r, s.traits, "steady");
   r.finish();
   return s;
@@ -129,8 +130,8 @@ JobsSpec parse_jobs(JsonObjectReader& r, const std::string& scenario_dir) {
   if (s.trace_format != "canonical" && s.trace_file.empty())
     r.fail("trace_format", "no trace_format without a \"trace\"", &r.value("trace_format"));
   s.tile = r.boolean_or("tile", true);
-  s.period_h = r.number_or("period_h", 0.0, Bounds::non_negative());
-  s.growth_per_year = r.number_or("growth_per_year", 0.0, Bounds{-1.0, std::numeric_limits<double>::infinity(), true});
+  s.period_h = r.number_or("period_h", 0.0, limits::kHours);
+  s.growth_per_year = r.number_or("growth_per_year", 0.0, limits::kGrowthPerYear);
   s.weekly_bootstrap = r.boolean_or("weekly_bootstrap", false);
   if (s.weekly_bootstrap && s.trace_file.empty())
     r.fail("weekly_bootstrap", "false without a \"trace\" (the bootstrap resamples the trace's weeks)",
@@ -147,7 +148,7 @@ JobsSpec parse_jobs(JsonObjectReader& r, const std::string& scenario_dir) {
 
 SchedulingSpec parse_scheduling(JsonObjectReader& r) {
   SchedulingSpec s;
-  s.max_wait_h = r.number_or("max_wait_h", s.max_wait_h, Bounds::non_negative());
+  s.max_wait_h = r.number_or("max_wait_h", s.max_wait_h, limits::kHours);
   s.backfill_first_fit = r.choice_or("backfill", {"none", "first_fit"}, "none") == "first_fit";
   if (r.has("multi_node_efficiency")) {
     JsonObjectReader m = r.object("multi_node_efficiency");
@@ -157,7 +158,7 @@ SchedulingSpec parse_scheduling(JsonObjectReader& r) {
   }
   r.allow("multi_node_efficiency");
   s.time_shift = r.boolean_or("time_shift", false);
-  s.restart_h = r.number_or("restart_h", s.restart_h, Bounds::non_negative());
+  s.restart_h = r.number_or("restart_h", s.restart_h, limits::kHours);
   r.finish();
   return s;
 }

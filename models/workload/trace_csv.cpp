@@ -19,10 +19,6 @@ constexpr std::array<std::string_view, kTraceColumnCount> kNames = {
     "deferrable", "class"};
 
 // A finite double, optionally written with a leading '+'.
-// A bound on every time in a trace (about 114 years): beyond it a figure is a unit slip, and
-// GPU-hours would overflow to infinity.
-constexpr double kMaxTraceHours = 1e6;
-
 bool parse_double(std::string_view text, double& out) {
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
   return parse_finite_double(text, out);
@@ -124,7 +120,7 @@ bool TraceReader::next(Job& job) {
         case TraceColumn::gpus: {
           long long gpus = 0;
           const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), gpus);
-          if (ec != std::errc() || ptr != text.data() + text.size() || gpus < 1 || gpus > 1'000'000)
+          if (ec != std::errc() || ptr != text.data() + text.size() || gpus < 1 || gpus > kMaxTraceGpus)
             fail(f, "an integer number of GPUs, 1..1000000", text);
           job.gpus = static_cast<int>(gpus);
           break;

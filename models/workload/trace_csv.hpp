@@ -22,6 +22,12 @@
 
 namespace tco {
 
+// Bounds on every time (about 114 years) and GPU count in a trace, shared by the reader and the
+// importers (an importer never writes a trace its reader rejects): beyond them a figure is a unit
+// slip, and GPU-hours would overflow.
+inline constexpr double kMaxTraceHours = 1e6;
+inline constexpr long kMaxTraceGpus = 1'000'000;
+
 enum class TraceColumn { submit_h, gpus, duration_h, gpu_type, preemptible, checkpoint_h, max_wait_h, deadline_h,
                          deferrable, job_class };
 inline constexpr int kTraceColumnCount = 10;

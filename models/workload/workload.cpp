@@ -21,6 +21,7 @@
 
 #include "core/error.hpp"
 #include "core/io/csv_lines.hpp"
+#include "models/input_limits.hpp"
 
 namespace tco {
 
@@ -209,11 +210,13 @@ class SeriesReader {
     return x;
   }
 
+  // A time or a demand: at most 1e9 (hours, GPUs or nodes); beyond it a figure is a unit slip.
   double non_negative_number(std::size_t index, const std::string& name, long line_number) const {
+    constexpr double kMaxSeriesValue = 1e9;
     const double x = number(index, name, line_number);
-    if (x < 0.0)
+    if (x < 0.0 || x > kMaxSeriesValue)
       throw InputError(csv_.path(), csv_position(line_number, index + 1),
-                       fmt::format("expected a number >= 0 ({}), found \"{}\"", name, field(index)));
+                       fmt::format("expected a number >= 0 and <= 1e9 ({}), found \"{}\"", name, field(index)));
     return x;
   }
 
@@ -271,23 +274,23 @@ class SeriesReader {
 
 SteadyProfile parse_steady(JsonObjectReader& r) {
   SteadyProfile p;
-  p.gpus = r.number("gpus", Bounds::non_negative());
+  p.gpus = r.number("gpus", limits::kGpus);
   p.diurnal_amplitude = r.number_or("diurnal_amplitude", p.diurnal_amplitude, Bounds::fraction());
   p.peak_hour = static_cast<int>(r.integer_or("peak_hour", p.peak_hour, 0, 23));
-  p.weekend_factor = r.number_or("weekend_factor", p.weekend_factor, Bounds::non_negative());
+  p.weekend_factor = r.number_or("weekend_factor", p.weekend_factor, limits::kWeekendFactor);
   return p;
 }
 
 CampaignProfile parse_campaigns(JsonObjectReader& r) {
   CampaignProfile p;
-  p.gpus = r.number("gpus", Bounds::non_negative());
-  p.every_days = r.number_or("every_days", p.every_days, Bounds::positive());
-  p.duration_days = r.number_or("duration_days", p.duration_days, Bounds::positive());
+  p.gpus = r.number("gpus", limits::kGpus);
+  p.every_days = r.number_or("every_days", p.every_days, limits::kPositiveDays);
+  p.duration_days = r.number_or("duration_days", p.duration_days, limits::kPositiveDays);
   if (p.duration_days > p.every_days) {
     const Json found = p.duration_days;
     r.fail("duration_days", fmt::format("a number <= every_days ({})", p.every_days), &found);
   }
-  p.first_day = r.number_or("first_day", p.first_day, Bounds::non_negative());
+  p.first_day = r.number_or("first_day", p.first_day, limits::kDays);
   return p;
 }
 
@@ -301,13 +304,13 @@ SeriesProfile parse_series(JsonObjectReader& r, const std::string& scenario_dir)
   p.format = r.choice_or("format", {"csv", "helios_vc", "philly_nodes"}, p.format);
   // Only node counts need a GPUs-per-node factor; elsewhere the key would be silently unused.
   if (p.format == "philly_nodes") {
-    p.gpus_per_node = r.number_or("gpus_per_node", p.gpus_per_node, Bounds::positive());
+    p.gpus_per_node = r.number_or("gpus_per_node", p.gpus_per_node, limits::kGpusPerNode);
   } else if (r.has("gpus_per_node")) {
     throw InputError(r.file(), r.pointer_of("gpus_per_node"),
                      fmt::format("gpus_per_node applies only to format \"philly_nodes\", found it "
                                  "with format \"{}\"", p.format));
   }
-  p.scale = r.number_or("scale", p.scale, Bounds::non_negative());
+  p.scale = r.number_or("scale", p.scale, limits::kDemandScale);
   p.repeat = r.boolean_or("repeat", p.repeat);
 
   const std::filesystem::path path(p.file);
@@ -355,7 +358,7 @@ WorkloadSpec parse_workload(JsonObjectReader& r, const std::string& scenario_dir
   }
   // A growth of -100 % or less per year has no (1 + g)^t.
   spec.growth_per_year = r.number_or("growth_per_year", spec.growth_per_year,
-                                     Bounds{-1.0, std::numeric_limits<double>::infinity(), true});
+                                     limits::kGrowthPerYear);
   r.finish();
   return spec;
 }

@@ -1,0 +1,64 @@
+// The one table of accepted ranges for the numbers of scenarios and catalog records, by unit.
+// `validate` and `run` read every field through the same strict parsers, which take their
+// bounds from here, so the two cannot disagree. docs/scenario.md ("Limits") and
+// pricing-data/README.md show this table and say why each ceiling is where it is: generous
+// (10 to 1,000 times the largest real figure) but finite, so that a slip of a few orders of
+// magnitude (a price x1e12, a PUE of 1.8e19) is an error naming the field, never a quiet
+// "$0" or "inf" in a report. Example: the dearest instance-hour sold today is about $100 (8 x
+// B200); kUsdPerInstanceHour allows 1,000 times that.
+#pragma once
+
+#include "core/io/json_reader.hpp"
+
+namespace tco::limits {
+
+// Money.
+inline constexpr Bounds kUsdPerInstanceHour{0.0, 1e5};  // a cloud price per instance-hour
+inline constexpr Bounds kUsdPerGpuHour{0.0, 1e4};       // a value of a GPU-hour (waiting cost)
+inline constexpr Bounds kUsdPerItem{0.0, 1e8};          // a server, or a per-node extra (network, install)
+inline constexpr Bounds kUsdPerSite{0.0, 1e11};         // a one-off site cost (room capex)
+inline constexpr Bounds kUsdPerNodeMonth{0.0, 1e7};     // a lease
+inline constexpr Bounds kUsdPerRackMonth{0.0, 1e6};
+inline constexpr Bounds kUsdPerKwMonth{0.0, 1e4};       // colocation, demand charges
+inline constexpr Bounds kUsdPerKwh{0.0, 10.0};          // the dearest retail power is ~$0.6/kWh
+inline constexpr Bounds kUsdPerGb{0.0, 100.0};          // egress
+inline constexpr Bounds kUsdPerFteYear{0.0, 1e8};
+
+// Power and cooling.
+inline constexpr Bounds kNodeKw{0.0, 1000.0, true};   // a node's peak draw (a DGX B200: 14.3 kW)
+inline constexpr Bounds kNodeIdleKw{0.0, 1000.0};
+inline constexpr Bounds kRackKw{0.0, 1000.0, true};   // a rack's limit (the densest today: ~130 kW)
+inline constexpr Bounds kPue{1.0, 5.0};               // 5 is a very poor room; 1.0 is ideal
+inline constexpr Bounds kPueSlopePerC{0.0, 1.0};
+inline constexpr Bounds kCfmPerRack{0.0, 1e7, true};
+inline constexpr Bounds kDeltaTF{0.0, 200.0, true};
+inline constexpr Bounds kGCo2PerKwh{0.0, 1e4};        // coal is ~1,000
+inline constexpr Bounds kGpuTdpW{0.0, 1e5, true};
+inline constexpr Bounds kGpuMemoryGb{0.0, 1e6, true};
+inline constexpr Bounds kGpuPerfRelative{0.0, 1e3, true};
+
+// People, counts and demand.
+inline constexpr Bounds kFte{0.0, 1e5};               // fixed staff of a site
+inline constexpr Bounds kFtePerNode{0.0, 100.0};
+inline constexpr Bounds kGpus{0.0, 1e7};              // GPUs of demand at one time
+inline constexpr Bounds kGpusPerNode{0.0, 1e4, true};
+inline constexpr Bounds kDemandScale{0.0, 1e6};
+inline constexpr Bounds kJobsPerHour{0.0, 1e6, true};
+inline constexpr Bounds kEgressGbPerGpuHour{0.0, 1e6};
+inline constexpr Bounds kWeekendFactor{0.0, 100.0};
+inline constexpr Bounds kGrowthPerYear{-1.0, 10.0, true};  // -100% .. +1,000% a year
+inline constexpr Bounds kEscalationPerYear{-0.5, 10.0};    // prices and wages
+inline constexpr Bounds kDeadlineFactor{1.0, 1000.0};      // a deadline in job durations
+inline constexpr Bounds kMixWeight{0.0, 1e9};              // a relative weight of a mix
+inline constexpr long kMaxGpusPerJob = 1'000'000;
+inline constexpr long kMaxCount = 1'000'000;          // GPUs per instance or server
+
+// Time.
+inline constexpr Bounds kHours{0.0, 1e5};             // delays, waits, checkpoints (~11 years)
+inline constexpr Bounds kPositiveHours{0.0, 1e5, true};
+inline constexpr Bounds kSeconds{0.0, 1e6};           // billing granularity, notices (~11 days)
+inline constexpr Bounds kPositiveSeconds{0.0, 1e6, true};
+inline constexpr Bounds kDays{0.0, 36500.0};          // calendar offsets (100 years)
+inline constexpr Bounds kPositiveDays{0.0, 36500.0, true};
+
+}  // namespace tco::limits

@@ -1,0 +1,379 @@
+// Mutation test (issue 20): the shipped and fixture scenarios, catalogs, grids and hourly series,
+// each changed in one random way (a key deleted, a value of the wrong type, an extreme number,
+// a number x1e12, a truncated file, a duplicate key, garbage bytes), through the in-process
+// command line. For every mutant:
+//   - exit 0 with a report whose figures are all finite, or exit 2 with a message that names an
+//     input file and a JSON pointer or a line;
+//   - `validate` agrees with `run` (with `sweep` for a grid);
+//   - a failed command leaves no file in its output folder.
+// The seed is fixed, so a failure names a mutant that reproduces; deterministic paths only
+// (--paths 1) and hourly scenarios (a mutated job rate could ask the replay for 1e10 jobs).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "scenario_builder.hpp"
+
+using namespace tco;
+using namespace tco::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::uint64_t kSeed = 20;
+
+// Random choices from a fixed-seed mt19937_64 (its output is specified by the standard; the
+// std distributions are not, so they are not used).
+class Mutator {
+ public:
+  explicit Mutator(std::uint64_t seed) : rng_(seed) {}
+
+  std::size_t below(std::size_t n) { return n == 0 ? 0 : static_cast<std::size_t>(rng_() % n); }
+
+  // The text of `doc` changed in one way; `what` says how.
+  std::string mutate_json(const Json& doc, std::string& what) {
+    std::vector<std::string> all, numbers, objects;
+    collect(doc, "", all, numbers, objects);
+    switch (below(7)) {
+      case 0: {  // delete a member
+        std::vector<std::string> members;
+        for (const auto& p : all)
+          if (!p.empty() && doc.at(Json::json_pointer(parent_of(p))).is_object()) members.push_back(p);
+        if (members.empty()) break;
+        const std::string p = members[below(members.size())];
+        Json out = doc;
+        out.at(Json::json_pointer(parent_of(p))).erase(last_token(p));
+        what = "deleted " + p;
+        return out.dump(2);
+      }
+      case 1: {  // a value of another type
+        if (all.size() < 2) break;
+        const std::string p = all[1 + below(all.size() - 1)];
+        static const Json kOthers[] = {"x", nullptr, true, Json::array(), Json::object(), 1, ""};
+        Json out = doc;
+        out[Json::json_pointer(p)] = kOthers[below(std::size(kOthers))];
+        what = p + " = " + out[Json::json_pointer(p)].dump();
+        return out.dump(2);
+      }
+      case 2:
+      case 3: {  // an extreme number, or the number x1e12
+        if (numbers.empty()) break;
+        const std::string p = numbers[below(numbers.size())];
+        static const double kExtremes[] = {1e308, -1e308, 1.8e19, 9.3e18, 2147483648.0, -1.0, 0.0, 1e-320, 4294967296.5};
+        Json out = doc;
+        Json& v = out[Json::json_pointer(p)];
+        v = below(2) == 0 ? kExtremes[below(std::size(kExtremes))] : v.get<double>() * 1e12;
+        what = p + " = " + v.dump();
+        return out.dump(2);
+      }
+      case 4: {  // a duplicate key
+        std::vector<std::string> with_members;
+        for (const auto& p : objects)
+          if (!doc.at(Json::json_pointer(p)).empty()) with_members.push_back(p);
+        if (with_members.empty()) break;
+        const std::string p = with_members[below(with_members.size())];
+        Json out = doc;
+        Json& object = out.at(Json::json_pointer(p));
+        const std::string key = object.begin().key();
+        object["\x01dup"] = object.begin().value();
+        std::string text = out.dump(2);
+        const std::string marker = Json(std::string("\x01dup")).dump();
+        text.replace(text.find(marker), marker.size(), Json(key).dump());
+        what = "duplicate " + p + "/" + key;
+        return text;
+      }
+      case 5: {  // truncated
+        const std::string text = doc.dump(2);
+        const std::size_t at = below(text.size());
+        what = "truncated at byte " + std::to_string(at);
+        return text.substr(0, at);
+      }
+      default:
+        break;
+    }
+    return garbage(doc.dump(2), what);
+  }
+
+  // A CSV changed in one way: a line deleted, a cell replaced, truncated, garbage.
+  std::string mutate_csv(const std::string& text, std::string& what) {
+    std::vector<std::string> lines;
+    for (std::size_t from = 0; from < text.size();) {
+      const std::size_t end = std::min(text.find('\n', from), text.size());
+      lines.push_back(text.substr(from, end - from));
+      from = end + 1;
+    }
+    const std::size_t line = below(lines.size());
+    switch (below(4)) {
+      case 0: {
+        static const char* kCells[] = {"1e308", "-1", "nan", "inf", "x", "", "1e400", "99999999999", "0.1,0.2"};
+        const std::size_t comma = lines[line].rfind(',');
+        const char* cell = kCells[below(std::size(kCells))];
+        lines[line] = (comma == std::string::npos ? std::string() : lines[line].substr(0, comma + 1)) + cell;
+        what = "line " + std::to_string(line + 1) + " ends with \"" + cell + "\"";
+        break;
+      }
+      case 1:
+        lines.erase(lines.begin() + static_cast<long>(line));
+        what = "deleted line " + std::to_string(line + 1);
+        break;
+      case 2: {
+        const std::size_t at = below(text.size());
+        what = "truncated at byte " + std::to_string(at);
+        return text.substr(0, at);
+      }
+      default:
+        return garbage(text, what);
+    }
+    std::string out;
+    for (const auto& l : lines) out += l + "\n";
+    return out;
+  }
+
+ private:
+  std::string garbage(std::string text, std::string& what) {
+    static const char kRaw[] = "{}[],:\"\\ \n\x00\xff\xc3garbage1e9-";
+    static const std::string kBytes(kRaw, sizeof kRaw - 1);
+    const std::size_t at = below(text.size() + 1);
+    std::string junk;
+    for (std::size_t n = 1 + below(6); n > 0; --n) junk += kBytes[below(kBytes.size())];
+    what = "garbage inserted at byte " + std::to_string(at);
+    return text.insert(at, junk);
+  }
+
+  static void collect(const Json& v, const std::string& p, std::vector<std::string>& all,
+                      std::vector<std::string>& numbers, std::vector<std::string>& objects) {
+    all.push_back(p);
+    if (v.is_number()) numbers.push_back(p);
+    if (v.is_object()) {
+      objects.push_back(p);
+      for (const auto& [k, child] : v.items()) collect(child, pointer_join(p, k), all, numbers, objects);
+    } else if (v.is_array()) {
+      for (std::size_t i = 0; i < v.size(); ++i) collect(v[i], pointer_join(p, std::to_string(i)), all, numbers, objects);
+    }
+  }
+  static std::string parent_of(const std::string& p) { return p.substr(0, p.rfind('/')); }
+  static std::string last_token(const std::string& p) {
+    return Json::json_pointer(p).back();  // unescaped
+  }
+
+  std::mt19937_64 rng_;
+};
+
+Json read_json(const fs::path& path) { return Json::parse(read_text_file(path)); }
+
+void write_text(const fs::path& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+// A scenario made movable: its catalog folder and series files as absolute paths.
+Json movable_scenario(const fs::path& file, const std::string& catalog_dir = "") {
+  Json doc = read_json(file);
+  const fs::path dir = file.parent_path();
+  doc["catalog_dir"] = catalog_dir.empty()
+                           ? (dir / doc.value("catalog_dir", std::string("../pricing-data"))).lexically_normal().string()
+                           : catalog_dir;
+  std::vector<Json*> stack = {&doc};
+  while (!stack.empty()) {
+    Json* v = stack.back();
+    stack.pop_back();
+    if (!v->is_structured()) continue;
+    for (auto it = v->begin(); it != v->end(); ++it) {
+      if (v->is_object() && it.key() == "file" && it->is_string())
+        *it = (dir / it->get<std::string>()).lexically_normal().string();
+      stack.push_back(&*it);
+    }
+  }
+  return doc;
+}
+
+bool all_finite(const Json& v) {
+  if (v.is_number_float()) return std::isfinite(v.get<double>());
+  if (v.is_structured())
+    for (const auto& child : v)
+      if (!all_finite(child)) return false;
+  return true;
+}
+
+bool folder_empty(const fs::path& dir) { return fs::is_empty(dir); }
+
+struct Tally {
+  int mutants = 0;
+  int accepted = 0;
+  int rejected = 0;
+};
+
+// The assertions every mutant shares. `inputs`: the files the message may name.
+void check_outcome(const CliResult& r, const std::vector<std::string>& inputs, const fs::path& out_dir,
+                   const std::string& report, Tally& tally) {
+  ++tally.mutants;
+  INFO("stderr: " << r.err);
+  REQUIRE((r.exit_code == 0 || r.exit_code == 2));
+  if (r.exit_code == 0) {
+    ++tally.accepted;
+    REQUIRE(fs::exists(report));
+    const Json doc = Json::parse(read_text_file(report));
+    CHECK(all_finite(doc));
+    return;
+  }
+  ++tally.rejected;
+  bool names_input = false;
+  for (const auto& file : inputs) names_input = names_input || r.err.find(file) != std::string::npos;
+  CHECK_MESSAGE(names_input, "the message names no input file");
+  const bool names_place = r.err.find(": /") != std::string::npos || r.err.find(": line ") != std::string::npos;
+  CHECK_MESSAGE(names_place, "the message names no JSON pointer or line");
+  CHECK_MESSAGE(folder_empty(out_dir), "a failed command left a file behind");
+}
+
+// Runs the scenario (and validates it): exit codes agree, outcome checked.
+// `paths`: 1, or more for a scenario with correlated uncertain inputs (which need more paths
+// than inputs).
+void run_and_validate(const std::string& scenario, const std::vector<std::string>& inputs, const fs::path& out_dir,
+                      Tally& tally, const std::string& paths = "1") {
+  const std::string report = (out_dir / "report.json").string();
+  const CliResult run = run_cli({"run", scenario, "--out", report, "--md", (out_dir / "summary.md").string(), "--paths",
+                                 paths, "--quiet"});
+  check_outcome(run, inputs, out_dir, report, tally);
+  if (run.exit_code == 0) {
+    const std::string md = read_text_file(out_dir / "summary.md");
+    CHECK(md.find("inf") == std::string::npos);
+    CHECK(md.find("nan") == std::string::npos);
+  }
+  const CliResult validate = run_cli({"validate", scenario});
+  INFO("validate: " << validate.out);
+  CHECK_MESSAGE((validate.exit_code == 0) == (run.exit_code == 0), "validate and run disagree");
+}
+
+struct Case {
+  fs::path in;   // the mutated inputs
+  fs::path out;  // outputs only
+};
+
+Case fresh_case(const fs::path& root, int n) {
+  Case c{root / ("m" + std::to_string(n)) / "in", root / ("m" + std::to_string(n)) / "out"};
+  fs::create_directories(c.in);
+  fs::create_directories(c.out);
+  return c;
+}
+
+std::string describe(const std::string& source, const std::string& what) { return source + ": " + what; }
+
+}  // namespace
+
+TEST_CASE("mutation: 500+ mutants of shipped scenarios, catalogs, grids and series; exit 0 or a named exit 2") {
+  const fs::path root = scratch_dir("mutation");
+  Mutator m(kSeed);
+  Tally tally;
+  int n = 0;
+
+  // Scenarios: the hourly shipped ones and the fixtures, against their pristine catalogs.
+  const std::vector<std::string> scenarios = {
+      "scenarios/base-load-and-burst.json",        "scenarios/air-vs-liquid-40kw.json",
+      "scenarios/electricity-100-nodes.json",      "scenarios/base-load-and-burst-uncertain.json",
+      "tests/fixtures/scenarios/simple.json",      "tests/fixtures/scenarios/cloud_venues.json",
+      "tests/fixtures/scenarios/lease.json",       "tests/fixtures/scenarios/loan.json",
+      "tests/fixtures/scenarios/payback.json",     "tests/fixtures/scenarios/power_tariffs.json",
+      "tests/fixtures/scenarios/purchase_month3.json", "tests/fixtures/scenarios/reference_energy.json",
+      "tests/fixtures/scenarios/reference_spot.json",  "tests/fixtures/scenarios/unserved.json",
+      "tests/fixtures/scenarios/hourly_series.json"};
+  for (int i = 0; i < 300; ++i) {
+    const std::string source = scenarios[static_cast<std::size_t>(i) % scenarios.size()];
+    const Case c = fresh_case(root, n++);
+    std::string what;
+    const std::string text = m.mutate_json(movable_scenario(source_path(source)), what);
+    const std::string scenario = (c.in / "scenario.json").string();
+    write_text(scenario, text);
+    INFO(describe(source, what));
+    run_and_validate(scenario, {scenario}, c.out, tally, source.find("uncertain") != std::string::npos ? "12" : "1");
+  }
+
+  // Catalog files: one file of a copied catalog mutated; a scenario that uses the catalog.
+  const std::vector<std::pair<std::string, std::string>> catalogs = {
+      {"tests/fixtures/catalog", "tests/fixtures/scenarios/simple.json"},
+      {"pricing-data", "scenarios/base-load-and-burst.json"}};
+  for (int i = 0; i < 120; ++i) {
+    const auto& [catalog_source, scenario_source] = catalogs[static_cast<std::size_t>(i) % catalogs.size()];
+    const Case c = fresh_case(root, n++);
+    const fs::path catalog = c.in / "catalog";
+    fs::create_directories(catalog);
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(source_path(catalog_source)))
+      if (e.path().extension() == ".json") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) fs::copy_file(f, catalog / f.filename());
+    const fs::path victim = catalog / files[m.below(files.size())].filename();
+    std::string what;
+    write_text(victim, m.mutate_json(read_json(victim), what));
+    const std::string scenario = (c.in / "scenario.json").string();
+    write_text(scenario, movable_scenario(source_path(scenario_source), catalog.string()).dump(2));
+    INFO(describe(victim.filename().string(), what));
+    run_and_validate(scenario, {scenario, victim.string()}, c.out, tally);
+  }
+
+  // Hourly series: the fixture price series mutated under hourly_series.json.
+  for (int i = 0; i < 60; ++i) {
+    const Case c = fresh_case(root, n++);
+    const fs::path series = c.in / "prices.csv";
+    std::string what;
+    write_text(series, m.mutate_csv(read_text_file(source_path("tests/fixtures/series/prices_alternating_week.csv")), what));
+    Json doc = movable_scenario(source_path("tests/fixtures/scenarios/hourly_series.json"));
+    doc["plans"][0]["onprem"]["power"]["tariff"]["file"] = series.string();
+    const std::string scenario = (c.in / "scenario.json").string();
+    write_text(scenario, doc.dump(2));
+    INFO(describe("prices_alternating_week.csv", what));
+    run_and_validate(scenario, {scenario, series.string()}, c.out, tally);
+  }
+
+  // Grids: the shipped and fixture grids mutated; sweep at one path. A mutant of more than 100
+  // points is not run (it may be valid, and then slow to prepare) and not counted.
+  const std::vector<std::pair<std::string, std::string>> grids = {
+      {"scenarios/sweeps/hybrid-uncertain.grid.json", "scenarios/sweeps/hybrid-uncertain.json"},
+      {"tests/fixtures/sweep/grid.json", "tests/fixtures/sweep/rich.json"}};
+  int grid_mutants = 0;
+  for (int i = 0; grid_mutants < 60 && i < 600; ++i) {
+    const auto& [grid_source, scenario_source] = grids[static_cast<std::size_t>(i) % grids.size()];
+    std::string what;
+    const std::string text = m.mutate_json(read_json(source_path(grid_source)), what);
+    long points = 1;
+    try {
+      const Json g = Json::parse(text);
+      for (const auto& f : g.at("fields")) {
+        if (f.contains("values") && f.at("values").is_array()) points *= static_cast<long>(f.at("values").size());
+        if (f.contains("range") && f.at("range").is_object()) {
+          const Json& r = f.at("range");
+          if (r.value("from", Json()).is_number() && r.value("to", Json()).is_number() && r.value("step", Json()).is_number() &&
+              r["step"].get<double>() > 0)
+            points *= static_cast<long>(std::min(1e9, (r["to"].get<double>() - r["from"].get<double>()) / r["step"].get<double>() + 1));
+        }
+      }
+    } catch (const std::exception&) {
+    }
+    if (points > 100) continue;
+    ++grid_mutants;
+    const Case c = fresh_case(root, n++);
+    const std::string grid = (c.in / "sweep.grid.json").string();  // validate pairs it with sweep.json
+    write_text(grid, text);
+    const std::string scenario = (c.in / "sweep.json").string();
+    write_text(scenario, movable_scenario(source_path(scenario_source)).dump(2));
+    const std::string out = (c.out / "sweep.json").string();
+    INFO(describe(grid_source, what));
+    const CliResult r = run_cli({"sweep", scenario, "--grid", grid, "--paths", "1", "--backend", "cpu", "--threads", "1",
+                                 "--out", out, "--csv", (c.out / "sweep.csv").string(), "--quiet"});
+    check_outcome(r, {grid, scenario}, c.out, out, tally);
+    if (r.exit_code == 0) CHECK(read_text_file(c.out / "sweep.csv").find("nan") == std::string::npos);
+    const CliResult validate = run_cli({"validate", grid});
+    INFO("validate: " << validate.out);
+    CHECK_MESSAGE((validate.exit_code == 0) == (r.exit_code == 0), "validate and sweep disagree");
+  }
+
+  MESSAGE("mutants: " << tally.mutants << ", accepted " << tally.accepted << ", rejected " << tally.rejected);
+  CHECK(tally.mutants >= 500);
+  // Most mutants are errors, but not all: a test that rejects everything would prove nothing.
+  CHECK(tally.accepted >= 30);
+  CHECK(tally.rejected >= 250);
+  fs::remove_all(root);
+}
