@@ -13,10 +13,11 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
+#include "cli/command_outputs.hpp"
 #include "engine/calibration.hpp"
 #include "engine/error.hpp"
 #include "models/scenario.hpp"
-#include "reports/atomic_file.hpp"
+#include "reports/output_set.hpp"
 
 namespace tco::cli {
 
@@ -81,7 +82,11 @@ std::string calibration_console(const CalibrationResult& r) {
 }
 
 int run_calibrate(const CalibrateOptions& o, CommandContext& ctx) {
+  OutputSet outputs(ctx.out);
+  outputs.add_file("--out", o.out, true);
+  outputs.add_input("the scenario", o.scenario);
   const Scenario scenario = load_scenario(o.scenario, o.catalog);
+  add_scenario_inputs(outputs, scenario);
   if (!scenario.jobs)
     throw InputError(o.scenario, "/jobs",
                      "expected a \"jobs\" section: calibration replays the scenario's jobs in the discrete-event model "
@@ -92,8 +97,9 @@ int run_calibrate(const CalibrateOptions& o, CommandContext& ctx) {
   options.threads = o.threads;
   const CalibrationResult result = calibrate(scenario, options);
   // Everything is computed before anything is written.
-  if (!o.out.empty()) write_file_atomically(o.out, calibration_json(scenario, result).dump(2) + "\n");
-  if (!o.quiet) {
+  if (!o.out.empty()) outputs.stage(o.out, calibration_json(scenario, result).dump(2) + "\n");
+  outputs.commit();
+  if (!o.quiet && !OutputSet::is_stdout(o.out)) {
     ctx.out << calibration_console(result);
     if (!o.out.empty()) ctx.out << "calibration: " << o.out << "\n";
   }
@@ -120,7 +126,7 @@ void setup_calibrate(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--seed", opts->seed, "Random seed (default: the scenario's monte_carlo.seed; 0 is an ordinary seed)");
   cmd->add_option("--threads", opts->threads, "Threads over the paths (default 1); the numbers do not depend on it")
       ->check(CLI::Range(1, 4096));
-  cmd->add_option("--out,-o", opts->out, "Write the fitted factors here as JSON (atomically)");
+  cmd->add_option("--out,-o", opts->out, "Write the fitted factors here as JSON (\"-\": the standard output)");
   cmd->add_option("--catalog", opts->catalog, "Pricing catalog folder, replacing the scenario's catalog_dir");
   cmd->add_flag("--quiet,-q", opts->quiet, "Print nothing on success");
   cmd->callback([opts, &ctx] { ctx.exit_code = run_calibrate(*opts, ctx); });

@@ -13,10 +13,11 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
+#include "cli/command_outputs.hpp"
 #include "cli/report_pipeline.hpp"
 #include "engine/error.hpp"
-#include "reports/atomic_file.hpp"
 #include "reports/markdown_summary.hpp"
+#include "reports/output_set.hpp"
 
 namespace tco::cli {
 
@@ -61,7 +62,11 @@ std::string sensitivity_console(const Json& report) {
 }
 
 int run_sensitivity(const SensitivityOptions& o, CommandContext& ctx) {
+  OutputSet outputs(ctx.out);
+  outputs.add_file("--out", o.out, true);
+  outputs.add_input("the scenario", o.scenario);
   const Scenario scenario = load_scenario(o.scenario, o.catalog);
+  add_scenario_inputs(outputs, scenario);
   if (!scenario.uncertain)
     throw InputError(o.scenario, "/uncertain",
                      "expected an \"uncertain\" section: the inputs to vary and their distributions (docs/scenario.md)");
@@ -71,9 +76,9 @@ int run_sensitivity(const SensitivityOptions& o, CommandContext& ctx) {
   mc.threads = o.threads;
   Json report = make_report(scenario, mc, RunMetadata{"sensitivity", o.threads});
   add_uncertainty_analysis(report, o.scenario, o.catalog, mc, o.plan);
-  const std::string text = report_text(report);
-  if (!o.out.empty()) write_file_atomically(o.out, text);
-  if (!o.quiet) {
+  if (!o.out.empty()) outputs.stage(o.out, report_text(report));
+  outputs.commit();
+  if (!o.quiet && !OutputSet::is_stdout(o.out)) {
     ctx.out << sensitivity_console(report);
     if (!o.out.empty()) ctx.out << "report: " << o.out << "\n";
   }
@@ -104,7 +109,7 @@ void setup_sensitivity(CLI::App& app, CommandContext& ctx) {
                   "Seed of the input draws (default: the scenario's monte_carlo.seed; 0 is an ordinary seed)");
   cmd->add_option("--threads", opts->threads, "Threads over the paths (default 1); the numbers do not depend on it")
       ->check(CLI::Range(1, 4096));
-  cmd->add_option("--out,-o", opts->out, "Write the JSON report here (atomically; see docs/report.md)");
+  cmd->add_option("--out,-o", opts->out, "Write the JSON report here (\"-\": the standard output; see docs/report.md)");
   cmd->add_option("--catalog", opts->catalog, "Pricing catalog folder, replacing the scenario's catalog_dir");
   cmd->add_flag("--quiet,-q", opts->quiet, "Print nothing on success");
   cmd->callback([opts, &ctx] { ctx.exit_code = run_sensitivity(*opts, ctx); });

@@ -13,7 +13,9 @@
 #include "engine/parallel_for_index.hpp"
 #include "engine/sha256.hpp"
 #include "engine/statistics.hpp"
+#include "engine/scenario_inputs.hpp"
 #include "reports/atomic_file.hpp"
+#include "reports/output_set.hpp"
 
 namespace tco {
 
@@ -240,7 +242,14 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
   if (o.shard_count < 1 || o.shard_index < 1 || o.shard_index > o.shard_count)
     throw InputError("--shard", "", fmt::format("expected k/N with 1 <= k <= N, found {}/{}", o.shard_index, o.shard_count));
   if (o.out.empty()) throw InputError("--out", "", "expected a file to write the sweep to");
+  // The document and the CSV are written together, or neither (the blocks in OUT.parts/ stay
+  // for --resume).
+  OutputSet outputs;
+  outputs.add_file("--out", o.out);
+  outputs.add_file("--csv", o.csv);
+  outputs.add_input("the grid", o.grid_file);
   const SweepInputs in = load_sweep_inputs(o);
+  add_scenario_inputs(outputs, in.base);
   summary.backend = resolve_sweep_backend(o.backend);
   const Json identity = sweep_identity(in);
   const long points = in.grid.points();
@@ -258,6 +267,8 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
         (whole ? done.value("schema", "") == std::string(kSweepSchema)
                : done.value("schema", "") == std::string(kSweepShardSchema) && done.value("shard", Json()) == shard_meta)) {
       summary.document = done;
+      if (!o.csv.empty()) outputs.stage(o.csv, sweep_csv(done));
+      outputs.commit();
       summary.already_complete = true;
       summary.points_resumed = range.end - range.first;
       return summary;
@@ -339,7 +350,9 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
   shard["shard"] = shard_meta;
   shard["points"] = std::move(all_points);
   summary.document = whole ? merge_sweep_shards({{o.out, shard}}) : shard;
-  write_file_atomically(o.out, sweep_text(summary.document));
+  outputs.stage(o.out, sweep_text(summary.document));
+  if (!o.csv.empty()) outputs.stage(o.csv, sweep_csv(summary.document));
+  outputs.commit();
   fs::remove_all(parts, ec);
   summary.path_hours = info.path_hours_done;
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
