@@ -78,7 +78,7 @@ std::string hourly_csv(const std::vector<double>& gpus_by_hour) {
 
 int run_demand_import(const DemandOptions& options, CommandContext& ctx) {
   OutputSet outputs(ctx.out);
-  outputs.add_file("-o", options.output_path);
+  outputs.add_file("--output", options.output_path);
   outputs.add_input("the input series", options.input_path);
   const SeriesProfile series = series_of(options);
   const std::vector<double> gpus_by_hour = read_hourly_series(series);
