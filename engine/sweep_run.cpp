@@ -284,6 +284,15 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
   std::error_code ec;
   fs::create_directories(parts, ec);
   if (ec) throw InputError(parts.string(), "", "cannot create the folder for the sweep's blocks: " + ec.message());
+  // A run that fails before writing a block leaves no empty folder behind (fs::remove keeps a
+  // folder that holds blocks, for --resume).
+  struct RemoveIfEmpty {
+    fs::path dir;
+    ~RemoveIfEmpty() {
+      std::error_code ignored;
+      fs::remove(dir, ignored);
+    }
+  } parts_guard{parts};
 
   // Blocks already written (--resume) are kept when they belong to this very sweep.
   struct Block {
