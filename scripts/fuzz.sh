@@ -1,24 +1,25 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses of fuzz/ (clang, -fsanitize=fuzzer,address,undefined) in
-# build-fuzz/ and runs each for SECONDS (default 60), seeded with a corpus gathered from the
+# build-asan/ (the build of scripts/test.sh --sanitize: nothing to rebuild after it) and runs each for SECONDS (default 60), seeded with a corpus gathered from the
 # shipped files; prints executions, coverage and crashes per harness (docs/testing.md).
-# Exit 1 when any harness found something: the reproducers are in build-fuzz/runs/<harness>/.
+# Exit 1 when any harness found something: the reproducers are in build-asan/fuzz-runs/<run>/.
 #   scripts/fuzz.sh [SECONDS] [HARNESS...]     e.g. scripts/fuzz.sh 30 scenario trace-openb
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
-build=${TCO_FUZZ_BUILD_DIR:-build-fuzz}
+build=${TCO_SANITIZE_BUILD_DIR:-build-asan}
 jobs=${JOBS:-$(nproc)}
 shared=../shared/data
 
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTCO_FUZZ=ON -DTCO_CUDA=OFF \
-  "${launcher[@]}" >/dev/null
-cmake --build "$build" -j"$jobs"
+# The same configuration as scripts/test.sh --sanitize; only the harnesses are built here.
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTCO_FUZZ=ON \
+  -DTCO_SANITIZE=address,undefined -DTCO_CUDA=OFF -DTCO_BENCH=OFF "${launcher[@]}" >/dev/null
+cmake --build "$build" -j"$jobs" --target fuzz_scenario fuzz_catalog fuzz_grid fuzz_trace fuzz_series fuzz_skypilot fuzz_report
 
-runs=$build/runs
+runs=$build/fuzz-runs
 # Each run: name, harness binary, TCO_FUZZ_FORMAT, seed files (globs; missing ones are skipped).
 # Large CSV inputs are cut to their first 40 lines (libFuzzer mutates small inputs best); JSON
 # files are taken whole.
