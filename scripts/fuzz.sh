@@ -45,32 +45,49 @@ order=(scenario catalog grid trace-canonical trace-openb trace-dlrm trace-philly
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-findings=0
-printf '%-20s %8s %12s %8s %8s %8s\n' harness seconds executions cov ft crashes | tee "$build/fuzz-summary.txt"
-for name in "${order[@]}"; do
-  dir=$runs/$name
-  rm -rf "$dir/seeds" "$dir/log.txt"
+# One run: gathers its seeds, fuzzes, and writes its line of the table (and the first lines of
+# its finding) to $dir/result.txt. Exit 1 when it found something.
+fuzz_one() {
+  local name=$1 dir=$runs/$1 status=0
+  rm -rf "$dir/seeds" "$dir/log.txt" "$dir/result.txt"
   mkdir -p "$dir/seeds" "$dir/corpus"
   for pattern in ${seeds[$name]}; do
     for f in $pattern; do
       [ -f "$f" ] || continue
-      seed=$dir/seeds/$(echo "$f" | tr '/' '_')
+      local seed=$dir/seeds/$(echo "$f" | tr '/' '_')
       if [[ $f == *.json ]]; then cp "$f" "$seed"; else head -n 40 "$f" >"$seed"; fi
     done
   done
-  status=0
   TCO_FUZZ_FORMAT=${format[$name]} "$build/fuzz/${binary[$name]}" -max_total_time="$seconds" -timeout=30 \
     -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$dir/" "$dir/corpus" "$dir/seeds" \
     >"$dir/log.txt" 2>&1 || status=$?
+  local executions last cov ft crashes
   executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log.txt" | tail -1)
   last=$(grep -E '^#[0-9]+' "$dir/log.txt" | tail -1 || true)
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
   crashes=$(find "$dir" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
   ((status != 0 && crashes == 0)) && crashes=1  # it stopped on a finding it did not save
-  ((crashes > 0)) && findings=1
-  printf '%-20s %8s %12s %8s %8s %8s\n' "$name" "$seconds" "${executions:-?}" "${cov:-?}" "${ft:-?}" "$crashes" |
-    tee -a "$build/fuzz-summary.txt"
-  ((crashes > 0)) && grep -m3 -E 'FINDING|ERROR: (Address|Undefined|LeakSanitizer|libFuzzer)|runtime error' "$dir/log.txt" | sed 's/^/    /'
+  printf '%-20s %8s %12s %8s %8s %8s\n' "$name" "$seconds" "${executions:-?}" "${cov:-?}" "${ft:-?}" "$crashes" \
+    >"$dir/result.txt"
+  ((crashes == 0)) && return 0
+  grep -m3 -E 'FINDING|ERROR: (Address|Undefined|LeakSanitizer|libFuzzer)|runtime error' "$dir/log.txt" |
+    sed 's/^/    /' >>"$dir/result.txt"
+  return 1
+}
+
+# libFuzzer is single-threaded: run as many at once as there are cores.
+for name in "${order[@]}"; do
+  while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
+  fuzz_one "$name" &
 done
+wait
+findings=0
+for name in "${order[@]}"; do
+  (($(head -1 "$runs/$name/result.txt" | awk '{print $6}') > 0)) && findings=1
+done
+{
+  printf '%-20s %8s %12s %8s %8s %8s\n' run seconds executions cov ft crashes
+  for name in "${order[@]}"; do cat "$runs/$name/result.txt"; done
+} | tee "$build/fuzz-summary.txt"
 exit "$findings"
