@@ -52,6 +52,7 @@ Json stats_json(double mean, double stderr_, long n, const Summary& s) {
 
 // Everything of a document but its schema, shard and points.
 Json identity_of(const Json& doc) {
+  if (!doc.is_object()) return doc;  // not a sweep document: its callers say so
   Json id = doc;
   id.erase("schema");
   id.erase("shard");
