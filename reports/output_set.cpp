@@ -50,16 +50,16 @@ std::string existing_kind(const fs::path& p, const std::string& option) {
 }
 
 void write_all(const fs::path& temporary, const std::string& contents, const fs::path& target) {
-  mode_t mode = 0666;  // less the umask, for a new file
   struct stat old {};
-  if (::stat(target.c_str(), &old) == 0) mode = old.st_mode & 07777;
+  const bool replaces = ::stat(target.c_str(), &old) == 0;
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0) {
     const int error = errno;
     throw InputError(target.string(), "", std::string("cannot write beside the file: ") + std::strerror(error));
   }
   int error = 0;
-  if (::fchmod(fd, mode) != 0 && errno != EPERM) error = errno;
+  // A replaced file keeps its permissions; a new one gets 0666 less the umask.
+  if (replaces && ::fchmod(fd, old.st_mode & 07777) != 0 && errno != EPERM) error = errno;
   for (std::size_t done = 0; error == 0 && done < contents.size();) {
     const ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
     if (n < 0 && errno == EINTR) continue;
