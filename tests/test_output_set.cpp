@@ -61,6 +61,8 @@ std::string fixture_scenario() { return tco::test::source_path("tests/fixtures/s
 TEST_CASE("output set: nothing changes before commit; commit writes every file") {
   const fs::path dir = scratch_dir("output-set-commit");
   write_text(dir / "old.json", "old");
+  const auto owner_read_write_group_read = fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read;
+  fs::permissions(dir / "old.json", owner_read_write_group_read);
   {
     OutputSet outputs;
     outputs.add_file("--out", (dir / "old.json").string());
@@ -74,6 +76,7 @@ TEST_CASE("output set: nothing changes before commit; commit writes every file")
     outputs.commit();
   }
   CHECK(read_text(dir / "old.json") == "new");
+  CHECK(fs::status(dir / "old.json").permissions() == owner_read_write_group_read);  // a replaced file keeps them
   CHECK(read_text(dir / "new.md") == "# md");
   CHECK(read_text(dir / "tables" / "plans.csv") == "a,b\n");
   CHECK(names_in(dir) == std::vector<std::string>{"new.md", "old.json", "tables"});
