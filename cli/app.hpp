@@ -35,10 +35,6 @@ void setup_demand(CLI::App& app, CommandContext& ctx);
 void setup_diff(CLI::App& app, CommandContext& ctx);
 void setup_regress(CLI::App& app, CommandContext& ctx);
 void setup_report(CLI::App& app, CommandContext& ctx);
-
-// Writes the human formats of a report (each path optional; empty = skip), atomically.
-void write_human_formats(const Json& report, const std::string& html, const std::string& md,
-                         const std::string& csv_dir);
 void setup_sweep(CLI::App& app, CommandContext& ctx);
 void setup_merge(CLI::App& app, CommandContext& ctx);
 void setup_trace(CLI::App& app, CommandContext& ctx);

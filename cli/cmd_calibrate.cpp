@@ -17,6 +17,8 @@
 #include "core/error.hpp"
 #include "models/scenario.hpp"
 #include "core/io/finite_figures.hpp"
+#include "cli/command_outputs.hpp"
+#include "core/io/output_set.hpp"
 
 namespace tco::cli {
 
@@ -79,14 +81,22 @@ std::string calibration_console(const CalibrationResult& r) {
 }
 
 int run_calibrate(const CalibrateOptions& o, CommandContext& ctx) {
+  OutputSet outputs(ctx.out);
+  outputs.add_file("--out", o.out, true);
+  outputs.add_input("the scenario", o.scenario);
   const Scenario scenario = load_scenario(o.scenario, o.catalog);
+  add_scenario_inputs(outputs, scenario);
   // calibrate() refuses a scenario without jobs.
   const CalibrationResult result = calibrate(scenario, o.fit);
   // Everything is computed and checked before anything is written.
   const Json calibration = calibration_json(scenario, result);
   require_finite_figures(calibration, o.scenario);
-  const std::string text = o.out.empty() ? std::string() : calibration.dump(2) + "\n";
-  write_and_report(ctx, o.out, text, o.quiet, o.quiet ? std::string() : calibration_console(result), "calibration");
+  if (!o.out.empty()) outputs.stage(o.out, calibration.dump(2) + "\n");
+  outputs.commit();
+  if (!o.quiet && !OutputSet::is_stdout(o.out)) {
+    ctx.out << calibration_console(result);
+    if (!o.out.empty()) ctx.out << "calibration: " << o.out << "\n";
+  }
   return kExitOk;
 }
 
@@ -110,7 +120,7 @@ void setup_calibrate(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--seed", opts->fit.seed,
                   "Random seed (default: the scenario's monte_carlo.seed; 0 is an ordinary seed)");
   add_threads_option(*cmd, opts->fit.threads);
-  cmd->add_option("--out,-o", opts->out, "Write the fitted factors here as JSON (atomically)");
+  cmd->add_option("--out,-o", opts->out, "Write the fitted factors here as JSON (\"-\": the standard output)");
   add_catalog_option(*cmd, opts->catalog);
   add_quiet_flag(*cmd, opts->quiet);
   cmd->callback([opts, &ctx] { ctx.exit_code = run_calibrate(*opts, ctx); });

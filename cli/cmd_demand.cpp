@@ -4,7 +4,6 @@
 // stats summarises any series as the fluid model will see it (hourly values).
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <numeric>
@@ -18,6 +17,7 @@
 #include "cli/app.hpp"
 #include "core/error.hpp"
 #include "models/workload/workload.hpp"
+#include "core/io/output_set.hpp"
 
 namespace tco::cli {
 
@@ -69,31 +69,21 @@ double mean_of(const std::vector<double>& values) {
   return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
-// Writes the canonical CSV beside the target and renames it into place, so that a reader
-// never sees half a file.
-void write_hourly_csv(const std::string& path, const std::vector<double>& gpus_by_hour) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(path, "", "cannot write the output file");
-    out << "time_h,gpus\n";
-    // "{}" is the shortest representation that reads back to the same double.
-    for (std::size_t h = 0; h < gpus_by_hour.size(); ++h) fmt::print(out, "{},{}\n", h, gpus_by_hour[h]);
-    out.close();
-    if (!out) throw InputError(path, "", "cannot write the output file");
-  }
-  std::error_code ec;
-  std::filesystem::rename(temporary, path, ec);
-  if (ec) {
-    std::filesystem::remove(temporary, ec);
-    throw InputError(path, "", "cannot move the output file into place: " + ec.message());
-  }
+// The canonical hourly CSV. "{}" is the shortest representation that reads back to the same double.
+std::string hourly_csv(const std::vector<double>& gpus_by_hour) {
+  std::string text = "time_h,gpus\n";
+  for (std::size_t h = 0; h < gpus_by_hour.size(); ++h) text += fmt::format("{},{}\n", h, gpus_by_hour[h]);
+  return text;
 }
 
 int run_demand_import(const DemandOptions& options, CommandContext& ctx) {
+  OutputSet outputs(ctx.out);
+  outputs.add_file("--output", options.output_path);
+  outputs.add_input("the input series", options.input_path);
   const SeriesProfile series = series_of(options);
   const std::vector<double> gpus_by_hour = read_hourly_series(series);
-  write_hourly_csv(options.output_path, gpus_by_hour);
+  outputs.stage(options.output_path, hourly_csv(gpus_by_hour));
+  outputs.commit();
   const double peak = *std::max_element(gpus_by_hour.begin(), gpus_by_hour.end());
   fmt::print(ctx.out, "read {} rows from {} (format {})\n", count_data_rows(options.input_path),
              options.input_path, options.format);

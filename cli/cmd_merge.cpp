@@ -10,6 +10,7 @@
 #include "cli/options.hpp"
 #include "engine/sweep/sweep_run.hpp"
 #include "core/io/atomic_file.hpp"
+#include "core/io/output_set.hpp"
 
 namespace tco::cli {
 
@@ -23,13 +24,17 @@ struct MergeOptions {
 };
 
 int run_merge(const MergeOptions& o, CommandContext& ctx) {
+  OutputSet outputs(ctx.out);
+  outputs.add_file("--out", o.out, true);
+  outputs.add_file("--csv", o.csv);
+  for (const auto& file : o.shards) outputs.add_input("a shard", file);
   std::vector<std::pair<std::string, Json>> docs;
   for (const auto& file : o.shards) docs.emplace_back(file, read_json_file(file));
   const Json sweep = merge_sweep_shards(docs);
-  const std::string csv = o.csv.empty() ? std::string() : sweep_csv(sweep);
-  write_file_atomically(o.out, sweep_text(sweep));
-  if (!o.csv.empty()) write_file_atomically(o.csv, csv);
-  if (!o.quiet)
+  outputs.stage(o.out, sweep_text(sweep));
+  if (!o.csv.empty()) outputs.stage(o.csv, sweep_csv(sweep));
+  outputs.commit();
+  if (!o.quiet && !OutputSet::is_stdout(o.out))
     ctx.out << "merge: " << docs.size() << " shard(s), " << sweep.at("points").size() << " points -> " << o.out
             << (o.csv.empty() ? "" : ", " + o.csv) << "\n";
   return 0;
@@ -42,7 +47,7 @@ void setup_merge(CLI::App& app, CommandContext& ctx) {
   CLI::App* cmd = app.add_subcommand(
       "merge", "Merge the shards of a sweep (tcosim sweep --shard k/N) into one sweep, identical to the unsplit run.");
   cmd->add_option("shards", opts->shards, "Shard files written by tcosim sweep --shard")->required();
-  cmd->add_option("--out,-o", opts->out, "Write the merged sweep here (atomically)")->required();
+  cmd->add_option("--out,-o", opts->out, "Write the merged sweep here (\"-\": the standard output)")->required();
   cmd->add_option("--csv", opts->csv, "Also write one CSV row per point and plan here");
   add_quiet_flag(*cmd, opts->quiet);
   cmd->callback([opts, &ctx] { ctx.exit_code = run_merge(*opts, ctx); });

@@ -18,6 +18,7 @@
 #include "engine/decisions/sizing.hpp"
 #include "reports/decisions_json.hpp"
 #include "reports/markdown_summary.hpp"
+#include "core/io/output_set.hpp"
 
 namespace tco::cli {
 
@@ -68,6 +69,10 @@ int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
   s.seed = o.seed;
   s.threads = o.threads;
   s.backend = o.backend == "cuda" ? SweepBackend::cuda : o.backend == "auto" ? SweepBackend::automatic : SweepBackend::cpu;
+  OutputSet outputs(ctx.out);
+  outputs.add_file("--out", o.out, true);
+  outputs.add_input("the scenario", o.scenario);
+  outputs.add_input_folder("a catalog file", o.catalog);
 
   const Json doc = read_json_file(o.scenario);
   if (doc.is_object() && doc.contains("uncertain"))
@@ -80,11 +85,14 @@ int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
   const MonteCarloOptions mc = monte_carlo_options(o.paths, o.seed, o.threads > 0 ? o.threads : 1);
   Json report = make_report(o.scenario, o.catalog, mc, RunMetadata{"optimize", mc.threads});
   report["sizing"] = sizing_json(sizing);
-  const std::string console =
-      o.quiet ? std::string()
-              : sizing_console(report.at("sizing")) + fmt::format("  {} grid points x {} paths in {:.2f} s\n",
-                                                                  sizing.points.size(), sizing.paths, sizing.seconds);
-  write_and_report(ctx, o.out, report_text(report), o.quiet, console, "report");
+  if (!o.out.empty()) outputs.stage(o.out, report_text(report));
+  outputs.commit();
+  if (!o.quiet && !OutputSet::is_stdout(o.out)) {
+    ctx.out << sizing_console(report.at("sizing"));
+    ctx.out << fmt::format("  {} grid points x {} paths in {:.2f} s\n", sizing.points.size(), sizing.paths,
+                           sizing.seconds);
+    if (!o.out.empty()) ctx.out << "report: " << o.out << "\n";
+  }
   return kExitOk;
 }
 
@@ -123,7 +131,7 @@ void setup_optimize(CLI::App& app, CommandContext& ctx) {
                   "Sweep backend: cpu (default), auto (CUDA when built and a device is visible) or cuda; CPU and CUDA "
                   "agree to 1e-9 relative")
       ->check(CLI::IsMember({"cpu", "auto", "cuda"}));
-  cmd->add_option("--out,-o", opts->out, "Write the JSON report here (atomically; see docs/report.md)");
+  cmd->add_option("--out,-o", opts->out, "Write the JSON report here (\"-\": the standard output; see docs/report.md)");
   add_catalog_option(*cmd, opts->catalog);
   add_quiet_flag(*cmd, opts->quiet);
   cmd->callback([opts, &ctx] { ctx.exit_code = run_optimize(*opts, ctx); });

@@ -8,6 +8,7 @@
 #include "models/catalog/catalog_validation.hpp"
 #include "models/importers/skypilot_import.hpp"
 #include "core/io/atomic_file.hpp"
+#include "core/io/output_set.hpp"
 
 namespace tco::cli {
 
@@ -26,11 +27,15 @@ static int run_pricing_import(const PricingImportOptions& o, CommandContext& ctx
                "when the prices were read (every catalog record keeps it as its as_of)\n";
     return kExitBadInput;
   }
+  OutputSet outputs(ctx.out);
+  outputs.add_file("--out", o.out, true);
+  for (const auto& file : o.files) outputs.add_input("an input file", file);
   const SkypilotImport imported = import_skypilot(o.files, SkypilotImportOptions{o.as_of, o.source});
   // The file is written only once everything parsed: a bad row leaves no half catalog behind.
-  write_file_atomically(o.out, imported.catalog.dump(2) + "\n");
+  outputs.stage(o.out, imported.catalog.dump(2) + "\n");
+  outputs.commit();
   for (const Finding& note : imported.notes) ctx.err << format_finding(note) << "\n";
-  if (!o.quiet) {
+  if (!o.quiet && !OutputSet::is_stdout(o.out)) {
     ctx.out << "wrote " << imported.catalog.at("records").size() << " cloud_offer records to " << o.out << " ("
             << imported.rows_read << " rows read, " << imported.notes.size() << " notes)\n";
   }
@@ -57,7 +62,7 @@ void setup_pricing(CLI::App& app, CommandContext& ctx) {
       ->required()
       ->check(CLI::IsMember({"skypilot"}));
   import->add_option("files", opts->files, "The CSV files to import (one or more; read together)")->required();
-  import->add_option("--out,-o", opts->out, "Write the catalog file here (JSON, atomically)")->required();
+  import->add_option("--out,-o", opts->out, "Write the catalog file here (JSON; \"-\": the standard output)")->required();
   import->add_option("--as-of", opts->as_of,
                      "Date the prices were read, YYYY-MM-DD (required: the CSVs carry no date); becomes each "
                      "record's as_of");

@@ -22,6 +22,7 @@
 #include "cli/report_pipeline.hpp"
 #include "core/error.hpp"
 #include "core/io/atomic_file.hpp"
+#include "core/io/output_set.hpp"
 #include "reports/report_diff.hpp"
 
 namespace tco::cli {
@@ -88,7 +89,7 @@ struct ScenarioResult {
 class Regression {
  public:
   Regression(const RegressOptions& o, CommandContext& ctx)
-      : o_(o), ctx_(ctx), tolerance_{parse_relative_tolerance(o.tolerance), o.abs_tolerance_usd} {
+      : o_(o), ctx_(ctx), tolerance_{parse_relative_tolerance(o.tolerance), o.abs_tolerance_usd}, outputs_(ctx.out) {
     std::error_code ec;
     if (!fs::is_directory(o.scenarios, ec))
       throw InputError(o.scenarios, "", "expected a folder of scenario files, found no such folder");
@@ -97,17 +98,23 @@ class Regression {
     if (!o.update && !fs::is_directory(o.baselines, ec))
       throw InputError(o.baselines, "", "expected the baselines folder, found no such folder (create it with --update)");
     project_root_ = fs::weakly_canonical(fs::absolute(o.scenarios)).parent_path();
+    outputs_.add_file("--md", o.md);
+    if (o.update) outputs_.add_folder("--baselines", o.baselines);
+    else outputs_.add_input_folder("a baseline", o.baselines);
+    outputs_.add_input_folder("a scenario", o.scenarios);
+    outputs_.add_input_folder("a catalog file", o.catalog);
   }
 
   int run() {
-    if (o_.update) fs::create_directories(o_.baselines);
     const std::vector<fs::path> files = scenario_files();
     for (const fs::path& file : files) results_.push_back(regress_one(file));
     note_orphan_baselines(files);
     const std::string md = markdown();
     ctx_.out << md;
-    if (!o_.md.empty()) write_file_atomically(o_.md, md);
+    // Bad input writes nothing: neither the table nor any baseline.
     if (any(Outcome::bad_input)) return kExitBadInput;
+    if (!o_.md.empty()) outputs_.stage(o_.md, md);
+    outputs_.commit();
     if (o_.update) return kExitOk;
     const bool failed = any(Outcome::missing_baseline) || any(Outcome::failed_baseline) ||
                         std::any_of(results_.begin(), results_.end(),
@@ -173,7 +180,7 @@ class Regression {
     if (!o_.update) return r;
     const std::string text = report_text(report);
     if (!has_baseline || read_text(baseline) != text) {
-      write_file_atomically(baseline.string(), text);
+      outputs_.stage_in_folder(o_.baselines, baseline.filename().string(), text);
       r.message = has_baseline ? "baseline updated" : "baseline created";
     } else {
       r.message = "baseline unchanged";
@@ -275,6 +282,7 @@ class Regression {
   const RegressOptions& o_;
   CommandContext& ctx_;
   DiffTolerance tolerance_;
+  OutputSet outputs_;
   fs::path project_root_;
   std::vector<ScenarioResult> results_;
   std::vector<std::string> notes_;

@@ -11,6 +11,7 @@
 
 #include "cli/app.hpp"
 #include "cli/options.hpp"
+#include "cli/command_outputs.hpp"
 #include "cli/report_pipeline.hpp"
 #include "core/error.hpp"
 #include "engine/montecarlo/monte_carlo.hpp"
@@ -25,9 +26,7 @@ namespace tco::cli {
 struct RunOptions {
   std::string scenario;
   std::string out;
-  std::string md;
-  std::string html;
-  std::string csv_dir;
+  HumanFormats formats;
   std::string catalog;
   bool quiet = false;
   std::optional<long> paths;
@@ -38,7 +37,12 @@ struct RunOptions {
 };
 
 static int run_run(const RunOptions& o, CommandContext& ctx) {
+  OutputSet outputs(ctx.out);
+  outputs.add_file("--out", o.out, true);
+  add_human_formats(outputs, o.formats);
+  outputs.add_input("the scenario", o.scenario);
   const Scenario scenario = load_scenario(o.scenario, o.catalog);
+  add_scenario_inputs(outputs, scenario);
   Json report;
   if (scenario.jobs) {
     MonteCarloOptions mc_options = monte_carlo_options(o.paths, o.seed, o.threads);
@@ -61,11 +65,13 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
   if (scenario.uncertain)
     add_uncertainty_analysis(report, o.scenario, o.catalog, monte_carlo_options(o.paths, o.seed, o.threads));
   // Everything is computed before anything is written: bad input leaves no file behind.
-  const std::string text = report_text(report);
-  if (!o.out.empty()) write_file_atomically(o.out, text);
-  write_human_formats(report, o.html, o.md, o.csv_dir);
-  if (!o.quiet) ctx.out << console_summary(report);
-  if (!o.out.empty() && !o.quiet) ctx.out << "report: " << o.out << "\n";
+  if (!o.out.empty()) outputs.stage(o.out, report_text(report));
+  stage_human_formats(outputs, report, o.formats);
+  outputs.commit();
+  // With --out -, the standard output holds the report only.
+  const bool quiet = o.quiet || OutputSet::is_stdout(o.out);
+  if (!quiet) ctx.out << console_summary(report);
+  if (!o.out.empty() && !quiet) ctx.out << "report: " << o.out << "\n";
   return 0;
 }
 
@@ -77,11 +83,11 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
       "breakdown by category, monthly cash flows, comparisons with the baseline (NPV saving, payback month, IRR), "
       "utilization and cloud-price breakevens, and warnings.");
   cmd->add_option("scenario", opts->scenario, "Scenario file (JSON; see docs/scenario.md)")->required();
-  cmd->add_option("--out,-o", opts->out, "Write the JSON report here (atomically; see docs/report.md)");
-  cmd->add_option("--md", opts->md, "Also write a Markdown summary here (for a pull-request comment)");
-  cmd->add_option("--html", opts->html,
+  cmd->add_option("--out,-o", opts->out, "Write the JSON report here (\"-\": the standard output; see docs/report.md)");
+  cmd->add_option("--md", opts->formats.md, "Also write a Markdown summary here (for a pull-request comment)");
+  cmd->add_option("--html", opts->formats.html,
                   "Also write a self-contained HTML report here (inline SVG charts, no network, no JavaScript)");
-  cmd->add_option("--csv", opts->csv_dir,
+  cmd->add_option("--csv", opts->formats.csv_dir,
                   "Also write CSV tables (monthly_cash_flows.csv, plans.csv, ...) into this folder");
   cmd->add_option("--catalog", opts->catalog,
                   "Pricing catalog folder, replacing the scenario's catalog_dir (default: ../pricing-data beside "

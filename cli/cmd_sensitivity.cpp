@@ -16,7 +16,9 @@
 #include "cli/options.hpp"
 #include "cli/report_pipeline.hpp"
 #include "core/error.hpp"
+#include "cli/command_outputs.hpp"
 #include "reports/markdown_summary.hpp"
+#include "core/io/output_set.hpp"
 
 namespace tco::cli {
 
@@ -61,15 +63,23 @@ std::string sensitivity_console(const Json& report) {
 }
 
 int run_sensitivity(const SensitivityOptions& o, CommandContext& ctx) {
+  OutputSet outputs(ctx.out);
+  outputs.add_file("--out", o.out, true);
+  outputs.add_input("the scenario", o.scenario);
   const Scenario scenario = load_scenario(o.scenario, o.catalog);
+  add_scenario_inputs(outputs, scenario);
   if (!scenario.uncertain)
     throw InputError(o.scenario, "/uncertain",
                      "expected an \"uncertain\" section: the inputs to vary and their distributions (docs/scenario.md)");
   const MonteCarloOptions mc = monte_carlo_options(o.paths, o.seed, o.threads);
   Json report = make_report(scenario, mc, RunMetadata{"sensitivity", o.threads});
   add_uncertainty_analysis(report, o.scenario, o.catalog, mc, o.plan);
-  write_and_report(ctx, o.out, report_text(report), o.quiet, o.quiet ? std::string() : sensitivity_console(report),
-                   "report");
+  if (!o.out.empty()) outputs.stage(o.out, report_text(report));
+  outputs.commit();
+  if (!o.quiet && !OutputSet::is_stdout(o.out)) {
+    ctx.out << sensitivity_console(report);
+    if (!o.out.empty()) ctx.out << "report: " << o.out << "\n";
+  }
   return kExitOk;
 }
 
@@ -96,7 +106,7 @@ void setup_sensitivity(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--seed", opts->seed,
                   "Seed of the input draws (default: the scenario's monte_carlo.seed; 0 is an ordinary seed)");
   add_threads_option(*cmd, opts->threads);
-  cmd->add_option("--out,-o", opts->out, "Write the JSON report here (atomically; see docs/report.md)");
+  cmd->add_option("--out,-o", opts->out, "Write the JSON report here (\"-\": the standard output; see docs/report.md)");
   add_catalog_option(*cmd, opts->catalog);
   add_quiet_flag(*cmd, opts->quiet);
   cmd->callback([opts, &ctx] { ctx.exit_code = run_sensitivity(*opts, ctx); });

@@ -28,7 +28,6 @@ struct SweepCliOptions {
   SweepOptions sweep;
   std::string backend = "auto";
   std::string shard;
-  std::string csv;
   long paths = 0;
   std::uint64_t seed = 0;
   bool quiet = false;
@@ -105,7 +104,6 @@ int run_sweep_command(SweepCliOptions& o, CLI::App& cmd, CommandContext& ctx) {
     throw;
   }
   bar.finish();
-  if (!o.csv.empty()) write_file_atomically(o.csv, sweep_csv(r.document));
   if (o.quiet) return kExitOk;
 
   if (r.already_complete) {
@@ -121,7 +119,7 @@ int run_sweep_command(SweepCliOptions& o, CLI::App& cmd, CommandContext& ctx) {
   for (const auto& name : r.document.at("plans"))
     if (best.count(name.get<std::string>()))
       ctx.out << fmt::format("  best plan at {} point(s): {}\n", best[name.get<std::string>()], name.get<std::string>());
-  ctx.out << "wrote: " << s.out << (o.csv.empty() ? "" : ", " + o.csv) << "\n";
+  ctx.out << "wrote: " << s.out << (s.csv.empty() ? "" : ", " + s.csv) << "\n";
   return kExitOk;
 }
 
@@ -140,7 +138,7 @@ void setup_sweep(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--out,-o", opts->sweep.out,
                   "Write the sweep here (atomically; with --shard, this shard's part for tcosim merge)")
       ->required();
-  cmd->add_option("--csv", opts->csv, "Also write one CSV row per point and plan here");
+  cmd->add_option("--csv", opts->sweep.csv, "Also write one CSV row per point and plan here");
   cmd->add_option("--paths", opts->paths, "Monte Carlo paths per point (default: the scenario's monte_carlo.paths)")
       ->check(CLI::Range(1L, 100000000L));
   cmd->add_option("--seed", opts->seed, "Seed of the random streams (default: the scenario's monte_carlo.seed)");

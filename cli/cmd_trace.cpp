@@ -11,6 +11,7 @@
 #include "models/workload/trace_csv.hpp"
 #include "models/importers/trace_import.hpp"
 #include "models/workload/trace_stats.hpp"
+#include "core/io/output_set.hpp"
 
 namespace tco::cli {
 
@@ -24,10 +25,14 @@ struct TraceOptions {
 };
 
 int run_import(const TraceOptions& o, CommandContext& ctx) {
+  OutputSet outputs(ctx.out);
+  outputs.add_file("--out", o.output_path);
+  outputs.add_input("the input trace", o.input_path);
   const ImportResult result = import_trace(o.format, o.input_path);
-  TraceWriter writer(o.output_path);
+  TraceWriter writer(outputs.staging_path(o.output_path));
   for (const Job& job : result.jobs) writer.write(job);
   writer.close();
+  outputs.commit();
   const ImportCounts& c = result.counts;
   ctx.out << fmt::format("read {} rows from {} ({} format)\n", c.rows, o.input_path, o.format);
   ctx.out << fmt::format("wrote {} jobs to {}\n", c.jobs, o.output_path);

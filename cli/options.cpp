@@ -26,12 +26,4 @@ void add_catalog_option(CLI::App& cmd, std::string& catalog) {
 
 void add_quiet_flag(CLI::App& cmd, bool& quiet) { cmd.add_flag("--quiet,-q", quiet, "Print nothing on success"); }
 
-void write_and_report(CommandContext& ctx, const std::string& out, const std::string& text, bool quiet,
-                      const std::string& console, std::string_view label) {
-  if (!out.empty()) write_file_atomically(out, text);
-  if (quiet) return;
-  ctx.out << console;
-  if (!out.empty()) ctx.out << label << ": " << out << "\n";
-}
-
 }  // namespace tco::cli

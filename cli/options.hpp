@@ -26,10 +26,4 @@ void add_catalog_option(CLI::App& cmd, std::string& catalog);
 // --quiet, -q: print nothing on success.
 void add_quiet_flag(CLI::App& cmd, bool& quiet);
 
-// Writes `text` to `out` atomically (nothing when `out` is empty); then, unless `quiet`, prints
-// `console` and "LABEL: OUT". The caller has computed everything first, so bad input leaves no
-// file behind.
-void write_and_report(CommandContext& ctx, const std::string& out, const std::string& text, bool quiet,
-                      const std::string& console, std::string_view label);
-
 }  // namespace tco::cli

@@ -1,7 +1,5 @@
 #include "reports/csv_report.hpp"
 
-#include <filesystem>
-
 #include <fmt/format.h>
 
 #include "core/error.hpp"
@@ -82,14 +80,6 @@ CsvTables csv_tables(const Json& report) {
   if (report.contains("sensitivity") && report.at("sensitivity").contains("tornado"))
     tables.emplace_back("sensitivity.csv", objects_table(report.at("sensitivity").at("tornado").at("inputs")));
   return tables;
-}
-
-void write_csv_tables(const CsvTables& tables, const std::string& dir) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw InputError(dir, "", "cannot create the folder: " + ec.message());
-  for (const auto& [name, text] : tables) write_file_atomically((fs::path(dir) / name).string(), text);
 }
 
 }  // namespace tco

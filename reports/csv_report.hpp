@@ -15,7 +15,4 @@ namespace tco {
 using CsvTables = std::vector<std::pair<std::string, std::string>>;
 CsvTables csv_tables(const Json& report);
 
-// Writes rendered tables into `dir` (created if missing), each atomically.
-void write_csv_tables(const CsvTables& tables, const std::string& dir);
-
 }  // namespace tco

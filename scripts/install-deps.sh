@@ -6,6 +6,8 @@ packages=(
   libeigen3-dev nlohmann-json3-dev libcli11-dev libfmt-dev libboost-math-dev libboost-dev
   doctest-dev librandom123-dev python3 python3-jsonschema
   chromium
+  clang libclang-rt-14-dev   # the fuzz harnesses (scripts/fuzz.sh)
+  ccache
 )
 missing=()
 for p in "${packages[@]}"; do

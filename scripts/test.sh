@@ -1,10 +1,27 @@
 #!/usr/bin/env bash
 # Installs the dependencies, builds tcosim (with the CUDA backend when nvcc is present) and
 # runs the whole test suite with ctest.
+#   scripts/test.sh              the Release build, in build/
+#   scripts/test.sh --sanitize   AddressSanitizer + UndefinedBehaviorSanitizer (clang,
+#                                RelWithDebInfo, no CUDA, no benches), in build-asan/, which also
+#                                holds the fuzz harnesses (scripts/fuzz.sh); any report fails a test
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
+jobs=${JOBS:-$(nproc)}
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+if [ "${1:-}" = --sanitize ]; then
+  build=${TCO_SANITIZE_BUILD_DIR:-build-asan}
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTCO_FUZZ=ON \
+    -DTCO_SANITIZE=address,undefined -DTCO_CUDA=OFF -DTCO_BENCH=OFF "${launcher[@]}"
+  cmake --build "$build" -j"$jobs"
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
+  export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+  ctest --test-dir "$build" --output-on-failure -j"$jobs"
+  exit
+fi
 [ -x /usr/local/cuda/bin/nvcc ] && export PATH="/usr/local/cuda/bin:$PATH"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
-cmake --build build -j"$(nproc)"
-ctest --test-dir build --output-on-failure -j"$(nproc)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}"
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure -j"$jobs"

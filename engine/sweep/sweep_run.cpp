@@ -17,6 +17,8 @@
 #include "engine/sweep/sweep_shard_check.hpp"
 #include "engine/sweep/sweep_size.hpp"
 #include "core/io/finite_figures.hpp"
+#include "models/scenario_inputs.hpp"
+#include "core/io/output_set.hpp"
 
 namespace tco {
 
@@ -48,6 +50,7 @@ Json stats_json(double mean, double stderr_, long n, const Summary& s) {
 
 // Everything of a document but its schema, shard and points.
 Json identity_of(const Json& doc) {
+  if (!doc.is_object()) return doc;  // not a sweep document: its callers say so
   Json id = doc;
   id.erase("schema");
   id.erase("shard");
@@ -270,7 +273,14 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
   if (o.shard_count < 1 || o.shard_index < 1 || o.shard_index > o.shard_count)
     throw InputError("--shard", "", fmt::format("expected k/N with 1 <= k <= N, found {}/{}", o.shard_index, o.shard_count));
   if (o.out.empty()) throw InputError("--out", "", "expected a file to write the sweep to");
+  // The document and the CSV are written together, or neither (the blocks in OUT.parts/ stay
+  // for --resume).
+  OutputSet outputs;
+  outputs.add_file("--out", o.out);
+  outputs.add_file("--csv", o.csv);
+  outputs.add_input("the grid", o.grid_file);
   const SweepInputs in = load_sweep_inputs(o);
+  add_scenario_inputs(outputs, in.base);
   summary.backend = resolve_sweep_backend(o.backend);
   const Json identity = sweep_identity(in);
   const long points = in.grid.points();
@@ -288,6 +298,8 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
         (whole ? done.value("schema", "") == std::string(kSweepSchema)
                : done.value("schema", "") == std::string(kSweepShardSchema) && done.value("shard", Json()) == shard_meta)) {
       summary.document = done;
+      if (!o.csv.empty()) outputs.stage(o.csv, sweep_csv(done));
+      outputs.commit();
       summary.already_complete = true;
       summary.points_resumed = range.end - range.first;
       return summary;
@@ -379,7 +391,9 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
   shard["shard"] = shard_meta;
   shard["points"] = std::move(all_points);
   summary.document = whole ? merge_sweep_shards({{o.out, shard}}) : shard;
-  write_file_atomically(o.out, sweep_text(summary.document));
+  outputs.stage(o.out, sweep_text(summary.document));
+  if (!o.csv.empty()) outputs.stage(o.csv, sweep_csv(summary.document));
+  outputs.commit();
   remove_parts_on_error.armed = false;
   fs::remove_all(parts, ec);
   summary.path_hours = info.path_hours_done;

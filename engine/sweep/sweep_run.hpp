@@ -39,6 +39,7 @@ struct SweepOptions {
   int shard_count = 1;
   long block_points = 0;            // points per resumable block; 0: about 8e9 path-hours each
   std::string out;                  // the sweep (or shard) document
+  std::string csv;                  // also one CSV row per point and plan, when not empty
   bool resume = false;
 };
 

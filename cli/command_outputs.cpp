@@ -1,0 +1,24 @@
+#include "cli/command_outputs.hpp"
+
+#include "reports/csv_report.hpp"
+#include "reports/html_report.hpp"
+#include "reports/markdown_summary.hpp"
+
+namespace tco::cli {
+
+void add_human_formats(OutputSet& outputs, const HumanFormats& formats) {
+  outputs.add_file("--html", formats.html);
+  outputs.add_file("--md", formats.md);
+  outputs.add_folder("--csv", formats.csv_dir);
+}
+
+void stage_human_formats(OutputSet& outputs, const Json& report, const HumanFormats& formats) {
+  const std::string html_text = formats.html.empty() ? std::string() : html_report(report);
+  const std::string md_text = formats.md.empty() ? std::string() : markdown_summary(report);
+  const CsvTables tables = formats.csv_dir.empty() ? CsvTables() : csv_tables(report);
+  if (!formats.html.empty()) outputs.stage(formats.html, html_text);
+  if (!formats.md.empty()) outputs.stage(formats.md, md_text);
+  for (const auto& [name, text] : tables) outputs.stage_in_folder(formats.csv_dir, name, text);
+}
+
+}  // namespace tco::cli

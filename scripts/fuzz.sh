@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses of fuzz/ (clang, -fsanitize=fuzzer,address,undefined) in
+# build-asan/ (the build of scripts/test.sh --sanitize: nothing to rebuild after it) and runs each for SECONDS (default 60), seeded with a corpus gathered from the
+# shipped files; prints executions, coverage and crashes per harness (docs/testing.md).
+# Exit 1 when any harness found something: the reproducers are in build-asan/fuzz-runs/<run>/.
+#   scripts/fuzz.sh [SECONDS] [HARNESS...]     e.g. scripts/fuzz.sh 30 scenario trace-openb
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+build=${TCO_SANITIZE_BUILD_DIR:-build-asan}
+jobs=${JOBS:-$(nproc)}
+shared=../shared/data
+
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# The same configuration as scripts/test.sh --sanitize; only the harnesses are built here.
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTCO_FUZZ=ON \
+  -DTCO_SANITIZE=address,undefined -DTCO_CUDA=OFF -DTCO_BENCH=OFF "${launcher[@]}" >/dev/null
+cmake --build "$build" -j"$jobs" --target fuzz_scenario fuzz_catalog fuzz_grid fuzz_trace fuzz_series fuzz_skypilot fuzz_report
+
+runs=$build/fuzz-runs
+# Each run: name, harness binary, TCO_FUZZ_FORMAT, seed files (globs; missing ones are skipped).
+# Large CSV inputs are cut to their first 40 lines (libFuzzer mutates small inputs best); JSON
+# files are taken whole.
+declare -A binary format seeds
+add_run() { binary[$1]=$2; format[$1]=$3; seeds[$1]=$4; }
+add_run scenario        fuzz_scenario  ""           "scenarios/*.json scenarios/sweeps/hybrid-uncertain.json tests/fixtures/scenarios/*.json tests/fixtures/des/mc_small.json tests/fixtures/sweep/rich.json"
+add_run catalog         fuzz_catalog   ""           "pricing-data/*.json tests/fixtures/catalog/*.json"
+add_run grid            fuzz_grid      ""           "scenarios/sweeps/*.grid.json tests/fixtures/sweep/grid.json"
+add_run trace-canonical fuzz_trace     canonical    "fuzz/seeds/canonical/*"
+add_run trace-openb     fuzz_trace     openb        "$shared/alibaba-gpu-v2023/openb_pod_list_default.csv"
+add_run trace-dlrm      fuzz_trace     dlrm         "$shared/alibaba-gpu-v2025/disaggregated_DLRM_trace.csv"
+add_run trace-philly    fuzz_trace     philly       "fuzz/seeds/philly/*"
+add_run trace-pai       fuzz_trace     pai          "fuzz/seeds/pai/*"
+add_run trace-helios    fuzz_trace     helios       "fuzz/seeds/helios/*"
+add_run series-csv      fuzz_series    csv          "tests/fixtures/series/*.csv $shared/helios-venus/cluster_gpu_number.csv"
+add_run series-helios_vc fuzz_series   helios_vc    "$shared/helios-artifact-derived/Earth_vchbv_cluster_sequence_vc.csv"
+add_run series-philly_nodes fuzz_series philly_nodes "$shared/helios-artifact-derived/philly_node_sequence.csv"
+add_run skypilot        fuzz_skypilot  ""           "$shared/skypilot-catalog/*.csv"
+add_run report          fuzz_report    ""           "tests/baselines/*.json tests/fixtures/des/mc_small.report.json"
+order=(scenario catalog grid trace-canonical trace-openb trace-dlrm trace-philly trace-pai trace-helios
+       series-csv series-helios_vc series-philly_nodes skypilot report)
+(($#)) && order=("$@")
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# One run: gathers its seeds, fuzzes, and writes its line of the table (and the first lines of
+# its finding) to $dir/result.txt. Exit 1 when it found something.
+fuzz_one() {
+  local name=$1 dir=$runs/$1 status=0
+  rm -rf "$dir/seeds" "$dir/log.txt" "$dir/result.txt"
+  mkdir -p "$dir/seeds" "$dir/corpus"
+  for pattern in ${seeds[$name]}; do
+    for f in $pattern; do
+      [ -f "$f" ] || continue
+      local seed=$dir/seeds/$(echo "$f" | tr '/' '_')
+      if [[ $f == *.json ]]; then cp "$f" "$seed"; else head -n 40 "$f" >"$seed"; fi
+    done
+  done
+  TCO_FUZZ_FORMAT=${format[$name]} "$build/fuzz/${binary[$name]}" -max_total_time="$seconds" -timeout=30 \
+    -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$dir/" "$dir/corpus" "$dir/seeds" \
+    >"$dir/log.txt" 2>&1 || status=$?
+  local executions last cov ft crashes
+  executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log.txt" | tail -1)
+  last=$(grep -E '^#[0-9]+' "$dir/log.txt" | tail -1 || true)
+  cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
+  ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
+  crashes=$(find "$dir" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
+  ((status != 0 && crashes == 0)) && crashes=1  # it stopped on a finding it did not save
+  printf '%-20s %8s %12s %8s %8s %8s\n' "$name" "$seconds" "${executions:-?}" "${cov:-?}" "${ft:-?}" "$crashes" \
+    >"$dir/result.txt"
+  ((crashes == 0)) && return 0
+  grep -m3 -E 'FINDING|ERROR: (Address|Undefined|LeakSanitizer|libFuzzer)|runtime error' "$dir/log.txt" |
+    sed 's/^/    /' >>"$dir/result.txt"
+  return 1
+}
+
+# libFuzzer is single-threaded: run as many at once as there are cores.
+for name in "${order[@]}"; do
+  while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
+  fuzz_one "$name" &
+done
+wait
+findings=0
+for name in "${order[@]}"; do
+  (($(head -1 "$runs/$name/result.txt" | awk '{print $6}') > 0)) && findings=1
+done
+{
+  printf '%-20s %8s %12s %8s %8s %8s\n' run seconds executions cov ft crashes
+  for name in "${order[@]}"; do cat "$runs/$name/result.txt"; done
+} | tee "$build/fuzz-summary.txt"
+exit "$findings"
