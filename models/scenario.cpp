@@ -546,7 +546,10 @@ void check_uncertain_tornado_values(const Json& doc, const std::string& file, co
     const UncertainInput& in = spec.inputs[i];
     UncertainSpec alone;
     alone.inputs = {in};
-    for (const auto& [end, value] : {std::pair{"low", in.low}, std::pair{"high", in.high}}) {
+    for (const auto& end_value : {std::pair{"low", in.low}, std::pair{"high", in.high}}) {
+      // Named copies, not a structured binding: clang 14 (the sanitizer build) cannot capture one.
+      const char* const end = end_value.first;
+      const double value = end_value.second;
       const std::string where = "/uncertain/inputs/" + std::to_string(i);
       auto fail = [&](const std::string& why) {
         return InputError(file, where,
