@@ -83,8 +83,10 @@ TEST_CASE("utilization breakeven: equals the single-node ledger on a lease") {
 TEST_CASE("utilization breakeven: the fixed staff counts (half an FTE is $60,000 a year for one node)") {
   Json without = single_node_json(1.0);
   without["onprem"]["staff"]["fixed_fte"] = 0.0;
-  const double u_with = on_demand_breakeven(run_scenario_json(single_node_json(1.0)), "own-1").utilization.value_or(2.0);
-  const UtilizationBreakeven& b = on_demand_breakeven(run_scenario_json(without), "own-1");
+  const ScenarioOutcome with_staff = run_scenario_json(single_node_json(1.0));
+  const double u_with = on_demand_breakeven(with_staff, "own-1").utilization.value_or(2.0);
+  const ScenarioOutcome without_staff = run_scenario_json(without);  // kept: b refers into it
+  const UtilizationBreakeven& b = on_demand_breakeven(without_staff, "own-1");
   REQUIRE(b.utilization.has_value());
   // The fixed staff adds 0.5 x 120,000 / 12 = 5,000 a month, PV 5,000 x annuity, to PV(fixed),
   // so u* grows by 5,000 x annuity / (PV(cloud per u) - PV(dynamic per u)).
@@ -102,14 +104,16 @@ TEST_CASE("utilization breakeven: a node of an N-node fleet carries 1/N of the f
   fleet["onprem"]["staff"]["fixed_fte"] = 1.0;
   fleet["onprem"]["room_capex_usd"] = 110000.0;
   fleet["plans"][1] = {{"name", "own-11"}, {"kind", "onprem"}, {"onprem_nodes", 11}};
-  const UtilizationBreakeven& b = on_demand_breakeven(run_scenario_json(fleet), "own-11");
+  const ScenarioOutcome fleet_run = run_scenario_json(fleet);  // kept: b refers into it
+  const UtilizationBreakeven& b = on_demand_breakeven(fleet_run, "own-11");
   CHECK(b.fleet_nodes == 11);
   // The same node alone, with exactly those shares written into its scenario.
   Json alone = single_node_json(1.0);
   alone["onprem"]["staff"]["fixed_fte"] = 1.0 / 11.0;
   alone["onprem"]["room_capex_usd"] = 10000.0;
   alone["onprem"]["colocation"] = {{"id", "test-colo"}, {"usd_per_rack_month", 500.0 * 3.0 / 11.0}};
-  const UtilizationBreakeven& one = on_demand_breakeven(run_scenario_json(alone), "own-1");
+  const ScenarioOutcome alone_run = run_scenario_json(alone);
+  const UtilizationBreakeven& one = on_demand_breakeven(alone_run, "own-1");
   REQUIRE(b.utilization.has_value());
   REQUIRE(one.utilization.has_value());
   CHECK(b.pv_fixed_usd == doctest::Approx(one.pv_fixed_usd).epsilon(1e-12));
