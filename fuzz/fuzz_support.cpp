@@ -15,7 +15,9 @@ namespace tco::fuzz {
 namespace fs = std::filesystem;
 
 const std::string& work_dir() {
-  static const std::string dir = [] {
+  // Never destroyed: the exit handler below runs after the destructors of statics whose
+  // initialisation registered it, so it must not read a static std::string.
+  static const std::string& dir = *new std::string([] {
     const fs::path d = fs::temp_directory_path() / ("tcosim-fuzz-" + std::to_string(::getpid()));
     fs::remove_all(d);
     for (const char* sub : {"scenarios", "catalog-under-test", "out"}) fs::create_directories(d / sub);
@@ -26,7 +28,7 @@ const std::string& work_dir() {
       fs::remove_all(work_dir(), ec);
     });
     return d.string();
-  }();
+  }());
   return dir;
 }
 
