@@ -1,4 +1,4 @@
-// tcosim report REPORT.json [--html OUT.html] [--md OUT.md] [--csv DIR]: renders a saved
+// tcosim report REPORT.json [--html OUT.html] [--md OUT.md] [--csv DIR] [--xlsx OUT.xlsx]: renders a saved
 // JSON report into the human formats, exactly as `run` would have.
 #include <memory>
 
@@ -12,17 +12,20 @@
 #include "cli/command_outputs.hpp"
 #include "reports/json_report.hpp"
 #include "reports/markdown_summary.hpp"
+#include "reports/workbook.hpp"
 
 namespace tco::cli {
 
 struct ReportOptions {
   std::string report;
   HumanFormats formats;
+  std::string xlsx;
 };
 
 static int run_report(const ReportOptions& o, CommandContext& ctx) {
   OutputSet outputs(ctx.out);
   add_human_formats(outputs, o.formats);
+  outputs.add_file("--xlsx", o.xlsx);
   outputs.add_input("the report", o.report);
   const Json report = read_json_file(o.report);
   if (!report.is_object() || report.value("schema_version", "") != kReportSchemaVersion)
@@ -32,7 +35,9 @@ static int run_report(const ReportOptions& o, CommandContext& ctx) {
                                                                                   : std::string("none")));
   try {
     stage_human_formats(outputs, report, o.formats);
-    if (o.formats.empty()) ctx.out << console_summary(report);
+    // The JSON report holds no per-path NPVs: a workbook made from it has no Paths sheet.
+    if (!o.xlsx.empty()) write_workbook_atomically(report, WorkbookPaths{}, outputs.staging_path(o.xlsx));
+    if (o.formats.empty() && o.xlsx.empty()) ctx.out << console_summary(report);
   } catch (const Json::exception& e) {
     // A report edited by hand or cut short: a field the renderers need is missing or of the
     // wrong type. nlohmann's diagnostics put its pointer in parentheses: "(/plans/0/npv_usd) ...".
@@ -55,6 +60,9 @@ void setup_report(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--html", opts->formats.html, "Write the HTML page here (inline SVG charts, no network, no JavaScript)");
   cmd->add_option("--md", opts->formats.md, "Write the Markdown summary here");
   cmd->add_option("--csv", opts->formats.csv_dir, "Write monthly_cash_flows.csv, plans.csv (and sizing/sensitivity tables) into this folder");
+  cmd->add_option("--xlsx", opts->xlsx,
+                  "Write an Excel workbook here: inputs, monthly flows per plan with NPV and totals as formulas, a "
+                  "summary (no Paths sheet: the JSON report has no per-path NPVs; docs/report.md)");
   cmd->callback([opts, &ctx] { ctx.exit_code = run_report(*opts, ctx); });
 }
 

@@ -1,4 +1,4 @@
-// tcosim run SCENARIO --out REPORT.json [--md SUMMARY.md] [--html REPORT.html] [--csv DIR] [--catalog DIR]
+// tcosim run SCENARIO --out REPORT.json [--md SUMMARY.md] [--html REPORT.html] [--csv DIR] [--xlsx R.xlsx] [--catalog DIR]
 //   [--paths N] [--seed S] [--threads T] [--target-ci-usd X --path-ceiling N]
 // A scenario with "jobs" runs the discrete-event Monte Carlo replay (docs/des.md); one
 // without keeps the deterministic hourly model as its headline and, with more than one path,
@@ -20,6 +20,7 @@
 #include "core/io/atomic_file.hpp"
 #include "reports/json_report.hpp"
 #include "reports/markdown_summary.hpp"
+#include "reports/workbook.hpp"
 
 namespace tco::cli {
 
@@ -27,6 +28,7 @@ struct RunOptions {
   std::string scenario;
   std::string out;
   HumanFormats formats;
+  std::string xlsx;
   std::string catalog;
   bool quiet = false;
   std::optional<long> paths;
@@ -41,9 +43,11 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
   outputs.add_file("--out", o.out, true);
   add_human_formats(outputs, o.formats);
   outputs.add_input("the scenario", o.scenario);
+  outputs.add_file("--xlsx", o.xlsx);
   const Scenario scenario = load_scenario(o.scenario, o.catalog);
   add_scenario_inputs(outputs, scenario);
   Json report;
+  WorkbookPaths workbook_paths;  // per-path NPVs for the workbook's Paths sheet
   if (scenario.jobs) {
     MonteCarloOptions mc_options = monte_carlo_options(o.paths, o.seed, o.threads);
     mc_options.target_ci_usd = o.target_ci_usd;
@@ -51,6 +55,7 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
     try {
       const MonteCarloRun mc = run_monte_carlo(scenario, mc_options);
       report = report_json(scenario, mc, RunMetadata{"run", o.threads});
+      if (!o.xlsx.empty()) workbook_paths.npv_usd_by_path = mc.npv_by_path;
     } catch (const TargetNotReached& e) {
       ctx.err << "tcosim: error: " << e.what() << "\n";
       return kExitCheckFailed;
@@ -59,7 +64,8 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
     if (o.target_ci_usd)
       ctx.err << "tcosim: note: the scenario has no \"jobs\": the fluid Monte Carlo ignores --target-ci-usd (it "
                  "runs --paths or the scenario's monte_carlo.paths)\n";
-    report = make_report(scenario, monte_carlo_options(o.paths, o.seed, o.threads), RunMetadata{"run", o.threads});
+    report = make_report(scenario, monte_carlo_options(o.paths, o.seed, o.threads), RunMetadata{"run", o.threads},
+                         o.xlsx.empty() ? nullptr : &workbook_paths.npv_usd_by_path);
   }
   // A scenario with uncertain inputs: sensitivity and breakevens under uncertainty (docs/decisions.md).
   if (scenario.uncertain)
@@ -67,11 +73,13 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
   // Everything is computed before anything is written: bad input leaves no file behind.
   if (!o.out.empty()) outputs.stage(o.out, report_text(report));
   stage_human_formats(outputs, report, o.formats);
+  if (!o.xlsx.empty()) write_workbook_atomically(report, workbook_paths, outputs.staging_path(o.xlsx));
   outputs.commit();
   // With --out -, the standard output holds the report only.
   const bool quiet = o.quiet || OutputSet::is_stdout(o.out);
   if (!quiet) ctx.out << console_summary(report);
   if (!o.out.empty() && !quiet) ctx.out << "report: " << o.out << "\n";
+  if (!o.xlsx.empty() && !quiet) ctx.out << "workbook: " << o.xlsx << "\n";
   return 0;
 }
 
@@ -89,6 +97,9 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
                   "Also write a self-contained HTML report here (inline SVG charts, no network, no JavaScript)");
   cmd->add_option("--csv", opts->formats.csv_dir,
                   "Also write CSV tables (monthly_cash_flows.csv, plans.csv, ...) into this folder");
+  cmd->add_option("--xlsx", opts->xlsx,
+                  "Also write an Excel workbook here: inputs, monthly flows per plan with NPV and totals as formulas "
+                  "of the discount rate, a summary and, with Monte Carlo paths, the NPV of every path (docs/report.md)");
   cmd->add_option("--catalog", opts->catalog,
                   "Pricing catalog folder, replacing the scenario's catalog_dir (default: ../pricing-data beside "
                   "the scenario)");

@@ -6,14 +6,22 @@
 
 namespace tco::cli {
 
-Json make_report(const Scenario& scenario, const MonteCarloOptions& options, const RunMetadata& meta) {
-  if (scenario.jobs) return report_json(scenario, run_monte_carlo(scenario, options), meta);
+Json make_report(const Scenario& scenario, const MonteCarloOptions& options, const RunMetadata& meta,
+                 std::vector<std::vector<double>>* npv_by_path) {
+  if (scenario.jobs) {
+    const MonteCarloRun mc = run_monte_carlo(scenario, options);
+    if (npv_by_path) *npv_by_path = mc.npv_by_path;
+    return report_json(scenario, mc, meta);
+  }
   Json report = report_json(scenario, run_deterministic(scenario), meta);
   // More than one path: the fluid model's random inputs drawn per path (docs/model.md §10).
   const long paths = options.paths.value_or(scenario.monte_carlo.paths);
-  if (paths > 1)
-    add_fluid_monte_carlo(report, run_fluid_monte_carlo(scenario, paths, options.seed.value_or(scenario.monte_carlo.seed),
-                                                        options.threads));
+  if (paths > 1) {
+    const FluidMonteCarloRun fluid = run_fluid_monte_carlo(
+        scenario, paths, options.seed.value_or(scenario.monte_carlo.seed), options.threads);
+    add_fluid_monte_carlo(report, fluid);
+    if (npv_by_path) *npv_by_path = fluid.npv_by_path;
+  }
   return report;
 }
 

@@ -22,7 +22,8 @@ Json breakdown(const Ledger& ledger, double rate, bool discounted) {
 Json monthly_table(const PlanResult& r, double rate) {
   Json columns = Json::array({"month"});
   for (int c = 0; c < kCategoryCount; ++c) columns.push_back(std::string(category_name(category_at(c))));
-  for (const char* extra : {"total_usd", "cumulative_discounted_usd", "depreciation_usd", "peak_facility_kw"})
+  for (const char* extra : {"total_usd", "cumulative_discounted_usd", "depreciation_usd", "peak_facility_kw",
+                            "start_of_month_usd"})
     columns.push_back(extra);
   const auto cumulative = r.ledger.cumulative_discounted_usd(rate);
   Json rows = Json::array();
@@ -33,6 +34,7 @@ Json monthly_table(const PlanResult& r, double rate) {
     row.push_back(cumulative[m]);
     row.push_back(r.depreciation_usd_by_month[m]);
     row.push_back(r.peak_facility_kw_by_month[m]);
+    row.push_back(r.ledger.month_start_usd(m));  // discounted (1+r)^(-m/12); the rest (1+r)^(-(m+1)/12)
     rows.push_back(std::move(row));
   }
   return {{"columns", columns}, {"rows", rows}};

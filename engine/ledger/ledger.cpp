@@ -29,6 +29,12 @@ double Ledger::month_total_usd(int month) const {
   return total;
 }
 
+double Ledger::month_start_usd(int month) const {
+  double total = 0.0;
+  for (int c = 0; c < kCategoryCount; ++c) total += start_[month][c];
+  return total;
+}
+
 double Ledger::category_total_usd(Category c) const {
   double total = 0.0;
   for (int m = 0; m < months(); ++m) total += month_category_usd(m, c);

@@ -44,6 +44,8 @@ class Ledger {
   int months() const { return static_cast<int>(start_.size()); }
   double month_category_usd(int month, Category c) const;
   double month_total_usd(int month) const;
+  // The part of month_total_usd booked at the start of the month (the rest is at its end).
+  double month_start_usd(int month) const;
   double category_total_usd(Category c) const;
   double total_usd() const;
   double category_npv_usd(Category c, double rate_per_year) const;

@@ -27,6 +27,7 @@ FluidMonteCarloRun run_fluid_monte_carlo(const Scenario& s, long paths, std::uin
     run.plans.push_back(std::move(st));
   }
   run.comparisons = paired_comparisons(s, npv_by_path, nominal_by_path);
+  run.npv_by_path = std::move(npv_by_path);
   return run;
 }
 

@@ -20,6 +20,7 @@ struct FluidMonteCarloRun {
   std::uint64_t seed = 0;
   std::vector<McPlanStats> plans;              // npv_usd and total_nominal_usd (no job counters)
   std::vector<McComparisonStats> comparisons;  // each plan but the baseline vs the baseline
+  std::vector<std::vector<double>> npv_by_path;  // [plan][path], as MonteCarloRun's
 };
 
 // paths >= 1; threads as OpenMP's (0: all cores). The numbers do not depend on `threads`.
