@@ -9,23 +9,15 @@
 
 namespace tco::test {
 
-inline std::string source_path(const std::string& relative) {
-  return std::string(TCO_SOURCE_DIR) + "/" + relative;
-}
+// Defined in test_paths.cpp, the one file compiled with the checkout's paths (the other test
+// files then compile the same in every checkout, and ccache shares them between clones).
+std::string source_path(const std::string& relative);
+std::string shared_data_path(const std::string& relative);
+bool shared_data_available();
 
-inline std::string shared_data_path(const std::string& relative) {
-  return std::string(TCO_SHARED_DATA_DIR) + "/" + relative;
-}
-
-inline bool shared_data_available() { return std::filesystem::is_directory(TCO_SHARED_DATA_DIR); }
-
-// A fresh empty folder under the build tree for a test's output files.
-inline std::filesystem::path scratch_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("tcosim-test-" + name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+// A fresh empty folder for a test's output files, named after the checkout so that two
+// checkouts' suites running at once never share one.
+std::filesystem::path scratch_dir(const std::string& name);
 
 }  // namespace tco::test
 
