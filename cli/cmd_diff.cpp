@@ -8,6 +8,7 @@
 #include "cli/app.hpp"
 #include "core/error.hpp"
 #include "reports/report_diff.hpp"
+#include "reports/report_reader.hpp"
 
 namespace tco::cli {
 
@@ -21,7 +22,7 @@ struct DiffOptions {
 
 static int run_diff(const DiffOptions& o, CommandContext& ctx) {
   const DiffTolerance tolerance{parse_relative_tolerance(o.tolerance), o.abs_tolerance_usd};
-  const ReportDiff diff = diff_reports(read_json_file(o.base), read_json_file(o.next), tolerance, o.base, o.next);
+  const ReportDiff diff = diff_reports(read_report_file(o.base), read_report_file(o.next), tolerance, o.base, o.next);
   if (o.format == "json") ctx.out << diff_json(diff, tolerance).dump(2) << "\n";
   else if (o.format == "md") ctx.out << diff_markdown(diff, tolerance);
   else ctx.out << diff_text(diff, tolerance);

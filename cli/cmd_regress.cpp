@@ -24,6 +24,7 @@
 #include "core/io/atomic_file.hpp"
 #include "core/io/output_set.hpp"
 #include "reports/report_diff.hpp"
+#include "reports/report_reader.hpp"
 
 namespace tco::cli {
 
@@ -170,7 +171,7 @@ class Regression {
               fmt::format("no {}: run `{}` to create it", baseline.string(), update_command())};
     if (has_baseline) {
       try {
-        r.diff = diff_reports(read_json_file(baseline.string()), report, tolerance_, baseline.string(), file.string());
+        r.diff = diff_reports(read_report_file(baseline.string()), report, tolerance_, baseline.string(), file.string());
       } catch (const InputError& e) {
         if (!o_.update)
           return {r.name, Outcome::failed_baseline, std::nullopt,

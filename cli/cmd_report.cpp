@@ -12,6 +12,7 @@
 #include "cli/command_outputs.hpp"
 #include "reports/json_report.hpp"
 #include "reports/markdown_summary.hpp"
+#include "reports/report_reader.hpp"
 #include "reports/workbook.hpp"
 
 namespace tco::cli {
@@ -27,12 +28,11 @@ static int run_report(const ReportOptions& o, CommandContext& ctx) {
   add_human_formats(outputs, o.formats);
   outputs.add_file("--xlsx", o.xlsx);
   outputs.add_input("the report", o.report);
-  const Json report = read_json_file(o.report);
-  if (!report.is_object() || report.value("schema_version", "") != kReportSchemaVersion)
+  const Json report = read_report_file(o.report);
+  if (report.value("schema_version", "") != kReportSchemaVersion)
     throw InputError(o.report, "/schema_version",
                      std::string("expected a tcosim report with schema_version \"") + kReportSchemaVersion + "\", found " +
-                         (report.is_object() && report.contains("schema_version") ? report.at("schema_version").dump()
-                                                                                  : std::string("none")));
+                         (report.contains("schema_version") ? report.at("schema_version").dump() : std::string("none")));
   try {
     stage_human_formats(outputs, report, o.formats);
     // The JSON report holds no per-path NPVs: a workbook made from it has no Paths sheet.
