@@ -5,6 +5,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <future>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -170,14 +172,28 @@ void check_sweep(const SweepOptions& options) {
   checked_block_points(in, {0, in.grid.points()}, options.block_points, options.threads);
 }
 
-std::vector<SweepPointValues> evaluate_grid_points(const SweepInputs& in, PointRange range, SweepBackend backend,
-                                                   int threads, const SweepProgress& progress) {
+PreparedGridPoints prepare_grid_points(const SweepInputs& in, PointRange range, int threads) {
+  PreparedGridPoints prepared;
+  prepared.range = range;
   const long count = range.end - range.first;
-  std::vector<SweepPoint> points(static_cast<std::size_t>(std::max(0L, count)));
+  std::vector<SweepPoint>& points = prepared.points;
+  points.resize(static_cast<std::size_t>(std::max(0L, count)));
   // Points are prepared in parallel; the failing point with the lowest index is the one reported.
   parallel_for_index(count, threads, [&](long i) { points[i] = prepare_grid_point(in, range.first + i); });
+  prepared.chunk = make_sweep_chunk(points);
+  return prepared;
+}
 
-  const SweepChunk chunk = make_sweep_chunk(points);
+std::vector<SweepPointValues> evaluate_grid_points(const SweepInputs& in, PointRange range, SweepBackend backend,
+                                                   int threads, const SweepProgress& progress) {
+  return evaluate_prepared_points(in, prepare_grid_points(in, range, threads), backend, threads, progress);
+}
+
+std::vector<SweepPointValues> evaluate_prepared_points(const SweepInputs& in, const PreparedGridPoints& prepared,
+                                                       SweepBackend backend, int threads, const SweepProgress& progress) {
+  const PointRange range = prepared.range;
+  const std::vector<SweepPoint>& points = prepared.points;
+  const SweepChunk& chunk = prepared.chunk;
   SweepDeviceMoments moments;
   const bool on_device = backend == SweepBackend::cuda;
   const SweepPathValues values =
@@ -356,8 +372,23 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
   summary.points_resumed = info.points_done;
   if (display) display(info);
 
+  // With the CUDA backend the host prepares the next block on its cores while the device
+  // evaluates this one (the preparation is 40 to 60% of a whole command otherwise;
+  // docs/performance.md). On the CPU both would compete for the same cores.
+  const bool overlap = summary.backend == SweepBackend::cuda;
+  std::future<PreparedGridPoints> next_prepared;
+  const auto start_preparing_after = [&](std::size_t done) {
+    for (std::size_t b = done; b < blocks.size(); ++b)
+      if (blocks[b].points.is_null()) {
+        next_prepared = std::async(std::launch::async, prepare_grid_points, std::cref(in), blocks[b].range, o.threads);
+        return;
+      }
+  };
+  if (overlap) start_preparing_after(0);
+
   Json all_points = Json::array();
-  for (auto& blk : blocks) {
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    Block& blk = blocks[b];
     if (blk.points.is_null()) {
       const double before = info.path_hours_done;
       const SweepProgress progress = [&](long items) {
@@ -366,8 +397,14 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
         now.path_hours_done = before + static_cast<double>(items) * static_cast<double>(in.base.horizon_hours());
         display(now);
       };
-      const std::vector<SweepPointValues> values =
-          evaluate_grid_points(in, blk.range, summary.backend, o.threads, progress);
+      std::vector<SweepPointValues> values;
+      if (overlap) {
+        const PreparedGridPoints prepared = next_prepared.get();
+        start_preparing_after(b + 1);
+        values = evaluate_prepared_points(in, prepared, summary.backend, o.threads, progress);
+      } else {
+        values = evaluate_grid_points(in, blk.range, summary.backend, o.threads, progress);
+      }
       blk.points = Json::array();
       for (const auto& v : values) blk.points.push_back(sweep_point_json(in, v));
       require_finite_figures(blk.points, in.scenario_file);

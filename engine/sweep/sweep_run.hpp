@@ -90,6 +90,19 @@ struct SweepPointValues {
 std::vector<SweepPointValues> evaluate_grid_points(const SweepInputs& inputs, PointRange range, SweepBackend backend,
                                                    int threads, const SweepProgress& progress = {});
 
+// The host's half of evaluate_grid_points: the points of `range` prepared on `threads` host
+// threads and packed into the chunk a backend reads. run_sweep prepares the next block this way
+// while the device evaluates the current one.
+struct PreparedGridPoints {
+  PointRange range;
+  std::vector<SweepPoint> points;
+  SweepChunk chunk;
+};
+PreparedGridPoints prepare_grid_points(const SweepInputs& inputs, PointRange range, int threads);
+std::vector<SweepPointValues> evaluate_prepared_points(const SweepInputs& inputs, const PreparedGridPoints& prepared,
+                                                       SweepBackend backend, int threads,
+                                                       const SweepProgress& progress = {});
+
 // The resolved backend for a request: automatic -> cuda when built and a device is visible,
 // else cpu. Throws InputError for cuda without the backend or without a device.
 SweepBackend resolve_sweep_backend(SweepBackend requested);
