@@ -21,7 +21,15 @@ std::optional<double> optional_number(const Json& stats, const char* key) {
   return std::nullopt;
 }
 
-svg::Box box_of(const std::string& label, const Json& stats, std::string note = {}) {
+// The plan's position in the report's plans: its colour in every chart of the page.
+int plan_index(const Json& report, const std::string& plan) {
+  const Json& plans = report.at("plans");
+  for (std::size_t i = 0; i < plans.size(); ++i)
+    if (plans[i].at("name") == plan) return static_cast<int>(i);
+  return -1;
+}
+
+svg::Box box_of(const Json& report, const std::string& label, const Json& stats, std::string note = {}) {
   return {label,
           stats.at("p5").get<double>(),
           stats.at("p50").get<double>(),
@@ -29,7 +37,8 @@ svg::Box box_of(const std::string& label, const Json& stats, std::string note = 
           stats.at("mean").get<double>(),
           optional_number(stats, "p10"),
           optional_number(stats, "p90"),
-          std::move(note)};
+          std::move(note),
+          plan_index(report, label)};
 }
 
 std::string interval(const Json& stats) {
@@ -46,16 +55,16 @@ const Json* comparison_of(const Json& mc, const std::string& plan) {
 
 std::string statistics_table(const Json& mc, const std::string& baseline) {
   std::string out = fmt::format(
-      "<table class=mc><tr><th>plan</th><th>mean NPV</th><th>95% CI of the mean</th><th>P5 .. P95</th>"
-      "<th>NPV minus {0}: mean</th><th>its 95% CI</th><th>P(cheaper than {0})</th></tr>\n",
+      "<table class=mc style=\"white-space:nowrap\"><tr><th>plan</th><th>mean NPV</th><th>its 95% CI</th>"
+      "<th>NPV minus {0}</th><th>its 95% CI</th><th>P(cheaper)</th></tr>\n",
       html_escape(baseline));
   for (const auto& p : mc.at("plans")) {
     const std::string name = p.at("name").get<std::string>();
     const Json& npv = p.at("npv_usd");
     const Json* c = comparison_of(mc, name);
     out += fmt::format(
-        "<tr data-plan=\"{0}\"><td>{0}</td><td class=n>{1}</td><td class=\"n ci95\">{2}</td><td class=n>{3} .. {4}</td>",
-        html_escape(name), format_usd(npv.at("mean")), interval(npv), format_usd(npv.at("p5")), format_usd(npv.at("p95")));
+        "<tr data-plan=\"{0}\"><td>{0}</td><td class=n>{1}</td><td class=\"n ci95\">{2}</td>", html_escape(name),
+        format_usd(npv.at("mean")), interval(npv));
     if (c)
       out += fmt::format("<td class=n>{}</td><td class=\"n difference-ci95\">{}</td><td class=\"n p-cheaper\">{}</td></tr>\n",
                          format_usd(c->at("npv_difference_usd").at("mean")), interval(c->at("npv_difference_usd")),
@@ -74,9 +83,9 @@ std::string monte_carlo_section(const Json& report) {
   const Json& mc = report.at("monte_carlo");
   const std::string baseline = report.at("scenario").at("baseline").get<std::string>();
   std::vector<svg::Box> npv_boxes, difference_boxes;
-  for (const auto& p : mc.at("plans")) npv_boxes.push_back(box_of(p.at("name").get<std::string>(), p.at("npv_usd")));
+  for (const auto& p : mc.at("plans")) npv_boxes.push_back(box_of(report, p.at("name").get<std::string>(), p.at("npv_usd")));
   for (const auto& c : mc.at("comparisons"))
-    difference_boxes.push_back(box_of(c.at("plan").get<std::string>(), c.at("npv_difference_usd"),
+    difference_boxes.push_back(box_of(report, c.at("plan").get<std::string>(), c.at("npv_difference_usd"),
                                       "P(cheaper) " + percent(c.at("p_cheaper"))));
   const std::string model = mc.at("mode") == "fluid" ? "the hourly fluid model" : "the discrete-event replay";
   std::string out = fmt::format("<p>{} paths of {}, seed {}.</p>\n", mc.at("paths").get<long>(), model,

@@ -57,7 +57,10 @@ std::vector<std::string> tick_labels(const std::vector<double>& ticks, double st
   double largest = 0.0;
   for (double t : ticks) largest = std::max(largest, std::fabs(t));
   const Unit unit = unit_for(largest);
-  const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(step / unit.scale) - 1e-9)), 0, 6);
+  // The fewest decimals that write the step exactly (2.5M steps need one: "22.5M").
+  int decimals = 0;
+  for (double scaled_step = step / unit.scale; decimals < 6; ++decimals, scaled_step *= 10.0)
+    if (std::fabs(scaled_step - std::round(scaled_step)) < 1e-6 * std::max(1.0, scaled_step)) break;
   std::vector<std::string> out;
   for (double t : ticks) out.push_back(scaled(t, unit, decimals));
   return out;

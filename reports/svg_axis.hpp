@@ -1,7 +1,8 @@
 // A chart axis: a linear map from data values to pixels, "nice" tick steps (1, 2, 2.5, 5 x 10^k)
 // at integer multiples of the step, and tick labels that share one unit suffix and one number
 // of decimals, so an axis never reads "-0", "1e+03k" or two equal labels.
-// Example: values -2.1M .. 0.4M padded 5%, 5 ticks: step 500k, labels "-2.0M" .. "0" .. "0.5M".
+// Example: values -2.1M .. 0.4M padded 5% (-2.225M .. 0.525M), about 7 ticks: step 500k, labels
+// "-2.0M", "-1.5M", "-1.0M", "-0.5M", "0", "0.5M"; about 5 ticks: step 1M, "-2M", "-1M", "0".
 #pragma once
 
 #include <string>
@@ -22,8 +23,8 @@ struct Axis {
 // [lo, hi] widened by 5% on each side (or by max(1, 5% of |lo|) when lo == hi).
 Axis padded_axis(double lo, double hi, double pixel_lo, double pixel_hi);
 
-// Labels for ticks spaced `step` apart: one suffix (k, M, B) chosen from the largest tick, as many
-// decimals as the step needs, and "0" (never "-0") for zero.
+// Labels for ticks spaced `step` apart: one suffix (k, M, B) chosen from the largest tick, the
+// fewest decimals that write the step exactly, and "0" (never "-0") for zero.
 std::vector<std::string> tick_labels(const std::vector<double>& ticks, double step);
 
 // "1.2M", "350k", "12" for single figures on a chart; never "-0".

@@ -278,7 +278,8 @@ std::string box_chart(const std::vector<Box>& boxes, const std::string& x_label,
     if (b.p10 && b.p90)
       out += fmt::format(
           "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"16\" fill=\"{}\" fill-opacity=\"0.45\" stroke=\"#555\"/>",
-          x.map(*b.p10), mid - 8.0, std::max(1.0, x.map(*b.p90) - x.map(*b.p10)), series_color(i));
+          x.map(*b.p10), mid - 8.0, std::max(1.0, x.map(*b.p90) - x.map(*b.p10)),
+          series_color(b.colour >= 0 ? static_cast<std::size_t>(b.colour) : i));
     out += line(x.map(b.p50), mid - 8.0, x.map(b.p50), mid + 8.0, "#000", 2.0);
     out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"#000\"/>", x.map(b.mean), mid);
     if (!b.note.empty()) out += text(right + 12.0, mid + 4.0, b.note);

@@ -58,6 +58,7 @@ struct Box {
   double p5 = 0.0, p50 = 0.0, p95 = 0.0, mean = 0.0;
   std::optional<double> p10, p90;
   std::string note;
+  int colour = -1;  // index into the palette (e.g. the plan's, to match the other charts); -1: the row's
 };
 std::string box_chart(const std::vector<Box>& boxes, const std::string& x_label, std::optional<double> reference,
                       int width = kContentWidthPx);
