@@ -56,7 +56,9 @@ std::string scaled(double value, Unit unit, int decimals) {
 std::vector<std::string> tick_labels(const std::vector<double>& ticks, double step) {
   double largest = 0.0;
   for (double t : ticks) largest = std::max(largest, std::fabs(t));
-  const Unit unit = unit_for(largest);
+  // The unit of the largest tick, unless the step is under a thousandth of it (2,500,000,200 ..
+  // 2,500,001,200 in steps of 200 cannot be told apart in B).
+  const Unit unit = unit_for(std::min(largest, 1000.0 * step));
   // The fewest decimals that write the step exactly (2.5M steps need one: "22.5M").
   int decimals = 0;
   for (double scaled_step = step / unit.scale; decimals < 6; ++decimals, scaled_step *= 10.0)

@@ -23,8 +23,8 @@ struct Axis {
 // [lo, hi] widened by 5% on each side (or by max(1, 5% of |lo|) when lo == hi).
 Axis padded_axis(double lo, double hi, double pixel_lo, double pixel_hi);
 
-// Labels for ticks spaced `step` apart: one suffix (k, M, B) chosen from the largest tick, the
-// fewest decimals that write the step exactly, and "0" (never "-0") for zero.
+// Labels for ticks spaced `step` apart: one suffix (k, M, B) chosen from the largest tick (or
+// from 1000 x step, when smaller), the fewest decimals that write the step exactly, and "0" (never "-0") for zero.
 std::vector<std::string> tick_labels(const std::vector<double>& ticks, double step);
 
 // "1.2M", "350k", "12" for single figures on a chart; never "-0".

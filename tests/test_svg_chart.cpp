@@ -20,7 +20,7 @@ namespace {
 
 // Every x-like coordinate (x, x1, x2, cx) written in the SVG.
 std::vector<double> x_coordinates(const std::string& svg) {
-  static const std::regex attribute(R"((?:^|\s)(?:x|x1|x2|cx)="(-?[0-9.]+)")");
+  static const std::regex attribute(R"re((?:^|\s)(?:x|x1|x2|cx)="(-?[0-9.]+)")re");
   std::vector<double> out;
   for (auto it = std::sregex_iterator(svg.begin(), svg.end(), attribute); it != std::sregex_iterator(); ++it)
     out.push_back(std::stod((*it)[1].str()));
@@ -151,7 +151,7 @@ TEST_CASE("svg charts: payback points are listed one row each, never on top of e
   const std::vector<Marker> markers = {{0, 5, "month 5"}, {1, 5, "month 5"}, {2, 5, "month 5"}};
   const std::string svg = line_chart(series, markers, "month", "USD", 1000, 300);
   std::vector<double> rows;
-  static const std::regex row(R"(<text x="[0-9.]+" y="([0-9.]+)" text-anchor="start">[abc]: month 5</text>)");
+  static const std::regex row(R"re(<text x="[0-9.]+" y="([0-9.]+)" text-anchor="start">[abc]: month 5</text>)re");
   for (auto it = std::sregex_iterator(svg.begin(), svg.end(), row); it != std::sregex_iterator(); ++it)
     rows.push_back(std::stod((*it)[1].str()));
   REQUIRE(rows.size() == 3);
