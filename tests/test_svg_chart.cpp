@@ -9,10 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "reports/html_report.hpp"
 #include "reports/label_spread.hpp"
 #include "reports/svg_axis.hpp"
 #include "reports/svg_chart.hpp"
 #include "reports/svg_palette.hpp"
+#include "scenario_builder.hpp"
+#include "test_support.hpp"
 
 using namespace tco::svg;
 
@@ -158,4 +161,25 @@ TEST_CASE("svg charts: payback points are listed one row each, never on top of e
   CHECK(rows[1] - rows[0] == doctest::Approx(14.0).epsilon(1e-12));
   CHECK(rows[2] - rows[1] == doctest::Approx(14.0).epsilon(1e-12));
   for (double x : x_coordinates(svg)) CHECK((x >= 0.0 && x <= 1000.0));
+}
+
+TEST_CASE("html Monte Carlo section: intervals and P(cheaper) from the report, and no box from missing P10/P90") {
+  tco::Json report = tco::Json::parse(tco::test::read_text_file(tco::test::source_path("tests/fixtures/des/mc_small.report.json")));
+  const std::string page = tco::html_report(report);
+  // Plan cloud: mean NPV 95% CI 197,290.57 .. 212,093.53, rounded to whole dollars.
+  CHECK(page.find("<tr data-plan=\"cloud\"><td>cloud</td><td class=n>$204,692</td><td class=\"n ci95\">$197,291 .. "
+                  "$212,094</td>") != std::string::npos);
+  // cloud minus the baseline buy-2-burst: 95% CI 29,762.58 .. 38,862.72, never cheaper (0 of the paths).
+  CHECK(page.find("<td class=\"n difference-ci95\">$29,763 .. $38,863</td><td class=\"n p-cheaper\">0.0%</td>") !=
+        std::string::npos);
+  CHECK(page.find("P(cheaper) 0.0%") != std::string::npos);  // at the end of the difference chart's row
+  CHECK(page.find("box P10-P90") != std::string::npos);
+
+  // A report written before P10/P90 were reported: the boxes are left out, never drawn from 0.
+  for (auto& p : report["monte_carlo"]["plans"]) p["npv_usd"].erase("p10");
+  for (auto& c : report["monte_carlo"]["comparisons"]) c["npv_difference_usd"].erase("p90");
+  const std::string old_page = tco::html_report(report);
+  CHECK(old_page.find("box P10-P90") == std::string::npos);
+  CHECK(old_page.find("no P10-P90 box: the report has none") != std::string::npos);
+  for (double x : x_coordinates(old_page)) CHECK(x >= 0.0);
 }
