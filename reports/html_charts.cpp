@@ -1,5 +1,7 @@
 #include "reports/html_charts.hpp"
 
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "reports/svg_chart.hpp"

@@ -1,5 +1,7 @@
 #include "reports/html_monte_carlo.hpp"
 
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "reports/html_escape.hpp"
