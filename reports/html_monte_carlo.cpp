@@ -55,11 +55,10 @@ const Json* comparison_of(const Json& mc, const std::string& plan) {
   return nullptr;
 }
 
-std::string statistics_table(const Json& mc, const std::string& baseline) {
+std::string statistics_table(const Json& mc) {
   std::string out = fmt::format(
-      "<table class=mc style=\"white-space:nowrap\"><tr><th>plan</th><th>mean NPV</th><th>its 95% CI</th>"
-      "<th>NPV minus {0}</th><th>its 95% CI</th><th>P(cheaper)</th></tr>\n",
-      html_escape(baseline));
+      "<table class=mc style=\"white-space:nowrap;font-size:.85em\"><tr><th>plan</th><th>mean NPV</th><th>its 95% CI</th>"
+      "<th>NPV minus baseline</th><th>its 95% CI</th><th>P(cheaper)</th></tr>\n");
   for (const auto& p : mc.at("plans")) {
     const std::string name = p.at("name").get<std::string>();
     const Json& npv = p.at("npv_usd");
@@ -98,7 +97,7 @@ std::string monte_carlo_section(const Json& report) {
       "plan's NPV minus the baseline's, so a negative difference means the plan is cheaper; P(cheaper) is the "
       "share of paths where it is.</p>\n",
       html_escape(baseline));
-  out += statistics_table(mc, baseline);
+  out += statistics_table(mc);
   if (!difference_boxes.empty())
     out += svg::box_chart(difference_boxes, "NPV minus " + baseline + " (USD); left of the line: cheaper", 0.0);
   return out;

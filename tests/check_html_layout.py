@@ -8,6 +8,7 @@ pipe (--remote-debugging-pipe; Python's standard library only), and after layout
 chart element with getBoundingClientRect. It fails on:
   - two text labels of one chart whose boxes overlap (by more than 0.5 px each way);
   - a shape or label that reaches outside its <svg> canvas (by more than 0.5 px);
+  - a Monte Carlo table wider than the page's content;
   - a Monte Carlo page (mode discrete_event or fluid) that does not show, for every plan but
     the baseline, the 95% interval of its NPV difference and its P(cheaper) as the JSON report
     has them, or the 95% interval of every plan's mean NPV.
@@ -67,6 +68,10 @@ MEASURE_JS = r"""
     rows[tr.dataset.plan] = {ci95: cell('ci95'), difference_ci95: cell('difference-ci95'), p_cheaper: cell('p-cheaper')};
   });
   const content = document.body.getBoundingClientRect().width;
+  document.querySelectorAll('table.mc').forEach(t => {
+    const w = t.getBoundingClientRect().width;
+    if (w > content + tol) problems.push(`the Monte Carlo table is ${w.toFixed(0)} px wide, the content ${content.toFixed(0)} px`);
+  });
   return {problems, charts, rows, content_width: content, page_height: document.documentElement.scrollHeight};
 })()
 """.replace("%TOL%", str(TOLERANCE_PX))
