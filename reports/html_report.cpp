@@ -7,7 +7,8 @@
 #include "reports/html_escape.hpp"
 
 #include "reports/markdown_summary.hpp"
-#include "reports/svg_chart.hpp"
+#include "reports/html_charts.hpp"
+#include "reports/html_monte_carlo.hpp"
 
 namespace tco {
 
@@ -24,21 +25,6 @@ std::string text_of(const Json& v) {
 const Json* find_comparison(const Json& report, const std::string& plan) {
   for (const auto& c : report.at("comparisons"))
     if (c.at("plan") == plan) return &c;
-  return nullptr;
-}
-
-int column_index(const Json& columns, const std::string& name) {
-  for (std::size_t i = 0; i < columns.size(); ++i)
-    if (columns[i] == name) return static_cast<int>(i);
-  return -1;
-}
-
-// The Monte Carlo statistics of a plan's NPV when the report has them: an object with
-// mean, p5, p10, p50, p90, p95 (docs/report.md).
-const Json* npv_statistics(const Json& report, const std::string& plan) {
-  if (!report.contains("monte_carlo") || !report.at("monte_carlo").contains("plans")) return nullptr;
-  for (const auto& p : report.at("monte_carlo").at("plans"))
-    if (p.value("name", "") == plan && p.contains("npv_usd") && p.at("npv_usd").is_object()) return &p.at("npv_usd");
   return nullptr;
 }
 
@@ -62,60 +48,6 @@ std::string plans_table(const Json& report) {
         util.is_number() ? fmt::format("{:.1f}%", 100 * util.get<double>()) : "-");
   }
   return out + "</table>\n";
-}
-
-std::string cumulative_chart(const Json& report) {
-  std::vector<svg::Series> series;
-  std::vector<svg::Marker> markers;
-  for (const auto& p : report.at("plans")) {
-    const Json& monthly = p.at("monthly");
-    const int col = column_index(monthly.at("columns"), "cumulative_discounted_usd");
-    svg::Series s{p.at("name").get<std::string>(), {}};
-    for (const auto& row : monthly.at("rows")) s.y.push_back(row.at(col).get<double>());
-    const Json* c = find_comparison(report, s.name);
-    if (c && c->at("payback_month").is_number()) {
-      const int m = c->at("payback_month").get<int>();
-      markers.push_back({static_cast<int>(series.size()), m, fmt::format("payback month {}", m)});
-    }
-    series.push_back(std::move(s));
-  }
-  return svg::line_chart(series, markers, "month", "cumulative discounted cost (USD)");
-}
-
-std::string distribution_chart(const Json& report) {
-  std::vector<svg::Box> boxes;
-  for (const auto& p : report.at("plans")) {
-    const std::string name = p.at("name").get<std::string>();
-    if (const Json* s = npv_statistics(report, name)) {
-      boxes.push_back({name, s->value("p5", 0.0), s->value("p10", 0.0), s->value("p50", 0.0), s->value("p90", 0.0),
-                       s->value("p95", 0.0), s->value("mean", 0.0)});
-    }
-  }
-  if (boxes.empty()) return "<p class=note>Deterministic run: every plan's cost is a single number (no Monte Carlo paths).</p>\n";
-  return svg::box_chart(boxes, "NPV (USD) over Monte Carlo paths");
-}
-
-std::string sizing_section(const Json& report) {
-  if (!report.contains("sizing")) return "<p class=note>No sizing curve in this report (run <code>tcosim optimize</code>).</p>\n";
-  const Json& sizing = report.at("sizing");
-  std::vector<svg::CurvePoint> points;
-  for (const auto& c : sizing.at("curve")) {
-    const double mean = c.at("npv_mean_usd").get<double>();
-    points.push_back({c.at("nodes").get<double>(), mean, c.value("npv_p10_usd", mean), c.value("npv_p90_usd", mean)});
-  }
-  const double best = sizing.at("best").at("mean").at("nodes").get<double>();
-  return svg::curve_chart(points, best, "on-prem nodes", "NPV (USD), P10-P90 whiskers");
-}
-
-std::string tornado_section(const Json& report) {
-  if (!report.contains("sensitivity") || !report.at("sensitivity").contains("tornado"))
-    return "<p class=note>No sensitivity analysis in this report (run <code>tcosim sensitivity</code>).</p>\n";
-  const Json& t = report.at("sensitivity").at("tornado");
-  std::vector<svg::Bar> bars;
-  for (const auto& row : t.at("inputs"))
-    bars.push_back({row.at("input").get<std::string>(), row.at("saving_at_low_usd").get<double>(),
-                    row.at("saving_at_high_usd").get<double>()});
-  return svg::tornado_chart(bars, t.at("base_saving_usd").get<double>(), "NPV saving vs baseline (USD)");
 }
 
 std::string monthly_tables(const Json& report) {
@@ -259,8 +191,8 @@ std::string html_report(const Json& report) {
                       html_escape(sc.at("start").get<std::string>()), 100 * sc.at("discount_rate_per_year").get<double>(),
                       html_escape(sc.at("baseline").get<std::string>()));
   html += "<h2>Plans</h2>\n" + plans_table(report);
-  html += "<h2>Cumulative discounted cost</h2>\n" + cumulative_chart(report);
-  html += "<h2>Cost distribution</h2>\n" + distribution_chart(report);
+  html += "<h2>Cumulative discounted cost</h2>\n" + cumulative_cost_section(report);
+  html += "<h2>Cost distribution</h2>\n" + monte_carlo_section(report);
   html += "<h2>Cost vs on-prem nodes</h2>\n" + sizing_section(report);
   html += "<h2>Sensitivity (tornado)</h2>\n" + tornado_section(report);
   html += "<h2>Cost by category</h2>\n" + breakdown_table(report);

@@ -171,8 +171,8 @@ namespace {
 
 Json summary_json(const Summary& s) {
   return {{"mean", s.mean}, {"stderr", s.stderr_}, {"ci95_low", s.ci95_low}, {"ci95_high", s.ci95_high},
-          {"p5", s.p5},     {"p50", s.p50},         {"p95", s.p95},           {"cvar95", s.cvar95},
-          {"min", s.min},   {"max", s.max}};
+          {"p5", s.p5},     {"p10", s.p10},         {"p50", s.p50},           {"p90", s.p90},
+          {"p95", s.p95},   {"cvar95", s.cvar95},   {"min", s.min},           {"max", s.max}};
 }
 
 Json comparisons_json(const std::vector<McComparisonStats>& comparisons) {

@@ -1,0 +1,70 @@
+#include "reports/html_charts.hpp"
+
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "reports/svg_chart.hpp"
+
+namespace tco {
+
+namespace {
+
+int column_index(const Json& columns, const std::string& name) {
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    if (columns[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+// The plan's payback month when it has one after month 0: a plan that never costs more than
+// the baseline (payback month 0, no investment) or never pays back has no point to mark.
+std::optional<int> payback_after_start(const Json& report, const std::string& plan) {
+  for (const auto& c : report.at("comparisons"))
+    if (c.at("plan") == plan && c.at("payback_month").is_number() && c.at("payback_month").get<int>() > 0)
+      return c.at("payback_month").get<int>();
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string cumulative_cost_section(const Json& report) {
+  std::vector<svg::Series> series;
+  std::vector<svg::Marker> markers;
+  for (const auto& p : report.at("plans")) {
+    const Json& monthly = p.at("monthly");
+    const int col = column_index(monthly.at("columns"), "cumulative_discounted_usd");
+    svg::Series s{p.at("name").get<std::string>(), {}};
+    for (const auto& row : monthly.at("rows")) s.y.push_back(row.at(col).get<double>());
+    if (const auto month = payback_after_start(report, s.name))
+      markers.push_back({static_cast<int>(series.size()), *month,
+                         fmt::format("pays back against {} in month {}",
+                                     report.at("scenario").at("baseline").get<std::string>(), *month)});
+    series.push_back(std::move(s));
+  }
+  return svg::line_chart(series, markers, "month", "cumulative discounted cost (USD)");
+}
+
+std::string sizing_section(const Json& report) {
+  if (!report.contains("sizing")) return "<p class=note>No sizing curve in this report (run <code>tcosim optimize</code>).</p>\n";
+  const Json& sizing = report.at("sizing");
+  std::vector<svg::CurvePoint> points;
+  for (const auto& c : sizing.at("curve")) {
+    const double mean = c.at("npv_mean_usd").get<double>();
+    points.push_back({c.at("nodes").get<double>(), mean, c.value("npv_p10_usd", mean), c.value("npv_p90_usd", mean)});
+  }
+  const double best = sizing.at("best").at("mean").at("nodes").get<double>();
+  return svg::curve_chart(points, best, "on-prem nodes", "NPV (USD), P10-P90 whiskers");
+}
+
+std::string tornado_section(const Json& report) {
+  if (!report.contains("sensitivity") || !report.at("sensitivity").contains("tornado"))
+    return "<p class=note>No sensitivity analysis in this report (run <code>tcosim sensitivity</code>).</p>\n";
+  const Json& t = report.at("sensitivity").at("tornado");
+  std::vector<svg::Bar> bars;
+  for (const auto& row : t.at("inputs"))
+    bars.push_back({row.at("input").get<std::string>(), row.at("saving_at_low_usd").get<double>(),
+                    row.at("saving_at_high_usd").get<double>()});
+  return svg::tornado_chart(bars, t.at("base_saving_usd").get<double>(), "NPV saving vs baseline (USD)");
+}
+
+}  // namespace tco

@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+"""The HTML report's charts as a reviewer sees them, for every shipped scenario.
+
+For each scenarios/*.json (the sweep grids aside; a scenario that reads ../shared/data is skipped
+with a message when the data is absent) this runs `tcosim run SCENARIO --html` (and, for the
+sizing curve, `tcosim optimize` of base-load-and-burst rendered by `tcosim report`), opens the page
+in ONE headless Chromium (Debian's chromium package), driven over the DevTools protocol on a
+pipe (--remote-debugging-pipe; Python's standard library only), and after layout measures every
+chart element with getBoundingClientRect. It fails on:
+  - two text labels of one chart whose boxes overlap (by more than 0.5 px each way);
+  - a shape or label that reaches outside its <svg> canvas (by more than 0.5 px);
+  - a Monte Carlo table wider than the page's content;
+  - a Monte Carlo page (mode discrete_event or fluid) that does not show, for every plan but
+    the baseline, the 95% interval of its NPV difference and its P(cheaper) as the JSON report
+    has them, or the 95% interval of every plan's mean NPV.
+The measuring script is evaluated by the protocol, so the page itself stays script-free under
+its Content-Security-Policy. A full-page screenshot of each page is kept in OUT_DIR/NAME.png.
+Exit 77 (ctest: skipped) when chromium is not installed.
+
+Usage: check_html_layout.py TCOSIM SCENARIOS_DIR OUT_DIR [SCENARIO_NAME ...]
+"""
+import base64
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+TOLERANCE_PX = 0.5
+PAGE_WIDTH_PX = 1100
+SHARED_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data")
+
+MEASURE_JS = r"""
+(() => {
+  const tol = %TOL%;
+  const problems = [];
+  const charts = [];
+  const box = (r, c) => [r.left - c.left, r.top - c.top, r.right - c.left, r.bottom - c.top].map(v => Math.round(v * 10) / 10);
+  document.querySelectorAll('svg').forEach((svg, k) => {
+    const titleNode = svg.querySelector('title');
+    const title = titleNode ? titleNode.textContent : 'chart ' + k;
+    const c = svg.getBoundingClientRect();
+    const texts = [];
+    let shapes = 0;
+    for (const el of svg.querySelectorAll('text, line, rect, circle, ellipse, polyline, polygon, path')) {
+      const r = el.getBoundingClientRect();
+      ++shapes;
+      if (r.left < c.left - tol || r.right > c.right + tol || r.top < c.top - tol || r.bottom > c.bottom + tol)
+        problems.push(`${title}: <${el.tagName}> "${el.textContent.slice(0, 60)}" at ${JSON.stringify(box(r, c))} ` +
+                      `reaches outside its canvas 0..${c.width.toFixed(1)} x 0..${c.height.toFixed(1)}`);
+      if (el.tagName === 'text') texts.push([el, r]);
+    }
+    for (let i = 0; i < texts.length; ++i)
+      for (let j = i + 1; j < texts.length; ++j) {
+        const [a, ra] = texts[i], [b, rb] = texts[j];
+        const dx = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+        const dy = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+        if (dx > tol && dy > tol)
+          problems.push(`${title}: labels "${a.textContent}" ${JSON.stringify(box(ra, c))} and "${b.textContent}" ` +
+                        `${JSON.stringify(box(rb, c))} overlap by ${dx.toFixed(1)} x ${dy.toFixed(1)} px`);
+      }
+    charts.push({title, texts: texts.length, shapes, width: c.width});
+  });
+  const rows = {};
+  document.querySelectorAll('table.mc tr[data-plan]').forEach(tr => {
+    const cell = cls => { const td = tr.querySelector('td.' + cls); return td ? td.textContent : null; };
+    rows[tr.dataset.plan] = {ci95: cell('ci95'), difference_ci95: cell('difference-ci95'), p_cheaper: cell('p-cheaper')};
+  });
+  const content = document.body.getBoundingClientRect().width;
+  document.querySelectorAll('table.mc').forEach(t => {
+    const w = t.getBoundingClientRect().width;
+    if (w > content + tol) problems.push(`the Monte Carlo table is ${w.toFixed(0)} px wide, the content ${content.toFixed(0)} px`);
+  });
+  return {problems, charts, rows, content_width: content, page_height: document.documentElement.scrollHeight};
+})()
+""".replace("%TOL%", str(TOLERANCE_PX))
+
+
+class Chromium:
+    """One headless Chromium, spoken to over --remote-debugging-pipe (fd 3: commands, fd 4: replies)."""
+
+    def __init__(self, profile_dir):
+        to_browser_r, self.to_browser = os.pipe()
+        self.from_browser, from_browser_w = os.pipe()
+        flags = ["--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-extensions", "--hide-scrollbars",
+                 f"--user-data-dir={profile_dir}", "--remote-debugging-pipe", "about:blank"]
+
+        def child_fds():  # fds 3 and 4 in the child, whatever numbers the pipes got here
+            high_r, high_w = os.dup(to_browser_r), os.dup(from_browser_w)
+            os.dup2(high_r, 3)
+            os.dup2(high_w, 4)
+
+        # os.pipe() descriptors are not inherited; only the two dup2 copies reach chromium.
+        self.proc = subprocess.Popen(["chromium"] + flags, preexec_fn=child_fds, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL, close_fds=False)
+        os.close(to_browser_r)
+        os.close(from_browser_w)
+        self.buffer = b""
+        self.next_id = 0
+        self.events = []
+        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        self.call("Page.enable", session=True)
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": PAGE_WIDTH_PX, "height": 900, "deviceScaleFactor": 1, "mobile": False}, session=True)
+
+    def _read_message(self, deadline):
+        while b"\0" not in self.buffer:
+            if time.monotonic() > deadline:
+                raise TimeoutError("chromium did not answer in time")
+            chunk = os.read(self.from_browser, 1 << 20)
+            if not chunk:
+                raise RuntimeError("chromium closed its pipe (it crashed or could not start)")
+            self.buffer += chunk
+        message, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def call(self, method, params=None, session=False, timeout_s=60):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = self.session
+        os.write(self.to_browser, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + timeout_s
+        while True:
+            reply = self._read_message(deadline)
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply.get("result", {})
+            self.events.append(reply)
+
+    def wait_event(self, method, timeout_s=60):
+        deadline = time.monotonic() + timeout_s
+        while True:
+            for i, e in enumerate(self.events):
+                if e.get("method") == method:
+                    del self.events[i]
+                    return e
+            self.events.append(self._read_message(deadline))
+
+    def open(self, path):
+        self.events.clear()
+        self.call("Page.navigate", {"url": "file://" + os.path.abspath(path)}, session=True)
+        self.wait_event("Page.loadEventFired")
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"the measuring script failed: {result['exceptionDetails']}")
+        return result["result"]["value"]
+
+    def screenshot(self, path, height_px):
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": PAGE_WIDTH_PX, "height": min(int(height_px), 16000), "deviceScaleFactor": 1,
+                   "mobile": False}, session=True)
+        data = self.call("Page.captureScreenshot", {"format": "png"}, session=True)["data"]
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(data))
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": PAGE_WIDTH_PX, "height": 900, "deviceScaleFactor": 1, "mobile": False}, session=True)
+
+    def close(self):
+        try:
+            self.call("Browser.close", timeout_s=10)
+        except (RuntimeError, TimeoutError, OSError):
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def format_usd(x):
+    """reports/markdown_summary.cpp's format_usd: whole dollars (half away from zero), grouped."""
+    if not math.isfinite(x):
+        return "n/a"
+    if abs(x) >= 1e15:
+        return f"{'-' if x < 0 else ''}${abs(x):.3e}"
+    whole = math.floor(abs(x) + 0.5)
+    return ("-$" if x < 0 and whole != 0 else "$") + f"{whole:,}"
+
+
+def interval(stats):
+    return f"{format_usd(stats['ci95_low'])} .. {format_usd(stats['ci95_high'])}"
+
+
+def monte_carlo_problems(report, rows):
+    """What a Monte Carlo page must show, from its JSON report: every plan's 95% CI of the mean
+    NPV; every comparison's 95% CI of the paired difference and P(cheaper)."""
+    mc = report.get("monte_carlo", {})
+    if mc.get("mode") not in ("discrete_event", "fluid"):
+        return []
+    problems = []
+    for plan in mc["plans"]:
+        row = rows.get(plan["name"])
+        if row is None:
+            problems.append(f"Monte Carlo table: no row for plan {plan['name']}")
+            continue
+        if row["ci95"] != interval(plan["npv_usd"]):
+            problems.append(f"{plan['name']}: 95% CI shown {row['ci95']!r}, report {interval(plan['npv_usd'])!r}")
+    for c in mc["comparisons"]:
+        row = rows.get(c["plan"], {})
+        want_ci, want_p = interval(c["npv_difference_usd"]), f"{100 * c['p_cheaper']:.1f}%"
+        if row.get("difference_ci95") != want_ci:
+            problems.append(f"{c['plan']}: difference 95% CI shown {row.get('difference_ci95')!r}, report {want_ci!r}")
+        if row.get("p_cheaper") != want_p:
+            problems.append(f"{c['plan']}: P(cheaper) shown {row.get('p_cheaper')!r}, report {want_p!r}")
+    return problems
+
+
+# No shipped scenario's `run` draws the sizing curve: this one is also sized by `optimize` (17
+# node counts, 20 paths: about 2 s) and its report rendered by `tcosim report --html`.
+SIZED_SCENARIO = "base-load-and-burst"
+
+
+def sized_page(tcosim, scenario, out_dir, cwd):
+    name = "optimize-" + SIZED_SCENARIO
+    html, report = os.path.join(out_dir, name + ".html"), os.path.join(out_dir, name + ".json")
+    subprocess.run([tcosim, "optimize", scenario, "--nodes", "0:16", "--paths", "20", "--out", report, "--quiet"],
+                   check=True, cwd=cwd)
+    subprocess.run([tcosim, "report", report, "--html", html], check=True, cwd=cwd)
+    return name, html, report
+
+
+def scenarios_to_check(scenarios_dir, names):
+    out = []
+    for entry in sorted(os.listdir(scenarios_dir)):
+        name, ext = os.path.splitext(entry)
+        if ext != ".json" or "grid" in name or (names and name not in names):
+            continue
+        path = os.path.join(scenarios_dir, entry)
+        with open(path, encoding="utf-8") as f:
+            if "shared/data" in f.read() and not os.path.isdir(SHARED_DATA):
+                print(f"skipped {name}: it reads ../shared/data, which is absent")
+                continue
+        out.append((name, path))
+    return out
+
+
+def main():
+    if len(sys.argv) < 4:
+        print(__doc__)
+        return 2
+    tcosim, scenarios_dir, out_dir, names = sys.argv[1], sys.argv[2], sys.argv[3], set(sys.argv[4:])
+    if shutil.which("chromium") is None:
+        print("skipped: chromium is not installed (scripts/install-deps.sh installs it)")
+        return 77
+    shutil.rmtree(out_dir, ignore_errors=True)
+    os.makedirs(out_dir)
+    pages = []
+    for name, path in scenarios_to_check(scenarios_dir, names):
+        started = time.monotonic()
+        html, report = os.path.join(out_dir, name + ".html"), os.path.join(out_dir, name + ".json")
+        subprocess.run([tcosim, "run", path, "--out", report, "--html", html, "--quiet"], check=True,
+                       cwd=os.path.join(scenarios_dir, ".."))
+        pages.append((name, html, report))
+        print(f"{name}: report in {time.monotonic() - started:.1f} s")
+        if name == SIZED_SCENARIO:
+            pages.append(sized_page(tcosim, path, out_dir, cwd=os.path.join(scenarios_dir, "..")))
+    if not pages:
+        print("no scenario to check")
+        return 1
+
+    failures = 0
+    browser = Chromium(os.path.join(out_dir, "chromium-profile"))
+    try:
+        for name, html, report_path in pages:
+            browser.open(html)
+            measured = browser.evaluate(MEASURE_JS)
+            with open(report_path, encoding="utf-8") as f:
+                report = json.load(f)
+            problems = list(measured["problems"])
+            problems += monte_carlo_problems(report, measured["rows"])
+            for chart in measured["charts"]:
+                if chart["width"] < measured["content_width"] - 1:
+                    problems.append(f"{chart['title']}: {chart['width']:.0f} px wide, the content "
+                                    f"{measured['content_width']:.0f} px")
+            png = os.path.join(out_dir, name + ".png")
+            browser.screenshot(png, measured["page_height"])
+            texts = sum(c["texts"] for c in measured["charts"])
+            shapes = sum(c["shapes"] for c in measured["charts"])
+            print(f"{name}: {len(measured['charts'])} charts, {texts} labels, {shapes} shapes measured; "
+                  f"screenshot {png}")
+            for p in problems:
+                print(f"FAIL {name}: {p}")
+            failures += 1 if problems else 0
+    finally:
+        browser.close()
+    print(f"{len(pages) - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
