@@ -37,7 +37,8 @@ static int run_pricing_import(const PricingImportOptions& o, CommandContext& ctx
   for (const Finding& note : imported.notes) ctx.err << format_finding(note) << "\n";
   if (!o.quiet && !OutputSet::is_stdout(o.out)) {
     ctx.out << "wrote " << imported.catalog.at("records").size() << " cloud_offer records to " << o.out << " ("
-            << imported.rows_read << " rows read, " << imported.notes.size() << " notes)\n";
+            << imported.rows_read << " rows read, " << imported.zero_price_rows << " with a $0 price left out, "
+            << imported.nan_rows << " with NaN dropped, " << imported.notes.size() << " notes)\n";
   }
   return kExitOk;
 }
