@@ -71,6 +71,7 @@ PriceSchedule parse_price_schedule(JsonObjectReader& r, const Date& start,
     } else {
       factor = pr.number("factor", kPriceFactor);
     }
+    pr.string_or("source", "");  // where the figure was published (provenance, not arithmetic)
     pr.finish();
     s.hours.push_back(t_h);
     s.factors.push_back(factor);
