@@ -10,6 +10,7 @@
 #include "engine/des/price_growth.hpp"
 #include "engine/ledger/ledger.hpp"
 #include "engine/montecarlo/fluid_monte_carlo.hpp"
+#include "models/price_path/implied_forward.hpp"
 #include "scenario_builder.hpp"
 
 namespace tco::test {
@@ -135,6 +136,16 @@ TEST_CASE("price schedule: interpolation outside the points holds the end values
   // Midway, the geometric mean: sqrt(2 x 0.5) = 1.
   CHECK(s.at(0.0) == doctest::Approx(1.0).epsilon(1e-15));
   CHECK(price_factor(std::nullopt, 0.1, 8760) == doctest::Approx(1.1).epsilon(1e-15));
+}
+
+TEST_CASE("implied forward: the 1-year price that a 3-year price implies for years two and three") {
+  // r = 0: 36 x 10 = 12 x 12 + 24 F -> F = (360 - 144) / 24 = $9/h.
+  CHECK(implied_forward_usd_per_hour(12.0, 10.0, 0.0) == doctest::Approx(9.0).epsilon(1e-14));
+  // r = 8%: with q^12 = 1 / 1.08, A(0, 12) / A(12, 36) = 1 / (q^12 (1 + q^12)) = 1.08^2 / 2.08
+  // = 0.5607692; F = P3 - (P1 - P3) x 0.5607692 = 10 - 2 x 0.5607692 = $8.8784615/h.
+  CHECK(implied_forward_usd_per_hour(12.0, 10.0, 0.08) == doctest::Approx(10.0 - 2.0 * 1.1664 / 2.08).epsilon(1e-13));
+  // Equal prices imply the same price forward.
+  CHECK(implied_forward_usd_per_hour(10.0, 10.0, 0.08) == doctest::Approx(10.0).epsilon(1e-14));
 }
 
 TEST_CASE("bad input: each price schedule input is rejected with exit 2, naming its JSON pointer") {
