@@ -3,6 +3,7 @@
 #include <memory>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "cli/app.hpp"
 #include "core/error.hpp"
@@ -24,30 +25,39 @@ struct PricingImportOptions {
   bool quiet = false;
 };
 
+// What one import writes: the file's JSON, the notes for stderr, the summary line's words.
+struct ImportedFile {
+  Json json;
+  std::vector<Finding> notes;
+  std::string summary;
+};
+
 // A published price series into one price schedule object (models/importers/price_index_import.hpp).
-static int run_price_index_import(const PricingImportOptions& o, CommandContext& ctx) {
-  if (o.files.size() != 1) {
-    ctx.err << "tcosim pricing import --format price-index: expected one CSV file, found " << o.files.size() << "\n";
-    return kExitBadInput;
-  }
-  OutputSet outputs(ctx.out);
-  outputs.add_file("--out", o.out, true);
-  outputs.add_input("an input file", o.files.front());
-  const PriceIndexImport imported = import_price_index(o.files.front(), o.interpolation);
-  outputs.stage(o.out, imported.schedule.dump(2) + "\n");
-  outputs.commit();
-  for (const Finding& note : imported.notes) ctx.err << format_finding(note) << "\n";
-  if (!o.quiet && !OutputSet::is_stdout(o.out)) {
-    ctx.out << "wrote a price schedule of " << imported.schedule.at("points").size() << " points to " << o.out << " ("
-            << imported.rows_read << " rows read, " << imported.zero_price_rows << " with a $0 price skipped, "
-            << imported.nan_rows << " with NaN dropped, " << imported.notes.size() << " notes)\n";
-  }
-  return kExitOk;
+static ImportedFile import_price_index_file(const PricingImportOptions& o) {
+  PriceIndexImport imported = import_price_index(o.files.front(), o.interpolation);
+  std::string summary = fmt::format("a price schedule of {} points to {} ({} rows read, {} with a $0 price skipped, {} "
+                                    "with NaN dropped, {} notes)",
+                                    imported.schedule.at("points").size(), o.out, imported.rows_read,
+                                    imported.zero_price_rows, imported.nan_rows, imported.notes.size());
+  return {std::move(imported.schedule), std::move(imported.notes), std::move(summary)};
+}
+
+static ImportedFile import_skypilot_files(const PricingImportOptions& o) {
+  SkypilotImport imported = import_skypilot(o.files, SkypilotImportOptions{o.as_of, o.source});
+  std::string summary = fmt::format("{} cloud_offer records to {} ({} rows read, {} with a $0 price left out, {} with "
+                                    "NaN dropped, {} notes)",
+                                    imported.catalog.at("records").size(), o.out, imported.rows_read,
+                                    imported.zero_price_rows, imported.nan_rows, imported.notes.size());
+  return {std::move(imported.catalog), std::move(imported.notes), std::move(summary)};
 }
 
 static int run_pricing_import(const PricingImportOptions& o, CommandContext& ctx) {
-  if (o.format == "price-index") return run_price_index_import(o, ctx);
-  if (o.as_of.empty()) {
+  const bool price_index = o.format == "price-index";
+  if (price_index && o.files.size() != 1) {
+    ctx.err << "tcosim pricing import --format price-index: expected one CSV file, found " << o.files.size() << "\n";
+    return kExitBadInput;
+  }
+  if (!price_index && o.as_of.empty()) {
     ctx.err << "tcosim pricing import: --as-of YYYY-MM-DD is required: SkyPilot's CSVs carry no date, so say "
                "when the prices were read (every catalog record keeps it as its as_of)\n";
     return kExitBadInput;
@@ -55,16 +65,12 @@ static int run_pricing_import(const PricingImportOptions& o, CommandContext& ctx
   OutputSet outputs(ctx.out);
   outputs.add_file("--out", o.out, true);
   for (const auto& file : o.files) outputs.add_input("an input file", file);
-  const SkypilotImport imported = import_skypilot(o.files, SkypilotImportOptions{o.as_of, o.source});
-  // The file is written only once everything parsed: a bad row leaves no half catalog behind.
-  outputs.stage(o.out, imported.catalog.dump(2) + "\n");
+  const ImportedFile imported = price_index ? import_price_index_file(o) : import_skypilot_files(o);
+  // The file is written only once everything parsed: a bad row leaves no half file behind.
+  outputs.stage(o.out, imported.json.dump(2) + "\n");
   outputs.commit();
   for (const Finding& note : imported.notes) ctx.err << format_finding(note) << "\n";
-  if (!o.quiet && !OutputSet::is_stdout(o.out)) {
-    ctx.out << "wrote " << imported.catalog.at("records").size() << " cloud_offer records to " << o.out << " ("
-            << imported.rows_read << " rows read, " << imported.zero_price_rows << " with a $0 price left out, "
-            << imported.nan_rows << " with NaN dropped, " << imported.notes.size() << " notes)\n";
-  }
+  if (!o.quiet && !OutputSet::is_stdout(o.out)) ctx.out << "wrote " << imported.summary << "\n";
   return kExitOk;
 }
 
