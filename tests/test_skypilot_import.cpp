@@ -201,10 +201,10 @@ TEST_CASE("skypilot import: a $0 price is never written, a NaN row is dropped, b
   CHECK(record(imported, "aws/g5.xlarge/eu-west-1") == nullptr);
   const Finding* zero = note(imported, "zero-price", "3 rows had a $0 price");
   REQUIRE(zero != nullptr);
-  CHECK(zero->where == "lines aws_vms.csv:2, aws_vms.csv:4, aws_vms.csv:5");
+  CHECK(zero->where == "lines 2, 4, 5");
   const Finding* nan = note(imported, "nan-price", "2 rows had a NaN price");
   REQUIRE(nan != nullptr);
-  CHECK(nan->where == "lines aws_vms.csv:6, aws_vms.csv:7");
+  CHECK(nan->where == "lines 6, 7");
   for (const Finding& f : imported.notes) {
     INFO(f.code << ": " << f.message);
     CHECK(f.message.find("nan") == std::string::npos);

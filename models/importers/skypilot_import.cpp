@@ -248,21 +248,26 @@ class Importer {
   }
 
  private:
-  // Rows left out for one reason: how many, and where the first few are.
+  // Rows left out for one reason: how many, and where the first few are ("file:line" when
+  // they come from more than one file).
   struct SkippedRows {
     long rows = 0;
     std::set<std::string> files;
-    std::vector<std::string> first_lines;
+    std::vector<std::pair<std::string, long>> first_lines;
 
     void add(const std::string& file, long line) {
       ++rows;
       files.insert(file);
-      if (first_lines.size() < 5) first_lines.push_back(file + ":" + std::to_string(line));
+      if (first_lines.size() < 5) first_lines.emplace_back(file, line);
     }
     std::string files_text() const { return join(files); }
     std::string lines_text() const {
       std::string text = "lines ";
-      for (std::size_t i = 0; i < first_lines.size(); ++i) text += (i > 0 ? ", " : "") + first_lines[i];
+      for (std::size_t i = 0; i < first_lines.size(); ++i) {
+        if (i > 0) text += ", ";
+        if (files.size() > 1) text += first_lines[i].first + ":";
+        text += std::to_string(first_lines[i].second);
+      }
       return rows > static_cast<long>(first_lines.size()) ? text + ", ..." : text;
     }
   };
