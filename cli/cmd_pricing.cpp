@@ -1,11 +1,14 @@
 // tcosim pricing import --format skypilot FILE... -o OUT.json --as-of YYYY-MM-DD [--source TEXT]
+// tcosim pricing import --format price-index FILE -o OUT.json [--interpolation step|log_linear]
 #include <memory>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "cli/app.hpp"
 #include "core/error.hpp"
 #include "models/catalog/catalog_validation.hpp"
+#include "models/importers/price_index_import.hpp"
 #include "models/importers/skypilot_import.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/output_set.hpp"
@@ -18,11 +21,43 @@ struct PricingImportOptions {
   std::string out;
   std::string as_of;
   std::string source;
+  std::string interpolation = "log_linear";
   bool quiet = false;
 };
 
+// What one import writes: the file's JSON, the notes for stderr, the summary line's words.
+struct ImportedFile {
+  Json json;
+  std::vector<Finding> notes;
+  std::string summary;
+};
+
+// A published price series into one price schedule object (models/importers/price_index_import.hpp).
+static ImportedFile import_price_index_file(const PricingImportOptions& o) {
+  PriceIndexImport imported = import_price_index(o.files.front(), o.interpolation);
+  std::string summary = fmt::format("a price schedule of {} points to {} ({} rows read, {} with a $0 price skipped, {} "
+                                    "with NaN dropped, {} notes)",
+                                    imported.schedule.at("points").size(), o.out, imported.rows_read,
+                                    imported.zero_price_rows, imported.nan_rows, imported.notes.size());
+  return {std::move(imported.schedule), std::move(imported.notes), std::move(summary)};
+}
+
+static ImportedFile import_skypilot_files(const PricingImportOptions& o) {
+  SkypilotImport imported = import_skypilot(o.files, SkypilotImportOptions{o.as_of, o.source});
+  std::string summary = fmt::format("{} cloud_offer records to {} ({} rows read, {} with a $0 price left out, {} with "
+                                    "NaN dropped, {} notes)",
+                                    imported.catalog.at("records").size(), o.out, imported.rows_read,
+                                    imported.zero_price_rows, imported.nan_rows, imported.notes.size());
+  return {std::move(imported.catalog), std::move(imported.notes), std::move(summary)};
+}
+
 static int run_pricing_import(const PricingImportOptions& o, CommandContext& ctx) {
-  if (o.as_of.empty()) {
+  const bool price_index = o.format == "price-index";
+  if (price_index && o.files.size() != 1) {
+    ctx.err << "tcosim pricing import --format price-index: expected one CSV file, found " << o.files.size() << "\n";
+    return kExitBadInput;
+  }
+  if (!price_index && o.as_of.empty()) {
     ctx.err << "tcosim pricing import: --as-of YYYY-MM-DD is required: SkyPilot's CSVs carry no date, so say "
                "when the prices were read (every catalog record keeps it as its as_of)\n";
     return kExitBadInput;
@@ -30,15 +65,12 @@ static int run_pricing_import(const PricingImportOptions& o, CommandContext& ctx
   OutputSet outputs(ctx.out);
   outputs.add_file("--out", o.out, true);
   for (const auto& file : o.files) outputs.add_input("an input file", file);
-  const SkypilotImport imported = import_skypilot(o.files, SkypilotImportOptions{o.as_of, o.source});
-  // The file is written only once everything parsed: a bad row leaves no half catalog behind.
-  outputs.stage(o.out, imported.catalog.dump(2) + "\n");
+  const ImportedFile imported = price_index ? import_price_index_file(o) : import_skypilot_files(o);
+  // The file is written only once everything parsed: a bad row leaves no half file behind.
+  outputs.stage(o.out, imported.json.dump(2) + "\n");
   outputs.commit();
   for (const Finding& note : imported.notes) ctx.err << format_finding(note) << "\n";
-  if (!o.quiet && !OutputSet::is_stdout(o.out)) {
-    ctx.out << "wrote " << imported.catalog.at("records").size() << " cloud_offer records to " << o.out << " ("
-            << imported.rows_read << " rows read, " << imported.notes.size() << " notes)\n";
-  }
+  if (!o.quiet && !OutputSet::is_stdout(o.out)) ctx.out << "wrote " << imported.summary << "\n";
   return kExitOk;
 }
 
@@ -58,14 +90,24 @@ void setup_pricing(CLI::App& app, CommandContext& ctx) {
                      "skypilot-catalog, catalogs/v7/<cloud>/vms.csv). The cloud is read from the file name "
                      "(aws_....csv) or its folder (aws/vms.csv). GCP is additive: give the host-VM rows and the "
                      "accelerator rows (one file or several); a VM is priced host + accelerator of the same zone. "
-                     "A region's on-demand price is the zones' minimum; its spot price the cheapest zone's.")
+                     "A region's on-demand price is the zones' minimum; its spot price the cheapest zone's. A $0 "
+                     "price is left out (never written as a price) and a row with a NaN price dropped, both "
+                     "counted in the summary and a note. "
+                     "price-index: a published price series, one row a month (columns date as YYYY-MM or "
+                     "YYYY-MM-DD, usd_per_gpu_hour, optional source and kind, as "
+                     "../shared/data/published-prices/h100_rental_index.csv), into one price schedule object "
+                     "{interpolation, points} for a scenario's cloud.price_schedule.on_demand or .spot "
+                     "(docs/model.md section 4); $0 rows are skipped and NaN rows dropped, both counted.")
       ->required()
-      ->check(CLI::IsMember({"skypilot"}));
+      ->check(CLI::IsMember({"skypilot", "price-index"}));
   import->add_option("files", opts->files, "The CSV files to import (one or more; read together)")->required();
   import->add_option("--out,-o", opts->out, "Write the catalog file here (JSON; \"-\": the standard output)")->required();
   import->add_option("--as-of", opts->as_of,
-                     "Date the prices were read, YYYY-MM-DD (required: the CSVs carry no date); becomes each "
-                     "record's as_of");
+                     "skypilot: date the prices were read, YYYY-MM-DD (required: the CSVs carry no date); becomes "
+                     "each record's as_of");
+  import->add_option("--interpolation", opts->interpolation,
+                     "price-index: how the schedule moves between points: step or log_linear (default)")
+      ->check(CLI::IsMember({"step", "log_linear"}));
   import->add_option("--source", opts->source,
                      "Text appended to each record's source after \"SkyPilot catalog v7: <file>\", e.g. the "
                      "catalog commit or URL the files came from");

@@ -166,7 +166,7 @@ Json to_json(const SpotSpec& s) {
 }
 
 Json to_json(const CloudSpec& c) {
-  return {{"offer", to_json(c.offer)},
+  Json out = {{"offer", to_json(c.offer)},
           {"spot", to_json(c.spot)},
           {"gpu", to_json(c.gpu)},
           {"price_change_per_year", c.price_change_per_year},
@@ -174,6 +174,15 @@ Json to_json(const CloudSpec& c) {
           {"packing_efficiency", c.packing_efficiency},
           {"egress_gb_per_gpu_hour", c.egress_gb_per_gpu_hour},
           {"egress_usd_per_gb", c.egress_usd_per_gb}};
+  // Only a scenario that opts in echoes a schedule, so every other report keeps its bytes.
+  if (c.price_schedules.any()) {
+    Json schedules = Json::object();
+    if (c.price_schedules.on_demand) schedules["on_demand"] = c.price_schedules.on_demand->as_written;
+    if (c.price_schedules.spot) schedules["spot"] = c.price_schedules.spot->as_written;
+    if (c.price_schedules.reserved) schedules["reserved"] = c.price_schedules.reserved->as_written;
+    out["price_schedule"] = schedules;
+  }
+  return out;
 }
 
 Json to_json(const OnPremSpec& o) {
@@ -253,11 +262,38 @@ SpotSpec parse_spot(JsonObjectReader& r, const CloudOffer& offer, const std::str
   return s;
 }
 
-CloudSpec parse_cloud(JsonObjectReader& r, Resolver& resolver, const std::string& dir) {
+CloudPriceSchedules parse_price_schedules(JsonObjectReader& r, const CloudOffer& offer, const Date& start) {
+  CloudPriceSchedules out;
+  const double gpus = offer.gpus_per_instance;
+  if (r.has("on_demand")) {
+    JsonObjectReader kr = r.object("on_demand");
+    out.on_demand = parse_price_schedule(kr, start, offer.on_demand_usd_per_hour / gpus);
+  }
+  if (r.has("spot")) {
+    JsonObjectReader kr = r.object("spot");
+    if (!offer.spot_usd_per_hour)
+      throw InputError(r.file(), r.pointer_of("spot"), "expected no spot schedule: the offer \"" + offer.provenance.id +
+                                                           "\" has no spot price");
+    out.spot = parse_price_schedule(kr, start, *offer.spot_usd_per_hour / gpus);
+  }
+  if (r.has("reserved")) {
+    JsonObjectReader kr = r.object("reserved");
+    out.reserved = parse_price_schedule(kr, start, std::nullopt);
+  }
+  r.finish();
+  return out;
+}
+
+CloudSpec parse_cloud(JsonObjectReader& r, Resolver& resolver, const std::string& dir, const Date& start) {
   CloudSpec c;
   c.offer = resolver.resolve<CloudOffer>("cloud_offer", r.value("offer"), r.pointer_of("offer"), parse_cloud_offer);
   c.gpu = resolve_gpu(resolver, r, c.offer.gpu_model, r.pointer_of("offer"));
   c.price_change_per_year = r.number_or("price_change_per_year", 0.0, Bounds::between(-0.9, 2.0));
+  if (r.has("price_schedule")) {
+    JsonObjectReader pr = r.object("price_schedule");
+    c.price_schedules = parse_price_schedules(pr, c.offer, start);
+  }
+  r.allow("price_schedule");
   c.spot_overhead_factor = r.number_or("spot_overhead_factor", 1.0, Bounds::between(1.0, 10.0));
   c.packing_efficiency = r.number_or("packing_efficiency", 1.0, Bounds{0.0, 1.0, true});
   c.egress_gb_per_gpu_hour = r.number_or("egress_gb_per_gpu_hour", 0.0, limits::kEgressGbPerGpuHour);
@@ -444,7 +480,7 @@ InputError attribute_section_error(const InputError& e, const std::string& plan_
   return InputError(e.file(), base_section + suffix, e.message());
 }
 
-Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_cloud, Resolver& resolver,
+Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_cloud, Resolver& resolver, const Date& start,
                 int horizon_months, const std::string& dir) {
   Plan p;
   p.name = r.string("name");
@@ -505,7 +541,7 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
       r.fail("cloud", "a \"cloud\" section (here or at the scenario's top level) for a plan that rents", nullptr);
     JsonObjectReader cr(cloud_json, r.file(), r.pointer_of("cloud"));
     try {
-      p.cloud = parse_cloud(cr, resolver, dir);
+      p.cloud = parse_cloud(cr, resolver, dir, start);
     } catch (const InputError& e) {
       throw attribute_section_error(e, r.pointer_of("cloud"), "/cloud", r.has("cloud") ? r.value("cloud") : Json());
     }
@@ -635,7 +671,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   for (std::size_t i = 0; i < plans.size(); ++i) {
     const std::string pointer = "/plans/" + std::to_string(i);
     JsonObjectReader pr(plans[i], file, pointer);
-    Plan plan = parse_plan(pr, base_onprem, base_cloud, resolver, s.horizon_months, dir);
+    Plan plan = parse_plan(pr, base_onprem, base_cloud, resolver, s.start, s.horizon_months, dir);
     if (!names.insert(plan.name).second)
       throw InputError(file, pointer + "/name", "expected a unique plan name, found \"" + plan.name + "\" twice");
     add_plan_warnings(s, plan, pointer);
@@ -651,7 +687,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   }
   if (!base_cloud.is_null() && !cloud_used) {
     JsonObjectReader unused(base_cloud, file, "/cloud");
-    parse_cloud(unused, resolver, dir);
+    parse_cloud(unused, resolver, dir, s.start);
   }
   const std::string baseline = r.string_or("baseline", s.plans.front().name);
   const auto it = std::find_if(s.plans.begin(), s.plans.end(), [&](const Plan& p) { return p.name == baseline; });

@@ -12,6 +12,7 @@
 #include "core/calendar.hpp"
 #include "core/io/json_reader.hpp"
 #include "models/site/ambient.hpp"
+#include "models/price_path/price_schedule.hpp"
 #include "models/finding.hpp"
 #include "models/workload/job_workload.hpp"
 #include "models/site/power.hpp"
@@ -43,12 +44,18 @@ struct CloudSpec {
   SpotSpec spot;
   GpuModel gpu;
   double price_change_per_year = 0.0;   // on-demand and spot prices, compounding by the hour
+  CloudPriceSchedules price_schedules;  // dated prices per kind (models/price_path/price_schedule.hpp)
   double spot_overhead_factor = 1.0;    // billed spot GPU-hours per GPU-hour of work (>= 1)
   // Fluid model only: billed on-demand and spot GPUs = GPUs / packing_efficiency before rounding
   // to whole instances (per-job rounding in the replay; fitted by tcosim calibrate). In (0, 1].
   double packing_efficiency = 1.0;
   double egress_gb_per_gpu_hour = 0.0;  // data leaving the cloud per cloud GPU-hour of work
   double egress_usd_per_gb = 0.0;
+
+  // Factors on the catalog prices in hour h (reserved: at its term's first hour).
+  double on_demand_factor(long hour) const { return price_factor(price_schedules.on_demand, price_change_per_year, hour); }
+  double spot_factor(long hour) const { return price_factor(price_schedules.spot, price_change_per_year, hour); }
+  double reserved_factor(long hour) const { return price_factor(price_schedules.reserved, price_change_per_year, hour); }
 };
 
 struct Financing {

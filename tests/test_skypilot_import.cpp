@@ -167,6 +167,51 @@ TEST_CASE("skypilot import: synthetic rows, zones that disagree, unknown GPUs, p
   CHECK(note(imported, "unknown-gpu", "accelerator \"Z900\"") != nullptr);
 }
 
+TEST_CASE("skypilot import: a $0 price is never written, a NaN row is dropped, both counted") {
+  const auto dir = tco::test::scratch_dir("skypilot-zero-nan");
+  const auto aws = write(dir / "aws_vms.csv",
+                         kAwsHeader + "\n" +
+                             // line 2: on-demand $0 in one zone, line 3: $98.32 in the other -> 98.32 is kept
+                             "p5.48xlarge,H100,8.0,192.0,2048.0,,0.0,30.0,us-east-1,use1-az1\n"
+                             "p5.48xlarge,H100,8.0,192.0,2048.0,,98.32,,us-east-1,use1-az2\n"
+                             // line 4: spot $0 -> the record has on-demand $40 and no spot price
+                             "g6.xlarge,L4,1.0,4.0,16.0,,40.0,0,us-west-2,usw2-az1\n"
+                             // line 5: only $0 -> no on-demand price anywhere: no record (noted)
+                             "g5.xlarge,A10G,1.0,4.0,16.0,,0,,eu-west-1,euw1-az1\n"
+                             // lines 6, 7: NaN price, NaN GPU count -> dropped
+                             "p4d.24xlarge,A100,8.0,96.0,1152.0,,nan,,us-east-1,use1-az1\n"
+                             "p4de.24xlarge,A100,NaN,96.0,1152.0,,40.0,,us-east-1,use1-az1\n");
+  const SkypilotImport imported = import_skypilot({aws.string()}, {"2025-06-01", ""});
+  CHECK(imported.rows_read == 6);
+  CHECK(imported.zero_price_rows == 3);  // lines 2, 4 and 5
+  CHECK(imported.nan_rows == 2);         // lines 6 and 7
+  const Json& records = imported.catalog.at("records");
+  REQUIRE(records.size() == 2);
+  for (const Json& r : records) {
+    CHECK(r.at("on_demand_usd_per_hour").get<double>() > 0.0);
+    if (r.contains("spot_usd_per_hour")) CHECK(r.at("spot_usd_per_hour").get<double>() > 0.0);
+  }
+  const Json* p5 = record(imported, "aws/p5.48xlarge/us-east-1");
+  REQUIRE(p5 != nullptr);
+  CHECK(p5->at("on_demand_usd_per_hour").get<double>() == 98.32);
+  CHECK(p5->at("spot_usd_per_hour").get<double>() == 30.0);
+  const Json* l4 = record(imported, "aws/g6.xlarge/us-west-2");
+  REQUIRE(l4 != nullptr);
+  CHECK_FALSE(l4->contains("spot_usd_per_hour"));
+  CHECK(record(imported, "aws/g5.xlarge/eu-west-1") == nullptr);
+  const Finding* zero = note(imported, "zero-price", "3 rows had a $0 price");
+  REQUIRE(zero != nullptr);
+  CHECK(zero->where == "lines 2, 4, 5");
+  const Finding* nan = note(imported, "nan-price", "2 rows had a NaN price");
+  REQUIRE(nan != nullptr);
+  CHECK(nan->where == "lines 6, 7");
+  for (const Finding& f : imported.notes) {
+    INFO(f.code << ": " << f.message);
+    CHECK(f.message.find("nan") == std::string::npos);
+    CHECK(f.message.find("inf") == std::string::npos);
+  }
+}
+
 TEST_CASE("skypilot import: malformed rows name the file, line and column") {
   const auto dir = tco::test::scratch_dir("skypilot-malformed");
   // Price column: "p5.48xlarge," (12) + "H100," (5) + "8.0," (4) + "192.0," (6) + "2048.0," (7)

@@ -121,6 +121,10 @@ class CloudRuns {
   // a table, not a branch on the job's size.
   double speed(int instances) const { return speed_[instances > 1]; }
 
+  const PriceGrowth& growth_of(Category category) const {
+    return category == Category::cloud_spot ? p_.spot_price_growth : p_.price_growth;
+  }
+
   // ceil(t / granularity) granules, at least the minimum, per instance; the price grows by the
   // hour and carries the month's shock. At the horizon's end only the time used is billed.
   void bill(Category category, int instances, double start_h, double end_h, double usd_per_instance_h,
@@ -134,7 +138,7 @@ class CloudRuns {
     }
     billed_gpu_hours += instances * p_.gpus_per_instance * billed_h;
     const double usd_per_h = instances * usd_per_instance_h;
-    const PriceGrowth& growth = p_.price_growth;
+    const PriceGrowth& growth = growth_of(category);
     const double growth_a = growth.at(a);
     const int month_a = month_index_.at(a), month_b = month_index_.at(b);
     const int c = static_cast<int>(category);
@@ -153,7 +157,7 @@ class CloudRuns {
   // bill()'s run over more than one month: each month's part at that month's shock.
   TCO_COLD void bill_across_months(int c, double a, double b, int month_a, int month_b, double growth_a,
                                    double usd_per_h, const double* shock) {
-    const PriceGrowth& growth = p_.price_growth;
+    const PriceGrowth& growth = growth_of(static_cast<Category>(c));
     for (int m = month_a; m <= month_b; ++m) {
       const double start = static_cast<double>(m) * kHoursPerMonth, end = static_cast<double>(m + 1) * kHoursPerMonth;
       const bool from_a = a >= start, to_b = m == months_ - 1 || b <= end;

@@ -48,7 +48,8 @@ struct DesPlan {
   long reserved_term_h = kHoursPerYear;
   const SpotTrace* spot_trace = nullptr;
   double egress_usd_per_gpu_hour = 0.0;
-  PriceGrowth price_growth;            // of cloud prices (none without a cloud)
+  PriceGrowth price_growth;            // of on-demand prices (none without a cloud)
+  PriceGrowth spot_price_growth;       // of spot prices
   // Jobs
   SchedulingSpec scheduling;
   SpotSpec spot;                 // the plan's, or the defaults for an onprem plan

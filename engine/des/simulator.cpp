@@ -89,7 +89,6 @@ class Simulator {
     reserved_speed_[1] = p.perf_cloud * p.scheduling.cloud_multi_node_efficiency;
     out_.cost_by_month.assign(months_, CostRow{});
     out_.peak_facility_kw_by_month.assign(months_, 0.0);
-    price_change_ = p.cloud ? p.cloud->price_change_per_year : 0.0;
     power_shock_.assign(months_, 1.0);
     if (p.onprem && p.onprem->power.monthly_price_sigma > 0.0)
       for (int m = 0; m < months_; ++m)
@@ -658,7 +657,7 @@ class Simulator {
         const long h = static_cast<long>(m) * kHoursPerMonth;
         const long term_start = (h / p_.reserved_term_h) * p_.reserved_term_h;
         out_.cost_by_month[m][static_cast<int>(Category::cloud_reserved)] +=
-            usd_per_h * kHoursPerMonth * hourly_growth_factor(price_change_, term_start);
+            usd_per_h * kHoursPerMonth * p_.cloud->reserved_factor(term_start);
       }
       out_.gpu_hours.reserved_paid = static_cast<double>(p_.reserved_instances) * p_.gpus_per_instance * horizon_h_;
     }
@@ -708,7 +707,6 @@ class Simulator {
   double work_rate_ = 1.0;
   std::size_t rate_change_cursor_ = 0;  // into the site curve's list of rate changes
   // Prices
-  double price_change_ = 0.0;
   std::vector<double> power_shock_;
 };
 

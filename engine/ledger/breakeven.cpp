@@ -85,15 +85,16 @@ class NodeEnergyPv {
 };
 
 // PV of renting G GPUs every hour for `months` at `usd_per_gpu_hour`; on-demand and spot
-// prices change by the hour, a reserved price is fixed for each term.
-double cloud_pv_per_u(double gpus, double usd_per_gpu_hour, double price_change_per_year, long fixed_term_hours,
-                      int months, double rate_per_year) {
+// prices change by the hour (at the constant rate or on their schedule), a reserved price is
+// fixed for each term.
+double cloud_pv_per_u(double gpus, double usd_per_gpu_hour, const std::optional<PriceSchedule>& schedule,
+                      double price_change_per_year, long fixed_term_hours, int months, double rate_per_year) {
   double pv = 0.0;
   for (int m = 0; m < months; ++m) {
     double month_usd = 0.0;
     for (long h = static_cast<long>(m) * kHoursPerMonth; h < static_cast<long>(m + 1) * kHoursPerMonth; ++h) {
       const long priced_at = fixed_term_hours > 0 ? (h / fixed_term_hours) * fixed_term_hours : h;
-      month_usd += gpus * usd_per_gpu_hour * hourly_growth_factor(price_change_per_year, priced_at);
+      month_usd += gpus * usd_per_gpu_hour * price_factor(schedule, price_change_per_year, priced_at);
     }
     pv += month_usd * discount_end_of_month(rate_per_year, m);
   }
@@ -127,15 +128,17 @@ std::vector<UtilizationBreakeven> utilization_breakevens(const Scenario& s, cons
     const char* name;
     std::optional<double> usd_per_instance_hour;
     long fixed_term_hours;
+    const std::optional<PriceSchedule>& schedule;
   };
   const auto& offer = cloud.offer;
   // The cloud GPUs that do the work of G busy on-prem GPUs (the ledger sends work / perf_cloud
   // GPUs to the cloud), so that u* is the ledger's breakeven when the GPU models differ too.
   const double cloud_gpus_per_u = o.server.gpus * o.gpu.perf_relative / cloud.gpu.perf_relative;
-  const Basis bases[] = {{"on_demand", offer.on_demand_usd_per_hour, 0},
-                         {"spot", offer.spot_usd_per_hour, 0},
-                         {"reserved_1y", offer.reserved_1y_usd_per_hour, kHoursPerYear},
-                         {"reserved_3y", offer.reserved_3y_usd_per_hour, 3L * kHoursPerYear}};
+  const CloudPriceSchedules& sched = cloud.price_schedules;
+  const Basis bases[] = {{"on_demand", offer.on_demand_usd_per_hour, 0, sched.on_demand},
+                         {"spot", offer.spot_usd_per_hour, 0, sched.spot},
+                         {"reserved_1y", offer.reserved_1y_usd_per_hour, kHoursPerYear, sched.reserved},
+                         {"reserved_3y", offer.reserved_3y_usd_per_hour, 3L * kHoursPerYear, sched.reserved}};
   for (const auto& basis : bases) {
     if (!basis.usd_per_instance_hour) continue;
     UtilizationBreakeven b;
@@ -146,7 +149,7 @@ std::vector<UtilizationBreakeven> utilization_breakevens(const Scenario& s, cons
     b.life_months = life_months;
     b.cloud_usd_per_gpu_hour = *basis.usd_per_instance_hour / offer.gpus_per_instance;
     b.pv_fixed_usd = pv_fixed;
-    b.pv_cloud_per_u_usd = cloud_pv_per_u(cloud_gpus_per_u, b.cloud_usd_per_gpu_hour, cloud.price_change_per_year,
+    b.pv_cloud_per_u_usd = cloud_pv_per_u(cloud_gpus_per_u, b.cloud_usd_per_gpu_hour, basis.schedule, cloud.price_change_per_year,
                                           basis.fixed_term_hours, life_months, r);
     // Owning minus renting at utilization u: PV(fixed) > 0 at u = 0, convex in u.
     auto gap = [&](double u) { return pv_fixed + (energy.usd(u) - pv_idle_energy_usd) - u * b.pv_cloud_per_u_usd; };

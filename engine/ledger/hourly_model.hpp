@@ -65,7 +65,8 @@ struct HourInputs {
   double work_rate = 1.0;           // 1 - throttle_fraction in a throttled hour
   double pue = 1.0;
   double usd_per_kwh = 0.0;         // escalated, shocks applied
-  double cloud_price_factor = 1.0;  // (1 + price_change)^(h / 8760) x multiplier
+  double cloud_price_factor = 1.0;  // on-demand: (1 + price_change)^(h / 8760) or its schedule, x multiplier
+  double spot_price_factor = 1.0;   // the same for spot
   // Drawn by the Monte Carlo (engine/sweep/sweep_kernel.hpp); their expectations in the deterministic
   // run (engine/ledger/spot_draws.hpp). 1 is spot always there, never preempted, at its list price.
   double spot_available = 1.0;          // 0 in an hour with no spot capacity: spot goes on-demand
@@ -153,7 +154,7 @@ TCO_HD void cloud_hour(const FleetParams& f, const HourInputs& in, double overfl
   const double spot_instance_hours = spot_instances * f.spot_overhead_factor * in.spot_preemption_factor * a;
   out.spot_billed_gpus = spot_instance_hours * f.gpus_per_instance;
   out.on_demand_billed_gpus = on_demand_instances * f.gpus_per_instance;
-  out.spot_usd = spot_instance_hours * f.spot_usd_per_instance_hour * in.cloud_price_factor * in.spot_price_multiplier;
+  out.spot_usd = spot_instance_hours * f.spot_usd_per_instance_hour * in.spot_price_factor * in.spot_price_multiplier;
   out.on_demand_usd = on_demand_instances * f.on_demand_usd_per_instance_hour * in.cloud_price_factor;
 }
 

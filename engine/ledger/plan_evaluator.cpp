@@ -82,7 +82,6 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   // Reserved capacity is paid every hour of its term at the price fixed when the term starts.
   const double reserved_base_usd = plan.reserved_usd_per_instance_hour() * plan.reserved_instances *
                                    options.cloud_price_multiplier;
-  const double price_change = plan.cloud ? plan.cloud->price_change_per_year : 0.0;
   const long term_hours = static_cast<long>(plan.reserved_term_years) * kHoursPerYear;
 
   // Spot at the expectation of the Monte Carlo's draws (engine/ledger/spot_draws.hpp): the hour's bill
@@ -105,7 +104,11 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
       in.pue = site[h].pue;
       in.usd_per_kwh = site[h].usd_per_kwh;
     }
-    in.cloud_price_factor = hourly_growth_factor(price_change, h);
+    if (plan.cloud) {
+      in.cloud_price_factor = plan.cloud->on_demand_factor(h);
+      const CloudPriceSchedules& sched = plan.cloud->price_schedules;
+      in.spot_price_factor = sched.on_demand || sched.spot ? plan.cloud->spot_factor(h) : in.cloud_price_factor;
+    }
     in.spot_available = spot_available;
     in.spot_preemption_factor = spot_preemption_factor;
     const HourOutcome out = step_hour(fleet, in, backlog);
@@ -127,7 +130,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
     if (out.spot_usd > 0.0) r.ledger.add(m, Category::cloud_spot, out.spot_usd, Timing::end_of_month);
     if (reserved_base_usd > 0.0) {
       const long term_start = (h / term_hours) * term_hours;
-      r.ledger.add(m, Category::cloud_reserved, reserved_base_usd * hourly_growth_factor(price_change, term_start),
+      r.ledger.add(m, Category::cloud_reserved, reserved_base_usd * plan.cloud->reserved_factor(term_start),
                    Timing::end_of_month);
     }
     if (egress_usd_per_cloud_gpu_hour > 0.0 && out.cloud_work > 0.0)

@@ -88,6 +88,7 @@ struct MonthInputs {
   const double* pue;
   const double* usd_per_kwh;
   const double* cloud_factor;
+  const double* spot_factor;
   const double* spot_available;
   const double* preemption;
   double power_mult;
@@ -102,6 +103,7 @@ TCO_SWEEP_INLINE HourInputs hour_inputs(const MonthInputs& a, int j) {
   in.pue = a.pue[j];
   in.usd_per_kwh = a.usd_per_kwh[j] * a.power_mult;
   in.cloud_price_factor = a.cloud_factor[j];
+  in.spot_price_factor = a.spot_factor[j];
   in.spot_available = a.spot_available[j];
   in.spot_preemption_factor = a.preemption[j];
   in.spot_price_multiplier = a.spot_mult;
@@ -348,6 +350,7 @@ TCO_SWEEP_INLINE void plan_month_on_path(const SweepPointHeader& pt, const Sweep
     a.work_rate = t.ones;
   }
   a.cloud_factor = p.cloud_factor_offset >= 0 ? data + p.cloud_factor_offset + h0 : t.ones;
+  a.spot_factor = p.spot_factor_offset >= 0 ? data + p.spot_factor_offset + h0 : t.ones;
   if (t.spot_random[j]) {
     if (draws.spot == nullptr || draws.spot_hours < n || !same_spot(*draws.spot, p)) {
       const SweepPlanParams q = p;

@@ -61,7 +61,8 @@ struct SweepPlanParams {
   long usd_per_kwh_offset = -1;
   long work_rate_offset = -1;
   long ambient_c_offset = -1;    // ambient temperature [hours], only with ambient noise
-  long cloud_factor_offset = -1; // (1 + price_change)^(h / 8760) [hours]
+  long cloud_factor_offset = -1; // on-demand: (1 + price_change)^(h / 8760) or its schedule [hours]
+  long spot_factor_offset = -1;  // spot: the same (the on-demand offset when neither has a schedule)
   long demand_charge_offset = -1;  // (1 + escalation)^(m / 12) [months]
   double demand_charge_usd_per_kw_month = 0.0;
   double egress_usd_per_cloud_work = 0.0;  // egress USD per reference GPU-hour sent to the cloud
@@ -317,6 +318,7 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
           sweep_apply_ambient(p, data[p.ambient_c_offset + h], sweep_ambient_z(seed, path, h), in.pue, in.work_rate);
       }
       if (p.cloud_factor_offset >= 0) in.cloud_price_factor = data[p.cloud_factor_offset + h];
+      if (p.spot_factor_offset >= 0) in.spot_price_factor = data[p.spot_factor_offset + h];
       if (spot_random) {
         in.spot_available = sweep_spot_available(p, sweep_hour_word(seed, path, RandomSource::spot_availability, h));
         in.spot_preemption_factor = sweep_preemption_factor(p, sweep_hour_word(seed, path, RandomSource::preemption, h));

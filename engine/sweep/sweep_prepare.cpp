@@ -122,10 +122,17 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
     if (plan.cloud) {
       const CloudSpec& c = *plan.cloud;
       p.egress_usd_per_cloud_work = c.egress_gb_per_gpu_hour * c.egress_usd_per_gb / c.gpu.perf_relative;
-      if (c.price_change_per_year != 0.0) {
+      if (c.price_change_per_year != 0.0 || c.price_schedules.on_demand) {
         std::vector<double> factor(hours);
-        for (long t = 0; t < hours; ++t) factor[t] = hourly_growth_factor(c.price_change_per_year, t);
+        for (long t = 0; t < hours; ++t) factor[t] = c.on_demand_factor(t);
         p.cloud_factor_offset = store.add(factor);
+      }
+      // Spot follows the on-demand series unless either kind has a schedule of its own.
+      p.spot_factor_offset = p.cloud_factor_offset;
+      if (c.price_schedules.on_demand || c.price_schedules.spot) {
+        std::vector<double> factor(hours);
+        for (long t = 0; t < hours; ++t) factor[t] = c.spot_factor(t);
+        p.spot_factor_offset = store.add(factor);
       }
       set_spot(p, plan);
     }
@@ -262,7 +269,7 @@ SweepChunk make_sweep_chunk(const std::vector<SweepPoint>& points) {
     h.first_plan = static_cast<int>(chunk.plans.size());
     for (SweepPlanParams plan : p.plans) {
       for (long* offset : {&plan.pue_offset, &plan.usd_per_kwh_offset, &plan.work_rate_offset, &plan.ambient_c_offset,
-                           &plan.cloud_factor_offset})
+                           &plan.cloud_factor_offset, &plan.spot_factor_offset})
         rebase(*offset, h.hours);
       rebase(plan.demand_charge_offset, h.months);
       chunk.plans.push_back(plan);

@@ -152,7 +152,8 @@ class CsvFile {
   std::vector<std::string> columns_;
 };
 
-// A price column: empty = not offered; anything else must be a number >= 0.
+// A price column: empty = not offered; "nan" is NaN (the caller drops its row); anything else
+// must be a finite number >= 0.
 std::optional<double> price_field(const skypilot::CsvField& field, const std::string& column, const std::string& path,
                                   long line) {
   if (field.text.empty()) return std::nullopt;
@@ -160,6 +161,7 @@ std::optional<double> price_field(const skypilot::CsvField& field, const std::st
   const char* begin = field.text.data();
   const char* end = begin + field.text.size();
   const auto [ptr, ec] = std::from_chars(begin, end, value);
+  if (ec == std::errc() && ptr == end && std::isnan(value)) return value;
   if (ec != std::errc() || ptr != end || !std::isfinite(value) || value < 0.0) {
     throw InputError(path, fmt::format("line {}, column {}", line, field.column),
                      fmt::format("expected a price in USD per hour (a number >= 0) in column {}, found \"{}\"", column,
@@ -205,8 +207,20 @@ class Importer {
       row.lines = std::to_string(line);
       if (row.region.empty())
         throw InputError(path, fmt::format("line {}, column {}", line, f[c_region].column), "expected a region, found nothing");
-      if (!f[c_count].text.empty()) {
-        const auto count = price_field(f[c_count], "AcceleratorCount", path, line);
+      const auto count =
+          f[c_count].text.empty() ? std::nullopt : price_field(f[c_count], "AcceleratorCount", path, line);
+      const auto is_nan = [](const std::optional<double>& v) { return v && std::isnan(*v); };
+      if (is_nan(row.price) || is_nan(row.spot) || is_nan(count)) {
+        skipped_nan_.add(base, line);
+        continue;
+      }
+      // A $0 price is a missing price, never a free instance: the column is left out.
+      if (row.price == 0.0 || row.spot == 0.0) {
+        skipped_zero_.add(base, line);
+        if (row.price == 0.0) row.price.reset();
+        if (row.spot == 0.0) row.spot.reset();
+      }
+      if (count) {
         if (*count != std::floor(*count)) {
           note("fractional-gpu", base, fmt::format("line {}", line),
                fmt::format("{} {} has {} GPUs (a fraction of a GPU): skipped", provider, row.instance_type, *count));
@@ -221,10 +235,45 @@ class Importer {
   SkypilotImport finish() {
     pair_gcp_rows();
     build_records();
+    result_.zero_price_rows = skipped_zero_.rows;
+    result_.nan_rows = skipped_nan_.rows;
+    if (skipped_zero_.rows > 0)
+      note("zero-price", skipped_zero_.files_text(), skipped_zero_.lines_text(),
+           fmt::format("{} rows had a $0 price: each $0 price was left out (not offered), never written as a price",
+                       skipped_zero_.rows));
+    if (skipped_nan_.rows > 0)
+      note("nan-price", skipped_nan_.files_text(), skipped_nan_.lines_text(),
+           fmt::format("{} rows had a NaN price or GPU count: dropped", skipped_nan_.rows));
     return std::move(result_);
   }
 
  private:
+  // Rows left out for one reason: how many, and where the first few are ("file:line" when
+  // they come from more than one file).
+  struct SkippedRows {
+    long rows = 0;
+    std::set<std::string> files;
+    std::vector<std::pair<std::string, long>> first_lines;
+
+    void add(const std::string& file, long line) {
+      ++rows;
+      files.insert(file);
+      if (first_lines.size() < 5) first_lines.emplace_back(file, line);
+    }
+    std::string files_text() const { return join(files); }
+    std::string lines_text() const {
+      std::string text = "lines ";
+      for (std::size_t i = 0; i < first_lines.size(); ++i) {
+        if (i > 0) text += ", ";
+        if (files.size() > 1) text += first_lines[i].first + ":";
+        text += std::to_string(first_lines[i].second);
+      }
+      return rows > static_cast<long>(first_lines.size()) ? text + ", ..." : text;
+    }
+  };
+  SkippedRows skipped_zero_;
+  SkippedRows skipped_nan_;
+
   void note(const char* code, const std::string& file, const std::string& where, std::string message) {
     result_.notes.push_back({Finding::Severity::warning, code, file, where, std::move(message)});
   }

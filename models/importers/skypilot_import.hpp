@@ -32,6 +32,8 @@ struct SkypilotImport {
   Json catalog;                // {"kind": "cloud_offer", "records": [...]}, records in (provider, instance type, region) order
   std::vector<Finding> notes;  // the quirks found, all warnings
   long rows_read = 0;
+  long zero_price_rows = 0;    // rows with a $0 price: that price left out (never written)
+  long nan_rows = 0;           // rows with a NaN price or GPU count: dropped
 };
 
 // Throws InputError for a malformed file (naming the file and "line N, column C") or a bad

@@ -1,0 +1,16 @@
+// The forward reserved price implied by a 1-year / 3-year pair (docs/model.md §4 "Implied
+// forward price"). Paying the 3-year price P3 for 36 months costs the same, discounted, as
+// paying the 1-year price P1 for months 0-11 and the forward F for months 12-35:
+//   P3 A(0, 36) = P1 A(0, 12) + F A(12, 36),  A(a, b) = sum_{m=a}^{b-1} (1 + r)^(-(m+1)/12)
+//   F = (P3 A(0, 36) - P1 A(0, 12)) / A(12, 36)
+// (USD per instance-hour; the 730 h of each month cancel). At r = 0, F = (3 P3 - P1) / 2.
+// Example: P1 = $12/h, P3 = $10/h, r = 0: F = (30 - 12) / 2 = $9/h: the 3-year price bets
+// that a year from now a 1-year term will cost $9, 25% below today's $12.
+#pragma once
+
+namespace tco {
+
+double implied_forward_usd_per_hour(double reserved_1y_usd_per_hour, double reserved_3y_usd_per_hour,
+                                    double discount_rate_per_year);
+
+}  // namespace tco
