@@ -9,6 +9,7 @@
 
 #include "cli/app.hpp"
 #include "models/workload/trace_csv.hpp"
+#include "models/importers/slurm_import.hpp"
 #include "models/importers/trace_import.hpp"
 #include "models/workload/trace_stats.hpp"
 #include "core/io/output_set.hpp"
@@ -22,14 +23,26 @@ struct TraceOptions {
   std::string input_path;
   std::string output_path;
   bool json = false;
+  SlurmImportOptions slurm;
+  bool slurm_option_given = false;
 };
+
+// The Slurm options mean something only for --format slurm, so they are refused elsewhere
+// rather than silently ignored.
+ImportResult import_with(const TraceOptions& o) {
+  if (o.format == "slurm") return import_slurm(o.input_path, o.slurm);
+  if (o.slurm_option_given)
+    throw CLI::ValidationError("--timezone/--class/--columns/--preemptible-*",
+                               fmt::format("apply only to --format slurm, found --format {}", o.format));
+  return import_trace(o.format, o.input_path);
+}
 
 int run_import(const TraceOptions& o, CommandContext& ctx) {
   OutputSet outputs(ctx.out);
   outputs.add_file("--out", o.output_path);
   outputs.add_input("the input trace", o.input_path);
-  const ImportResult result = import_trace(o.format, o.input_path);
-  TraceWriter writer(outputs.staging_path(o.output_path));
+  const ImportResult result = import_with(o);
+  TraceWriter writer(outputs.staging_path(o.output_path), result.start);
   for (const Job& job : result.jobs) writer.write(job);
   writer.close();
   outputs.commit();
@@ -38,6 +51,12 @@ int run_import(const TraceOptions& o, CommandContext& ctx) {
   ctx.out << fmt::format("wrote {} jobs to {}\n", c.jobs, o.output_path);
   ctx.out << fmt::format("dropped {}:\n", c.dropped_total());
   for (const auto& [reason, count] : c.dropped) ctx.out << fmt::format("  {:<16} {}\n", reason, count);
+  if (c.unfinished_gpu_hours > 0)
+    ctx.out << fmt::format("the runs dropped as no_end_time had used {:.2f} GPU-hours by the export\n",
+                           c.unfinished_gpu_hours);
+  if (result.start)
+    ctx.out << fmt::format("hour 0 is {} ({}, the earliest kept submission; written as the trace's # start: line)\n",
+                           result.start->local_time, result.start->time_zone);
   if (c.fractional_gpu_rounded_up > 0)
     ctx.out << fmt::format("kept {} jobs with a fractional GPU share, rounded up to whole GPUs\n",
                            c.fractional_gpu_rounded_up);
@@ -59,14 +78,38 @@ void setup_trace(CLI::App& app, CommandContext& ctx) {
   auto import_opts = std::make_shared<TraceOptions>();
   CLI::App* import = trace->add_subcommand(
       "import",
-      "Convert a public cluster trace (Alibaba openb pods, Alibaba DLRM instances, Microsoft Philly job log, "
-      "Alibaba PAI task table, SenseTime Helios cluster_log) into the canonical job CSV; prints the rows dropped "
-      "for each reason (see docs/des.md)");
+      "Convert a cluster's history into the canonical job CSV: your own Slurm accounting (slurm: sacct "
+      "--parsable2; see docs/own-history.md) or a public trace (Alibaba openb pods, Alibaba DLRM instances, "
+      "Microsoft Philly job log, Alibaba PAI task table, SenseTime Helios cluster_log; see docs/des.md); prints "
+      "the rows dropped for each reason");
   import->add_option("--format", import_opts->format, "Input format")
       ->required()
       ->check(CLI::IsMember(trace_import_formats()));
   import->add_option("input", import_opts->input_path, "Input trace file")->required();
   import->add_option("-o,--out", import_opts->output_path, "Canonical trace CSV to write (atomically)")->required();
+  const auto slurm_option = [import_opts](auto& field) {
+    return [import_opts, &field](const auto& value) {
+      field = value;
+      import_opts->slurm_option_given = true;
+    };
+  };
+  SlurmImportOptions& slurm = import_opts->slurm;
+  import->add_option_function<std::string>("--timezone", slurm_option(slurm.time_zone),
+                                           "slurm: IANA time zone of Submit/Start/End (default UTC)");
+  import->add_option_function<std::string>("--class", slurm_option(slurm.class_column),
+                                           "slurm: the job class is the partition (default), qos or account")
+      ->check(CLI::IsMember({"partition", "qos", "account"}));
+  import->add_option_function<std::vector<std::string>>("--columns", slurm_option(slurm.columns),
+                                                        "slurm: the fields of --noheader output, in order "
+                                                        "(comma-separated, as given to sacct --format)")
+      ->delimiter(',');
+  import->add_option_function<std::vector<std::string>>("--preemptible-qos", slurm_option(slurm.preemptible_qos),
+                                                        "slurm: QOS names whose jobs are preemptible (comma-separated)")
+      ->delimiter(',');
+  import->add_option_function<std::vector<std::string>>(
+            "--preemptible-partition", slurm_option(slurm.preemptible_partitions),
+            "slurm: partitions whose jobs are preemptible (comma-separated)")
+      ->delimiter(',');
   import->callback([import_opts, &ctx] { ctx.exit_code = run_import(*import_opts, ctx); });
 
   auto stats_opts = std::make_shared<TraceOptions>();
