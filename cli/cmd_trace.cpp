@@ -9,6 +9,7 @@
 
 #include "cli/app.hpp"
 #include "models/workload/trace_csv.hpp"
+#include "models/importers/k8s_pods_import.hpp"
 #include "models/importers/slurm_import.hpp"
 #include "models/importers/trace_import.hpp"
 #include "models/workload/trace_stats.hpp"
@@ -25,15 +26,21 @@ struct TraceOptions {
   bool json = false;
   SlurmImportOptions slurm;
   bool slurm_option_given = false;
+  K8sPodsImportOptions k8s;
+  bool k8s_option_given = false;
 };
 
-// The Slurm options mean something only for --format slurm, so they are refused elsewhere
-// rather than silently ignored.
+// The options of one format mean nothing to the others, so they are refused there rather than
+// silently ignored.
 ImportResult import_with(const TraceOptions& o) {
-  if (o.format == "slurm") return import_slurm(o.input_path, o.slurm);
-  if (o.slurm_option_given)
-    throw CLI::ValidationError("--timezone/--class/--columns/--preemptible-*",
+  if (o.slurm_option_given && o.format != "slurm")
+    throw CLI::ValidationError("--timezone/--class/--columns/--preemptible-qos/--preemptible-partition",
                                fmt::format("apply only to --format slurm, found --format {}", o.format));
+  if (o.k8s_option_given && o.format != "k8s-pods")
+    throw CLI::ValidationError("--gpu-resource/--class-label/--preemptible-priority-class",
+                               fmt::format("apply only to --format k8s-pods, found --format {}", o.format));
+  if (o.format == "slurm") return import_slurm(o.input_path, o.slurm);
+  if (o.format == "k8s-pods") return import_k8s_pods(o.input_path, o.k8s);
   return import_trace(o.format, o.input_path);
 }
 
@@ -79,7 +86,7 @@ void setup_trace(CLI::App& app, CommandContext& ctx) {
   CLI::App* import = trace->add_subcommand(
       "import",
       "Convert a cluster's history into the canonical job CSV: your own Slurm accounting (slurm: sacct "
-      "--parsable2; see docs/own-history.md) or a public trace (Alibaba openb pods, Alibaba DLRM instances, "
+      "--parsable2) or Kubernetes pods (k8s-pods: kubectl get pods -o json; see docs/own-history.md) or a public trace (Alibaba openb pods, Alibaba DLRM instances, "
       "Microsoft Philly job log, Alibaba PAI task table, SenseTime Helios cluster_log; see docs/des.md); prints "
       "the rows dropped for each reason");
   import->add_option("--format", import_opts->format, "Input format")
@@ -87,12 +94,15 @@ void setup_trace(CLI::App& app, CommandContext& ctx) {
       ->check(CLI::IsMember(trace_import_formats()));
   import->add_option("input", import_opts->input_path, "Input trace file")->required();
   import->add_option("-o,--out", import_opts->output_path, "Canonical trace CSV to write (atomically)")->required();
-  const auto slurm_option = [import_opts](auto& field) {
-    return [import_opts, &field](const auto& value) {
+  // A setter that also records that an option of that format was given.
+  const auto option_of = [](auto& field, bool& given) {
+    return [&field, &given](const auto& value) {
       field = value;
-      import_opts->slurm_option_given = true;
+      given = true;
     };
   };
+  const auto slurm_option = [&](auto& field) { return option_of(field, import_opts->slurm_option_given); };
+  const auto k8s_option = [&](auto& field) { return option_of(field, import_opts->k8s_option_given); };
   SlurmImportOptions& slurm = import_opts->slurm;
   import->add_option_function<std::string>("--timezone", slurm_option(slurm.time_zone),
                                            "slurm: IANA time zone of Submit/Start/End (default UTC)");
@@ -109,6 +119,18 @@ void setup_trace(CLI::App& app, CommandContext& ctx) {
   import->add_option_function<std::vector<std::string>>(
             "--preemptible-partition", slurm_option(slurm.preemptible_partitions),
             "slurm: partitions whose jobs are preemptible (comma-separated)")
+      ->delimiter(',');
+  K8sPodsImportOptions& k8s = import_opts->k8s;
+  import->add_option_function<std::vector<std::string>>(
+            "--gpu-resource", k8s_option(k8s.gpu_resources),
+            "k8s-pods: extended resources counted as GPUs beyond nvidia.com/gpu and amd.com/gpu (comma-separated)")
+      ->delimiter(',');
+  import->add_option_function<std::string>("--class-label", k8s_option(k8s.class_label),
+                                           "k8s-pods: the pod label whose value is the job class (default: the "
+                                           "namespace)");
+  import->add_option_function<std::vector<std::string>>(
+            "--preemptible-priority-class", k8s_option(k8s.preemptible_priority_classes),
+            "k8s-pods: priority classes whose pods are preemptible (comma-separated)")
       ->delimiter(',');
   import->callback([import_opts, &ctx] { ctx.exit_code = run_import(*import_opts, ctx); });
 

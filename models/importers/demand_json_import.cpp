@@ -20,8 +20,10 @@ const std::int64_t kEarliestS = civil_seconds(2000, 1, 1, 0);
 const std::int64_t kLatestS = civil_seconds(2100, 1, 1, 0);
 
 const Json& member(const Json& object, const char* key, const std::string& file, const std::string& pointer) {
-  if (!object.is_object() || !object.contains(key))
-    throw InputError(file, pointer, fmt::format("expected an object with \"{}\", found {}", key, describe_json(object)));
+  if (!object.is_object())
+    throw InputError(file, pointer_join(pointer, key),
+                     fmt::format("expected a member of an object, found {} in place of the object", describe_json(object)));
+  if (!object.contains(key)) throw InputError(file, pointer_join(pointer, key), "expected a value here, found none");
   return object.at(key);
 }
 

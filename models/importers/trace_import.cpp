@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "core/io/csv_lines.hpp"
 #include "core/time/time_zone.hpp"
+#include "models/importers/k8s_pods_import.hpp"
 #include "models/importers/slurm_import.hpp"
 #include "models/workload/trace_csv.hpp"
 
@@ -306,7 +307,7 @@ ImportResult ImportCollector::finish_absolute(long rows, const TimeZone& zone) {
 }
 
 const std::vector<std::string>& trace_import_formats() {
-  static const std::vector<std::string> formats = {"openb", "dlrm", "philly", "pai", "helios", "slurm"};
+  static const std::vector<std::string> formats = {"openb", "dlrm", "philly", "pai", "helios", "slurm", "k8s-pods"};
   return formats;
 }
 
@@ -317,8 +318,10 @@ ImportResult import_trace(const std::string& format, const std::string& input_pa
   if (format == "pai") return import_pai(input_path);
   if (format == "helios") return import_helios(input_path);
   if (format == "slurm") return import_slurm(input_path, SlurmImportOptions{});
+  if (format == "k8s-pods") return import_k8s_pods(input_path, K8sPodsImportOptions{});
   throw InputError("", "--format",
-                   fmt::format("expected one of openb, dlrm, philly, pai, helios, slurm, found \"{}\"", format));
+                   fmt::format("expected one of openb, dlrm, philly, pai, helios, slurm, k8s-pods, found \"{}\"",
+                               format));
 }
 
 }  // namespace tco
