@@ -25,8 +25,7 @@ class TzifBytes {
     std::uint64_t v = 0;
     for (int i = 0; i < width; ++i) v = (v << 8) | static_cast<unsigned char>(bytes_[at_ + i]);
     at_ += width;
-    if (width == 4) return static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
-    if (width == 1) return static_cast<std::int64_t>(v);
+    if (width == 4) return static_cast<std::int32_t>(static_cast<std::uint32_t>(v));  // signed 32-bit
     return static_cast<std::int64_t>(v);
   }
   void skip(std::size_t n) { at_ += n; }

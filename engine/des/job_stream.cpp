@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/random/random.hpp"
 #include "models/importers/trace_import.hpp"
+#include "models/workload/trace_clock.hpp"
 
 namespace tco::des {
 
@@ -102,10 +103,13 @@ JobCatalog build_job_catalog(const JobsSpec& spec, std::uintmax_t in_memory_max_
   if (spec.trace_format != "canonical") {
     // A public trace read in place: imported once, kept in memory.
     c.trace_in_memory = true;
-    for (const Job& job : import_trace(spec.trace_format, c.trace_path).jobs) add(job);
+    const ImportResult imported = import_trace(spec.trace_format, c.trace_path);
+    if (imported.start) c.trace_clock_offset_h = trace_clock_offset_h(*imported.start, spec.calendar_start);
+    for (const Job& job : imported.jobs) add(job);
   } else {
     c.trace_in_memory = spec.weekly_bootstrap || std::filesystem::file_size(c.trace_path) <= in_memory_max_bytes;
     TraceReader reader(c.trace_path);
+    if (reader.start()) c.trace_clock_offset_h = trace_clock_offset_h(*reader.start(), spec.calendar_start);
     Job job;
     while (reader.next(job)) add(job);
   }
@@ -141,7 +145,7 @@ namespace {
 
 class MemoryTrace final : public JobStream::Source {
  public:
-  MemoryTrace(const JobCatalog& c, bool tile) : c_(c), tile_(tile) {}
+  MemoryTrace(const JobCatalog& c, bool tile) : c_(c), tile_(tile), offset_h_(c.trace_clock_offset_h) {}
   bool next(SimJob& job) override {
     if (i_ == c_.trace.size()) {
       if (!tile_) return false;
@@ -157,12 +161,13 @@ class MemoryTrace final : public JobStream::Source {
   const JobCatalog& c_;
   bool tile_;
   std::size_t i_ = 0;
-  double offset_h_ = 0.0;
+  double offset_h_;
 };
 
 class FileTrace final : public JobStream::Source {
  public:
-  FileTrace(const JobCatalog& c, bool tile) : c_(c), tile_(tile), reader_(std::make_unique<TraceReader>(c.trace_path)) {}
+  FileTrace(const JobCatalog& c, bool tile)
+      : c_(c), tile_(tile), reader_(std::make_unique<TraceReader>(c.trace_path)), offset_h_(c.trace_clock_offset_h) {}
   bool next(SimJob& job) override {
     while (!reader_->next(job_)) {
       if (!tile_) return false;
@@ -179,7 +184,7 @@ class FileTrace final : public JobStream::Source {
   bool tile_;
   std::unique_ptr<TraceReader> reader_;
   Job job_;
-  double offset_h_ = 0.0;
+  double offset_h_;
 };
 
 // Week w of the horizon replays trace week b_w, b_w uniform over the trace's weeks (per path).
@@ -194,7 +199,7 @@ class WeeklyBootstrap final : public JobStream::Source {
       start_week();
     }
     job = c_.trace[i_++];
-    job.submit_h += shift_h_;
+    job.submit_h += shift_h_ + c_.trace_clock_offset_h;
     return true;
   }
 

@@ -50,6 +50,9 @@ struct JobCatalog {
   std::vector<SimJob> trace;                         // when in memory
   std::vector<std::size_t> week_starts;              // bootstrap: first job of each trace week
   double trace_period_h = 0.0;
+  // Hours the trace is shifted by so that its "# start:" falls on the same weekday and time of day
+  // of the scenario's calendar (models/workload/trace_clock.hpp); 0 for a trace without one.
+  double trace_clock_offset_h = 0.0;
   long trace_jobs = 0;
   double trace_gpu_hours = 0.0;
   // Per class: jobs and GPUs in one pass over the base sources (for checkpoint advice).

@@ -47,20 +47,18 @@ std::optional<std::int64_t> elapsed_seconds(std::string_view text) {
   const std::size_t dash = text.find('-');
   if (dash != std::string_view::npos) {
     const auto [ptr, ec] = std::from_chars(text.data(), text.data() + dash, days);
-    if (ec != std::errc() || ptr != text.data() + dash || dash == 0 || days < 0) return std::nullopt;
+    if (ec != std::errc() || ptr != text.data() + dash || dash == 0 || days < 0 || days > 36500) return std::nullopt;
     text.remove_prefix(dash + 1);
   }
+  if (text.size() != 8 || text[2] != ':' || text[5] != ':') return std::nullopt;
   int parts[3] = {0, 0, 0};
-  for (int i = 0; i < 3; ++i) {
-    const std::string_view two = text.substr(std::min<std::size_t>(3 * i, text.size()), 2);
-    if (two.size() != 2 || !std::isdigit(static_cast<unsigned char>(two[0])) ||
-        !std::isdigit(static_cast<unsigned char>(two[1])))
+  for (std::size_t i = 0; i < 3; ++i) {
+    const char tens = text[3 * i], ones = text[3 * i + 1];
+    if (!std::isdigit(static_cast<unsigned char>(tens)) || !std::isdigit(static_cast<unsigned char>(ones)))
       return std::nullopt;
-    if (i < 2 && (text.size() <= 3 * i + 2 || text[3 * i + 2] != ':')) return std::nullopt;
-    parts[i] = (two[0] - '0') * 10 + (two[1] - '0');
+    parts[i] = (tens - '0') * 10 + (ones - '0');
   }
-  if (text.size() != 8 || parts[1] > 59 || parts[2] > 59 || (dash != std::string_view::npos && parts[0] > 23))
-    return std::nullopt;
+  if (parts[1] > 59 || parts[2] > 59 || (dash != std::string_view::npos && parts[0] > 23)) return std::nullopt;
   return days * 86400 + parts[0] * 3600 + parts[1] * 60 + parts[2];
 }
 

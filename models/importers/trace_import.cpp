@@ -289,7 +289,7 @@ ImportResult ImportCollector::finish(long rows, bool shift_to_zero) {
   std::stable_sort(jobs_.begin(), jobs_.end(), [](const Job& a, const Job& b) { return a.submit_h < b.submit_h; });
   counts_.rows = rows;
   counts_.jobs = static_cast<long>(jobs_.size());
-  return {std::move(jobs_), counts_};
+  return {std::move(jobs_), counts_, std::nullopt};
 }
 
 ImportResult ImportCollector::finish_absolute(long rows, const TimeZone& zone) {
