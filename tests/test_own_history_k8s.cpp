@@ -1,38 +1,15 @@
 // `tcosim trace import --format k8s-pods`: the hand-written `kubectl get pods -o json` fixture of
 // tests/fixtures/own-history covers every rule of docs/own-history.md; malformed lists.
-#include <fstream>
-#include <sstream>
-
 #include <doctest/doctest.h>
 
 #include "cli_test_support.hpp"
 #include "models/importers/k8s_pods_import.hpp"
+#include "import_test_support.hpp"
+#include "scenario_builder.hpp"
 #include "test_support.hpp"
 
 namespace tco {
 
-namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string write_file(const std::filesystem::path& dir, const std::string& name, const std::string& text) {
-  const auto path = (dir / name).string();
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
-
-long drop_count(const ImportCounts& c, const std::string& reason) {
-  for (const auto& [name, count] : c.dropped)
-    if (name == reason) return count;
-  return -1;
-}
-
-}  // namespace
 
 TEST_CASE("k8s-pods import: the fixture's 7 pods give 3 jobs and 4 counted drops") {
   const auto dir = test::scratch_dir("k8s-fixture");
@@ -46,7 +23,7 @@ TEST_CASE("k8s-pods import: the fixture's 7 pods give 3 jobs and 4 counted drops
   //   -> 8 GPUs; 04:00Z to 04:30Z = 0.5 h.
   // serve-c (nlp, 03:45Z -> 0.75): limit 1 nvidia.com/gpu (its request of 1 not counted again);
   //   restarted: lastState started 04:00Z, state finished 06:00Z = 2 h; gpu_type from nodeSelector.
-  CHECK(slurp(out) ==
+  CHECK(test::read_text_file(out) ==
         "# start: 2024-03-10T03:00:00+00:00 UTC\n"
         "submit_h,gpus,duration_h,gpu_type,preemptible,checkpoint_h,max_wait_h,deadline_h,deferrable,class\n"
         "0,4,2.05,,0,,,,0,vision\n"
@@ -57,10 +34,10 @@ TEST_CASE("k8s-pods import: the fixture's 7 pods give 3 jobs and 4 counted drops
   const ImportResult r = import_k8s_pods(fixture, {});
   CHECK(r.counts.rows == 7);
   CHECK(r.counts.jobs == 3);
-  CHECK(drop_count(r.counts, "never_scheduled") == 1);
-  CHECK(drop_count(r.counts, "zero_gpus") == 1);
-  CHECK(drop_count(r.counts, "no_end_time") == 1);
-  CHECK(drop_count(r.counts, "zero_duration") == 1);
+  CHECK(test::drop_count(r.counts, "never_scheduled") == 1);
+  CHECK(test::drop_count(r.counts, "zero_gpus") == 1);
+  CHECK(test::drop_count(r.counts, "no_end_time") == 1);
+  CHECK(test::drop_count(r.counts, "zero_duration") == 1);
   CHECK(r.counts.jobs + r.counts.dropped_total() == r.counts.rows);
 
   // --gpu-resource, --class-label, --preemptible-priority-class.
@@ -79,15 +56,9 @@ TEST_CASE("k8s-pods import: the fixture's 7 pods give 3 jobs and 4 counted drops
 }
 
 TEST_CASE("k8s-pods import: malformed lists exit 2 with the JSON pointer or line, and write nothing") {
-  const auto dir = test::scratch_dir("k8s-bad");
   const std::string out = (dir / "o.csv").string();
   const std::string meta = R"("metadata":{"namespace":"a","creationTimestamp":"2024-03-10T03:00:00Z"})";
-  struct Case {
-    const char* name;
-    std::string text;
-    std::string where;
-  };
-  const std::vector<Case> cases = {
+  test::check_rejected("trace", "k8s-pods", "pods.json", {
       {"truncated", R"({"kind":"List","items":[{)" + meta, "line 1, column"},
       {"no items", R"({"kind":"Pod"})", "pods.json: /items: expected a value here"},
       {"bad time", R"({"items":[{"metadata":{"creationTimestamp":"yesterday"},"spec":{}}]})",
@@ -96,16 +67,7 @@ TEST_CASE("k8s-pods import: malformed lists exit 2 with the JSON pointer or line
        "/items/0/spec/containers/0/resources/limits/nvidia.com~1gpu"},
       {"fractional GPU", R"({"items":[{)" + meta + R"(,"spec":{"containers":[{"resources":{"limits":{"nvidia.com/gpu":0.5}}}]}}]})",
        "/items/0/spec/containers/0/resources/limits/nvidia.com~1gpu"},
-  };
-  for (const Case& c : cases) {
-    INFO(c.name);
-    const test::CliResult r =
-        test::run_cli({"trace", "import", "--format", "k8s-pods", write_file(dir, "pods.json", c.text), "-o", out});
-    CHECK(r.exit_code == 2);
-    CHECK(r.err.find("pods.json") != std::string::npos);
-    CHECK(r.err.find(c.where) != std::string::npos);
-    CHECK(!std::filesystem::exists(out));
-  }
+  }, dir);
 }
 
 }  // namespace tco

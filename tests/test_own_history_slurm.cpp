@@ -3,39 +3,19 @@
 // heterogeneous job, a requeued job's two attempts, a multi-node job with typed GPUs and Elapsed in
 // days, a CPU-only job, a running job, a job cancelled before and one after its start) in
 // America/New_York across the spring-forward change of 2024-03-10 02:00.
-#include <fstream>
-#include <sstream>
-
 #include <doctest/doctest.h>
 
 #include "cli_test_support.hpp"
 #include "core/error.hpp"
 #include "models/importers/slurm_import.hpp"
 #include "models/workload/trace_csv.hpp"
+#include "import_test_support.hpp"
+#include "scenario_builder.hpp"
 #include "test_support.hpp"
 
 namespace tco {
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string write_file(const std::filesystem::path& dir, const std::string& name, const std::string& text) {
-  const auto path = (dir / name).string();
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
-
-long drop_count(const ImportCounts& c, const std::string& reason) {
-  for (const auto& [name, count] : c.dropped)
-    if (name == reason) return count;
-  return -1;
-}
 
 const std::string kHeader =
     "JobID|JobIDRaw|State|Submit|Start|End|Elapsed|NNodes|AllocTRES|ReqTRES|Partition|QOS|Account\n";
@@ -61,7 +41,7 @@ TEST_CASE("slurm import: the fixture's 19 rows give 9 jobs and 10 counted drops,
   //        = 8.083333333333334 (2 h)
   //   111  cancelled after its start at 11:00 EDT = 15:00Z -> 12, 00:20:00 = 1/3 h, partition debug
   //   112  PREEMPTED at 12:00 EDT = 16:00Z -> 13, kept
-  CHECK(slurp(out) ==
+  CHECK(test::read_text_file(out) ==
         "# start: 2024-03-09T22:00:00-05:00 America/New_York\n"
         "submit_h,gpus,duration_h,gpu_type,preemptible,checkpoint_h,max_wait_h,deadline_h,deferrable,class\n"
         "0,4,2,,0,,,,0,gpu\n"
@@ -87,12 +67,12 @@ TEST_CASE("slurm import: the fixture's 19 rows give 9 jobs and 10 counted drops,
   const ImportResult r = import_slurm(test::source_path("tests/fixtures/own-history/sacct.txt"), o);
   CHECK(r.counts.rows == 19);
   CHECK(r.counts.jobs == 9);
-  CHECK(drop_count(r.counts, "step") == 4);
-  CHECK(drop_count(r.counts, "never_scheduled") == 2);
-  CHECK(drop_count(r.counts, "zero_gpus") == 1);
-  CHECK(drop_count(r.counts, "no_end_time") == 1);
-  CHECK(drop_count(r.counts, "zero_duration") == 1);
-  CHECK(drop_count(r.counts, "het_component") == 1);
+  CHECK(test::drop_count(r.counts, "step") == 4);
+  CHECK(test::drop_count(r.counts, "never_scheduled") == 2);
+  CHECK(test::drop_count(r.counts, "zero_gpus") == 1);
+  CHECK(test::drop_count(r.counts, "no_end_time") == 1);
+  CHECK(test::drop_count(r.counts, "zero_duration") == 1);
+  CHECK(test::drop_count(r.counts, "het_component") == 1);
   CHECK(r.counts.jobs + r.counts.dropped_total() == r.counts.rows);
   CHECK(r.counts.unfinished_gpu_hours == doctest::Approx(12.0).epsilon(1e-12));
   REQUIRE(r.start.has_value());
@@ -129,9 +109,9 @@ TEST_CASE("slurm import: --class, --preemptible-qos/-partition, UTC by default, 
   CHECK(r.jobs[8].preemptible);   // 112, QOS low
 
   // --noheader output with its fields named by --columns gives the same jobs.
-  std::string text = slurp(fixture);
+  std::string text = test::read_text_file(fixture);
   text.erase(0, text.find('\n') + 1);
-  const std::string headerless = write_file(dir, "noheader.txt", text);
+  const std::string headerless = test::write_file(dir, "noheader.txt", text);
   o.columns = {"JobID", "JobIDRaw", "State", "Submit", "Start", "End", "Elapsed", "NNodes", "AllocTRES",
                "ReqTRES", "Partition", "QOS", "Account"};
   const ImportResult h = import_slurm(headerless, o);
@@ -157,12 +137,7 @@ TEST_CASE("slurm import: malformed rows exit 2 naming the file, line and column,
   const std::string good =
       "1|1|COMPLETED|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T01:00:00|01:00:00|1|gres/gpu=1|"
       "|gpu|normal|a\n";
-  struct Case {
-    const char* name;
-    std::string text;
-    std::string where;
-  };
-  const std::vector<Case> cases = {
+  test::check_rejected("trace", "slurm", "s.txt", {
       {"missing column", "JobID|State|Submit|Start|End|AllocTRES|Partition\n", "line 1"},
       {"bad time", kHeader + good + "2|2|COMPLETED|2024-13-01T00:00:00|x|y|01:00:00|1|gres/gpu=1||gpu|normal|a\n",
        "line 3, column 4"},
@@ -176,18 +151,9 @@ TEST_CASE("slurm import: malformed rows exit 2 naming the file, line and column,
                                           "2024-01-01T01:00:00|01:00:00|1|cpu=1,gres/gpu=four||gpu|normal|a\n",
        "line 2, column 9"},
       {"short row", kHeader + "2|2|COMPLETED|2024-01-01T00:00:00\n", "line 2, column 5"},
-  };
-  for (const Case& c : cases) {
-    INFO(c.name);
-    const test::CliResult r =
-        test::run_cli({"trace", "import", "--format", "slurm", write_file(dir, "s.txt", c.text), "-o", out});
-    CHECK(r.exit_code == 2);
-    CHECK(r.err.find("s.txt") != std::string::npos);
-    CHECK(r.err.find(c.where) != std::string::npos);
-    CHECK(!std::filesystem::exists(out));
-  }
+  }, dir);
   const test::CliResult zone = test::run_cli({"trace", "import", "--format", "slurm",
-                                              write_file(dir, "s.txt", kHeader + good), "-o", out, "--timezone",
+                                              test::write_file(dir, "s.txt", kHeader + good), "-o", out, "--timezone",
                                               "Mars/Olympus_Mons"});
   CHECK(zone.exit_code == 2);
   CHECK(zone.err.find("Mars/Olympus_Mons") != std::string::npos);
@@ -196,10 +162,10 @@ TEST_CASE("slurm import: malformed rows exit 2 naming the file, line and column,
 
 TEST_CASE("trace reader: a malformed # start: line is an error at line 1; line numbers count it") {
   const auto dir = test::scratch_dir("trace-start-line");
-  const std::string bad = write_file(dir, "bad.csv", "# start: yesterday UTC\nsubmit_h,gpus,duration_h\n0,1,1\n");
+  const std::string bad = test::write_file(dir, "bad.csv", "# start: yesterday UTC\nsubmit_h,gpus,duration_h\n0,1,1\n");
   CHECK_THROWS_WITH_AS(read_trace(bad), doctest::Contains("line 1, column 1"), InputError);
   const std::string late =
-      write_file(dir, "late.csv", "# start: 2024-01-01T00:00:00Z UTC\nsubmit_h,gpus,duration_h\n0,x,1\n");
+      test::write_file(dir, "late.csv", "# start: 2024-01-01T00:00:00Z UTC\nsubmit_h,gpus,duration_h\n0,x,1\n");
   CHECK_THROWS_WITH_AS(read_trace(late), doctest::Contains("line 3, column 2"), InputError);
 }
 

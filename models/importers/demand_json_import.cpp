@@ -10,14 +10,11 @@
 #include "core/io/csv_lines.hpp"
 #include "core/io/json_reader.hpp"
 #include "core/time/time_zone.hpp"
+#include "models/importers/import_time.hpp"
 
 namespace tco {
 
 namespace {
-
-// Times outside [2000, 2100) are a wrong field or milliseconds for seconds.
-const std::int64_t kEarliestS = civil_seconds(2000, 1, 1, 0);
-const std::int64_t kLatestS = civil_seconds(2100, 1, 1, 0);
 
 const Json& member(const Json& object, const char* key, const std::string& file, const std::string& pointer) {
   if (!object.is_object())
@@ -32,15 +29,6 @@ const Json& array_member(const Json& object, const char* key, const std::string&
   if (!value.is_array())
     throw InputError(file, pointer_join(pointer, key), "expected an array, found " + describe_json(value));
   return value;
-}
-
-std::int64_t utc_seconds(const Json& value, const std::string& file, const std::string& pointer) {
-  std::int64_t utc_s = 0;
-  if (!value.is_string() || !parse_time_with_offset(value.get<std::string>(), utc_s) || utc_s < kEarliestS ||
-      utc_s >= kLatestS)
-    throw InputError(file, pointer,
-                     "expected a time as \"YYYY-MM-DDTHH:MM:SSZ\" between 2000 and 2099, found " + describe_json(value));
-  return utc_s;
 }
 
 }  // namespace
@@ -67,7 +55,7 @@ HourlyDemand import_prometheus(const std::string& path, const DemandImportOption
       if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number() || !pair[1].is_string())
         throw InputError(path, at, "expected [unix seconds, \"value\"], found " + describe_json(pair));
       const double seconds = pair[0].get<double>();
-      if (!(seconds >= static_cast<double>(kEarliestS) && seconds < static_cast<double>(kLatestS)))
+      if (!(seconds > 0.0 && seconds < 1e10 && within_import_years(static_cast<std::int64_t>(seconds))))
         throw InputError(path, at + "/0", fmt::format("expected unix seconds between 2000 and 2099, found {}", seconds));
       double value = 0.0;
       if (!parse_finite_double(pair[1].get<std::string>(), value) || value < 0)
@@ -105,8 +93,8 @@ HourlyDemand import_opencost(const std::string& path, const DemandImportOptions&
     for (const auto& [name, allocation] : allocations.items()) {
       const std::string at = pointer_join(window_pointer, name);
       const Json& window = member(allocation, "window", path, at);
-      const std::int64_t s = utc_seconds(member(window, "start", path, at + "/window"), path, at + "/window/start");
-      const std::int64_t e = utc_seconds(member(window, "end", path, at + "/window"), path, at + "/window/end");
+      const std::int64_t s = json_utc_seconds(member(window, "start", path, at + "/window"), path, at + "/window/start");
+      const std::int64_t e = json_utc_seconds(member(window, "end", path, at + "/window"), path, at + "/window/end");
       if (e - s != 3600)
         throw InputError(path, at + "/window",
                          fmt::format("expected a window of one hour (query /allocation with step=1h), found {} s", e - s));

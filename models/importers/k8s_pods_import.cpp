@@ -10,13 +10,11 @@
 #include "core/error.hpp"
 #include "core/io/json_reader.hpp"
 #include "core/time/time_zone.hpp"
+#include "models/importers/import_time.hpp"
 
 namespace tco {
 
 namespace {
-
-const std::int64_t kEarliestS = civil_seconds(2000, 1, 1, 0);
-const std::int64_t kLatestS = civil_seconds(2100, 1, 1, 0);
 
 class PodReader {
  public:
@@ -47,12 +45,7 @@ class PodReader {
   }
 
   std::int64_t time(const Json& value, const std::string& pointer) const {
-    std::int64_t utc_s = 0;
-    if (!value.is_string() || !parse_time_with_offset(value.get<std::string>(), utc_s) || utc_s < kEarliestS ||
-        utc_s >= kLatestS)
-      throw InputError(file_, pointer,
-                       "expected a time as \"YYYY-MM-DDTHH:MM:SSZ\" between 2000 and 2099, found " + describe_json(value));
-    return utc_s;
+    return json_utc_seconds(value, file_, pointer);
   }
 
   // A container's GPUs: per resource, its limit, or its request when it has no limit.

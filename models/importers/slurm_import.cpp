@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/io/csv_lines.hpp"
 #include "core/time/time_zone.hpp"
+#include "models/importers/import_time.hpp"
 
 namespace tco {
 
@@ -20,10 +21,8 @@ namespace {
 enum Column { job_id, submit, start, end, elapsed, alloc_tres, partition, qos, account, kColumns };
 constexpr const char* kNames[kColumns] = {"JobID", "Submit", "Start", "End", "Elapsed", "AllocTRES",
                                           "Partition", "QOS", "Account"};
-// Times outside [2000, 2100) are a wrong column or a unit slip; within it, every run and every
-// gap between submissions stays under the trace's 1,000,000 hours.
-const std::int64_t kEarliestS = civil_seconds(2000, 1, 1, 0);
-const std::int64_t kLatestS = civil_seconds(2100, 1, 1, 0);
+// An Elapsed beyond a century is a unit slip (models/importers/import_time.hpp bounds the times).
+constexpr std::int64_t kMaxElapsedS = 100LL * 365 * 86400;
 
 bool same_name(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -199,7 +198,7 @@ class SlurmImporter {
     const auto end_s = wall_time(end);
     const auto elapsed_s = elapsed_seconds(rows_.text(elapsed));
     if (!elapsed_s) rows_.fail(elapsed, "an elapsed time as [D-]HH:MM:SS");
-    if (*elapsed_s > kLatestS - kEarliestS) rows_.fail(elapsed, "an elapsed time under 100 years");
+    if (*elapsed_s > kMaxElapsedS) rows_.fail(elapsed, "an elapsed time under 100 years");
     const Gpus gpus = allocated_gpus();
     const bool never_scheduled = !start_s || id.find("_[") != std::string_view::npos;
     const bool unfinished = !end_s;
@@ -211,7 +210,7 @@ class SlurmImporter {
       if (het->rows == 1) {
         het->job = std::move(job);
         het->submit_s = submit_s;
-        het->start_s = start_s.value_or(kLatestS);
+        het->start_s = start_s.value_or(submit_s);
       }
       het->never_scheduled |= never_scheduled;
       het->unfinished |= unfinished;
@@ -249,7 +248,7 @@ class SlurmImporter {
     const std::string_view t = rows_.text(c);
     if (t.empty() || t == "Unknown" || t == "None") return std::nullopt;
     std::int64_t civil_s = 0;
-    if (!parse_civil_time(t, civil_s) || civil_s < kEarliestS || civil_s >= kLatestS)
+    if (!parse_civil_time(t, civil_s) || !within_import_years(civil_s))
       rows_.fail(c, "a time as YYYY-MM-DDTHH:MM:SS between 2000 and 2099, Unknown or None");
     return zone_.utc_from_local(civil_s);
   }
