@@ -12,6 +12,7 @@
 #include "models/importers/k8s_pods_import.hpp"
 #include "models/importers/slurm_import.hpp"
 #include "models/importers/trace_import.hpp"
+#include "models/workload/trace_start.hpp"
 #include "models/workload/trace_stats.hpp"
 #include "core/io/output_set.hpp"
 
@@ -49,9 +50,7 @@ int run_import(const TraceOptions& o, CommandContext& ctx) {
   outputs.add_file("--out", o.output_path);
   outputs.add_input("the input trace", o.input_path);
   const ImportResult result = import_with(o);
-  TraceWriter writer(outputs.staging_path(o.output_path), result.start);
-  for (const Job& job : result.jobs) writer.write(job);
-  writer.close();
+  write_trace_file(outputs.staging_path(o.output_path), result.jobs, result.start);
   outputs.commit();
   const ImportCounts& c = result.counts;
   ctx.out << fmt::format("read {} rows from {} ({} format)\n", c.rows, o.input_path, o.format);

@@ -605,7 +605,6 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   if (r.has("jobs")) {
     JsonObjectReader jr = r.object("jobs");
     s.jobs = parse_jobs(jr, dir);
-    s.jobs->calendar_start = s.start;
   }
   r.allow("jobs");
   if (r.has("monte_carlo")) {

@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "models/importers/slurm_import.hpp"
 #include "models/workload/trace_csv.hpp"
+#include "models/workload/trace_start.hpp"
 #include "import_test_support.hpp"
 #include "scenario_builder.hpp"
 #include "test_support.hpp"
@@ -79,10 +80,10 @@ TEST_CASE("slurm import: the fixture's 19 rows give 9 jobs and 10 counted drops,
   CHECK(r.start->utc_s == 1710039600);  // 2024-03-10T03:00:00Z
 
   // The trace reader reads the start line back.
-  TraceReader reader(out);
-  REQUIRE(reader.start().has_value());
-  CHECK(reader.start()->utc_s == 1710039600);
-  CHECK(reader.start()->time_zone == "America/New_York");
+  const std::optional<TraceStart> start = read_trace_start(out);
+  REQUIRE(start.has_value());
+  CHECK(start->utc_s == 1710039600);
+  CHECK(start->time_zone == "America/New_York");
   CHECK(read_trace(out).size() == 9);
 }
 
@@ -164,6 +165,7 @@ TEST_CASE("trace reader: a malformed # start: line is an error at line 1; line n
   const auto dir = test::scratch_dir("trace-start-line");
   const std::string bad = test::write_file(dir, "bad.csv", "# start: yesterday UTC\nsubmit_h,gpus,duration_h\n0,1,1\n");
   CHECK_THROWS_WITH_AS(read_trace(bad), doctest::Contains("line 1, column 1"), InputError);
+  CHECK_THROWS_WITH_AS(read_trace_start(bad), doctest::Contains("line 1, column 1"), InputError);
   const std::string late =
       test::write_file(dir, "late.csv", "# start: 2024-01-01T00:00:00Z UTC\nsubmit_h,gpus,duration_h\n0,x,1\n");
   CHECK_THROWS_WITH_AS(read_trace(late), doctest::Contains("line 3, column 2"), InputError);

@@ -6,6 +6,7 @@
 
 #include "des_support.hpp"
 #include "engine/des/job_stream.hpp"
+#include "core/calendar.hpp"
 #include "models/workload/trace_clock.hpp"
 
 namespace tco {
@@ -15,12 +16,12 @@ TEST_CASE("trace clock: hour 0 moves to the same weekday and time of day of the 
   start.local_time = "2024-03-09T22:00:00-05:00";  // a Saturday, 22:00 in New York
   start.time_zone = "America/New_York";
   // 2026-01-01 is a Thursday (weekday 3), Saturday is 5: 24 x 2 + 22 = 70 h.
-  CHECK(trace_clock_offset_h(start, Date{2026, 1, 1}) == 70.0);
+  CHECK(trace_clock_offset_h(start, weekday(Date{2026, 1, 1})) == 70.0);
   // A scenario starting on a Sunday (2026-01-04, weekday 6): 24 x ((5 - 6) mod 7 = 6) + 22 = 166 h.
-  CHECK(trace_clock_offset_h(start, Date{2026, 1, 4}) == 166.0);
+  CHECK(trace_clock_offset_h(start, weekday(Date{2026, 1, 4})) == 166.0);
   // The same weekday: the time of day alone, with its minutes (09:30 = 9.5 h).
   start.local_time = "2024-03-07T09:30:00+00:00";  // a Thursday
-  CHECK(trace_clock_offset_h(start, Date{2026, 1, 1}) == 9.5);
+  CHECK(trace_clock_offset_h(start, weekday(Date{2026, 1, 1})) == 9.5);
 }
 
 TEST_CASE("trace clock: the replay shifts a trace with a # start: line, tiles by whole weeks after it") {
@@ -31,7 +32,8 @@ TEST_CASE("trace clock: the replay shifts a trace with a # start: line, tiles by
   doc["start"] = "2026-01-01";
   const Scenario s = test::load_des_scenario(doc);
   const des::JobCatalog catalog = des::build_job_catalog(*s.jobs);
-  CHECK(catalog.trace_clock_offset_h == 70.0);
+  REQUIRE(catalog.trace_start.has_value());
+  CHECK(catalog.trace_start->local_time == "2024-03-09T22:00:00-05:00");
   des::JobStream stream(*s.jobs, catalog, s.calendar, 1, 0, 400.0, 0.0);
   std::vector<double> submits;
   des::SimJob j;

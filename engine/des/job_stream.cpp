@@ -104,12 +104,12 @@ JobCatalog build_job_catalog(const JobsSpec& spec, std::uintmax_t in_memory_max_
     // A public trace read in place: imported once, kept in memory.
     c.trace_in_memory = true;
     const ImportResult imported = import_trace(spec.trace_format, c.trace_path);
-    if (imported.start) c.trace_clock_offset_h = trace_clock_offset_h(*imported.start, spec.calendar_start);
+    c.trace_start = imported.start;
     for (const Job& job : imported.jobs) add(job);
   } else {
     c.trace_in_memory = spec.weekly_bootstrap || std::filesystem::file_size(c.trace_path) <= in_memory_max_bytes;
+    c.trace_start = read_trace_start(c.trace_path);
     TraceReader reader(c.trace_path);
-    if (reader.start()) c.trace_clock_offset_h = trace_clock_offset_h(*reader.start(), spec.calendar_start);
     Job job;
     while (reader.next(job)) add(job);
   }
@@ -145,7 +145,7 @@ namespace {
 
 class MemoryTrace final : public JobStream::Source {
  public:
-  MemoryTrace(const JobCatalog& c, bool tile) : c_(c), tile_(tile), offset_h_(c.trace_clock_offset_h) {}
+  MemoryTrace(const JobCatalog& c, bool tile, double clock_offset_h) : c_(c), tile_(tile), offset_h_(clock_offset_h) {}
   bool next(SimJob& job) override {
     if (i_ == c_.trace.size()) {
       if (!tile_) return false;
@@ -166,8 +166,8 @@ class MemoryTrace final : public JobStream::Source {
 
 class FileTrace final : public JobStream::Source {
  public:
-  FileTrace(const JobCatalog& c, bool tile)
-      : c_(c), tile_(tile), reader_(std::make_unique<TraceReader>(c.trace_path)), offset_h_(c.trace_clock_offset_h) {}
+  FileTrace(const JobCatalog& c, bool tile, double clock_offset_h)
+      : c_(c), tile_(tile), reader_(std::make_unique<TraceReader>(c.trace_path)), offset_h_(clock_offset_h) {}
   bool next(SimJob& job) override {
     while (!reader_->next(job_)) {
       if (!tile_) return false;
@@ -190,7 +190,8 @@ class FileTrace final : public JobStream::Source {
 // Week w of the horizon replays trace week b_w, b_w uniform over the trace's weeks (per path).
 class WeeklyBootstrap final : public JobStream::Source {
  public:
-  WeeklyBootstrap(const JobCatalog& c, std::uint64_t seed, std::uint32_t path) : c_(c), seed_(seed), path_(path) {
+  WeeklyBootstrap(const JobCatalog& c, std::uint64_t seed, std::uint32_t path, double clock_offset_h)
+      : c_(c), seed_(seed), path_(path), clock_offset_h_(clock_offset_h) {
     start_week();
   }
   bool next(SimJob& job) override {
@@ -199,7 +200,7 @@ class WeeklyBootstrap final : public JobStream::Source {
       start_week();
     }
     job = c_.trace[i_++];
-    job.submit_h += shift_h_ + c_.trace_clock_offset_h;
+    job.submit_h += shift_h_ + clock_offset_h_;
     return true;
   }
 
@@ -215,6 +216,7 @@ class WeeklyBootstrap final : public JobStream::Source {
   const JobCatalog& c_;
   std::uint64_t seed_;
   std::uint32_t path_;
+  double clock_offset_h_;
   std::uint32_t week_ = 0;
   std::size_t i_ = 0, end_ = 0;
   double shift_h_ = 0.0;
@@ -378,9 +380,12 @@ JobStream::JobStream(const JobsSpec& spec, const JobCatalog& catalog, const Cale
     : seed_(seed), path_(path), horizon_h_(horizon_h), growth_per_year_(growth_per_year),
       growth_per_h_(std::log1p(growth_per_year) / kHoursPerYear) {
   if (!spec.trace_file.empty()) {
-    if (spec.weekly_bootstrap) sources_.push_back(std::make_unique<WeeklyBootstrap>(catalog, seed, path));
-    else if (catalog.trace_in_memory) sources_.push_back(std::make_unique<MemoryTrace>(catalog, spec.tile));
-    else sources_.push_back(std::make_unique<FileTrace>(catalog, spec.tile));
+    const double clock_offset_h =
+        catalog.trace_start ? trace_clock_offset_h(*catalog.trace_start, calendar.start_weekday) : 0.0;
+    if (spec.weekly_bootstrap)
+      sources_.push_back(std::make_unique<WeeklyBootstrap>(catalog, seed, path, clock_offset_h));
+    else if (catalog.trace_in_memory) sources_.push_back(std::make_unique<MemoryTrace>(catalog, spec.tile, clock_offset_h));
+    else sources_.push_back(std::make_unique<FileTrace>(catalog, spec.tile, clock_offset_h));
   }
   for (std::size_t i = 0; i < spec.poisson.size(); ++i)
     sources_.push_back(std::make_unique<PoissonSource>(spec.poisson[i], catalog, calendar, seed, path, static_cast<std::uint32_t>(i)));

@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "models/workload/job.hpp"
-#include "models/workload/trace_csv.hpp"
+#include "models/workload/trace_start.hpp"
 
 namespace tco {
 

@@ -22,7 +22,6 @@
 #include <utility>
 #include <vector>
 
-#include "core/calendar.hpp"
 #include "core/io/json_reader.hpp"
 
 namespace tco {
@@ -68,7 +67,6 @@ struct SteadyJobs {
 struct JobsSpec {
   std::string trace_file;           // as written in the scenario; "" = none
   std::string trace_resolved_path;  // relative to the scenario's folder
-  Date calendar_start;              // the scenario's start: a trace's "# start:" is aligned to it
   std::string trace_format = "canonical";  // or an importer's format, imported in memory at load
   bool tile = true;
   double period_h = 0.0;            // 0 = the last submission rounded up to whole weeks

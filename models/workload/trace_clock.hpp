@@ -8,11 +8,11 @@
 // 2026-01-01: 24 x ((5 - 3) mod 7) + 22 = 70 h, Saturday 22:00 of the scenario's first week.
 #pragma once
 
-#include "core/calendar.hpp"
-#include "models/workload/trace_csv.hpp"
+#include "models/workload/trace_start.hpp"
 
 namespace tco {
 
-double trace_clock_offset_h(const TraceStart& start, const Date& scenario_start);
+// scenario_start_weekday: Monday = 0 (core/calendar.hpp's Calendar::start_weekday).
+double trace_clock_offset_h(const TraceStart& start, int scenario_start_weekday);
 
 }  // namespace tco

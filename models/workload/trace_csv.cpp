@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "core/time/time_zone.hpp"
+#include "models/workload/trace_start.hpp"
 
 namespace tco {
 
@@ -41,10 +41,6 @@ void check_text_field(std::string_view what, const std::string& value) {
 
 }  // namespace
 
-std::string trace_start_line(const TraceStart& start) {
-  return "# start: " + start.local_time + " " + start.time_zone;
-}
-
 std::string_view trace_column_name(TraceColumn c) { return kNames[static_cast<int>(c)]; }
 
 std::string canonical_trace_header() {
@@ -70,20 +66,9 @@ void TraceReader::fail(std::size_t field, const std::string& expected, std::stri
 
 void TraceReader::read_header() {
   csv_.read_header();
-  constexpr std::string_view kStart = "# start: ";
-  if (csv_.line().rfind(kStart, 0) == 0) {
-    const std::string_view rest = std::string_view(csv_.line()).substr(kStart.size());
-    const std::size_t space = rest.find(' ');
-    TraceStart start;
-    if (space == std::string_view::npos || space + 1 == rest.size() ||
-        rest.find(' ', space + 1) != std::string_view::npos || !parse_time_with_offset(rest.substr(0, space), start.utc_s))
-      throw InputError(csv_.path(), csv_position(1, 1),
-                       fmt::format("expected \"# start: YYYY-MM-DDTHH:MM:SS+HH:MM ZONE\" (hour 0 as an absolute "
-                                   "time), found \"{}\"",
-                                   csv_.line()));
-    start.local_time = std::string(rest.substr(0, space));
-    start.time_zone = std::string(rest.substr(space + 1));
-    start_ = std::move(start);
+  // An imported trace's "# start:" line (models/workload/trace_start.hpp) comes before the header.
+  if (csv_.line().substr(0, kTraceStartPrefix.size()) == kTraceStartPrefix) {
+    require_trace_start_line(csv_.path(), csv_.line());
     if (!csv_.next_line()) throw InputError(csv_.path(), "line 2", "expected a header line after the start line");
   }
   const std::vector<std::string_view>& names = csv_.fields();
@@ -204,11 +189,10 @@ std::string trace_line(const Job& job) {
   return out;
 }
 
-TraceWriter::TraceWriter(std::string path, const std::optional<TraceStart>& start)
+TraceWriter::TraceWriter(std::string path)
     : path_(std::move(path)), temporary_(path_ + ".tmp"), out_(temporary_, std::ios::binary | std::ios::trunc) {
   if (!out_) throw InputError(path_, "", "cannot write the trace file");
-  if (start) buffer_ = trace_start_line(*start) + "\n";
-  buffer_ += canonical_trace_header() + "\n";
+  buffer_ = canonical_trace_header() + "\n";
 }
 
 TraceWriter::~TraceWriter() {

@@ -3,9 +3,6 @@
 //   submit_h,gpus,duration_h,gpu_type,preemptible,checkpoint_h,max_wait_h,deadline_h,deferrable,class
 // An empty field takes the default of models/workload/job.hpp; booleans are 0/1 (or true/false);
 // fields are never quoted, so gpu_type and class may not hold commas or quotes.
-// An importer of a team's own history (docs/own-history.md) writes, before the header, the absolute
-// time of hour 0 with its UTC offset and IANA zone:
-//   # start: 2024-03-10T01:30:00-05:00 America/New_York
 // Reading streams (one line in memory at a time); a malformed line is an InputError
 // "FILE: line N, column C: expected ..., found ...", C the 1-based field number.
 // Example:
@@ -15,8 +12,6 @@
 #pragma once
 
 #include <array>
-#include <cstdint>
-#include <optional>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -40,16 +35,6 @@ std::string_view trace_column_name(TraceColumn c);
 // The header the writer puts out: every column, in the order above.
 std::string canonical_trace_header();
 
-// The absolute time of hour 0 ("# start:" line): UTC seconds since 1970, the wall time with its
-// offset as written, and the IANA zone it was read in.
-struct TraceStart {
-  std::int64_t utc_s = 0;
-  std::string local_time;  // "2024-03-10T01:30:00-05:00"
-  std::string time_zone;   // "America/New_York"
-};
-// "# start: 2024-03-10T01:30:00-05:00 America/New_York" (no line break).
-std::string trace_start_line(const TraceStart& start);
-
 class TraceReader {
  public:
   explicit TraceReader(std::string path);
@@ -57,8 +42,6 @@ class TraceReader {
   bool next(Job& job);
   const std::string& path() const { return csv_.path(); }
   long line_number() const { return csv_.line_number(); }
-  // Hour 0 as an absolute time, when the file has a "# start:" line.
-  const std::optional<TraceStart>& start() const { return start_; }
 
  private:
   void read_header();
@@ -68,7 +51,6 @@ class TraceReader {
   std::vector<int> column_of_field_;  // TraceColumn per field
   std::array<int, kTraceColumnCount> field_of_column_{};  // -1 when absent
   double last_submit_h_ = 0.0;
-  std::optional<TraceStart> start_;
 };
 
 // Every job of a trace file, in order.
@@ -78,8 +60,7 @@ class TraceWriter {
  public:
   // Writes to `path` + ".tmp" and renames it into place at close(), so a reader never sees
   // half a file.
-  // With a start, the file opens with its "# start:" line.
-  explicit TraceWriter(std::string path, const std::optional<TraceStart>& start = std::nullopt);
+  explicit TraceWriter(std::string path);
   ~TraceWriter();
   // Throws std::invalid_argument when a string field holds a comma, quote or line break, or
   // jobs come out of submit_h order.
