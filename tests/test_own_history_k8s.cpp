@@ -56,7 +56,7 @@ TEST_CASE("k8s-pods import: the fixture's 7 pods give 3 jobs and 4 counted drops
 }
 
 TEST_CASE("k8s-pods import: malformed lists exit 2 with the JSON pointer or line, and write nothing") {
-  const std::string out = (dir / "o.csv").string();
+  const auto dir = test::scratch_dir("k8s-bad");
   const std::string meta = R"("metadata":{"namespace":"a","creationTimestamp":"2024-03-10T03:00:00Z"})";
   test::check_rejected("trace", "k8s-pods", "pods.json", {
       {"truncated", R"({"kind":"List","items":[{)" + meta, "line 1, column"},

@@ -11,6 +11,7 @@
 #include "core/io/json_reader.hpp"
 #include "core/time/time_zone.hpp"
 #include "models/importers/import_time.hpp"
+#include "models/workload/trace_csv.hpp"
 
 namespace tco {
 

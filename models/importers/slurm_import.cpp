@@ -13,6 +13,7 @@
 #include "core/io/csv_lines.hpp"
 #include "core/time/time_zone.hpp"
 #include "models/importers/import_time.hpp"
+#include "models/workload/trace_csv.hpp"
 
 namespace tco {
 
