@@ -1,8 +1,12 @@
 // core/time/time_zone: IANA zones from the system's TZif files, across daylight-saving changes.
+#include <filesystem>
+#include <fstream>
+
 #include <doctest/doctest.h>
 
 #include "core/error.hpp"
 #include "core/time/time_zone.hpp"
+#include "test_support.hpp"
 
 namespace tco {
 
@@ -32,8 +36,16 @@ TEST_CASE("time zone: UTC is built in; an unknown or unsafe name is an InputErro
   CHECK(utc.utc_from_local(1710039600) == 1710039600);
   CHECK_THROWS_WITH_AS(TimeZone::load("Mars/Base", "--timezone"), doctest::Contains("Mars/Base"), InputError);
   CHECK_THROWS_AS(TimeZone::load("../../etc/passwd", "--timezone"), InputError);
-  // A file that is not TZif.
-  CHECK_THROWS_WITH_AS(TimeZone::load("zone.tab", "--timezone"), doctest::Contains("TZif"), InputError);
+  // A file that is not TZif, and one cut short after its header.
+  const auto dir = test::scratch_dir("time-zone-bad");
+  std::filesystem::create_directories(dir / "Bad");
+  std::ofstream(dir / "Bad" / "Text", std::ios::binary) << "not a time zone";
+  CHECK_THROWS_WITH_AS(TimeZone::load("Bad/Text", "--timezone", dir.string()), doctest::Contains("TZif"), InputError);
+  std::ifstream ny("/usr/share/zoneinfo/America/New_York", std::ios::binary);
+  std::string head(60, '\0');
+  ny.read(head.data(), 60);
+  std::ofstream(dir / "Bad" / "Cut", std::ios::binary) << head;
+  CHECK_THROWS_WITH_AS(TimeZone::load("Bad/Cut", "--timezone", dir.string()), doctest::Contains("TZif"), InputError);
 }
 
 TEST_CASE("time zone: ISO 8601 times with an offset parse back to the same UTC second") {
