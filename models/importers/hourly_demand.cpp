@@ -39,7 +39,13 @@ HourlyDemand HourlyBins::finish(GapFill fill, const std::string& file, const std
       out.gpus_by_hour.push_back(fill == GapFill::zero ? 0.0 : out.gpus_by_hour.back());
       ++out.filled_hours;
     }
-    out.gpus_by_hour.push_back(bin.sum / static_cast<double>(bin.count));
+    const double gpus = bin.sum / static_cast<double>(bin.count);
+    // The series reader's bound (models/workload/workload.cpp): beyond it a figure is a unit slip.
+    if (!(gpus <= kMaxSeriesGpus))
+      throw InputError(file, where,
+                       fmt::format("expected at most {:.0e} GPUs in an hour, found {} in hour {} ({})", kMaxSeriesGpus,
+                                   gpus, hour - first, format_time_with_offset(hour * 3600, 0)));
+    out.gpus_by_hour.push_back(gpus);
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // (docs/own-history.md). Hour h is [h, h + 1) counted in whole UTC hours from the hour of the
 // first sample; its demand is the mean of the samples inside it. An hour with no sample is never
 // filled silently: GapFill::error throws naming the first such hour, zero writes 0, hold repeats
-// the hour before.
+// the hour before. An hour of more than kMaxSeriesGpus is an error (a unit slip).
 // Example: samples 2 at 03:00Z, 4 at 03:30Z, 6 at 05:10Z give hours [3, nothing, 6]: hour 1 is a
 // gap (error, or 0, or 3 held).
 #pragma once
@@ -13,6 +13,9 @@
 #include <vector>
 
 namespace tco {
+
+// The most GPUs an hour may hold: what the hourly series reader accepts.
+inline constexpr double kMaxSeriesGpus = 1e9;
 
 enum class GapFill { error, zero, hold };
 // "error" | "zero" | "hold"; throws InputError(where) otherwise.
