@@ -1,5 +1,6 @@
 // `tcosim demand import` and `tcosim demand stats`: measured GPU demand series (SPEC §3, §9).
-// import turns a per-minute series (Helios VC sequence, Philly node sequence) into the
+// import turns a per-minute series (Helios VC sequence, Philly node sequence) or a cluster's own
+// monitoring (Prometheus query_range, OpenCost allocations; docs/own-history.md) into the
 // canonical hourly CSV `time_h,gpus` that a scenario's series profile reads with format "csv";
 // stats summarises any series as the fluid model will see it (hourly values).
 #include <algorithm>
@@ -16,6 +17,8 @@
 
 #include "cli/app.hpp"
 #include "core/error.hpp"
+#include "core/time/time_zone.hpp"
+#include "models/importers/demand_json_import.hpp"
 #include "models/workload/workload.hpp"
 #include "core/io/output_set.hpp"
 
@@ -31,7 +34,13 @@ struct DemandOptions {
   std::string output_path;
   double gpus_per_node = kDefaultGpusPerNode;
   bool gpus_per_node_given = false;
+  std::string fill = "error";
+  bool fill_given = false;
+  double scale = 1.0;
+  bool scale_given = false;
 };
+
+bool is_monitoring_format(const std::string& format) { return format == "prometheus" || format == "opencost"; }
 
 // A series description for read_hourly_series; `--gpus-per-node` means something only for
 // node counts, so it is refused elsewhere rather than silently ignored.
@@ -76,7 +85,42 @@ std::string hourly_csv(const std::vector<double>& gpus_by_hour) {
   return text;
 }
 
+// prometheus / opencost: samples in UTC clock hours; hour 0 is printed, gaps filled only on request.
+int run_monitoring_import(const DemandOptions& options, CommandContext& ctx) {
+  if (options.scale_given && options.format != "prometheus")
+    throw CLI::ValidationError("--scale", fmt::format("applies only to --format prometheus, found --format {}",
+                                                      options.format));
+  OutputSet outputs(ctx.out);
+  outputs.add_file("--output", options.output_path);
+  outputs.add_input("the input series", options.input_path);
+  DemandImportOptions o;
+  o.fill = parse_gap_fill(options.fill, "--fill");
+  o.scale = options.scale;
+  const HourlyDemand demand = options.format == "prometheus" ? import_prometheus(options.input_path, o)
+                                                             : import_opencost(options.input_path, o);
+  outputs.stage(options.output_path, hourly_csv(demand.gpus_by_hour));
+  outputs.commit();
+  const std::vector<double>& hours = demand.gpus_by_hour;
+  fmt::print(ctx.out, "read {} samples from {} (format {})\n", demand.samples, options.input_path, options.format);
+  fmt::print(ctx.out, "wrote {} hours to {}\n", hours.size(), options.output_path);
+  if (demand.filled_hours > 0)
+    fmt::print(ctx.out, "filled {} hours without a sample (--fill {})\n", demand.filled_hours, options.fill);
+  fmt::print(ctx.out, "hour 0 is {} (UTC)\n", format_time_with_offset(demand.start_utc_s, 0));
+  fmt::print(ctx.out, "mean {:.3f} GPUs, peak hour {:.3f} GPUs\n", mean_of(hours),
+             *std::max_element(hours.begin(), hours.end()));
+  return kExitOk;
+}
+
 int run_demand_import(const DemandOptions& options, CommandContext& ctx) {
+  if (is_monitoring_format(options.format)) {
+    if (options.gpus_per_node_given)
+      throw CLI::ValidationError("--gpus-per-node", "applies only to --format philly_nodes");
+    return run_monitoring_import(options, ctx);
+  }
+  if (options.fill_given || options.scale_given)
+    throw CLI::ValidationError("--fill/--scale", fmt::format("apply only to --format prometheus or opencost, found "
+                                                             "--format {}",
+                                                             options.format));
   OutputSet outputs(ctx.out);
   outputs.add_file("--output", options.output_path);
   outputs.add_input("the input series", options.input_path);
@@ -132,20 +176,43 @@ void setup_demand(CLI::App& app, CommandContext& ctx) {
 
   CLI::App* import = demand->add_subcommand(
       "import",
-      "Convert a per-minute demand series into the canonical hourly CSV (time_h,gpus): each hour "
-      "is the mean of its minutes, counted in clock hours from the first row's hour; an hour "
-      "with no rows carries the last row's value");
+      "Convert a measured demand series into the canonical hourly CSV (time_h,gpus): each hour "
+      "is the mean of its samples, counted in clock hours from the first sample's hour. helios_vc, "
+      "philly_nodes: an hour with no rows carries the last row's value; prometheus, opencost "
+      "(docs/own-history.md): an hour with no sample is an error unless --fill says otherwise");
   import->add_option("--format", options->format,
                      "Input format: helios_vc (HeliosArtifact VC sequence; demand = "
-                     "running_gpu_num + pending_gpu_num) or philly_nodes (philly_node_sequence; "
-                     "demand = active x --gpus-per-node)")
+                     "running_gpu_num + pending_gpu_num), philly_nodes (philly_node_sequence; "
+                     "demand = active x --gpus-per-node), prometheus (/api/v1/query_range JSON, series "
+                     "summed per timestamp) or opencost (/allocation JSON with step=1h; demand = "
+                     "gpuHours / window hours)")
       ->required()
-      ->check(CLI::IsMember({"helios_vc", "philly_nodes"}));
+      ->check(CLI::IsMember({"helios_vc", "philly_nodes", "prometheus", "opencost"}));
   import->add_option("input", options->input_path, "The per-minute series file (CSV with a header)")
       ->required();
   import->add_option("-o,--output", options->output_path, "The hourly CSV to write (replaced atomically)")
       ->required();
   add_gpus_per_node_option(*import, *options);
+  import
+      ->add_option_function<std::string>(
+          "--fill",
+          [options](const std::string& value) {
+            options->fill = value;
+            options->fill_given = true;
+          },
+          "prometheus, opencost: an hour without a sample is an error (default), zero or holds the hour "
+          "before")
+      ->check(CLI::IsMember({"error", "zero", "hold"}));
+  import
+      ->add_option_function<double>(
+          "--scale",
+          [options](double value) {
+            options->scale = value;
+            options->scale_given = true;
+          },
+          "prometheus: GPUs per unit of the query's value (0.01 turns a summed utilization percentage "
+          "into GPUs; default 1)")
+      ->check(CLI::PositiveNumber);
   import->callback([options, &ctx] { ctx.exit_code = run_demand_import(*options, ctx); });
 
   CLI::App* stats = demand->add_subcommand(

@@ -1,4 +1,4 @@
-// A job trace in one format (TCO_FUZZ_FORMAT: openb, dlrm, philly, pai, helios, or canonical,
+// A job trace in one format (TCO_FUZZ_FORMAT: openb, dlrm, philly, pai, helios, slurm, k8s-pods, or canonical,
 // the job CSV that scenarios read). An imported trace must read back: `trace stats` on what
 // `trace import` wrote exits 0, else the importer wrote a file its own reader rejects.
 #include <cstdio>

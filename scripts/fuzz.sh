@@ -34,13 +34,18 @@ add_run trace-dlrm      fuzz_trace     dlrm         "$shared/alibaba-gpu-v2025/d
 add_run trace-philly    fuzz_trace     philly       "fuzz/seeds/philly/*"
 add_run trace-pai       fuzz_trace     pai          "fuzz/seeds/pai/*"
 add_run trace-helios    fuzz_trace     helios       "fuzz/seeds/helios/*"
+add_run trace-slurm     fuzz_trace     slurm        "tests/fixtures/own-history/sacct.txt"
+add_run trace-k8s-pods  fuzz_trace     k8s-pods     "tests/fixtures/own-history/pods.json"
 add_run series-csv      fuzz_series    csv          "tests/fixtures/series/*.csv $shared/helios-venus/cluster_gpu_number.csv"
 add_run series-helios_vc fuzz_series   helios_vc    "$shared/helios-artifact-derived/Earth_vchbv_cluster_sequence_vc.csv"
 add_run series-philly_nodes fuzz_series philly_nodes "$shared/helios-artifact-derived/philly_node_sequence.csv"
+add_run series-prometheus fuzz_series  prometheus   "tests/fixtures/own-history/prometheus.json"
+add_run series-opencost fuzz_series    opencost     "tests/fixtures/own-history/opencost.json"
 add_run skypilot        fuzz_skypilot  ""           "$shared/skypilot-catalog/*.csv"
 add_run report          fuzz_report    ""           "tests/baselines/*.json tests/fixtures/des/mc_small.report.json"
 order=(scenario catalog grid trace-canonical trace-openb trace-dlrm trace-philly trace-pai trace-helios
-       series-csv series-helios_vc series-philly_nodes skypilot report)
+       trace-slurm trace-k8s-pods series-csv series-helios_vc series-philly_nodes series-prometheus series-opencost
+       skypilot report)
 (($#)) && order=("$@")
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}

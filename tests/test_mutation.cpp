@@ -381,3 +381,54 @@ TEST_CASE("mutation: 500+ mutants of shipped scenarios, catalogs, grids and seri
   CHECK(tally.rejected >= 250);
   fs::remove_all(root);
 }
+
+// The own-history importers (issue 23): the fixtures of tests/fixtures/own-history mutated and
+// imported. Exit 0 with an output that its reader accepts, or exit 2 naming the input and a line
+// or JSON pointer, with nothing left in the output folder.
+TEST_CASE("mutation: 200 mutants of the sacct, pods, Prometheus and OpenCost fixtures; exit 0 or a named exit 2") {
+  const fs::path root = scratch_dir("mutation-own-history");
+  Mutator m(kSeed + 23);
+  Tally tally;
+  struct Source {
+    const char* command;
+    const char* format;
+    const char* fixture;
+    bool json;
+  };
+  const std::vector<Source> sources = {{"trace", "slurm", "sacct.txt", false},
+                                       {"trace", "k8s-pods", "pods.json", true},
+                                       {"demand", "prometheus", "prometheus.json", true},
+                                       {"demand", "opencost", "opencost.json", true}};
+  for (int i = 0; i < 200; ++i) {
+    const Source& s = sources[static_cast<std::size_t>(i) % sources.size()];
+    const Case c = fresh_case(root, i);
+    const std::string fixture = source_path(std::string("tests/fixtures/own-history/") + s.fixture);
+    std::string what;
+    const std::string text = s.json ? m.mutate_json(read_json(fixture), what) : m.mutate_csv(read_text_file(fixture), what);
+    const std::string input = (c.in / s.fixture).string();
+    write_text(input, text);
+    const std::string out = (c.out / "out.csv").string();
+    INFO(describe(s.fixture, what));
+    const CliResult r = run_cli({s.command, "import", "--format", s.format, input, "-o", out});
+    INFO("stderr: " << r.err);
+    ++tally.mutants;
+    REQUIRE((r.exit_code == 0 || r.exit_code == 2));
+    if (r.exit_code == 0) {
+      ++tally.accepted;
+      const bool trace = std::string(s.command) == "trace";
+      const CliResult back = trace ? run_cli({"trace", "stats", out}) : run_cli({"demand", "stats", out});
+      CHECK_MESSAGE(back.exit_code == 0, "the import wrote a file its reader rejects: " << back.err);
+      CHECK(read_text_file(out).find("nan") == std::string::npos);
+      continue;
+    }
+    ++tally.rejected;
+    CHECK_MESSAGE(r.err.find(input) != std::string::npos, "the message names no input file");
+    const bool names_place = r.err.find(": /") != std::string::npos || r.err.find(": line ") != std::string::npos;
+    CHECK_MESSAGE(names_place, "the message names no JSON pointer or line");
+    CHECK_MESSAGE(folder_empty(c.out), "a failed import left a file behind");
+  }
+  MESSAGE("own-history mutants: " << tally.mutants << ", accepted " << tally.accepted << ", rejected " << tally.rejected);
+  CHECK(tally.accepted >= 20);
+  CHECK(tally.rejected >= 50);
+  fs::remove_all(root);
+}

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/random/random.hpp"
 #include "models/importers/trace_import.hpp"
+#include "models/workload/trace_clock.hpp"
 
 namespace tco::des {
 
@@ -102,9 +103,12 @@ JobCatalog build_job_catalog(const JobsSpec& spec, std::uintmax_t in_memory_max_
   if (spec.trace_format != "canonical") {
     // A public trace read in place: imported once, kept in memory.
     c.trace_in_memory = true;
-    for (const Job& job : import_trace(spec.trace_format, c.trace_path).jobs) add(job);
+    const ImportResult imported = import_trace(spec.trace_format, c.trace_path);
+    c.trace_start = imported.start;
+    for (const Job& job : imported.jobs) add(job);
   } else {
     c.trace_in_memory = spec.weekly_bootstrap || std::filesystem::file_size(c.trace_path) <= in_memory_max_bytes;
+    c.trace_start = read_trace_start(c.trace_path);
     TraceReader reader(c.trace_path);
     Job job;
     while (reader.next(job)) add(job);
@@ -141,7 +145,7 @@ namespace {
 
 class MemoryTrace final : public JobStream::Source {
  public:
-  MemoryTrace(const JobCatalog& c, bool tile) : c_(c), tile_(tile) {}
+  MemoryTrace(const JobCatalog& c, bool tile, double clock_offset_h) : c_(c), tile_(tile), offset_h_(clock_offset_h) {}
   bool next(SimJob& job) override {
     if (i_ == c_.trace.size()) {
       if (!tile_) return false;
@@ -157,12 +161,13 @@ class MemoryTrace final : public JobStream::Source {
   const JobCatalog& c_;
   bool tile_;
   std::size_t i_ = 0;
-  double offset_h_ = 0.0;
+  double offset_h_;
 };
 
 class FileTrace final : public JobStream::Source {
  public:
-  FileTrace(const JobCatalog& c, bool tile) : c_(c), tile_(tile), reader_(std::make_unique<TraceReader>(c.trace_path)) {}
+  FileTrace(const JobCatalog& c, bool tile, double clock_offset_h)
+      : c_(c), tile_(tile), reader_(std::make_unique<TraceReader>(c.trace_path)), offset_h_(clock_offset_h) {}
   bool next(SimJob& job) override {
     while (!reader_->next(job_)) {
       if (!tile_) return false;
@@ -179,13 +184,14 @@ class FileTrace final : public JobStream::Source {
   bool tile_;
   std::unique_ptr<TraceReader> reader_;
   Job job_;
-  double offset_h_ = 0.0;
+  double offset_h_;
 };
 
 // Week w of the horizon replays trace week b_w, b_w uniform over the trace's weeks (per path).
 class WeeklyBootstrap final : public JobStream::Source {
  public:
-  WeeklyBootstrap(const JobCatalog& c, std::uint64_t seed, std::uint32_t path) : c_(c), seed_(seed), path_(path) {
+  WeeklyBootstrap(const JobCatalog& c, std::uint64_t seed, std::uint32_t path, double clock_offset_h)
+      : c_(c), seed_(seed), path_(path), clock_offset_h_(clock_offset_h) {
     start_week();
   }
   bool next(SimJob& job) override {
@@ -194,7 +200,7 @@ class WeeklyBootstrap final : public JobStream::Source {
       start_week();
     }
     job = c_.trace[i_++];
-    job.submit_h += shift_h_;
+    job.submit_h += shift_h_ + clock_offset_h_;
     return true;
   }
 
@@ -210,6 +216,7 @@ class WeeklyBootstrap final : public JobStream::Source {
   const JobCatalog& c_;
   std::uint64_t seed_;
   std::uint32_t path_;
+  double clock_offset_h_;
   std::uint32_t week_ = 0;
   std::size_t i_ = 0, end_ = 0;
   double shift_h_ = 0.0;
@@ -373,9 +380,12 @@ JobStream::JobStream(const JobsSpec& spec, const JobCatalog& catalog, const Cale
     : seed_(seed), path_(path), horizon_h_(horizon_h), growth_per_year_(growth_per_year),
       growth_per_h_(std::log1p(growth_per_year) / kHoursPerYear) {
   if (!spec.trace_file.empty()) {
-    if (spec.weekly_bootstrap) sources_.push_back(std::make_unique<WeeklyBootstrap>(catalog, seed, path));
-    else if (catalog.trace_in_memory) sources_.push_back(std::make_unique<MemoryTrace>(catalog, spec.tile));
-    else sources_.push_back(std::make_unique<FileTrace>(catalog, spec.tile));
+    const double clock_offset_h =
+        catalog.trace_start ? trace_clock_offset_h(*catalog.trace_start, calendar.start_weekday) : 0.0;
+    if (spec.weekly_bootstrap)
+      sources_.push_back(std::make_unique<WeeklyBootstrap>(catalog, seed, path, clock_offset_h));
+    else if (catalog.trace_in_memory) sources_.push_back(std::make_unique<MemoryTrace>(catalog, spec.tile, clock_offset_h));
+    else sources_.push_back(std::make_unique<FileTrace>(catalog, spec.tile, clock_offset_h));
   }
   for (std::size_t i = 0; i < spec.poisson.size(); ++i)
     sources_.push_back(std::make_unique<PoissonSource>(spec.poisson[i], catalog, calendar, seed, path, static_cast<std::uint32_t>(i)));

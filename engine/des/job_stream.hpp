@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "core/calendar.hpp"
 #include "models/workload/job_workload.hpp"
 #include "models/workload/trace_csv.hpp"
+#include "models/workload/trace_start.hpp"
 
 namespace tco::des {
 
@@ -50,6 +52,9 @@ struct JobCatalog {
   std::vector<SimJob> trace;                         // when in memory
   std::vector<std::size_t> week_starts;              // bootstrap: first job of each trace week
   double trace_period_h = 0.0;
+  // Hour 0 of the trace as an absolute time ("# start:"), which the stream aligns to the
+  // scenario's calendar (models/workload/trace_clock.hpp).
+  std::optional<TraceStart> trace_start;
   long trace_jobs = 0;
   double trace_gpu_hours = 0.0;
   // Per class: jobs and GPUs in one pass over the base sources (for checkpoint advice).

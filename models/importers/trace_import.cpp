@@ -6,12 +6,16 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "core/calendar.hpp"
 #include "core/error.hpp"
 #include "core/io/csv_lines.hpp"
+#include "core/time/time_zone.hpp"
+#include "models/importers/k8s_pods_import.hpp"
+#include "models/importers/slurm_import.hpp"
 #include "models/workload/trace_csv.hpp"
 
 namespace tco {
@@ -245,8 +249,9 @@ long ImportCounts::dropped_total() const {
   return total;
 }
 
-ImportCollector::ImportCollector() {
+ImportCollector::ImportCollector(std::initializer_list<const char*> extra_reasons) {
   for (const char* reason : kReasons) counts_.dropped.emplace_back(reason, 0);
+  for (const char* reason : extra_reasons) counts_.dropped.emplace_back(reason, 0);
 }
 
 bool ImportCollector::drop_first(std::initializer_list<std::pair<bool, const char*>> reasons) {
@@ -262,6 +267,7 @@ void ImportCollector::keep_run(Job job, double submit_s, double start_s, double 
   if (end_s == start_s) return drop("zero_duration");
   job.submit_h = std::min(submit_s, start_s) / kSecondsPerHour;
   job.duration_h = (end_s - start_s) / kSecondsPerHour;
+  submit_s_.push_back(static_cast<std::int64_t>(std::min(submit_s, start_s)));
   keep(std::move(job));
 }
 
@@ -283,11 +289,25 @@ ImportResult ImportCollector::finish(long rows, bool shift_to_zero) {
   std::stable_sort(jobs_.begin(), jobs_.end(), [](const Job& a, const Job& b) { return a.submit_h < b.submit_h; });
   counts_.rows = rows;
   counts_.jobs = static_cast<long>(jobs_.size());
-  return {std::move(jobs_), counts_};
+  return {std::move(jobs_), counts_, std::nullopt};
+}
+
+ImportResult ImportCollector::finish_absolute(long rows, const TimeZone& zone) {
+  std::optional<TraceStart> start;
+  if (!jobs_.empty()) {
+    if (submit_s_.size() != jobs_.size()) throw std::logic_error("finish_absolute: a job kept without its seconds");
+    const std::int64_t earliest_s = *std::min_element(submit_s_.begin(), submit_s_.end());
+    for (std::size_t i = 0; i < jobs_.size(); ++i)
+      jobs_[i].submit_h = static_cast<double>(submit_s_[i] - earliest_s) / kSecondsPerHour;
+    start = TraceStart{earliest_s, format_time_with_offset(earliest_s, zone.utc_offset_s(earliest_s)), zone.name()};
+  }
+  ImportResult result = finish(rows, false);
+  result.start = std::move(start);
+  return result;
 }
 
 const std::vector<std::string>& trace_import_formats() {
-  static const std::vector<std::string> formats = {"openb", "dlrm", "philly", "pai", "helios"};
+  static const std::vector<std::string> formats = {"openb", "dlrm", "philly", "pai", "helios", "slurm", "k8s-pods"};
   return formats;
 }
 
@@ -297,7 +317,11 @@ ImportResult import_trace(const std::string& format, const std::string& input_pa
   if (format == "philly") return import_philly(input_path);
   if (format == "pai") return import_pai(input_path);
   if (format == "helios") return import_helios(input_path);
-  throw InputError("", "--format", fmt::format("expected one of openb, dlrm, philly, pai, helios, found \"{}\"", format));
+  if (format == "slurm") return import_slurm(input_path, SlurmImportOptions{});
+  if (format == "k8s-pods") return import_k8s_pods(input_path, K8sPodsImportOptions{});
+  throw InputError("", "--format",
+                   fmt::format("expected one of openb, dlrm, philly, pai, helios, slurm, k8s-pods, found \"{}\"",
+                               format));
 }
 
 }  // namespace tco

@@ -126,7 +126,7 @@ JobsSpec parse_jobs(JsonObjectReader& r, const std::string& scenario_dir) {
                           s.trace_resolved_path + "\"",
              &r.value("trace"));
   }
-  s.trace_format = r.choice_or("trace_format", {"canonical", "openb", "dlrm", "philly", "pai", "helios"}, "canonical");
+  s.trace_format = r.choice_or("trace_format", {"canonical", "openb", "dlrm", "philly", "pai", "helios", "slurm", "k8s-pods"}, "canonical");
   if (s.trace_format != "canonical" && s.trace_file.empty())
     r.fail("trace_format", "no trace_format without a \"trace\"", &r.value("trace_format"));
   s.tile = r.boolean_or("tile", true);

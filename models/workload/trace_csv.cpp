@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "models/workload/trace_start.hpp"
 
 namespace tco {
 
@@ -65,24 +66,29 @@ void TraceReader::fail(std::size_t field, const std::string& expected, std::stri
 
 void TraceReader::read_header() {
   csv_.read_header();
+  // An imported trace's "# start:" line (models/workload/trace_start.hpp) comes before the header.
+  if (csv_.line().substr(0, kTraceStartPrefix.size()) == kTraceStartPrefix) {
+    require_trace_start_line(csv_.path(), csv_.line());
+    if (!csv_.next_line()) throw InputError(csv_.path(), "line 2", "expected a header line after the start line");
+  }
   const std::vector<std::string_view>& names = csv_.fields();
   for (std::size_t f = 0; f < names.size(); ++f) {
     int column = -1;
     for (int c = 0; c < kTraceColumnCount; ++c)
       if (names[f] == kNames[c]) column = c;
     if (column < 0)
-      throw InputError(csv_.path(), csv_position(1, f + 1),
+      throw InputError(csv_.path(), csv_position(csv_.line_number(), f + 1),
                        fmt::format("expected a column name of the canonical trace ({}), found \"{}\"",
                                    canonical_trace_header(), names[f]));
     if (field_of_column_[column] >= 0)
-      throw InputError(csv_.path(), csv_position(1, f + 1),
+      throw InputError(csv_.path(), csv_position(csv_.line_number(), f + 1),
                        fmt::format("expected each column once, found \"{}\" twice", names[f]));
     field_of_column_[column] = static_cast<int>(f);
     column_of_field_.push_back(column);
   }
   for (TraceColumn required : {TraceColumn::submit_h, TraceColumn::gpus, TraceColumn::duration_h}) {
     if (field_of_column_[static_cast<int>(required)] < 0)
-      throw InputError(csv_.path(), "line 1",
+      throw InputError(csv_.path(), fmt::format("line {}", csv_.line_number()),
                        fmt::format("expected a \"{}\" column in the header, found \"{}\"", trace_column_name(required),
                                    csv_.line()));
   }
