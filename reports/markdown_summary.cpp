@@ -48,7 +48,7 @@ const Json* mc_comparison_for(const Json& report, const std::string& plan) {
 std::string monte_carlo_markdown(const Json& report) {
   const Json& mc = report.at("monte_carlo");
   if (!sections_present(report).distribution)
-    return fmt::format("\n**Monte Carlo** ({} paths, seed {}): no input of this run is drawn at random, so every path "
+    return fmt::format("\n**Monte Carlo** ({} paths, seed {}): the model of these paths draws none of its inputs at random, so every path "
                        "costs the same and there is no interval to show.\n",
                        mc.at("paths").get<long>(), mc.at("seed").get<std::uint64_t>());
   const std::string model = mc.at("mode") == "fluid"
@@ -78,6 +78,20 @@ std::string monte_carlo_markdown(const Json& report) {
   return md;
 }
 
+// The tornado of `tcosim sensitivity` or an uncertain scenario: each input's swing of the saving.
+std::string tornado_markdown(const Json& report) {
+  if (!report.contains("sensitivity") || !report.at("sensitivity").contains("tornado")) return "";
+  const Json& t = report.at("sensitivity").at("tornado");
+  std::string md = fmt::format("| input (NPV saving of {} vs {}, base {}) | at its low value | at its high value |\n"
+                               "|---|---:|---:|\n",
+                               t.at("plan").get<std::string>(), t.at("baseline").get<std::string>(),
+                               format_usd(t.at("base_saving_usd")));
+  for (const auto& row : t.at("inputs"))
+    md += fmt::format("| {} | {} | {} |\n", row.at("input").get<std::string>(), format_usd(row.at("saving_at_low_usd")),
+                      format_usd(row.at("saving_at_high_usd")));
+  return md + "\n";
+}
+
 }  // namespace
 
 std::string format_usd(double x) {
@@ -97,7 +111,8 @@ std::string markdown_summary(const Json& report) {
                     sc.at("horizon_months").get<int>(), sc.at("start").get<std::string>(),
                     100.0 * sc.at("discount_rate_per_year").get<double>(), sc.at("baseline").get<std::string>());
   md += "**Verdict.** " + verdict_sentence(report) + "\n\n";
-  if (const std::string uncertainty = uncertainty_sentence(report); !uncertainty.empty()) md += uncertainty + "\n\n";
+  if (const std::string uncertainty = uncertainty_sentence(report); !uncertainty.empty())
+    md += uncertainty + "\n\n" + tornado_markdown(report);
   md += "| plan | kind | nodes | NPV | total (nominal) | $/useful GPU-h | NPV saving vs baseline | payback | IRR |\n";
   md += "|---|---|---:|---:|---:|---:|---:|---|---:|\n";
   for (const auto& p : report.at("plans")) {
@@ -168,7 +183,7 @@ std::string console_summary(const Json& report) {
                        mc.at("mode") == "fluid" ? "hourly fluid model; the plans above are its expected-value run"
                                                 : "means above");
     if (!sections_present(report).distribution)
-      out += "  no input of this run is drawn at random: every path costs the same, no interval to show\n";
+      out += "  the model of these paths draws no input at random: every path costs the same, no interval to show\n";
     for (const auto& c : mc.at("comparisons")) {
       const Json& d = c.at("npv_difference_usd");
       if (!interval_varies(d)) continue;

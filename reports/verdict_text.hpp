@@ -40,8 +40,8 @@ SectionPresence sections_present(const Json& report);
 // "Not in this report: ..." naming the command or option that adds each missing section; "" if none.
 std::string missing_sections_line(const SectionPresence& present);
 
-// True when a statistics object (mean, ci95_low, ci95_high, ...) has an interval of nonzero width:
-// its inputs were drawn in this run.
+// True when a statistics object (mean, ci95_low, ci95_high, ...) has an interval wider than
+// rounding (a billionth of the figure): its inputs were drawn in this run.
 bool interval_varies(const Json& statistics);
 
 // The NPV-difference statistics of the plan against the baseline that this run drew: the
