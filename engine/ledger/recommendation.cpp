@@ -1,5 +1,7 @@
 #include "engine/ledger/recommendation.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <string>
 
 namespace tco {
@@ -38,17 +40,19 @@ std::optional<std::size_t> breakeven_for(const Scenario& s, const std::vector<Pl
 
 }  // namespace
 
-Recommendation recommend(const Scenario& s, const std::vector<PlanResult>& results,
+Recommendation recommend(const Scenario& s, const std::vector<PlanResult>& results, double demand_gpu_hours,
                          const std::vector<UtilizationBreakeven>& breakevens) {
   Recommendation out;
   out.waiting_priced = s.waiting_usd_per_gpu_hour > 0.0;
+  double least_unserved = std::numeric_limits<double>::infinity();
+  for (const PlanResult& r : results) least_unserved = std::min(least_unserved, r.gpu_hours.unserved);
+  const double unserved_limit = least_unserved + std::max(1e-6, kUnservedToleranceShare * demand_gpu_hours);
   std::optional<std::size_t> cheapest, cheapest_serving;
   for (std::size_t i = 0; i < results.size(); ++i) {
     if (!cheapest || results[i].npv_usd < results[*cheapest].npv_usd) cheapest = i;
-    const bool serves = results[i].gpu_hours.unserved <= kUnservedToleranceGpuHours;
+    const bool serves = results[i].gpu_hours.unserved <= unserved_limit;
     if (serves && (!cheapest_serving || results[i].npv_usd < results[*cheapest_serving].npv_usd)) cheapest_serving = i;
   }
-  // No plan serves everything: the cheapest is all there is to recommend (with its unserved hours).
   out.plan = out.waiting_priced || !cheapest_serving ? cheapest.value_or(0) : *cheapest_serving;
   if (cheapest && *cheapest != out.plan) out.passed_over = cheapest;
   out.breakeven = breakeven_for(s, results, out.plan, breakevens);

@@ -1,5 +1,5 @@
 // The plan a reader should pick (docs/report.md, "The verdict"): the lowest NPV among the plans
-// that serve all their work. A plan that leaves work unserved at the horizon's end looks cheap
+// that serve their work. A plan that leaves work unserved at the horizon's end looks cheap
 // because the work it never did costs nothing; it competes only when the scenario prices waiting
 // (waiting_usd_per_gpu_hour > 0), and is then recommended with its unserved GPU-hours named.
 #pragma once
@@ -14,8 +14,9 @@
 
 namespace tco {
 
-// Work below this many GPU-hours over the whole horizon counts as served (rounding in the replay).
-inline constexpr double kUnservedToleranceGpuHours = 1e-6;
+// A plan "leaves work unserved" when it leaves more than the plan that leaves least (every plan of
+// a replay has jobs still running at the horizon's end) by more than this share of the demand.
+inline constexpr double kUnservedToleranceShare = 1e-3;
 
 struct Recommendation {
   std::size_t plan = 0;                       // index into the scenario's plans
@@ -28,7 +29,7 @@ struct Recommendation {
   std::optional<std::size_t> breakeven;
 };
 
-Recommendation recommend(const Scenario& scenario, const std::vector<PlanResult>& results,
+Recommendation recommend(const Scenario& scenario, const std::vector<PlanResult>& results, double demand_gpu_hours,
                          const std::vector<UtilizationBreakeven>& breakevens);
 
 }  // namespace tco
