@@ -152,7 +152,7 @@ std::string verdict_sentence(const Json& report) {
                        v.at("waiting_priced").get<bool>()
                            ? fmt::format(", priced at ${:.2f} per GPU-hour of waiting",
                                          sc.at("waiting_usd_per_gpu_hour").get<double>())
-                           : std::string(", within 0.1% of the demand of the least any plan leaves"));
+                           : std::string(", within 1% of the demand of the least any plan leaves"));
   if (v.at("passed_over").is_object()) {
     const Json& p = v.at("passed_over");
     out += fmt::format(" {} costs less (NPV {}) but leaves {} of work unserved, which this scenario does not price "

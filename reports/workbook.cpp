@@ -340,7 +340,10 @@ void write_summary(Sheet sheet, const Json& report, const std::vector<PlanCells>
   std::size_t base = 0, best = 0;
   for (std::size_t i = 0; i < plans.size(); ++i) {
     if (plans[i].at("name") == baseline) base = i;
-    if (plans[i].at("name") == report.at("verdict").at("plan")) best = i;
+    // The verdict's plan; a report written before verdicts existed: the lowest NPV.
+    if (report.contains("verdict") ? plans[i].at("name") == report.at("verdict").at("plan")
+                                   : plans[i].at("npv_usd").get<double>() < plans[best].at("npv_usd").get<double>())
+      best = i;
   }
   sheet.str(0, 0, "tcosim: " + sc.at("name").get<std::string>(), f.bold);
   sheet.str(1, 0, "scenario file");

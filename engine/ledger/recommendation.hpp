@@ -16,7 +16,7 @@ namespace tco {
 
 // A plan "leaves work unserved" when it leaves more than the plan that leaves least (every plan of
 // a replay has jobs still running at the horizon's end) by more than this share of the demand.
-inline constexpr double kUnservedToleranceShare = 1e-3;
+inline constexpr double kUnservedToleranceShare = 0.01;
 
 struct Recommendation {
   std::size_t plan = 0;                       // index into the scenario's plans
