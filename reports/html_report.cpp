@@ -54,7 +54,7 @@ std::string plans_table(const Json& report) {
     out += fmt::format(
         "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td "
         "class=n>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td></tr>\n",
-        html_escape(name), html_escape(p.at("kind").get<std::string>()), p.at("onprem_nodes").get<int>(), format_usd(p.at("npv_usd")),
+        html_escape(name), html_escape(p.at("kind").get<std::string>()), p.at("onprem_nodes").get<int>(), format_usd(p.at("npv_usd").get<double>()),
         format_usd(p.at("total_nominal_usd")),
         p.at("usd_per_useful_gpu_hour").is_number() ? fmt::format("${:.2f}", p.at("usd_per_useful_gpu_hour").get<double>()) : "n/a",
         c ? format_usd(c->at("npv_saving_usd")) : "baseline",

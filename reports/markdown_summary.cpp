@@ -119,7 +119,7 @@ std::string markdown_summary(const Json& report) {
     const std::string name = p.at("name").get<std::string>();
     const Json* c = comparison_for(report, name);
     md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name, p.at("kind").get<std::string>(),
-                      p.at("onprem_nodes").get<int>(), format_usd(p.at("npv_usd")),
+                      p.at("onprem_nodes").get<int>(), format_usd(p.at("npv_usd").get<double>()),
                       format_usd(p.at("total_nominal_usd")), fmt_or_na(p.at("usd_per_useful_gpu_hour"), "${:.2f}"),
                       c ? format_usd(c->at("npv_saving_usd")) : std::string("(baseline)"),
                       c ? payback_words(*c) : std::string("-"), c ? irr_words(*c) : std::string("-"));
