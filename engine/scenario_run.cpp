@@ -60,8 +60,13 @@ ScenarioRun run_deterministic(const Scenario& s) {
                                       s.discount_rate_per_year));
     run.price_breakevens.push_back(price_breakeven(s, s.plans[i], baseline, demand));
   }
-
   run.utilization_breakevens = scenario_utilization_breakevens(s);
+  run.recommendation = recommend(s, run.plans, run.demand.gpu_hours, run.utilization_breakevens);
+  const std::size_t chosen = run.recommendation.plan;
+  if (static_cast<int>(chosen) != s.baseline_index) {
+    for (std::size_t i = 0; i < s.plans.size(); ++i)
+      if (i != chosen) run.price_breakevens.push_back(price_breakeven(s, s.plans[i], s.plans[chosen], demand));
+  }
   return run;
 }
 

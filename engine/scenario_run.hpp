@@ -7,6 +7,7 @@
 #include "engine/ledger/breakeven.hpp"
 #include "engine/ledger/comparison.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
+#include "engine/ledger/recommendation.hpp"
 #include "models/finding.hpp"
 #include "models/scenario.hpp"
 
@@ -23,7 +24,9 @@ struct ScenarioRun {
   std::vector<PlanResult> plans;             // in the scenario's order
   std::vector<Comparison> comparisons;       // each non-baseline plan vs the baseline
   std::vector<UtilizationBreakeven> utilization_breakevens;
-  std::vector<PriceBreakeven> price_breakevens;
+  std::vector<PriceBreakeven> price_breakevens;  // each non-baseline plan vs the baseline, then each other plan
+                                                 // vs the recommended plan (when that is not the baseline)
+  Recommendation recommendation;
   std::vector<Finding> warnings;             // the scenario's, then the run's
 };
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/html_escape.hpp"
 #include "reports/svg_chart.hpp"
 
 namespace tco {
@@ -64,7 +65,9 @@ std::string tornado_section(const Json& report) {
   for (const auto& row : t.at("inputs"))
     bars.push_back({row.at("input").get<std::string>(), row.at("saving_at_low_usd").get<double>(),
                     row.at("saving_at_high_usd").get<double>()});
-  return svg::tornado_chart(bars, t.at("base_saving_usd").get<double>(), "NPV saving vs baseline (USD)");
+  return fmt::format("<p>The NPV saving of plan {} against {}, each input at its low and high value:</p>\n",
+                     html_escape(t.at("plan").get<std::string>()), html_escape(t.at("baseline").get<std::string>())) +
+         svg::tornado_chart(bars, t.at("base_saving_usd").get<double>(), "NPV saving vs baseline (USD)");
 }
 
 }  // namespace tco

@@ -9,6 +9,7 @@
 #include "reports/markdown_summary.hpp"
 #include "reports/html_charts.hpp"
 #include "reports/html_monte_carlo.hpp"
+#include "reports/verdict_text.hpp"
 
 namespace tco {
 
@@ -39,15 +40,17 @@ std::string plans_table(const Json& report) {
     out += fmt::format(
         "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td "
         "class=n>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td></tr>\n",
-        html_escape(name), html_escape(p.at("kind").get<std::string>()), p.at("onprem_nodes").get<int>(), format_usd(p.at("npv_usd")),
+        html_escape(name), html_escape(p.at("kind").get<std::string>()), p.at("onprem_nodes").get<int>(), format_usd(p.at("npv_usd").get<double>()),
         format_usd(p.at("total_nominal_usd")),
         p.at("usd_per_useful_gpu_hour").is_number() ? fmt::format("${:.2f}", p.at("usd_per_useful_gpu_hour").get<double>()) : "n/a",
         c ? format_usd(c->at("npv_saving_usd")) : "baseline",
-        c ? (c->at("payback_month").is_number() ? fmt::format("month {}", c->at("payback_month").get<int>()) : "never") : "-",
-        c && c->at("irr_per_year").is_number() ? fmt::format("{:.1f}%", 100 * c->at("irr_per_year").get<double>()) : "-",
+        c ? payback_words(*c) : "-", c ? irr_words(*c) : "-",
         util.is_number() ? fmt::format("{:.1f}%", 100 * util.get<double>()) : "-");
   }
-  return out + "</table>\n";
+  out += "</table>\n";
+  return out + fmt::format("<p class=note>Savings, payback and IRR are against the baseline, {}. The IRR is the return "
+                           "on the extra money a plan spends first; a plan that saves from its first month has none.</p>\n",
+                           html_escape(report.at("scenario").at("baseline").get<std::string>()));
 }
 
 std::string monthly_tables(const Json& report) {
@@ -85,10 +88,11 @@ std::string breakevens_section(const Json& report) {
   std::string out;
   const Json& util = report.at("breakevens").at("utilization");
   if (!util.empty()) {
-    out += "<table><tr><th>server</th><th>fleet</th><th>vs cloud price</th><th>cloud $/GPU-h</th><th>breakeven utilization</th><th>GPU-hours/month per node</th></tr>\n";
+    out += "<table><tr><th>server</th><th>fleet</th><th>cloud offer</th><th>price</th><th>cloud $/GPU-h</th><th>breakeven utilization per node</th><th>GPU-hours per node per month</th></tr>\n";
     for (const auto& b : util) {
-      out += fmt::format("<tr><td>{}</td><td class=n>{} nodes</td><td>{}</td><td class=n>${:.3f}</td><td class=n>{}</td><td class=n>{}</td></tr>\n",
+      out += fmt::format("<tr><td>{}</td><td class=n>{} nodes</td><td>{}</td><td>{}</td><td class=n>${:.3f}</td><td class=n>{}</td><td class=n>{}</td></tr>\n",
                          html_escape(b.at("server").get<std::string>()), b.value("fleet_nodes", 1),
+                         html_escape(b.value("offer", "")),
                          html_escape(b.at("price_basis").get<std::string>()),
                          b.at("cloud_usd_per_gpu_hour").get<double>(),
                          b.at("utilization").is_number() ? fmt::format("{:.1f}%", 100 * b.at("utilization").get<double>()) : "never",
@@ -97,12 +101,8 @@ std::string breakevens_section(const Json& report) {
     out += "</table>\n";
   }
   out += "<ul>";
-  for (const auto& b : report.at("breakevens").at("cloud_price_multiplier")) {
-    out += fmt::format("<li>{}: cloud prices x {} make it cost the same NPV as {}</li>", html_escape(b.at("plan").get<std::string>()),
-                       b.at("cloud_price_multiplier").is_number() ? fmt::format("{:.3f}", b.at("cloud_price_multiplier").get<double>())
-                                                                  : std::string("(none in (0, 1000])"),
-                       html_escape(b.at("baseline").get<std::string>()));
-  }
+  for (const auto& b : report.at("breakevens").at("cloud_price_multiplier"))
+    out += "<li>" + html_escape(price_breakeven_sentence(b)) + "</li>";
   return out + "</ul>\n";
 }
 
@@ -159,25 +159,7 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.headline{font-size:1.15
 
 }  // namespace
 
-std::string headline_decision(const Json& report) {
-  const Json& plans = report.at("plans");
-  const std::string baseline = report.at("scenario").at("baseline").get<std::string>();
-  const int months = report.at("scenario").at("horizon_months").get<int>();
-  const Json* best = &plans.at(0);
-  for (const auto& p : plans)
-    if (p.at("npv_usd").get<double>() < best->at("npv_usd").get<double>()) best = &p;
-  const std::string name = best->at("name").get<std::string>();
-  if (name == baseline)
-    return fmt::format("Keep the baseline, {}: no plan costs less over {} months (NPV {}).", baseline, months,
-                       format_usd(best->at("npv_usd")));
-  const Json* c = find_comparison(report, name);
-  const std::string payback = c && c->at("payback_month").is_number()
-                                  ? fmt::format(", paying back in month {}", c->at("payback_month").get<int>())
-                                  : std::string();
-  return fmt::format("Choose {} ({} on-prem nodes): it saves {} in NPV over {} months against {}{}.", name,
-                     best->at("onprem_nodes").get<int>(), c ? format_usd(c->at("npv_saving_usd")) : "?", months, baseline,
-                     payback);
-}
+std::string headline_decision(const Json& report) { return verdict_sentence(report); }
 
 std::string html_report(const Json& report) {
   const Json& sc = report.at("scenario");
@@ -190,11 +172,19 @@ std::string html_report(const Json& report) {
   html += fmt::format("<p>{} months from {}, discount rate {:.2f}% a year, baseline {}.</p>\n", sc.at("horizon_months").get<int>(),
                       html_escape(sc.at("start").get<std::string>()), 100 * sc.at("discount_rate_per_year").get<double>(),
                       html_escape(sc.at("baseline").get<std::string>()));
+  // An uncertain scenario's answer is its uncertainty: on the first screen, with the tornado.
+  if (const std::string uncertainty = uncertainty_sentence(report); !uncertainty.empty())
+    html += "<p class=headline>" + html_escape(uncertainty) + "</p>\n" + tornado_section(report);
   html += "<h2>Plans</h2>\n" + plans_table(report);
   html += "<h2>Cumulative discounted cost</h2>\n" + cumulative_cost_section(report);
-  html += "<h2>Cost distribution</h2>\n" + monte_carlo_section(report);
-  html += "<h2>Cost vs on-prem nodes</h2>\n" + sizing_section(report);
-  html += "<h2>Sensitivity (tornado)</h2>\n" + tornado_section(report);
+  // Sections with nothing to show are left out; one line says what would fill them.
+  const SectionPresence present = sections_present(report);
+  if (present.distribution) html += "<h2>Cost distribution</h2>\n" + monte_carlo_section(report);
+  if (present.sizing) html += "<h2>Cost vs on-prem nodes</h2>\n" + sizing_section(report);
+  if (present.tornado && uncertainty_sentence(report).empty())
+    html += "<h2>Sensitivity (tornado)</h2>\n" + tornado_section(report);
+  if (const std::string missing = missing_sections_line(present); !missing.empty())
+    html += "<p class=note>" + html_escape(missing) + "</p>\n";
   html += "<h2>Cost by category</h2>\n" + breakdown_table(report);
   html += "<h2>Breakevens</h2>\n" + breakevens_section(report);
   html += "<h2>Monthly cash flows</h2>\n" + monthly_tables(report);

@@ -78,6 +78,39 @@ Json plan_json(const Plan& plan, const PlanResult& r, double rate) {
           {"monthly", monthly_table(r, rate)}};
 }
 
+Json verdict_json(const Scenario& s, const ScenarioRun& run) {
+  const Recommendation& r = run.recommendation;
+  const PlanResult& chosen = run.plans[r.plan];
+  const std::string& name = s.plans[r.plan].name;
+  Json saving = nullptr;
+  for (const auto& c : run.comparisons)
+    if (c.plan == name) saving = c.npv_saving_usd;
+  Json passed_over = nullptr;
+  if (r.passed_over)
+    passed_over = {{"plan", s.plans[*r.passed_over].name},
+                   {"npv_usd", run.plans[*r.passed_over].npv_usd},
+                   {"unserved_gpu_hours", run.plans[*r.passed_over].gpu_hours.unserved}};
+  Json breakeven = nullptr;
+  if (r.breakeven) {
+    const UtilizationBreakeven& b = run.utilization_breakevens[*r.breakeven];
+    breakeven = {{"server", b.server_id},
+                 {"fleet_nodes", b.fleet_nodes},
+                 {"offer", b.offer_id},
+                 {"price_basis", b.price_basis},
+                 {"cloud_usd_per_gpu_hour", b.cloud_usd_per_gpu_hour},
+                 {"utilization", opt(b.utilization)},
+                 {"gpu_hours_per_month_per_node", opt(b.gpu_hours_per_month)}};
+  }
+  return {{"plan", name},
+          {"baseline", s.plans[s.baseline_index].name},
+          {"npv_usd", chosen.npv_usd},
+          {"npv_saving_usd", saving},
+          {"unserved_gpu_hours", chosen.gpu_hours.unserved},
+          {"waiting_priced", r.waiting_priced},
+          {"passed_over", passed_over},
+          {"breakeven", breakeven}};
+}
+
 Json finding_json(const Finding& f) {
   return {{"severity", f.severity == Finding::Severity::error ? "error" : "warning"},
           {"code", f.code},
@@ -130,13 +163,15 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
                            {"npv_saving_usd", c.npv_saving_usd},
                            {"nominal_saving_usd", c.nominal_saving_usd},
                            {"payback_month", opt(c.payback_month)},
-                           {"irr_per_year", opt(c.irr_per_year)}});
+                           {"irr_per_year", opt(c.irr_per_year)},
+                           {"starts_with_investment", c.starts_with_investment}});
   }
   report["comparisons"] = comparisons;
 
   Json utilization = Json::array();
   for (const auto& b : run.utilization_breakevens) {
     utilization.push_back({{"server", b.server_id},
+                           {"offer", b.offer_id},
                            {"plan", b.plan},
                            {"fleet_nodes", b.fleet_nodes},
                            {"price_basis", b.price_basis},
@@ -150,10 +185,13 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
   }
   Json price = Json::array();
   for (const auto& b : run.price_breakevens) {
+    const bool against_baseline = b.baseline == s.plans[s.baseline_index].name;
     price.push_back({{"plan", b.plan}, {"baseline", b.baseline}, {"prices", "on_demand+spot+reserved"},
-                     {"cloud_price_multiplier", opt(b.cloud_price_multiplier)}});
+                     {"cloud_price_multiplier", opt(b.cloud_price_multiplier)},
+                     {"reference", against_baseline ? "baseline" : "recommended"}});
   }
   report["breakevens"] = {{"utilization", utilization}, {"cloud_price_multiplier", price}};
+  report["verdict"] = verdict_json(s, run);
 
   Json warnings = Json::array();
   for (const auto& w : run.warnings) warnings.push_back(finding_json(w));

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "reports/verdict_text.hpp"
+
 namespace tco {
 
 namespace {
@@ -45,6 +47,10 @@ const Json* mc_comparison_for(const Json& report, const std::string& plan) {
 
 std::string monte_carlo_markdown(const Json& report) {
   const Json& mc = report.at("monte_carlo");
+  if (!sections_present(report).distribution)
+    return fmt::format("\n**Monte Carlo** ({} paths, seed {}): the model of these paths draws none of its inputs at random, so every path "
+                       "costs the same and there is no interval to show.\n",
+                       mc.at("paths").get<long>(), mc.at("seed").get<std::uint64_t>());
   const std::string model = mc.at("mode") == "fluid"
                                 ? std::string("hourly fluid model; the plans above are its expected-value run")
                                 : fmt::format("discrete-event replay of {} jobs on path 0", mc.at("jobs_path0").get<long>());
@@ -72,9 +78,18 @@ std::string monte_carlo_markdown(const Json& report) {
   return md;
 }
 
-std::string payback_text(const Json& c) {
-  return c.at("payback_month").is_number() ? fmt::format("month {}", c.at("payback_month").get<int>())
-                                            : std::string("never");
+// The tornado of `tcosim sensitivity` or an uncertain scenario: each input's swing of the saving.
+std::string tornado_markdown(const Json& report) {
+  if (!report.contains("sensitivity") || !report.at("sensitivity").contains("tornado")) return "";
+  const Json& t = report.at("sensitivity").at("tornado");
+  std::string md = fmt::format("| input (NPV saving of {} vs {}, base {}) | at its low value | at its high value |\n"
+                               "|---|---:|---:|\n",
+                               t.at("plan").get<std::string>(), t.at("baseline").get<std::string>(),
+                               format_usd(t.at("base_saving_usd")));
+  for (const auto& row : t.at("inputs"))
+    md += fmt::format("| {} | {} | {} |\n", row.at("input").get<std::string>(), format_usd(row.at("saving_at_low_usd")),
+                      format_usd(row.at("saving_at_high_usd")));
+  return md + "\n";
 }
 
 }  // namespace
@@ -95,26 +110,32 @@ std::string markdown_summary(const Json& report) {
   md += fmt::format("{} months from {}, discount rate {:.1f}%/yr, baseline **{}**.\n\n",
                     sc.at("horizon_months").get<int>(), sc.at("start").get<std::string>(),
                     100.0 * sc.at("discount_rate_per_year").get<double>(), sc.at("baseline").get<std::string>());
-  md += "| plan | kind | nodes | NPV | total (nominal) | $/useful GPU-h | NPV saving vs baseline | payback |\n";
-  md += "|---|---|---:|---:|---:|---:|---:|---|\n";
+  md += "**Verdict.** " + verdict_sentence(report) + "\n\n";
+  if (const std::string uncertainty = uncertainty_sentence(report); !uncertainty.empty())
+    md += uncertainty + "\n\n" + tornado_markdown(report);
+  md += "| plan | kind | nodes | NPV | total (nominal) | $/useful GPU-h | NPV saving vs baseline | payback | IRR |\n";
+  md += "|---|---|---:|---:|---:|---:|---:|---|---:|\n";
   for (const auto& p : report.at("plans")) {
     const std::string name = p.at("name").get<std::string>();
     const Json* c = comparison_for(report, name);
-    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", name, p.at("kind").get<std::string>(),
-                      p.at("onprem_nodes").get<int>(), format_usd(p.at("npv_usd")),
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name, p.at("kind").get<std::string>(),
+                      p.at("onprem_nodes").get<int>(), format_usd(p.at("npv_usd").get<double>()),
                       format_usd(p.at("total_nominal_usd")), fmt_or_na(p.at("usd_per_useful_gpu_hour"), "${:.2f}"),
                       c ? format_usd(c->at("npv_saving_usd")) : std::string("(baseline)"),
-                      c ? payback_text(*c) : std::string("-"));
+                      c ? payback_words(*c) : std::string("-"), c ? irr_words(*c) : std::string("-"));
   }
+  md += fmt::format("\nSavings, payback and IRR are against the baseline, {}; the IRR is the return on the extra money a "
+                    "plan spends first (a plan that saves from its first month has none).\n",
+                    sc.at("baseline").get<std::string>());
   const Json& util = report.at("breakevens").at("utilization");
   if (!util.empty()) {
     md += "\n**Utilization breakeven** (one node over its life, with its share of the fleet's fixed staff, room and "
           "racks, vs renting the same GPU-hours):\n\n";
-    md += "| server | fleet | vs price | cloud $/GPU-h | breakeven utilization | GPU-hours/month per node |\n"
-          "|---|---:|---|---:|---:|---:|\n";
+    md += "| server | fleet | cloud offer | price | cloud $/GPU-h | breakeven utilization per node | GPU-hours per node "
+          "per month |\n|---|---:|---|---|---:|---:|---:|\n";
     for (const auto& b : util) {
-      md += fmt::format("| {} | {} nodes | {} | ${:.3f} | {} | {} |\n", b.at("server").get<std::string>(),
-                        b.value("fleet_nodes", 1),
+      md += fmt::format("| {} | {} nodes | {} | {} | ${:.3f} | {} | {} |\n", b.at("server").get<std::string>(),
+                        b.value("fleet_nodes", 1), b.value("offer", ""),
                         b.at("price_basis").get<std::string>(), b.at("cloud_usd_per_gpu_hour").get<double>(),
                         b.at("utilization").is_number() ? fmt::format("{:.1f}%", 100.0 * b.at("utilization").get<double>())
                                                         : std::string("never"),
@@ -123,15 +144,12 @@ std::string markdown_summary(const Json& report) {
   }
   const Json& price = report.at("breakevens").at("cloud_price_multiplier");
   if (!price.empty()) {
-    md += "\n**Cloud price breakeven** (multiplier on every cloud price at which the plan costs the same NPV as the baseline):\n\n";
-    for (const auto& b : price) {
-      md += fmt::format("- {}: {}\n", b.at("plan").get<std::string>(),
-                        b.at("cloud_price_multiplier").is_number()
-                            ? fmt::format("x{:.3f}", b.at("cloud_price_multiplier").get<double>())
-                            : std::string("none in (0, 1000]"));
-    }
+    md += "\n**Cloud price breakeven** (the multiple of every cloud price at which two plans cost the same NPV):\n\n";
+    for (const auto& b : price) md += "- " + price_breakeven_sentence(b) + "\n";
   }
   if (has_monte_carlo(report)) md += monte_carlo_markdown(report);
+  if (const std::string missing = missing_sections_line(sections_present(report)); !missing.empty())
+    md += "\n" + missing + "\n";
   const Json& warnings = report.at("warnings");
   if (!warnings.empty()) {
     md += "\n**Warnings**\n\n";
@@ -164,8 +182,11 @@ std::string console_summary(const Json& report) {
                        mc.at("seed").get<std::uint64_t>(),
                        mc.at("mode") == "fluid" ? "hourly fluid model; the plans above are its expected-value run"
                                                 : "means above");
+    if (!sections_present(report).distribution)
+      out += "  the model of these paths draws no input at random: every path costs the same, no interval to show\n";
     for (const auto& c : mc.at("comparisons")) {
       const Json& d = c.at("npv_difference_usd");
+      if (!interval_varies(d)) continue;
       out += fmt::format("  {} - {}: NPV {} (95% CI {} .. {}), P(cheaper) {:.1f}%\n", c.at("plan").get<std::string>(),
                          c.at("baseline").get<std::string>(), format_usd(d.at("mean")), format_usd(d.at("ci95_low")),
                          format_usd(d.at("ci95_high")), 100.0 * c.at("p_cheaper").get<double>());

@@ -214,8 +214,10 @@ class FigureReader {
         const std::string plan = string_at(list[i], "/plan", pointer);
         const std::string server = string_at(list[i], "/server", pointer);
         const std::string basis = string_at(list[i], "/price_basis", pointer);
-        add({"utilization/" + plan + "/" + server + "/" + basis, plan,
-             fmt::format("{}: utilization breakeven vs {} ({})", plan, basis, server), FigureUnit::fraction,
+        // One row per cloud offer a plan uses (a report before offers were named has one offer).
+        const std::string offer = list[i].contains("offer") ? string_at(list[i], "/offer", pointer) : "";
+        add({"utilization/" + plan + "/" + server + "/" + offer + "/" + basis, plan,
+             fmt::format("{}: utilization breakeven vs {} {} ({})", plan, offer, basis, server), FigureUnit::fraction,
              FigureKind::headline, number_or_null(list[i], "utilization", pointer), std::nullopt, false});
       }
     }
@@ -224,7 +226,9 @@ class FigureReader {
       for (std::size_t i = 0; i < list.size(); ++i) {
         const std::string pointer = "/breakevens/cloud_price_multiplier/" + std::to_string(i);
         const std::string plan = string_at(list[i], "/plan", pointer);
-        add({"price-breakeven/" + plan, plan, plan + ": cloud price breakeven", FigureUnit::multiplier,
+        const std::string against = string_at(list[i], "/baseline", pointer);
+        add({"price-breakeven/" + plan + "/" + against, plan, plan + ": cloud price breakeven vs " + against,
+             FigureUnit::multiplier,
              FigureKind::headline, number_or_null(list[i], "cloud_price_multiplier", pointer), std::nullopt, false});
       }
     }

@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "reports/markdown_summary.hpp"
+#include "reports/verdict_text.hpp"
 
 namespace tco {
 
@@ -331,31 +332,6 @@ const Json* comparison_for(const Json& comparisons, const std::string& plan) {
   return nullptr;
 }
 
-// The plan a reader should pick: the lowest NPV. The sentence says what it saves against the
-// baseline and, when it leaves work unserved, how much.
-std::string verdict(const Json& report, std::size_t best) {
-  const Json& sc = report.at("scenario");
-  const Json& plans = report.at("plans");
-  const std::string baseline = sc.at("baseline").get<std::string>();
-  const Json& p = plans[best];
-  const std::string name = p.at("name").get<std::string>();
-  std::string out;
-  if (name == baseline) {
-    out = fmt::format("The baseline {} has the lowest NPV ({}) of the {} plans over {} months at {:.1f}%/yr.", name,
-                      format_usd(p.at("npv_usd")), plans.size(), sc.at("horizon_months").get<int>(),
-                      100.0 * sc.at("discount_rate_per_year").get<double>());
-  } else {
-    const Json* c = comparison_for(report.at("comparisons"), name);
-    out = fmt::format("Lowest NPV: {} ({}), saving {} in NPV against the baseline {} over {} months at {:.1f}%/yr.",
-                      name, format_usd(p.at("npv_usd")), c ? format_usd(c->at("npv_saving_usd")) : std::string("n/a"),
-                      baseline, sc.at("horizon_months").get<int>(), 100.0 * sc.at("discount_rate_per_year").get<double>());
-  }
-  const double unserved = p.at("gpu_hours").value("unserved", 0.0);
-  if (unserved > 0.0)
-    out += fmt::format(" It leaves {} GPU-hours of work unserved.", format_usd(Json(unserved)).substr(1));
-  return out;
-}
-
 void write_summary(Sheet sheet, const Json& report, const std::vector<PlanCells>& cells,
                    const std::vector<std::string>& sheet_names, const Formats& f) {
   const Json& sc = report.at("scenario");
@@ -364,7 +340,10 @@ void write_summary(Sheet sheet, const Json& report, const std::vector<PlanCells>
   std::size_t base = 0, best = 0;
   for (std::size_t i = 0; i < plans.size(); ++i) {
     if (plans[i].at("name") == baseline) base = i;
-    if (plans[i].at("npv_usd").get<double>() < plans[best].at("npv_usd").get<double>()) best = i;
+    // The verdict's plan; a report written before verdicts existed: the lowest NPV.
+    if (report.contains("verdict") ? plans[i].at("name") == report.at("verdict").at("plan")
+                                   : plans[i].at("npv_usd").get<double>() < plans[best].at("npv_usd").get<double>())
+      best = i;
   }
   sheet.str(0, 0, "tcosim: " + sc.at("name").get<std::string>(), f.bold);
   sheet.str(1, 0, "scenario file");
@@ -377,8 +356,8 @@ void write_summary(Sheet sheet, const Json& report, const std::vector<PlanCells>
   sheet.str(4, 0, "baseline");
   sheet.str(4, 1, baseline);
   sheet.str(6, 0, "verdict", f.bold);
-  sheet.str(6, 1, verdict(report, best));
-  sheet.str(7, 0, "lowest NPV (plan)");
+  sheet.str(6, 1, verdict_sentence(report));
+  sheet.str(7, 0, "recommended plan");
   sheet.value(7, 1, plans[best].at("name"));
   sheet.str(8, 0, "its NPV saving vs baseline (USD)");
   sheet.formula(8, 1, fmt::format("{}-{}", cells[base].npv, cells[best].npv),

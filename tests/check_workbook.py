@@ -184,7 +184,7 @@ def summary_checks(report):
     out = []
     plans = report["plans"]
     comparisons = {c["plan"]: c for c in report["comparisons"]}
-    best = min(plans, key=lambda p: p["npv_usd"])
+    best = next(p for p in plans if p["name"] == report["verdict"]["plan"])  # the recommended plan
     base = next(p for p in plans if p["name"] == report["scenario"]["baseline"])
     out.append(("Summary", "B9", base["npv_usd"] - best["npv_usd"], "verdict saving"))
     for i, p in enumerate(plans):

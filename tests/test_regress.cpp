@@ -96,7 +96,7 @@ TEST_CASE("regress: an edited catalog price fails the regression and the table s
   CHECK(contains(r.out, "| simple | cloud: NPV | $280,320 | $294,336 | +$14,016 (+5.00%) | **beyond tolerance** |"));
   CHECK(contains(r.out, "| simple | buy-2: NPV saving vs cloud | -$199,960 | -$185,944 | +$14,016 (+7.01%) | "
                         "**beyond tolerance** |"));
-  CHECK(contains(r.out, "buy-2: utilization breakeven vs on_demand (test-node-8)"));
+  CHECK(contains(r.out, "buy-2: utilization breakeven vs test/gpu8/region-a on_demand (test-node-8)"));
   CHECK(contains(r.out, "buy-2: cloud price breakeven"));
   CHECK_FALSE(contains(r.out, "| simple | buy-2: NPV |"));  // did not move
   CHECK(contains(r.out, "**REGRESSION**: 1 scenario: 1 regressed"));

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <set>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -143,6 +144,7 @@ std::vector<UtilizationBreakeven> utilization_breakevens(const Scenario& s, cons
     if (!basis.usd_per_instance_hour) continue;
     UtilizationBreakeven b;
     b.server_id = o.server.provenance.id;
+    b.offer_id = offer.provenance.id;
     b.plan = plan.name;
     b.fleet_nodes = fleet_nodes;
     b.price_basis = basis.name;
@@ -196,18 +198,21 @@ PriceBreakeven price_breakeven(const Scenario& s, const Plan& plan, const Plan& 
 }
 
 std::vector<UtilizationBreakeven> scenario_utilization_breakevens(const Scenario& s) {
-  const CloudSpec* cloud = nullptr;
-  if (const Plan& base = s.plans[s.baseline_index]; base.cloud) cloud = &*base.cloud;
-  for (std::size_t i = 0; !cloud && i < s.plans.size(); ++i)
-    if (s.plans[i].cloud) cloud = &*s.plans[i].cloud;
+  std::vector<const CloudSpec*> clouds;
+  if (const Plan& base = s.plans[s.baseline_index]; base.cloud) clouds.push_back(&*base.cloud);
+  for (const Plan& plan : s.plans)
+    if (plan.cloud) clouds.push_back(&*plan.cloud);
   std::vector<UtilizationBreakeven> out;
-  if (!cloud) return out;
   std::set<std::pair<std::string, int>> fleets_done;  // (server, nodes): the node's share depends on N
   for (const auto& plan : s.plans) {
     if (!plan.onprem || !fleets_done.insert({plan.onprem->server.provenance.id, std::max(plan.onprem_nodes, 1)}).second)
       continue;
-    const auto b = utilization_breakevens(s, plan, *cloud);
-    out.insert(out.end(), b.begin(), b.end());
+    // (offer, basis, price): one row each, so the same offer used by several plans is priced once.
+    std::set<std::tuple<std::string, std::string, double>> priced;
+    for (const CloudSpec* cloud : clouds) {
+      for (const UtilizationBreakeven& b : utilization_breakevens(s, plan, *cloud))
+        if (priced.insert({b.offer_id, b.price_basis, b.cloud_usd_per_gpu_hour}).second) out.push_back(b);
+    }
   }
   return out;
 }

@@ -28,6 +28,7 @@ namespace tco {
 
 struct UtilizationBreakeven {
   std::string server_id;
+  std::string offer_id;      // the cloud offer priced against: "aws/p5.48xlarge/us-east-1"
   std::string plan;          // the plan whose on-prem costs were used
   int fleet_nodes = 1;       // N: the node carries 1 / N of the fleet's costs
   std::string price_basis;   // "on_demand", "spot", "reserved_1y", "reserved_3y"
@@ -44,8 +45,9 @@ struct UtilizationBreakeven {
 std::vector<UtilizationBreakeven> utilization_breakevens(const Scenario& scenario, const Plan& plan,
                                                          const CloudSpec& reference_cloud);
 
-// The scenario's utilization breakevens: each distinct on-prem server and fleet size of its plans against the
-// reference cloud (the baseline's, else the first plan's that has one); none without a cloud.
+// The scenario's utilization breakevens: each distinct on-prem server and fleet size of its plans against every
+// cloud offer a plan uses (the baseline's first, then in plan order), on each price basis the offer has; a plan
+// that overrides a catalog offer's price adds only the bases whose price differs. None without a cloud.
 std::vector<UtilizationBreakeven> scenario_utilization_breakevens(const Scenario& scenario);
 
 struct PriceBreakeven {

@@ -37,6 +37,7 @@ Comparison compare(const std::string& plan_name, const Ledger& plan, const std::
   for (const auto& [time_years, usd] : net_usd_by_time)
     if (std::abs(usd) > kPaybackToleranceUsd) flows.push_back({time_years, usd});
   c.irr_per_year = irr_per_year(flows);
+  c.starts_with_investment = !flows.empty() && flows.front().amount_usd < 0.0;
   return c;
 }
 

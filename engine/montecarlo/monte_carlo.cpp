@@ -410,6 +410,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
                                       run.plans[baseline].ledger, s.discount_rate_per_year));
   }
   run.utilization_breakevens = scenario_utilization_breakevens(s);
+  run.recommendation = recommend(s, run.plans, run.demand.gpu_hours, run.utilization_breakevens);
 
   // Young's checkpoint interval for every class of preemptible jobs, on every plan that uses spot.
   for (std::size_t k = 0; k < plan_count; ++k) {

@@ -1,0 +1,167 @@
+#include "reports/verdict_text.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "reports/markdown_summary.hpp"
+
+namespace tco {
+
+namespace {
+
+std::string gpu_hours_words(double gpu_hours) { return format_usd(gpu_hours).substr(1) + " GPU-hours"; }
+
+std::string basis_words(const std::string& basis) {
+  if (basis == "on_demand") return "on-demand";
+  if (basis == "reserved_1y") return "1-year reserved";
+  if (basis == "reserved_3y") return "3-year reserved";
+  return basis;
+}
+
+const Json* difference_in(const Json& section, const std::string& plan) {
+  if (!section.contains("comparisons")) return nullptr;
+  for (const auto& c : section.at("comparisons"))
+    if (c.at("plan") == plan && interval_varies(c.at("npv_difference_usd"))) return &c;
+  return nullptr;
+}
+
+std::string interval_words(const Json& report, const std::string& plan) {
+  const Json* c = drawn_difference(report, plan);
+  if (!c) return "";
+  const Json& d = c->at("npv_difference_usd");
+  // The difference is plan minus baseline; the saving is its negative.
+  return fmt::format(" (95% CI of the saving {} .. {}, cheaper than the baseline on {:.0f}% of paths)",
+                     format_usd(-d.at("ci95_high").get<double>()), format_usd(-d.at("ci95_low").get<double>()),
+                     100.0 * c->at("p_cheaper").get<double>());
+}
+
+}  // namespace
+
+bool interval_varies(const Json& s) {
+  if (!s.contains("ci95_low") || !s.contains("ci95_high")) return false;
+  // Paths that all cost the same still sum to intervals a few ulps wide: a width below a
+  // billionth of the figure is rounding, not a drawn input.
+  const double low = s.at("ci95_low").get<double>(), high = s.at("ci95_high").get<double>();
+  return high - low > 1e-9 * std::max({1.0, std::fabs(low), std::fabs(high)});
+}
+
+const Json* drawn_difference(const Json& report, const std::string& plan) {
+  if (report.contains("uncertainty"))
+    if (const Json* c = difference_in(report.at("uncertainty"), plan)) return c;
+  if (report.contains("monte_carlo")) return difference_in(report.at("monte_carlo"), plan);
+  return nullptr;
+}
+
+std::string payback_words(const Json& c) {
+  if (!c.at("payback_month").is_number()) return "never";
+  const int month = c.at("payback_month").get<int>();
+  return month == 0 ? "none needed (no investment)" : fmt::format("month {}", month);
+}
+
+std::string irr_words(const Json& c) {
+  if (!c.value("starts_with_investment", false) || !c.at("irr_per_year").is_number()) return "-";
+  return fmt::format("{:.1f}%", 100.0 * c.at("irr_per_year").get<double>());
+}
+
+std::string verdict_breakeven_sentence(const Json& report) {
+  if (!report.contains("verdict") || !report.at("verdict").at("breakeven").is_object()) return "";
+  const Json& b = report.at("verdict").at("breakeven");
+  const std::string against = fmt::format("the {} price of {} (${:.2f} per GPU-hour)",
+                                          basis_words(b.at("price_basis").get<std::string>()),
+                                          b.at("offer").get<std::string>(), b.at("cloud_usd_per_gpu_hour").get<double>());
+  const std::string node = fmt::format("an owned {} node (in a {}-node fleet)", b.at("server").get<std::string>(),
+                                       b.at("fleet_nodes").get<int>());
+  if (!b.at("utilization").is_number())
+    return fmt::format("Owning never beats {}: {} costs more than renting its GPU-hours even when busy all the time.",
+                       against, node);
+  return fmt::format("Owning beats {} when {} is busy more than {:.1f}% of the time ({:.0f} GPU-hours per node per month).",
+                     against, node, 100.0 * b.at("utilization").get<double>(),
+                     b.at("gpu_hours_per_month_per_node").get<double>());
+}
+
+std::string price_breakeven_sentence(const Json& b) {
+  const std::string against = fmt::format("{} ({})", b.at("baseline").get<std::string>(),
+                                          b.value("reference", "baseline") == "baseline" ? "the baseline" : "the recommended plan");
+  if (!b.at("cloud_price_multiplier").is_number())
+    return fmt::format("{} costs the same NPV as {} at no multiple of today's cloud prices between 0 and 1000.",
+                       b.at("plan").get<std::string>(), against);
+  return fmt::format("{} costs the same NPV as {} when every cloud price is {:.3f} times today's.",
+                     b.at("plan").get<std::string>(), against, b.at("cloud_price_multiplier").get<double>());
+}
+
+std::string uncertainty_sentence(const Json& report) {
+  if (!report.contains("sensitivity") || !report.at("sensitivity").contains("saving_usd")) return "";
+  const Json& a = report.at("sensitivity");
+  const Json& saving = a.at("saving_usd");
+  const std::string head = fmt::format("Uncertainty analysis of {} against {} over {} paths (seed {})",
+                                       a.at("plan").get<std::string>(), a.at("baseline").get<std::string>(),
+                                       a.at("paths").get<long>(), a.at("seed").get<std::uint64_t>());
+  if (!interval_varies(saving))
+    return head + ": none of its uncertain inputs was drawn in this run, so its saving has no interval.";
+  return fmt::format("{}: NPV saving {} on average (95% CI {} .. {}), a saving on {:.0f}% of paths; the tornado below "
+                     "shows which input moves it most.",
+                     head, format_usd(saving.at("mean")), format_usd(saving.at("ci95_low")), format_usd(saving.at("ci95_high")),
+                     100.0 * a.at("probability_saving").get<double>());
+}
+
+SectionPresence sections_present(const Json& report) {
+  SectionPresence out;
+  if (report.contains("monte_carlo") && report.at("monte_carlo").contains("plans"))
+    for (const auto& p : report.at("monte_carlo").at("plans"))
+      out.distribution = out.distribution || interval_varies(p.at("npv_usd"));
+  out.sizing = report.contains("sizing");
+  out.tornado = report.contains("sensitivity") && report.at("sensitivity").contains("tornado");
+  return out;
+}
+
+std::string missing_sections_line(const SectionPresence& present) {
+  std::vector<std::string> missing;
+  if (!present.distribution)
+    missing.push_back("the cost distribution over Monte Carlo paths (a scenario with \"jobs\" or random inputs, run "
+                      "with --paths N)");
+  if (!present.sizing) missing.push_back("cost against the number of on-prem nodes (tcosim optimize)");
+  if (!present.tornado) missing.push_back("a tornado of the inputs that move the saving most (tcosim sensitivity)");
+  if (missing.empty()) return "";
+  std::string out = "Not in this report: ";
+  for (std::size_t i = 0; i < missing.size(); ++i) out += (i == 0 ? "" : i + 1 == missing.size() ? "; and " : "; ") + missing[i];
+  return out + ".";
+}
+
+std::string verdict_sentence(const Json& report) {
+  if (!report.contains("verdict")) return "This report has no verdict (it was written by an older tcosim).";
+  const Json& v = report.at("verdict");
+  const Json& sc = report.at("scenario");
+  const std::string plan = v.at("plan").get<std::string>();
+  const std::string baseline = v.at("baseline").get<std::string>();
+  const int months = sc.at("horizon_months").get<int>();
+  std::string out;
+  if (!v.at("npv_saving_usd").is_number()) {
+    out = fmt::format("Keep the baseline, {}: no plan that serves the work costs less over {} months (NPV {}).", plan,
+                      months, format_usd(v.at("npv_usd")));
+  } else {
+    out = fmt::format("Choose {}: it saves {} in NPV against {} over {} months{}.", plan, format_usd(v.at("npv_saving_usd")),
+                      baseline, months, interval_words(report, plan));
+  }
+  const double unserved = v.at("unserved_gpu_hours").get<double>();
+  if (unserved > 0.0)
+    out += fmt::format(" It leaves {} of work unserved at the horizon's end{}.", gpu_hours_words(unserved),
+                       v.at("waiting_priced").get<bool>()
+                           ? fmt::format(", priced at ${:.2f} per GPU-hour of waiting",
+                                         sc.at("waiting_usd_per_gpu_hour").get<double>())
+                           : std::string(", within 1% of the demand of the least any plan leaves"));
+  if (v.at("passed_over").is_object()) {
+    const Json& p = v.at("passed_over");
+    out += fmt::format(" {} costs less (NPV {}) but leaves {} of work unserved, which this scenario does not price "
+                       "(waiting_usd_per_gpu_hour is 0), so it is not recommended.",
+                       p.at("plan").get<std::string>(), format_usd(p.at("npv_usd")),
+                       gpu_hours_words(p.at("unserved_gpu_hours").get<double>()));
+  }
+  const std::string breakeven = verdict_breakeven_sentence(report);
+  return breakeven.empty() ? out : out + " " + breakeven;
+}
+
+}  // namespace tco
