@@ -169,13 +169,15 @@ TEST_CASE("sweep: --resume keeps the blocks an interrupted run wrote and gives t
 
   // Interrupted after its second block (points 0-4 written).
   o.out = (f.dir / "resumed.json").string();
-  // (The display is called between blocks with the points done so far; it throws there, never
+  // (The hook is called between blocks with the points done so far; it throws there, never
   // from inside the backend's parallel loop.)
   struct Interrupt {};
-  const SweepProgressDisplay stop_after_two = [](const SweepProgressInfo& p) {
-    if (p.points_done >= 4) throw Interrupt{};
+  const auto stop_after_two = [](long points_done) {
+    if (points_done >= 4) throw Interrupt{};
   };
-  CHECK_THROWS_AS(run_sweep(o, stop_after_two), Interrupt);
+  o.block_written = stop_after_two;
+  CHECK_THROWS_AS(run_sweep(o), Interrupt);
+  o.block_written = nullptr;
   CHECK_FALSE(fs::exists(o.out));
   CHECK(fs::exists(o.out + ".parts/points-0-2.json"));
   CHECK(fs::exists(o.out + ".parts/points-2-4.json"));
@@ -195,7 +197,9 @@ TEST_CASE("sweep: --resume keeps the blocks an interrupted run wrote and gives t
   // A block of another sweep (another seed) is recomputed, not trusted.
   o.out = (f.dir / "reseeded.json").string();
   o.resume = false;
-  CHECK_THROWS_AS(run_sweep(o, stop_after_two), Interrupt);
+  o.block_written = stop_after_two;
+  CHECK_THROWS_AS(run_sweep(o), Interrupt);
+  o.block_written = nullptr;
   o.seed = 99;
   o.resume = true;
   const SweepRunSummary reseeded = run_sweep(o);
@@ -297,6 +301,26 @@ TEST_CASE("sweep cli: a bad --shard is a usage error") {
   const SweepFiles f = sweep_files("sweep-shard-arg", rich_sweep_json(), fixture_grid());
   CHECK(run_cli(sweep_args(f, (f.dir / "o.json").string(), {"--shard", "4/3"})).exit_code == 2);
   CHECK(run_cli(sweep_args(f, (f.dir / "o.json").string(), {"--shard", "two"})).exit_code == 2);
+}
+
+TEST_CASE("progress: the sweep counts points x paths, resumed blocks included") {
+  const SweepFiles f = sweep_files("sweep-progress", random_sweep_json(), fixture_grid());
+  SweepOptions o;
+  o.scenario_file = f.scenario;
+  o.grid_file = f.grid;
+  o.paths = 6;
+  o.backend = SweepBackend::cpu;
+  o.block_points = 2;
+  o.out = (f.dir / "swept.json").string();
+  ProgressCounter counter;
+  run_sweep(o, &counter);
+  // The fixture grid's 9 points x 6 paths = 54 items; the last block's stage counts from the 8
+  // points x 6 paths = 48 items of the blocks before it.
+  const ProgressCounter::Snapshot s = counter.snapshot();
+  CHECK(s.total == 54);
+  CHECK(s.done == 54);
+  CHECK(s.done_at_start == 48);
+  CHECK(s.stage == "points x paths");
 }
 
 }  // namespace tco::test

@@ -336,6 +336,7 @@ CalibrationResult calibrate(const Scenario& s, const CalibrationOptions& o) {
   mc_options.paths = o.paths;
   mc_options.seed = o.seed;
   mc_options.threads = o.threads;
+  mc_options.progress = o.progress;
   const MonteCarloRun mc = run_monte_carlo(s, mc_options);
 
   CalibrationResult r;
