@@ -52,9 +52,9 @@ TEST_CASE("terminal answer: every shipped scenario's answer fits 100 columns") {
 TEST_CASE("terminal answer: the plans table of the main scenario, figures as in the report") {
   const std::string table = cli::plans_table(baseline_report("base-load-and-burst"));
   // npv_usd 26114487.49 -> $26,114,487; total 29377292.32 -> $29,377,292; 10.8405 $/GPU-h -> 10.84.
-  CHECK(contains(table, "1 cloud-on-demand       cloud      0 $26,114,487 $29,377,292   10.84     baseline       -"));
+  CHECK(contains(table, "1 cloud-on-demand        cloud      0 $26,114,487 $29,377,292   10.84     baseline       -"));
   // buy-6-burst-half-spot: NPV 12331739.90, saving 26114487.49 - 12331739.90 = 13782747.59, payback 4.
-  CHECK(contains(table, "7 buy-6-burst-half-spot hybrid     6 $12,331,740 $13,591,588    5.02  $13,782,748 month 4"));
+  CHECK(contains(table, "7 buy-6-burst-half-spot  hybrid     6 $12,331,740 $13,591,588    5.02  $13,782,748 month 4"));
   CHECK_FALSE(contains(table, "~"));  // every name fits: no legend
 }
 

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "core/io/json_reader.hpp"
+#include "core/progress/progress_counter.hpp"
 #include "core/stats/statistics.hpp"
 #include "models/scenario.hpp"
 
