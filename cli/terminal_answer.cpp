@@ -79,6 +79,17 @@ std::string difference_lines(const Json& comparisons, int columns) {
   return out;
 }
 
+// True when no comparison's 95% interval is a dollar wide: the run drew nothing that moves a
+// difference (a fluid run of a scenario whose only uncertainty is its "uncertain" section), so
+// intervals would print as "-$9,462,460 .. -$9,462,460".
+bool nothing_varies(const Json& comparisons) {
+  for (const auto& c : comparisons) {
+    const Json& d = c.at("npv_difference_usd");
+    if (!(d.at("ci95_high").get<double>() - d.at("ci95_low").get<double>() < 1.0)) return false;
+  }
+  return true;
+}
+
 constexpr const char* kSignConvention =
     "  (NPV of the plan minus NPV of the baseline, path by path: negative means the plan is cheaper;\n"
     "   P(cheaper) is the share of paths on which it is)\n";
@@ -113,7 +124,9 @@ std::string monte_carlo_lines(const Json& report, int columns) {
                                          : "discrete-event replay; the table holds the means over paths",
                          mc.at("paths").get<long>(), mc.at("seed").get<std::uint64_t>()),
                      columns, 2);
-      out += kSignConvention + difference_lines(mc.at("comparisons"), columns);
+      out += nothing_varies(mc.at("comparisons"))
+                 ? "  no random input of this model varies in this run: every path gives the figures of the table\n"
+                 : kSignConvention + difference_lines(mc.at("comparisons"), columns);
     }
   }
   if (report.contains("uncertainty") && !report.at("uncertainty").at("comparisons").empty()) {

@@ -106,6 +106,10 @@ TEST_CASE("terminal answer: Monte Carlo differences come with their sign convent
   CHECK(cli::monte_carlo_lines(baseline_report("base-load-and-burst")).empty());  // deterministic: none
   const std::string uncertain = unwrapped(cli::monte_carlo_lines(baseline_report("base-load-and-burst-uncertain")));
   CHECK(contains(uncertain, "Uncertain inputs (200 draws"));
+  // Its fluid paths draw nothing (its uncertainty is the uncertain section's): no zero-width
+  // interval such as "-$9,462,460 .. -$9,462,460" is printed for them.
+  CHECK(contains(uncertain, "no random input of this model varies in this run"));
+  CHECK_FALSE(contains(uncertain, "-$9,462,460 .. -$9,462,460"));
   // uncertainty.comparisons[0]: mean -9252958.90 -> -$9,252,959.
   CHECK(contains(uncertain, "  cloud-half-spot - cloud-on-demand: -$9,252,959 (95% CI -$9,522,013 .. -$8,983,905)"));
 }
