@@ -34,6 +34,18 @@ Json fixture_grid() {
   return Json::parse(in);
 }
 
+// The fixture's 9 points on 6 paths, on the CPU, in blocks of 2 points, written to f.dir/out.
+SweepOptions blocks_of_two(const SweepFiles& f, const std::string& out) {
+  SweepOptions o;
+  o.scenario_file = f.scenario;
+  o.grid_file = f.grid;
+  o.paths = 6;
+  o.backend = SweepBackend::cpu;
+  o.block_points = 2;
+  o.out = (f.dir / out).string();
+  return o;
+}
+
 std::vector<std::string> sweep_args(const SweepFiles& f, const std::string& out, std::vector<std::string> extra) {
   std::vector<std::string> args = {"sweep", f.scenario, "--grid", f.grid, "--paths", "6", "--backend", "cpu",
                                    "--out", out, "--quiet"};
@@ -157,13 +169,7 @@ TEST_CASE("sweep cli: shards 1/3 + 2/3 + 3/3 merged equal the unsplit run byte f
 
 TEST_CASE("sweep: --resume keeps the blocks an interrupted run wrote and gives the same bytes") {
   const SweepFiles f = sweep_files("sweep-resume", random_sweep_json(), fixture_grid());
-  SweepOptions o;
-  o.scenario_file = f.scenario;
-  o.grid_file = f.grid;
-  o.paths = 6;
-  o.backend = SweepBackend::cpu;
-  o.block_points = 2;
-  o.out = (f.dir / "fresh.json").string();
+  SweepOptions o = blocks_of_two(f, "fresh.json");
   const SweepRunSummary fresh = run_sweep(o);
   CHECK(fresh.points_computed == 9);
 
@@ -305,13 +311,7 @@ TEST_CASE("sweep cli: a bad --shard is a usage error") {
 
 TEST_CASE("progress: the sweep counts points x paths, resumed blocks included") {
   const SweepFiles f = sweep_files("sweep-progress", random_sweep_json(), fixture_grid());
-  SweepOptions o;
-  o.scenario_file = f.scenario;
-  o.grid_file = f.grid;
-  o.paths = 6;
-  o.backend = SweepBackend::cpu;
-  o.block_points = 2;
-  o.out = (f.dir / "swept.json").string();
+  SweepOptions o = blocks_of_two(f, "swept.json");
   ProgressCounter counter;
   run_sweep(o, &counter);
   // The fixture grid's 9 points x 6 paths = 54 items; the last block's stage counts from the 8
