@@ -121,8 +121,9 @@ TEST_CASE("terminal answer: run prints the verdict first and every file it wrote
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK((r.out.rfind("Choose ", 0) == 0 || r.out.rfind("Keep the baseline", 0) == 0));
-  CHECK(contains(r.out, "\nwrote: " + out + "\nwrote: " + md + "\nwrote: " + html + "\n"));
-  CHECK(r.out.substr(r.out.size() - html.size() - 1) == html + "\n");
+  // In the order the command declares them: the report, then the HTML page, then the Markdown.
+  CHECK(contains(r.out, "\nwrote: " + out + "\nwrote: " + html + "\nwrote: " + md + "\n"));
+  CHECK(r.out.substr(r.out.size() - md.size() - 1) == md + "\n");
   CHECK(widest_line(r.out) <= 100);
   // --quiet prints nothing; `report` without an output prints the same answer, less the files.
   CHECK(run_cli({"run", fixture_scenario("simple.json"), "--out", out, "--quiet"}).out.empty());
