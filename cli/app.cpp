@@ -24,7 +24,8 @@ static void register_commands(CLI::App& app, CommandContext& ctx) {
 }
 
 int run_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
-  CLI::App app{"tcosim: rent, buy, or both? Total cost of GPU capacity, cloud vs on-prem."};
+  // Named, so usage lines say "tcosim" rather than the path the program was started by.
+  CLI::App app{"tcosim: rent, buy, or both? Total cost of GPU capacity, cloud vs on-prem.", "tcosim"};
   app.set_version_flag("--version", std::string("tcosim ") + TCO_VERSION);
   app.require_subcommand(1);
   app.fallthrough(false);

@@ -13,6 +13,9 @@
 
 #include "cli/app.hpp"
 #include "cli/options.hpp"
+#include "cli/terminal_answer.hpp"
+#include "core/parallel_for_index.hpp"
+#include "core/progress/progress_bar.hpp"
 #include "engine/decisions/calibration.hpp"
 #include "core/error.hpp"
 #include "models/scenario.hpp"
@@ -87,7 +90,12 @@ int run_calibrate(const CalibrateOptions& o, CommandContext& ctx) {
   const Scenario scenario = load_scenario(o.scenario, o.catalog);
   add_scenario_inputs(outputs, scenario);
   // calibrate() refuses a scenario without jobs.
-  const CalibrationResult result = calibrate(scenario, o.fit);
+  ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
+  CalibrationOptions fit = o.fit;
+  fit.threads = resolved_thread_count(fit.threads);
+  fit.progress = bar.counter();
+  const CalibrationResult result = calibrate(scenario, fit);
+  bar.stop();
   // Everything is computed and checked before anything is written.
   const Json calibration = calibration_json(scenario, result);
   require_finite_figures(calibration, o.scenario);
@@ -95,7 +103,7 @@ int run_calibrate(const CalibrateOptions& o, CommandContext& ctx) {
   outputs.commit();
   if (!o.quiet && !OutputSet::is_stdout(o.out)) {
     ctx.out << calibration_console(result);
-    if (!o.out.empty()) ctx.out << "calibration: " << o.out << "\n";
+    ctx.out << files_written_lines(outputs.written_files());
   }
   return kExitOk;
 }
@@ -104,6 +112,7 @@ int run_calibrate(const CalibrateOptions& o, CommandContext& ctx) {
 
 void setup_calibrate(CLI::App& app, CommandContext& ctx) {
   auto opts = std::make_shared<CalibrateOptions>();
+  opts->fit.threads = 0;  // all cores, as every command's --threads
   CLI::App* cmd = app.add_subcommand(
       "calibrate",
       "Fit the hourly fluid model to the discrete-event replay of the scenario's jobs: per plan, the on-prem packing "

@@ -122,7 +122,7 @@ int run_demand_import(const DemandOptions& options, CommandContext& ctx) {
                                                              "--format {}",
                                                              options.format));
   OutputSet outputs(ctx.out);
-  outputs.add_file("--output", options.output_path);
+  outputs.add_file("--out", options.output_path);
   outputs.add_input("the input series", options.input_path);
   const SeriesProfile series = series_of(options);
   const std::vector<double> gpus_by_hour = read_hourly_series(series);
@@ -190,7 +190,8 @@ void setup_demand(CLI::App& app, CommandContext& ctx) {
       ->check(CLI::IsMember({"helios_vc", "philly_nodes", "prometheus", "opencost"}));
   import->add_option("input", options->input_path, "The per-minute series file (CSV with a header)")
       ->required();
-  import->add_option("-o,--output", options->output_path, "The hourly CSV to write (replaced atomically)")
+  import->add_option("--out,-o,--output", options->output_path,
+                     "The hourly CSV to write (replaced atomically; --output is the older spelling)")
       ->required();
   add_gpus_per_node_option(*import, *options);
   import

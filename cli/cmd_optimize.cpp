@@ -1,5 +1,5 @@
 // tcosim optimize SCENARIO --nodes FROM:TO[:STEP] [--plan NAME] [--risk mean|p90|cvar95]
-//   [--reserved FROM:TO[:STEP]] [--paths N] [--seed S] [--threads T] [--backend cpu|auto|cuda]
+//   [--reserved FROM:TO[:STEP]] [--paths N] [--seed S] [--threads T] [--backend auto|cpu|cuda]
 //   [--out REPORT.json] [--catalog DIR] [--quiet]
 // Sizes the base load of a hybrid plan: the Monte Carlo fluid model of the sweep engine over a
 // grid of node counts (and reserved instances) on common random numbers (engine/decisions/sizing.hpp), and
@@ -14,6 +14,9 @@
 #include "cli/app.hpp"
 #include "cli/options.hpp"
 #include "cli/report_pipeline.hpp"
+#include "cli/terminal_answer.hpp"
+#include "core/parallel_for_index.hpp"
+#include "core/progress/progress_bar.hpp"
 #include "core/error.hpp"
 #include "engine/decisions/sizing.hpp"
 #include "reports/decisions_json.hpp"
@@ -30,7 +33,7 @@ struct OptimizeOptions {
   std::string reserved;
   std::string plan;
   std::string risk = "mean";
-  std::string backend = "cpu";
+  std::string backend = "auto";
   std::string out;
   std::string catalog;
   std::optional<long> paths;
@@ -67,8 +70,8 @@ int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
   s.risk = o.risk;
   s.paths = o.paths;
   s.seed = o.seed;
-  s.threads = o.threads;
-  s.backend = o.backend == "cuda" ? SweepBackend::cuda : o.backend == "auto" ? SweepBackend::automatic : SweepBackend::cpu;
+  s.threads = resolved_thread_count(o.threads);
+  s.backend = backend_of(o.backend);
   OutputSet outputs(ctx.out);
   outputs.add_file("--out", o.out, true);
   outputs.add_input("the scenario", o.scenario);
@@ -80,10 +83,14 @@ int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
                "\"uncertain\" section: its P90 and CVaR95 leave those inputs at their base values (tcosim "
                "sensitivity shows their effect; docs/decisions.md)\n";
   const std::string dir = std::filesystem::path(o.scenario).parent_path().string();
+  ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
+  s.progress = bar.counter();
   const SizingResult sizing = optimize_sizing(doc, o.scenario, dir.empty() ? "." : dir, o.catalog, s);
 
-  const MonteCarloOptions mc = monte_carlo_options(o.paths, o.seed, o.threads > 0 ? o.threads : 1);
+  MonteCarloOptions mc = monte_carlo_options(o.paths, o.seed, s.threads);
+  mc.progress = bar.counter();
   Json report = make_report(o.scenario, o.catalog, mc, RunMetadata{"optimize", mc.threads});
+  bar.stop();
   report["sizing"] = sizing_json(sizing);
   if (!o.out.empty()) outputs.stage(o.out, report_text(report));
   outputs.commit();
@@ -91,7 +98,7 @@ int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
     ctx.out << sizing_console(report.at("sizing"));
     ctx.out << fmt::format("  {} grid points x {} paths in {:.2f} s\n", sizing.points.size(), sizing.paths,
                            sizing.seconds);
-    if (!o.out.empty()) ctx.out << "report: " << o.out << "\n";
+    ctx.out << files_written_lines(outputs.written_files());
   }
   return kExitOk;
 }
@@ -124,13 +131,8 @@ void setup_optimize(CLI::App& app, CommandContext& ctx) {
       ->check(CLI::Range(1L, 100000000L));
   cmd->add_option("--seed", opts->seed,
                   "Seed of the random streams (default: the scenario's monte_carlo.seed; 0 is an ordinary seed)");
-  cmd->add_option("--threads", opts->threads,
-                  "CPU threads (default 0: all cores); the numbers do not depend on it")
-      ->check(CLI::Range(0, 4096));
-  cmd->add_option("--backend", opts->backend,
-                  "Sweep backend: cpu (default), auto (CUDA when built and a device is visible) or cuda; CPU and CUDA "
-                  "agree to 1e-9 relative")
-      ->check(CLI::IsMember({"cpu", "auto", "cuda"}));
+  add_threads_option(*cmd, opts->threads);
+  add_backend_option(*cmd, opts->backend);
   cmd->add_option("--out,-o", opts->out, "Write the JSON report here (\"-\": the standard output; see docs/report.md)");
   add_catalog_option(*cmd, opts->catalog);
   add_quiet_flag(*cmd, opts->quiet);

@@ -19,7 +19,10 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
+#include "cli/options.hpp"
 #include "cli/report_pipeline.hpp"
+#include "core/parallel_for_index.hpp"
+#include "core/progress/progress_bar.hpp"
 #include "core/error.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/output_set.hpp"
@@ -38,7 +41,7 @@ struct RegressOptions {
   std::string md;
   std::string tolerance = "0.5%";
   double abs_tolerance_usd = 1000.0;
-  int threads = 1;
+  int threads = 0;
 };
 
 namespace {
@@ -108,7 +111,13 @@ class Regression {
 
   int run() {
     const std::vector<fs::path> files = scenario_files();
-    for (const fs::path& file : files) results_.push_back(regress_one(file));
+    ProgressBar bar(ctx_.err, progress_wanted(ctx_, false));
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      if (ProgressCounter* progress = bar.counter())
+        progress->set_label(fmt::format("scenario {}/{} {}", i + 1, files.size(), files[i].filename().string()));
+      results_.push_back(regress_one(files[i], bar.counter()));
+    }
+    bar.stop();
     note_orphan_baselines(files);
     const std::string md = markdown();
     ctx_.out << md;
@@ -143,14 +152,15 @@ class Regression {
 
   fs::path baseline_path(const std::string& name) const { return fs::path(o_.baselines) / (name + ".json"); }
 
-  ScenarioResult regress_one(const fs::path& file) {
+  ScenarioResult regress_one(const fs::path& file, ProgressCounter* progress) {
     ScenarioResult r;
     r.name = file.stem().string();
     Json report;
     try {
       MonteCarloOptions mc;
-      mc.threads = o_.threads;
-      report = make_report(file.string(), o_.catalog, mc, RunMetadata{"regress", o_.threads});
+      mc.threads = resolved_thread_count(o_.threads);
+      mc.progress = progress;
+      report = make_report(file.string(), o_.catalog, mc, RunMetadata{"regress", mc.threads});
     } catch (const InputError& e) {
       if (const auto reason = skip_reason(e, project_root_)) {
         ctx_.out << "note: skipped " << file.string() << ": " << *reason << "\n";
@@ -311,9 +321,7 @@ void setup_regress(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--abs-tolerance-usd", opts->abs_tolerance_usd,
                   "Absolute tolerance for USD figures (default 1000); a move must exceed both to count")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--threads", opts->threads,
-                  "Threads for the Monte Carlo paths of scenarios with \"jobs\" (reports do not depend on it)")
-      ->check(CLI::Range(1, 1024));
+  add_threads_option(*cmd, opts->threads);
   cmd->callback([opts, &ctx] { ctx.exit_code = run_regress(*opts, ctx); });
 }
 

@@ -10,8 +10,8 @@
 #include "reports/csv_report.hpp"
 #include "reports/html_report.hpp"
 #include "cli/command_outputs.hpp"
+#include "cli/terminal_answer.hpp"
 #include "reports/json_report.hpp"
-#include "reports/markdown_summary.hpp"
 #include "reports/report_reader.hpp"
 #include "reports/workbook.hpp"
 
@@ -37,7 +37,7 @@ static int run_report(const ReportOptions& o, CommandContext& ctx) {
     stage_human_formats(outputs, report, o.formats);
     // The JSON report holds no per-path NPVs: a workbook made from it has no Paths sheet.
     if (!o.xlsx.empty()) write_workbook_atomically(report, WorkbookPaths{}, outputs.staging_path(o.xlsx));
-    if (o.formats.empty() && o.xlsx.empty()) ctx.out << console_summary(report);
+    if (o.formats.empty() && o.xlsx.empty()) ctx.out << terminal_answer(report, {});
   } catch (const Json::exception& e) {
     // A report edited by hand or cut short: a field the renderers need is missing or of the
     // wrong type. nlohmann's diagnostics put its pointer in parentheses: "(/plans/0/npv_usd) ...".
@@ -49,6 +49,7 @@ static int run_report(const ReportOptions& o, CommandContext& ctx) {
     throw InputError(o.report, pointer, "not a complete tcosim report: " + what);
   }
   outputs.commit();
+  ctx.out << files_written_lines(outputs.written_files());
   return 0;
 }
 

@@ -13,13 +13,15 @@
 #include "cli/options.hpp"
 #include "cli/command_outputs.hpp"
 #include "cli/report_pipeline.hpp"
+#include "cli/terminal_answer.hpp"
 #include "core/error.hpp"
+#include "core/parallel_for_index.hpp"
+#include "core/progress/progress_bar.hpp"
 #include "engine/montecarlo/monte_carlo.hpp"
 #include "engine/scenario_run.hpp"
 #include "models/scenario.hpp"
 #include "core/io/atomic_file.hpp"
 #include "reports/json_report.hpp"
-#include "reports/markdown_summary.hpp"
 #include "reports/workbook.hpp"
 
 namespace tco::cli {
@@ -33,7 +35,7 @@ struct RunOptions {
   bool quiet = false;
   std::optional<long> paths;
   std::optional<std::uint64_t> seed;
-  int threads = 1;
+  int threads = 0;
   std::optional<double> target_ci_usd;
   long path_ceiling = 100000;
 };
@@ -46,30 +48,34 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
   outputs.add_file("--xlsx", o.xlsx);
   const Scenario scenario = load_scenario(o.scenario, o.catalog);
   add_scenario_inputs(outputs, scenario);
+  if (!scenario.jobs && o.target_ci_usd)
+    ctx.err << "tcosim: note: the scenario has no \"jobs\": the fluid Monte Carlo ignores --target-ci-usd (it "
+               "runs --paths or the scenario's monte_carlo.paths)\n";
+  ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
+  const int threads = resolved_thread_count(o.threads);
+  MonteCarloOptions mc_options = monte_carlo_options(o.paths, o.seed, threads);
+  mc_options.progress = bar.counter();
   Json report;
   WorkbookPaths workbook_paths;  // per-path NPVs for the workbook's Paths sheet
   if (scenario.jobs) {
-    MonteCarloOptions mc_options = monte_carlo_options(o.paths, o.seed, o.threads);
     mc_options.target_ci_usd = o.target_ci_usd;
     mc_options.path_ceiling = o.path_ceiling;
     try {
       const MonteCarloRun mc = run_monte_carlo(scenario, mc_options);
-      report = report_json(scenario, mc, RunMetadata{"run", o.threads});
+      report = report_json(scenario, mc, RunMetadata{"run", threads});
       if (!o.xlsx.empty()) workbook_paths.npv_usd_by_path = mc.npv_by_path;
     } catch (const TargetNotReached& e) {
+      bar.stop();
       ctx.err << "tcosim: error: " << e.what() << "\n";
       return kExitCheckFailed;
     }
   } else {
-    if (o.target_ci_usd)
-      ctx.err << "tcosim: note: the scenario has no \"jobs\": the fluid Monte Carlo ignores --target-ci-usd (it "
-                 "runs --paths or the scenario's monte_carlo.paths)\n";
-    report = make_report(scenario, monte_carlo_options(o.paths, o.seed, o.threads), RunMetadata{"run", o.threads},
+    report = make_report(scenario, mc_options, RunMetadata{"run", threads},
                          o.xlsx.empty() ? nullptr : &workbook_paths.npv_usd_by_path);
   }
   // A scenario with uncertain inputs: sensitivity and breakevens under uncertainty (docs/decisions.md).
-  if (scenario.uncertain)
-    add_uncertainty_analysis(report, o.scenario, o.catalog, monte_carlo_options(o.paths, o.seed, o.threads));
+  if (scenario.uncertain) add_uncertainty_analysis(report, o.scenario, o.catalog, mc_options);
+  bar.stop();
   // Everything is computed before anything is written: bad input leaves no file behind.
   if (!o.out.empty()) outputs.stage(o.out, report_text(report));
   stage_human_formats(outputs, report, o.formats);
@@ -77,9 +83,7 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
   outputs.commit();
   // With --out -, the standard output holds the report only.
   const bool quiet = o.quiet || OutputSet::is_stdout(o.out);
-  if (!quiet) ctx.out << console_summary(report);
-  if (!o.out.empty() && !quiet) ctx.out << "report: " << o.out << "\n";
-  if (!o.xlsx.empty() && !quiet) ctx.out << "workbook: " << o.xlsx << "\n";
+  if (!quiet) ctx.out << terminal_answer(report, outputs.written_files());
   return 0;
 }
 
@@ -110,10 +114,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
                   "(scenarios with \"uncertain\"); default: the scenario's monte_carlo.paths")
       ->check(CLI::Range(1L, 100000000L));
   cmd->add_option("--seed", opts->seed, "Random seed (default: the scenario's monte_carlo.seed; 0 is an ordinary seed)");
-  cmd->add_option("--threads", opts->threads,
-                  "Threads for the Monte Carlo paths, discrete-event and uncertain inputs (the report does not depend "
-                  "on it)")
-      ->check(CLI::Range(1, 1024));
+  add_threads_option(*cmd, opts->threads);
   cmd->add_option("--target-ci-usd", opts->target_ci_usd,
                   "Run path batches until every comparison's 95% CI half-width of the NPV difference is below this "
                   "(USD), instead of a fixed --paths")

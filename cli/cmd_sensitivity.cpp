@@ -15,6 +15,9 @@
 #include "cli/app.hpp"
 #include "cli/options.hpp"
 #include "cli/report_pipeline.hpp"
+#include "cli/terminal_answer.hpp"
+#include "core/parallel_for_index.hpp"
+#include "core/progress/progress_bar.hpp"
 #include "core/error.hpp"
 #include "cli/command_outputs.hpp"
 #include "reports/markdown_summary.hpp"
@@ -31,7 +34,7 @@ struct SensitivityOptions {
   std::string catalog;
   std::optional<long> paths;
   std::optional<std::uint64_t> seed;
-  int threads = 1;
+  int threads = 0;
   bool quiet = false;
 };
 
@@ -71,14 +74,17 @@ int run_sensitivity(const SensitivityOptions& o, CommandContext& ctx) {
   if (!scenario.uncertain)
     throw InputError(o.scenario, "/uncertain",
                      "expected an \"uncertain\" section: the inputs to vary and their distributions (docs/scenario.md)");
-  const MonteCarloOptions mc = monte_carlo_options(o.paths, o.seed, o.threads);
-  Json report = make_report(scenario, mc, RunMetadata{"sensitivity", o.threads});
+  ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
+  MonteCarloOptions mc = monte_carlo_options(o.paths, o.seed, resolved_thread_count(o.threads));
+  mc.progress = bar.counter();
+  Json report = make_report(scenario, mc, RunMetadata{"sensitivity", mc.threads});
   add_uncertainty_analysis(report, o.scenario, o.catalog, mc, o.plan);
+  bar.stop();
   if (!o.out.empty()) outputs.stage(o.out, report_text(report));
   outputs.commit();
   if (!o.quiet && !OutputSet::is_stdout(o.out)) {
     ctx.out << sensitivity_console(report);
-    if (!o.out.empty()) ctx.out << "report: " << o.out << "\n";
+    ctx.out << files_written_lines(outputs.written_files());
   }
   return kExitOk;
 }

@@ -3,12 +3,7 @@
 // Evaluates every point of a grid of scenario fields on every Monte Carlo path with the hourly
 // fluid model (docs/sweep.md) and writes per point the statistics of each plan's NPV and of its
 // saving vs the baseline, and the best plan.
-#include <unistd.h>
-
-#include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <iostream>
 #include <map>
 #include <memory>
 
@@ -16,6 +11,9 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
+#include "cli/options.hpp"
+#include "cli/terminal_answer.hpp"
+#include "core/progress/progress_bar.hpp"
 #include "core/error.hpp"
 #include "engine/sweep/sweep_run.hpp"
 #include "core/io/atomic_file.hpp"
@@ -33,48 +31,6 @@ struct SweepCliOptions {
   bool quiet = false;
 };
 
-std::string duration_text(double seconds) {
-  if (!std::isfinite(seconds) || seconds < 0) return "?";
-  const long s = std::lround(seconds);
-  if (s >= 3600) return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
-  if (s >= 60) return fmt::format("{}m{:02}s", s / 60, s % 60);
-  return fmt::format("{}s", s);
-}
-
-// A one-line progress bar with rate and ETA, redrawn at most five times a second.
-class ProgressBar {
- public:
-  explicit ProgressBar(std::ostream& err) : err_(err), started_(std::chrono::steady_clock::now()) {}
-
-  void update(const SweepProgressInfo& p) {
-    const auto now = std::chrono::steady_clock::now();
-    const double elapsed = std::chrono::duration<double>(now - started_).count();
-    const bool finished = p.points_done >= p.points_total;
-    if (!finished && drawn_ && std::chrono::duration<double>(now - last_).count() < 0.2) return;
-    last_ = now;
-    drawn_ = true;
-    const double fraction = p.path_hours_total > 0.0 ? p.path_hours_done / p.path_hours_total : 1.0;
-    const int width = 30;
-    const int filled = static_cast<int>(std::min(1.0, fraction) * width);
-    const double rate = elapsed > 0.0 ? p.path_hours_done / elapsed : 0.0;
-    const double eta = rate > 0.0 ? (p.path_hours_total - p.path_hours_done) / rate : NAN;
-    err_ << fmt::format("\r[{}{}] {:5.1f}%  {}/{} points  {:.2e} path-hours/s  ETA {}   ", std::string(filled, '#'),
-                        std::string(width - filled, '-'), 100.0 * std::min(1.0, fraction), p.points_done,
-                        p.points_total, rate, duration_text(eta))
-         << std::flush;
-  }
-
-  void finish() {
-    if (drawn_) err_ << "\n" << std::flush;
-  }
-
- private:
-  std::ostream& err_;
-  std::chrono::steady_clock::time_point started_;
-  std::chrono::steady_clock::time_point last_;
-  bool drawn_ = false;
-};
-
 void parse_shard(const std::string& text, SweepOptions& o) {
   int k = 0, n = 0;
   char extra = 0;
@@ -88,22 +44,12 @@ int run_sweep_command(SweepCliOptions& o, CLI::App& cmd, CommandContext& ctx) {
   SweepOptions& s = o.sweep;
   if (cmd.count("--paths")) s.paths = o.paths;
   if (cmd.count("--seed")) s.seed = o.seed;
-  s.backend = o.backend == "cpu" ? SweepBackend::cpu : o.backend == "cuda" ? SweepBackend::cuda : SweepBackend::automatic;
+  s.backend = backend_of(o.backend);
   if (!o.shard.empty()) parse_shard(o.shard, s);
 
-  // The bar goes to a terminal only: never into a log file or a test's captured stream.
-  const bool show_bar = !o.quiet && &ctx.err == &std::cerr && isatty(STDERR_FILENO);
-  ProgressBar bar(ctx.err);
-  SweepProgressDisplay display;
-  if (show_bar) display = [&bar](const SweepProgressInfo& p) { bar.update(p); };
-  SweepRunSummary r;
-  try {
-    r = run_sweep(s, display);
-  } catch (...) {
-    bar.finish();
-    throw;
-  }
-  bar.finish();
+  ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
+  const SweepRunSummary r = run_sweep(s, bar.counter());
+  bar.stop();
   if (o.quiet) return kExitOk;
 
   if (r.already_complete) {
@@ -119,7 +65,7 @@ int run_sweep_command(SweepCliOptions& o, CLI::App& cmd, CommandContext& ctx) {
   for (const auto& name : r.document.at("plans"))
     if (best.count(name.get<std::string>()))
       ctx.out << fmt::format("  best plan at {} point(s): {}\n", best[name.get<std::string>()], name.get<std::string>());
-  ctx.out << "wrote: " << s.out << (s.csv.empty() ? "" : ", " + s.csv) << "\n";
+  ctx.out << files_written_lines(s.csv.empty() ? std::vector<std::string>{s.out} : std::vector<std::string>{s.out, s.csv});
   return kExitOk;
 }
 
@@ -142,11 +88,8 @@ void setup_sweep(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--paths", opts->paths, "Monte Carlo paths per point (default: the scenario's monte_carlo.paths)")
       ->check(CLI::Range(1L, 100000000L));
   cmd->add_option("--seed", opts->seed, "Seed of the random streams (default: the scenario's monte_carlo.seed)");
-  cmd->add_option("--threads", opts->sweep.threads, "CPU threads (default: all cores); the numbers do not depend on it")
-      ->check(CLI::Range(0, 4096));
-  cmd->add_option("--backend", opts->backend,
-                  "auto (CUDA when built and a device is visible, else CPU), cpu, or cuda (an error without a device)")
-      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  add_threads_option(*cmd, opts->sweep.threads);
+  add_backend_option(*cmd, opts->backend);
   cmd->add_option("--shard", opts->shard,
                   "Evaluate only shard k of N (k/N, 1-based: contiguous blocks of grid points); merge the shards with "
                   "tcosim merge");
@@ -155,9 +98,8 @@ void setup_sweep(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--block-points", opts->sweep.block_points,
                   "Points per resumable block (default: about 8e9 path-hours per block)")
       ->check(CLI::Range(1L, 1000000000L));
-  cmd->add_option("--catalog", opts->sweep.catalog_dir,
-                  "Pricing catalog folder, replacing the scenario's catalog_dir");
-  cmd->add_flag("--quiet,-q", opts->quiet, "Print nothing on success, and no progress bar");
+  add_catalog_option(*cmd, opts->sweep.catalog_dir);
+  add_quiet_flag(*cmd, opts->quiet);
   cmd->callback([opts, cmd, &ctx] { ctx.exit_code = run_sweep_command(*opts, *cmd, ctx); });
 }
 

@@ -2,7 +2,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <iostream>
+
 #include "core/io/atomic_file.hpp"
+#include "core/progress/progress_bar.hpp"
 
 namespace tco::cli {
 
@@ -16,14 +19,31 @@ MonteCarloOptions monte_carlo_options(const std::optional<long>& paths, const st
 }
 
 void add_threads_option(CLI::App& cmd, int& threads) {
-  cmd.add_option("--threads", threads, "Threads over the paths (default 1); the numbers do not depend on it")
-      ->check(CLI::Range(1, 4096));
+  cmd.add_option("--threads", threads, "CPU threads (default 0: all cores); the numbers do not depend on it")
+      ->check(CLI::Range(0, 4096));
+}
+
+void add_backend_option(CLI::App& cmd, std::string& backend) {
+  cmd.add_option("--backend", backend,
+                 "Fluid-model backend: auto (default: CUDA when built and a device is visible, else CPU), cpu, or "
+                 "cuda (an error without a device); CPU and CUDA agree to 1e-9 relative")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+}
+
+SweepBackend backend_of(const std::string& backend) {
+  return backend == "cpu" ? SweepBackend::cpu : backend == "cuda" ? SweepBackend::cuda : SweepBackend::automatic;
 }
 
 void add_catalog_option(CLI::App& cmd, std::string& catalog) {
   cmd.add_option("--catalog", catalog, "Pricing catalog folder, replacing the scenario's catalog_dir");
 }
 
-void add_quiet_flag(CLI::App& cmd, bool& quiet) { cmd.add_flag("--quiet,-q", quiet, "Print nothing on success"); }
+void add_quiet_flag(CLI::App& cmd, bool& quiet) {
+  cmd.add_flag("--quiet,-q", quiet, "Print nothing on success, and no progress bar");
+}
+
+bool progress_wanted(const CommandContext& ctx, bool quiet) {
+  return !quiet && &ctx.err == &std::cerr && stderr_is_terminal();
+}
 
 }  // namespace tco::cli

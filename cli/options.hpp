@@ -11,6 +11,7 @@
 
 #include "cli/app.hpp"
 #include "engine/montecarlo/monte_carlo.hpp"
+#include "engine/sweep/sweep_run.hpp"
 
 namespace tco::cli {
 
@@ -19,11 +20,18 @@ namespace tco::cli {
 MonteCarloOptions monte_carlo_options(const std::optional<long>& paths, const std::optional<std::uint64_t>& seed,
                                       int threads);
 
-// --threads: threads over the paths, 1 to 4096 (default 1).
+// --threads: 0 to 4096, 0 (the default) meaning all cores; every command's numbers are the same
+// on any count. Commands pass resolved_thread_count(threads) (core/parallel_for_index.hpp) on.
 void add_threads_option(CLI::App& cmd, int& threads);
+// --backend: auto (the default: CUDA when built and a device is visible, else CPU), cpu or cuda.
+void add_backend_option(CLI::App& cmd, std::string& backend);
+SweepBackend backend_of(const std::string& backend);
 // --catalog: a pricing catalog folder in place of the scenario's catalog_dir.
 void add_catalog_option(CLI::App& cmd, std::string& catalog);
-// --quiet, -q: print nothing on success.
+// --quiet, -q: print nothing on success, and no progress bar.
 void add_quiet_flag(CLI::App& cmd, bool& quiet);
+// The progress bar is drawn only on the process's own standard error when it is a terminal and
+// the command is not --quiet (never into a test's captured stream or a log file).
+bool progress_wanted(const CommandContext& ctx, bool quiet);
 
 }  // namespace tco::cli

@@ -18,7 +18,7 @@ Json make_report(const Scenario& scenario, const MonteCarloOptions& options, con
   const long paths = options.paths.value_or(scenario.monte_carlo.paths);
   if (paths > 1) {
     const FluidMonteCarloRun fluid = run_fluid_monte_carlo(
-        scenario, paths, options.seed.value_or(scenario.monte_carlo.seed), options.threads);
+        scenario, paths, options.seed.value_or(scenario.monte_carlo.seed), options.threads, options.progress);
     add_fluid_monte_carlo(report, fluid);
     if (npv_by_path) *npv_by_path = fluid.npv_by_path;
   }
@@ -36,7 +36,7 @@ Json make_report(const std::string& scenario_path, const std::string& catalog_di
 void add_uncertainty_analysis(Json& report, const std::string& scenario_path, const std::string& catalog_dir,
                               const MonteCarloOptions& options, const std::string& plan) {
   const UncertaintyInputs in = read_uncertainty_inputs(scenario_path, catalog_dir, options.paths, options.seed);
-  add_uncertainty_sections(report, analyse_uncertainty(in, plan, options.threads));
+  add_uncertainty_sections(report, analyse_uncertainty(in, plan, options.threads, options.progress));
 }
 
 }  // namespace tco::cli

@@ -1,7 +1,7 @@
 // The report of one scenario, as `tcosim run` makes it: load (resolving the catalog), run,
-// render. A scenario with "jobs" runs the discrete-event Monte Carlo replay (paths and seed
-// from the options, else the scenario's monte_carlo block); one without, the deterministic
-// hourly model. A scenario with an "uncertain" section also gets its "sensitivity" and
+// render; options.progress, when set, counts the paths of every stage. A scenario with "jobs"
+// runs the discrete-event Monte Carlo replay (paths and seed from the options, else the
+// scenario's monte_carlo block); one without, the deterministic hourly model. A scenario with an "uncertain" section also gets its "sensitivity" and
 // "uncertainty" sections (docs/decisions.md). `tcosim regress` makes its reports through here
 // so they match `run`'s.
 #pragma once

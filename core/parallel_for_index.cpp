@@ -10,12 +10,21 @@
 
 namespace tco {
 
-void parallel_for_index(long n, int threads, const std::function<void(long)>& f) {
+int resolved_thread_count(int threads) {
+  if (threads > 0) return threads;
+#if defined(_OPENMP)
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+void parallel_for_index(long n, int threads, const std::function<void(long)>& f, ProgressCounter* progress) {
   std::mutex error_mutex;
   long error_index = std::numeric_limits<long>::max();
   std::exception_ptr error;
 #if defined(_OPENMP)
-  const int team = threads > 0 ? threads : omp_get_max_threads();
+  const int team = resolved_thread_count(threads);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team)
 #endif
   for (long i = 0; i < n; ++i) {
@@ -28,6 +37,7 @@ void parallel_for_index(long n, int threads, const std::function<void(long)>& f)
         error = std::current_exception();
       }
     }
+    progress_add(progress);
   }
   if (error) std::rethrow_exception(error);
 }

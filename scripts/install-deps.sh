@@ -6,6 +6,7 @@ packages=(
   libeigen3-dev nlohmann-json3-dev libcli11-dev libfmt-dev libboost-math-dev libboost-dev
   doctest-dev librandom123-dev python3 python3-jsonschema
   chromium
+  tmux       # the progress bar on a real terminal (tests/check_progress_bar.sh)
   clang libclang-rt-14-dev   # the fuzz harnesses (scripts/fuzz.sh)
   ccache
   libxlsxwriter-dev pkg-config

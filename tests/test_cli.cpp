@@ -61,6 +61,45 @@ TEST_CASE("cli: --help lists the subcommands and exits 0") {
   }
 }
 
+TEST_CASE("cli: usage lines say tcosim, not the path the program was started by") {
+  std::string argv0 = "/some/build/folder/tcosim", run = "run", help = "--help";
+  for (const std::vector<char*>& argv : {std::vector<char*>{argv0.data(), help.data()},
+                                         std::vector<char*>{argv0.data(), run.data(), help.data()}}) {
+    std::ostringstream out, err;
+    CHECK(cli::run_main(static_cast<int>(argv.size()), const_cast<char**>(argv.data()), out, err) == 0);
+    CAPTURE(out.str());
+    CHECK(contains(out.str(), "tcosim"));
+    CHECK_FALSE(contains(out.str(), "/some/build/folder"));
+  }
+}
+
+TEST_CASE("cli: --threads means the same in every command: 0, the default, is all cores") {
+  for (const char* command : {"run", "optimize", "sensitivity", "calibrate", "sweep", "regress"}) {
+    CAPTURE(command);
+    const CliResult r = run_cli({command, "--help"});
+    CHECK(contains(r.out, "--threads"));
+    CHECK(contains(r.out, "default 0: all cores"));
+  }
+  // 0 is accepted (the fixture's report is the same bytes as with 1 thread), -1 is a usage error.
+  const auto dir = scratch_dir("cli-threads");
+  const std::string zero = (dir / "zero.json").string(), one = (dir / "one.json").string();
+  CHECK(run_cli({"run", fixture_scenario("simple.json"), "--out", zero, "--threads", "0", "--quiet"}).exit_code == 0);
+  CHECK(run_cli({"run", fixture_scenario("simple.json"), "--out", one, "--threads", "1", "--quiet"}).exit_code == 0);
+  Json a = Json::parse(read_text_file(zero)), b = Json::parse(read_text_file(one));
+  a.erase("run");
+  b.erase("run");
+  CHECK(a == b);
+  CHECK(run_cli({"run", fixture_scenario("simple.json"), "--threads", "-1"}).exit_code == 2);
+}
+
+TEST_CASE("cli: --backend means the same in every command: auto, the default, cpu or cuda") {
+  for (const char* command : {"optimize", "sweep"}) {
+    CAPTURE(command);
+    const CliResult r = run_cli({command, "--help"});
+    CHECK(contains(r.out, "auto (default: CUDA when built and a device is visible, else CPU)"));
+  }
+}
+
 TEST_CASE("cli: run --help documents its options") {
   const CliResult r = run_cli({"run", "--help"});
   CHECK(r.exit_code == 0);
@@ -78,7 +117,8 @@ TEST_CASE("cli: demand and its subcommands document their options") {
   const CliResult import = run_cli({"demand", "import", "--help"});
   CHECK(import.exit_code == 0);
   CHECK(contains(import.out, "--format"));
-  CHECK(contains(import.out, "--output"));
+  CHECK(contains(import.out, "--out"));
+  CHECK(contains(import.out, "--output"));  // the older spelling, still accepted
   const CliResult stats = run_cli({"demand", "stats", "--help"});
   CHECK(stats.exit_code == 0);
   CHECK(contains(stats.out, "--format"));

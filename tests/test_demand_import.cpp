@@ -13,6 +13,7 @@
 
 #include "cli/app.hpp"
 #include "models/workload/workload.hpp"
+#include "scenario_builder.hpp"
 #include "test_support.hpp"
 
 using namespace tco;
@@ -110,6 +111,12 @@ TEST_CASE("demand import: the CLI writes an hourly CSV that reads back identical
   CHECK(contains(r.out, "mean 26.8"));
   // Shortest round-trip printing: reading the hourly CSV gives the very same doubles.
   CHECK(read_series(out_csv, "csv") == read_series(in, "helios_vc"));
+  // --out is every command's spelling; -o and --output, the older ones, write the same file.
+  for (const char* spelling : {"--out", "--output"}) {
+    const std::string again = (dir / (std::string("again") + spelling + ".csv")).string();
+    CHECK(run_cli({"demand", "import", "--format", "helios_vc", in, spelling, again}).exit_code == 0);
+    CHECK(tco::test::read_text_file(again) == tco::test::read_text_file(out_csv));
+  }
   CHECK(!std::filesystem::exists(out_csv + ".tmp"));
 
   const CliResult stats = run_cli({"demand", "stats", out_csv});

@@ -34,6 +34,18 @@ Json fixture_grid() {
   return Json::parse(in);
 }
 
+// The fixture's 9 points on 6 paths, on the CPU, in blocks of 2 points, written to f.dir/out.
+SweepOptions blocks_of_two(const SweepFiles& f, const std::string& out) {
+  SweepOptions o;
+  o.scenario_file = f.scenario;
+  o.grid_file = f.grid;
+  o.paths = 6;
+  o.backend = SweepBackend::cpu;
+  o.block_points = 2;
+  o.out = (f.dir / out).string();
+  return o;
+}
+
 std::vector<std::string> sweep_args(const SweepFiles& f, const std::string& out, std::vector<std::string> extra) {
   std::vector<std::string> args = {"sweep", f.scenario, "--grid", f.grid, "--paths", "6", "--backend", "cpu",
                                    "--out", out, "--quiet"};
@@ -157,25 +169,21 @@ TEST_CASE("sweep cli: shards 1/3 + 2/3 + 3/3 merged equal the unsplit run byte f
 
 TEST_CASE("sweep: --resume keeps the blocks an interrupted run wrote and gives the same bytes") {
   const SweepFiles f = sweep_files("sweep-resume", random_sweep_json(), fixture_grid());
-  SweepOptions o;
-  o.scenario_file = f.scenario;
-  o.grid_file = f.grid;
-  o.paths = 6;
-  o.backend = SweepBackend::cpu;
-  o.block_points = 2;
-  o.out = (f.dir / "fresh.json").string();
+  SweepOptions o = blocks_of_two(f, "fresh.json");
   const SweepRunSummary fresh = run_sweep(o);
   CHECK(fresh.points_computed == 9);
 
   // Interrupted after its second block (points 0-4 written).
   o.out = (f.dir / "resumed.json").string();
-  // (The display is called between blocks with the points done so far; it throws there, never
+  // (The hook is called between blocks with the points done so far; it throws there, never
   // from inside the backend's parallel loop.)
   struct Interrupt {};
-  const SweepProgressDisplay stop_after_two = [](const SweepProgressInfo& p) {
-    if (p.points_done >= 4) throw Interrupt{};
+  const auto stop_after_two = [](long points_done) {
+    if (points_done >= 4) throw Interrupt{};
   };
-  CHECK_THROWS_AS(run_sweep(o, stop_after_two), Interrupt);
+  o.block_written = stop_after_two;
+  CHECK_THROWS_AS(run_sweep(o), Interrupt);
+  o.block_written = nullptr;
   CHECK_FALSE(fs::exists(o.out));
   CHECK(fs::exists(o.out + ".parts/points-0-2.json"));
   CHECK(fs::exists(o.out + ".parts/points-2-4.json"));
@@ -195,7 +203,9 @@ TEST_CASE("sweep: --resume keeps the blocks an interrupted run wrote and gives t
   // A block of another sweep (another seed) is recomputed, not trusted.
   o.out = (f.dir / "reseeded.json").string();
   o.resume = false;
-  CHECK_THROWS_AS(run_sweep(o, stop_after_two), Interrupt);
+  o.block_written = stop_after_two;
+  CHECK_THROWS_AS(run_sweep(o), Interrupt);
+  o.block_written = nullptr;
   o.seed = 99;
   o.resume = true;
   const SweepRunSummary reseeded = run_sweep(o);
@@ -297,6 +307,20 @@ TEST_CASE("sweep cli: a bad --shard is a usage error") {
   const SweepFiles f = sweep_files("sweep-shard-arg", rich_sweep_json(), fixture_grid());
   CHECK(run_cli(sweep_args(f, (f.dir / "o.json").string(), {"--shard", "4/3"})).exit_code == 2);
   CHECK(run_cli(sweep_args(f, (f.dir / "o.json").string(), {"--shard", "two"})).exit_code == 2);
+}
+
+TEST_CASE("progress: the sweep counts points x paths, resumed blocks included") {
+  const SweepFiles f = sweep_files("sweep-progress", random_sweep_json(), fixture_grid());
+  SweepOptions o = blocks_of_two(f, "swept.json");
+  ProgressCounter counter;
+  run_sweep(o, &counter);
+  // The fixture grid's 9 points x 6 paths = 54 items; the last block's stage counts from the 8
+  // points x 6 paths = 48 items of the blocks before it.
+  const ProgressCounter::Snapshot s = counter.snapshot();
+  CHECK(s.total == 54);
+  CHECK(s.done == 54);
+  CHECK(s.done_at_start == 48);
+  CHECK(s.stage == "points x paths");
 }
 
 }  // namespace tco::test

@@ -206,6 +206,7 @@ void OutputSet::commit() {
     fs::rename(o.temporary, o.target, ec);
     if (ec) throw InputError(o.path, "", "cannot replace the file: " + ec.message());
     o.temporary.clear();
+    written_.push_back(o.path);
   }
   committed_ = true;
   for (const Output& o : outputs_)

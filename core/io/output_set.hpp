@@ -52,6 +52,9 @@ class OutputSet {
   // Renames every staged file into place, and prints the "-" outputs. Outputs declared but never
   // staged are left alone.
   void commit();
+  // After commit(): the files written, as given on the command line, in the order they were
+  // declared (a folder's files as FOLDER/NAME); the standard output is not a file.
+  std::vector<std::string> written_files() const { return written_; }
 
  private:
   struct Output {
@@ -81,6 +84,7 @@ class OutputSet {
   std::vector<std::filesystem::path> created_folders_;
   long temporaries_made_ = 0;
   bool committed_ = false;
+  std::vector<std::string> written_;
 };
 
 }  // namespace tco

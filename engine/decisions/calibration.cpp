@@ -336,7 +336,10 @@ CalibrationResult calibrate(const Scenario& s, const CalibrationOptions& o) {
   mc_options.paths = o.paths;
   mc_options.seed = o.seed;
   mc_options.threads = o.threads;
+  mc_options.progress = o.progress;
   const MonteCarloRun mc = run_monte_carlo(s, mc_options);
+  // The fit's evaluations are not counted: the bar says what it is on instead.
+  if (o.progress) o.progress->set_label("fitting the fluid model to the replay");
 
   CalibrationResult r;
   r.seed = mc.seed;

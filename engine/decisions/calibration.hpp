@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "core/io/json_reader.hpp"
+#include "core/progress/progress_counter.hpp"
 #include "core/stats/statistics.hpp"
 #include "models/scenario.hpp"
 
@@ -42,6 +43,7 @@ struct CalibrationOptions {
   std::optional<long> paths;          // default: the scenario's monte_carlo.paths
   std::optional<std::uint64_t> seed;  // default: the scenario's monte_carlo.seed
   int threads = 1;
+  ProgressCounter* progress = nullptr;  // counts the replay's paths, then the fluid model's (may be null)
 };
 
 inline constexpr double kPackingFitMin = 0.01;

@@ -39,7 +39,7 @@ int sensitivity_plan_index(const Scenario& s, const ScenarioOutcomes& base, cons
 }
 
 Tornado tornado(const UncertaintyInputs& in, const std::vector<UncertainInput>& inputs, int plan,
-                const ScenarioOutcomes& base, int threads) {
+                const ScenarioOutcomes& base, int threads, ProgressCounter* progress) {
   const Scenario& s = in.base;
   const int baseline = s.baseline_index;
   Tornado t;
@@ -53,6 +53,7 @@ Tornado tornado(const UncertaintyInputs& in, const std::vector<UncertainInput>& 
   std::vector<double> saving(2 * k);
   UncertaintyInputs varied = in;
   varied.base.uncertain->inputs = inputs;
+  progress_begin(progress, static_cast<std::int64_t>(2 * k), "tornado bars (input low/high)");
   parallel_for_index(static_cast<long>(2 * k), threads, [&](long task) {
     const std::size_t i = static_cast<std::size_t>(task / 2);
     std::vector<double> values = base_values;
@@ -60,7 +61,7 @@ Tornado tornado(const UncertaintyInputs& in, const std::vector<UncertainInput>& 
     const ScenarioOutcomes o = evaluate_outcomes(load_with_values(
         varied, values, fmt::format("the tornado's {} value of \"{}\"", task % 2 == 0 ? "low" : "high", inputs[i].name)));
     saving[task] = o.npv_usd[baseline] - o.npv_usd[plan];
-  });
+  }, progress);
   for (std::size_t i = 0; i < k; ++i) {
     TornadoBar b;
     b.input = inputs[i].name;

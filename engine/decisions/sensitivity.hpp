@@ -49,7 +49,7 @@ int sensitivity_plan_index(const Scenario& scenario, const ScenarioOutcomes& bas
 
 // The tornado for `inputs` (normally the scenario's own; a test may swap a low and a high).
 Tornado tornado(const UncertaintyInputs& in, const std::vector<UncertainInput>& inputs, int plan,
-                const ScenarioOutcomes& base, int threads);
+                const ScenarioOutcomes& base, int threads, ProgressCounter* progress = nullptr);
 
 struct SrcResult {
   long n = 0;

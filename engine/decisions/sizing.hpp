@@ -51,6 +51,7 @@ struct SizingOptions {
   std::optional<std::uint64_t> seed;
   int threads = 0;                  // 0: all cores
   SweepBackend backend = SweepBackend::cpu;
+  ProgressCounter* progress = nullptr;  // counts (node count, path) items (may be null)
 };
 
 struct SizingPoint {

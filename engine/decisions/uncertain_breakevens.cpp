@@ -74,7 +74,7 @@ std::optional<double> crn_price_multiplier(const std::vector<double>& plan_npv, 
 
 SimulatedUtilizationBreakeven simulated_utilization_breakeven(const UncertaintyInputs& in,
                                                               const std::vector<std::vector<double>>& values, int plan,
-                                                              int threads) {
+                                                              int threads, ProgressCounter* progress) {
   const Scenario& s = in.base;
   const int baseline = s.baseline_index;
   SimulatedUtilizationBreakeven out;
@@ -95,6 +95,7 @@ SimulatedUtilizationBreakeven simulated_utilization_breakeven(const UncertaintyI
 
   // The paths' scenarios, kept slim: only what evaluate_plan reads of the two plans.
   std::vector<Scenario> scenarios(static_cast<std::size_t>(paths));
+  progress_begin(progress, paths, "paths loaded for the utilization breakeven");
   parallel_for_index(paths, threads, [&](long k) {
     std::vector<double> v(values.size());
     for (std::size_t i = 0; i < values.size(); ++i) v[i] = values[i][k];
@@ -105,15 +106,17 @@ SimulatedUtilizationBreakeven simulated_utilization_breakeven(const UncertaintyI
     sk.warnings.clear();
     for (auto& pl : sk.plans) pl.resolved = Json();
     scenarios[k] = std::move(sk);
-  });
+  }, progress);
   const long hours = s.horizon_hours();
   std::vector<double> saving(static_cast<std::size_t>(paths));
+  int step = 0;  // the search's evaluations of the mean saving, each a stage of the bar
   auto mean_saving = [&](double demand_gpus) {
     const std::vector<double> demand(static_cast<std::size_t>(hours), demand_gpus);
+    progress_begin(progress, paths, fmt::format("paths (utilization breakeven, step {})", ++step));
     parallel_for_index(paths, threads, [&](long k) {
       const Scenario& sk = scenarios[k];
       saving[k] = evaluate_plan(sk, sk.plans[baseline], demand).npv_usd - evaluate_plan(sk, sk.plans[plan], demand).npv_usd;
-    });
+    }, progress);
     return mean_of(saving);
   };
   const double lo = 0.0, hi = out.capacity_gpus;
@@ -143,7 +146,8 @@ SimulatedUtilizationBreakeven simulated_utilization_breakeven(const UncertaintyI
 }
 
 UncertainBreakevens uncertain_breakevens(const UncertaintyInputs& in, const UncertainPaths& paths,
-                                         const ScenarioOutcomes& base, int plan, int threads) {
+                                         const ScenarioOutcomes& base, int plan, int threads,
+                                         ProgressCounter* progress) {
   const Scenario& s = in.base;
   const int baseline = s.baseline_index;
   UncertainBreakevens out;
@@ -174,7 +178,7 @@ UncertainBreakevens uncertain_breakevens(const UncertaintyInputs& in, const Unce
     b.probability_cheaper_at_1 = n ? static_cast<double>(cheaper) / static_cast<double>(n) : 0.0;
     out.price.push_back(b);
   }
-  out.utilization = simulated_utilization_breakeven(in, paths.values, plan, threads);
+  out.utilization = simulated_utilization_breakeven(in, paths.values, plan, threads, progress);
   return out;
 }
 

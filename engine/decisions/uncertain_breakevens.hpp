@@ -68,7 +68,7 @@ struct SimulatedUtilizationBreakeven {
 // Loads the paths' scenarios again (values from run_uncertain_paths) and root-finds on their mean.
 SimulatedUtilizationBreakeven simulated_utilization_breakeven(const UncertaintyInputs& in,
                                                               const std::vector<std::vector<double>>& values, int plan,
-                                                              int threads);
+                                                              int threads, ProgressCounter* progress = nullptr);
 
 struct UncertainBreakevens {
   std::vector<PaybackDistribution> payback;          // each non-baseline plan
@@ -77,6 +77,7 @@ struct UncertainBreakevens {
 };
 
 UncertainBreakevens uncertain_breakevens(const UncertaintyInputs& in, const UncertainPaths& paths,
-                                         const ScenarioOutcomes& base, int plan, int threads);
+                                         const ScenarioOutcomes& base, int plan, int threads,
+                                         ProgressCounter* progress = nullptr);
 
 }  // namespace tco

@@ -31,7 +31,8 @@ std::vector<UncertainPlanStats> plan_statistics(const Scenario& s, const Uncerta
 
 }  // namespace
 
-UncertaintyAnalysis analyse_uncertainty(const UncertaintyInputs& in, const std::string& plan, int threads) {
+UncertaintyAnalysis analyse_uncertainty(const UncertaintyInputs& in, const std::string& plan, int threads,
+                                        ProgressCounter* progress) {
   const auto started = std::chrono::steady_clock::now();
   UncertaintyAnalysis a;
   const Scenario& s = in.base;
@@ -43,7 +44,7 @@ UncertaintyAnalysis analyse_uncertainty(const UncertaintyInputs& in, const std::
   a.plan_name = s.plans[a.plan].name;
   a.baseline = s.plans[s.baseline_index].name;
 
-  const UncertainPaths paths = run_uncertain_paths(in, threads);
+  const UncertainPaths paths = run_uncertain_paths(in, threads, progress);
   const std::size_t k = a.spec.inputs.size();
   for (std::size_t i = 0; i < k; ++i) a.inputs.push_back({a.spec.inputs[i].name, summarize(paths.values[i])});
   a.achieved_rank_correlation.assign(k, std::vector<double>(k, 1.0));
@@ -58,8 +59,8 @@ UncertaintyAnalysis analyse_uncertainty(const UncertaintyInputs& in, const std::
   for (double x : saving) positive += x > 0.0 ? 1 : 0;
   a.probability_saving = saving.empty() ? 0.0 : static_cast<double>(positive) / static_cast<double>(saving.size());
   a.src = standardized_regression(paths.values, saving);
-  a.tornado = tornado(in, a.spec.inputs, a.plan, a.base, threads);
-  a.breakevens = uncertain_breakevens(in, paths, a.base, a.plan, threads);
+  a.tornado = tornado(in, a.spec.inputs, a.plan, a.base, threads, progress);
+  a.breakevens = uncertain_breakevens(in, paths, a.base, a.plan, threads, progress);
   a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return a;
 }

@@ -50,6 +50,7 @@ struct UncertaintyAnalysis {
   double seconds = 0.0;
 };
 
-UncertaintyAnalysis analyse_uncertainty(const UncertaintyInputs& in, const std::string& plan, int threads);
+UncertaintyAnalysis analyse_uncertainty(const UncertaintyInputs& in, const std::string& plan, int threads,
+                                        ProgressCounter* progress = nullptr);
 
 }  // namespace tco

@@ -5,9 +5,11 @@
 
 namespace tco {
 
-FluidMonteCarloRun run_fluid_monte_carlo(const Scenario& s, long paths, std::uint64_t seed, int threads) {
+FluidMonteCarloRun run_fluid_monte_carlo(const Scenario& s, long paths, std::uint64_t seed, int threads,
+                                         ProgressCounter* progress) {
   const SweepChunk chunk = make_sweep_chunk({prepare_sweep_point(s, seed)});
-  const SweepPathValues values = run_sweep_cpu(chunk, paths, threads);
+  progress_begin(progress, paths, "paths");
+  const SweepPathValues values = run_sweep_cpu(chunk, paths, threads, progress);
   const SweepPointHeader& point = chunk.points.front();
   std::vector<std::vector<double>> npv_by_path(point.plan_count, std::vector<double>(paths));
   std::vector<std::vector<double>> nominal_by_path = npv_by_path;

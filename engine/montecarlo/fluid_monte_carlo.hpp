@@ -24,6 +24,8 @@ struct FluidMonteCarloRun {
 };
 
 // paths >= 1; threads as OpenMP's (0: all cores). The numbers do not depend on `threads`.
-FluidMonteCarloRun run_fluid_monte_carlo(const Scenario& scenario, long paths, std::uint64_t seed, int threads);
+// `progress` (may be null) counts the paths done.
+FluidMonteCarloRun run_fluid_monte_carlo(const Scenario& scenario, long paths, std::uint64_t seed, int threads,
+                                         ProgressCounter* progress = nullptr);
 
 }  // namespace tco

@@ -309,6 +309,8 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
     return worst;
   };
 
+  // With a target half-width, the ceiling is the most there can be: the bar shows it as the total.
+  progress_begin(o.progress, ceiling, "paths");
   long done = 0;
   while (done < ceiling) {
     const long batch = std::min(mc.batch_paths, ceiling - done);
@@ -341,6 +343,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
         for (std::size_t m = 0; m < members.size(); ++m) per_plan[members[m]] = std::move(outcomes[m]);
       }
       results[i] = std::move(per_plan);
+      progress_add(o.progress);
     }
     // Reduce in path order.
     for (long i = 0; i < batch; ++i) {

@@ -22,6 +22,7 @@
 #include "engine/des/simulator.hpp"
 #include "engine/scenario_run.hpp"
 #include "core/stats/statistics.hpp"
+#include "core/progress/progress_counter.hpp"
 #include "models/scenario.hpp"
 
 namespace tco {
@@ -33,6 +34,7 @@ struct MonteCarloOptions {
   std::optional<double> target_ci_usd;
   long path_ceiling = 100000;
   long batch_paths = 100;
+  ProgressCounter* progress = nullptr;  // counts the paths done (may be null); nothing reads it back
 };
 
 struct McPlanStats {

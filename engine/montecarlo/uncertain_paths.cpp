@@ -90,16 +90,17 @@ std::vector<double> UncertainPaths::saving_usd(int plan, int baseline) const {
   return out;
 }
 
-UncertainPaths run_uncertain_paths(const UncertaintyInputs& in, int threads) {
+UncertainPaths run_uncertain_paths(const UncertaintyInputs& in, int threads, ProgressCounter* progress) {
   UncertainPaths out;
   out.values = draw_uncertain_values(*in.base.uncertain, in.paths, in.seed);
   out.outcomes.resize(static_cast<std::size_t>(in.paths));
   const std::size_t k = out.values.size();
+  progress_begin(progress, in.paths, "paths of the uncertain inputs");
   parallel_for_index(in.paths, threads, [&](long p) {
     std::vector<double> values(k);
     for (std::size_t i = 0; i < k; ++i) values[i] = out.values[i][p];
     out.outcomes[p] = evaluate_outcomes(load_with_values(in, values, fmt::format("Monte Carlo path {}", p)));
-  });
+  }, progress);
   return out;
 }
 

@@ -70,6 +70,6 @@ struct UncertainPaths {
   // [path] of NPV(baseline) - NPV(plan).
   std::vector<double> saving_usd(int plan, int baseline) const;
 };
-UncertainPaths run_uncertain_paths(const UncertaintyInputs& in, int threads);
+UncertainPaths run_uncertain_paths(const UncertaintyInputs& in, int threads, ProgressCounter* progress = nullptr);
 
 }  // namespace tco

@@ -16,14 +16,14 @@
 #include <string>
 #include <vector>
 
+#include "core/progress/progress_counter.hpp"
 #include "engine/sweep/sweep_prepare.hpp"
 
 namespace tco {
 
-// Called now and then with the number of (point, path) items finished so far.
-using SweepProgress = std::function<void(long items_done)>;
-
-SweepPathValues run_sweep_cpu(const SweepChunk& chunk, long paths, int threads, const SweepProgress& progress = {});
+// Both backends add each (point, path) item they finish to `progress` (when not null), from any
+// thread, as soon as it is done.
+SweepPathValues run_sweep_cpu(const SweepChunk& chunk, long paths, int threads, ProgressCounter* progress = nullptr);
 
 // Means and standard errors reduced on the device, per (point, plan) in chunk plan order.
 struct SweepDeviceMoments {
@@ -39,6 +39,6 @@ bool sweep_cuda_built();
 int sweep_cuda_devices(std::string* why = nullptr);
 // Throws ModelError when the backend is missing or the device fails.
 SweepPathValues run_sweep_cuda(const SweepChunk& chunk, long paths, SweepDeviceMoments* moments,
-                               const SweepProgress& progress = {});
+                               ProgressCounter* progress = nullptr);
 
 }  // namespace tco

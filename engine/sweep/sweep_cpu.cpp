@@ -499,7 +499,7 @@ long block_points(long points, long paths, int team) {
 
 }  // namespace
 
-SweepPathValues run_sweep_cpu(const SweepChunk& chunk, long paths, int threads, const SweepProgress& progress) {
+SweepPathValues run_sweep_cpu(const SweepChunk& chunk, long paths, int threads, ProgressCounter* progress) {
   SweepPathValues out;
   out.paths = paths;
   const std::size_t slots = chunk.plans.size() * static_cast<std::size_t>(paths);
@@ -515,9 +515,7 @@ SweepPathValues run_sweep_cpu(const SweepChunk& chunk, long paths, int threads, 
   const long per_block = block_points(points, paths, team);
   const long blocks = (points + per_block - 1) / per_block;
   const long items = blocks * paths;
-  std::atomic<long> done{0};
   std::atomic<int> status{kSweepOk};
-  long last_reported = 0;
 #if defined(_OPENMP)
 #pragma omp parallel num_threads(team)
 #endif
@@ -538,22 +536,11 @@ SweepPathValues run_sweep_cpu(const SweepChunk& chunk, long paths, int threads, 
         std::copy_n(tiles->npv.begin() + pt.first_plan, pt.plan_count, out.npv_usd.begin() + slot);
         std::copy_n(tiles->total.begin() + pt.first_plan, pt.plan_count, out.total_usd.begin() + slot);
       }
-      // Progress counts (point, path) items.
-      const long finished = done.fetch_add(block.end_point - block.first_point) + (block.end_point - block.first_point);
-#if defined(_OPENMP)
-      const bool reporter = omp_get_thread_num() == 0;
-#else
-      const bool reporter = true;
-#endif
-      if (progress && reporter && finished - last_reported >= 64) {
-        last_reported = finished;
-        progress(finished);
-      }
+      progress_add(progress, block.end_point - block.first_point);
     }
   }
   if (status.load() == kSweepFailureOverflow)
     throw ModelError("a path drew more node failures than the sweep made room for (internal limit)");
-  if (progress) progress(points * paths);
   return out;
 }
 

@@ -202,7 +202,7 @@ int sweep_cuda_devices(std::string* why) {
 }
 
 SweepPathValues run_sweep_cuda(const SweepChunk& chunk, long paths, SweepDeviceMoments* moments_out,
-                               const SweepProgress& progress) {
+                               ProgressCounter* progress) {
   std::string why;
   if (sweep_cuda_devices(&why) == 0) throw ModelError("--backend cuda: " + why);
   SweepPathValues out;
@@ -303,7 +303,7 @@ SweepPathValues run_sweep_cuda(const SweepChunk& chunk, long paths, SweepDeviceM
         moments_out->saving_stderr_usd[first_plan + i] = moments_host[i * 4 + 3];
       }
     }
-    if (progress) progress((p0 + count) * paths);
+    progress_add(progress, static_cast<std::int64_t>(count) * paths);
   }
   return out;
 }

@@ -14,7 +14,7 @@ int sweep_cuda_devices(std::string* why) {
   return 0;
 }
 
-SweepPathValues run_sweep_cuda(const SweepChunk&, long, SweepDeviceMoments*, const SweepProgress&) {
+SweepPathValues run_sweep_cuda(const SweepChunk&, long, SweepDeviceMoments*, ProgressCounter*) {
   std::string why;
   sweep_cuda_devices(&why);
   throw ModelError("--backend cuda: " + why);

@@ -172,28 +172,35 @@ void check_sweep(const SweepOptions& options) {
   checked_block_points(in, {0, in.grid.points()}, options.block_points, options.threads);
 }
 
-PreparedGridPoints prepare_grid_points(const SweepInputs& in, PointRange range, int threads) {
+PreparedGridPoints prepare_grid_points(const SweepInputs& in, PointRange range, int threads, ProgressCounter* progress) {
   PreparedGridPoints prepared;
   prepared.range = range;
   const long count = range.end - range.first;
   std::vector<SweepPoint>& points = prepared.points;
   points.resize(static_cast<std::size_t>(std::max(0L, count)));
   // Points are prepared in parallel; the failing point with the lowest index is the one reported.
-  parallel_for_index(count, threads, [&](long i) { points[i] = prepare_grid_point(in, range.first + i); });
+  progress_begin(progress, count, "points prepared");
+  parallel_for_index(count, threads, [&](long i) { points[i] = prepare_grid_point(in, range.first + i); }, progress);
   prepared.chunk = make_sweep_chunk(points);
   return prepared;
 }
 
 std::vector<SweepPointValues> evaluate_grid_points(const SweepInputs& in, PointRange range, SweepBackend backend,
-                                                   int threads, const SweepProgress& progress) {
-  return evaluate_prepared_points(in, prepare_grid_points(in, range, threads), backend, threads, progress);
+                                                   int threads, ProgressCounter* progress, std::int64_t items_total,
+                                                   std::int64_t items_done) {
+  return evaluate_prepared_points(in, prepare_grid_points(in, range, threads, progress), backend, threads, progress,
+                                  items_total, items_done);
 }
 
 std::vector<SweepPointValues> evaluate_prepared_points(const SweepInputs& in, const PreparedGridPoints& prepared,
-                                                       SweepBackend backend, int threads, const SweepProgress& progress) {
+                                                       SweepBackend backend, int threads, ProgressCounter* progress,
+                                                       std::int64_t items_total, std::int64_t items_done) {
   const PointRange range = prepared.range;
   const std::vector<SweepPoint>& points = prepared.points;
   const SweepChunk& chunk = prepared.chunk;
+  const long count = range.end - range.first;
+  progress_begin(progress, items_total > 0 ? items_total : static_cast<std::int64_t>(count) * in.paths,
+                 "points x paths", items_done);
   SweepDeviceMoments moments;
   const bool on_device = backend == SweepBackend::cuda;
   const SweepPathValues values =
@@ -283,7 +290,7 @@ Json sweep_identity(const SweepInputs& in) {
           {"baseline", in.base.plans[in.base.baseline_index].name}};
 }
 
-SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& display) {
+SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
   const auto started = std::chrono::steady_clock::now();
   SweepRunSummary summary;
   if (o.shard_count < 1 || o.shard_index < 1 || o.shard_index > o.shard_count)
@@ -364,13 +371,11 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
     blocks.push_back(std::move(blk));
   }
 
-  SweepProgressInfo info;
-  info.points_total = range.end - range.first;
-  info.path_hours_total = static_cast<double>(points_to_compute) * path_hours_per_point;
   for (const auto& blk : blocks)
-    if (!blk.points.is_null()) info.points_done += blk.range.end - blk.range.first;
-  summary.points_resumed = info.points_done;
-  if (display) display(info);
+    if (!blk.points.is_null()) summary.points_resumed += blk.range.end - blk.range.first;
+  const std::int64_t items_total = static_cast<std::int64_t>(range.end - range.first) * in.paths;
+  std::int64_t items_done = static_cast<std::int64_t>(summary.points_resumed) * in.paths;
+  double path_hours_done = 0.0;
 
   // With the CUDA backend the host prepares the next block on its cores while the device
   // evaluates this one (the preparation is 40 to 60% of a whole command otherwise;
@@ -380,7 +385,8 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
   const auto start_preparing_after = [&](std::size_t done) {
     for (std::size_t b = done; b < blocks.size(); ++b)
       if (blocks[b].points.is_null()) {
-        next_prepared = std::async(std::launch::async, prepare_grid_points, std::cref(in), blocks[b].range, o.threads);
+        next_prepared = std::async(std::launch::async, prepare_grid_points, std::cref(in), blocks[b].range, o.threads,
+                                   nullptr);
         return;
       }
   };
@@ -390,20 +396,14 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
   for (std::size_t b = 0; b < blocks.size(); ++b) {
     Block& blk = blocks[b];
     if (blk.points.is_null()) {
-      const double before = info.path_hours_done;
-      const SweepProgress progress = [&](long items) {
-        if (!display) return;
-        SweepProgressInfo now = info;
-        now.path_hours_done = before + static_cast<double>(items) * static_cast<double>(in.base.horizon_hours());
-        display(now);
-      };
+      const long n = blk.range.end - blk.range.first;
       std::vector<SweepPointValues> values;
       if (overlap) {
         const PreparedGridPoints prepared = next_prepared.get();
         start_preparing_after(b + 1);
-        values = evaluate_prepared_points(in, prepared, summary.backend, o.threads, progress);
+        values = evaluate_prepared_points(in, prepared, summary.backend, o.threads, progress, items_total, items_done);
       } else {
-        values = evaluate_grid_points(in, blk.range, summary.backend, o.threads, progress);
+        values = evaluate_grid_points(in, blk.range, summary.backend, o.threads, progress, items_total, items_done);
       }
       blk.points = Json::array();
       for (const auto& v : values) blk.points.push_back(sweep_point_json(in, v));
@@ -414,11 +414,10 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
                           {"end_point", blk.range.end},
                           {"points", blk.points}};
       write_file_atomically(blk.file.string(), sweep_text(saved));
-      const long n = blk.range.end - blk.range.first;
       summary.points_computed += n;
-      info.path_hours_done = before + static_cast<double>(n) * path_hours_per_point;
-      info.points_done += n;
-      if (display) display(info);
+      path_hours_done += static_cast<double>(n) * path_hours_per_point;
+      items_done += static_cast<std::int64_t>(n) * in.paths;
+      if (o.block_written) o.block_written(static_cast<long>(items_done / in.paths));
     }
     for (auto& p : blk.points) all_points.push_back(std::move(p));
   }
@@ -433,7 +432,7 @@ SweepRunSummary run_sweep(const SweepOptions& o, const SweepProgressDisplay& dis
   outputs.commit();
   remove_parts_on_error.armed = false;
   fs::remove_all(parts, ec);
-  summary.path_hours = info.path_hours_done;
+  summary.path_hours = path_hours_done;
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return summary;
 }

@@ -41,16 +41,10 @@ struct SweepOptions {
   std::string out;                  // the sweep (or shard) document
   std::string csv;                  // also one CSV row per point and plan, when not empty
   bool resume = false;
+  // Called after each computed block is written, with the shard's points done so far (resumed
+  // ones included); a test interrupts a run here.
+  std::function<void(long points_done)> block_written;
 };
-
-// What a progress display needs.
-struct SweepProgressInfo {
-  double path_hours_done = 0.0;   // in this run (resumed blocks not counted)
-  double path_hours_total = 0.0;  // of the points left to compute when the run started
-  long points_done = 0;           // of the shard, resumed ones included
-  long points_total = 0;
-};
-using SweepProgressDisplay = std::function<void(const SweepProgressInfo&)>;
 
 // The checked inputs of a sweep.
 struct SweepInputs {
@@ -78,7 +72,9 @@ PointRange shard_point_range(long points, int shard_index, int shard_count);
 // scenario is invalid).
 SweepPoint prepare_grid_point(const SweepInputs& inputs, long index);
 
-// Per-path values of points [first, end) on a backend, as the statistics see them.
+// Per-path values of points [first, end) on a backend, as the statistics see them. `progress`
+// (may be null) gets two stages: the points prepared, then the (point, path) items evaluated,
+// counted from items_done of items_total (0: of this call's points x paths alone).
 struct SweepPointValues {
   long index = 0;
   std::vector<double> grid_values;
@@ -88,20 +84,23 @@ struct SweepPointValues {
   std::optional<SweepDeviceMoments> device;     // means and stderrs reduced on the device (CUDA)
 };
 std::vector<SweepPointValues> evaluate_grid_points(const SweepInputs& inputs, PointRange range, SweepBackend backend,
-                                                   int threads, const SweepProgress& progress = {});
+                                                   int threads, ProgressCounter* progress = nullptr,
+                                                   std::int64_t items_total = 0, std::int64_t items_done = 0);
 
 // The host's half of evaluate_grid_points: the points of `range` prepared on `threads` host
-// threads and packed into the chunk a backend reads. run_sweep prepares the next block this way
-// while the device evaluates the current one.
+// threads and packed into the chunk a backend reads (`progress`: the first stage). run_sweep
+// prepares the next block this way, uncounted, while the device evaluates the current one.
 struct PreparedGridPoints {
   PointRange range;
   std::vector<SweepPoint> points;
   SweepChunk chunk;
 };
-PreparedGridPoints prepare_grid_points(const SweepInputs& inputs, PointRange range, int threads);
+PreparedGridPoints prepare_grid_points(const SweepInputs& inputs, PointRange range, int threads,
+                                       ProgressCounter* progress = nullptr);
 std::vector<SweepPointValues> evaluate_prepared_points(const SweepInputs& inputs, const PreparedGridPoints& prepared,
                                                        SweepBackend backend, int threads,
-                                                       const SweepProgress& progress = {});
+                                                       ProgressCounter* progress = nullptr,
+                                                       std::int64_t items_total = 0, std::int64_t items_done = 0);
 
 // The resolved backend for a request: automatic -> cuda when built and a device is visible,
 // else cpu. Throws InputError for cuda without the backend or without a device.
@@ -123,7 +122,9 @@ struct SweepRunSummary {
   SweepBackend backend = SweepBackend::cpu;
   bool already_complete = false;  // --resume found the output already written
 };
-SweepRunSummary run_sweep(const SweepOptions& options, const SweepProgressDisplay& display = {});
+// `progress` (may be null) counts (point, path) items over the shard's points, resumed ones
+// included, with a stage per block: its points' preparation, then their paths.
+SweepRunSummary run_sweep(const SweepOptions& options, ProgressCounter* progress = nullptr);
 
 // What run_sweep checks before its first path: the scenario and grid load, every grid point's
 // scenario is built and valid, and the size is within its caps (engine/sweep_size.hpp). Throws

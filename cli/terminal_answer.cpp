@@ -1,0 +1,166 @@
+#include "cli/terminal_answer.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "reports/html_report.hpp"
+#include "reports/markdown_summary.hpp"
+
+namespace tco::cli {
+
+namespace {
+
+// Words wrapped at `columns`; the text's own leading spaces are kept, continuation lines are
+// indented by `indent` spaces.
+std::string wrapped(const std::string& text, int columns, int indent) {
+  const std::size_t lead = std::min(text.find_first_not_of(' '), text.size());
+  std::string out;
+  std::string line = text.substr(0, lead);
+  bool line_has_words = false;
+  std::size_t start = lead;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (line_has_words && static_cast<int>(line.size() + 1 + word.size()) > columns) {
+      out += line + "\n";
+      line = std::string(static_cast<std::size_t>(indent), ' ');
+      line_has_words = false;
+    }
+    line += (line_has_words ? " " : "") + word;
+    line_has_words = true;
+    start = end + 1;
+  }
+  return out + line + "\n";
+}
+
+std::string basis_text(const std::string& price_basis) {
+  if (price_basis == "on_demand") return "on-demand";
+  if (price_basis == "reserved_1y") return "1-year reserved";
+  if (price_basis == "reserved_3y") return "3-year reserved";
+  return price_basis;
+}
+
+// "buy-4-burst (4 x hgx-h100-8) vs on-demand at $12.29/GPU-h [offer]: owning is cheaper above 23.8%
+// utilization, 1,390 GPU-hours per node per month". The offer is named when the report keys the
+// breakeven by one.
+std::string utilization_line(const Json& b) {
+  std::string against = fmt::format("{} at ${:.2f}/GPU-h", basis_text(b.at("price_basis").get<std::string>()),
+                                    b.at("cloud_usd_per_gpu_hour").get<double>());
+  if (b.contains("offer") && b.at("offer").is_string()) against += " of " + b.at("offer").get<std::string>();
+  const std::string who = fmt::format("{} ({} x {})", b.at("plan").get<std::string>(), b.at("fleet_nodes").get<int>(),
+                                      b.at("server").get<std::string>());
+  if (!b.at("utilization").is_number())
+    return fmt::format("{} vs {}: renting is cheaper at any utilization", who, against);
+  return fmt::format("{} vs {}: owning is cheaper above {:.1f}% utilization ({:.0f} GPU-hours per node per month)",
+                     who, against, 100.0 * b.at("utilization").get<double>(), b.at("gpu_hours_per_month").get<double>());
+}
+
+std::string price_line(const Json& b) {
+  const std::string who = fmt::format("{} vs {}", b.at("plan").get<std::string>(), b.at("baseline").get<std::string>());
+  if (!b.at("cloud_price_multiplier").is_number())
+    return fmt::format("{}: no scale of the cloud prices ({}) between 0 and 1000 makes them cost the same", who,
+                       b.at("prices").get<std::string>());
+  return fmt::format("{}: they cost the same when the cloud prices ({}) are {:.3f} x today's", who,
+                     b.at("prices").get<std::string>(), b.at("cloud_price_multiplier").get<double>());
+}
+
+// Paired differences plan - baseline: "plan - baseline: mean (95% CI low .. high), P(cheaper)".
+std::string difference_lines(const Json& comparisons, int columns) {
+  std::string out;
+  for (const auto& c : comparisons) {
+    const Json& d = c.at("npv_difference_usd");
+    out += wrapped(fmt::format("  {} - {}: {} (95% CI {} .. {}), P(cheaper) {:.1f}%", c.at("plan").get<std::string>(),
+                       c.at("baseline").get<std::string>(), format_usd(d.at("mean")), format_usd(d.at("ci95_low")),
+                       format_usd(d.at("ci95_high")), 100.0 * c.at("p_cheaper").get<double>()),
+                   columns, 4);
+  }
+  return out;
+}
+
+// True when no comparison's 95% interval is a dollar wide: the run drew nothing that moves a
+// difference (a fluid run of a scenario whose only uncertainty is its "uncertain" section), so
+// intervals would print as "-$9,462,460 .. -$9,462,460".
+bool nothing_varies(const Json& comparisons) {
+  for (const auto& c : comparisons) {
+    const Json& d = c.at("npv_difference_usd");
+    if (!(d.at("ci95_high").get<double>() - d.at("ci95_low").get<double>() < 1.0)) return false;
+  }
+  return true;
+}
+
+constexpr const char* kSignConvention =
+    "  (NPV of the plan minus NPV of the baseline, path by path: negative means the plan is cheaper;\n"
+    "   P(cheaper) is the share of paths on which it is)\n";
+
+}  // namespace
+
+std::string breakeven_lines(const Json& report, int columns) {
+  if (!report.contains("breakevens")) return "";
+  const Json& b = report.at("breakevens");
+  std::string out;
+  const Json utilization = b.value("utilization", Json::array());
+  if (!utilization.empty()) {
+    out += "Utilization breakevens (SPEC §8: average utilization of the owned nodes):\n";
+    for (const auto& u : utilization) out += wrapped("  " + utilization_line(u), columns, 4);
+  }
+  const Json price = b.value("cloud_price_multiplier", Json::array());
+  if (!price.empty()) {
+    out += "Cloud-price breakevens (all of the named cloud prices scaled alike):\n";
+    for (const auto& p : price) out += wrapped("  " + price_line(p), columns, 4);
+  }
+  return out;
+}
+
+std::string monte_carlo_lines(const Json& report, int columns) {
+  std::string out;
+  if (report.contains("monte_carlo")) {
+    const Json& mc = report.at("monte_carlo");
+    const std::string mode = mc.value("mode", "");
+    if ((mode == "discrete_event" || mode == "fluid") && !mc.at("comparisons").empty()) {
+      out += wrapped(fmt::format("Monte Carlo, {} ({} paths, seed {}):",
+                         mode == "fluid" ? "hourly fluid model; the table is its expected-value run"
+                                         : "discrete-event replay; the table holds the means over paths",
+                         mc.at("paths").get<long>(), mc.at("seed").get<std::uint64_t>()),
+                     columns, 2);
+      out += nothing_varies(mc.at("comparisons"))
+                 ? "  no random input of this model varies in this run: every path gives the figures of the table\n"
+                 : kSignConvention + difference_lines(mc.at("comparisons"), columns);
+    }
+  }
+  if (report.contains("uncertainty") && !report.at("uncertainty").at("comparisons").empty()) {
+    const Json& u = report.at("uncertainty");
+    out += wrapped(fmt::format("Uncertain inputs ({} draws, seed {}; the sensitivity of {} is in the report):",
+                               u.at("paths").get<long>(), u.at("seed").get<std::uint64_t>(),
+                               u.at("plan").get<std::string>()),
+                   columns, 2);
+    out += kSignConvention + difference_lines(u.at("comparisons"), columns);
+  }
+  return out;
+}
+
+std::string files_written_lines(const std::vector<std::string>& files) {
+  std::string out;
+  for (const auto& f : files) out += "wrote: " + f + "\n";
+  return out;
+}
+
+std::string terminal_answer(const Json& report, const std::vector<std::string>& files_written, int columns) {
+  const Json& sc = report.at("scenario");
+  std::string out = wrapped(headline_decision(report), columns, 0) + "\n";
+  out += fmt::format("Plans over {} months, in USD, against the baseline {}\n"
+                     "(saving = the baseline's NPV minus the plan's: positive means the plan is cheaper):\n",
+                     sc.at("horizon_months").get<int>(), sc.at("baseline").get<std::string>());
+  out += plans_table(report, columns);
+  for (const std::string& part : {breakeven_lines(report, columns), monte_carlo_lines(report, columns)})
+    if (!part.empty()) out += "\n" + part;
+  if (!report.at("warnings").empty()) out += "\n";
+  for (const auto& w : report.at("warnings"))
+    out += wrapped(fmt::format("warning: {} [{}]", w.at("message").get<std::string>(), w.at("code").get<std::string>()),
+                   columns, 2);
+  if (!files_written.empty()) out += "\n" + files_written_lines(files_written);
+  return out;
+}
+
+}  // namespace tco::cli
