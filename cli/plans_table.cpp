@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "reports/markdown_summary.hpp"
+#include "reports/verdict_text.hpp"
 
 namespace tco::cli {
 
@@ -27,12 +28,10 @@ Row plan_row(const Json& report, const Json& p, std::size_t number) {
   const std::string name = p.at("name").get<std::string>();
   const Json* c = comparison_of(report, name);
   const Json& per_hour = p.at("usd_per_useful_gpu_hour");
-  std::string payback = "-";
-  if (c) payback = c->at("payback_month").is_number() ? fmt::format("month {}", c->at("payback_month").get<int>()) : "never";
   return {std::to_string(number), name, p.at("kind").get<std::string>(), std::to_string(p.at("onprem_nodes").get<int>()),
           format_usd(p.at("npv_usd")), format_usd(p.at("total_nominal_usd")),
           per_hour.is_number() ? fmt::format("{:.2f}", per_hour.get<double>()) : "n/a",
-          c ? format_usd(c->at("npv_saving_usd")) : "baseline", payback};
+          c ? format_usd(c->at("npv_saving_usd")) : "baseline", c ? payback_words(*c) : "-"};
 }
 
 std::string row_text(const Row& row, const std::array<std::size_t, kCells>& width) {

@@ -163,38 +163,4 @@ std::string markdown_summary(const Json& report) {
   return md;
 }
 
-std::string console_summary(const Json& report) {
-  std::string out = fmt::format("{:<28} {:>7} {:>6} {:>16} {:>16} {:>10} {:>16} {:>9}\n", "plan", "kind", "nodes",
-                                "NPV", "total", "$/GPU-h", "saving (NPV)", "payback");
-  for (const auto& p : report.at("plans")) {
-    const std::string name = p.at("name").get<std::string>();
-    const Json* c = comparison_for(report, name);
-    out += fmt::format("{:<28} {:>7} {:>6} {:>16} {:>16} {:>10} {:>16} {:>9}\n", name.substr(0, 28),
-                       p.at("kind").get<std::string>(), p.at("onprem_nodes").get<int>(), format_usd(p.at("npv_usd")),
-                       format_usd(p.at("total_nominal_usd")), fmt_or_na(p.at("usd_per_useful_gpu_hour"), "{:.2f}"),
-                       c ? format_usd(c->at("npv_saving_usd")) : std::string("baseline"),
-                       c ? (c->at("payback_month").is_number() ? std::to_string(c->at("payback_month").get<int>()) : "never")
-                         : "-");
-  }
-  if (has_monte_carlo(report)) {
-    const Json& mc = report.at("monte_carlo");
-    out += fmt::format("Monte Carlo: {} paths, seed {} ({}; statistics in the report)\n", mc.at("paths").get<long>(),
-                       mc.at("seed").get<std::uint64_t>(),
-                       mc.at("mode") == "fluid" ? "hourly fluid model; the plans above are its expected-value run"
-                                                : "means above");
-    if (!sections_present(report).distribution)
-      out += "  the model of these paths draws no input at random: every path costs the same, no interval to show\n";
-    for (const auto& c : mc.at("comparisons")) {
-      const Json& d = c.at("npv_difference_usd");
-      if (!interval_varies(d)) continue;
-      out += fmt::format("  {} - {}: NPV {} (95% CI {} .. {}), P(cheaper) {:.1f}%\n", c.at("plan").get<std::string>(),
-                         c.at("baseline").get<std::string>(), format_usd(d.at("mean")), format_usd(d.at("ci95_low")),
-                         format_usd(d.at("ci95_high")), 100.0 * c.at("p_cheaper").get<double>());
-    }
-  }
-  for (const auto& w : report.at("warnings"))
-    out += fmt::format("warning: {} [{}]\n", w.at("message").get<std::string>(), w.at("code").get<std::string>());
-  return out;
-}
-
 }  // namespace tco

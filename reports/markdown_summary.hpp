@@ -9,7 +9,6 @@
 namespace tco {
 
 std::string markdown_summary(const Json& report);
-std::string console_summary(const Json& report);
 
 // Money is grouped in thousands below this bound ($1e15, a thousand times the world's yearly
 // GDP) and written as "$1.235e+15" from it on: no figure that size is read digit by digit.

@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "cli/terminal_answer.hpp"
+
 #include "cli/report_pipeline.hpp"
 #include "reports/html_escape.hpp"
 #include "reports/html_report.hpp"
@@ -182,7 +184,7 @@ TEST_CASE("verdict: a run whose random inputs are all off shows no interval") {
   CHECK(md.find("no interval to show") != std::string::npos);
   CHECK(md.find("95% CI") == std::string::npos);
   CHECK(verdict_sentence(report).find("95% CI") == std::string::npos);
-  CHECK(console_summary(report).find("95% CI") == std::string::npos);
+  CHECK(cli::terminal_answer(report, {}).find("95% CI") == std::string::npos);
   CHECK_FALSE(sections_present(report).distribution);
   CHECK(html_report(report).find("Cost distribution") == std::string::npos);
 }
