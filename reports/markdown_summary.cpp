@@ -1,4 +1,5 @@
 #include "reports/markdown_summary.hpp"
+#include "reports/depreciation_markdown.hpp"
 
 #include <cmath>
 
@@ -131,6 +132,7 @@ std::string markdown_summary(const Json& report) {
                             : std::string("none in (0, 1000]"));
     }
   }
+  md += depreciation_markdown(report);
   if (has_monte_carlo(report)) md += monte_carlo_markdown(report);
   const Json& warnings = report.at("warnings");
   if (!warnings.empty()) {

@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include "reports/markdown_summary.hpp"
 #include "scenario_builder.hpp"
 
 using namespace tco;
@@ -79,6 +80,13 @@ TEST_CASE("depreciation ledger: the JSON report carries the book and tax tables 
   CHECK(tax_row.at(1).get<double>() == 70000.0);
   CHECK(tax_row.at(2).get<double>() == doctest::Approx(160000.0).epsilon(1e-12));
   CHECK(tax_row.at(5).get<double>() == doctest::Approx(192000.0).epsilon(1e-12));  // 470,000 - 278,000
+  // The Markdown summary puts both views side by side: year 1 books 188,000 (value 470,000 -
+  // 188,000 = 282,000) and deducts 278,000 (basis 192,000).
+  const std::string md = markdown_summary(report);
+  CHECK(md.find("**Depreciation views**") != std::string::npos);
+  CHECK(md.find("| 1 | $188,000 | $282,000 | $278,000 | $192,000 |") != std::string::npos);
+  CHECK(md.find("tax $26,847") != std::string::npos);
+  CHECK(markdown_summary(run_fixture("purchase_month3.json").report()).find("Depreciation views") == std::string::npos);
 }
 
 TEST_CASE("depreciation ledger: each bad depreciation input exits 2 naming its JSON pointer") {
