@@ -198,6 +198,16 @@ Json to_json(const OnPremSpec& o) {
                    {"maintenance_included", o.financing.maintenance_included}};
       break;
   }
+  // The book method and the tax view appear only when a scenario opts in, so that the echo of
+  // every other scenario stays as it was.
+  Json depreciation = {{"life_years", o.life_years}, {"salvage_fraction", o.salvage_fraction}};
+  if (o.book_method == BookMethod::double_declining_balance) depreciation["method"] = "double_declining_balance";
+  if (o.tax_depreciation) {
+    depreciation["tax"] = {{"macrs_class_years", o.tax_depreciation->macrs_class_years},
+                           {"convention", "half_year"},
+                           {"bonus_fraction", o.tax_depreciation->bonus_fraction},
+                           {"section_179_usd", o.tax_depreciation->section_179_usd}};
+  }
   return {{"server", to_json(o.server)},
           {"gpu", to_json(o.gpu)},
           {"network_usd_per_node", o.network_usd_per_node},
@@ -208,7 +218,7 @@ Json to_json(const OnPremSpec& o) {
           {"maintenance_per_year", o.maintenance_per_year},
           {"packing_efficiency", o.packing_efficiency},
           {"financing", financing},
-          {"depreciation", {{"life_years", o.life_years}, {"salvage_fraction", o.salvage_fraction}}},
+          {"depreciation", depreciation},
           {"residual", {{"enabled", o.residual_enabled}, {"resale_decline_per_year", o.resale_decline_per_year}}},
           {"tax", {{"rate", o.tax_rate}, {"shield_enabled", o.tax_shield_enabled}}},
           {"staff", {{"fixed_fte", o.staff.fixed_fte}, {"fte_per_node", o.staff.fte_per_node},
@@ -339,6 +349,19 @@ void require_series_hours(const HourlySeries& series, const OnPremSpec& o, int h
                        repeat_key);
 }
 
+TaxDepreciationSpec parse_tax_depreciation(JsonObjectReader& r) {
+  TaxDepreciationSpec t;
+  t.macrs_class_years = static_cast<int>(r.integer("macrs_class_years", 3, 7));
+  if (macrs_half_year_percent(t.macrs_class_years).empty())
+    r.fail("macrs_class_years", "3, 5 or 7 (the MACRS classes of IRS Publication 946, Table A-1)",
+           &r.value("macrs_class_years"));
+  r.choice_or("convention", {"half_year"}, "half_year");
+  t.bonus_fraction = r.number_or("bonus_fraction", 0.0, Bounds::fraction());
+  t.section_179_usd = r.number_or("section_179_usd", 0.0, limits::kUsdPerSite);
+  r.finish();
+  return t;
+}
+
 OnPremSpec parse_onprem(JsonObjectReader& r, Resolver& resolver, int horizon_months, const std::string& dir) {
   OnPremSpec o;
   o.server = resolver.resolve<ServerModel>("server", r.value("server"), r.pointer_of("server"), parse_server);
@@ -359,6 +382,15 @@ OnPremSpec parse_onprem(JsonObjectReader& r, Resolver& resolver, int horizon_mon
     JsonObjectReader dr = r.object("depreciation");
     o.life_years = dr.number_or("life_years", o.life_years, Bounds::between(0.5, 30.0));
     o.salvage_fraction = dr.number_or("salvage_fraction", 0.0, Bounds::fraction());
+    o.book_method = dr.choice_or("method", {"straight_line", "double_declining_balance"}, "straight_line") ==
+                            "double_declining_balance"
+                        ? BookMethod::double_declining_balance
+                        : BookMethod::straight_line;
+    if (dr.has("tax")) {
+      JsonObjectReader tr = dr.object("tax");
+      o.tax_depreciation = parse_tax_depreciation(tr);
+    }
+    dr.allow("tax");
     dr.finish();
   }
   r.allow("depreciation");

@@ -12,6 +12,7 @@
 #include "core/calendar.hpp"
 #include "core/io/json_reader.hpp"
 #include "models/site/ambient.hpp"
+#include "models/finance/depreciation.hpp"
 #include "models/price_path/price_schedule.hpp"
 #include "models/finding.hpp"
 #include "models/workload/job_workload.hpp"
@@ -100,6 +101,9 @@ struct OnPremSpec {
   Financing financing;
   double life_years = 5.0;            // depreciation and the utilization breakeven
   double salvage_fraction = 0.0;      // of the depreciable cost
+  BookMethod book_method = BookMethod::straight_line;
+  // The tax view (MACRS, bonus, section 179); absent = the tax shield follows the book view.
+  std::optional<TaxDepreciationSpec> tax_depreciation;
   bool residual_enabled = true;
   double resale_decline_per_year = 0.3;
   double tax_rate = 0.0;

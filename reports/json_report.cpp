@@ -1,5 +1,6 @@
 #include "reports/json_report.hpp"
 #include "core/io/finite_figures.hpp"
+#include "reports/depreciation_json.hpp"
 
 // Each section spells out its struct field by field, as reports/report.schema.json names them:
 // alike in shape, but each list is its own part of the report's format.
@@ -42,40 +43,43 @@ Json monthly_table(const PlanResult& r, double rate) {
 
 Json plan_json(const Plan& plan, const PlanResult& r, double rate) {
   const auto& g = r.gpu_hours;
-  return {{"name", plan.name},
-          {"kind", to_string(plan.kind)},
-          {"onprem_nodes", plan.onprem_nodes},
-          {"total_nominal_usd", r.total_usd},
-          {"npv_usd", r.npv_usd},
-          {"usd_per_useful_gpu_hour", opt(r.usd_per_useful_gpu_hour)},
-          {"breakdown_nominal_usd", breakdown(r.ledger, rate, false)},
-          {"breakdown_npv_usd", breakdown(r.ledger, rate, true)},
-          {"onprem_utilization", opt(r.onprem_utilization)},
-          {"gpu_hours",
-           {{"useful", g.useful},
-            {"onprem_busy", g.onprem_busy},
-            {"onprem_capacity", g.onprem_capacity},
-            {"reserved_used", g.reserved_used},
-            {"reserved_paid", g.reserved_paid},
-            {"spot_billed", g.spot_billed},
-            {"on_demand_billed", g.on_demand_billed},
-            {"cloud_work", g.cloud_work},
-            {"waited", g.waited},
-            {"unserved", g.unserved}}},
-          {"energy",
-           {{"it_kwh", r.it_energy_kwh},
-            {"facility_kwh", r.facility_energy_kwh},
-            {"peak_facility_kw", r.peak_facility_kw},
-            {"throttled_hours", r.throttled_hours}}},
-          {"facility",
-           {{"nodes_per_rack", r.facility.nodes_per_rack},
-            {"racks", r.facility.racks},
-            {"rack_peak_kw", r.facility.rack_peak_kw},
-            {"airflow_cfm_per_rack", r.facility.airflow_cfm_per_rack},
-            {"provisioned_it_kw", r.facility.provisioned_it_kw}}},
-          {"co2_kg", {{"onprem", r.co2_onprem_kg}, {"cloud", opt(r.co2_cloud_kg)}}},
-          {"depreciation_total_usd", r.depreciation_total_usd},
-          {"monthly", monthly_table(r, rate)}};
+  Json out = {{"name", plan.name},
+              {"kind", to_string(plan.kind)},
+              {"onprem_nodes", plan.onprem_nodes},
+              {"total_nominal_usd", r.total_usd},
+              {"npv_usd", r.npv_usd},
+              {"usd_per_useful_gpu_hour", opt(r.usd_per_useful_gpu_hour)},
+              {"breakdown_nominal_usd", breakdown(r.ledger, rate, false)},
+              {"breakdown_npv_usd", breakdown(r.ledger, rate, true)},
+              {"onprem_utilization", opt(r.onprem_utilization)},
+              {"gpu_hours",
+               {{"useful", g.useful},
+                {"onprem_busy", g.onprem_busy},
+                {"onprem_capacity", g.onprem_capacity},
+                {"reserved_used", g.reserved_used},
+                {"reserved_paid", g.reserved_paid},
+                {"spot_billed", g.spot_billed},
+                {"on_demand_billed", g.on_demand_billed},
+                {"cloud_work", g.cloud_work},
+                {"waited", g.waited},
+                {"unserved", g.unserved}}},
+              {"energy",
+               {{"it_kwh", r.it_energy_kwh},
+                {"facility_kwh", r.facility_energy_kwh},
+                {"peak_facility_kw", r.peak_facility_kw},
+                {"throttled_hours", r.throttled_hours}}},
+              {"facility",
+               {{"nodes_per_rack", r.facility.nodes_per_rack},
+                {"racks", r.facility.racks},
+                {"rack_peak_kw", r.facility.rack_peak_kw},
+                {"airflow_cfm_per_rack", r.facility.airflow_cfm_per_rack},
+                {"provisioned_it_kw", r.facility.provisioned_it_kw}}},
+              {"co2_kg", {{"onprem", r.co2_onprem_kg}, {"cloud", opt(r.co2_cloud_kg)}}},
+              {"depreciation_total_usd", r.depreciation_total_usd},
+              {"monthly", monthly_table(r, rate)}};
+  // Only for a scenario that opts in to a depreciation view, so other reports keep their bytes.
+  if (plan.onprem && r.depreciation_views) out["depreciation_views"] = depreciation_views_json(*plan.onprem, *r.depreciation_views);
+  return out;
 }
 
 Json verdict_json(const Scenario& s, const ScenarioRun& run) {

@@ -1,4 +1,5 @@
 #include "reports/markdown_summary.hpp"
+#include "reports/depreciation_markdown.hpp"
 
 #include <cmath>
 
@@ -147,6 +148,7 @@ std::string markdown_summary(const Json& report) {
     md += "\n**Cloud price breakeven** (the multiple of every cloud price at which two plans cost the same NPV):\n\n";
     for (const auto& b : price) md += "- " + price_breakeven_sentence(b) + "\n";
   }
+  md += depreciation_markdown(report);
   if (has_monte_carlo(report)) md += monte_carlo_markdown(report);
   if (const std::string missing = missing_sections_line(sections_present(report)); !missing.empty())
     md += "\n" + missing + "\n";

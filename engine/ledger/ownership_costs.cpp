@@ -64,23 +64,26 @@ OwnershipSummary book_ownership_costs(const OnPremSpec& o, const OwnershipTerms&
   }
 
   if (leased) return summary;
+  DepreciableFleet fleet;
+  fleet.cost_usd = node_capex_usd + room_capex_usd;
+  fleet.section_179_share = t.fleet_cost_share;
   if (o.residual_enabled) {
     const double age_years = (horizon_months - p) / 12.0;
     const double value_usd = n * o.resale_base_per_node_usd();
-    ledger.add(horizon_months - 1, Category::residual,
-               -residual_value_usd(value_usd, o.resale_decline_per_year, age_years), Timing::end_of_month);
+    fleet.sold_cost_usd = value_usd;
+    fleet.sale_price_usd = residual_value_usd(value_usd, o.resale_decline_per_year, age_years);
+    ledger.add(horizon_months - 1, Category::residual, -fleet.sale_price_usd, Timing::end_of_month);
   }
-  const double depreciable_usd = node_capex_usd + room_capex_usd;
-  const int life_months = static_cast<int>(std::ceil(o.life_years * 12.0 - 1e-9));  // a part month counts
-  for (int m = p; m < horizon_months && m < p + life_months; ++m) {
-    const double per_month_usd =
-        straight_line_depreciation_usd(depreciable_usd, depreciable_usd * o.salvage_fraction, o.life_years, m - p);
-    summary.depreciation_usd_by_month[m] = per_month_usd;
-    summary.depreciation_total_usd += per_month_usd;
-    if (o.tax_shield_enabled && o.tax_rate > 0.0)
-      ledger.add(m, Category::tax_shield, -o.tax_rate * per_month_usd, Timing::end_of_month);
-  }
+  summary.depreciation = book_depreciation(o, fleet, p, horizon_months, ledger);
+  summary.depreciation_usd_by_month = summary.depreciation.book_usd_by_month;
+  summary.depreciation_total_usd = summary.depreciation.book_total_usd;
   return summary;
+}
+
+std::optional<DepreciationViews> opted_in_views(const OnPremSpec& o, const OwnershipSummary& summary) {
+  const bool opted_in = o.book_method != BookMethod::straight_line || o.tax_depreciation.has_value();
+  if (!opted_in || summary.depreciation.book_usd_by_year.empty()) return std::nullopt;
+  return summary.depreciation;
 }
 
 }  // namespace tco

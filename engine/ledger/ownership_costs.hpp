@@ -11,12 +11,15 @@
 //   staff        = (fixed_fte share + fte_per_node N) x usd_per_fte_year / 12 x (1+e)^(m/12), from p
 //   residual     = -N (server + network + storage) (1 - decline)^((H - p)/12), end of month H-1
 //   depreciation = (N capex_node + room_capex) (1 - salvage_fraction) / (12 life_years) per month,
-//                  for life_years from p; tax_shield = -tax_rate x depreciation (when enabled)
+//                  for life_years from p; tax_shield = -tax_rate x depreciation (when enabled);
+//                  the book method and the tax view are engine/ledger/depreciation_booking.hpp
 // Example: 2 nodes at $300,000 capex each, 6% maintenance: 600,000 x 0.06 / 12 = $3,000/month.
 #pragma once
 
+#include <optional>
 #include <vector>
 
+#include "engine/ledger/depreciation_booking.hpp"
 #include "engine/ledger/ledger.hpp"
 #include "models/scenario.hpp"
 
@@ -33,9 +36,14 @@ struct OwnershipSummary {
   std::vector<double> depreciation_usd_by_month;
   double depreciation_total_usd = 0.0;
   double capex_paid_usd = 0.0;  // what was bought, however it was paid
+  DepreciationViews depreciation;  // the book and tax views (none for a lease)
 };
 
 OwnershipSummary book_ownership_costs(const OnPremSpec& onprem, const OwnershipTerms& terms,
                                       int horizon_months, Ledger& ledger);
+
+// The summary's depreciation views when the scenario opts in to one (a book method other than the
+// straight line, or a tax view) and the fleet is bought; nullopt otherwise.
+std::optional<DepreciationViews> opted_in_views(const OnPremSpec& onprem, const OwnershipSummary& summary);
 
 }  // namespace tco

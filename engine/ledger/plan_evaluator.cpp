@@ -156,6 +156,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
                                                       months, r.ledger);
     r.depreciation_usd_by_month = own.depreciation_usd_by_month;
     r.depreciation_total_usd = own.depreciation_total_usd;
+    r.depreciation_views = opted_in_views(o, own);
     if (o.power.demand_charge_usd_per_kw_month > 0.0) {
       for (int m = 0; m < months; ++m) {
         r.ledger.add(m, Category::energy,

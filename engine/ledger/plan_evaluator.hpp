@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/ledger/depreciation_booking.hpp"
 #include "engine/ledger/hourly_model.hpp"
 #include "engine/ledger/ledger.hpp"
 #include "models/scenario.hpp"
@@ -72,6 +73,9 @@ struct PlanResult {
   int throttled_hours = 0;
   std::vector<double> depreciation_usd_by_month;
   double depreciation_total_usd = 0.0;
+  // The yearly book and tax views, for an owned (not leased) fleet whose scenario opts in to a
+  // depreciation view (`depreciation.method` or `depreciation.tax`); absent otherwise.
+  std::optional<DepreciationViews> depreciation_views;
 };
 
 // Layout of the plan's racks (throws ModelError when a node fits no rack).

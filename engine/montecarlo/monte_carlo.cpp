@@ -126,6 +126,7 @@ PlanResult mean_plan_result(const Scenario& s, const Plan& plan, const PlanFixed
   r.facility = fixed.facility;
   r.depreciation_usd_by_month = fixed.ownership.depreciation_usd_by_month;
   r.depreciation_total_usd = fixed.ownership.depreciation_total_usd;
+  if (plan.onprem) r.depreciation_views = opted_in_views(*plan.onprem, fixed.ownership);
   if (plan.onprem && plan.onprem_nodes > 0) {
     r.co2_onprem_kg = r.facility_energy_kwh * plan.onprem->power.g_co2_per_kwh / 1000.0;
     if (r.gpu_hours.onprem_capacity > 0.0) r.onprem_utilization = r.gpu_hours.onprem_busy / r.gpu_hours.onprem_capacity;

@@ -1,0 +1,121 @@
+// The depreciation views in the ledger (engine/ledger/depreciation_booking.hpp): the tax view's
+// shield and the tax on the sale, hand-checked on tests/fixtures/scenarios/tax_depreciation.json;
+// a scenario without a view keeps the straight-line shield; bad inputs exit 2 with their pointer.
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "reports/markdown_summary.hpp"
+#include "scenario_builder.hpp"
+
+using namespace tco;
+using namespace tco::test;
+
+namespace {
+
+double total(const PlanResult& r, Category c) { return r.ledger.category_total_usd(c); }
+double in_month(const PlanResult& r, int month, Category c) { return r.ledger.month_category_usd(month, c); }
+
+}  // namespace
+
+TEST_CASE("depreciation ledger: MACRS with section 179 and bonus drives the tax shield, month by month") {
+  const ScenarioOutcome o = run_fixture("tax_depreciation.json");
+  const PlanResult& buy = o.plan("buy-2-at-3");
+  // Cost C = 2 x (200,000 + 10,000 + 5,000 + 20,000) = 470,000. Section 179 70,000; bonus
+  // 0.4 x 400,000 = 160,000; MACRS base 240,000.
+  //   tax year 1 (months 3..14):  70,000 + 160,000 + 20% x 240,000 = 278,000 -> 23,166.67 a month
+  //   tax year 2 (months 15..26): 32% x 240,000 = 76,800 -> 6,400 a month; the horizon ends at 23.
+  // Shield = -25% of each: -5,791.67 a month in year 1, -1,600 in year 2.
+  CHECK(in_month(buy, 2, Category::tax_shield) == 0.0);
+  CHECK(in_month(buy, 3, Category::tax_shield) == doctest::Approx(-0.25 * 278000.0 / 12.0).epsilon(1e-12));
+  CHECK(in_month(buy, 14, Category::tax_shield) == doctest::Approx(-5791.6666667).epsilon(1e-9));
+  CHECK(in_month(buy, 15, Category::tax_shield) == doctest::Approx(-1600.0).epsilon(1e-12));
+  // Deducted in the horizon: 278,000 + 9 x 6,400 = 335,600; basis left 470,000 - 335,600 = 134,400.
+  // The residual sells server + network + storage, 430,000 of the cost, for
+  // 430,000 x 0.7^(21/12) = 230,350.96, with its share of the basis 134,400 x 43/47 = 122,961.70:
+  // recapture 230,350.96 - 122,961.70 = 107,389.26, taxed 25% = 26,847.31 at the end of month 23.
+  REQUIRE(buy.depreciation_views.has_value());
+  const DepreciationViews& v = *buy.depreciation_views;
+  CHECK(v.sale.ordinary_recapture_usd == doctest::Approx(107389.2573772).epsilon(1e-9));
+  CHECK(v.sale.capital_gain_usd == 0.0);
+  CHECK(v.sale_tax_usd == doctest::Approx(26847.3143443).epsilon(1e-9));
+  CHECK(in_month(buy, 23, Category::tax_shield) == doctest::Approx(-1600.0 + 26847.3143443).epsilon(1e-9));
+  // In all: -0.25 x 335,600 + 26,847.31 = -83,900 + 26,847.31 = -57,052.69.
+  CHECK(total(buy, Category::tax_shield) == doctest::Approx(-57052.6856557).epsilon(1e-9));
+  // The yearly tables: MACRS years 1..6 and the book's double-declining balance (40% of 470,000
+  // = 188,000 in year 1; salvage 47,000, so the 5 years total 423,000).
+  REQUIRE(v.tax_by_year.size() == 6);
+  CHECK(v.tax_by_year[0].total_usd == doctest::Approx(278000.0).epsilon(1e-12));
+  CHECK(v.tax_by_year[5].macrs_usd == doctest::Approx(0.0576 * 240000.0).epsilon(1e-12));
+  REQUIRE(v.book_usd_by_year.size() == 5);
+  CHECK(v.book_usd_by_year[0] == doctest::Approx(188000.0).epsilon(1e-12));
+  // Book month 3 = 188,000 / 12 = 15,666.67.
+  CHECK(buy.depreciation_usd_by_month[3] == doctest::Approx(188000.0 / 12.0).epsilon(1e-12));
+}
+
+TEST_CASE("depreciation ledger: without a view, nothing moves and the report carries no table") {
+  Json doc = fixture_json("tax_depreciation.json");
+  doc["onprem"]["depreciation"] = {{"life_years", 5}, {"salvage_fraction", 0.1}};
+  const ScenarioOutcome o = run_scenario_json(doc);
+  const PlanResult& buy = o.plan("buy-2-at-3");
+  CHECK_FALSE(buy.depreciation_views.has_value());
+  // The straight-line shield: (470,000 - 47,000) / 60 = 7,050 a month, x 25% = -1,762.50, 21 months.
+  CHECK(total(buy, Category::tax_shield) == doctest::Approx(-37012.5).epsilon(1e-12));
+}
+
+TEST_CASE("depreciation ledger: the JSON report carries the book and tax tables of an opted-in plan") {
+  const Json report = run_fixture("tax_depreciation.json").report();
+  CHECK_FALSE(report_plan(report, "cloud").contains("depreciation_views"));
+  const Json& views = report_plan(report, "buy-2-at-3").at("depreciation_views");
+  CHECK(views.at("tax_shield_view") == "tax");
+  CHECK(views.at("book").at("method") == "double_declining_balance");
+  // Year 2 of the book: 40% x (470,000 - 188,000) = 112,800; book value after 470,000 - 300,800.
+  const Json& book_row = views.at("book").at("rows").at(1);
+  CHECK(book_row.at(0) == 2);
+  CHECK(book_row.at(1).get<double>() == doctest::Approx(112800.0).epsilon(1e-12));
+  CHECK(book_row.at(2).get<double>() == doctest::Approx(169200.0).epsilon(1e-12));
+  const Json& tax_row = views.at("tax").at("rows").at(0);
+  CHECK(tax_row.at(1).get<double>() == 70000.0);
+  CHECK(tax_row.at(2).get<double>() == doctest::Approx(160000.0).epsilon(1e-12));
+  CHECK(tax_row.at(5).get<double>() == doctest::Approx(192000.0).epsilon(1e-12));  // 470,000 - 278,000
+  // The Markdown summary puts both views side by side: year 1 books 188,000 (value 470,000 -
+  // 188,000 = 282,000) and deducts 278,000 (basis 192,000).
+  const std::string md = markdown_summary(report);
+  CHECK(md.find("**Depreciation views**") != std::string::npos);
+  CHECK(md.find("| 1 | $188,000 | $282,000 | $278,000 | $192,000 |") != std::string::npos);
+  CHECK(md.find("tax $26,847") != std::string::npos);
+  CHECK(markdown_summary(run_fixture("purchase_month3.json").report()).find("Depreciation views") == std::string::npos);
+}
+
+TEST_CASE("depreciation ledger: each bad depreciation input exits 2 naming its JSON pointer") {
+  struct Case {
+    const char* name;
+    Json depreciation;
+    const char* pointer;
+  };
+  const Case cases[] = {
+      {"method", {{"method", "sum_of_years_digits"}}, "/onprem/depreciation/method"},
+      {"class", {{"tax", {{"macrs_class_years", 4}}}}, "/onprem/depreciation/tax/macrs_class_years"},
+      {"class-range", {{"tax", {{"macrs_class_years", 15}}}}, "/onprem/depreciation/tax/macrs_class_years"},
+      {"class-missing", {{"tax", {{"bonus_fraction", 1.0}}}}, "/onprem/depreciation/tax/macrs_class_years"},
+      {"convention", {{"tax", {{"macrs_class_years", 5}, {"convention", "mid_month"}}}}, "/onprem/depreciation/tax/convention"},
+      {"bonus", {{"tax", {{"macrs_class_years", 5}, {"bonus_fraction", 1.5}}}}, "/onprem/depreciation/tax/bonus_fraction"},
+      {"section-179", {{"tax", {{"macrs_class_years", 5}, {"section_179_usd", -1.0}}}}, "/onprem/depreciation/tax/section_179_usd"},
+      {"typo", {{"tax", {{"macrs_class_years", 5}, {"bonus", 1.0}}}}, "/onprem/depreciation/tax/bonus"},
+  };
+  for (const Case& c : cases) {
+    INFO("case " << c.name);
+    Json doc = base_scenario_json();
+    doc["onprem"]["depreciation"] = c.depreciation;
+    const auto dir = scratch_dir(std::string("depreciation-bad-") + c.name);
+    const std::string scenario = write_json_file(dir / "scenario.json", doc);
+    const auto report = dir / "report.json";
+    const CliResult r = run_cli({"run", scenario, "--out", report.string(), "--quiet"});
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(c.pointer) != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(report));
+  }
+}
