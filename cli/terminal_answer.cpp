@@ -150,7 +150,8 @@ std::string terminal_answer(const Json& report, const std::vector<std::string>& 
   const Json& sc = report.at("scenario");
   std::string out = wrapped(headline_decision(report), columns, 0) + "\n";
   out += fmt::format("Plans over {} months, in USD, against the baseline {}\n"
-                     "(saving = the baseline's NPV minus the plan's: positive means the plan is cheaper):\n",
+                     "(saving = the baseline's NPV minus the plan's: positive means the plan is cheaper; payback\n"
+                     "\"none needed\": the plan never costs more than the baseline, there is no investment):\n",
                      sc.at("horizon_months").get<int>(), sc.at("baseline").get<std::string>());
   out += plans_table(report, columns);
   for (const std::string& part : {breakeven_lines(report, columns), monte_carlo_lines(report, columns)})

@@ -189,12 +189,24 @@ def interval(stats):
     return f"{format_usd(stats['ci95_low'])} .. {format_usd(stats['ci95_high'])}"
 
 
+def varies(stats):
+    """reports/verdict_text.cpp's interval_varies: wider than a billionth of the figure."""
+    low, high = stats.get("ci95_low"), stats.get("ci95_high")
+    if low is None or high is None:
+        return False
+    return high - low > 1e-9 * max(1.0, abs(low), abs(high))
+
+
 def monte_carlo_problems(report, rows):
     """What a Monte Carlo page must show, from its JSON report: every plan's 95% CI of the mean
     NPV; every comparison's 95% CI of the paired difference and P(cheaper)."""
     mc = report.get("monte_carlo", {})
     if mc.get("mode") not in ("discrete_event", "fluid"):
         return []
+    if not any(varies(plan["npv_usd"]) for plan in mc["plans"]):
+        # Nothing was drawn (reports/verdict_text.cpp, interval_varies): the page must not print
+        # zero-width intervals, so it leaves the distribution out.
+        return [f"Monte Carlo table shown for a run whose intervals have no width ({len(rows)} rows)"] if rows else []
     problems = []
     for plan in mc["plans"]:
         row = rows.get(plan["name"])

@@ -188,7 +188,7 @@ TEST_CASE("own-history worked example: the shipped jobs.csv is the import, and i
   REQUIRE(run.exit_code == 0);
   // docs/own-history.md quotes this verdict: owning one node never pays back against on-demand VMs.
   CHECK(run.out.find("buy-1-burst-spot") != std::string::npos);
-  CHECK(run.out.find("-$470,707     never") != std::string::npos);
+  CHECK(run.out.find("-$470,707       never") != std::string::npos);
 }
 
 }  // namespace tco

@@ -52,9 +52,11 @@ TEST_CASE("terminal answer: every shipped scenario's answer fits 100 columns") {
 TEST_CASE("terminal answer: the plans table of the main scenario, figures as in the report") {
   const std::string table = cli::plans_table(baseline_report("base-load-and-burst"));
   // npv_usd 26114487.49 -> $26,114,487; total 29377292.32 -> $29,377,292; 10.8405 $/GPU-h -> 10.84.
-  CHECK(contains(table, "1 cloud-on-demand        cloud      0 $26,114,487 $29,377,292   10.84     baseline       -"));
+  CHECK(contains(table, " 1 cloud-on-demand        cloud      0 $26,114,487 $29,377,292   10.84     baseline           -"));
   // buy-6-burst-half-spot: NPV 12331739.90, saving 26114487.49 - 12331739.90 = 13782747.59, payback 4.
-  CHECK(contains(table, "7 buy-6-burst-half-spot  hybrid     6 $12,331,740 $13,591,588    5.02  $13,782,748 month 4"));
+  CHECK(contains(table, " 7 buy-6-burst-half-spot  hybrid     6 $12,331,740 $13,591,588    5.02  $13,782,748     month 4"));
+  // A cloud plan that never costs more than the baseline has no investment to pay back.
+  CHECK(contains(table, " 3 neocloud-on-demand     cloud      0  $6,353,321  $7,147,120    2.64  $19,761,166 none needed"));
   CHECK_FALSE(contains(table, "~"));  // every name fits: no legend
 }
 
@@ -68,7 +70,7 @@ TEST_CASE("terminal answer: a name too long for 100 columns is shortened, and th
   CHECK(contains(table, "plans shortened above (~), in full:\n  7 = " + long_name + "\n"));
   CHECK(contains(table, "7 buy-6-nodes-of-hgx-h100"));
   CHECK(contains(table, "~ hybrid"));
-  CHECK(contains(table, "$13,782,748 month 4"));  // its saving still found by its full name
+  CHECK(contains(table, "$13,782,748     month 4"));  // its saving still found by its full name
 }
 
 TEST_CASE("terminal answer: the breakevens, one line per entry of the report's lists") {
@@ -77,10 +79,11 @@ TEST_CASE("terminal answer: the breakevens, one line per entry of the report's l
   CHECK(widest_line(wrapped) <= 100);
   const std::string lines = unwrapped(wrapped);
   // utilization 0.238084 -> 23.8%; 1390.41 GPU-hours per node per month.
-  CHECK(contains(lines, "  buy-4-burst (4 x hgx-h100-8) vs on-demand at $12.29/GPU-h: owning is cheaper above 23.8% "
+  CHECK(contains(lines, "  buy-4-burst (4 x hgx-h100-8) vs on-demand at $12.29/GPU-h of aws/p5.48xlarge/us-east-1: owning is cheaper above 23.8% "
                         "utilization (1390 GPU-hours per node per month)\n"));
   // At spot's $2.4575 the breakeven is null: u* > 1.
-  CHECK(contains(lines, "  buy-4-burst (4 x hgx-h100-8) vs spot at $2.46/GPU-h: renting is cheaper at any utilization\n"));
+  CHECK(contains(lines, "  buy-4-burst (4 x hgx-h100-8) vs spot at $2.46/GPU-h of aws/p5.48xlarge/us-east-1: renting is cheaper at any "
+                        "utilization\n"));
   // cloud_price_multiplier 0.254299 for buy-4-burst; null for a cloud plan.
   CHECK(contains(lines, "  buy-4-burst vs cloud-on-demand: they cost the same when the cloud prices (on_demand+spot+reserved) "
                         "are 0.254 x today's\n"));
