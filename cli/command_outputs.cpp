@@ -1,8 +1,8 @@
 #include "cli/command_outputs.hpp"
 
-#include "reports/csv_report.hpp"
-#include "reports/html_report.hpp"
-#include "reports/markdown_summary.hpp"
+#include "reports/csv/csv_report.hpp"
+#include "reports/html/html_report.hpp"
+#include "reports/markdown/markdown_summary.hpp"
 
 namespace tco::cli {
 

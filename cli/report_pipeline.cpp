@@ -2,7 +2,7 @@
 
 #include "engine/scenario_run.hpp"
 #include "engine/decisions/uncertainty_analysis.hpp"
-#include "reports/decisions_json.hpp"
+#include "reports/json/decisions_json.hpp"
 
 namespace tco::cli {
 

@@ -11,7 +11,7 @@
 #include "core/io/json_reader.hpp"
 #include "engine/montecarlo/monte_carlo.hpp"
 #include "models/scenario.hpp"
-#include "reports/json_report.hpp"
+#include "reports/json/json_report.hpp"
 
 namespace tco::cli {
 

@@ -176,7 +176,7 @@ class Chromium:
 
 
 def format_usd(x):
-    """reports/markdown_summary.cpp's format_usd: whole dollars (half away from zero), grouped."""
+    """reports/markdown/markdown_summary.cpp's format_usd: whole dollars (half away from zero), grouped."""
     if not math.isfinite(x):
         return "n/a"
     if abs(x) >= 1e15:
@@ -190,7 +190,7 @@ def interval(stats):
 
 
 def varies(stats):
-    """reports/verdict_text.cpp's interval_varies: wider than a billionth of the figure."""
+    """reports/verdict/verdict_text.cpp's interval_varies: wider than a billionth of the figure."""
     low, high = stats.get("ci95_low"), stats.get("ci95_high")
     if low is None or high is None:
         return False
@@ -204,7 +204,7 @@ def monte_carlo_problems(report, rows):
     if mc.get("mode") not in ("discrete_event", "fluid"):
         return []
     if not any(varies(plan["npv_usd"]) for plan in mc["plans"]):
-        # Nothing was drawn (reports/verdict_text.cpp, interval_varies): the page must not print
+        # Nothing was drawn (reports/verdict/verdict_text.cpp, interval_varies): the page must not print
         # zero-width intervals, so it leaves the distribution out.
         return [f"Monte Carlo table shown for a run whose intervals have no width ({len(rows)} rows)"] if rows else []
     problems = []

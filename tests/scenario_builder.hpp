@@ -19,7 +19,7 @@
 #include "cli_test_support.hpp"
 #include "engine/scenario_run.hpp"
 #include "models/scenario.hpp"
-#include "reports/json_report.hpp"
+#include "reports/json/json_report.hpp"
 #include "test_support.hpp"
 
 namespace tco::test {

@@ -13,7 +13,7 @@
 #include "engine/sweep/sweep_size.hpp"
 #include "models/site/cooling.hpp"
 #include "core/io/finite_figures.hpp"
-#include "reports/markdown_summary.hpp"
+#include "reports/markdown/markdown_summary.hpp"
 #include "scenario_builder.hpp"
 
 using namespace tco;

@@ -7,7 +7,7 @@
 
 #include <doctest/doctest.h>
 
-#include "reports/markdown_summary.hpp"
+#include "reports/markdown/markdown_summary.hpp"
 #include "scenario_builder.hpp"
 
 using namespace tco;

@@ -1,4 +1,4 @@
-// `tcosim diff` (reports/report_diff.hpp): reports built in the test, compared through the
+// `tcosim diff` (reports/diff/report_diff.hpp): reports built in the test, compared through the
 // command line (exit codes, what is named) and through diff_reports (verdicts).
 #include <doctest/doctest.h>
 
@@ -6,7 +6,7 @@
 
 #include "cli_test_support.hpp"
 #include "core/error.hpp"
-#include "reports/report_diff.hpp"
+#include "reports/diff/report_diff.hpp"
 #include "test_support.hpp"
 
 namespace {

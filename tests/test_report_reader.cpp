@@ -9,7 +9,7 @@
 
 #include "cli_test_support.hpp"
 #include "core/error.hpp"
-#include "reports/report_reader.hpp"
+#include "reports/reader/report_reader.hpp"
 #include "test_support.hpp"
 
 using namespace tco;

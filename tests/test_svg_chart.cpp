@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "reports/html_report.hpp"
-#include "reports/label_spread.hpp"
-#include "reports/svg_axis.hpp"
-#include "reports/svg_chart.hpp"
-#include "reports/svg_palette.hpp"
+#include "reports/html/html_report.hpp"
+#include "reports/svg/label_spread.hpp"
+#include "reports/svg/svg_axis.hpp"
+#include "reports/svg/svg_chart.hpp"
+#include "reports/svg/svg_palette.hpp"
 #include "scenario_builder.hpp"
 #include "test_support.hpp"
 

@@ -1,4 +1,4 @@
-// What `tcosim run` prints (cli/terminal_answer.*, cli/plans_table.*): the verdict, a plans table
+// What `tcosim run` prints (cli/terminal/terminal_answer.*, cli/terminal/plans_table.*): the verdict, a plans table
 // within 100 columns whose long names are shortened with a legend, the breakevens of the report's
 // list (hand-checked against the baseline report's figures), the Monte Carlo differences with their
 // sign convention, and every file written.
@@ -9,7 +9,7 @@
 
 #include <doctest/doctest.h>
 
-#include "cli/terminal_answer.hpp"
+#include "cli/terminal/terminal_answer.hpp"
 #include "scenario_builder.hpp"
 
 namespace tco::test {

@@ -1,7 +1,7 @@
 // `tcosim validate` on the mistakes real public catalogs make (issue 6; SkyPilot's and
 // OpenCost's trackers), one test each, through the command line as CI runs it: a small
 // catalog written into a scratch folder, then the exit code and the finding's code.
-// Errors exit 2, warnings are printed and exit 0 (cli/cmd_validate.cpp).
+// Errors exit 2, warnings are printed and exit 0 (cli/commands/cmd_validate.cpp).
 #include <doctest/doctest.h>
 
 #include <fstream>

@@ -1,18 +1,18 @@
 // The answer a finance review acts on (issue #22 items 1-3): utilization breakevens against every
 // cloud offer a plan uses, keyed by offer id; the verdict (never a plan that leaves work unserved
 // while waiting is free, with the breakeven against the recommended plan's offer); the payback,
-// IRR and interval wording of engine/ledger/recommendation.hpp and reports/verdict_text.hpp.
+// IRR and interval wording of engine/ledger/recommendation.hpp and reports/verdict/verdict_text.hpp.
 #include <string>
 
 #include <doctest/doctest.h>
 
-#include "cli/terminal_answer.hpp"
+#include "cli/terminal/terminal_answer.hpp"
 
 #include "cli/report_pipeline.hpp"
-#include "reports/html_escape.hpp"
-#include "reports/html_report.hpp"
-#include "reports/markdown_summary.hpp"
-#include "reports/verdict_text.hpp"
+#include "reports/html/html_escape.hpp"
+#include "reports/html/html_report.hpp"
+#include "reports/markdown/markdown_summary.hpp"
+#include "reports/verdict/verdict_text.hpp"
 #include "scenario_builder.hpp"
 
 namespace tco::test {

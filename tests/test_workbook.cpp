@@ -11,7 +11,7 @@
 
 #include "cli_test_support.hpp"
 #include "core/io/json_reader.hpp"
-#include "reports/workbook.hpp"
+#include "reports/workbook/workbook.hpp"
 #include "scenario_builder.hpp"
 #include "test_support.hpp"
 

@@ -13,7 +13,7 @@
 
 #include "cli/app.hpp"
 #include "cli/options.hpp"
-#include "cli/terminal_answer.hpp"
+#include "cli/terminal/terminal_answer.hpp"
 #include "core/parallel_for_index.hpp"
 #include "core/progress/progress_bar.hpp"
 #include "engine/decisions/calibration.hpp"

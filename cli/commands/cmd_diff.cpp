@@ -1,14 +1,14 @@
 // tcosim diff BASE.json NEW.json [--tolerance 0.5%] [--abs-tolerance-usd 1000] [--format text|md|json]
 // Exit 1 when a decision changed or a headline figure moved beyond tolerance, 0 otherwise
-// (prints "no change" when nothing differs), 2 on bad input (reports/report_diff.hpp).
+// (prints "no change" when nothing differs), 2 on bad input (reports/diff/report_diff.hpp).
 #include <memory>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/app.hpp"
 #include "core/error.hpp"
-#include "reports/report_diff.hpp"
-#include "reports/report_reader.hpp"
+#include "reports/diff/report_diff.hpp"
+#include "reports/reader/report_reader.hpp"
 
 namespace tco::cli {
 

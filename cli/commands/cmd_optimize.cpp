@@ -14,13 +14,13 @@
 #include "cli/app.hpp"
 #include "cli/options.hpp"
 #include "cli/report_pipeline.hpp"
-#include "cli/terminal_answer.hpp"
+#include "cli/terminal/terminal_answer.hpp"
 #include "core/parallel_for_index.hpp"
 #include "core/progress/progress_bar.hpp"
 #include "core/error.hpp"
 #include "engine/decisions/sizing.hpp"
-#include "reports/decisions_json.hpp"
-#include "reports/markdown_summary.hpp"
+#include "reports/json/decisions_json.hpp"
+#include "reports/markdown/markdown_summary.hpp"
 #include "core/io/output_set.hpp"
 
 namespace tco::cli {

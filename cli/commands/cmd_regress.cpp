@@ -26,8 +26,8 @@
 #include "core/error.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/output_set.hpp"
-#include "reports/report_diff.hpp"
-#include "reports/report_reader.hpp"
+#include "reports/diff/report_diff.hpp"
+#include "reports/reader/report_reader.hpp"
 
 namespace tco::cli {
 

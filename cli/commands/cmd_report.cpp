@@ -7,13 +7,13 @@
 #include "cli/app.hpp"
 #include "core/error.hpp"
 #include "core/io/atomic_file.hpp"
-#include "reports/csv_report.hpp"
-#include "reports/html_report.hpp"
+#include "reports/csv/csv_report.hpp"
+#include "reports/html/html_report.hpp"
 #include "cli/command_outputs.hpp"
-#include "cli/terminal_answer.hpp"
-#include "reports/json_report.hpp"
-#include "reports/report_reader.hpp"
-#include "reports/workbook.hpp"
+#include "cli/terminal/terminal_answer.hpp"
+#include "reports/json/json_report.hpp"
+#include "reports/reader/report_reader.hpp"
+#include "reports/workbook/workbook.hpp"
 
 namespace tco::cli {
 

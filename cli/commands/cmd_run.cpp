@@ -13,7 +13,7 @@
 #include "cli/options.hpp"
 #include "cli/command_outputs.hpp"
 #include "cli/report_pipeline.hpp"
-#include "cli/terminal_answer.hpp"
+#include "cli/terminal/terminal_answer.hpp"
 #include "core/error.hpp"
 #include "core/parallel_for_index.hpp"
 #include "core/progress/progress_bar.hpp"
@@ -21,8 +21,8 @@
 #include "engine/scenario_run.hpp"
 #include "models/scenario.hpp"
 #include "core/io/atomic_file.hpp"
-#include "reports/json_report.hpp"
-#include "reports/workbook.hpp"
+#include "reports/json/json_report.hpp"
+#include "reports/workbook/workbook.hpp"
 
 namespace tco::cli {
 

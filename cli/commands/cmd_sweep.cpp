@@ -12,7 +12,7 @@
 
 #include "cli/app.hpp"
 #include "cli/options.hpp"
-#include "cli/terminal_answer.hpp"
+#include "cli/terminal/terminal_answer.hpp"
 #include "core/progress/progress_bar.hpp"
 #include "core/error.hpp"
 #include "engine/sweep/sweep_run.hpp"

@@ -1,4 +1,4 @@
-#include "cli/plans_table.hpp"
+#include "cli/terminal/plans_table.hpp"
 
 #include <algorithm>
 #include <array>
@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "reports/markdown_summary.hpp"
-#include "reports/verdict_text.hpp"
+#include "reports/markdown/markdown_summary.hpp"
+#include "reports/verdict/verdict_text.hpp"
 
 namespace tco::cli {
 

@@ -1,11 +1,11 @@
-#include "cli/terminal_answer.hpp"
+#include "cli/terminal/terminal_answer.hpp"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "reports/html_report.hpp"
-#include "reports/markdown_summary.hpp"
+#include "reports/html/html_report.hpp"
+#include "reports/markdown/markdown_summary.hpp"
 
 namespace tco::cli {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/plans_table.hpp"
+#include "cli/terminal/plans_table.hpp"
 #include "core/io/json_reader.hpp"
 
 namespace tco::cli {

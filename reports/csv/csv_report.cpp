@@ -1,4 +1,4 @@
-#include "reports/csv_report.hpp"
+#include "reports/csv/csv_report.hpp"
 
 #include <fmt/format.h>
 

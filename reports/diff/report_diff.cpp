@@ -1,4 +1,4 @@
-#include "reports/report_diff.hpp"
+#include "reports/diff/report_diff.hpp"
 
 #include <algorithm>
 #include <array>
@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "reports/markdown_summary.hpp"
+#include "reports/markdown/markdown_summary.hpp"
 
 namespace tco {
 

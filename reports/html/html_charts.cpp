@@ -1,11 +1,11 @@
-#include "reports/html_charts.hpp"
+#include "reports/html/html_charts.hpp"
 
 #include <optional>
 
 #include <fmt/format.h>
 
-#include "reports/html_escape.hpp"
-#include "reports/svg_chart.hpp"
+#include "reports/html/html_escape.hpp"
+#include "reports/svg/svg_chart.hpp"
 
 namespace tco {
 

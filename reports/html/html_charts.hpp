@@ -1,6 +1,6 @@
-// The chart sections of the HTML report (reports/html_report.cpp puts them on the page): the
+// The chart sections of the HTML report (reports/html/html_report.cpp puts them on the page): the
 // cumulative discounted cost by plan with its payback points, the sizing curve and the tornado.
-// The Monte Carlo distribution has its own file (reports/html_monte_carlo.hpp).
+// The Monte Carlo distribution has its own file (reports/html/html_monte_carlo.hpp).
 #pragma once
 
 #include <string>

@@ -1,12 +1,12 @@
-#include "reports/html_monte_carlo.hpp"
+#include "reports/html/html_monte_carlo.hpp"
 
 #include <optional>
 
 #include <fmt/format.h>
 
-#include "reports/html_escape.hpp"
-#include "reports/markdown_summary.hpp"
-#include "reports/svg_chart.hpp"
+#include "reports/html/html_escape.hpp"
+#include "reports/markdown/markdown_summary.hpp"
+#include "reports/svg/svg_chart.hpp"
 
 namespace tco {
 

@@ -1,15 +1,15 @@
-#include "reports/html_report.hpp"
+#include "reports/html/html_report.hpp"
 
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "reports/html_escape.hpp"
+#include "reports/html/html_escape.hpp"
 
-#include "reports/markdown_summary.hpp"
-#include "reports/html_charts.hpp"
-#include "reports/html_monte_carlo.hpp"
-#include "reports/verdict_text.hpp"
+#include "reports/markdown/markdown_summary.hpp"
+#include "reports/html/html_charts.hpp"
+#include "reports/html/html_monte_carlo.hpp"
+#include "reports/verdict/verdict_text.hpp"
 
 namespace tco {
 

@@ -1,4 +1,4 @@
-#include "reports/decisions_json.hpp"
+#include "reports/json/decisions_json.hpp"
 
 #include <algorithm>
 #include <cmath>

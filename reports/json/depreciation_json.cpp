@@ -1,4 +1,4 @@
-#include "reports/depreciation_json.hpp"
+#include "reports/json/depreciation_json.hpp"
 
 namespace tco {
 

@@ -1,6 +1,6 @@
-#include "reports/json_report.hpp"
+#include "reports/json/json_report.hpp"
 #include "core/io/finite_figures.hpp"
-#include "reports/depreciation_json.hpp"
+#include "reports/json/depreciation_json.hpp"
 
 // Each section spells out its struct field by field, as reports/report.schema.json names them:
 // alike in shape, but each list is its own part of the report's format.

@@ -1,10 +1,10 @@
-#include "reports/depreciation_markdown.hpp"
+#include "reports/markdown/depreciation_markdown.hpp"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "reports/markdown_summary.hpp"
+#include "reports/markdown/markdown_summary.hpp"
 
 namespace tco {
 

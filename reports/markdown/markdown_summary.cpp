@@ -1,11 +1,11 @@
-#include "reports/markdown_summary.hpp"
-#include "reports/depreciation_markdown.hpp"
+#include "reports/markdown/markdown_summary.hpp"
+#include "reports/markdown/depreciation_markdown.hpp"
 
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "reports/verdict_text.hpp"
+#include "reports/verdict/verdict_text.hpp"
 
 namespace tco {
 

@@ -1,4 +1,4 @@
-#include "reports/report_reader.hpp"
+#include "reports/reader/report_reader.hpp"
 
 #include <array>
 

@@ -1,4 +1,4 @@
-#include "reports/label_spread.hpp"
+#include "reports/svg/label_spread.hpp"
 
 #include <algorithm>
 #include <numeric>

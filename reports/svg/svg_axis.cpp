@@ -1,4 +1,4 @@
-#include "reports/svg_axis.hpp"
+#include "reports/svg/svg_axis.hpp"
 
 #include <algorithm>
 #include <cmath>

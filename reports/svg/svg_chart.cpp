@@ -1,4 +1,4 @@
-#include "reports/svg_chart.hpp"
+#include "reports/svg/svg_chart.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "reports/html_escape.hpp"
-#include "reports/label_spread.hpp"
-#include "reports/svg_axis.hpp"
-#include "reports/svg_palette.hpp"
+#include "reports/html/html_escape.hpp"
+#include "reports/svg/label_spread.hpp"
+#include "reports/svg/svg_axis.hpp"
+#include "reports/svg/svg_palette.hpp"
 
 namespace tco::svg {
 

@@ -1,7 +1,7 @@
 // Small inline-SVG charts for the HTML report: no JavaScript, no network, readable when
 // printed. Each function returns one <svg> element whose viewBox is `width` pixels wide (the
 // page's content width by default) and which scales to the width of the page. Every text label
-// has its own room: line-end labels are moved apart (reports/label_spread.hpp), payback points
+// has its own room: line-end labels are moved apart (reports/svg/label_spread.hpp), payback points
 // are listed in rows under the plot, and margins are sized from the labels they hold;
 // tests/check_html_layout.py measures the rendered boxes in Chromium.
 #pragma once

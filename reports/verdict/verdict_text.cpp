@@ -1,4 +1,4 @@
-#include "reports/verdict_text.hpp"
+#include "reports/verdict/verdict_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "reports/markdown_summary.hpp"
+#include "reports/markdown/markdown_summary.hpp"
 
 namespace tco {
 

@@ -1,4 +1,4 @@
-#include "reports/workbook.hpp"
+#include "reports/workbook/workbook.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -10,8 +10,8 @@
 #include <xlsxwriter.h>
 
 #include "core/error.hpp"
-#include "reports/markdown_summary.hpp"
-#include "reports/verdict_text.hpp"
+#include "reports/markdown/markdown_summary.hpp"
+#include "reports/verdict/verdict_text.hpp"
 
 namespace tco {
 
