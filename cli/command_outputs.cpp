@@ -1,5 +1,9 @@
 #include "cli/command_outputs.hpp"
 
+#include <ostream>
+
+#include "cli/terminal/terminal_answer.hpp"
+
 #include "reports/csv/csv_report.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/markdown/markdown_summary.hpp"
@@ -19,6 +23,14 @@ void stage_human_formats(OutputSet& outputs, const Json& report, const HumanForm
   if (!formats.html.empty()) outputs.stage(formats.html, html_text);
   if (!formats.md.empty()) outputs.stage(formats.md, md_text);
   for (const auto& [name, text] : tables) outputs.stage_in_folder(formats.csv_dir, name, text);
+}
+
+void commit_and_answer(std::ostream& out, OutputSet& outputs, const std::string& report_path,
+                       const std::string& report_text, bool quiet, const std::function<std::string()>& answer) {
+  if (!report_path.empty()) outputs.stage(report_path, report_text);
+  outputs.commit();
+  if (quiet || OutputSet::is_stdout(report_path)) return;
+  out << answer() << files_written_lines(outputs.written_files());
 }
 
 }  // namespace tco::cli

@@ -99,12 +99,8 @@ int run_calibrate(const CalibrateOptions& o, CommandContext& ctx) {
   // Everything is computed and checked before anything is written.
   const Json calibration = calibration_json(scenario, result);
   require_finite_figures(calibration, o.scenario);
-  if (!o.out.empty()) outputs.stage(o.out, calibration.dump(2) + "\n");
-  outputs.commit();
-  if (!o.quiet && !OutputSet::is_stdout(o.out)) {
-    ctx.out << calibration_console(result);
-    ctx.out << files_written_lines(outputs.written_files());
-  }
+  commit_and_answer(ctx.out, outputs, o.out, calibration.dump(2) + "\n", o.quiet,
+                    [&] { return calibration_console(result); });
   return kExitOk;
 }
 

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
+#include "cli/command_outputs.hpp"
 #include "cli/options.hpp"
 #include "cli/report_pipeline.hpp"
 #include "cli/terminal/terminal_answer.hpp"
@@ -92,14 +93,10 @@ int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
   Json report = make_report(o.scenario, o.catalog, mc, RunMetadata{"optimize", mc.threads});
   bar.stop();
   report["sizing"] = sizing_json(sizing);
-  if (!o.out.empty()) outputs.stage(o.out, report_text(report));
-  outputs.commit();
-  if (!o.quiet && !OutputSet::is_stdout(o.out)) {
-    ctx.out << sizing_console(report.at("sizing"));
-    ctx.out << fmt::format("  {} grid points x {} paths in {:.2f} s\n", sizing.points.size(), sizing.paths,
-                           sizing.seconds);
-    ctx.out << files_written_lines(outputs.written_files());
-  }
+  commit_and_answer(ctx.out, outputs, o.out, report_text(report), o.quiet, [&] {
+    return sizing_console(report.at("sizing")) + fmt::format("  {} grid points x {} paths in {:.2f} s\n",
+                                                             sizing.points.size(), sizing.paths, sizing.seconds);
+  });
   return kExitOk;
 }
 

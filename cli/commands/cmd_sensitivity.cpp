@@ -80,12 +80,7 @@ int run_sensitivity(const SensitivityOptions& o, CommandContext& ctx) {
   Json report = make_report(scenario, mc, RunMetadata{"sensitivity", mc.threads});
   add_uncertainty_analysis(report, o.scenario, o.catalog, mc, o.plan);
   bar.stop();
-  if (!o.out.empty()) outputs.stage(o.out, report_text(report));
-  outputs.commit();
-  if (!o.quiet && !OutputSet::is_stdout(o.out)) {
-    ctx.out << sensitivity_console(report);
-    ctx.out << files_written_lines(outputs.written_files());
-  }
+  commit_and_answer(ctx.out, outputs, o.out, report_text(report), o.quiet, [&] { return sensitivity_console(report); });
   return kExitOk;
 }
 
