@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "models/importers/trace_import.hpp"
+#include "models/importers/import_collector.hpp"
 
 namespace tco {
 

@@ -6,7 +6,6 @@
 #include <fstream>
 #include <map>
 #include <optional>
-#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -22,8 +21,6 @@ namespace tco {
 
 namespace {
 
-constexpr const char* kReasons[] = {"zero_gpus", "never_scheduled", "no_end_time", "zero_duration"};
-constexpr double kSecondsPerHour = 3600.0;
 
 // A comma-separated file read line by line; fields by name (from the header, or given for a
 // headerless file); every error names the line and the 1-based column.
@@ -242,69 +239,6 @@ ImportResult import_helios(const std::string& path) {
 }
 
 }  // namespace
-
-long ImportCounts::dropped_total() const {
-  long total = 0;
-  for (const auto& [reason, count] : dropped) total += count;
-  return total;
-}
-
-ImportCollector::ImportCollector(std::initializer_list<const char*> extra_reasons) {
-  for (const char* reason : kReasons) counts_.dropped.emplace_back(reason, 0);
-  for (const char* reason : extra_reasons) counts_.dropped.emplace_back(reason, 0);
-}
-
-bool ImportCollector::drop_first(std::initializer_list<std::pair<bool, const char*>> reasons) {
-  for (const auto& [applies, reason] : reasons)
-    if (applies) {
-      drop(reason);
-      return true;
-    }
-  return false;
-}
-
-void ImportCollector::keep_run(Job job, double submit_s, double start_s, double end_s) {
-  if (end_s == start_s) return drop("zero_duration");
-  job.submit_h = std::min(submit_s, start_s) / kSecondsPerHour;
-  job.duration_h = (end_s - start_s) / kSecondsPerHour;
-  submit_s_.push_back(static_cast<std::int64_t>(std::min(submit_s, start_s)));
-  keep(std::move(job));
-}
-
-void ImportCollector::drop(const char* reason) {
-  for (auto& [name, count] : counts_.dropped)
-    if (name == reason) {
-      ++count;
-      return;
-    }
-  counts_.dropped.emplace_back(reason, 1);
-}
-
-ImportResult ImportCollector::finish(long rows, bool shift_to_zero) {
-  if (shift_to_zero && !jobs_.empty()) {
-    double earliest = jobs_.front().submit_h;
-    for (const Job& j : jobs_) earliest = std::min(earliest, j.submit_h);
-    for (Job& j : jobs_) j.submit_h -= earliest;
-  }
-  std::stable_sort(jobs_.begin(), jobs_.end(), [](const Job& a, const Job& b) { return a.submit_h < b.submit_h; });
-  counts_.rows = rows;
-  counts_.jobs = static_cast<long>(jobs_.size());
-  return {std::move(jobs_), counts_, std::nullopt};
-}
-
-ImportResult ImportCollector::finish_absolute(long rows, const TimeZone& zone) {
-  std::optional<TraceStart> start;
-  if (!jobs_.empty()) {
-    if (submit_s_.size() != jobs_.size()) throw std::logic_error("finish_absolute: a job kept without its seconds");
-    const std::int64_t earliest_s = *std::min_element(submit_s_.begin(), submit_s_.end());
-    for (std::size_t i = 0; i < jobs_.size(); ++i)
-      jobs_[i].submit_h = static_cast<double>(submit_s_[i] - earliest_s) / kSecondsPerHour;
-    start = TraceStart{earliest_s, format_time_with_offset(earliest_s, zone.utc_offset_s(earliest_s)), zone.name()};
-  }
-  ImportResult result = finish(rows, false);
-  result.start = std::move(start);
-  return result;
-}
 
 const std::vector<std::string>& trace_import_formats() {
   static const std::vector<std::string> formats = {"openb", "dlrm", "philly", "pai", "helios", "slurm", "k8s-pods"};
