@@ -42,6 +42,10 @@ void add_quiet_flag(CLI::App& cmd, bool& quiet) {
   cmd.add_flag("--quiet,-q", quiet, "Print nothing on success, and no progress bar");
 }
 
+void add_report_out_option(CLI::App& cmd, std::string& out) {
+  cmd.add_option("--out,-o", out, "Write the JSON report here (\"-\": the standard output; see docs/report.md)");
+}
+
 bool progress_wanted(const CommandContext& ctx, bool quiet) {
   return !quiet && &ctx.err == &std::cerr && stderr_is_terminal();
 }

@@ -30,6 +30,8 @@ SweepBackend backend_of(const std::string& backend);
 void add_catalog_option(CLI::App& cmd, std::string& catalog);
 // --quiet, -q: print nothing on success, and no progress bar.
 void add_quiet_flag(CLI::App& cmd, bool& quiet);
+// --out, -o: where the command writes its JSON report ("-": the standard output).
+void add_report_out_option(CLI::App& cmd, std::string& out);
 // The progress bar is drawn only on the process's own standard error when it is a terminal and
 // the command is not --quiet (never into a test's captured stream or a log file).
 bool progress_wanted(const CommandContext& ctx, bool quiet);

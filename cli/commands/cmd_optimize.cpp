@@ -130,7 +130,7 @@ void setup_optimize(CLI::App& app, CommandContext& ctx) {
                   "Seed of the random streams (default: the scenario's monte_carlo.seed; 0 is an ordinary seed)");
   add_threads_option(*cmd, opts->threads);
   add_backend_option(*cmd, opts->backend);
-  cmd->add_option("--out,-o", opts->out, "Write the JSON report here (\"-\": the standard output; see docs/report.md)");
+  add_report_out_option(*cmd, opts->out);
   add_catalog_option(*cmd, opts->catalog);
   add_quiet_flag(*cmd, opts->quiet);
   cmd->callback([opts, &ctx] { ctx.exit_code = run_optimize(*opts, ctx); });

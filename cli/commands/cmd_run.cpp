@@ -95,7 +95,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
       "breakdown by category, monthly cash flows, comparisons with the baseline (NPV saving, payback month, IRR), "
       "utilization and cloud-price breakevens, and warnings.");
   cmd->add_option("scenario", opts->scenario, "Scenario file (JSON; see docs/scenario.md)")->required();
-  cmd->add_option("--out,-o", opts->out, "Write the JSON report here (\"-\": the standard output; see docs/report.md)");
+  add_report_out_option(*cmd, opts->out);
   cmd->add_option("--md", opts->formats.md, "Also write a Markdown summary here (for a pull-request comment)");
   cmd->add_option("--html", opts->formats.html,
                   "Also write a self-contained HTML report here (inline SVG charts, no network, no JavaScript)");

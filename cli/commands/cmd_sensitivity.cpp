@@ -107,7 +107,7 @@ void setup_sensitivity(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--seed", opts->seed,
                   "Seed of the input draws (default: the scenario's monte_carlo.seed; 0 is an ordinary seed)");
   add_threads_option(*cmd, opts->threads);
-  cmd->add_option("--out,-o", opts->out, "Write the JSON report here (\"-\": the standard output; see docs/report.md)");
+  add_report_out_option(*cmd, opts->out);
   add_catalog_option(*cmd, opts->catalog);
   add_quiet_flag(*cmd, opts->quiet);
   cmd->callback([opts, &ctx] { ctx.exit_code = run_sensitivity(*opts, ctx); });
