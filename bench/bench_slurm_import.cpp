@@ -17,7 +17,7 @@
 
 #include <fmt/format.h>
 
-#include "models/importers/slurm_import.hpp"
+#include "models/importers/jobs/slurm_import.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <doctest/doctest.h>
 
 #include "cli_test_support.hpp"
-#include "models/importers/trace_import.hpp"
+#include "models/importers/jobs/trace_import.hpp"
 
 namespace tco::test {
 

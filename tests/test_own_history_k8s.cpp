@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "cli_test_support.hpp"
-#include "models/importers/k8s_pods_import.hpp"
+#include "models/importers/jobs/k8s_pods_import.hpp"
 #include "import_test_support.hpp"
 #include "scenario_builder.hpp"
 #include "test_support.hpp"

@@ -7,7 +7,7 @@
 
 #include "cli_test_support.hpp"
 #include "core/error.hpp"
-#include "models/importers/slurm_import.hpp"
+#include "models/importers/jobs/slurm_import.hpp"
 #include "models/workload/trace_csv.hpp"
 #include "models/workload/trace_start.hpp"
 #include "import_test_support.hpp"

@@ -1,4 +1,4 @@
-// `tcosim pricing import --format price-index` (models/importers/price_index_import.hpp): the
+// `tcosim pricing import --format price-index` (models/importers/prices/price_index_import.hpp): the
 // published H100 rental index read in place into a price schedule that a scenario runs on; $0
 // and NaN rows skipped and counted; malformed rows exit 2 naming the file, line and column.
 #include <filesystem>
@@ -7,7 +7,7 @@
 
 #include <doctest/doctest.h>
 
-#include "models/importers/price_index_import.hpp"
+#include "models/importers/prices/price_index_import.hpp"
 #include "scenario_builder.hpp"
 
 namespace tco::test {

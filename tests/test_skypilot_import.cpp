@@ -5,7 +5,7 @@
 
 #include "core/error.hpp"
 #include "models/catalog/catalog_validation.hpp"
-#include "models/importers/skypilot_import.hpp"
+#include "models/importers/prices/skypilot_import.hpp"
 #include "test_support.hpp"
 
 using namespace tco;

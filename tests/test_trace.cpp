@@ -8,7 +8,7 @@
 
 #include "core/error.hpp"
 #include "models/workload/trace_csv.hpp"
-#include "models/importers/trace_import.hpp"
+#include "models/importers/jobs/trace_import.hpp"
 #include "models/workload/trace_stats.hpp"
 #include "scenario_builder.hpp"
 

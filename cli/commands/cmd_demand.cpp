@@ -18,7 +18,7 @@
 #include "cli/app.hpp"
 #include "core/error.hpp"
 #include "core/time/time_zone.hpp"
-#include "models/importers/demand_json_import.hpp"
+#include "models/importers/demand/demand_json_import.hpp"
 #include "models/workload/workload.hpp"
 #include "core/io/output_set.hpp"
 

@@ -8,8 +8,8 @@
 #include "cli/app.hpp"
 #include "core/error.hpp"
 #include "models/catalog/catalog_validation.hpp"
-#include "models/importers/price_index_import.hpp"
-#include "models/importers/skypilot_import.hpp"
+#include "models/importers/prices/price_index_import.hpp"
+#include "models/importers/prices/skypilot_import.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/output_set.hpp"
 
@@ -32,7 +32,7 @@ struct ImportedFile {
   std::string summary;
 };
 
-// A published price series into one price schedule object (models/importers/price_index_import.hpp).
+// A published price series into one price schedule object (models/importers/prices/price_index_import.hpp).
 static ImportedFile import_price_index_file(const PricingImportOptions& o) {
   PriceIndexImport imported = import_price_index(o.files.front(), o.interpolation);
   std::string summary = fmt::format("a price schedule of {} points to {} ({} rows read, {} with a $0 price skipped, {} "

@@ -9,9 +9,9 @@
 
 #include "cli/app.hpp"
 #include "models/workload/trace_csv.hpp"
-#include "models/importers/k8s_pods_import.hpp"
-#include "models/importers/slurm_import.hpp"
-#include "models/importers/trace_import.hpp"
+#include "models/importers/jobs/k8s_pods_import.hpp"
+#include "models/importers/jobs/slurm_import.hpp"
+#include "models/importers/jobs/trace_import.hpp"
 #include "models/workload/trace_start.hpp"
 #include "models/workload/trace_stats.hpp"
 #include "core/io/output_set.hpp"

@@ -9,7 +9,7 @@
 #include "engine/des/batch_draws.hpp"
 #include "core/error.hpp"
 #include "core/random/random.hpp"
-#include "models/importers/trace_import.hpp"
+#include "models/importers/jobs/trace_import.hpp"
 #include "models/workload/trace_clock.hpp"
 
 namespace tco::des {

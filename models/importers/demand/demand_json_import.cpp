@@ -1,4 +1,4 @@
-#include "models/importers/demand_json_import.hpp"
+#include "models/importers/demand/demand_json_import.hpp"
 
 #include <cmath>
 #include <limits>

@@ -7,13 +7,13 @@
 //   opencost: the JSON of /allocation with step=1h: "data" is one map of allocations per window;
 //     a window's demand is the sum of its allocations' gpuHours / the window's hours (1); the
 //     "__idle__" allocation (capacity nobody was allocated) is not demand and is left out.
-// Samples go into UTC clock hours as models/importers/hourly_demand.hpp says.
+// Samples go into UTC clock hours as models/importers/demand/hourly_demand.hpp says.
 // Example: values [[1710039600,"2"],[1710041400,"4"]] of one series give hour 0 = 3 GPUs.
 #pragma once
 
 #include <string>
 
-#include "models/importers/hourly_demand.hpp"
+#include "models/importers/demand/hourly_demand.hpp"
 
 namespace tco {
 

@@ -1,4 +1,4 @@
-#include "models/importers/hourly_demand.hpp"
+#include "models/importers/demand/hourly_demand.hpp"
 
 #include <fmt/format.h>
 

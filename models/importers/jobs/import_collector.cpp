@@ -1,4 +1,4 @@
-#include "models/importers/import_collector.hpp"
+#include "models/importers/jobs/import_collector.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "models/importers/k8s_pods_import.hpp"
+#include "models/importers/jobs/k8s_pods_import.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "models/importers/import_collector.hpp"
+#include "models/importers/jobs/import_collector.hpp"
 
 namespace tco {
 

@@ -1,4 +1,4 @@
-#include "models/importers/slurm_import.hpp"
+#include "models/importers/jobs/slurm_import.hpp"
 
 #include <algorithm>
 #include <cctype>

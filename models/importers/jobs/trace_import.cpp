@@ -1,4 +1,4 @@
-#include "models/importers/trace_import.hpp"
+#include "models/importers/jobs/trace_import.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -13,8 +13,8 @@
 #include "core/error.hpp"
 #include "core/io/csv_lines.hpp"
 #include "core/time/time_zone.hpp"
-#include "models/importers/k8s_pods_import.hpp"
-#include "models/importers/slurm_import.hpp"
+#include "models/importers/jobs/k8s_pods_import.hpp"
+#include "models/importers/jobs/slurm_import.hpp"
 #include "models/workload/trace_csv.hpp"
 
 namespace tco {

@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "models/importers/import_collector.hpp"
+#include "models/importers/jobs/import_collector.hpp"
 
 namespace tco {
 
@@ -37,7 +37,7 @@ const std::vector<std::string>& trace_import_formats();
 // Throws InputError for an unknown format, a file that cannot be read or a malformed row.
 ImportResult import_trace(const std::string& format, const std::string& input_path);
 
-// Philly's JSON job log (models/importers/trace_import_philly.cpp).
+// Philly's JSON job log (models/importers/jobs/trace_import_philly.cpp).
 ImportResult import_philly(const std::string& input_path);
 
 }  // namespace tco

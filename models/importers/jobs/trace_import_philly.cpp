@@ -14,7 +14,7 @@
 #include "core/calendar.hpp"
 #include "core/error.hpp"
 #include "core/io/json_reader.hpp"
-#include "models/importers/trace_import.hpp"
+#include "models/importers/jobs/trace_import.hpp"
 #include "models/workload/trace_csv.hpp"
 
 namespace tco {

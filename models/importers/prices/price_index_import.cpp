@@ -1,4 +1,4 @@
-#include "models/importers/price_index_import.hpp"
+#include "models/importers/prices/price_index_import.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -9,7 +9,7 @@
 #include "core/calendar.hpp"
 #include "core/error.hpp"
 #include "core/io/csv_lines.hpp"
-#include "models/importers/skypilot_import.hpp"
+#include "models/importers/prices/skypilot_import.hpp"
 
 namespace tco {
 

@@ -1,4 +1,4 @@
-#include "models/importers/skypilot_import.hpp"
+#include "models/importers/prices/skypilot_import.hpp"
 
 #include <algorithm>
 #include <cctype>
