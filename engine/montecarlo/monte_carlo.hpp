@@ -10,6 +10,7 @@
 // --target-ci-usd: batches until every comparison's NPV half-width t x stderr <= X, or the
 //                  path ceiling, which is an error naming the half-width reached.
 // Example: 2 plans, 1,000 paths, 2 threads: 10 batches of 100 paths, each split over threads.
+// Under mpirun -n 2 (split_over_processes): each batch's paths 0-49 on rank 0, 50-99 on rank 1.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +36,10 @@ struct MonteCarloOptions {
   long path_ceiling = 100000;
   long batch_paths = 100;
   ProgressCounter* progress = nullptr;  // counts the paths done (may be null); nothing reads it back
+  // Under mpirun (core/parallel/process_group.hpp): each batch's paths split in contiguous
+  // blocks over the ranks, the outcomes gathered to rank 0, which alone returns the statistics
+  // (the other ranks return a run with only `paths` and `seed` set). Every rank must call.
+  bool split_over_processes = false;
 };
 
 struct McPlanStats {

@@ -18,6 +18,7 @@ inline constexpr const char* kReportSchemaVersion = "tcosim.report/1";
 struct RunMetadata {
   std::string command = "run";
   int threads = 1;
+  int ranks = 1;  // MPI processes (docs/cluster.md); written only when more than one
 };
 
 Json report_json(const Scenario& scenario, const ScenarioRun& run, const RunMetadata& meta);
