@@ -30,7 +30,7 @@ static void register_commands(CLI::App& app, CommandContext& ctx) {
     if (name == "run") continue;
     sub->preparse_callback([name](std::size_t) {
       if (process_count() > 1)
-        throw ModelError(fmt::format("tcosim {} does not split its work over MPI ranks yet (started as {} processes): "
+        throw ModelError(fmt::format("{} does not split its work over MPI ranks yet (started as {} processes): "
                                      "run it as one process; docs/cluster.md lists the commands that do",
                                      name, process_count()));
     });
