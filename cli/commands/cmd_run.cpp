@@ -73,7 +73,10 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
     try {
       const MonteCarloRun mc = run_monte_carlo(scenario, mc_options);
       if (!is_root_process()) return kExitOk;
-      report = report_json(scenario, mc, meta);
+      RunMetadata measured = meta;
+      measured.gathered_bytes = mc.gathered_bytes;
+      measured.root_gather_and_statistics_s = mc.root_gather_and_statistics_s;
+      report = report_json(scenario, mc, measured);
       if (!o.xlsx.empty()) workbook_paths.npv_usd_by_path = mc.npv_by_path;
     } catch (const TargetNotReached& e) {
       bar.stop();

@@ -1,6 +1,7 @@
 #include "engine/montecarlo/monte_carlo.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -224,15 +225,21 @@ bool path_jobs(const Scenario& s, const des::JobCatalog& catalog, const des::Pat
 
 // The outcomes of this rank's block of a batch, gathered to the root into `results` (indexed by
 // the batch's path): rank order is path order.
-void gather_outcomes(std::vector<std::vector<PathOutcome>>& results, const IndexBlock& mine) {
+// Returns the bytes gathered (on the root).
+std::size_t gather_outcomes(std::vector<std::vector<PathOutcome>>& results, const IndexBlock& mine) {
   std::string bytes;
   for (long i = mine.begin; i < mine.end; ++i)
     for (const PathOutcome& o : results[i]) append_path_outcome(bytes, o);
   const std::string all = gather_bytes(bytes);
-  if (!is_root_process()) return;
+  if (!is_root_process()) return 0;
   std::size_t offset = 0;
   for (std::vector<PathOutcome>& per_plan : results)
     for (PathOutcome& o : per_plan) o = read_path_outcome(all, offset);
+  return all.size();
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 void warn(ScenarioRun& run, const Scenario& s, std::string code, std::string where, std::string message) {
@@ -365,9 +372,10 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       results[i] = std::move(per_plan);
       progress_add(o.progress);
     }
+    const auto gathering = std::chrono::steady_clock::now();
     if (ranks > 1) {
       abort_if_test_asks_after_block();
-      gather_outcomes(results, mine);
+      mc.gathered_bytes += gather_outcomes(results, mine);
     }
     // Reduce in path order (on the root alone under mpirun).
     for (long i = 0; i < (rank == 0 ? batch : 0); ++i) {
@@ -381,6 +389,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       }
     }
     done += batch;
+    if (ranks > 1) mc.root_gather_and_statistics_s += seconds_since(gathering);
     if (o.target_ci_usd) {
       if (rank == 0) mc.max_comparison_half_width_usd = max_half_width();
       if (broadcast_int(rank == 0 && mc.max_comparison_half_width_usd <= *o.target_ci_usd ? 1 : 0) == 1) break;
@@ -388,6 +397,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   }
   mc.paths = done;
   if (rank != 0) return mc;
+  const auto statistics = std::chrono::steady_clock::now();
   if (o.target_ci_usd && mc.max_comparison_half_width_usd > *o.target_ci_usd)
     throw TargetNotReached(
         fmt::format("--target-ci-usd {}: the path ceiling {} came first; the widest 95% CI half-width of the NPV "
@@ -460,6 +470,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       mc.checkpoint_advice.push_back(std::move(a));
     }
   }
+  if (ranks > 1) mc.root_gather_and_statistics_s += seconds_since(statistics);
   return mc;
 }
 

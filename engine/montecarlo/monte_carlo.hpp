@@ -81,6 +81,10 @@ struct MonteCarloRun {
   std::vector<std::vector<double>> npv_by_path;  // [plan][path]
   long total_events = 0;
   long jobs_per_path = 0;  // path 0
+  // Split over MPI ranks, on the root: the bytes of path outcomes gathered, and the seconds spent
+  // gathering them, reducing them and computing the statistics (the run block of the report).
+  std::size_t gathered_bytes = 0;
+  double root_gather_and_statistics_s = 0.0;
 };
 
 const std::vector<std::string>& job_counter_names();
