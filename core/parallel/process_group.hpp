@@ -36,6 +36,9 @@ int process_count();
 inline bool is_root_process() { return process_rank() == 0; }
 // The processes a launcher says it started (OMPI_COMM_WORLD_SIZE, PMI_SIZE; 1 when none).
 int launcher_process_count();
+// True when mpirun, srun or the MPI Operator started this process (their environment variables);
+// otherwise MPI is never initialised and the program is one process.
+bool started_by_launcher();
 
 // The root's value, on every rank (a collective: every rank calls it at the same point).
 int broadcast_int(int value);
