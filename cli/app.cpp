@@ -3,7 +3,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/root_first.hpp"
 #include "core/error.hpp"
+#include "core/parallel/process_group.hpp"
 
 namespace tco::cli {
 
@@ -21,6 +23,34 @@ static void register_commands(CLI::App& app, CommandContext& ctx) {
   setup_optimize(app, ctx);
   setup_sensitivity(app, ctx);
   setup_calibrate(app, ctx);
+  // Under mpirun with K > 1, only the commands that split their work over the ranks may run;
+  // the others would compute everything K times and write the same files K times.
+  for (CLI::App* sub : app.get_subcommands({})) {
+    const std::string name = sub->get_name();
+    if (name == "run") continue;
+    sub->preparse_callback([name](std::size_t) {
+      if (process_count() > 1)
+        throw ModelError(fmt::format("{} does not split its work over MPI ranks yet (started as {} processes): "
+                                     "run it as one process; docs/cluster.md lists the commands that do",
+                                     name, process_count()));
+    });
+  }
+}
+
+int exit_code_of_current_exception() {
+  try {
+    throw;
+  } catch (const PeerFailed& e) {
+    return e.exit_code();
+  } catch (const CLI::ParseError& e) {
+    return e.get_exit_code() == 0 ? kExitOk : kExitBadInput;
+  } catch (const InputError&) {
+    return kExitBadInput;
+  } catch (const ModelError&) {
+    return kExitBadInput;
+  } catch (...) {
+    return kExitInternal;
+  }
 }
 
 int run_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
@@ -33,6 +63,8 @@ int run_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   register_commands(app, ctx);
   try {
     app.parse(argc, argv);
+  } catch (const PeerFailed& e) {
+    return e.exit_code();
   } catch (const CLI::CallForHelp& e) {
     out << app.help();
     return kExitOk;

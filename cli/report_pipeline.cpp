@@ -1,5 +1,9 @@
 #include "cli/report_pipeline.hpp"
 
+#include <optional>
+
+#include "core/parallel/process_group.hpp"
+
 #include "engine/scenario_run.hpp"
 #include "engine/decisions/uncertainty_analysis.hpp"
 #include "reports/json/decisions_json.hpp"
@@ -8,19 +12,25 @@ namespace tco::cli {
 
 Json make_report(const Scenario& scenario, const MonteCarloOptions& options, const RunMetadata& meta,
                  std::vector<std::vector<double>>* npv_by_path) {
+  // Split over MPI ranks, the other ranks compute their paths and return no report.
+  const bool reporting = !options.split_over_processes || is_root_process();
   if (scenario.jobs) {
     const MonteCarloRun mc = run_monte_carlo(scenario, options);
+    if (!reporting) return Json();
     if (npv_by_path) *npv_by_path = mc.npv_by_path;
     return report_json(scenario, mc, meta);
   }
-  Json report = report_json(scenario, run_deterministic(scenario), meta);
   // More than one path: the fluid model's random inputs drawn per path (docs/model.md §10).
   const long paths = options.paths.value_or(scenario.monte_carlo.paths);
-  if (paths > 1) {
-    const FluidMonteCarloRun fluid = run_fluid_monte_carlo(
-        scenario, paths, options.seed.value_or(scenario.monte_carlo.seed), options.threads, options.progress);
-    add_fluid_monte_carlo(report, fluid);
-    if (npv_by_path) *npv_by_path = fluid.npv_by_path;
+  std::optional<FluidMonteCarloRun> fluid;
+  if (paths > 1)
+    fluid = run_fluid_monte_carlo(scenario, paths, options.seed.value_or(scenario.monte_carlo.seed), options.threads,
+                                  options.progress, options.split_over_processes);
+  if (!reporting) return Json();
+  Json report = report_json(scenario, run_deterministic(scenario), meta);
+  if (fluid) {
+    add_fluid_monte_carlo(report, *fluid);
+    if (npv_by_path) *npv_by_path = fluid->npv_by_path;
   }
   return report;
 }

@@ -10,6 +10,7 @@ packages=(
   clang libclang-rt-14-dev   # the fuzz harnesses (scripts/fuzz.sh)
   ccache
   libxlsxwriter-dev pkg-config
+  libopenmpi-dev openmpi-bin   # mpirun -n K tcosim ... (TCO_MPI; tests labelled mpi)
   # The workbook test recalculates in a real spreadsheet (tests/check_workbook.py): about 70 s
   # to install with --no-install-recommends (measured on Debian 12, lists already fetched).
   libreoffice-calc-nogui

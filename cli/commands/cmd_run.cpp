@@ -1,5 +1,7 @@
 // tcosim run SCENARIO --out REPORT.json [--md SUMMARY.md] [--html REPORT.html] [--csv DIR] [--xlsx R.xlsx] [--catalog DIR]
 //   [--paths N] [--seed S] [--threads T] [--target-ci-usd X --path-ceiling N]
+// Under `mpirun -n K` the Monte Carlo paths split over the K ranks (docs/cluster.md); the
+// "uncertain" inputs' analysis runs on rank 0 alone.
 // A scenario with "jobs" runs the discrete-event Monte Carlo replay (docs/des.md); one
 // without keeps the deterministic hourly model as its headline and, with more than one path,
 // adds the fluid model's Monte Carlo statistics (docs/model.md §10). A scenario with "uncertain" inputs also gets the
@@ -13,8 +15,10 @@
 #include "cli/options.hpp"
 #include "cli/command_outputs.hpp"
 #include "cli/report_pipeline.hpp"
+#include "cli/root_first.hpp"
 #include "cli/terminal/terminal_answer.hpp"
 #include "core/error.hpp"
+#include "core/parallel/process_group.hpp"
 #include "core/parallel_for_index.hpp"
 #include "core/progress/progress_bar.hpp"
 #include "engine/montecarlo/monte_carlo.hpp"
@@ -42,12 +46,16 @@ struct RunOptions {
 
 static int run_run(const RunOptions& o, CommandContext& ctx) {
   OutputSet outputs(ctx.out);
-  outputs.add_file("--out", o.out, true);
-  add_human_formats(outputs, o.formats);
-  outputs.add_input("the scenario", o.scenario);
-  outputs.add_file("--xlsx", o.xlsx);
-  const Scenario scenario = load_scenario(o.scenario, o.catalog);
-  add_scenario_inputs(outputs, scenario);
+  // Under mpirun, every rank computes its block of paths, and rank 0 alone reports and writes.
+  const Scenario scenario = root_first([&] {
+    outputs.add_file("--out", o.out, true);
+    add_human_formats(outputs, o.formats);
+    outputs.add_input("the scenario", o.scenario);
+    outputs.add_file("--xlsx", o.xlsx);
+    Scenario loaded = load_scenario(o.scenario, o.catalog);
+    add_scenario_inputs(outputs, loaded);
+    return loaded;
+  });
   if (!scenario.jobs && o.target_ci_usd)
     ctx.err << "tcosim: note: the scenario has no \"jobs\": the fluid Monte Carlo ignores --target-ci-usd (it "
                "runs --paths or the scenario's monte_carlo.paths)\n";
@@ -55,6 +63,8 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
   const int threads = resolved_thread_count(o.threads);
   MonteCarloOptions mc_options = monte_carlo_options(o.paths, o.seed, threads);
   mc_options.progress = bar.counter();
+  mc_options.split_over_processes = true;
+  const RunMetadata meta{"run", threads, process_count()};
   Json report;
   WorkbookPaths workbook_paths;  // per-path NPVs for the workbook's Paths sheet
   if (scenario.jobs) {
@@ -62,7 +72,11 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
     mc_options.path_ceiling = o.path_ceiling;
     try {
       const MonteCarloRun mc = run_monte_carlo(scenario, mc_options);
-      report = report_json(scenario, mc, RunMetadata{"run", threads});
+      if (!is_root_process()) return kExitOk;
+      RunMetadata measured = meta;
+      measured.gathered_bytes = mc.gathered_bytes;
+      measured.root_gather_and_statistics_s = mc.root_gather_and_statistics_s;
+      report = report_json(scenario, mc, measured);
       if (!o.xlsx.empty()) workbook_paths.npv_usd_by_path = mc.npv_by_path;
     } catch (const TargetNotReached& e) {
       bar.stop();
@@ -70,8 +84,8 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
       return kExitCheckFailed;
     }
   } else {
-    report = make_report(scenario, mc_options, RunMetadata{"run", threads},
-                         o.xlsx.empty() ? nullptr : &workbook_paths.npv_usd_by_path);
+    report = make_report(scenario, mc_options, meta, o.xlsx.empty() ? nullptr : &workbook_paths.npv_usd_by_path);
+    if (!is_root_process()) return kExitOk;
   }
   // A scenario with uncertain inputs: sensitivity and breakevens under uncertainty (docs/decisions.md).
   if (scenario.uncertain) add_uncertainty_analysis(report, o.scenario, o.catalog, mc_options);

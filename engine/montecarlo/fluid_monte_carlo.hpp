@@ -25,7 +25,10 @@ struct FluidMonteCarloRun {
 
 // paths >= 1; threads as OpenMP's (0: all cores). The numbers do not depend on `threads`.
 // `progress` (may be null) counts the paths done.
+// split_over_processes: under mpirun, the paths split in contiguous blocks over the ranks and
+// their NPV and nominal cost (16 bytes per plan-path) gathered to rank 0, which alone returns the
+// statistics (the other ranks: only `paths` and `seed`). Every rank must call.
 FluidMonteCarloRun run_fluid_monte_carlo(const Scenario& scenario, long paths, std::uint64_t seed, int threads,
-                                         ProgressCounter* progress = nullptr);
+                                         ProgressCounter* progress = nullptr, bool split_over_processes = false);
 
 }  // namespace tco

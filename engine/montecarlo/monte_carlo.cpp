@@ -1,6 +1,7 @@
 #include "engine/montecarlo/monte_carlo.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -14,7 +15,10 @@
 #include "engine/des/job_stream.hpp"
 #include "core/error.hpp"
 #include "engine/ledger/ownership_costs.hpp"
+#include "core/parallel/process_group.hpp"
+#include "core/parallel/test_abort_hook.hpp"
 #include "core/random/random.hpp"
+#include "engine/montecarlo/path_outcome_codec.hpp"
 
 namespace tco {
 
@@ -219,6 +223,25 @@ bool path_jobs(const Scenario& s, const des::JobCatalog& catalog, const des::Pat
   return true;
 }
 
+// The outcomes of this rank's block of a batch, gathered to the root into `results` (indexed by
+// the batch's path): rank order is path order.
+// Returns the bytes gathered (on the root).
+std::size_t gather_outcomes(std::vector<std::vector<PathOutcome>>& results, const IndexBlock& mine) {
+  std::string bytes;
+  for (long i = mine.begin; i < mine.end; ++i)
+    for (const PathOutcome& o : results[i]) append_path_outcome(bytes, o);
+  const std::string all = gather_bytes(bytes);
+  if (!is_root_process()) return 0;
+  std::size_t offset = 0;
+  for (std::vector<PathOutcome>& per_plan : results)
+    for (PathOutcome& o : per_plan) o = read_path_outcome(all, offset);
+  return all.size();
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 void warn(ScenarioRun& run, const Scenario& s, std::string code, std::string where, std::string message) {
   run.warnings.push_back({Finding::Severity::warning, std::move(code), s.file, std::move(where), std::move(message)});
 }
@@ -310,14 +333,17 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
     return worst;
   };
 
+  const int ranks = o.split_over_processes ? process_count() : 1;
+  const int rank = o.split_over_processes ? process_rank() : 0;
   // With a target half-width, the ceiling is the most there can be: the bar shows it as the total.
   progress_begin(o.progress, ceiling, "paths");
   long done = 0;
   while (done < ceiling) {
     const long batch = std::min(mc.batch_paths, ceiling - done);
-    std::vector<std::vector<PathOutcome>> results(batch);
+    std::vector<std::vector<PathOutcome>> results(batch, std::vector<PathOutcome>(plan_count));
+    const IndexBlock mine = index_block(batch, rank, ranks);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, o.threads))
-    for (long i = 0; i < batch; ++i) {
+    for (long i = mine.begin; i < mine.end; ++i) {
       const auto path = static_cast<std::uint32_t>(done + i);
       des::PathInputs in{mc.seed, path, path_growth(s, mc.seed, path)};
       std::vector<PathOutcome> per_plan(plan_count);
@@ -346,8 +372,13 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       results[i] = std::move(per_plan);
       progress_add(o.progress);
     }
-    // Reduce in path order.
-    for (long i = 0; i < batch; ++i) {
+    const auto gathering = std::chrono::steady_clock::now();
+    if (ranks > 1) {
+      abort_if_test_asks_after_block();
+      mc.gathered_bytes += gather_outcomes(results, mine);
+    }
+    // Reduce in path order (on the root alone under mpirun).
+    for (long i = 0; i < (rank == 0 ? batch : 0); ++i) {
       for (std::size_t k = 0; k < plan_count; ++k) {
         const PathOutcome& out = results[i][k];
         const Ledger operating = operating_ledger(out);
@@ -358,12 +389,15 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       }
     }
     done += batch;
+    if (ranks > 1) mc.root_gather_and_statistics_s += seconds_since(gathering);
     if (o.target_ci_usd) {
-      mc.max_comparison_half_width_usd = max_half_width();
-      if (mc.max_comparison_half_width_usd <= *o.target_ci_usd) break;
+      if (rank == 0) mc.max_comparison_half_width_usd = max_half_width();
+      if (broadcast_int(rank == 0 && mc.max_comparison_half_width_usd <= *o.target_ci_usd ? 1 : 0) == 1) break;
     }
   }
   mc.paths = done;
+  if (rank != 0) return mc;
+  const auto statistics = std::chrono::steady_clock::now();
   if (o.target_ci_usd && mc.max_comparison_half_width_usd > *o.target_ci_usd)
     throw TargetNotReached(
         fmt::format("--target-ci-usd {}: the path ceiling {} came first; the widest 95% CI half-width of the NPV "
@@ -436,6 +470,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       mc.checkpoint_advice.push_back(std::move(a));
     }
   }
+  if (ranks > 1) mc.root_gather_and_statistics_s += seconds_since(statistics);
   return mc;
 }
 

@@ -10,6 +10,7 @@
 // --target-ci-usd: batches until every comparison's NPV half-width t x stderr <= X, or the
 //                  path ceiling, which is an error naming the half-width reached.
 // Example: 2 plans, 1,000 paths, 2 threads: 10 batches of 100 paths, each split over threads.
+// Under mpirun -n 2 (split_over_processes): each batch's paths 0-49 on rank 0, 50-99 on rank 1.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +36,10 @@ struct MonteCarloOptions {
   long path_ceiling = 100000;
   long batch_paths = 100;
   ProgressCounter* progress = nullptr;  // counts the paths done (may be null); nothing reads it back
+  // Under mpirun (core/parallel/process_group.hpp): each batch's paths split in contiguous
+  // blocks over the ranks, the outcomes gathered to rank 0, which alone returns the statistics
+  // (the other ranks return a run with only `paths` and `seed` set). Every rank must call.
+  bool split_over_processes = false;
 };
 
 struct McPlanStats {
@@ -76,6 +81,10 @@ struct MonteCarloRun {
   std::vector<std::vector<double>> npv_by_path;  // [plan][path]
   long total_events = 0;
   long jobs_per_path = 0;  // path 0
+  // Split over MPI ranks, on the root: the bytes of path outcomes gathered, and the seconds spent
+  // gathering them, reducing them and computing the statistics (the run block of the report).
+  std::size_t gathered_bytes = 0;
+  double root_gather_and_statistics_s = 0.0;
 };
 
 const std::vector<std::string>& job_counter_names();

@@ -23,7 +23,9 @@ namespace tco {
 
 // Both backends add each (point, path) item they finish to `progress` (when not null), from any
 // thread, as soon as it is done.
-SweepPathValues run_sweep_cpu(const SweepChunk& chunk, long paths, int threads, ProgressCounter* progress = nullptr);
+// Paths first_path .. first_path + paths - 1 (stored at 0 .. paths - 1): a rank's block under mpirun.
+SweepPathValues run_sweep_cpu(const SweepChunk& chunk, long paths, int threads, ProgressCounter* progress = nullptr,
+                              long first_path = 0);
 
 // Means and standard errors reduced on the device, per (point, plan) in chunk plan order.
 struct SweepDeviceMoments {

@@ -499,14 +499,15 @@ long block_points(long points, long paths, int team) {
 
 }  // namespace
 
-SweepPathValues run_sweep_cpu(const SweepChunk& chunk, long paths, int threads, ProgressCounter* progress) {
+SweepPathValues run_sweep_cpu(const SweepChunk& chunk, long paths, int threads, ProgressCounter* progress,
+                              long first_path) {
   SweepPathValues out;
   out.paths = paths;
   const std::size_t slots = chunk.plans.size() * static_cast<std::size_t>(paths);
   out.npv_usd.assign(slots, 0.0);
   out.total_usd.assign(slots, 0.0);
   const long points = static_cast<long>(chunk.points.size());
-  if (points == 0) return out;
+  if (points == 0 || paths == 0) return out;
 #if defined(_OPENMP)
   const int team = threads > 0 ? threads : omp_get_max_threads();
 #else
@@ -528,7 +529,7 @@ SweepPathValues run_sweep_cpu(const SweepChunk& chunk, long paths, int threads, 
       const long path = item % paths;
       const long first_point = item / paths * per_block;
       const Block block{chunk, static_cast<int>(first_point), static_cast<int>(std::min(points, first_point + per_block))};
-      const int s = evaluate_block(block, static_cast<std::uint32_t>(path), *tiles);
+      const int s = evaluate_block(block, static_cast<std::uint32_t>(first_path + path), *tiles);
       if (s != kSweepOk) status.store(s);
       for (int i = block.first_point; i < block.end_point; ++i) {
         const SweepPointHeader& pt = chunk.points[i];

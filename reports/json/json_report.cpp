@@ -130,6 +130,11 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
   report["schema_version"] = kReportSchemaVersion;
   report["tool"] = {{"name", "tcosim"}, {"version", TCO_VERSION}};
   report["run"] = {{"command", meta.command}, {"threads", meta.threads}};
+  if (meta.ranks > 1) report["run"]["ranks"] = meta.ranks;
+  if (meta.gathered_bytes > 0) {
+    report["run"]["gathered_bytes"] = meta.gathered_bytes;
+    report["run"]["root_gather_and_statistics_s"] = meta.root_gather_and_statistics_s;
+  }
   Json records = Json::array();
   std::string oldest;
   for (const auto& p : s.records_used) {

@@ -1,0 +1,60 @@
+#include "engine/montecarlo/path_outcome_codec.hpp"
+
+#include <cstring>
+#include <stdexcept>
+#include <type_traits>
+
+namespace tco {
+
+namespace {
+
+template <class T>
+void put(std::string& bytes, const T& value) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  bytes.append(reinterpret_cast<const char*>(&value), sizeof(T));
+}
+
+template <class T>
+void get(std::string_view bytes, std::size_t& offset, T& value) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  if (offset > bytes.size() || bytes.size() - offset < sizeof(T))
+    throw std::runtime_error("a gathered path outcome is truncated");
+  std::memcpy(&value, bytes.data() + offset, sizeof(T));
+  offset += sizeof(T);
+}
+
+}  // namespace
+
+void append_path_outcome(std::string& bytes, const des::PathOutcome& o) {
+  put(bytes, static_cast<std::uint64_t>(o.cost_by_month.size()));
+  put(bytes, static_cast<std::uint64_t>(o.peak_facility_kw_by_month.size()));
+  for (const des::CostRow& row : o.cost_by_month) put(bytes, row);
+  for (double kw : o.peak_facility_kw_by_month) put(bytes, kw);
+  put(bytes, o.gpu_hours);
+  put(bytes, o.it_energy_kwh);
+  put(bytes, o.facility_energy_kwh);
+  put(bytes, o.throttled_hours);
+  put(bytes, o.jobs);
+  put(bytes, o.events);
+}
+
+des::PathOutcome read_path_outcome(std::string_view bytes, std::size_t& offset) {
+  des::PathOutcome o;
+  std::uint64_t months = 0, peak_months = 0;
+  get(bytes, offset, months);
+  get(bytes, offset, peak_months);
+  if (months > bytes.size() || peak_months > bytes.size()) throw std::runtime_error("a gathered path outcome is corrupt");
+  o.cost_by_month.resize(months);
+  o.peak_facility_kw_by_month.resize(peak_months);
+  for (des::CostRow& row : o.cost_by_month) get(bytes, offset, row);
+  for (double& kw : o.peak_facility_kw_by_month) get(bytes, offset, kw);
+  get(bytes, offset, o.gpu_hours);
+  get(bytes, offset, o.it_energy_kwh);
+  get(bytes, offset, o.facility_energy_kwh);
+  get(bytes, offset, o.throttled_hours);
+  get(bytes, offset, o.jobs);
+  get(bytes, offset, o.events);
+  return o;
+}
+
+}  // namespace tco
