@@ -45,22 +45,21 @@ bool parse_clock_of_day(std::string_view text, std::string_view& date_text, long
 }
 
 CsvLineReader::CsvLineReader(std::string path, const std::string& cannot_open)
-    : path_(std::move(path)), in_(path_, std::ios::binary) {
-  if (!in_) throw InputError(path_, "", cannot_open);
+    : path_(std::move(path)), in_(path_) {
+  if (!in_.is_open()) throw InputError(path_, "", cannot_open);
 }
 
 void CsvLineReader::read_header() {
   if (!next_line()) throw InputError(path_, "line 1", "the file is empty (expected a header line)");
-  if (line_.rfind("\xEF\xBB\xBF", 0) == 0) {
-    line_.erase(0, 3);
+  if (line_.substr(0, 3) == "\xEF\xBB\xBF") {
+    line_.remove_prefix(3);
     split_csv_fields(line_, fields_);
   }
 }
 
 bool CsvLineReader::next_line() {
-  if (!std::getline(in_, line_)) return false;
+  if (!in_.next(line_)) return false;
   ++line_number_;
-  if (!line_.empty() && line_.back() == '\r') line_.pop_back();
   split_csv_fields(line_, fields_);
   return true;
 }
