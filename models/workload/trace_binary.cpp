@@ -1,9 +1,10 @@
 #include "models/workload/trace_binary.hpp"
 
-#include <stdlib.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -126,8 +127,10 @@ void write_trace_binary(const std::string& path, const TraceTable& table, const 
   h.string_count = static_cast<std::uint32_t>(table.strings().size());
   std::memcpy(h.source_sha256, source_sha256.data(), 64);
 
-  std::string temporary = path + ".XXXXXX";
-  const int fd = ::mkstemp(temporary.data());
+  // Unique per process and call (O_EXCL), and created with the umask's permissions, as the CSV is.
+  static std::atomic<unsigned> counter{0};
+  const std::string temporary = fmt::format("{}.tmp-{}-{}", path, ::getpid(), counter++);
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0) throw InputError(path, "", "cannot write the binary trace file");
   std::FILE* out = ::fdopen(fd, "wb");
   if (out == nullptr) {
