@@ -187,7 +187,7 @@ OpenedTraceBinary open_trace_binary(const std::string& path, const std::string& 
     return fail(TraceBinaryStatus::corrupt, "its sections do not fit the file");
   std::uint64_t end = h.strings_offset + h.strings_bytes;
   for (int k = 0; k < kColumns; ++k) {
-    if (h.column_offset[k] % kAlign != 0 || h.column_offset[k] < end ||
+    if (h.column_offset[k] % kAlign != 0 || h.column_offset[k] < end || h.column_offset[k] > h.file_bytes ||
         h.column_offset[k] + kWidths[k] * h.rows > h.file_bytes)
       return fail(TraceBinaryStatus::corrupt, "its sections do not fit the file");
     end = h.column_offset[k] + kWidths[k] * h.rows;
