@@ -33,6 +33,8 @@
 #include "models/scenario.hpp"
 #include "models/workload/trace_csv.hpp"
 
+#include "generated_trace.hpp"
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -134,27 +136,8 @@ void streaming_memory(long jobs_wanted) {
   const fs::path dir = fs::temp_directory_path() / "tcosim-bench-des";
   fs::create_directories(dir);
   const std::string trace = (dir / "big.csv").string();
-  // jobs_wanted jobs over 36 months: Poisson arrivals, 1..8 GPUs, Exp(1 h) durations.
-  const double horizon_h = 36.0 * 730.0;
-  const double rate = static_cast<double>(jobs_wanted) / horizon_h;
   auto t0 = Clock::now();
-  {
-    tco::TraceWriter writer(trace);
-    tco::Job job;
-    double t = 0.0;
-    for (std::uint32_t k = 0; k < jobs_wanted; ++k) {
-      const tco::UniformPair u = tco::uniform_pair(5, 0, tco::RandomSource::arrival, 0, k);
-      t += tco::exponential_quantile(u.first, rate);
-      if (t >= horizon_h) t = horizon_h - 1e-3;
-      job.submit_h = t;
-      job.gpus = 1 + static_cast<int>(u.second * 8.0);
-      job.duration_h = tco::exponential_quantile(tco::uniform(5, 0, tco::RandomSource::duration, 0, k), 1.0);
-      job.preemptible = (k % 2) == 0;
-      job.checkpoint_h = 0.5;
-      writer.write(job);
-    }
-    writer.close();
-  }
+  tco::bench::write_generated_trace(trace, jobs_wanted);
   const double write_s = seconds_since(t0);
   const double rss_before = peak_rss_mib();
   tco::Json doc = tco::Json::parse(R"({

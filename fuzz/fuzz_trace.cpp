@@ -1,17 +1,47 @@
 // A job trace in one format (TCO_FUZZ_FORMAT: openb, dlrm, philly, pai, helios, slurm, k8s-pods, or canonical,
 // the job CSV that scenarios read). An imported trace must read back: `trace stats` on what
 // `trace import` wrote exits 0, else the importer wrote a file its own reader rejects.
+// The canonical run also reads the input as a binary trace file (models/workload/trace_binary.hpp;
+// fuzz/seeds/canonical/jobs.tcotrace seeds it), and a CSV that reads must survive the round
+// trip through the binary file: written, reopened whole, the same rows.
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/io/sha256.hpp"
 #include "fuzz_support.hpp"
+#include "models/workload/trace_binary.hpp"
+
+namespace {
+
+void read_as_binary(const std::string& input) {
+  const tco::OpenedTraceBinary opened = tco::open_trace_binary(input, "");
+  if (opened.status != tco::TraceBinaryStatus::ok) return;
+  double total_h = 0.0;
+  for (std::size_t i = 0; i < opened.table.rows(); ++i) total_h += opened.table.job(i).duration_h;
+  if (!(total_h >= 0.0)) std::abort();
+}
+
+void binary_round_trip(const std::string& input) {
+  const std::string bin = tco::fuzz::work_dir() + "/out/trace.tcotrace";
+  const tco::TraceTable table = tco::read_trace_table(input);
+  const std::string digest = tco::sha256_file_hex(input);
+  tco::write_trace_binary(bin, table, digest);
+  const tco::OpenedTraceBinary back = tco::open_trace_binary(bin, digest);
+  if (back.status != tco::TraceBinaryStatus::ok || back.table.rows() != table.rows()) {
+    std::fprintf(stderr, "FINDING: a CSV that reads did not survive the binary trace file (%s)\n", back.detail.c_str());
+    std::abort();
+  }
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using tco::fuzz::run_command;
   static const std::string format = tco::fuzz::env_or("TCO_FUZZ_FORMAT", "canonical");
   const std::string input = tco::fuzz::write_input("input.trace", data, size);
   if (format == "canonical") {
-    run_command({"trace", "stats", input});
+    read_as_binary(input);
+    if (run_command({"trace", "stats", input}) == 0) binary_round_trip(input);
     return 0;
   }
   const std::string out = tco::fuzz::work_dir() + "/out/trace.csv";

@@ -8,12 +8,16 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
+#include "core/io/sha256.hpp"
 #include "models/workload/trace_csv.hpp"
 #include "models/importers/jobs/k8s_pods_import.hpp"
 #include "models/importers/jobs/slurm_import.hpp"
 #include "models/importers/jobs/trace_import.hpp"
 #include "models/workload/trace_start.hpp"
+#include "models/workload/trace_binary.hpp"
+#include "models/workload/trace_cache.hpp"
 #include "models/workload/trace_stats.hpp"
+#include "models/workload/trace_table.hpp"
 #include "core/io/output_set.hpp"
 
 namespace tco::cli {
@@ -24,6 +28,7 @@ struct TraceOptions {
   std::string format;
   std::string input_path;
   std::string output_path;
+  bool binary = false;
   bool json = false;
   SlurmImportOptions slurm;
   bool slurm_option_given = false;
@@ -49,12 +54,19 @@ int run_import(const TraceOptions& o, CommandContext& ctx) {
   OutputSet outputs(ctx.out);
   outputs.add_file("--out", o.output_path);
   outputs.add_input("the input trace", o.input_path);
+  const std::string binary_path = o.binary ? binary_trace_beside(o.output_path) : std::string();
+  outputs.add_file("--binary", binary_path);
   const ImportResult result = import_with(o);
-  write_trace_file(outputs.staging_path(o.output_path), result.jobs, result.start);
+  const std::string staged_csv = outputs.staging_path(o.output_path);
+  write_trace_file(staged_csv, result.jobs, result.start);
+  // Read back from the CSV as written, so the columns are what any reader of the CSV gets.
+  if (o.binary)
+    write_trace_binary(outputs.staging_path(binary_path), read_trace_table(staged_csv), sha256_file_hex(staged_csv));
   outputs.commit();
   const ImportCounts& c = result.counts;
   ctx.out << fmt::format("read {} rows from {} ({} format)\n", c.rows, o.input_path, o.format);
   ctx.out << fmt::format("wrote {} jobs to {}\n", c.jobs, o.output_path);
+  if (o.binary) ctx.out << fmt::format("wrote its binary columns to {} (mapped by every run)\n", binary_path);
   ctx.out << fmt::format("dropped {}:\n", c.dropped_total());
   for (const auto& [reason, count] : c.dropped) ctx.out << fmt::format("  {:<16} {}\n", reason, count);
   if (c.unfinished_gpu_hours > 0)
@@ -93,6 +105,9 @@ void setup_trace(CLI::App& app, CommandContext& ctx) {
       ->check(CLI::IsMember(trace_import_formats()));
   import->add_option("input", import_opts->input_path, "Input trace file")->required();
   import->add_option("-o,--out", import_opts->output_path, "Canonical trace CSV to write (atomically)")->required();
+  import->add_flag("--binary", import_opts->binary,
+                   "Also write the trace's binary columns beside it (OUT.tcotrace), which every run maps instead of "
+                   "parsing the CSV");
   // A setter that also records that an option of that format was given.
   const auto option_of = [](auto& field, bool& given) {
     return [&field, &given](const auto& value) {

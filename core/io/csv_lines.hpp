@@ -1,14 +1,15 @@
 // The comma-separated text inputs (job traces, demand series, public cluster traces) read one
-// line at a time. None of the supported formats quotes its fields, so a line splits at every
+// line at a time (in large blocks: core/io/block_lines.hpp). None of the supported formats quotes its fields, so a line splits at every
 // comma; a trailing '\r' is dropped, and a UTF-8 byte order mark before the header.
 // Positions are 1-based: csv_position(3, 2) = "line 3, column 2", the `where` of an InputError.
 // Example: the line "0,8,,train\r" gives the fields "0", "8", "", "train".
 #pragma once
 
-#include <fstream>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/io/block_lines.hpp"
 
 namespace tco {
 
@@ -37,16 +38,17 @@ class CsvLineReader {
   bool next_line();
 
   const std::string& path() const { return path_; }
-  const std::string& line() const { return line_; }  // without '\r' (and the header without the mark)
+  // Without '\r' (and the header without the mark); valid until the next line is read.
+  std::string_view line() const { return line_; }
   long line_number() const { return line_number_; }  // of line(); 0 before the first
   const std::vector<std::string_view>& fields() const { return fields_; }
   // True when reading stopped on an I/O error rather than at the end of the file.
-  bool read_failed() const { return in_.bad(); }
+  bool read_failed() const { return in_.read_failed(); }
 
  private:
   std::string path_;
-  std::ifstream in_;
-  std::string line_;
+  BlockLineReader in_;
+  std::string_view line_;
   long line_number_ = 0;
   std::vector<std::string_view> fields_;
 };

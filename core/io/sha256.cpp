@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <vector>
+
+#include "core/error.hpp"
 
 namespace tco {
 
@@ -58,6 +62,12 @@ void Sha256::update(std::string_view bytes) {
   total_bytes_ += bytes.size();
   const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
   std::size_t n = bytes.size();
+  // Whole blocks straight from the input when nothing is buffered.
+  while (buffered_ == 0 && n >= 64) {
+    compress(data);
+    data += 64;
+    n -= 64;
+  }
   while (n > 0) {
     const std::size_t take = std::min<std::size_t>(64 - buffered_, n);
     std::memcpy(buffer_ + buffered_, data, take);
@@ -89,6 +99,20 @@ std::string Sha256::hex_digest() {
     for (int shift = 28; shift >= 0; shift -= 4) out += digits[(word >> shift) & 0xf];
   }
   return out;
+}
+
+std::string sha256_file_hex(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) throw InputError(path, "", "cannot open the file");
+  std::setvbuf(file, nullptr, _IONBF, 0);
+  std::vector<char> block(1u << 20);
+  Sha256 hash;
+  std::size_t got = 0;
+  while ((got = std::fread(block.data(), 1, block.size(), file)) > 0) hash.update(std::string_view(block.data(), got));
+  const bool failed = std::ferror(file) != 0;
+  std::fclose(file);
+  if (failed) throw InputError(path, "", "read error");
+  return hash.hex_digest();
 }
 
 std::string sha256_hex(std::string_view bytes) {

@@ -11,6 +11,8 @@
 namespace tco {
 
 std::string sha256_hex(std::string_view bytes);
+// Of a file's bytes, read in blocks; InputError naming the path when it cannot be read.
+std::string sha256_file_hex(const std::string& path);
 
 // Incremental form, for hashing several pieces without concatenating them.
 class Sha256 {

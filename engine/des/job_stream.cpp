@@ -67,21 +67,24 @@ double upper_jobs_per_path(const JobsSpec& spec, const JobCatalog& catalog, doub
   return jobs * growth;
 }
 
-SimJob to_sim_job(const Job& job, const JobCatalog& catalog) {
+SimJob trace_sim_job(const JobCatalog& catalog, std::size_t i) {
+  const TraceColumns& t = catalog.trace.columns();
   SimJob s;
-  s.submit_h = job.submit_h;
-  s.duration_h = job.duration_h;
-  s.checkpoint_h = job.checkpoint_h;
-  s.max_wait_h = job.max_wait_h;
-  s.deadline_h = job.deadline_h;
-  s.gpus = job.gpus;
-  s.preemptible = job.preemptible;
-  s.deferrable = job.deferrable;
-  s.job_class = catalog.class_ids.at(job.job_class.empty() ? "default" : job.job_class);
+  s.submit_h = t.submit_h[i];
+  s.duration_h = t.duration_h[i];
+  s.checkpoint_h = t.checkpoint_h[i];
+  s.max_wait_h = t.max_wait_h[i];
+  s.deadline_h = t.deadline_h[i];
+  s.gpus = t.gpus[i];
+  s.preemptible = (t.flags[i] & kTraceFlagPreemptible) != 0;
+  s.deferrable = (t.flags[i] & kTraceFlagDeferrable) != 0;
+  s.job_class = catalog.class_of_string[t.job_class[i]];
   return s;
 }
 
-JobCatalog build_job_catalog(const JobsSpec& spec, std::uintmax_t in_memory_max_bytes) {
+JobCatalog build_job_catalog(const JobsSpec& spec) { return build_job_catalog(spec, trace_cache_options_from_environment()); }
+
+JobCatalog build_job_catalog(const JobsSpec& spec, const TraceCacheOptions& cache) {
   JobCatalog c;
   for (const auto& p : spec.poisson) c.intern(p.traits.job_class);
   for (const auto& p : spec.campaigns) c.intern(p.traits.job_class);
@@ -89,30 +92,34 @@ JobCatalog build_job_catalog(const JobsSpec& spec, std::uintmax_t in_memory_max_
   if (spec.trace_file.empty()) return c;
 
   c.trace_path = spec.trace_resolved_path;
-  double last_submit_h = 0.0;
-  auto add = [&](const Job& job) {
-    const std::uint16_t id = c.intern(job.job_class);
-    ++c.class_jobs[id];
-    c.class_gpus_sum[id] += job.gpus;
-    if (job.preemptible) ++c.class_preemptible_jobs[id];
-    ++c.trace_jobs;
-    c.trace_gpu_hours += job.gpu_hours();
-    last_submit_h = job.submit_h;
-    if (c.trace_in_memory) c.trace.push_back(to_sim_job(job, c));
-  };
   if (spec.trace_format != "canonical") {
     // A public trace read in place: imported once, kept in memory.
-    c.trace_in_memory = true;
     const ImportResult imported = import_trace(spec.trace_format, c.trace_path);
-    c.trace_start = imported.start;
-    for (const Job& job : imported.jobs) add(job);
+    TraceTableBuilder builder;
+    for (const Job& job : imported.jobs) builder.add(job);
+    c.trace = builder.finish(imported.start);
   } else {
-    c.trace_in_memory = spec.weekly_bootstrap || std::filesystem::file_size(c.trace_path) <= in_memory_max_bytes;
-    c.trace_start = read_trace_start(c.trace_path);
-    TraceReader reader(c.trace_path);
-    Job job;
-    while (reader.next(job)) add(job);
+    LoadedTrace loaded = load_trace(c.trace_path, cache);
+    c.trace = std::move(loaded.table);
+    c.trace_origin = loaded.origin;
+    c.trace_notes = std::move(loaded.notes);
   }
+  c.trace_start = c.trace.start();
+  // Classes are registered in the order of their first job, as the CSV lists them.
+  const TraceColumns& t = c.trace.columns();
+  constexpr std::uint32_t kUnseen = 0x10000;
+  std::vector<std::uint32_t> class_of_string(c.trace.strings().size(), kUnseen);
+  for (std::size_t i = 0; i < t.rows; ++i) {
+    std::uint32_t& id = class_of_string[t.job_class[i]];
+    if (id == kUnseen) id = c.intern(c.trace.strings()[t.job_class[i]]);
+    ++c.class_jobs[id];
+    c.class_gpus_sum[id] += t.gpus[i];
+    if ((t.flags[i] & kTraceFlagPreemptible) != 0) ++c.class_preemptible_jobs[id];
+    c.trace_gpu_hours += t.gpus[i] * t.duration_h[i];
+  }
+  c.class_of_string.assign(class_of_string.begin(), class_of_string.end());
+  c.trace_jobs = static_cast<long>(t.rows);
+  const double last_submit_h = t.rows > 0 ? t.submit_h[t.rows - 1] : 0.0;
   if (c.trace_jobs == 0) throw InputError(c.trace_path, "line 2", "the trace has no jobs");
   // Whole weeks keep the trace's weekly and daily rhythm where the tiles meet.
   const double auto_period_h = std::max(1.0, std::ceil((last_submit_h + 1e-9) / kHoursPerWeek)) * kHoursPerWeek;
@@ -122,10 +129,10 @@ JobCatalog build_job_catalog(const JobsSpec& spec, std::uintmax_t in_memory_max_
                                                    c.trace_period_h, last_submit_h));
   if (spec.weekly_bootstrap) {
     const auto weeks = static_cast<std::size_t>(std::ceil(c.trace_period_h / kHoursPerWeek - 1e-9));
-    c.week_starts.assign(weeks + 1, c.trace.size());
+    c.week_starts.assign(weeks + 1, t.rows);
     std::size_t i = 0;
     for (std::size_t w = 0; w < weeks; ++w) {
-      while (i < c.trace.size() && c.trace[i].submit_h < w * kHoursPerWeek) ++i;
+      while (i < t.rows && t.submit_h[i] < w * kHoursPerWeek) ++i;
       c.week_starts[w] = i;
     }
   }
@@ -143,16 +150,16 @@ class JobStream::Source {
 
 namespace {
 
-class MemoryTrace final : public JobStream::Source {
+class TableTrace final : public JobStream::Source {
  public:
-  MemoryTrace(const JobCatalog& c, bool tile, double clock_offset_h) : c_(c), tile_(tile), offset_h_(clock_offset_h) {}
+  TableTrace(const JobCatalog& c, bool tile, double clock_offset_h) : c_(c), tile_(tile), offset_h_(clock_offset_h) {}
   bool next(SimJob& job) override {
-    if (i_ == c_.trace.size()) {
+    if (i_ == c_.trace.rows()) {
       if (!tile_) return false;
       i_ = 0;
       offset_h_ += c_.trace_period_h;
     }
-    job = c_.trace[i_++];
+    job = trace_sim_job(c_, i_++);
     job.submit_h += offset_h_;
     return true;
   }
@@ -161,29 +168,6 @@ class MemoryTrace final : public JobStream::Source {
   const JobCatalog& c_;
   bool tile_;
   std::size_t i_ = 0;
-  double offset_h_;
-};
-
-class FileTrace final : public JobStream::Source {
- public:
-  FileTrace(const JobCatalog& c, bool tile, double clock_offset_h)
-      : c_(c), tile_(tile), reader_(std::make_unique<TraceReader>(c.trace_path)), offset_h_(clock_offset_h) {}
-  bool next(SimJob& job) override {
-    while (!reader_->next(job_)) {
-      if (!tile_) return false;
-      reader_ = std::make_unique<TraceReader>(c_.trace_path);
-      offset_h_ += c_.trace_period_h;
-    }
-    job = to_sim_job(job_, c_);
-    job.submit_h += offset_h_;
-    return true;
-  }
-
- private:
-  const JobCatalog& c_;
-  bool tile_;
-  std::unique_ptr<TraceReader> reader_;
-  Job job_;
   double offset_h_;
 };
 
@@ -199,7 +183,7 @@ class WeeklyBootstrap final : public JobStream::Source {
       ++week_;
       start_week();
     }
-    job = c_.trace[i_++];
+    job = trace_sim_job(c_, i_++);
     job.submit_h += shift_h_ + clock_offset_h_;
     return true;
   }
@@ -384,8 +368,7 @@ JobStream::JobStream(const JobsSpec& spec, const JobCatalog& catalog, const Cale
         catalog.trace_start ? trace_clock_offset_h(*catalog.trace_start, calendar.start_weekday) : 0.0;
     if (spec.weekly_bootstrap)
       sources_.push_back(std::make_unique<WeeklyBootstrap>(catalog, seed, path, clock_offset_h));
-    else if (catalog.trace_in_memory) sources_.push_back(std::make_unique<MemoryTrace>(catalog, spec.tile, clock_offset_h));
-    else sources_.push_back(std::make_unique<FileTrace>(catalog, spec.tile, clock_offset_h));
+    else sources_.push_back(std::make_unique<TableTrace>(catalog, spec.tile, clock_offset_h));
   }
   for (std::size_t i = 0; i < spec.poisson.size(); ++i)
     sources_.push_back(std::make_unique<PoissonSource>(spec.poisson[i], catalog, calendar, seed, path, static_cast<std::uint32_t>(i)));

@@ -1,8 +1,8 @@
 // The jobs one Monte Carlo path replays (SPEC §3, models/workload/job_workload.hpp), in submission
 // order, generated lazily so that a trace of any length replays in bounded memory:
-//   trace   read from memory (small traces, loaded once per run) or streamed from the file,
-//           repeated every period_h while `tile` is on, or rebuilt week by week from weeks
-//           drawn per path (weekly bootstrap)
+//   trace   read from the trace's columns (mapped from its binary file, or parsed once per run:
+//           models/workload/trace_cache.hpp), repeated every period_h while `tile` is on, or
+//           rebuilt week by week from weeks drawn per path (weekly bootstrap)
 //   poisson candidate arrivals at the peak rate, kept with probability shape(t) / peak
 //           (thinning), draw k of source `arrival` for generator i; GPUs, duration and
 //           preemptibility from draw k of sources gpu_count and duration
@@ -21,8 +21,9 @@
 
 #include "core/calendar.hpp"
 #include "models/workload/job_workload.hpp"
-#include "models/workload/trace_csv.hpp"
+#include "models/workload/trace_cache.hpp"
 #include "models/workload/trace_start.hpp"
+#include "models/workload/trace_table.hpp"
 
 namespace tco::des {
 
@@ -43,13 +44,15 @@ struct SimJob {
 };
 
 // What a run knows about its jobs before any path starts: the class names, the trace's
-// period and size, and the trace itself when it is small enough to keep in memory.
+// period and size, and the trace's columns (shared by every path and thread).
 struct JobCatalog {
   std::vector<std::string> class_names;              // id -> name
   std::unordered_map<std::string, std::uint16_t> class_ids;
   std::string trace_path;
-  bool trace_in_memory = false;
-  std::vector<SimJob> trace;                         // when in memory
+  TraceTable trace;
+  std::vector<std::uint16_t> class_of_string;        // the trace's string id -> class id
+  TraceOrigin trace_origin = TraceOrigin::csv;       // where the columns came from
+  std::vector<std::string> trace_notes;              // binary files not used, a cache not written
   std::vector<std::size_t> week_starts;              // bootstrap: first job of each trace week
   double trace_period_h = 0.0;
   // Hour 0 of the trace as an absolute time ("# start:"), which the stream aligns to the
@@ -65,13 +68,13 @@ struct JobCatalog {
   std::uint16_t intern(const std::string& name);
 };
 
-// Traces up to this size (bytes) are read into memory once; larger ones stream per path.
-inline constexpr std::uintmax_t kTraceInMemoryMaxBytes = 64ull << 20;
+// Loads the trace's columns (a canonical CSV through the binary cache of `cache`, by default as
+// the environment sets it) and registers every generator's class.
+JobCatalog build_job_catalog(const JobsSpec& spec);
+JobCatalog build_job_catalog(const JobsSpec& spec, const TraceCacheOptions& cache);
 
-// Scans the trace (one streaming pass) and registers every generator's class.
-JobCatalog build_job_catalog(const JobsSpec& spec, std::uintmax_t in_memory_max_bytes = kTraceInMemoryMaxBytes);
-
-SimJob to_sim_job(const Job& job, const JobCatalog& catalog);
+// Job i of the catalog's trace.
+SimJob trace_sim_job(const JobCatalog& catalog, std::size_t i);
 
 // An upper estimate of the jobs one path generates over horizon_h (before the horizon cuts
 // them): every source at its peak rate, the trace once per tile, all cloned at the growth

@@ -203,13 +203,12 @@ void check_job_volume(const Scenario& s, const des::JobCatalog& catalog, std::ui
                                  jobs, horizon_h, growth, des::kMaxJobsPerPath / 1e6));
 }
 
-// A path's jobs, generated once and replayed by every plan, unless they stream from a large
-// trace file or would take more than kMaxSharedJobs x 48 bytes (then each plan streams them).
+// A path's jobs, generated once and replayed by every plan, unless they would take more than
+// kMaxSharedJobs x 48 bytes (then each plan streams them).
 constexpr std::size_t kMaxSharedJobs = 2'000'000;
 
 bool path_jobs(const Scenario& s, const des::JobCatalog& catalog, const des::PathInputs& in,
                std::vector<des::SimJob>& jobs) {
-  if (!catalog.trace_path.empty() && !catalog.trace_in_memory) return false;
   des::JobStream stream(*s.jobs, catalog, s.calendar, in.seed, in.path, static_cast<double>(s.horizon_hours()),
                         in.growth_per_year);
   des::SimJob j;

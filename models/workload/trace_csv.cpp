@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -103,7 +104,13 @@ bool TraceReader::next(Job& job) {
                        csv_position(csv_.line_number(), std::min(fields.size(), column_of_field_.size()) + 1),
                        fmt::format("expected {} fields as in the header, found {}", column_of_field_.size(),
                                    fields.size()));
-    job = Job{};
+    // The defaults of job.hpp, keeping the strings' buffers.
+    job.checkpoint_h = 0.0;
+    job.max_wait_h = -1.0;
+    job.deadline_h = std::numeric_limits<double>::infinity();
+    job.preemptible = job.deferrable = false;
+    job.gpu_type.clear();
+    job.job_class.clear();
     for (std::size_t f = 0; f < fields.size(); ++f) {
       const std::string_view text = fields[f];
       const auto column = static_cast<TraceColumn>(column_of_field_[f]);

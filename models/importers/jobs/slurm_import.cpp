@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <fstream>
 #include <map>
 #include <optional>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/io/block_lines.hpp"
 #include "core/io/csv_lines.hpp"
 #include "core/time/time_zone.hpp"
 #include "models/importers/import_time.hpp"
@@ -90,13 +90,13 @@ void add_type(std::string& types, std::string_view type) {
 
 class SacctRows {
  public:
-  SacctRows(const std::string& path, const SlurmImportOptions& options) : path_(path), in_(path, std::ios::binary) {
-    if (!in_) throw InputError(path, "", "cannot open the input file");
+  SacctRows(const std::string& path, const SlurmImportOptions& options) : path_(path), in_(path) {
+    if (!in_.is_open()) throw InputError(path, "", "cannot open the input file");
     index_.fill(-1);
     std::vector<std::string> names = options.columns;
     if (names.empty()) {
       if (!read_line()) throw InputError(path, "line 1", "the file is empty (expected a sacct header line)");
-      if (line_.rfind("\xEF\xBB\xBF", 0) == 0) line_.erase(0, 3), split_bars(line_, fields_);
+      if (line_.substr(0, 3) == "\xEF\xBB\xBF") line_.remove_prefix(3), split_bars(line_, fields_);
       for (std::string_view f : fields_) names.emplace_back(f);
       header_line_ = true;
     }
@@ -137,7 +137,7 @@ class SacctRows {
                                      fields_.size()));
       return true;
     }
-    if (in_.bad()) throw InputError(path_, fmt::format("line {}", line_number_ + 1), "read error");
+    if (in_.read_failed()) throw InputError(path_, fmt::format("line {}", line_number_ + 1), "read error");
     return false;
   }
 
@@ -152,16 +152,15 @@ class SacctRows {
 
  private:
   bool read_line() {
-    if (!std::getline(in_, line_)) return false;
+    if (!in_.next(line_)) return false;
     ++line_number_;
-    if (!line_.empty() && line_.back() == '\r') line_.pop_back();
     split_bars(line_, fields_);
     return true;
   }
 
   std::string path_;
-  std::ifstream in_;
-  std::string line_;
+  BlockLineReader in_;
+  std::string_view line_;
   long line_number_ = 0;
   bool header_line_ = false;
   std::vector<std::string_view> fields_;
