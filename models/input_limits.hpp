@@ -60,5 +60,9 @@ inline constexpr Bounds kSeconds{0.0, 1e6};           // billing granularity, no
 inline constexpr Bounds kPositiveSeconds{0.0, 1e6, true};
 inline constexpr Bounds kDays{0.0, 36500.0};          // calendar offsets (100 years)
 inline constexpr Bounds kPositiveDays{0.0, 36500.0, true};
+inline constexpr Bounds kMonths{0.0, 240.0};          // a delivery slip (20 years; grid connections take 3)
+inline constexpr double kMaxSlipMonths = 1200.0;      // a drawn slip is cut here (past any horizon)
+inline constexpr Bounds kLogSigma{0.0, 5.0};          // sigma of a log (5: a P95/P50 ratio of ~3,800)
+inline constexpr Bounds kSiteMw{0.0, 1e5, true};      // a site's IT power (the largest campuses: ~5 GW)
 
 }  // namespace tco::limits

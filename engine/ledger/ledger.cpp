@@ -19,6 +19,15 @@ void Ledger::add(int month, Category c, double usd, Timing timing) {
   (timing == Timing::start_of_month ? start_ : end_)[month][static_cast<int>(c)] += usd;
 }
 
+void Ledger::add_scaled(const Ledger& other, double weight) {
+  if (other.months() != months()) throw std::invalid_argument("ledgers of different horizons");
+  for (int m = 0; m < months(); ++m)
+    for (int c = 0; c < kCategoryCount; ++c) {
+      start_[m][c] += weight * other.start_[m][c];
+      end_[m][c] += weight * other.end_[m][c];
+    }
+}
+
 double Ledger::month_category_usd(int month, Category c) const {
   return start_[month][static_cast<int>(c)] + end_[month][static_cast<int>(c)];
 }

@@ -40,6 +40,8 @@ class Ledger {
   explicit Ledger(int months = 0);
 
   void add(int month, Category c, double usd, Timing timing);
+  // Adds weight x every entry of `other` (same months), keeping each entry's timing.
+  void add_scaled(const Ledger& other, double weight);
 
   int months() const { return static_cast<int>(start_.size()); }
   double month_category_usd(int month, Category c) const;

@@ -28,19 +28,30 @@ OwnershipSummary book_ownership_costs(const OnPremSpec& o, const OwnershipTerms&
                                       Ledger& ledger) {
   OwnershipSummary summary;
   summary.depreciation_usd_by_month.assign(horizon_months, 0.0);
-  if (t.nodes <= 0 || o.purchase_month >= horizon_months) return summary;
-  const int p = o.purchase_month;
+  const int p = t.delivery_month.value_or(o.planned_delivery_month());
+  summary.delivery_month = p;
+  if (t.nodes <= 0) return summary;
   const double n = t.nodes;
   const double node_capex_usd = n * o.capex_per_node_usd();
   const double room_capex_usd = o.room_capex_usd * t.fleet_cost_share;
   const bool leased = o.financing.kind == Financing::Kind::lease;
+  if (o.procurement && o.procurement->deposit_share > 0.0) {
+    summary.deposit_usd = (node_capex_usd + room_capex_usd) * o.procurement->deposit_share;
+    ledger.add(o.procurement->order_month, Category::capex, summary.deposit_usd, Timing::start_of_month);
+  }
+  if (p >= horizon_months) {
+    if (o.residual_enabled && summary.deposit_usd > 0.0)
+      ledger.add(horizon_months - 1, Category::residual, -summary.deposit_usd, Timing::end_of_month);
+    summary.capex_paid_usd = summary.deposit_usd;
+    return summary;
+  }
 
   if (leased) {
     for (int m = p; m < horizon_months; ++m)
       ledger.add(m, Category::lease, n * o.financing.lease_usd_per_node_month, Timing::start_of_month);
     if (room_capex_usd > 0.0) ledger.add(p, Category::capex, room_capex_usd, Timing::start_of_month);
   } else {
-    book_purchase(o.financing, node_capex_usd + room_capex_usd, p, horizon_months, ledger);
+    book_purchase(o.financing, node_capex_usd + room_capex_usd - summary.deposit_usd, p, horizon_months, ledger);
   }
   summary.capex_paid_usd = node_capex_usd + room_capex_usd;
 

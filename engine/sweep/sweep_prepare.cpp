@@ -117,7 +117,16 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
     p.waiting_usd_per_gpu_hour = s.waiting_usd_per_gpu_hour;
     const int nodes = plan.onprem ? plan.onprem_nodes : 0;
     p.nodes = nodes;
-    p.nodes_from_hour = plan.onprem ? static_cast<long>(plan.onprem->purchase_month) * kHoursPerMonth : hours;
+    // The kernel has no delivery draw: a fixed slip shifts the delivery, a drawn one is refused.
+    if (plan.onprem && plan.onprem->delivery_drawn())
+      throw InputError(s.file, "/onprem/procurement/delivery_slip_months",
+                       fmt::format("plan \"{}\" draws its delivery slip per path; the hourly sweep model has no such "
+                                   "draw (its CPU and CUDA kernels share one hourly step): give a fixed slip in months, "
+                                   "or run the scenario's discrete-event Monte Carlo",
+                                   plan.name));
+    p.nodes_from_hour =
+        plan.onprem ? std::min<long>(static_cast<long>(plan.onprem->planned_delivery_month()) * kHoursPerMonth, hours)
+                    : hours;
 
     if (plan.cloud) {
       const CloudSpec& c = *plan.cloud;

@@ -72,6 +72,24 @@ std::string objects_table(const Json& objects) {
   return out;
 }
 
+// One row per plan with `procurement` (reports/json/procurement_json.hpp); empty when none has one.
+std::string procurement_table(const Json& report) {
+  std::string out;
+  for (const auto& p : report.at("plans")) {
+    if (!p.contains("procurement")) continue;
+    const Json& o = p.at("procurement");
+    const Json& d = o.at("delivery_month");
+    out += row(Json::array({p.at("name"), o.at("order_month"), o.at("deposit_usd"), o.at("purchase_month"),
+                            o.at("planned_delivery_month"), o.at("delivery_slip"), d.at("paths"), d.at("mean"),
+                            d.at("p5"), d.at("p50"), d.at("p95"), o.at("share_later_than_planned"),
+                            o.at("share_past_horizon")}));
+  }
+  if (out.empty()) return out;
+  return "plan,order_month,deposit_usd,purchase_month,planned_delivery_month,delivery_slip,paths,delivery_month_mean,"
+         "delivery_month_p5,delivery_month_p50,delivery_month_p95,share_later_than_planned,share_past_horizon\n" +
+         out;
+}
+
 }  // namespace
 
 CsvTables csv_tables(const Json& report) {
@@ -79,6 +97,7 @@ CsvTables csv_tables(const Json& report) {
   if (report.contains("sizing")) tables.emplace_back("sizing.csv", objects_table(report.at("sizing").at("curve")));
   if (report.contains("sensitivity") && report.at("sensitivity").contains("tornado"))
     tables.emplace_back("sensitivity.csv", objects_table(report.at("sensitivity").at("tornado").at("inputs")));
+  if (std::string t = procurement_table(report); !t.empty()) tables.emplace_back("procurement.csv", std::move(t));
   return tables;
 }
 

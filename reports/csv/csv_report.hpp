@@ -1,6 +1,6 @@
 // CSV tables of a report for spreadsheets: monthly_cash_flows.csv (one row per plan and
-// month, one column per category), plans.csv, and, when the report has them, sizing.csv and
-// sensitivity.csv. Numbers are written with full precision (shortest round-trip form).
+// month, one column per category), plans.csv, and, when the report has them, sizing.csv,
+// sensitivity.csv and procurement.csv. Numbers are written with full precision (shortest round-trip form).
 #pragma once
 
 #include <string>

@@ -1,6 +1,7 @@
 #include "reports/workbook/workbook.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -499,6 +500,34 @@ void write_paths(Sheet sheet, const Json& report, const WorkbookPaths& paths, co
   worksheet_freeze_panes(sheet.raw(), first_path, 1);
 }
 
+bool has_procurement(const Json& plans) {
+  return std::any_of(plans.begin(), plans.end(), [](const Json& p) { return p.contains("procurement"); });
+}
+
+// One row per plan with `procurement` (reports/json/procurement_json.hpp).
+void write_procurement(Sheet sheet, const Json& plans, const Formats& f) {
+  const std::vector<std::string> header = {"plan", "order_month", "deposit_usd", "purchase_month",
+                                           "planned_delivery_month", "delivery_slip", "paths", "delivery_month_mean",
+                                           "delivery_month_p5", "delivery_month_p50", "delivery_month_p95",
+                                           "share_later_than_planned", "share_past_horizon"};
+  for (std::size_t c = 0; c < header.size(); ++c) sheet.str(0, static_cast<int>(c), header[c], f.bold);
+  int row = 1;
+  for (const auto& plan : plans) {
+    if (!plan.contains("procurement")) continue;
+    const Json& p = plan.at("procurement");
+    const Json& d = p.at("delivery_month");
+    const Json values[] = {plan.at("name"), p.at("order_month"), p.at("deposit_usd"), p.at("purchase_month"),
+                           p.at("planned_delivery_month"), p.at("delivery_slip"), d.at("paths"), d.at("mean"),
+                           d.at("p5"), d.at("p50"), d.at("p95"), p.at("share_later_than_planned"),
+                           p.at("share_past_horizon")};
+    for (std::size_t c = 0; c < std::size(values); ++c)
+      sheet.value(row, static_cast<int>(c), values[c], c == 2 ? f.usd : nullptr);
+    ++row;
+  }
+  sheet.width(0, 0, 24);
+  sheet.width(1, 12, 14);
+}
+
 void build_workbook(const Json& report, const WorkbookPaths& paths, const std::string& file) {
   lxw_workbook* wb = workbook_new(file.c_str());
   if (!wb) throw InputError(file, "", "cannot create the workbook here");
@@ -529,6 +558,8 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
       cells.push_back(write_plan(Sheet(plan_sheets[i], &first_error), sheet_names[i], plans[i], rate, f));
     write_summary(summary, report, cells, sheet_names, f);
     if (paths_sheet) write_paths(Sheet(paths_sheet, &first_error), report, paths, f);
+    if (has_procurement(plans))
+      write_procurement(Sheet(workbook_add_worksheet(wb, "Procurement"), &first_error), plans, f);
   } catch (...) {
     workbook_close(wb);  // frees it; the caller removes the partial file
     throw;
@@ -543,7 +574,7 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
 }  // namespace
 
 std::vector<std::string> workbook_plan_sheet_names(const std::vector<std::string>& plan_names) {
-  std::set<std::string> taken = {"inputs", "summary", "paths"};
+  std::set<std::string> taken = {"inputs", "summary", "paths", "procurement"};
   std::vector<std::string> out;
   for (const std::string& plan : plan_names) {
     std::string base;
