@@ -33,6 +33,8 @@ inline constexpr Bounds kPueSlopePerC{0.0, 1.0};
 inline constexpr Bounds kCfmPerRack{0.0, 1e7, true};
 inline constexpr Bounds kDeltaTF{0.0, 200.0, true};
 inline constexpr Bounds kGCo2PerKwh{0.0, 1e4};        // coal is ~1,000
+inline constexpr Bounds kKgCo2PerServer{0.0, 1e6};    // embodied: an 8-GPU server is ~10^3-10^4 kg
+inline constexpr Bounds kUsdPerTonne{0.0, 1e5};       // carbon prices are $10s-$100s; social cost ~$200
 inline constexpr Bounds kGpuTdpW{0.0, 1e5, true};
 inline constexpr Bounds kGpuMemoryGb{0.0, 1e6, true};
 inline constexpr Bounds kGpuPerfRelative{0.0, 1e3, true};

@@ -242,6 +242,10 @@ Json to_json(const OnPremSpec& o) {
       slip = {{"type", "lognormal"}, {"median_months", p.slip.median}, {"sigma", p.slip.sigma}};
     out["procurement"] = {{"order_month", p.order_month}, {"deposit_share", p.deposit_share}, {"delivery_slip_months", slip}};
   }
+  if (o.carbon != CarbonSpec{}) {
+    out["carbon"] = {{"embodied_kg_co2_per_server", o.carbon.embodied_kg_co2_per_server},
+                     {"usd_per_tonne", o.carbon.usd_per_tonne}};
+  }
   if (o.site.power_cap_mw || o.site.energized_month > 0) {
     out["site"] = {{"power_cap_mw", o.site.power_cap_mw ? Json(*o.site.power_cap_mw) : Json(nullptr)},
                    {"energized_month", o.site.energized_month}};
@@ -410,6 +414,13 @@ OnPremSpec parse_onprem(JsonObjectReader& r, Resolver& resolver, int horizon_mon
     sr.finish();
   }
   r.allow("site");
+  if (r.has("carbon")) {
+    JsonObjectReader cr = r.object("carbon");
+    o.carbon.embodied_kg_co2_per_server = cr.number_or("embodied_kg_co2_per_server", 0.0, limits::kKgCo2PerServer);
+    o.carbon.usd_per_tonne = cr.number_or("usd_per_tonne", 0.0, limits::kUsdPerTonne);
+    cr.finish();
+  }
+  r.allow("carbon");
   if (r.has("depreciation")) {
     JsonObjectReader dr = r.object("depreciation");
     o.life_years = dr.number_or("life_years", o.life_years, Bounds::between(0.5, 30.0));
@@ -569,12 +580,21 @@ void check_site_capacity(const OnPremSpec& o, const Plan& p, const std::string& 
                                  p.name, earliest, site.energized_month));
 }
 
-// A delivery slip drawn per path is drawn by the discrete-event Monte Carlo; the hourly fluid model's
-// paths (sweeps, `uncertain`) have no such draw (docs/model.md "Procurement").
+// What the hourly fluid model's paths (`run --paths` without jobs, `uncertain`, sweeps) cannot do:
+// draw a delivery slip per path (docs/model.md "Procurement"), or keep a carbon price out of the
+// monthly power price shocks (docs/model.md "Carbon").
 void check_drawn_deliveries(const Scenario& s, const Json& plans) {
   for (std::size_t i = 0; i < s.plans.size(); ++i) {
     const Plan& p = s.plans[i];
-    if (!p.onprem || !p.onprem->delivery_drawn() || (s.jobs && !s.uncertain)) continue;
+    const bool hourly_paths = !s.jobs || s.uncertain;
+    if (p.onprem && p.onprem_nodes > 0 && hourly_paths && p.onprem->carbon.usd_per_tonne > 0.0 &&
+        p.onprem->power.monthly_price_sigma > 0.0)
+      throw InputError(s.file, "/onprem/carbon/usd_per_tonne",
+                       fmt::format("plan \"{}\" prices its CO2 and draws monthly power price shocks; the hourly "
+                                   "model's paths would shock the carbon price too: use one of the two, or a \"jobs\" "
+                                   "section (the discrete-event Monte Carlo)",
+                                   p.name));
+    if (!p.onprem || !p.onprem->delivery_drawn() || !hourly_paths) continue;
     const Json& plan_json = plans[i];
     const bool in_plan = plan_json.contains("onprem") && plan_json["onprem"].is_object() &&
                          plan_json["onprem"].contains("procurement");

@@ -12,6 +12,7 @@
 #include "core/calendar.hpp"
 #include "core/io/json_reader.hpp"
 #include "models/site/ambient.hpp"
+#include "models/site/carbon.hpp"
 #include "models/finance/depreciation.hpp"
 #include "models/finance/procurement.hpp"
 #include "models/price_path/price_schedule.hpp"
@@ -101,6 +102,7 @@ struct OnPremSpec {
   int purchase_month = 0;             // the planned delivery month (models/finance/procurement.hpp)
   std::optional<ProcurementSpec> procurement;  // order, deposit and delivery slip (bought fleets only)
   SiteCapacity site;
+  CarbonSpec carbon;
   double maintenance_per_year = 0.0;  // fraction of capex per year
   Financing financing;
   double life_years = 5.0;            // depreciation and the utilization breakeven

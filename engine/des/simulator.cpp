@@ -98,6 +98,7 @@ class Simulator {
       site_ = in.sites ? &in.sites->curve(p) : &own_site();
       pool_ = NodePool(p.nodes, p.gpus_per_node, purchase_h_ == 0);
       kw_per_busy_gpu_ = (p.peak_kw - p.idle_kw) / p.gpus_per_node;
+      carbon_usd_per_kwh_ = p.onprem->power.g_co2_per_kwh / 1e6 * p.onprem->carbon.usd_per_tonne;
       node_generation_.assign(p.nodes, 0);
       node_failures_drawn_.assign(p.nodes, 0);
     }
@@ -162,7 +163,9 @@ class Simulator {
     const int m = month_;
     const double it_kw = it_kw_now();
     out_.it_energy_kwh += it_kw * dt;
-    out_.facility_energy_kwh += it_kw * site_->pue_integral(a, now_);
+    const double facility_kwh = it_kw * site_->pue_integral(a, now_);
+    out_.facility_energy_kwh += facility_kwh;
+    if (carbon_usd_per_kwh_ > 0.0) out_.cost_by_month[m][static_cast<int>(Category::carbon)] += facility_kwh * carbon_usd_per_kwh_;
     out_.cost_by_month[m][static_cast<int>(Category::energy)] +=
         it_kw * power_shock_[m] * site_->pue_usd_integral(a, now_);
     out_.gpu_hours.onprem_busy += busy_gpus_ * dt;
@@ -680,6 +683,7 @@ class Simulator {
   std::vector<CloudRuns> clouds_;  // one per plan of the group
   bool cloud_only_;  // neither on-prem nodes nor reserved instances: every job goes to CloudRuns
   long purchase_h_;  // this path's delivery hour (delivery_h)
+  double carbon_usd_per_kwh_ = 0.0;  // g_co2_per_kwh x the carbon price, per facility kWh
   EventQueue events_;
   double now_ = 0.0;
   int month_ = 0;                  // the month of now_ (month boundaries set it)

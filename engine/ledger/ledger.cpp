@@ -8,7 +8,8 @@ std::string_view category_name(Category c) {
   static constexpr std::array<std::string_view, kCategoryCount> names = {
       "capex",           "financing_interest", "lease",          "maintenance", "facility",
       "energy",          "staff",              "cloud_on_demand", "cloud_spot",  "cloud_reserved",
-      "egress",          "waiting",            "residual",       "tax_shield"};
+      "egress",          "waiting",            "residual",       "tax_shield",
+      "carbon"};
   return names[static_cast<int>(c)];
 }
 

@@ -27,8 +27,9 @@ enum class Category {
   waiting,
   residual,
   tax_shield,
+  carbon,  // the carbon price on on-prem CO2 (models/site/carbon.hpp)
 };
-inline constexpr int kCategoryCount = 14;
+inline constexpr int kCategoryCount = 15;
 
 std::string_view category_name(Category c);
 inline Category category_at(int index) { return static_cast<Category>(index); }

@@ -1,5 +1,6 @@
 #include "engine/ledger/ownership_costs.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tco {
@@ -22,6 +23,20 @@ static void book_purchase(const Financing& f, double amount_usd, int purchase_mo
   }
   const double owed_usd = schedule.empty() ? principal_usd : schedule.back().balance_after_usd;
   if (owed_usd > 1e-9) ledger.add(horizon_months - 1, Category::capex, owed_usd, Timing::end_of_month);
+}
+
+double book_embodied_carbon(const OnPremSpec& o, double nodes, int p, int horizon_months, Ledger& ledger) {
+  const double fleet_kg = nodes * o.carbon.embodied_kg_co2_per_server;
+  if (fleet_kg <= 0.0) return 0.0;
+  const double life_months = 12.0 * o.life_years;
+  double booked_kg = 0.0;
+  for (int m = p; m < horizon_months && m - p < life_months; ++m) {
+    const double kg = fleet_kg / life_months * std::min(1.0, life_months - (m - p));
+    booked_kg += kg;
+    if (o.carbon.usd_per_tonne > 0.0)
+      ledger.add(m, Category::carbon, kg / 1000.0 * o.carbon.usd_per_tonne, Timing::end_of_month);
+  }
+  return booked_kg;
 }
 
 OwnershipSummary book_ownership_costs(const OnPremSpec& o, const OwnershipTerms& t, int horizon_months,
@@ -74,6 +89,7 @@ OwnershipSummary book_ownership_costs(const OnPremSpec& o, const OwnershipTerms&
     }
   }
 
+  summary.embodied_co2_kg = book_embodied_carbon(o, n, p, horizon_months, ledger);
   if (leased) return summary;
   DepreciableFleet fleet;
   fleet.cost_usd = node_capex_usd + room_capex_usd;

@@ -109,6 +109,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   const double egress_usd_per_cloud_gpu_hour =
       plan.cloud ? plan.cloud->egress_gb_per_gpu_hour * plan.cloud->egress_usd_per_gb : 0.0;
 
+  std::vector<double> facility_kwh_by_month(months, 0.0);  // for the carbon price
   double backlog = 0.0;
   for (long h = 0; h < hours; ++h) {
     const int m = month_of_hour(h);
@@ -157,6 +158,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
     if (out.energy_usd > 0.0) r.ledger.add(m, Category::energy, out.energy_usd, Timing::end_of_month);
     r.it_energy_kwh += out.it_kw;
     r.facility_energy_kwh += out.facility_kw;
+    facility_kwh_by_month[m] += out.facility_kw;
     r.peak_facility_kw_by_month[m] = std::max(r.peak_facility_kw_by_month[m], out.facility_kw);
   }
   r.gpu_hours.unserved = backlog;
@@ -183,6 +185,13 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
       }
     }
     r.co2_onprem_kg = r.facility_energy_kwh * o.power.g_co2_per_kwh / 1000.0;
+    r.co2_embodied_kg = own.embodied_co2_kg;
+    if (o.carbon.usd_per_tonne > 0.0)
+      for (int m = 0; m < months; ++m)
+        if (facility_kwh_by_month[m] > 0.0)
+          r.ledger.add(m, Category::carbon,
+                       facility_kwh_by_month[m] * o.power.g_co2_per_kwh / 1e6 * o.carbon.usd_per_tonne,
+                       Timing::end_of_month);
     if (r.gpu_hours.onprem_capacity > 0.0) r.onprem_utilization = r.gpu_hours.onprem_busy / r.gpu_hours.onprem_capacity;
   } else {
     r.depreciation_usd_by_month.assign(months, 0.0);

@@ -88,6 +88,7 @@ struct PlanResult {
   FacilityFigures facility;
   double co2_onprem_kg = 0.0;
   std::optional<double> co2_cloud_kg;   // when the offer gives its grid's carbon intensity
+  double co2_embodied_kg = 0.0;         // the servers' embodied CO2 amortised inside the horizon
   int throttled_hours = 0;
   std::vector<double> depreciation_usd_by_month;
   double depreciation_total_usd = 0.0;

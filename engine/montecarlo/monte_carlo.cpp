@@ -181,6 +181,7 @@ PlanResult mean_plan_result(const Scenario& s, const Plan& plan, const PlanFixed
   if (plan.onprem) r.depreciation_views = opted_in_views(*plan.onprem, fixed.ownership);
   if (plan.onprem && plan.onprem_nodes > 0) {
     r.co2_onprem_kg = r.facility_energy_kwh * plan.onprem->power.g_co2_per_kwh / 1000.0;
+    r.co2_embodied_kg = fixed.ownership.embodied_co2_kg;  // the planned delivery's
     if (r.gpu_hours.onprem_capacity > 0.0) r.onprem_utilization = r.gpu_hours.onprem_busy / r.gpu_hours.onprem_capacity;
   }
   if (plan.cloud)

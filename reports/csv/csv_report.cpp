@@ -42,7 +42,8 @@ std::string monthly_cash_flows(const Json& report) {
 }
 
 std::string plans_table(const Json& report) {
-  std::string out = "plan,kind,onprem_nodes,npv_usd,total_nominal_usd,usd_per_useful_gpu_hour,npv_saving_usd,payback_month,irr_per_year\n";
+  std::string out = "plan,kind,onprem_nodes,npv_usd,total_nominal_usd,usd_per_useful_gpu_hour,npv_saving_usd,payback_month,"
+                    "irr_per_year,co2_onprem_kg,co2_embodied_kg,co2_cloud_kg\n";
   for (const auto& p : report.at("plans")) {
     Json saving = nullptr, payback = nullptr, irr = nullptr;
     for (const auto& c : report.at("comparisons")) {
@@ -51,8 +52,10 @@ std::string plans_table(const Json& report) {
       payback = c.at("payback_month");
       irr = c.at("irr_per_year");
     }
+    const Json& co2 = p.at("co2_kg");
     out += row(Json::array({p.at("name"), p.at("kind"), p.at("onprem_nodes"), p.at("npv_usd"), p.at("total_nominal_usd"),
-                            p.at("usd_per_useful_gpu_hour"), saving, payback, irr}));
+                            p.at("usd_per_useful_gpu_hour"), saving, payback, irr, co2.at("onprem"),
+                            co2.value("embodied", Json(nullptr)), co2.at("cloud")}));
   }
   return out;
 }

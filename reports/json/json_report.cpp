@@ -75,7 +75,7 @@ Json plan_json(const Plan& plan, const PlanResult& r, double rate) {
                 {"rack_peak_kw", r.facility.rack_peak_kw},
                 {"airflow_cfm_per_rack", r.facility.airflow_cfm_per_rack},
                 {"provisioned_it_kw", r.facility.provisioned_it_kw}}},
-              {"co2_kg", {{"onprem", r.co2_onprem_kg}, {"cloud", opt(r.co2_cloud_kg)}}},
+              {"co2_kg", {{"onprem", r.co2_onprem_kg}, {"cloud", opt(r.co2_cloud_kg)}, {"embodied", r.co2_embodied_kg}}},
               {"depreciation_total_usd", r.depreciation_total_usd},
               {"monthly", monthly_table(r, rate)}};
   // Only for a scenario that opts in to a depreciation view, so other reports keep their bytes.

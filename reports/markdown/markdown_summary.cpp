@@ -1,4 +1,5 @@
 #include "reports/markdown/markdown_summary.hpp"
+#include "reports/markdown/carbon_markdown.hpp"
 #include "reports/markdown/depreciation_markdown.hpp"
 #include "reports/markdown/procurement_markdown.hpp"
 
@@ -149,6 +150,7 @@ std::string markdown_summary(const Json& report) {
     md += "\n**Cloud price breakeven** (the multiple of every cloud price at which two plans cost the same NPV):\n\n";
     for (const auto& b : price) md += "- " + price_breakeven_sentence(b) + "\n";
   }
+  md += carbon_markdown(report);
   md += procurement_markdown(report);
   md += depreciation_markdown(report);
   if (has_monte_carlo(report)) md += monte_carlo_markdown(report);

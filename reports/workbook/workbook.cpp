@@ -370,8 +370,8 @@ void write_summary(Sheet sheet, const Json& report, const std::vector<PlanCells>
   const char* heads[] = {"plan",         "kind",         "on-prem nodes", "NPV (USD)",
                          "total nominal (USD)", "useful GPU-hours", "USD per useful GPU-hour", "unserved GPU-hours",
                          "NPV saving vs baseline (USD)", "nominal saving vs baseline (USD)", "payback month",
-                         "IRR per year", "sheet"};
-  for (int i = 0; i < 13; ++i) sheet.str(header, i, heads[i], f.bold);
+                         "IRR per year", "sheet", "on-prem grid CO2 (kg)", "embodied CO2 (kg)", "cloud CO2 (kg)"};
+  for (int i = 0; i < static_cast<int>(std::size(heads)); ++i) sheet.str(header, i, heads[i], f.bold);
   const int base_row = header + 1 + static_cast<int>(base);
   for (std::size_t i = 0; i < plans.size(); ++i) {
     const Json& p = plans[i];
@@ -401,9 +401,14 @@ void write_summary(Sheet sheet, const Json& report, const std::vector<PlanCells>
       sheet.value(row, 11, c->at("irr_per_year").is_number() ? c->at("irr_per_year") : Json("n/a"), f.rate);
     }
     sheet.str(row, 12, sheet_names[i]);
+    const Json& co2 = p.at("co2_kg");
+    sheet.value(row, 13, co2.at("onprem"));
+    sheet.value(row, 14, co2.value("embodied", Json(nullptr)));
+    // A null cloud figure: the offer gives no PUE or grid intensity (never a guessed 0).
+    sheet.value(row, 15, co2.at("cloud").is_number() ? co2.at("cloud") : Json("n/a: no PUE or grid intensity"));
   }
   sheet.width(0, 0, 34);
-  sheet.width(1, 12, 18);
+  sheet.width(1, 15, 18);
 }
 
 // Statistics over one column of per-path values, as in engine/statistics.hpp: the standard
