@@ -1,5 +1,7 @@
 #include "reports/csv/csv_report.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/error.hpp"
@@ -93,6 +95,30 @@ std::string procurement_table(const Json& report) {
          out;
 }
 
+// One row per year of each plan's `depreciation_views` (reports/json/depreciation_json.hpp): the
+// book view and, when the scenario has one, the tax view side by side; empty when no plan has views.
+std::string depreciation_table(const Json& report) {
+  std::string out;
+  for (const auto& p : report.at("plans")) {
+    if (!p.contains("depreciation_views")) continue;
+    const Json& v = p.at("depreciation_views");
+    const Json& book = v.at("book").at("rows");
+    const Json& tax = v.at("tax");
+    const std::size_t years = std::max(book.size(), tax.is_null() ? std::size_t{0} : tax.at("rows").size());
+    for (std::size_t k = 0; k < years; ++k) {
+      Json line = Json::array({p.at("name"), v.at("book").at("method"), v.at("tax_shield_view"), k + 1});
+      for (std::size_t c = 1; c < 3; ++c) line.push_back(k < book.size() ? book[k][c] : Json(nullptr));
+      for (std::size_t c = 1; c < 6; ++c)
+        line.push_back(!tax.is_null() && k < tax.at("rows").size() ? tax.at("rows")[k][c] : Json(nullptr));
+      out += row(line);
+    }
+  }
+  if (out.empty()) return out;
+  return "plan,book_method,tax_shield_view,year,book_depreciation_usd,book_value_after_usd,tax_section_179_usd,"
+         "tax_bonus_usd,tax_macrs_usd,tax_deduction_usd,tax_basis_after_usd\n" +
+         out;
+}
+
 }  // namespace
 
 CsvTables csv_tables(const Json& report) {
@@ -101,6 +127,7 @@ CsvTables csv_tables(const Json& report) {
   if (report.contains("sensitivity") && report.at("sensitivity").contains("tornado"))
     tables.emplace_back("sensitivity.csv", objects_table(report.at("sensitivity").at("tornado").at("inputs")));
   if (std::string t = procurement_table(report); !t.empty()) tables.emplace_back("procurement.csv", std::move(t));
+  if (std::string t = depreciation_table(report); !t.empty()) tables.emplace_back("depreciation.csv", std::move(t));
   return tables;
 }
 

@@ -533,6 +533,39 @@ void write_procurement(Sheet sheet, const Json& plans, const Formats& f) {
   sheet.width(1, 12, 14);
 }
 
+bool has_depreciation_views(const Json& plans) {
+  return std::any_of(plans.begin(), plans.end(), [](const Json& p) { return p.contains("depreciation_views"); });
+}
+
+// One row per year of each plan's `depreciation_views` (reports/json/depreciation_json.hpp), as
+// depreciation.csv: the book and the tax view side by side, and which one the tax shield uses.
+void write_depreciation(Sheet sheet, const Json& plans, const Formats& f) {
+  const std::vector<std::string> header = {"plan", "book_method", "tax_shield_view", "year", "book_depreciation_usd",
+                                           "book_value_after_usd", "tax_section_179_usd", "tax_bonus_usd",
+                                           "tax_macrs_usd", "tax_deduction_usd", "tax_basis_after_usd"};
+  for (std::size_t c = 0; c < header.size(); ++c) sheet.str(0, static_cast<int>(c), header[c], f.bold);
+  int row = 1;
+  for (const auto& plan : plans) {
+    if (!plan.contains("depreciation_views")) continue;
+    const Json& v = plan.at("depreciation_views");
+    const Json& book = v.at("book").at("rows");
+    const Json& tax = v.at("tax");
+    const std::size_t tax_years = tax.is_null() ? 0 : tax.at("rows").size();
+    for (std::size_t k = 0; k < std::max(book.size(), tax_years); ++k, ++row) {
+      sheet.value(row, 0, plan.at("name"));
+      sheet.value(row, 1, v.at("book").at("method"));
+      sheet.value(row, 2, v.at("tax_shield_view"));
+      sheet.num(row, 3, static_cast<double>(k + 1));
+      for (int c = 1; c < 3; ++c)
+        if (k < book.size()) sheet.num(row, 3 + c, book[k][c].get<double>(), f.usd);
+      for (int c = 1; c < 6; ++c)
+        if (k < tax_years) sheet.num(row, 5 + c, tax.at("rows")[k][c].get<double>(), f.usd);
+    }
+  }
+  sheet.width(0, 0, 24);
+  sheet.width(1, 10, 16);
+}
+
 void build_workbook(const Json& report, const WorkbookPaths& paths, const std::string& file) {
   lxw_workbook* wb = workbook_new(file.c_str());
   if (!wb) throw InputError(file, "", "cannot create the workbook here");
@@ -565,6 +598,8 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
     if (paths_sheet) write_paths(Sheet(paths_sheet, &first_error), report, paths, f);
     if (has_procurement(plans))
       write_procurement(Sheet(workbook_add_worksheet(wb, "Procurement"), &first_error), plans, f);
+    if (has_depreciation_views(plans))
+      write_depreciation(Sheet(workbook_add_worksheet(wb, "Depreciation"), &first_error), plans, f);
   } catch (...) {
     workbook_close(wb);  // frees it; the caller removes the partial file
     throw;
@@ -579,7 +614,7 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
 }  // namespace
 
 std::vector<std::string> workbook_plan_sheet_names(const std::vector<std::string>& plan_names) {
-  std::set<std::string> taken = {"inputs", "summary", "paths", "procurement"};
+  std::set<std::string> taken = {"inputs", "summary", "paths", "procurement", "depreciation"};
   std::vector<std::string> out;
   for (const std::string& plan : plan_names) {
     std::string base;
