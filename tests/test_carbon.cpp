@@ -101,7 +101,7 @@ TEST_CASE("carbon: the discrete-event replay books the same price on its facilit
   const PlanResult& buy = mc.run.plans[1];
   // carbon = facility kWh x 0.4 kg / 1,000 x $80 + the embodied 1,000 kg x $80 / 1,000.
   CHECK(buy.ledger.category_total_usd(Category::carbon) ==
-        doctest::Approx(buy.facility_energy_kwh * 0.4 * 80.0 / 1e6 + 80.0).epsilon(kHourlySumEps));
+        doctest::Approx(buy.facility_energy_kwh * 0.4 / 1000.0 * 80.0 + 80.0).epsilon(kHourlySumEps));
   CHECK(buy.co2_embodied_kg == doctest::Approx(1000.0).epsilon(kEps));
 }
 
