@@ -33,6 +33,8 @@ inline constexpr Bounds kPueSlopePerC{0.0, 1.0};
 inline constexpr Bounds kCfmPerRack{0.0, 1e7, true};
 inline constexpr Bounds kDeltaTF{0.0, 200.0, true};
 inline constexpr Bounds kGCo2PerKwh{0.0, 1e4};        // coal is ~1,000
+inline constexpr Bounds kKgCo2PerServer{0.0, 1e6};    // embodied: an 8-GPU server is ~10^3-10^4 kg
+inline constexpr Bounds kUsdPerTonne{0.0, 1e5};       // carbon prices are $10s-$100s; social cost ~$200
 inline constexpr Bounds kGpuTdpW{0.0, 1e5, true};
 inline constexpr Bounds kGpuMemoryGb{0.0, 1e6, true};
 inline constexpr Bounds kGpuPerfRelative{0.0, 1e3, true};
@@ -60,5 +62,9 @@ inline constexpr Bounds kSeconds{0.0, 1e6};           // billing granularity, no
 inline constexpr Bounds kPositiveSeconds{0.0, 1e6, true};
 inline constexpr Bounds kDays{0.0, 36500.0};          // calendar offsets (100 years)
 inline constexpr Bounds kPositiveDays{0.0, 36500.0, true};
+inline constexpr Bounds kMonths{0.0, 240.0};          // a delivery slip (20 years; grid connections take 3)
+inline constexpr double kMaxSlipMonths = 1200.0;      // a drawn slip is cut here (past any horizon)
+inline constexpr Bounds kLogSigma{0.0, 5.0};          // sigma of a log (5: a P95/P50 ratio of ~3,800)
+inline constexpr Bounds kSiteMw{0.0, 1e5, true};      // a site's IT power (the largest campuses: ~5 GW)
 
 }  // namespace tco::limits

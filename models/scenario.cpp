@@ -208,7 +208,7 @@ Json to_json(const OnPremSpec& o) {
                            {"bonus_fraction", o.tax_depreciation->bonus_fraction},
                            {"section_179_usd", o.tax_depreciation->section_179_usd}};
   }
-  return {{"server", to_json(o.server)},
+  Json out = {{"server", to_json(o.server)},
           {"gpu", to_json(o.gpu)},
           {"network_usd_per_node", o.network_usd_per_node},
           {"storage_usd_per_node", o.storage_usd_per_node},
@@ -231,6 +231,26 @@ Json to_json(const OnPremSpec& o) {
           {"cooling", to_json(o.cooling)},
           {"ambient", o.ambient ? to_json(*o.ambient) : Json(nullptr)},
           {"colocation", o.colocation ? to_json(*o.colocation) : Json(nullptr)}};
+  // Procurement and the site's capacity appear only when a scenario opts in (the echo of every
+  // other scenario stays as it was).
+  if (o.procurement) {
+    const ProcurementSpec& p = *o.procurement;
+    Json slip = p.slip_fixed_months;
+    if (p.slip_drawn && p.slip.type == UncertainDistribution::Type::triangular)
+      slip = {{"type", "triangular"}, {"low_months", p.slip.low}, {"mode_months", p.slip.mode}, {"high_months", p.slip.high}};
+    else if (p.slip_drawn)
+      slip = {{"type", "lognormal"}, {"median_months", p.slip.median}, {"sigma", p.slip.sigma}};
+    out["procurement"] = {{"order_month", p.order_month}, {"deposit_share", p.deposit_share}, {"delivery_slip_months", slip}};
+  }
+  if (o.carbon != CarbonSpec{}) {
+    out["carbon"] = {{"embodied_kg_co2_per_server", o.carbon.embodied_kg_co2_per_server},
+                     {"usd_per_tonne", o.carbon.usd_per_tonne}};
+  }
+  if (o.site.power_cap_mw || o.site.energized_month > 0) {
+    out["site"] = {{"power_cap_mw", o.site.power_cap_mw ? Json(*o.site.power_cap_mw) : Json(nullptr)},
+                   {"energized_month", o.site.energized_month}};
+  }
+  return out;
 }
 
 // The GPU record of a server or an offer: an explicit "gpu" reference, else the catalog's
@@ -378,6 +398,29 @@ OnPremSpec parse_onprem(JsonObjectReader& r, Resolver& resolver, int horizon_mon
     o.financing = parse_financing(fr);
   }
   r.allow("financing");
+  if (r.has("procurement")) {
+    JsonObjectReader pr = r.object("procurement");
+    if (o.financing.kind == Financing::Kind::lease)
+      throw InputError(r.file(), pr.pointer(),
+                       "expected no procurement for a leased fleet (a lease has no deposit and no capex at "
+                       "delivery): remove \"procurement\" or finance the fleet with cash or a loan");
+    o.procurement = parse_procurement(pr, o.purchase_month);
+  }
+  r.allow("procurement");
+  if (r.has("site")) {
+    JsonObjectReader sr = r.object("site");
+    o.site.power_cap_mw = sr.optional_number("power_cap_mw", limits::kSiteMw);
+    o.site.energized_month = static_cast<int>(sr.integer_or("energized_month", 0, 0, horizon_months - 1));
+    sr.finish();
+  }
+  r.allow("site");
+  if (r.has("carbon")) {
+    JsonObjectReader cr = r.object("carbon");
+    o.carbon.embodied_kg_co2_per_server = cr.number_or("embodied_kg_co2_per_server", 0.0, limits::kKgCo2PerServer);
+    o.carbon.usd_per_tonne = cr.number_or("usd_per_tonne", 0.0, limits::kUsdPerTonne);
+    cr.finish();
+  }
+  r.allow("carbon");
   if (r.has("depreciation")) {
     JsonObjectReader dr = r.object("depreciation");
     o.life_years = dr.number_or("life_years", o.life_years, Bounds::between(0.5, 30.0));
@@ -512,6 +555,58 @@ InputError attribute_section_error(const InputError& e, const std::string& plan_
   return InputError(e.file(), base_section + suffix, e.message());
 }
 
+// The site feeds the plan's IT load from its energization on (models/site/site_capacity.hpp). The
+// earliest delivery is the planned one less what a drawn slip can take off (a triangular's low,
+// a lognormal's zero).
+void check_site_capacity(const OnPremSpec& o, const Plan& p, const std::string& onprem_pointer, const std::string& file) {
+  const SiteCapacity& site = o.site;
+  const double it_kw = p.onprem_nodes * o.server.peak_kw;
+  if (site.power_cap_mw && it_kw > *site.power_cap_mw * 1000.0)
+    throw InputError(file, onprem_pointer + "/site/power_cap_mw",
+                     fmt::format("plan \"{}\" installs {} nodes x {} kW = {:.1f} kW of IT load; the site feeds "
+                                 "{} MW = {:.1f} kW: at most {} nodes fit (fewer nodes, or a larger site)",
+                                 p.name, p.onprem_nodes, o.server.peak_kw, it_kw, *site.power_cap_mw,
+                                 *site.power_cap_mw * 1000.0,
+                                 static_cast<long>(std::floor(*site.power_cap_mw * 1000.0 / o.server.peak_kw))));
+  if (p.onprem_nodes == 0) return;
+  int earliest = o.purchase_month;
+  if (o.procurement && !o.procurement->slip_drawn) earliest = o.planned_delivery_month();
+  if (o.delivery_drawn() && o.procurement->slip.type == UncertainDistribution::Type::triangular)
+    earliest += whole_slip_months(o.procurement->slip.low);
+  if (earliest < site.energized_month)
+    throw InputError(file, onprem_pointer + "/purchase_month",
+                     fmt::format("plan \"{}\" has its hardware delivered as early as month {}, before the site is "
+                                 "energized in month {}: move purchase_month (or the site's energized_month)",
+                                 p.name, earliest, site.energized_month));
+}
+
+// What the hourly fluid model's paths (`run --paths` without jobs, `uncertain`, sweeps) cannot do:
+// draw a delivery slip per path (docs/model.md "Procurement"), or keep a carbon price out of the
+// monthly power price shocks (docs/model.md "Carbon").
+void check_drawn_deliveries(const Scenario& s, const Json& plans) {
+  for (std::size_t i = 0; i < s.plans.size(); ++i) {
+    const Plan& p = s.plans[i];
+    const bool hourly_paths = !s.jobs || s.uncertain;
+    if (p.onprem && p.onprem_nodes > 0 && hourly_paths && p.onprem->carbon.usd_per_tonne > 0.0 &&
+        p.onprem->power.monthly_price_sigma > 0.0)
+      throw InputError(s.file, "/onprem/carbon/usd_per_tonne",
+                       fmt::format("plan \"{}\" prices its CO2 and draws monthly power price shocks; the hourly "
+                                   "model's paths would shock the carbon price too: use one of the two, or a \"jobs\" "
+                                   "section (the discrete-event Monte Carlo)",
+                                   p.name));
+    if (!p.onprem || !p.onprem->delivery_drawn() || !hourly_paths) continue;
+    const Json& plan_json = plans[i];
+    const bool in_plan = plan_json.contains("onprem") && plan_json["onprem"].is_object() &&
+                         plan_json["onprem"].contains("procurement");
+    const std::string where = (in_plan ? "/plans/" + std::to_string(i) : std::string()) +
+                              "/onprem/procurement/delivery_slip_months";
+    throw InputError(s.file, where,
+                     fmt::format("plan \"{}\" draws its delivery slip per path, which only the discrete-event Monte "
+                                 "Carlo does: the scenario needs a \"jobs\" section{}; or give a fixed slip in months",
+                                 p.name, s.uncertain ? " and no \"uncertain\" section (evaluated with the hourly model)" : ""));
+  }
+}
+
 Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_cloud, Resolver& resolver, const Date& start,
                 int horizon_months, const std::string& dir) {
   Plan p;
@@ -558,6 +653,11 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
     JsonObjectReader or_(onprem_json, r.file(), r.pointer_of("onprem"));
     try {
       p.onprem = parse_onprem(or_, resolver, horizon_months, dir);
+    } catch (const InputError& e) {
+      throw attribute_section_error(e, r.pointer_of("onprem"), "/onprem", r.has("onprem") ? r.value("onprem") : Json());
+    }
+    try {
+      check_site_capacity(*p.onprem, p, r.pointer_of("onprem"), r.file());
     } catch (const InputError& e) {
       throw attribute_section_error(e, r.pointer_of("onprem"), "/onprem", r.has("onprem") ? r.value("onprem") : Json());
     }
@@ -736,6 +836,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   }
   r.allow("uncertain");
   r.finish();
+  check_drawn_deliveries(s, plans);
   // The whole catalog, also the records this scenario does not use, as `validate` checks it.
   require_valid_catalog(catalog_dir);
 

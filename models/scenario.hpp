@@ -12,11 +12,14 @@
 #include "core/calendar.hpp"
 #include "core/io/json_reader.hpp"
 #include "models/site/ambient.hpp"
+#include "models/site/carbon.hpp"
 #include "models/finance/depreciation.hpp"
+#include "models/finance/procurement.hpp"
 #include "models/price_path/price_schedule.hpp"
 #include "models/finding.hpp"
 #include "models/workload/job_workload.hpp"
 #include "models/site/power.hpp"
+#include "models/site/site_capacity.hpp"
 #include "models/catalog/records.hpp"
 #include "models/uncertain.hpp"
 #include "models/workload/workload.hpp"
@@ -96,7 +99,10 @@ struct OnPremSpec {
   // 5-GPU jobs on 8-GPU nodes fill 5 of 8). The discrete-event replay packs jobs itself and
   // ignores it; `tcosim calibrate` fits it from a replay (docs/calibration.md).
   double packing_efficiency = 1.0;
-  int purchase_month = 0;
+  int purchase_month = 0;             // the planned delivery month (models/finance/procurement.hpp)
+  std::optional<ProcurementSpec> procurement;  // order, deposit and delivery slip (bought fleets only)
+  SiteCapacity site;
+  CarbonSpec carbon;
   double maintenance_per_year = 0.0;  // fraction of capex per year
   Financing financing;
   double life_years = 5.0;            // depreciation and the utilization breakeven
@@ -115,6 +121,11 @@ struct OnPremSpec {
   std::optional<AmbientSpec> ambient;
   std::optional<Colocation> colocation;
 
+  // The month the hardware arrives without a Monte Carlo path (a drawn slip at its median).
+  int planned_delivery_month() const {
+    return procurement ? tco::planned_delivery_month(purchase_month, *procurement) : purchase_month;
+  }
+  bool delivery_drawn() const { return procurement && procurement->slip_drawn; }
   double capex_per_node_usd() const {
     return server.price_usd + network_usd_per_node + storage_usd_per_node + install_usd_per_node;
   }

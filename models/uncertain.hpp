@@ -35,6 +35,7 @@ struct UncertainDistribution {
 
   // The value at cumulative probability u in (0, 1).
   double quantile(double u) const;
+  bool operator==(const UncertainDistribution&) const = default;
 };
 
 std::string to_string(UncertainDistribution::Type type);

@@ -148,7 +148,7 @@ TEST_CASE("cli: run writes a tcosim.report/1 report with the documented keys") {
   const std::vector<std::string> categories = {
       "capex",           "financing_interest", "lease",          "maintenance", "facility",
       "energy",          "staff",              "cloud_on_demand", "cloud_spot",  "cloud_reserved",
-      "egress",          "waiting",            "residual",       "tax_shield"};
+      "egress",          "waiting",            "residual",       "tax_shield",      "carbon"};
   for (const auto& plan : report.at("plans")) {
     CAPTURE(plan.at("name").get<std::string>());
     check_has_keys(plan,

@@ -38,6 +38,7 @@ enum class RandomSource : std::uint32_t {
   growth_clone = 14,
   uncertain_input = 15,
   repair = 16,
+  delivery_slip = 17,
 };
 
 struct PhiloxWords {

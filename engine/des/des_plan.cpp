@@ -61,12 +61,20 @@ bool same_pool_side(const DesPlan& a, const DesPlan& b) {
   const FailureSpec &fa = a.onprem->failures, &fb = b.onprem->failures;
   const PowerSpec &pa = a.onprem->power, &pb = b.onprem->power;
   return a.nodes == b.nodes && a.gpus_per_node == b.gpus_per_node && a.purchase_h == b.purchase_h &&
+         a.onprem->procurement == b.onprem->procurement && a.onprem->carbon == b.onprem->carbon &&
+         (a.onprem->carbon.usd_per_tonne == 0.0 || pa.g_co2_per_kwh == pb.g_co2_per_kwh) &&
          a.idle_kw == b.idle_kw && a.peak_kw == b.peak_kw && a.perf_onprem == b.perf_onprem &&
          a.site_group == b.site_group && a.cheap_hour == b.cheap_hour && fa.afr_per_year == fb.afr_per_year &&
          fa.afr_growth_per_year == fb.afr_growth_per_year && fa.repair_h == fb.repair_h &&
          pa.escalation_per_year == pb.escalation_per_year &&
          pa.demand_charge_usd_per_kw_month == pb.demand_charge_usd_per_kw_month &&
          pa.monthly_price_sigma == pb.monthly_price_sigma;
+}
+
+long delivery_h(const DesPlan& d, std::uint64_t seed, std::uint32_t path) {
+  if (!d.onprem || !d.onprem->delivery_drawn()) return d.purchase_h;
+  return static_cast<long>(delivered_month(d.onprem->purchase_month, *d.onprem->procurement, seed, path)) *
+         kHoursPerMonth;
 }
 
 DesPlans prepare_des_plans(const Scenario& s) {
@@ -87,7 +95,7 @@ DesPlans prepare_des_plans(const Scenario& s) {
       d.onprem = &o;
       d.nodes = p.onprem_nodes;
       d.gpus_per_node = o.server.gpus;
-      d.purchase_h = static_cast<long>(o.purchase_month) * kHoursPerMonth;
+      d.purchase_h = static_cast<long>(o.planned_delivery_month()) * kHoursPerMonth;
       d.idle_kw = o.server.idle_kw;
       d.peak_kw = o.server.peak_kw;
       d.perf_onprem = o.gpu.perf_relative;

@@ -23,7 +23,7 @@ struct DesPlan {
   const OnPremSpec* onprem = nullptr;  // null for a cloud plan
   int nodes = 0;
   int gpus_per_node = 8;
-  long purchase_h = 0;
+  long purchase_h = 0;                 // the planned delivery; a path may draw another (delivery_h)
   double idle_kw = 0.0;
   double peak_kw = 0.0;
   double perf_onprem = 1.0;
@@ -61,6 +61,10 @@ struct DesPlan {
   // once for the group (simulate_group_*).
   int pool_group = -1;
 };
+
+// The hour a path's fleet arrives: the planned delivery, or the path's draw of a slip
+// (models/finance/procurement.hpp); at or past the horizon when it never arrives inside it.
+long delivery_h(const DesPlan& plan, std::uint64_t seed, std::uint32_t path);
 
 struct DesPlans {
   std::vector<DesPlan> plans;

@@ -81,7 +81,7 @@ class Simulator {
   Simulator(const Scenario& s, std::span<const DesPlan* const> plans, JobFeed& feed, const PathInputs& in)
       : s_(s), p_(*plans.front()), feed_(feed), in_(in), horizon_h_(static_cast<double>(s.horizon_hours())),
         months_(s.horizon_months), month_index_(months_),
-        cloud_only_(!p_.onprem && p_.reserved_instances == 0 && p_.bursts) {
+        cloud_only_(!p_.onprem && p_.reserved_instances == 0 && p_.bursts), purchase_h_(delivery_h(p_, in.seed, in.path)) {
     const DesPlan& p = p_;
     clouds_.reserve(plans.size());
     for (const DesPlan* plan : plans) clouds_.emplace_back(*plan, in, month_index_, months_, horizon_h_);
@@ -96,8 +96,9 @@ class Simulator {
                                              p.onprem->power.monthly_price_sigma);
     if (p.onprem) {
       site_ = in.sites ? &in.sites->curve(p) : &own_site();
-      pool_ = NodePool(p.nodes, p.gpus_per_node, p.purchase_h == 0);
+      pool_ = NodePool(p.nodes, p.gpus_per_node, purchase_h_ == 0);
       kw_per_busy_gpu_ = (p.peak_kw - p.idle_kw) / p.gpus_per_node;
+      carbon_usd_per_kwh_ = p.onprem->power.g_co2_per_kwh / 1e6 * p.onprem->carbon.usd_per_tonne;
       node_generation_.assign(p.nodes, 0);
       node_failures_drawn_.assign(p.nodes, 0);
     }
@@ -112,7 +113,7 @@ class Simulator {
       if (work_rate_ < 1.0 && pool_.nodes_up() > 0) ++out_.throttled_hours;
       note_peak();
       schedule_next_rate_change(0);
-      if (p_.purchase_h == 0) draw_first_failures(0.0);
+      if (purchase_h_ == 0) draw_first_failures(0.0);
     }
     fetch_next_arrival();
     while (true) {
@@ -162,7 +163,9 @@ class Simulator {
     const int m = month_;
     const double it_kw = it_kw_now();
     out_.it_energy_kwh += it_kw * dt;
-    out_.facility_energy_kwh += it_kw * site_->pue_integral(a, now_);
+    const double facility_kwh = it_kw * site_->pue_integral(a, now_);
+    out_.facility_energy_kwh += facility_kwh;
+    if (carbon_usd_per_kwh_ > 0.0) out_.cost_by_month[m][static_cast<int>(Category::carbon)] += facility_kwh * carbon_usd_per_kwh_;
     out_.cost_by_month[m][static_cast<int>(Category::energy)] +=
         it_kw * power_shock_[m] * site_->pue_usd_integral(a, now_);
     out_.gpu_hours.onprem_busy += busy_gpus_ * dt;
@@ -284,7 +287,7 @@ class Simulator {
     sync_waiting();
     month_ = m;
     schedule_month_boundary(m + 1);
-    if (p_.onprem && static_cast<long>(m) * kHoursPerMonth == p_.purchase_h) {
+    if (p_.onprem && static_cast<long>(m) * kHoursPerMonth == purchase_h_) {
       pool_.bring_up_all();  // synced above
       draw_first_failures(now_);
       note_peak();
@@ -593,13 +596,13 @@ class Simulator {
     if (f.afr_per_year <= 0.0) return;
     const double lambda0 = f.afr_per_year / kHoursPerYear;
     const double quadratic = lambda0 * f.afr_growth_per_year / (2.0 * kHoursPerYear);
-    const double a0 = t_h - static_cast<double>(p_.purchase_h);
+    const double a0 = t_h - static_cast<double>(purchase_h_);
     const double e = -std::log(uniform(in_.seed, in_.path, RandomSource::failure, static_cast<std::uint32_t>(node),
                                        node_failures_drawn_[node]++));
     const double target = lambda0 * a0 + quadratic * a0 * a0 + e;
     const double a1 = quadratic > 0.0 ? 2.0 * target / (lambda0 + std::sqrt(lambda0 * lambda0 + 4.0 * quadratic * target))
                                       : target / lambda0;
-    const double when = static_cast<double>(p_.purchase_h) + a1;
+    const double when = static_cast<double>(purchase_h_) + a1;
     if (when < horizon_h_) events_.push(when, EventKind::node_failure, node, node_generation_[node]);
   }
 
@@ -679,6 +682,8 @@ class Simulator {
   PathOutcome out_;  // the event loop's sums; each plan's cloud books its own (clouds_)
   std::vector<CloudRuns> clouds_;  // one per plan of the group
   bool cloud_only_;  // neither on-prem nodes nor reserved instances: every job goes to CloudRuns
+  long purchase_h_;  // this path's delivery hour (delivery_h)
+  double carbon_usd_per_kwh_ = 0.0;  // g_co2_per_kwh x the carbon price, per facility kWh
   EventQueue events_;
   double now_ = 0.0;
   int month_ = 0;                  // the month of now_ (month boundaries set it)

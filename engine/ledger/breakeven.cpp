@@ -110,6 +110,7 @@ std::vector<UtilizationBreakeven> utilization_breakevens(const Scenario& s, cons
   if (!plan.onprem) return out;
   OnPremSpec o = *plan.onprem;
   o.purchase_month = 0;
+  o.procurement.reset();  // one node over its life from its delivery: no deposit, no slip
   const int life_months = static_cast<int>(std::lround(o.life_years * 12.0));
   const double r = s.discount_rate_per_year;
 
@@ -118,7 +119,7 @@ std::vector<UtilizationBreakeven> utilization_breakevens(const Scenario& s, cons
   const int fleet_nodes = std::max(plan.onprem_nodes, 1);
   const FacilityFigures layout = facility_figures(o, fleet_nodes);
   Ledger ownership(life_months);
-  book_ownership_costs(o, {1, static_cast<double>(layout.racks) / fleet_nodes, 1.0 / fleet_nodes}, life_months,
+  book_ownership_costs(o, {1, static_cast<double>(layout.racks) / fleet_nodes, 1.0 / fleet_nodes, std::nullopt}, life_months,
                        ownership);
   const NodeEnergyPv energy(o, s.calendar, life_months, r);
   const double pv_idle_energy_usd = energy.usd(0.0);

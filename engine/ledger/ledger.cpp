@@ -8,7 +8,8 @@ std::string_view category_name(Category c) {
   static constexpr std::array<std::string_view, kCategoryCount> names = {
       "capex",           "financing_interest", "lease",          "maintenance", "facility",
       "energy",          "staff",              "cloud_on_demand", "cloud_spot",  "cloud_reserved",
-      "egress",          "waiting",            "residual",       "tax_shield"};
+      "egress",          "waiting",            "residual",       "tax_shield",
+      "carbon"};
   return names[static_cast<int>(c)];
 }
 
@@ -17,6 +18,15 @@ Ledger::Ledger(int months) : start_(months, Row{}), end_(months, Row{}) {}
 void Ledger::add(int month, Category c, double usd, Timing timing) {
   if (month < 0 || month >= months()) throw std::out_of_range("ledger month out of range");
   (timing == Timing::start_of_month ? start_ : end_)[month][static_cast<int>(c)] += usd;
+}
+
+void Ledger::add_scaled(const Ledger& other, double weight) {
+  if (other.months() != months()) throw std::invalid_argument("ledgers of different horizons");
+  for (int m = 0; m < months(); ++m)
+    for (int c = 0; c < kCategoryCount; ++c) {
+      start_[m][c] += weight * other.start_[m][c];
+      end_[m][c] += weight * other.end_[m][c];
+    }
 }
 
 double Ledger::month_category_usd(int month, Category c) const {

@@ -27,8 +27,9 @@ enum class Category {
   waiting,
   residual,
   tax_shield,
+  carbon,  // the carbon price on on-prem CO2 (models/site/carbon.hpp)
 };
-inline constexpr int kCategoryCount = 14;
+inline constexpr int kCategoryCount = 15;
 
 std::string_view category_name(Category c);
 inline Category category_at(int index) { return static_cast<Category>(index); }
@@ -40,6 +41,8 @@ class Ledger {
   explicit Ledger(int months = 0);
 
   void add(int month, Category c, double usd, Timing timing);
+  // Adds weight x every entry of `other` (same months), keeping each entry's timing.
+  void add_scaled(const Ledger& other, double weight);
 
   int months() const { return static_cast<int>(start_.size()); }
   double month_category_usd(int month, Category c) const;

@@ -1,5 +1,6 @@
 #include "engine/ledger/ownership_costs.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tco {
@@ -24,23 +25,48 @@ static void book_purchase(const Financing& f, double amount_usd, int purchase_mo
   if (owed_usd > 1e-9) ledger.add(horizon_months - 1, Category::capex, owed_usd, Timing::end_of_month);
 }
 
+double book_embodied_carbon(const OnPremSpec& o, double nodes, int p, int horizon_months, Ledger& ledger) {
+  const double fleet_kg = nodes * o.carbon.embodied_kg_co2_per_server;
+  if (fleet_kg <= 0.0) return 0.0;
+  const double life_months = 12.0 * o.life_years;
+  double booked_kg = 0.0;
+  for (int m = p; m < horizon_months && m - p < life_months; ++m) {
+    const double kg = fleet_kg / life_months * std::min(1.0, life_months - (m - p));
+    booked_kg += kg;
+    if (o.carbon.usd_per_tonne > 0.0)
+      ledger.add(m, Category::carbon, kg / 1000.0 * o.carbon.usd_per_tonne, Timing::end_of_month);
+  }
+  return booked_kg;
+}
+
 OwnershipSummary book_ownership_costs(const OnPremSpec& o, const OwnershipTerms& t, int horizon_months,
                                       Ledger& ledger) {
   OwnershipSummary summary;
   summary.depreciation_usd_by_month.assign(horizon_months, 0.0);
-  if (t.nodes <= 0 || o.purchase_month >= horizon_months) return summary;
-  const int p = o.purchase_month;
+  const int p = t.delivery_month.value_or(o.planned_delivery_month());
+  summary.delivery_month = p;
+  if (t.nodes <= 0) return summary;
   const double n = t.nodes;
   const double node_capex_usd = n * o.capex_per_node_usd();
   const double room_capex_usd = o.room_capex_usd * t.fleet_cost_share;
   const bool leased = o.financing.kind == Financing::Kind::lease;
+  if (o.procurement && o.procurement->deposit_share > 0.0) {
+    summary.deposit_usd = (node_capex_usd + room_capex_usd) * o.procurement->deposit_share;
+    ledger.add(o.procurement->order_month, Category::capex, summary.deposit_usd, Timing::start_of_month);
+  }
+  if (p >= horizon_months) {
+    if (o.residual_enabled && summary.deposit_usd > 0.0)
+      ledger.add(horizon_months - 1, Category::residual, -summary.deposit_usd, Timing::end_of_month);
+    summary.capex_paid_usd = summary.deposit_usd;
+    return summary;
+  }
 
   if (leased) {
     for (int m = p; m < horizon_months; ++m)
       ledger.add(m, Category::lease, n * o.financing.lease_usd_per_node_month, Timing::start_of_month);
     if (room_capex_usd > 0.0) ledger.add(p, Category::capex, room_capex_usd, Timing::start_of_month);
   } else {
-    book_purchase(o.financing, node_capex_usd + room_capex_usd, p, horizon_months, ledger);
+    book_purchase(o.financing, node_capex_usd + room_capex_usd - summary.deposit_usd, p, horizon_months, ledger);
   }
   summary.capex_paid_usd = node_capex_usd + room_capex_usd;
 
@@ -63,6 +89,7 @@ OwnershipSummary book_ownership_costs(const OnPremSpec& o, const OwnershipTerms&
     }
   }
 
+  summary.embodied_co2_kg = book_embodied_carbon(o, n, p, horizon_months, ledger);
   if (leased) return summary;
   DepreciableFleet fleet;
   fleet.cost_usd = node_capex_usd + room_capex_usd;

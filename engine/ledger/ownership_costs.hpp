@@ -13,6 +13,13 @@
 //   depreciation = (N capex_node + room_capex) (1 - salvage_fraction) / (12 life_years) per month,
 //                  for life_years from p; tax_shield = -tax_rate x depreciation (when enabled);
 //                  the book method and the tax view are engine/ledger/depreciation_booking.hpp
+// With procurement (models/finance/procurement.hpp) p is the delivery month: deposit_share x
+// (N capex_node + room_capex) is capex at the start of order_month, the balance is paid at p as
+// above (cash or loan), and everything else runs from p. A fleet delivered past the horizon has
+// only its deposit booked, credited back as residual at the horizon's end (a claim on hardware
+// to come) when the residual is on.
+// embodied CO2 = N x embodied_kg_co2_per_server / (12 life_years) a month for the life from p
+// (leased or bought), priced at usd_per_tonne into `carbon` (models/site/carbon.hpp).
 // Example: 2 nodes at $300,000 capex each, 6% maintenance: 600,000 x 0.06 / 12 = $3,000/month.
 #pragma once
 
@@ -30,6 +37,7 @@ struct OwnershipTerms {
   double racks = 0.0;               // may be a share of the fleet's racks (the utilization breakeven)
   double fleet_cost_share = 1.0;    // share of the fleet's own costs (fixed FTEs, room capex) booked:
                                     // 1 / N for one node's share of an N-node fleet
+  std::optional<int> delivery_month;  // a path's draw; absent: OnPremSpec::planned_delivery_month()
 };
 
 struct OwnershipSummary {
@@ -37,10 +45,18 @@ struct OwnershipSummary {
   double depreciation_total_usd = 0.0;
   double capex_paid_usd = 0.0;  // what was bought, however it was paid
   DepreciationViews depreciation;  // the book and tax views (none for a lease)
+  int delivery_month = 0;
+  double deposit_usd = 0.0;        // paid at the order (procurement)
+  double embodied_co2_kg = 0.0;    // amortised inside the horizon (models/site/carbon.hpp)
 };
 
 OwnershipSummary book_ownership_costs(const OnPremSpec& onprem, const OwnershipTerms& terms,
                                       int horizon_months, Ledger& ledger);
+
+// Embodied CO2 amortised over the depreciation life from the delivery month p (models/site/carbon.hpp),
+// leased or bought; priced into `carbon` when the scenario sets a carbon price. Returns the kg inside
+// the horizon.
+double book_embodied_carbon(const OnPremSpec& onprem, double nodes, int p, int horizon_months, Ledger& ledger);
 
 // The summary's depreciation views when the scenario opts in to one (a book method other than the
 // straight line, or a tax view) and the fleet is bought; nullopt otherwise.

@@ -39,6 +39,20 @@ std::vector<SiteHour> site_hours(const OnPremSpec& o, const Calendar& calendar, 
   return out;
 }
 
+ProcurementFigures procurement_figures(const OnPremSpec& o, const OwnershipSummary& own, int horizon_months) {
+  ProcurementFigures f;
+  f.order_month = o.procurement ? o.procurement->order_month : o.purchase_month;
+  f.purchase_month = o.purchase_month;
+  f.planned_delivery_month = o.planned_delivery_month();
+  f.deposit_usd = own.deposit_usd;
+  f.drawn = o.delivery_drawn();
+  const auto month = static_cast<double>(own.delivery_month);
+  f.delivery_month_mean = f.delivery_month_p5 = f.delivery_month_p50 = f.delivery_month_p95 = month;
+  f.share_later_than_planned = own.delivery_month > f.planned_delivery_month ? 1.0 : 0.0;
+  f.share_past_horizon = own.delivery_month >= horizon_months ? 1.0 : 0.0;
+  return f;
+}
+
 FleetParams fleet_params(const Plan& plan, double price_multiplier) {
   FleetParams f;
   f.bursts = plan.bursts() ? 1 : 0;
@@ -75,7 +89,9 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
 
   const FleetParams fleet = fleet_params(plan, options.cloud_price_multiplier);
   const int nodes = plan.onprem ? plan.onprem_nodes : 0;
-  const long nodes_from_hour = plan.onprem ? static_cast<long>(plan.onprem->purchase_month) * kHoursPerMonth : hours;
+  const long nodes_from_hour =
+      plan.onprem ? std::min<long>(static_cast<long>(plan.onprem->planned_delivery_month()) * kHoursPerMonth, hours)
+                  : hours;
   std::vector<SiteHour> site;
   if (plan.onprem) site = site_hours(*plan.onprem, s.calendar, hours);
 
@@ -93,6 +109,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   const double egress_usd_per_cloud_gpu_hour =
       plan.cloud ? plan.cloud->egress_gb_per_gpu_hour * plan.cloud->egress_usd_per_gb : 0.0;
 
+  std::vector<double> facility_kwh_by_month(months, 0.0);  // for the carbon price
   double backlog = 0.0;
   for (long h = 0; h < hours; ++h) {
     const int m = month_of_hour(h);
@@ -141,6 +158,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
     if (out.energy_usd > 0.0) r.ledger.add(m, Category::energy, out.energy_usd, Timing::end_of_month);
     r.it_energy_kwh += out.it_kw;
     r.facility_energy_kwh += out.facility_kw;
+    facility_kwh_by_month[m] += out.facility_kw;
     r.peak_facility_kw_by_month[m] = std::max(r.peak_facility_kw_by_month[m], out.facility_kw);
   }
   r.gpu_hours.unserved = backlog;
@@ -152,11 +170,12 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   if (plan.onprem && nodes > 0) {
     const auto& o = *plan.onprem;
     r.facility = facility_figures(o, nodes);
-    const OwnershipSummary own = book_ownership_costs(o, {nodes, static_cast<double>(r.facility.racks), 1.0},
+    const OwnershipSummary own = book_ownership_costs(o, {nodes, static_cast<double>(r.facility.racks), 1.0, std::nullopt},
                                                       months, r.ledger);
     r.depreciation_usd_by_month = own.depreciation_usd_by_month;
     r.depreciation_total_usd = own.depreciation_total_usd;
     r.depreciation_views = opted_in_views(o, own);
+    if (o.procurement) r.procurement = procurement_figures(o, own, months);
     if (o.power.demand_charge_usd_per_kw_month > 0.0) {
       for (int m = 0; m < months; ++m) {
         r.ledger.add(m, Category::energy,
@@ -166,6 +185,13 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
       }
     }
     r.co2_onprem_kg = r.facility_energy_kwh * o.power.g_co2_per_kwh / 1000.0;
+    r.co2_embodied_kg = own.embodied_co2_kg;
+    if (o.carbon.usd_per_tonne > 0.0)
+      for (int m = 0; m < months; ++m)
+        if (facility_kwh_by_month[m] > 0.0)
+          r.ledger.add(m, Category::carbon,
+                       facility_kwh_by_month[m] * o.power.g_co2_per_kwh / 1e6 * o.carbon.usd_per_tonne,
+                       Timing::end_of_month);
     if (r.gpu_hours.onprem_capacity > 0.0) r.onprem_utilization = r.gpu_hours.onprem_busy / r.gpu_hours.onprem_capacity;
   } else {
     r.depreciation_usd_by_month.assign(months, 0.0);

@@ -9,6 +9,7 @@
 #include "engine/ledger/depreciation_booking.hpp"
 #include "engine/ledger/hourly_model.hpp"
 #include "engine/ledger/ledger.hpp"
+#include "engine/ledger/ownership_costs.hpp"
 #include "models/scenario.hpp"
 
 namespace tco {
@@ -55,6 +56,23 @@ struct FacilityFigures {
   double provisioned_it_kw = 0.0;    // nodes x peak_kw
 };
 
+// An owned fleet's order and delivery, for a plan with `procurement` (models/finance/procurement.hpp).
+// Without Monte Carlo paths every delivery figure is the planned month.
+struct ProcurementFigures {
+  int order_month = 0;
+  int purchase_month = 0;             // the delivery the order promises
+  int planned_delivery_month = 0;     // purchase_month + the fixed slip, or a drawn slip's median
+  double deposit_usd = 0.0;           // paid at the start of order_month
+  bool drawn = false;                 // the slip is drawn per path
+  long paths = 0;                     // paths the distribution below is over (0: no paths)
+  double delivery_month_mean = 0.0;
+  double delivery_month_p5 = 0.0;
+  double delivery_month_p50 = 0.0;
+  double delivery_month_p95 = 0.0;
+  double share_later_than_planned = 0.0;  // of paths delivered after planned_delivery_month
+  double share_past_horizon = 0.0;        // of paths with no delivery inside the horizon
+};
+
 struct PlanResult {
   std::string name;
   Ledger ledger;
@@ -70,13 +88,18 @@ struct PlanResult {
   FacilityFigures facility;
   double co2_onprem_kg = 0.0;
   std::optional<double> co2_cloud_kg;   // when the offer gives its grid's carbon intensity
+  double co2_embodied_kg = 0.0;         // the servers' embodied CO2 amortised inside the horizon
   int throttled_hours = 0;
   std::vector<double> depreciation_usd_by_month;
   double depreciation_total_usd = 0.0;
   // The yearly book and tax views, for an owned (not leased) fleet whose scenario opts in to a
   // depreciation view (`depreciation.method` or `depreciation.tax`); absent otherwise.
   std::optional<DepreciationViews> depreciation_views;
+  std::optional<ProcurementFigures> procurement;
 };
+
+// The figures of one delivery month (the deterministic run: the planned month).
+ProcurementFigures procurement_figures(const OnPremSpec& onprem, const OwnershipSummary& ownership, int horizon_months);
 
 // Layout of the plan's racks (throws ModelError when a node fits no rack).
 FacilityFigures facility_figures(const OnPremSpec& onprem, int nodes);

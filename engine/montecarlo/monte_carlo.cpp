@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
 #include <queue>
 
 #include <fmt/format.h>
@@ -53,17 +54,68 @@ struct PlanFixed {
   double npv_usd = 0.0;
 };
 
-PlanFixed fixed_costs(const Scenario& s, const Plan& plan) {
+PlanFixed fixed_costs(const Scenario& s, const Plan& plan, std::optional<int> delivery_month = std::nullopt) {
   PlanFixed f;
   f.ledger = Ledger(s.horizon_months);
   f.ownership.depreciation_usd_by_month.assign(s.horizon_months, 0.0);
   if (plan.onprem && plan.onprem_nodes > 0) {
     f.facility = facility_figures(*plan.onprem, plan.onprem_nodes);
-    f.ownership = book_ownership_costs(*plan.onprem, {plan.onprem_nodes, static_cast<double>(f.facility.racks), 1.0},
-                                       s.horizon_months, f.ledger);
+    f.ownership = book_ownership_costs(
+        *plan.onprem, {plan.onprem_nodes, static_cast<double>(f.facility.racks), 1.0, delivery_month},
+        s.horizon_months, f.ledger);
   }
   f.total_usd = f.ledger.total_usd();
   f.npv_usd = f.ledger.npv_usd(s.discount_rate_per_year);
+  return f;
+}
+
+// A plan whose delivery slip is drawn per path (models/finance/procurement.hpp) has its fixed costs
+// per delivery month: booked once for each month some path draws, and averaged over the paths for
+// the report's mean ledger. Its depreciation tables and facility follow the planned delivery.
+struct DrawnDeliveries {
+  std::map<int, PlanFixed> by_month;
+  std::vector<double> month_by_path;
+
+  const PlanFixed& at(const Scenario& s, const Plan& plan, int month) {
+    month_by_path.push_back(month);
+    auto it = by_month.find(month);
+    if (it == by_month.end()) it = by_month.emplace(month, fixed_costs(s, plan, month)).first;
+    return it->second;
+  }
+
+  PlanFixed mean(const Scenario& s, const PlanFixed& planned) const {
+    PlanFixed m = planned;
+    m.ledger = Ledger(s.horizon_months);
+    const auto n = static_cast<double>(month_by_path.size());
+    for (const auto& [month, fixed] : by_month) {
+      const auto count = static_cast<double>(std::count(month_by_path.begin(), month_by_path.end(), month));
+      m.ledger.add_scaled(fixed.ledger, count / n);
+    }
+    m.total_usd = m.ledger.total_usd();
+    m.npv_usd = m.ledger.npv_usd(s.discount_rate_per_year);
+    return m;
+  }
+};
+
+// The delivery figures over the paths (every path alike when the slip is fixed).
+ProcurementFigures path_procurement_figures(const Scenario& s, const Plan& plan, const PlanFixed& planned,
+                                            const DrawnDeliveries& drawn, long paths) {
+  const OnPremSpec& o = *plan.onprem;
+  ProcurementFigures f = procurement_figures(o, planned.ownership, s.horizon_months);
+  f.paths = paths;
+  if (!o.delivery_drawn()) return f;
+  const Summary months = summarize(drawn.month_by_path);
+  f.delivery_month_mean = months.mean;
+  f.delivery_month_p5 = months.p5;
+  f.delivery_month_p50 = months.p50;
+  f.delivery_month_p95 = months.p95;
+  const auto n = static_cast<double>(drawn.month_by_path.size());
+  const auto later = std::count_if(drawn.month_by_path.begin(), drawn.month_by_path.end(),
+                                   [&f](double m) { return m > f.planned_delivery_month; });
+  const auto past = std::count_if(drawn.month_by_path.begin(), drawn.month_by_path.end(),
+                                  [&s](double m) { return m >= s.horizon_months; });
+  f.share_later_than_planned = static_cast<double>(later) / n;
+  f.share_past_horizon = static_cast<double>(past) / n;
   return f;
 }
 
@@ -133,6 +185,7 @@ PlanResult mean_plan_result(const Scenario& s, const Plan& plan, const PlanFixed
   if (plan.onprem) r.depreciation_views = opted_in_views(*plan.onprem, fixed.ownership);
   if (plan.onprem && plan.onprem_nodes > 0) {
     r.co2_onprem_kg = r.facility_energy_kwh * plan.onprem->power.g_co2_per_kwh / 1000.0;
+    r.co2_embodied_kg = fixed.ownership.embodied_co2_kg;  // the planned delivery's
     if (r.gpu_hours.onprem_capacity > 0.0) r.onprem_utilization = r.gpu_hours.onprem_busy / r.gpu_hours.onprem_capacity;
   }
   if (plan.cloud)
@@ -310,6 +363,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   const std::size_t plan_count = s.plans.size();
   std::vector<PlanFixed> fixed;
   for (const Plan& p : s.plans) fixed.push_back(fixed_costs(s, p));
+  std::vector<DrawnDeliveries> drawn(plan_count);
   const bool any_spot = std::any_of(prepared.plans.begin(), prepared.plans.end(),
                                     [](const des::DesPlan& d) { return d.spot_allowed; });
   std::vector<PlanAccumulator> acc(plan_count);
@@ -381,8 +435,15 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       for (std::size_t k = 0; k < plan_count; ++k) {
         const PathOutcome& out = results[i][k];
         const Ledger operating = operating_ledger(out);
-        mc.npv_by_path[k].push_back(fixed[k].npv_usd + operating.npv_usd(s.discount_rate_per_year));
-        nominal_by_path[k].push_back(fixed[k].total_usd + operating.total_usd());
+        const Plan& plan = s.plans[k];
+        const PlanFixed& f =
+            plan.onprem && plan.onprem_nodes > 0 && plan.onprem->delivery_drawn()
+                ? drawn[k].at(s, plan,
+                              delivered_month(plan.onprem->purchase_month, *plan.onprem->procurement, mc.seed,
+                                              static_cast<std::uint32_t>(done + i)))
+                : fixed[k];
+        mc.npv_by_path[k].push_back(f.npv_usd + operating.npv_usd(s.discount_rate_per_year));
+        nominal_by_path[k].push_back(f.total_usd + operating.total_usd());
         acc[k].add(out);
         mc.total_events += out.events;
       }
@@ -428,7 +489,12 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   run.demand.mean_gpus = submitted / static_cast<double>(s.horizon_hours());
   run.demand.peak_gpus = survey0.peak_gpus;
   for (std::size_t k = 0; k < plan_count; ++k) {
-    run.plans.push_back(mean_plan_result(s, s.plans[k], fixed[k], acc[k], done));
+    const Plan& plan = s.plans[k];
+    const bool drawn_delivery = !drawn[k].month_by_path.empty();
+    run.plans.push_back(
+        mean_plan_result(s, plan, drawn_delivery ? drawn[k].mean(s, fixed[k]) : fixed[k], acc[k], done));
+    if (plan.onprem && plan.onprem_nodes > 0 && plan.onprem->procurement)
+      run.plans.back().procurement = path_procurement_figures(s, plan, fixed[k], drawn[k], done);
     const double unfinished = mc.plans[k].job_means[job_counter_index("unfinished")];
     if (unfinished > 0.0 && !s.plans[k].bursts())
       warn(run, s, "jobs-unfinished", "/plans/" + std::to_string(k),

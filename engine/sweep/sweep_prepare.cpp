@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "engine/ledger/ownership_costs.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
 #include "engine/ledger/spot_draws.hpp"
 #include "models/finance.hpp"
@@ -116,8 +117,23 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
     }
     p.waiting_usd_per_gpu_hour = s.waiting_usd_per_gpu_hour;
     const int nodes = plan.onprem ? plan.onprem_nodes : 0;
+    if (nodes > 0) {  // the embodied part of `carbon` is fixed; the kernel books the grid's part
+      Ledger embodied(months);
+      book_embodied_carbon(*plan.onprem, nodes, plan.onprem->planned_delivery_month(), months, embodied);
+      p.fixed_npv_usd += embodied.npv_usd(s.discount_rate_per_year);
+      p.fixed_total_usd += embodied.total_usd();
+    }
     p.nodes = nodes;
-    p.nodes_from_hour = plan.onprem ? static_cast<long>(plan.onprem->purchase_month) * kHoursPerMonth : hours;
+    // The kernel has no delivery draw: a fixed slip shifts the delivery, a drawn one is refused.
+    if (plan.onprem && plan.onprem->delivery_drawn())
+      throw InputError(s.file, "/onprem/procurement/delivery_slip_months",
+                       fmt::format("plan \"{}\" draws its delivery slip per path; the hourly sweep model has no such "
+                                   "draw (its CPU and CUDA kernels share one hourly step): give a fixed slip in months, "
+                                   "or run the scenario's discrete-event Monte Carlo",
+                                   plan.name));
+    p.nodes_from_hour =
+        plan.onprem ? std::min<long>(static_cast<long>(plan.onprem->planned_delivery_month()) * kHoursPerMonth, hours)
+                    : hours;
 
     if (plan.cloud) {
       const CloudSpec& c = *plan.cloud;
@@ -143,7 +159,17 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
       std::vector<double> series(hours);
       for (long t = 0; t < hours; ++t) series[t] = site[t].pue;
       p.pue_offset = store.add(series);
-      for (long t = 0; t < hours; ++t) series[t] = site[t].usd_per_kwh;
+      // A carbon price is a price per facility kWh (g_co2_per_kwh x usd_per_tonne / 10^6) added to
+      // the tariff's, so both kernels book it with no change; the month's power shock must then
+      // leave it alone, which the kernel cannot: that pair is refused.
+      const double carbon_usd_per_kwh = o.power.g_co2_per_kwh / 1e6 * o.carbon.usd_per_tonne;
+      if (carbon_usd_per_kwh > 0.0 && o.power.monthly_price_sigma > 0.0 && nodes > 0)
+        throw InputError(s.file, "/onprem/carbon/usd_per_tonne",
+                         fmt::format("plan \"{}\" prices its CO2 and draws monthly power price shocks; the hourly "
+                                     "sweep model would shock the carbon price too: use one of the two, or the "
+                                     "discrete-event Monte Carlo",
+                                     plan.name));
+      for (long t = 0; t < hours; ++t) series[t] = site[t].usd_per_kwh + carbon_usd_per_kwh;
       p.usd_per_kwh_offset = store.add(series);
       for (long t = 0; t < hours; ++t) series[t] = site[t].work_rate;
       p.work_rate_offset = store.add(series);

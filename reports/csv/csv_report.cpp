@@ -1,5 +1,7 @@
 #include "reports/csv/csv_report.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/error.hpp"
@@ -42,7 +44,8 @@ std::string monthly_cash_flows(const Json& report) {
 }
 
 std::string plans_table(const Json& report) {
-  std::string out = "plan,kind,onprem_nodes,npv_usd,total_nominal_usd,usd_per_useful_gpu_hour,npv_saving_usd,payback_month,irr_per_year\n";
+  std::string out = "plan,kind,onprem_nodes,npv_usd,total_nominal_usd,usd_per_useful_gpu_hour,npv_saving_usd,payback_month,"
+                    "irr_per_year,co2_onprem_kg,co2_embodied_kg,co2_cloud_kg\n";
   for (const auto& p : report.at("plans")) {
     Json saving = nullptr, payback = nullptr, irr = nullptr;
     for (const auto& c : report.at("comparisons")) {
@@ -51,8 +54,10 @@ std::string plans_table(const Json& report) {
       payback = c.at("payback_month");
       irr = c.at("irr_per_year");
     }
+    const Json& co2 = p.at("co2_kg");
     out += row(Json::array({p.at("name"), p.at("kind"), p.at("onprem_nodes"), p.at("npv_usd"), p.at("total_nominal_usd"),
-                            p.at("usd_per_useful_gpu_hour"), saving, payback, irr}));
+                            p.at("usd_per_useful_gpu_hour"), saving, payback, irr, co2.at("onprem"),
+                            co2.value("embodied", Json(nullptr)), co2.at("cloud")}));
   }
   return out;
 }
@@ -72,6 +77,48 @@ std::string objects_table(const Json& objects) {
   return out;
 }
 
+// One row per plan with `procurement` (reports/json/procurement_json.hpp); empty when none has one.
+std::string procurement_table(const Json& report) {
+  std::string out;
+  for (const auto& p : report.at("plans")) {
+    if (!p.contains("procurement")) continue;
+    const Json& o = p.at("procurement");
+    const Json& d = o.at("delivery_month");
+    out += row(Json::array({p.at("name"), o.at("order_month"), o.at("deposit_usd"), o.at("purchase_month"),
+                            o.at("planned_delivery_month"), o.at("delivery_slip"), d.at("paths"), d.at("mean"),
+                            d.at("p5"), d.at("p50"), d.at("p95"), o.at("share_later_than_planned"),
+                            o.at("share_past_horizon")}));
+  }
+  if (out.empty()) return out;
+  return "plan,order_month,deposit_usd,purchase_month,planned_delivery_month,delivery_slip,paths,delivery_month_mean,"
+         "delivery_month_p5,delivery_month_p50,delivery_month_p95,share_later_than_planned,share_past_horizon\n" +
+         out;
+}
+
+// One row per year of each plan's `depreciation_views` (reports/json/depreciation_json.hpp): the
+// book view and, when the scenario has one, the tax view side by side; empty when no plan has views.
+std::string depreciation_table(const Json& report) {
+  std::string out;
+  for (const auto& p : report.at("plans")) {
+    if (!p.contains("depreciation_views")) continue;
+    const Json& v = p.at("depreciation_views");
+    const Json& book = v.at("book").at("rows");
+    const Json& tax = v.at("tax");
+    const std::size_t years = std::max(book.size(), tax.is_null() ? std::size_t{0} : tax.at("rows").size());
+    for (std::size_t k = 0; k < years; ++k) {
+      Json line = Json::array({p.at("name"), v.at("book").at("method"), v.at("tax_shield_view"), k + 1});
+      for (std::size_t c = 1; c < 3; ++c) line.push_back(k < book.size() ? book[k][c] : Json(nullptr));
+      for (std::size_t c = 1; c < 6; ++c)
+        line.push_back(!tax.is_null() && k < tax.at("rows").size() ? tax.at("rows")[k][c] : Json(nullptr));
+      out += row(line);
+    }
+  }
+  if (out.empty()) return out;
+  return "plan,book_method,tax_shield_view,year,book_depreciation_usd,book_value_after_usd,tax_section_179_usd,"
+         "tax_bonus_usd,tax_macrs_usd,tax_deduction_usd,tax_basis_after_usd\n" +
+         out;
+}
+
 }  // namespace
 
 CsvTables csv_tables(const Json& report) {
@@ -79,6 +126,8 @@ CsvTables csv_tables(const Json& report) {
   if (report.contains("sizing")) tables.emplace_back("sizing.csv", objects_table(report.at("sizing").at("curve")));
   if (report.contains("sensitivity") && report.at("sensitivity").contains("tornado"))
     tables.emplace_back("sensitivity.csv", objects_table(report.at("sensitivity").at("tornado").at("inputs")));
+  if (std::string t = procurement_table(report); !t.empty()) tables.emplace_back("procurement.csv", std::move(t));
+  if (std::string t = depreciation_table(report); !t.empty()) tables.emplace_back("depreciation.csv", std::move(t));
   return tables;
 }
 

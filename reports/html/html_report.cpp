@@ -7,8 +7,11 @@
 #include "reports/html/html_escape.hpp"
 
 #include "reports/markdown/markdown_summary.hpp"
+#include "reports/html/html_carbon.hpp"
 #include "reports/html/html_charts.hpp"
+#include "reports/html/html_depreciation.hpp"
 #include "reports/html/html_monte_carlo.hpp"
+#include "reports/html/html_procurement.hpp"
 #include "reports/verdict/verdict_text.hpp"
 
 namespace tco {
@@ -185,6 +188,9 @@ std::string html_report(const Json& report) {
     html += "<h2>Sensitivity (tornado)</h2>\n" + tornado_section(report);
   if (const std::string missing = missing_sections_line(present); !missing.empty())
     html += "<p class=note>" + html_escape(missing) + "</p>\n";
+  html += carbon_section(report);
+  html += procurement_section(report);
+  html += depreciation_section(report);
   html += "<h2>Cost by category</h2>\n" + breakdown_table(report);
   html += "<h2>Breakevens</h2>\n" + breakevens_section(report);
   html += "<h2>Monthly cash flows</h2>\n" + monthly_tables(report);

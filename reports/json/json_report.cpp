@@ -1,6 +1,7 @@
 #include "reports/json/json_report.hpp"
 #include "core/io/finite_figures.hpp"
 #include "reports/json/depreciation_json.hpp"
+#include "reports/json/procurement_json.hpp"
 
 // Each section spells out its struct field by field, as reports/report.schema.json names them:
 // alike in shape, but each list is its own part of the report's format.
@@ -74,11 +75,12 @@ Json plan_json(const Plan& plan, const PlanResult& r, double rate) {
                 {"rack_peak_kw", r.facility.rack_peak_kw},
                 {"airflow_cfm_per_rack", r.facility.airflow_cfm_per_rack},
                 {"provisioned_it_kw", r.facility.provisioned_it_kw}}},
-              {"co2_kg", {{"onprem", r.co2_onprem_kg}, {"cloud", opt(r.co2_cloud_kg)}}},
+              {"co2_kg", {{"onprem", r.co2_onprem_kg}, {"cloud", opt(r.co2_cloud_kg)}, {"embodied", r.co2_embodied_kg}}},
               {"depreciation_total_usd", r.depreciation_total_usd},
               {"monthly", monthly_table(r, rate)}};
   // Only for a scenario that opts in to a depreciation view, so other reports keep their bytes.
   if (plan.onprem && r.depreciation_views) out["depreciation_views"] = depreciation_views_json(*plan.onprem, *r.depreciation_views);
+  if (r.procurement) out["procurement"] = procurement_json(*r.procurement);
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "reports/markdown/markdown_summary.hpp"
+#include "reports/markdown/carbon_markdown.hpp"
 #include "reports/markdown/depreciation_markdown.hpp"
+#include "reports/markdown/procurement_markdown.hpp"
 
 #include <cmath>
 
@@ -148,6 +150,8 @@ std::string markdown_summary(const Json& report) {
     md += "\n**Cloud price breakeven** (the multiple of every cloud price at which two plans cost the same NPV):\n\n";
     for (const auto& b : price) md += "- " + price_breakeven_sentence(b) + "\n";
   }
+  md += carbon_markdown(report);
+  md += procurement_markdown(report);
   md += depreciation_markdown(report);
   if (has_monte_carlo(report)) md += monte_carlo_markdown(report);
   if (const std::string missing = missing_sections_line(sections_present(report)); !missing.empty())

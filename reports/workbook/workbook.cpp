@@ -1,6 +1,7 @@
 #include "reports/workbook/workbook.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -369,8 +370,8 @@ void write_summary(Sheet sheet, const Json& report, const std::vector<PlanCells>
   const char* heads[] = {"plan",         "kind",         "on-prem nodes", "NPV (USD)",
                          "total nominal (USD)", "useful GPU-hours", "USD per useful GPU-hour", "unserved GPU-hours",
                          "NPV saving vs baseline (USD)", "nominal saving vs baseline (USD)", "payback month",
-                         "IRR per year", "sheet"};
-  for (int i = 0; i < 13; ++i) sheet.str(header, i, heads[i], f.bold);
+                         "IRR per year", "sheet", "on-prem grid CO2 (kg)", "embodied CO2 (kg)", "cloud CO2 (kg)"};
+  for (int i = 0; i < static_cast<int>(std::size(heads)); ++i) sheet.str(header, i, heads[i], f.bold);
   const int base_row = header + 1 + static_cast<int>(base);
   for (std::size_t i = 0; i < plans.size(); ++i) {
     const Json& p = plans[i];
@@ -400,9 +401,14 @@ void write_summary(Sheet sheet, const Json& report, const std::vector<PlanCells>
       sheet.value(row, 11, c->at("irr_per_year").is_number() ? c->at("irr_per_year") : Json("n/a"), f.rate);
     }
     sheet.str(row, 12, sheet_names[i]);
+    const Json& co2 = p.at("co2_kg");
+    sheet.value(row, 13, co2.at("onprem"));
+    sheet.value(row, 14, co2.value("embodied", Json(nullptr)));
+    // A null cloud figure: the offer gives no PUE or grid intensity (never a guessed 0).
+    sheet.value(row, 15, co2.at("cloud").is_number() ? co2.at("cloud") : Json("n/a: no PUE or grid intensity"));
   }
   sheet.width(0, 0, 34);
-  sheet.width(1, 12, 18);
+  sheet.width(1, 15, 18);
 }
 
 // Statistics over one column of per-path values, as in engine/statistics.hpp: the standard
@@ -499,6 +505,67 @@ void write_paths(Sheet sheet, const Json& report, const WorkbookPaths& paths, co
   worksheet_freeze_panes(sheet.raw(), first_path, 1);
 }
 
+bool has_procurement(const Json& plans) {
+  return std::any_of(plans.begin(), plans.end(), [](const Json& p) { return p.contains("procurement"); });
+}
+
+// One row per plan with `procurement` (reports/json/procurement_json.hpp).
+void write_procurement(Sheet sheet, const Json& plans, const Formats& f) {
+  const std::vector<std::string> header = {"plan", "order_month", "deposit_usd", "purchase_month",
+                                           "planned_delivery_month", "delivery_slip", "paths", "delivery_month_mean",
+                                           "delivery_month_p5", "delivery_month_p50", "delivery_month_p95",
+                                           "share_later_than_planned", "share_past_horizon"};
+  for (std::size_t c = 0; c < header.size(); ++c) sheet.str(0, static_cast<int>(c), header[c], f.bold);
+  int row = 1;
+  for (const auto& plan : plans) {
+    if (!plan.contains("procurement")) continue;
+    const Json& p = plan.at("procurement");
+    const Json& d = p.at("delivery_month");
+    const Json values[] = {plan.at("name"), p.at("order_month"), p.at("deposit_usd"), p.at("purchase_month"),
+                           p.at("planned_delivery_month"), p.at("delivery_slip"), d.at("paths"), d.at("mean"),
+                           d.at("p5"), d.at("p50"), d.at("p95"), p.at("share_later_than_planned"),
+                           p.at("share_past_horizon")};
+    for (std::size_t c = 0; c < std::size(values); ++c)
+      sheet.value(row, static_cast<int>(c), values[c], c == 2 ? f.usd : nullptr);
+    ++row;
+  }
+  sheet.width(0, 0, 24);
+  sheet.width(1, 12, 14);
+}
+
+bool has_depreciation_views(const Json& plans) {
+  return std::any_of(plans.begin(), plans.end(), [](const Json& p) { return p.contains("depreciation_views"); });
+}
+
+// One row per year of each plan's `depreciation_views` (reports/json/depreciation_json.hpp), as
+// depreciation.csv: the book and the tax view side by side, and which one the tax shield uses.
+void write_depreciation(Sheet sheet, const Json& plans, const Formats& f) {
+  const std::vector<std::string> header = {"plan", "book_method", "tax_shield_view", "year", "book_depreciation_usd",
+                                           "book_value_after_usd", "tax_section_179_usd", "tax_bonus_usd",
+                                           "tax_macrs_usd", "tax_deduction_usd", "tax_basis_after_usd"};
+  for (std::size_t c = 0; c < header.size(); ++c) sheet.str(0, static_cast<int>(c), header[c], f.bold);
+  int row = 1;
+  for (const auto& plan : plans) {
+    if (!plan.contains("depreciation_views")) continue;
+    const Json& v = plan.at("depreciation_views");
+    const Json& book = v.at("book").at("rows");
+    const Json& tax = v.at("tax");
+    const std::size_t tax_years = tax.is_null() ? 0 : tax.at("rows").size();
+    for (std::size_t k = 0; k < std::max(book.size(), tax_years); ++k, ++row) {
+      sheet.value(row, 0, plan.at("name"));
+      sheet.value(row, 1, v.at("book").at("method"));
+      sheet.value(row, 2, v.at("tax_shield_view"));
+      sheet.num(row, 3, static_cast<double>(k + 1));
+      for (int c = 1; c < 3; ++c)
+        if (k < book.size()) sheet.num(row, 3 + c, book[k][c].get<double>(), f.usd);
+      for (int c = 1; c < 6; ++c)
+        if (k < tax_years) sheet.num(row, 5 + c, tax.at("rows")[k][c].get<double>(), f.usd);
+    }
+  }
+  sheet.width(0, 0, 24);
+  sheet.width(1, 10, 16);
+}
+
 void build_workbook(const Json& report, const WorkbookPaths& paths, const std::string& file) {
   lxw_workbook* wb = workbook_new(file.c_str());
   if (!wb) throw InputError(file, "", "cannot create the workbook here");
@@ -529,6 +596,10 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
       cells.push_back(write_plan(Sheet(plan_sheets[i], &first_error), sheet_names[i], plans[i], rate, f));
     write_summary(summary, report, cells, sheet_names, f);
     if (paths_sheet) write_paths(Sheet(paths_sheet, &first_error), report, paths, f);
+    if (has_procurement(plans))
+      write_procurement(Sheet(workbook_add_worksheet(wb, "Procurement"), &first_error), plans, f);
+    if (has_depreciation_views(plans))
+      write_depreciation(Sheet(workbook_add_worksheet(wb, "Depreciation"), &first_error), plans, f);
   } catch (...) {
     workbook_close(wb);  // frees it; the caller removes the partial file
     throw;
@@ -543,7 +614,7 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
 }  // namespace
 
 std::vector<std::string> workbook_plan_sheet_names(const std::vector<std::string>& plan_names) {
-  std::set<std::string> taken = {"inputs", "summary", "paths"};
+  std::set<std::string> taken = {"inputs", "summary", "paths", "procurement", "depreciation"};
   std::vector<std::string> out;
   for (const std::string& plan : plan_names) {
     std::string base;
