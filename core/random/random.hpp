@@ -38,6 +38,7 @@ enum class RandomSource : std::uint32_t {
   growth_clone = 14,
   uncertain_input = 15,
   repair = 16,
+  price_process = 17,  // entity: the price kind (0 on-demand, 1 spot), draw: the month
 };
 
 struct PhiloxWords {
