@@ -24,6 +24,13 @@ inline constexpr Bounds kUsdPerKwh{0.0, 10.0};          // the dearest retail po
 inline constexpr Bounds kUsdPerGb{0.0, 100.0};          // egress
 inline constexpr Bounds kUsdPerFteYear{0.0, 1e8};
 
+// Price processes (models/price_path/price_process.hpp). The H100's steepest year (2023-24,
+// $8-12 to $2.85) is a log-change of about -1.2; a volatility of 3 a year and 12 jumps a year of
+// up to e^{+-3} (x20 or /20 each) are far beyond any market seen, and keep exp() finite.
+inline constexpr Bounds kPriceVolatilityPerYear{0.0, 3.0};
+inline constexpr Bounds kPriceJumpsPerYear{0.0, 12.0};
+inline constexpr Bounds kPriceJumpLogSize{-3.0, 3.0};
+
 // Power and cooling.
 inline constexpr Bounds kNodeKw{0.0, 1000.0, true};   // a node's peak draw (a DGX B200: 14.3 kW)
 inline constexpr Bounds kNodeIdleKw{0.0, 1000.0};

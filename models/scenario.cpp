@@ -182,6 +182,12 @@ Json to_json(const CloudSpec& c) {
     if (c.price_schedules.reserved) schedules["reserved"] = c.price_schedules.reserved->as_written;
     out["price_schedule"] = schedules;
   }
+  if (c.price_processes.any()) {
+    Json processes = Json::object();
+    if (c.price_processes.on_demand) processes["on_demand"] = c.price_processes.on_demand->as_written;
+    if (c.price_processes.spot) processes["spot"] = c.price_processes.spot->as_written;
+    out["price_process"] = processes;
+  }
   return out;
 }
 
@@ -324,6 +330,11 @@ CloudSpec parse_cloud(JsonObjectReader& r, Resolver& resolver, const std::string
     c.price_schedules = parse_price_schedules(pr, c.offer, start);
   }
   r.allow("price_schedule");
+  if (r.has("price_process")) {
+    JsonObjectReader pr = r.object("price_process");
+    c.price_processes = parse_price_processes(pr, c.offer.spot_usd_per_hour.has_value(), c.offer.provenance.id);
+  }
+  r.allow("price_process");
   c.spot_overhead_factor = r.number_or("spot_overhead_factor", 1.0, Bounds::between(1.0, 10.0));
   c.packing_efficiency = r.number_or("packing_efficiency", 1.0, Bounds{0.0, 1.0, true});
   c.egress_gb_per_gpu_hour = r.number_or("egress_gb_per_gpu_hour", 0.0, limits::kEgressGbPerGpuHour);

@@ -15,6 +15,7 @@
 #include "models/site/carbon.hpp"
 #include "models/finance/depreciation.hpp"
 #include "models/finance/procurement.hpp"
+#include "models/price_path/price_process_spec.hpp"
 #include "models/price_path/price_schedule.hpp"
 #include "models/finding.hpp"
 #include "models/workload/job_workload.hpp"
@@ -49,6 +50,7 @@ struct CloudSpec {
   GpuModel gpu;
   double price_change_per_year = 0.0;   // on-demand and spot prices, compounding by the hour
   CloudPriceSchedules price_schedules;  // dated prices per kind (models/price_path/price_schedule.hpp)
+  CloudPriceProcesses price_processes;  // Monte Carlo multipliers per kind (models/price_path/price_process.hpp)
   double spot_overhead_factor = 1.0;    // billed spot GPU-hours per GPU-hour of work (>= 1)
   // Fluid model only: billed on-demand and spot GPUs = GPUs / packing_efficiency before rounding
   // to whole instances (per-job rounding in the replay; fitted by tcosim calibrate). In (0, 1].

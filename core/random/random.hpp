@@ -39,6 +39,7 @@ enum class RandomSource : std::uint32_t {
   uncertain_input = 15,
   repair = 16,
   delivery_slip = 17,
+  price_process = 18,  // entity: the price kind (0 on-demand, 1 spot), draw: the month
 };
 
 struct PhiloxWords {

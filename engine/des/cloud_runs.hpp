@@ -30,6 +30,7 @@
 #include "engine/des/simulator.hpp"
 #include "engine/des/spot_market.hpp"
 #include "core/random/random.hpp"
+#include "models/price_path/price_process.hpp"
 
 namespace tco::des {
 
@@ -83,13 +84,23 @@ class CloudRuns {
   CloudRuns(const DesPlan& p, const PathInputs& in, const MonthIndex& month_index, int months, double horizon_h)
       : p_(p), in_(in), market_(p.spot, p.spot_trace, in.seed, in.path), month_index_(month_index), months_(months),
         horizon_h_(horizon_h), deadline_aware_(p.spot.policy == "deadline_aware"), spot_shock_(months, 1.0),
-        no_shock_(months, 1.0) {
+        on_demand_shock_(months, 1.0) {
     out_.cost_by_month.assign(months, CostRow{});
     speed_[0] = p.perf_cloud;
     speed_[1] = p.perf_cloud * p.scheduling.cloud_multi_node_efficiency;
     if (p.cloud && p.spot.price_sigma > 0.0)
       for (int m = 0; m < months; ++m)
         spot_shock_[m] = lognormal_mean_one(uniform(in.seed, in.path, RandomSource::spot_price, m, 0), p.spot.price_sigma);
+    if (p.cloud && p.cloud->price_processes.any()) {
+      // The price processes' multipliers (models/price_path/price_process.hpp), the fluid model's draws.
+      const PriceProcessParams on_demand = p.cloud->price_processes.on_demand_params();
+      const PriceProcessParams spot = p.cloud->price_processes.spot_params();
+      double on_demand_log = 0.0, spot_log = 0.0;
+      for (int m = 0; m < months; ++m) {
+        on_demand_shock_[m] = price_process_step(on_demand, in.seed, in.path, kPriceKindOnDemand, m, on_demand_log);
+        spot_shock_[m] *= price_process_step(spot, in.seed, in.path, kPriceKindSpot, m, spot_log);
+      }
+    }
   }
 
   int instances_for(int gpus) const { return (gpus + p_.gpus_per_instance - 1) / p_.gpus_per_instance; }
@@ -229,12 +240,12 @@ class CloudRuns {
     const Run r = start(life, t_h);
     if (r.finish_h < horizon_h_) {
       bill(Category::cloud_on_demand, life.instances, r.start_h, r.finish_h, p_.on_demand_usd_per_instance_h,
-           no_shock_.data(), false, out_.gpu_hours.on_demand_billed);
+           on_demand_shock_.data(), false, out_.gpu_hours.on_demand_billed);
       complete(life, r.finish_h);
       ++out_.jobs.completed_on_demand;
       return;
     }
-    end_at_horizon(Category::cloud_on_demand, life, r, p_.on_demand_usd_per_instance_h, no_shock_.data(),
+    end_at_horizon(Category::cloud_on_demand, life, r, p_.on_demand_usd_per_instance_h, on_demand_shock_.data(),
                    out_.gpu_hours.on_demand_billed);
   }
 
@@ -333,7 +344,7 @@ class CloudRuns {
   bool deadline_aware_;
   double speed_[2] = {1.0, 1.0};
   std::vector<double> spot_shock_;
-  std::vector<double> no_shock_;  // on-demand prices carry no shock: 1 every month
+  std::vector<double> on_demand_shock_;  // the on-demand price process's M_m (1 without one)
 };
 
 }  // namespace tco::des

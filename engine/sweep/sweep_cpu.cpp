@@ -54,6 +54,8 @@ struct PathTiles {
   std::vector<double> npv;
   std::vector<double> total;
   std::vector<double> lambda;   // per point: demand growth lambda per hour on this path
+  std::vector<double> on_demand_log;  // per plan: ln M of the price processes so far
+  std::vector<double> spot_log;
   double growth_lambda = 0.0;  // the lambda growth_step holds
   long growth_h0 = -1;         // the month growth holds for growth_lambda, and for how many hours
   int growth_hours = 0;
@@ -93,6 +95,8 @@ struct MonthInputs {
   const double* preemption;
   double power_mult;
   double spot_mult;
+  double on_demand_process;  // the month's price process multipliers (1 without one)
+  double spot_process;
 };
 
 TCO_SWEEP_INLINE HourInputs hour_inputs(const MonthInputs& a, int j) {
@@ -102,8 +106,8 @@ TCO_SWEEP_INLINE HourInputs hour_inputs(const MonthInputs& a, int j) {
   in.work_rate = a.work_rate[j];
   in.pue = a.pue[j];
   in.usd_per_kwh = a.usd_per_kwh[j] * a.power_mult;
-  in.cloud_price_factor = a.cloud_factor[j];
-  in.spot_price_factor = a.spot_factor[j];
+  in.cloud_price_factor = a.cloud_factor[j] * a.on_demand_process;
+  in.spot_price_factor = a.spot_factor[j] * a.spot_process;
   in.spot_available = a.spot_available[j];
   in.spot_preemption_factor = a.preemption[j];
   in.spot_price_multiplier = a.spot_mult;
@@ -320,6 +324,8 @@ TCO_SWEEP_INLINE void plan_month_on_path(const SweepPointHeader& pt, const Sweep
   a.growth = growth;
   a.power_mult = sweep_month_multiplier(seed, path, RandomSource::power_price, m, p.power_price_sigma);
   a.spot_mult = sweep_month_multiplier(seed, path, RandomSource::spot_price, m, p.spot_price_sigma);
+  a.on_demand_process = price_process_step(p.on_demand_process, seed, path, kPriceKindOnDemand, m, t.on_demand_log[j]);
+  a.spot_process = price_process_step(p.spot_process, seed, path, kPriceKindSpot, m, t.spot_log[j]);
   const double nodes = h0 >= p.nodes_from_hour ? p.nodes : 0.0;
   if (t.failures[j] > 0 && nodes > 0.0) {
     fill_nodes_up(t.failure.data() + t.failure_offset[j], t.failures[j], p.repair_h, nodes, h0, n, t.first_failure[j],
@@ -422,6 +428,8 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
       t.total[j] = 0.0;
       if (chunk.same_as[j] >= block_first_plan) continue;  // copied from its twin below
       t.backlog[j] = 0.0;
+      t.on_demand_log[j] = 0.0;
+      t.spot_log[j] = 0.0;
       t.first_failure[j] = 0;
       t.failures[j] = 0;
       if (p.failure_nodes > 0) {
@@ -478,6 +486,8 @@ std::unique_ptr<PathTiles> make_tiles(const SweepChunk& chunk) {
   }
   t->failure.assign(static_cast<std::size_t>(scratch), 0.0);
   t->backlog.assign(plans, 0.0);
+  t->on_demand_log.assign(plans, 0.0);
+  t->spot_log.assign(plans, 0.0);
   t->first_failure.assign(plans, 0);
   t->failures.assign(plans, 0);
   t->spot_random.assign(plans, 0);

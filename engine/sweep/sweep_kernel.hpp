@@ -14,6 +14,8 @@
 //                  tau = sqrt(2 write_h / rate) (Young), loss_h = tau / 2 + restart_h
 //                  (restart_h alone when an emergency checkpoint fits in the notice)
 //   spot price     month m: x exp(s z - s^2 / 2), z = Phi^-1(u(spot_price, m, 0))
+//   price process  month m: on-demand and spot prices x M_m of their kind's process
+//                  (models/price_path/price_process.hpp; 1 without one)
 //   power price    month m: the kWh price x exp(s z - s^2 / 2), z = Phi^-1(u(power_price, m, 0));
 //                  the demand charge is not shocked (SPEC §12.10)
 //   ambient        T'(h) = T(h) + sigma z_h, z_h = Phi^-1(u(ambient, h, 0)) -> PUE(T') and
@@ -36,6 +38,7 @@
 #include "core/hd.hpp"
 #include "engine/ledger/hourly_model.hpp"
 #include "core/random/random.hpp"
+#include "models/price_path/price_process.hpp"
 #include "models/site/ambient.hpp"
 #include "models/site/cooling.hpp"
 
@@ -74,6 +77,8 @@ struct SweepPlanParams {
   double preemption_base_factor = 1.0;
   double preemption_loss_h = 0.0;
   double spot_price_sigma = 0.0;
+  PriceProcessParams on_demand_process;  // inactive (all zero): M = 1
+  PriceProcessParams spot_process;
   // on-prem site
   double power_price_sigma = 0.0;
   double ambient_sigma_c = 0.0;
@@ -295,12 +300,16 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
   }
   DownTracker tracker;
   double backlog = 0.0;
+  double on_demand_log = 0.0, spot_log = 0.0;  // ln M of the price processes
   for (int m = 0; m < pt.months; ++m) {
     const long h0 = static_cast<long>(m) * kSweepMonthHours;
     const long h1 = h0 + kSweepMonthHours < pt.hours ? h0 + kSweepMonthHours : pt.hours;
     const double growth_m = growth ? std::exp(lambda * static_cast<double>(h0)) : 1.0;
     const double power_mult = sweep_month_multiplier(seed, path, RandomSource::power_price, m, p.power_price_sigma);
     const double spot_mult = sweep_month_multiplier(seed, path, RandomSource::spot_price, m, p.spot_price_sigma);
+    const double on_demand_process =
+        price_process_step(p.on_demand_process, seed, path, kPriceKindOnDemand, m, on_demand_log);
+    const double spot_process = price_process_step(p.spot_process, seed, path, kPriceKindSpot, m, spot_log);
     const double nodes = h0 >= p.nodes_from_hour ? p.nodes : 0.0;
     double month_usd = 0.0;
     double peak_kw = 0.0;
@@ -319,6 +328,8 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
       }
       if (p.cloud_factor_offset >= 0) in.cloud_price_factor = data[p.cloud_factor_offset + h];
       if (p.spot_factor_offset >= 0) in.spot_price_factor = data[p.spot_factor_offset + h];
+      in.cloud_price_factor *= on_demand_process;  // x 1.0 without a process: exact
+      in.spot_price_factor *= spot_process;
       if (spot_random) {
         in.spot_available = sweep_spot_available(p, sweep_hour_word(seed, path, RandomSource::spot_availability, h));
         in.spot_preemption_factor = sweep_preemption_factor(p, sweep_hour_word(seed, path, RandomSource::preemption, h));

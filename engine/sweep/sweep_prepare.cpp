@@ -151,6 +151,8 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
         p.spot_factor_offset = store.add(factor);
       }
       set_spot(p, plan);
+      p.on_demand_process = c.price_processes.on_demand_params();
+      if (plan.spot_share > 0.0) p.spot_process = c.price_processes.spot_params();
     }
 
     if (plan.onprem) {

@@ -124,6 +124,8 @@ std::string depreciation_table(const Json& report) {
 CsvTables csv_tables(const Json& report) {
   CsvTables tables = {{"monthly_cash_flows.csv", monthly_cash_flows(report)}, {"plans.csv", plans_table(report)}};
   if (report.contains("sizing")) tables.emplace_back("sizing.csv", objects_table(report.at("sizing").at("curve")));
+  if (report.at("pricing").contains("implied_forwards"))
+    tables.emplace_back("implied_forwards.csv", objects_table(report.at("pricing").at("implied_forwards")));
   if (report.contains("sensitivity") && report.at("sensitivity").contains("tornado"))
     tables.emplace_back("sensitivity.csv", objects_table(report.at("sensitivity").at("tornado").at("inputs")));
   if (std::string t = procurement_table(report); !t.empty()) tables.emplace_back("procurement.csv", std::move(t));

@@ -126,7 +126,22 @@ std::string assumptions_section(const Json& report) {
                        html_escape(r.at("kind").get<std::string>()), html_escape(r.at("source").get<std::string>()),
                        html_escape(r.at("as_of").get<std::string>()));
   }
-  out += "</table>\n<details><summary>every resolved input</summary><table>\n";
+  out += "</table>\n";
+  if (report.at("pricing").contains("implied_forwards")) {
+    out += "<p>Implied forward reserved price: the 1-year price for years two and three that the 3-year price implies, "
+           "discounted at the scenario's rate.</p>\n<table><tr><th>offer</th><th>1-year $/h</th><th>3-year $/h</th>"
+           "<th>implied forward $/h</th><th>$/GPU-h</th><th>vs 1-year</th></tr>\n";
+    for (const auto& f : report.at("pricing").at("implied_forwards"))
+      out += fmt::format("<tr><td>{}</td><td>${:.3f}</td><td>${:.3f}</td><td>${:.3f}</td><td>${:.3f}</td><td>{:+.1f}%</td></tr>\n",
+                         html_escape(f.at("offer").get<std::string>()),
+                         f.at("reserved_1y_usd_per_instance_hour").get<double>(),
+                         f.at("reserved_3y_usd_per_instance_hour").get<double>(),
+                         f.at("implied_forward_usd_per_instance_hour").get<double>(),
+                         f.at("implied_forward_usd_per_gpu_hour").get<double>(),
+                         100.0 * f.at("forward_change_vs_1y").get<double>());
+    out += "</table>\n";
+  }
+  out += "<details><summary>every resolved input</summary><table>\n";
   flatten(report.at("inputs"), "", out);
   return out + "</table></details>\n";
 }

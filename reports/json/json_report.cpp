@@ -2,6 +2,7 @@
 #include "core/io/finite_figures.hpp"
 #include "reports/json/depreciation_json.hpp"
 #include "reports/json/procurement_json.hpp"
+#include "reports/json/implied_forward_json.hpp"
 
 // Each section spells out its struct field by field, as reports/report.schema.json names them:
 // alike in shape, but each list is its own part of the report's format.
@@ -155,6 +156,8 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
   report["pricing"] = {{"catalog_digest_sha256", s.catalog_digest_sha256},
                        {"oldest_as_of", oldest.empty() ? Json(nullptr) : Json(oldest)},
                        {"records", records}};
+  // Only offers with a 1-year / 3-year pair have one, so other reports keep their bytes.
+  if (Json forwards = implied_forwards_json(s); !forwards.empty()) report["pricing"]["implied_forwards"] = forwards;
   report["monte_carlo"] = {{"seed", nullptr}, {"paths", 1}, {"mode", "deterministic"}};
   Json plans_in = Json::array();
   for (const auto& p : s.plans) plans_in.push_back(p.resolved);

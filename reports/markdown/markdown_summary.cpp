@@ -107,6 +107,23 @@ std::string format_usd(const Json& value) {
   return value.is_number() ? format_usd(value.get<double>()) : std::string("n/a");
 }
 
+// The forward reserved prices of the offers with a 1-year / 3-year pair (absent: nothing).
+std::string implied_forwards_markdown(const Json& report) {
+  const Json& pricing = report.at("pricing");
+  if (!pricing.contains("implied_forwards")) return "";
+  std::string md = "\n**Implied forward reserved price** (the 1-year price for years two and three that the 3-year "
+                   "price implies, discounted at the scenario's rate):\n\n";
+  md += "| offer | 1-year $/h | 3-year $/h | implied forward $/h | $/GPU-h | vs 1-year |\n|---|---:|---:|---:|---:|---:|\n";
+  for (const auto& f : pricing.at("implied_forwards"))
+    md += fmt::format("| {} | ${:.3f} | ${:.3f} | ${:.3f} | ${:.3f} | {:+.1f}% |\n", f.at("offer").get<std::string>(),
+                      f.at("reserved_1y_usd_per_instance_hour").get<double>(),
+                      f.at("reserved_3y_usd_per_instance_hour").get<double>(),
+                      f.at("implied_forward_usd_per_instance_hour").get<double>(),
+                      f.at("implied_forward_usd_per_gpu_hour").get<double>(),
+                      100.0 * f.at("forward_change_vs_1y").get<double>());
+  return md;
+}
+
 std::string markdown_summary(const Json& report) {
   const Json& sc = report.at("scenario");
   std::string md = fmt::format("## tcosim: {}\n\n", sc.at("name").get<std::string>());
@@ -152,6 +169,7 @@ std::string markdown_summary(const Json& report) {
   }
   md += carbon_markdown(report);
   md += procurement_markdown(report);
+  md += implied_forwards_markdown(report);
   md += depreciation_markdown(report);
   if (has_monte_carlo(report)) md += monte_carlo_markdown(report);
   if (const std::string missing = missing_sections_line(sections_present(report)); !missing.empty())

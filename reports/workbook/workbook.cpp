@@ -222,6 +222,22 @@ void write_inputs(lxw_workbook* wb, Sheet sheet, const Json& report, const Forma
     sheet.value(row, 4, r.at("as_of"));
     ++row;
   }
+  if (report.at("pricing").contains("implied_forwards")) {
+    ++row;
+    sheet.str(row, 0, "implied forward reserved price (years 2-3, from the 1-year / 3-year pair)", f.bold);
+    ++row;
+    for (const auto& fw : report.at("pricing").at("implied_forwards")) {
+      const std::string offer = fw.at("offer").get<std::string>();
+      for (const char* key : {"reserved_1y_usd_per_instance_hour", "reserved_3y_usd_per_instance_hour",
+                              "discount_rate_per_year", "implied_forward_usd_per_instance_hour",
+                              "implied_forward_usd_per_gpu_hour", "forward_change_vs_1y"}) {
+        sheet.str(row, 0, offer + " " + key);
+        sheet.value(row, 1, fw.at(key));
+        sheet.str(row, 2, unit_of(key));
+        ++row;
+      }
+    }
+  }
   sheet.width(0, 0, 60);
   sheet.width(1, 2, 16);
   sheet.width(3, 3, 80);
