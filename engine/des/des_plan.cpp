@@ -10,20 +10,6 @@ namespace tco::des {
 
 namespace {
 
-// Hours whose energy price is the lowest of their day (00:00-24:00) and that are not
-// throttled: where a deferrable job's energy is cheapest.
-std::vector<std::uint8_t> cheap_hours(const std::vector<SiteHour>& site) {
-  std::vector<std::uint8_t> cheap(site.size(), 0);
-  for (std::size_t day = 0; day * 24 < site.size(); ++day) {
-    const std::size_t begin = day * 24, end = std::min(site.size(), begin + 24);
-    double lowest = site[begin].usd_per_kwh;
-    for (std::size_t h = begin; h < end; ++h) lowest = std::min(lowest, site[h].usd_per_kwh);
-    for (std::size_t h = begin; h < end; ++h)
-      cheap[h] = site[h].usd_per_kwh <= lowest * (1.0 + 1e-12) && site[h].work_rate >= 1.0;
-  }
-  return cheap;
-}
-
 bool same_hours(const std::vector<SiteHour>& a, const std::vector<SiteHour>& b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const SiteHour& x, const SiteHour& y) {
     return x.pue == y.pue && x.usd_per_kwh == y.usd_per_kwh && x.work_rate == y.work_rate;
@@ -64,7 +50,7 @@ bool same_pool_side(const DesPlan& a, const DesPlan& b) {
          a.onprem->procurement == b.onprem->procurement && a.onprem->carbon == b.onprem->carbon &&
          (a.onprem->carbon.usd_per_tonne == 0.0 || pa.g_co2_per_kwh == pb.g_co2_per_kwh) &&
          a.idle_kw == b.idle_kw && a.peak_kw == b.peak_kw && a.perf_onprem == b.perf_onprem &&
-         a.site_group == b.site_group && a.cheap_hour == b.cheap_hour && fa.afr_per_year == fb.afr_per_year &&
+         a.site_group == b.site_group && a.shift_curve == b.shift_curve && fa.afr_per_year == fb.afr_per_year &&
          fa.afr_growth_per_year == fb.afr_growth_per_year && fa.repair_h == fb.repair_h &&
          pa.escalation_per_year == pb.escalation_per_year &&
          pa.demand_charge_usd_per_kw_month == pb.demand_charge_usd_per_kw_month &&
@@ -100,7 +86,7 @@ DesPlans prepare_des_plans(const Scenario& s) {
       d.peak_kw = o.server.peak_kw;
       d.perf_onprem = o.gpu.perf_relative;
       d.site = site_hours(o, s.calendar, s.horizon_hours());
-      d.cheap_hour = cheap_hours(d.site);
+      if (p.scheduling.time_shift) d.shift_curve = shift_curve(d.site);
       if (o.ambient && o.ambient->noise_sigma_c > 0.0) {
         d.ambient_c.resize(d.site.size());
         for (std::size_t h = 0; h < d.site.size(); ++h)

@@ -11,6 +11,7 @@
 #include "engine/des/price_growth.hpp"
 #include "engine/des/site_curve.hpp"
 #include "engine/des/spot_market.hpp"
+#include "engine/des/time_shift_policy.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
 #include "models/scenario.hpp"
 
@@ -28,7 +29,7 @@ struct DesPlan {
   double peak_kw = 0.0;
   double perf_onprem = 1.0;
   std::vector<SiteHour> site;          // the deterministic site (escalated prices); empty without nodes
-  std::vector<std::uint8_t> cheap_hour;  // 1 where the hour's price is the day's lowest and unthrottled
+  ShiftCurve shift_curve;              // what time shifting reads of the site; empty without time_shift
   std::vector<double> ambient_c;       // the deterministic ambient temperature, when a path adds noise
   int site_group = -1;                 // plans of one group have alike sites (engine/des/site_curve.hpp)
   SiteCurve fixed_site;                // the site's curve when no path adds noise (ambient_c empty)

@@ -31,7 +31,6 @@ namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr int kBackfillScanLimit = 1000;  // waiting jobs a first-fit pass looks at
-constexpr int kDeferralSearchHours = 7 * 24;
 
 // Where a job in a slot is; a job sent to spot or on-demand leaves its slot (CloudRuns).
 enum class Venue : std::uint8_t { none, held, queued, onprem, reserved };
@@ -96,6 +95,7 @@ class Simulator {
                                              p.onprem->power.monthly_price_sigma);
     if (p.onprem) {
       site_ = in.sites ? &in.sites->curve(p) : &own_site();
+      if (p.scheduling.time_shift) shift_ = TimeShiftPolicy(&p.shift_curve, p.waiting_usd_per_gpu_hour);
       pool_ = NodePool(p.nodes, p.gpus_per_node, purchase_h_ == 0);
       kw_per_busy_gpu_ = (p.peak_kw - p.idle_kw) / p.gpus_per_node;
       carbon_usd_per_kwh_ = p.onprem->power.g_co2_per_kwh / 1e6 * p.onprem->carbon.usd_per_tonne;
@@ -276,7 +276,7 @@ class Simulator {
     switch (e.kind()) {
       case EventKind::finish: complete(e.target); break;
       case EventKind::max_wait: leave_queue_for_cloud(e.target); break;
-      case EventKind::release: dispatch(e.target); break;
+      case EventKind::release: release_held(e.target); break;
       default: break;
     }
     return true;
@@ -348,30 +348,62 @@ class Simulator {
   void arrive(std::uint32_t slot) {
     Slot& j = slots_[slot];
     count_submitted(j.job);
-    if (const auto until = deferral_until(j)) {
+    if (const auto hold = time_shift_hold(j)) {
       ++out_.jobs.deferred;
-      out_.jobs.deferred_h_sum += *until - now_;
+      out_.jobs.deferred_h_sum += hold->start_h - now_;
+      out_.jobs.shift_energy_saved_usd += hold->energy_saved_usd;
+      shift_.promise(hold->start_h, onprem_run_h(j), j.job.gpus);
       j.venue = Venue::held;
-      j.ready_h = *until;
-      events_.push(*until, EventKind::release, slot, j.generation);
+      j.ready_h = hold->start_h;
+      events_.push(hold->start_h, EventKind::release, slot, j.generation);
       return;
     }
     dispatch(slot);
   }
 
-  // The start of the next cheap hour when holding the job there still meets its deadline.
-  std::optional<double> deferral_until(const Slot& j) const {
+  // A held job's hour has come: its promise ends (it is busy or queued from now on). A hold is
+  // not waiting (docs/des.md 4.6): the policy weighs it at the waiting price before holding.
+  void release_held(std::uint32_t slot) {
+    Slot& j = slots_[slot];
+    shift_.release(now_, onprem_run_h(j), j.job.gpus);
+    dispatch(slot);
+  }
+
+  // The hold engine/des/time_shift_policy.hpp finds worth its wait, if any.
+  std::optional<ShiftDecision> time_shift_hold(const Slot& j) const {
     if (!p_.scheduling.time_shift || !j.job.deferrable || !j.job.has_deadline() || !p_.onprem) return std::nullopt;
-    const long h0 = static_cast<long>(now_);
-    const long last = std::min<long>(h0 + kDeferralSearchHours, static_cast<long>(p_.cheap_hour.size()) - 1);
-    const double latest_start_h = j.deadline_abs_h - j.job.duration_h / p_.perf_onprem;
-    for (long h = h0; h <= last; ++h) {
-      if (!p_.cheap_hour[h]) continue;
-      if (h == h0 || static_cast<double>(h) <= now_) return std::nullopt;  // already in a cheap hour
-      if (static_cast<double>(h) > latest_start_h) return std::nullopt;
-      return static_cast<double>(h);
+    ShiftRequest r;
+    r.now_h = now_;
+    r.gpus = j.job.gpus;
+    r.run_h = onprem_run_h(j);
+    r.latest_start_h = latest_safe_start_h(j, r.run_h);
+    r.kw = kw_per_busy_gpu_ * j.job.gpus;
+    r.load_gpus = busy_gpus_ + static_cast<int>(waiting_gpus_);
+    r.pool_gpus = pool_.nodes_up() * p_.gpus_per_node;
+    r.reserve_gpus = p_.gpus_per_node;
+    return shift_.choose(r);
+  }
+
+  // The job's wall time on-prem at full work rate, checkpoint writes included.
+  double onprem_run_h(const Slot& j) const {
+    const double speed = p_.perf_onprem * (j.job.gpus > p_.gpus_per_node ? p_.scheduling.onprem_multi_node_efficiency : 1.0);
+    return wall_with_checkpoints_h(j.remaining_h / speed, j.job.checkpoint_h, p_.checkpoint_write_h);
+  }
+
+  // The last start on-prem that still meets the deadline with a margin for what may go wrong
+  // at the release: in a plan that bursts, it may queue up to max_wait and then run in the
+  // cloud (provisioning, cloud speed); in one that does not, the margin is one more run.
+  double latest_safe_start_h(const Slot& j, double run_h) const {
+    double margin_h = run_h;
+    if (p_.bursts && p_.cloud) {
+      const double max_wait_h = j.job.max_wait_h >= 0.0 ? j.job.max_wait_h : p_.scheduling.max_wait_h;
+      const int instances = (j.job.gpus + p_.gpus_per_instance - 1) / p_.gpus_per_instance;
+      const double speed = p_.perf_cloud * (instances > 1 ? p_.scheduling.cloud_multi_node_efficiency : 1.0);
+      const double cloud_run_h =
+          p_.startup_h + wall_with_checkpoints_h(j.remaining_h / speed, j.job.checkpoint_h, p_.checkpoint_write_h);
+      margin_h = max_wait_h + std::max(0.0, cloud_run_h - run_h);
     }
-    return std::nullopt;
+    return j.deadline_abs_h - run_h - margin_h;
   }
 
   // A ready job: on-prem if it fits (and nobody waits ahead of it, unless first-fit backfill
@@ -707,6 +739,7 @@ class Simulator {
   TrivialFifo<QueuedSlot> queue_;
   long live_queued_ = 0;
   long waiting_gpus_ = 0;
+  TimeShiftPolicy shift_;  // its promise ledger is this path's
   int busy_gpus_ = 0;
   double kw_per_busy_gpu_ = 0.0;  // (peak - idle) / G
   double work_rate_ = 1.0;

@@ -57,12 +57,13 @@ struct JobCounters {
   double waited_gpu_hours = 0.0;  // GPUs x hours queued or waiting for spot capacity
   double first_wait_h_sum = 0.0;  // sum over started jobs of (first start - ready)
   double deferred_h_sum = 0.0;
+  double shift_energy_saved_usd = 0.0;  // E(now) - E(start) of each hold, at the site's forecast prices
   double unserved_gpu_hours = 0.0;  // work left in unfinished jobs (net of the current run's
                                     // progress) and in unservable ones
 
   bool operator==(const JobCounters&) const = default;
   JobCounters& operator+=(const JobCounters& o) {
-    static_assert(sizeof(JobCounters) == 24 * sizeof(double), "a new JobCounters field: add it here");
+    static_assert(sizeof(JobCounters) == 25 * sizeof(double), "a new JobCounters field: add it here");
     submitted += o.submitted;
     completed += o.completed;
     completed_onprem += o.completed_onprem;
@@ -86,6 +87,7 @@ struct JobCounters {
     waited_gpu_hours += o.waited_gpu_hours;
     first_wait_h_sum += o.first_wait_h_sum;
     deferred_h_sum += o.deferred_h_sum;
+    shift_energy_saved_usd += o.shift_energy_saved_usd;
     unserved_gpu_hours += o.unserved_gpu_hours;
     return *this;
   }
