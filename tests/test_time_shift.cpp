@@ -151,7 +151,7 @@ TEST_CASE("time shift replay: one job, one cheap window, the hold and the energy
 // SKIPPED, OPEN: measured on 4 paths, energy falls $133,983 -> $102,479 but waiting rises
 // (~$150 -> ~$620 a path) and operating cost rises $145,698 -> $184,497 (bursts: jobs arriving
 // at night find the pool filled by released holds). The policy's load forecast ("the load seen
-// now stays") is not conservative enough; see the branch's report.
+// now stays") is not conservative enough; docs/decisions.md §10 has the figures and what is left.
 TEST_CASE("time shift on the time-of-use fixture: less energy, no more waiting, misses or cost" *
           doctest::skip(true)) {
   Json doc = test::des_scenario_json({{"poisson",
