@@ -59,7 +59,7 @@ TEST_CASE("carbon: the carbon price category is tonnes x price, grid and embodie
   // Without a price the CO2 is the same and nothing is booked; every other category is unchanged.
   Json unpriced = priced();
   unpriced["onprem"]["carbon"]["usd_per_tonne"] = 0;
-  const PlanResult& free = run_scenario_json(unpriced).plan("buy-2");
+  const PlanResult free = run_scenario_json(unpriced).plan("buy-2");  // a copy: the outcome is a temporary
   CHECK(free.co2_embodied_kg == doctest::Approx(1000.0).epsilon(kEps));
   CHECK(free.ledger.category_total_usd(Category::carbon) == 0.0);
   CHECK(buy.total_usd - free.total_usd == doctest::Approx(8489.6).epsilon(kHourlySumEps));
@@ -71,7 +71,7 @@ TEST_CASE("carbon: embodied CO2 stops at the end of the server life, inside a lo
   Json doc = priced();
   doc["horizon_months"] = 36;
   doc["onprem"]["depreciation"] = {{"life_years", 2.5}};
-  const PlanResult& buy = run_scenario_json(doc).plan("buy-2");
+  const PlanResult buy = run_scenario_json(doc).plan("buy-2");  // a copy: the outcome is a temporary
   // 5,000 kg over 30 months: 166.67 kg a month in months 0..29, then nothing: 5,000 kg in all.
   CHECK(buy.co2_embodied_kg == doctest::Approx(5000.0).epsilon(kEps));
 }

@@ -113,7 +113,7 @@ TEST_CASE("procurement: a fixed slip of 2 months is purchase_month + 2 with the 
 TEST_CASE("procurement: a loan finances the balance at delivery; the deposit is cash at the order") {
   Json doc = ordered_late();
   doc["onprem"]["financing"] = {{"type", "loan"}, {"apr", 0.0}, {"term_months", 10}, {"down_payment_fraction", 0.0}};
-  const PlanResult& a = run_scenario_json(doc).plan("buy-2-at-3");
+  const PlanResult a = run_scenario_json(doc).plan("buy-2-at-3");  // a copy: the outcome is a temporary
   // $141,000 at the start of month 1; the $329,000 balance in 10 interest-free payments of
   // $32,900 at the end of months 5..14.
   CHECK(in_month(a, 1, Category::capex) == doctest::Approx(141000.0).epsilon(kEps));
@@ -127,7 +127,7 @@ TEST_CASE("procurement: a loan finances the balance at delivery; the deposit is 
 TEST_CASE("procurement: a delivery past the horizon books only the deposit, credited back as residual") {
   Json doc = ordered_late();
   doc["onprem"]["procurement"]["delivery_slip_months"] = 30;  // month 33 of 24
-  const PlanResult& a = run_scenario_json(doc).plan("buy-2-at-3");
+  const PlanResult a = run_scenario_json(doc).plan("buy-2-at-3");  // a copy: the outcome is a temporary
   CHECK(a.ledger.category_total_usd(Category::capex) == doctest::Approx(141000.0).epsilon(kEps));
   CHECK(in_month(a, 23, Category::residual) == doctest::Approx(-141000.0).epsilon(kEps));
   for (Category c : {Category::maintenance, Category::facility, Category::energy, Category::staff})
