@@ -24,6 +24,7 @@
 
 #include <fmt/format.h>
 
+#include "process_usage.hpp"
 #include "engine/des/batch_draws.hpp"
 #include "engine/des/des_plan.hpp"
 #include "engine/des/job_stream.hpp"
@@ -34,6 +35,9 @@
 #include "models/workload/trace_csv.hpp"
 
 #include "generated_trace.hpp"
+
+using tco::bench::peak_rss_mib;
+using tco::bench::thread_cpu_s;
 
 namespace {
 
@@ -49,11 +53,6 @@ double cpu_seconds(clockid_t clock) {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-double peak_rss_mib() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux: kilobytes
-}
 
 constexpr const char* kOpenbScenario = "scenarios/openb-h100-hybrid.json";
 

@@ -20,23 +20,16 @@
 
 #include <fmt/format.h>
 
+#include "process_usage.hpp"
 #include "core/io/block_lines.hpp"
 #include "models/importers/jobs/slurm_import.hpp"
 
+using tco::bench::peak_rss_mib;
+using tco::bench::thread_cpu_s;
+
 namespace {
 
-// CPU seconds of this thread: on a shared machine the wall clock counts the other users' work.
-double thread_cpu_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
-double peak_rss_mib() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux: kilobytes
-}
 
 // A year of submissions from 2024-01-01, one every ~6 s, as three rows per job.
 void write_sacct(const std::string& path, long rows) {

@@ -22,10 +22,13 @@
 
 #include <fmt/format.h>
 
+#include "process_usage.hpp"
 #include "core/parallel_for_index.hpp"
 #include "engine/sweep/sweep_backend.hpp"
 #include "engine/sweep/sweep_prepare.hpp"
 #include "models/scenario.hpp"
+
+using tco::bench::peak_rss_mib;
 
 namespace {
 
@@ -74,12 +77,6 @@ Json bench_scenario(const std::string& catalog_dir, bool random, const std::stri
     doc["onprem"]["failures"]["afr_per_year"] = 0.0;
   }
   return doc;
-}
-
-double peak_rss_mib() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_maxrss / 1024.0;  // KiB on Linux
 }
 
 template <typename F>

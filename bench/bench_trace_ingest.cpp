@@ -25,6 +25,7 @@
 
 #include <fmt/format.h>
 
+#include "process_usage.hpp"
 #include "core/io/sha256.hpp"
 #include "engine/montecarlo/monte_carlo.hpp"
 #include "models/scenario.hpp"
@@ -35,25 +36,16 @@
 
 #include "generated_trace.hpp"
 
+using tco::bench::peak_rss_mib;
+using tco::bench::thread_cpu_s;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-// CPU seconds of this thread: on a shared machine the wall clock counts the other users' work
-// too, so every rate is also given per CPU-second (what one unshared core does).
-double thread_cpu_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
-double peak_rss_mib() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux: kilobytes
-}
 
 // Seconds of the fastest of `repeat` passes of the streaming reader; `rows` gets the job count,
 // cpu_s the CPU seconds of the pass with the least.
