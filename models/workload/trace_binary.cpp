@@ -183,7 +183,10 @@ OpenedTraceBinary open_trace_binary(const std::string& path, const std::string& 
   if (!expected_sha256.empty() && source != expected_sha256)
     return fail(TraceBinaryStatus::other_source, fmt::format("written from a CSV of SHA-256 {}", source));
   // Every section inside the file, the columns after the strings and in order.
-  if (h.rows > h.file_bytes || h.strings_offset != sizeof h || h.strings_bytes > h.file_bytes - sizeof h)
+  // Each string takes at least its length prefix, so a count above the table's bytes is corrupt
+  // (and is never allocated).
+  if (h.rows > h.file_bytes || h.strings_offset != sizeof h || h.strings_bytes > h.file_bytes - sizeof h ||
+      h.string_count > h.strings_bytes)
     return fail(TraceBinaryStatus::corrupt, "its sections do not fit the file");
   std::uint64_t end = h.strings_offset + h.strings_bytes;
   for (int k = 0; k < kColumns; ++k) {
