@@ -249,6 +249,24 @@ TEST_CASE("import pai: headerless task-table rows, GPU shares rounded up, drops 
   CHECK(cli.err.find("line 1, column 9") != std::string::npos);
 }
 
+TEST_CASE("import: a quote or carriage return inside a class or GPU type becomes '|', exit 0 (fuzz finding)") {
+  // The trace-pai fuzz run of CI found "tcosim trace import" failing with an internal error
+  // (exit 3): the canonical CSV does not quote, so its writer refuses such text. Every importer
+  // hands its jobs to ImportCollector::keep_run, which now writes '|' in their place.
+  const auto dir = test::scratch_dir("import-pai-quote");
+  const std::string rows = "j1,wor\"ker,1,Terminated,0,3600,600,29.3,100,V1\r00\n";
+  const ImportResult r = import_trace("pai", write_text(dir, "task.csv", rows));
+  REQUIRE(r.jobs.size() == 1);
+  CHECK(r.jobs[0].job_class == "wor|ker");
+  CHECK(r.jobs[0].gpu_type == "V1|00");
+  const test::CliResult cli = test::run_cli(
+      {"trace", "import", "--format", "pai", (dir / "task.csv").string(), "-o", (dir / "out.csv").string()});
+  CHECK(cli.exit_code == 0);
+  const std::vector<Job> written = read_trace((dir / "out.csv").string());
+  REQUIRE(written.size() == 1);
+  CHECK(written[0].gpu_type == "V1|00");
+}
+
 TEST_CASE("import helios: rows written to the documented cluster_log.csv schema") {
   const auto dir = test::scratch_dir("import-helios");
   const std::string header = "job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,duration,queue\n";

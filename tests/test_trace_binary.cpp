@@ -134,6 +134,14 @@ TEST_CASE("binary trace: truncated, another version, another source or a bad val
   patch(bin, 0, "X");  // the magic
   CHECK(open_trace_binary(bin, digest).status == TraceBinaryStatus::corrupt);
 
+  // string_count (header offset 8 + 4 + 4 + 4 x 8 + 9 columns x 8 = 120) of 2^32 - 1: more strings
+  // than the table has bytes. The trace-canonical fuzz run found the reader allocating 32 GiB.
+  fresh();
+  patch(bin, 120, std::string("\xff\xff\xff\xff", 4));
+  const OpenedTraceBinary many_strings = open_trace_binary(bin, digest);
+  CHECK(many_strings.status == TraceBinaryStatus::corrupt);
+  CHECK(many_strings.detail == "its sections do not fit the file");
+
   // gpus of job 1 set to 0: the gpus column is the sixth, after the strings and five float columns.
   fresh();
   patch(bin, 256 + 128 + 5 * 64, std::string(4, '\0'));

@@ -39,7 +39,10 @@ void ImportCollector::keep_run(Job job, double submit_s, double start_s, double 
   job.submit_h = std::min(submit_s, start_s) / kSecondsPerHour;
   job.duration_h = (end_s - start_s) / kSecondsPerHour;
   submit_s_.push_back(static_cast<std::int64_t>(std::min(submit_s, start_s)));
-  keep(std::move(job));
+  for (std::string* text : {&job.job_class, &job.gpu_type})
+    std::replace_if(
+        text->begin(), text->end(), [](char ch) { return ch == ',' || ch == '"' || ch == '\n' || ch == '\r'; }, '|');
+  jobs_.push_back(std::move(job));
 }
 
 void ImportCollector::drop(const char* reason) {

@@ -40,10 +40,11 @@ class ImportCollector {
   void drop(const char* reason);
   // Drops the row for the first reason whose condition holds, in the order given; true when it did.
   bool drop_first(std::initializer_list<std::pair<bool, const char*>> reasons);
-  void keep(Job job) { jobs_.push_back(std::move(job)); }
   // Keeps a job that ran from start_s to end_s (seconds; end_s >= start_s, checked by the
   // caller), submitted at submit_s: submit_h = min(submit_s, start_s) / 3600, duration_h =
-  // (end_s - start_s) / 3600. A run of zero seconds is dropped as zero_duration.
+  // (end_s - start_s) / 3600. A run of zero seconds is dropped as zero_duration. A comma, quote
+  // or line break in the job's class or GPU type (which the canonical CSV cannot hold: it does
+  // not quote) becomes '|', as in the openb trace's "V100M16,V100M32" -> "V100M16|V100M32".
   void keep_run(Job job, double submit_s, double start_s, double end_s);
   void fractional() { ++counts_.fractional_gpu_rounded_up; }
   void unfinished_gpu_hours(double gpu_hours) { counts_.unfinished_gpu_hours += gpu_hours; }

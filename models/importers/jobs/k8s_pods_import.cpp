@@ -149,8 +149,6 @@ class PodReader {
     if (const Json* priority = find(spec, "priorityClassName", pointer + "/spec"); priority && priority->is_string())
       job.preemptible = std::find(o_.preemptible_priority_classes.begin(), o_.preemptible_priority_classes.end(),
                                   priority->get<std::string>()) != o_.preemptible_priority_classes.end();
-    for (std::string* text : {&job.job_class, &job.gpu_type})
-      std::replace_if(text->begin(), text->end(), [](char ch) { return ch == ',' || ch == '"' || ch == '\n' || ch == '\r'; }, '|');
     c.keep_run(std::move(job), static_cast<double>(submit_s), static_cast<double>(*start_s),
                static_cast<double>(*end_s));
   }

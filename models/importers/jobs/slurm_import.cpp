@@ -204,7 +204,6 @@ class SlurmImporter {
     const bool unfinished = !end_s;
     Job job;
     job.job_class = std::string(rows_.text(class_));
-    std::replace(job.job_class.begin(), job.job_class.end(), ',', '|');
     job.preemptible = listed(qos, o_.preemptible_qos) || listed(partition, o_.preemptible_partitions);
     if (het) {
       if (het->rows == 1) {

@@ -152,9 +152,7 @@ ImportResult import_openb(const std::string& path) {
     Job job;
     job.gpus = static_cast<int>(gpus);
     if (gpus == 1 && milli < 1000.0) c.fractional();
-    const std::string_view spec = rows.text(gpu_spec);
-    job.gpu_type = std::string(spec);
-    std::replace(job.gpu_type.begin(), job.gpu_type.end(), ',', '|');
+    job.gpu_type = std::string(rows.text(gpu_spec));
     job.job_class = std::string(rows.text(qos));
     job.preemptible = job.job_class == "BE";
     keep_or_drop(c, rows, deletion_time, created, *scheduled, deleted, std::move(job));
