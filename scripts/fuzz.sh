@@ -8,6 +8,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
+# CI replays: a fixed seed (TCO_FUZZ_SEED, default 1; 0 lets libFuzzer pick one) and, when
+# TCO_FUZZ_RUNS is set, at most that many executions per run, so a clean clone executes the same
+# inputs as the run that was checked before landing (a subset when SECONDS ends it first). The
+# exploratory runs (docs/testing.md, "Fuzz runs") use random seeds and 30 minutes.
+fuzz_seed=${TCO_FUZZ_SEED:-1}
+fuzz_runs=${TCO_FUZZ_RUNS:-}
 build=${TCO_SANITIZE_BUILD_DIR:-build-asan}
 jobs=${JOBS:-$(nproc)}
 shared=../shared/data
@@ -66,7 +72,7 @@ fuzz_one() {
     done
   done
   TCO_FUZZ_FORMAT=${format[$name]} "$build/fuzz/${binary[$name]}" -max_total_time="$seconds" -timeout=30 \
-    -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$dir/" "$dir/corpus" "$dir/seeds" \
+    -seed="$fuzz_seed" ${fuzz_runs:+-runs="$fuzz_runs"} -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$dir/" "$dir/corpus" "$dir/seeds" \
     >"$dir/log.txt" 2>&1 || status=$?
   local executions last cov ft crashes
   executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log.txt" | tail -1)

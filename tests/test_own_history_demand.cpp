@@ -30,9 +30,15 @@ TEST_CASE("prometheus import: series summed per timestamp, each UTC hour the mea
   //   t0 4 + (none) = 4, t0+1800 4 + 2 = 6   -> hour 0 = (4 + 6) / 2 = 5
   //   t0+3600 8 + 2 = 10, t0+5400 8 + 6 = 14 -> hour 1 = 12
   //   t0+7200 8, t0+9000 4                   -> hour 2 = 6
-  CHECK(test::read_text_file(out) == "time_h,gpus\n0,5\n1,12\n2,6\n");
+  CHECK(test::read_text_file(out) == "# start: 2024-03-10T03:00:00+00:00 UTC\ntime_h,gpus\n0,5\n1,12\n2,6\n");
   CHECK(cli.out.find("read 6 samples") != std::string::npos);
-  CHECK(cli.out.find("hour 0 is 2024-03-10T03:00:00+00:00 (UTC)") != std::string::npos);
+  CHECK(cli.out.find("hour 0 is 2024-03-10T03:00:00+00:00 (UTC; written as the series' # start: line)") !=
+        std::string::npos);
+  // demand stats reads it back, start line included.
+  const test::CliResult stats = test::run_cli({"demand", "stats", out});
+  REQUIRE(stats.exit_code == 0);
+  CHECK(stats.out.find("start      2024-03-10T03:00:00+00:00 UTC") != std::string::npos);
+  CHECK(stats.out.find("hours      3") != std::string::npos);
 
   // --scale: a summed utilization of 150 % at 0.01 GPUs per percent is 1.5 GPUs.
   const std::string util = test::write_file(dir, "util.json", matrix(R"([1710039600,"150"])"));
@@ -56,12 +62,12 @@ TEST_CASE("prometheus import: an hour gap is an error naming it unless --fill ze
   const test::CliResult zero =
       test::run_cli({"demand", "import", "--format", "prometheus", gap, "-o", out, "--fill", "zero"});
   REQUIRE(zero.exit_code == 0);
-  CHECK(test::read_text_file(out) == "time_h,gpus\n0,3\n1,0\n2,6\n");  // hour 0 = (2 + 4) / 2
+  CHECK(test::read_text_file(out) == "# start: 2024-03-10T03:00:00+00:00 UTC\ntime_h,gpus\n0,3\n1,0\n2,6\n");  // hour 0 = (2 + 4) / 2
   CHECK(zero.out.find("filled 1 hours") != std::string::npos);
   const test::CliResult hold =
       test::run_cli({"demand", "import", "--format", "prometheus", gap, "-o", out, "--fill", "hold"});
   REQUIRE(hold.exit_code == 0);
-  CHECK(test::read_text_file(out) == "time_h,gpus\n0,3\n1,3\n2,6\n");
+  CHECK(test::read_text_file(out) == "# start: 2024-03-10T03:00:00+00:00 UTC\ntime_h,gpus\n0,3\n1,3\n2,6\n");
 }
 
 TEST_CASE("prometheus import: malformed answers exit 2 with the pointer or line, and write nothing") {
@@ -85,8 +91,8 @@ TEST_CASE("opencost import: each window's gpuHours summed over one hour; __idle_
                                              out});
   REQUIRE(cli.exit_code == 0);
   // 03:00Z 4 + 2 = 6; 04:00Z 4 + 1.5 = 5.5; 05:00Z 3 (the 5 idle GPU-hours are not demand).
-  CHECK(test::read_text_file(out) == "time_h,gpus\n0,6\n1,5.5\n2,3\n");
-  CHECK(cli.out.find("hour 0 is 2024-03-10T03:00:00+00:00 (UTC)") != std::string::npos);
+  CHECK(test::read_text_file(out) == "# start: 2024-03-10T03:00:00+00:00 UTC\ntime_h,gpus\n0,6\n1,5.5\n2,3\n");
+  CHECK(cli.out.find("hour 0 is 2024-03-10T03:00:00+00:00 (UTC;") != std::string::npos);
 
   const std::string window = R"({"a":{"window":{"start":"2024-03-10T03:00:00Z","end":"2024-03-10T04:00:00Z"},"gpuHours":1}})";
   const std::string day = R"({"a":{"window":{"start":"2024-03-10T00:00:00Z","end":"2024-03-11T00:00:00Z"},"gpuHours":24}})";

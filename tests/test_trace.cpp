@@ -136,6 +136,19 @@ TEST_CASE("trace stats: hand-computed GPU-hours, histogram, percentiles and peak
   const test::CliResult text = test::run_cli({"trace", "stats", path});
   CHECK(text.exit_code == 0);
   CHECK(text.out.find("peak concurrent GPUs 12") != std::string::npos);
+  CHECK(text.out.find("hour 0") == std::string::npos);  // no start line, none printed
+  CHECK(!j.contains("start"));
+
+  // An imported trace's start line is printed and in the JSON.
+  const auto dated = write_text(dir, "dated.csv",
+                                "# start: 2024-03-10T01:30:00-05:00 America/New_York\nsubmit_h,gpus,duration_h\n0,8,2\n");
+  const test::CliResult dated_text = test::run_cli({"trace", "stats", dated});
+  REQUIRE(dated_text.exit_code == 0);
+  CHECK(dated_text.out.find("hour 0               2024-03-10T01:30:00-05:00 (America/New_York)") != std::string::npos);
+  const Json dated_json = Json::parse(test::run_cli({"trace", "stats", dated, "--json"}).out);
+  CHECK(dated_json.at("start").at("local_time") == "2024-03-10T01:30:00-05:00");
+  // 2024-03-10T06:30:00Z = 19,792 days x 86,400 + 6.5 x 3,600 = 1,710,052,200 s.
+  CHECK(dated_json.at("start").at("utc_s") == 1710052200);
 }
 
 TEST_CASE("import openb: 8,152 pods, drop counts that add up (../shared/data)") {

@@ -197,6 +197,40 @@ TEST_CASE("workload: csv series are averaged into hours, gaps carry the last sam
              {"format", "csv"},  {"scale", 1.0},     {"repeat", true}});
 }
 
+TEST_CASE("workload: a csv series with a # start: line meets the scenario's weekdays and clock") {
+  const auto dir = tco::test::scratch_dir("workload-series-start");
+  // Hour 0 of the series is Saturday 2024-03-09 22:00 UTC; the scenario starts Thursday
+  // 2026-01-01 (weekday 3; Saturday is 5): offset = 24 x ((5 - 3) mod 7) + 22 = 70 h.
+  write_file(dir, "demand.csv", "# start: 2024-03-09T22:00:00+00:00 UTC\ntime_h,gpus\n0,1\n1,2\n2,3\n");
+  const WorkloadSpec once = parse(R"({"profiles": [{"type": "series", "file": "demand.csv", "repeat": false}]})",
+                                  dir.string());
+  REQUIRE(std::get<SeriesProfile>(once.profiles[0]).start);
+  CHECK(to_json(once)["profiles"][0]["start"] == "2024-03-09T22:00:00+00:00 UTC");
+  // No repeat: rows 0, 1, 2 at hours 70, 71, 72; every other hour 0 (the same 6 GPU-hours).
+  const std::vector<double> d = demand_gpus_by_hour(once, 100, thursday_start());
+  CHECK(d[69] == 0.0);
+  CHECK(d[70] == 1.0);
+  CHECK(d[71] == 2.0);
+  CHECK(d[72] == 3.0);
+  CHECK(d[73] == 0.0);
+  double total = 0.0;
+  for (double gpus : d) total += gpus;
+  CHECK(total == 6.0);
+  // Repeating: hour h takes row (h - 70) mod 3: hour 0 -> (-70 mod 3) = 2 -> 3 GPUs; hour 1 -> row 0.
+  const std::vector<double> r = demand_gpus_by_hour(
+      parse(R"({"profiles": [{"type": "series", "file": "demand.csv"}]})", dir.string()), 100, thursday_start());
+  CHECK(r[0] == 3.0);
+  CHECK(r[1] == 1.0);
+  CHECK(r[70] == 1.0);
+  CHECK(r[99] == 3.0);  // (99 - 70) mod 3 = 2
+
+  // A malformed start line names the file and line 1, at load.
+  write_file(dir, "bad.csv", "# start: yesterday\ntime_h,gpus\n0,1\n");
+  const InputError e = parse_error(R"({"profiles": [{"type": "series", "file": "bad.csv"}]})", dir.string());
+  CHECK(std::string(e.what()).find("bad.csv") != std::string::npos);
+  CHECK(std::string(e.what()).find("line 1") != std::string::npos);
+}
+
 TEST_CASE("workload: clock series (helios_vc, philly_nodes) use clock hours from the first row") {
   const auto dir = tco::test::scratch_dir("workload-clock");
   SeriesProfile helios;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,7 @@ SeriesProfile series_of(const DemandOptions& o) {
   s.file = o.input_path;
   s.format = o.format;
   s.gpus_per_node = o.gpus_per_node;
+  if (s.format == "csv") s.start = read_trace_start(s.file);
   return s;
 }
 
@@ -78,9 +80,11 @@ double mean_of(const std::vector<double>& values) {
   return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
-// The canonical hourly CSV. "{}" is the shortest representation that reads back to the same double.
-std::string hourly_csv(const std::vector<double>& gpus_by_hour) {
-  std::string text = "time_h,gpus\n";
+// The canonical hourly CSV, after its "# start:" line when hour 0's absolute time is known. "{}"
+// is the shortest representation that reads back to the same double.
+std::string hourly_csv(const std::vector<double>& gpus_by_hour, const std::optional<TraceStart>& start) {
+  std::string text = start ? trace_start_line(*start) + "\n" : std::string();
+  text += "time_h,gpus\n";
   for (std::size_t h = 0; h < gpus_by_hour.size(); ++h) text += fmt::format("{},{}\n", h, gpus_by_hour[h]);
   return text;
 }
@@ -98,14 +102,15 @@ int run_monitoring_import(const DemandOptions& options, CommandContext& ctx) {
   o.scale = options.scale;
   const HourlyDemand demand = options.format == "prometheus" ? import_prometheus(options.input_path, o)
                                                              : import_opencost(options.input_path, o);
-  outputs.stage(options.output_path, hourly_csv(demand.gpus_by_hour));
+  const TraceStart start{demand.start_utc_s, format_time_with_offset(demand.start_utc_s, 0), "UTC"};
+  outputs.stage(options.output_path, hourly_csv(demand.gpus_by_hour, start));
   outputs.commit();
   const std::vector<double>& hours = demand.gpus_by_hour;
   fmt::print(ctx.out, "read {} samples from {} (format {})\n", demand.samples, options.input_path, options.format);
   fmt::print(ctx.out, "wrote {} hours to {}\n", hours.size(), options.output_path);
   if (demand.filled_hours > 0)
     fmt::print(ctx.out, "filled {} hours without a sample (--fill {})\n", demand.filled_hours, options.fill);
-  fmt::print(ctx.out, "hour 0 is {} (UTC)\n", format_time_with_offset(demand.start_utc_s, 0));
+  fmt::print(ctx.out, "hour 0 is {} (UTC; written as the series' # start: line)\n", start.local_time);
   fmt::print(ctx.out, "mean {:.3f} GPUs, peak hour {:.3f} GPUs\n", mean_of(hours),
              *std::max_element(hours.begin(), hours.end()));
   return kExitOk;
@@ -126,10 +131,10 @@ int run_demand_import(const DemandOptions& options, CommandContext& ctx) {
   outputs.add_input("the input series", options.input_path);
   const SeriesProfile series = series_of(options);
   const std::vector<double> gpus_by_hour = read_hourly_series(series);
-  outputs.stage(options.output_path, hourly_csv(gpus_by_hour));
+  outputs.stage(options.output_path, hourly_csv(gpus_by_hour, series.start));
   outputs.commit();
   const double peak = *std::max_element(gpus_by_hour.begin(), gpus_by_hour.end());
-  fmt::print(ctx.out, "read {} rows from {} (format {})\n", count_data_rows(options.input_path),
+  fmt::print(ctx.out, "read {} rows from {} (format {})\n", count_data_rows(options.input_path) - (series.start ? 1 : 0),
              options.input_path, options.format);
   fmt::print(ctx.out, "wrote {} hours to {}\n", gpus_by_hour.size(), options.output_path);
   fmt::print(ctx.out, "mean {:.3f} GPUs, peak hour {:.3f} GPUs\n", mean_of(gpus_by_hour), peak);
@@ -137,12 +142,15 @@ int run_demand_import(const DemandOptions& options, CommandContext& ctx) {
 }
 
 int run_demand_stats(const DemandOptions& options, CommandContext& ctx) {
-  const std::vector<double> gpus_by_hour = read_hourly_series(series_of(options));
+  const SeriesProfile series = series_of(options);
+  const std::vector<double> gpus_by_hour = read_hourly_series(series);
   std::vector<double> sorted = gpus_by_hour;
   std::sort(sorted.begin(), sorted.end());
   const double gpu_hours = std::accumulate(gpus_by_hour.begin(), gpus_by_hour.end(), 0.0);
   fmt::print(ctx.out, "series     {} (format {})\n", options.input_path, options.format);
   fmt::print(ctx.out, "hours      {}\n", gpus_by_hour.size());
+  if (series.start)
+    fmt::print(ctx.out, "start      {} {}\n", series.start->local_time, series.start->time_zone);
   fmt::print(ctx.out, "mean_gpus  {:.3f}\n", mean_of(gpus_by_hour));
   fmt::print(ctx.out, "p50_gpus   {:.3f}\n", quantile_linear(sorted, 0.50));
   fmt::print(ctx.out, "p95_gpus   {:.3f}\n", quantile_linear(sorted, 0.95));

@@ -15,6 +15,7 @@ namespace tco {
 
 TraceStats trace_stats(const std::string& path) {
   TraceStats s;
+  s.start = read_trace_start(path);
   TraceReader reader(path);
   std::vector<double> durations;
   // Running jobs by end time; jobs arrive in submit order, so the sweep is one pass.
@@ -57,7 +58,7 @@ TraceStats trace_stats(const std::string& path) {
 Json to_json(const TraceStats& s) {
   Json histogram = Json::array();
   for (const auto& [gpus, count] : s.jobs_by_gpus) histogram.push_back({{"gpus", gpus}, {"jobs", count}});
-  return {{"jobs", s.jobs},
+  Json j = {{"jobs", s.jobs},
           {"gpu_hours", s.gpu_hours},
           {"preemptible_jobs", s.preemptible_jobs},
           {"first_submit_h", s.first_submit_h},
@@ -71,10 +72,14 @@ Json to_json(const TraceStats& s) {
             {"max", s.duration_max_h}}},
           {"peak_concurrent_gpus", s.peak_concurrent_gpus},
           {"peak_at_h", s.peak_at_h}};
+  if (s.start) j["start"] = {{"local_time", s.start->local_time}, {"time_zone", s.start->time_zone}, {"utc_s", s.start->utc_s}};
+  return j;
 }
 
 std::string stats_text(const TraceStats& s) {
-  std::string out = fmt::format("jobs                 {}\n", s.jobs);
+  std::string out;
+  if (s.start) out += fmt::format("hour 0               {} ({})\n", s.start->local_time, s.start->time_zone);
+  out += fmt::format("jobs                 {}\n", s.jobs);
   out += fmt::format("GPU-hours            {:.1f}\n", s.gpu_hours);
   out += fmt::format("preemptible jobs     {}\n", s.preemptible_jobs);
   out += fmt::format("submitted            {:.2f} h .. {:.2f} h\n", s.first_submit_h, s.last_submit_h);

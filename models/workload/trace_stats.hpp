@@ -8,10 +8,12 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "core/io/json_reader.hpp"
 #include "models/workload/job.hpp"
+#include "models/workload/trace_start.hpp"
 
 namespace tco {
 
@@ -29,6 +31,7 @@ struct TraceStats {
   int peak_concurrent_gpus = 0;
   double peak_at_h = 0.0;
   long preemptible_jobs = 0;
+  std::optional<TraceStart> start;  // hour 0 as an absolute time (an imported own-history trace)
 };
 
 // Streams the file (durations are kept for the percentiles: 8 bytes a job).

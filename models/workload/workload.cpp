@@ -22,6 +22,7 @@
 #include "core/error.hpp"
 #include "core/io/csv_lines.hpp"
 #include "models/input_limits.hpp"
+#include "models/workload/trace_clock.hpp"
 
 namespace tco {
 
@@ -152,21 +153,27 @@ class SeriesReader {
       averager.add(hour, gpus);
       any_row = true;
     }
-    if (!any_row) throw InputError(csv_.path(), "line 2", "no data rows after the header");
+    if (!any_row) throw InputError(csv_.path(), fmt::format("line {}", header_line_ + 1), "no data rows after the header");
     return averager.finish();
   }
 
  private:
   void read_header() {
     csv_.read_header();
+    // A "# start:" line (models/workload/trace_start.hpp) may come before the header.
+    if (csv_.line().substr(0, kTraceStartPrefix.size()) == kTraceStartPrefix) {
+      require_trace_start_line(csv_.path(), csv_.line());
+      if (!csv_.next_line()) throw InputError(csv_.path(), "line 2", "expected a header line after the start line");
+    }
     const std::vector<std::string_view>& names = csv_.fields();
+    header_line_ = csv_.line_number();
     field_count_ = names.size();
     auto find = [&](const std::string& name) {
       for (std::size_t i = 0; i < names.size(); ++i)
         if (names[i] == name) return i;
       std::string found;
       for (auto n : names) found += (found.empty() ? "" : ", ") + std::string(n);
-      throw InputError(csv_.path(), "line 1",
+      throw InputError(csv_.path(), fmt::format("line {}", csv_.line_number()),
                        fmt::format("missing column \"{}\" (format needs {}; found: {})", name,
                                    required_columns_text(), found));
     };
@@ -259,6 +266,7 @@ class SeriesReader {
   CsvLineReader csv_;
   SeriesLayout layout_;
   std::size_t field_count_ = 0;
+  long header_line_ = 1;
   std::size_t time_index_ = 0;
   std::vector<std::size_t> value_indices_;
   ClockParser clock_;
@@ -322,6 +330,7 @@ SeriesProfile parse_series(JsonObjectReader& r, const std::string& scenario_dir)
     throw InputError(r.file(), r.pointer_of("file"),
                      fmt::format("series file not found: \"{}\" (resolved to \"{}\")", p.file,
                                  p.resolved_path));
+  if (p.format == "csv") p.start = read_trace_start(p.resolved_path);
   return p;
 }
 
@@ -386,8 +395,13 @@ std::vector<double> demand_gpus_by_hour(const WorkloadSpec& spec, long hours, co
                    [&](const SeriesProfile& p) {
                      const std::vector<double> series = read_hourly_series(p);
                      const long length = static_cast<long>(series.size());
-                     const long covered = p.repeat ? hours : std::min(hours, length);
-                     for (long h = 0; h < covered; ++h) demand[h] += series[h % length];
+                     const long offset_h =
+                         p.start ? std::lround(trace_clock_offset_h(*p.start, calendar.start_weekday)) : 0;
+                     for (long h = 0; h < hours; ++h) {
+                       const long row = h - offset_h;
+                       if (!p.repeat && (row < 0 || row >= length)) continue;
+                       demand[h] += series[((row % length) + length) % length];
+                     }
                    },
                },
                profile);
@@ -430,6 +444,7 @@ Json to_json(const WorkloadSpec& spec) {
               Json j{{"type", "series"},         {"file", p.file},   {"resolved_path", p.resolved_path},
                      {"format", p.format},       {"scale", p.scale}, {"repeat", p.repeat}};
               if (p.format == "philly_nodes") j["gpus_per_node"] = p.gpus_per_node;
+              if (p.start) j["start"] = p.start->local_time + " " + p.start->time_zone;
               return j;
             },
         },

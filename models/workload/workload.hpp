@@ -6,15 +6,20 @@
 // campaigns: gpus during [first_day + k every_days, + duration_days) days, k = 0, 1, ...
 // series:    a measured series (per minute or per hour) averaged into hours; it repeats
 //            over a horizon longer than itself when `repeat` is true (else demand is 0 after).
+//            A csv series with a "# start:" line begins at hour o = round(trace_clock_offset_h)
+//            (its weekday and clock time in the scenario's first week): hour h takes row h - o;
+//            the o hours before are 0, or the series' last rows when it repeats.
 // Example: steady 48 GPUs, diurnal_amplitude 0.25, peak_hour 14: 60 GPUs at 14:00, 36 at 02:00.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "core/calendar.hpp"
 #include "core/io/json_reader.hpp"
+#include "models/workload/trace_start.hpp"
 
 namespace tco {
 
@@ -43,6 +48,10 @@ struct SeriesProfile {
   double gpus_per_node = 8.0;  // philly_nodes only
   double scale = 1.0;          // multiplies the series
   bool repeat = true;
+  // A csv series' "# start:" line (written by `demand import --format prometheus|opencost`):
+  // hour 0 as an absolute time. The series is then shifted like an imported trace
+  // (models/workload/trace_clock.hpp) so its hours meet the scenario's weekdays and clock.
+  std::optional<TraceStart> start;
 };
 
 using DemandProfile = std::variant<SteadyProfile, CampaignProfile, SeriesProfile>;
