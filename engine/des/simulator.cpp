@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>  // TUNING
 #include <limits>
 #include <optional>
 
@@ -369,19 +368,18 @@ class Simulator {
 
   // A held job's hour has come: its promise ends (it is busy or queued from now on). A hold is
   // not waiting (docs/des.md 4.6): the policy weighs it at the waiting price before holding.
-  // It yields (is held one more hour) while others queue or the forecast of the hold's rule
-  // (engine/des/time_shift_policy.hpp), redone with the pool as it is now, finds no room for it,
-  // as long as the next hour still keeps its deadline with margin and costs no more than starting
-  // at its arrival would have (docs/model.md §5.1).
+  // It yields (is held one more hour) while others queue or fewer than its GPUs plus one node's
+  // are idle, as long as the next hour still keeps its deadline with margin and costs no more than
+  // starting at its arrival would have (docs/model.md §5.1).
   void release_held(std::uint32_t slot) {
     Slot& j = slots_[slot];
     const double run_h = onprem_run_h(j);
     shift_.release(now_, run_h, j.job.gpus);
-    static const bool no_yield = std::getenv("TCO_SHIFT_NOYIELD") != nullptr;  // TUNING
+    const int idle_gpus = pool_.nodes_up() * p_.gpus_per_node - busy_gpus_;
+    const bool crowded = live_queued_ > 0 || idle_gpus < j.job.gpus + p_.gpus_per_node;
     const double next_h = now_ + 1.0;
-    if (!no_yield && next_h <= latest_safe_start_h(j, run_h) && next_h + run_h <= horizon_h_ &&
-        kw_per_busy_gpu_ * j.job.gpus * p_.shift_curve.pue_usd_integral(next_h, next_h + run_h) <= j.shift_energy_cap_usd &&
-        (live_queued_ > 0 || !shift_.fits(shift_request(j), static_cast<long>(now_)))) {
+    if (crowded && next_h <= latest_safe_start_h(j, run_h) && next_h + run_h <= horizon_h_ &&
+        kw_per_busy_gpu_ * j.job.gpus * p_.shift_curve.pue_usd_integral(next_h, next_h + run_h) <= j.shift_energy_cap_usd) {
       out_.jobs.deferred_h_sum += 1.0;
       j.ready_h = next_h;
       events_.push(next_h, EventKind::release, slot, j.generation);

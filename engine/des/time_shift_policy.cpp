@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 
 namespace tco::des {
 
 namespace {
-constexpr double kArrivalSigmas = 2.0;  // z: the arrivals' margin above their mean load
+constexpr double kArrivalSigmas = 1.0;  // z: the arrivals' margin above their mean load
 }  // namespace
 
 double ShiftCurve::before(double t_h) const {
@@ -40,8 +39,7 @@ double TimeShiftPolicy::arrival_gpus(double now_h, long hour) const {
   const double elapsed_h = std::max(now_h, kWarmupHours);
   const double ahead_h = static_cast<double>(hour + 1) - now_h;
   const double mean = std::min(arrived_gpu_h_ / elapsed_h, arrived_gpus_ / elapsed_h * ahead_h);
-  static const double z = std::getenv("TCO_SHIFT_Z") ? std::atof(std::getenv("TCO_SHIFT_Z")) : kArrivalSigmas;  // TUNING
-  return mean + z * std::sqrt(arrived_gpu2_h_ / elapsed_h);
+  return mean + kArrivalSigmas * std::sqrt(arrived_gpu2_h_ / elapsed_h);
 }
 
 std::optional<ShiftDecision> TimeShiftPolicy::choose(const ShiftRequest& r) const {
