@@ -213,6 +213,37 @@ TEST_CASE("time shift replay: one job, one cheap window, the hold and the energy
   CHECK(plain.jobs.deferred == 0);
 }
 
+TEST_CASE("time shift replay: a held job yields its hour while the pool is crowded") {
+  Json doc = test::des_scenario_json({{"steady", {{"gpus", 8}}}});
+  doc["onprem"]["power"]["tariff"] = tou_tariff(rates(0.25, 0.05, 3, 8), rates(0.25, 0.05, 3, 8));
+  doc["waiting_usd_per_gpu_hour"] = 0.10;
+  doc["plans"] = shifted_pair(2, "hybrid");
+  doc["baseline"] = "plain";
+  const Scenario s = test::load_des_scenario(doc);
+  const DesPlans plans = prepare_des_plans(s);
+  // A: deferrable, 8 GPUs x 2 h at hour 24, held to 27 as in the case above. B: 8 GPUs x 2.5 h at
+  // 26.5, not deferrable, starts at once on the idle pool and runs to 29.
+  SimJob a = test::job_at(24.0, 8, 2.0);
+  a.deferrable = true;
+  a.deadline_h = 20.0;
+  const SimJob b = test::job_at(26.5, 8, 2.5);
+  test::VectorFeed plain_feed({a, b}), shift_feed({a, b});
+  const PathOutcome plain = simulate_feed(s, plans.plans[0], plain_feed, {1, 0, 0.0});
+  const PathOutcome shift = simulate_feed(s, plans.plans[1], shift_feed, {1, 0, 0.0});
+  // At 27 and 28 only 16 - 8 = 8 GPUs are idle, fewer than A's 8 + one node's 8: A yields an hour
+  // each time (hours 28 and 29 start 2 h at $0.05, $1.20 <= $6.00 at its arrival). At 29 B has
+  // finished (a finish comes before a release at the same instant): A starts, held 3 + 2 = 5 h.
+  CHECK(shift.jobs.deferred == 1);
+  CHECK(shift.jobs.deferred_h_sum == 5.0);
+  // A's energy: 8 kW x 1.5 x 0.25 x 2 = $6.00 at 24-26 unshifted, 8 x 1.5 x 0.05 x 2 = $1.20 at
+  // 29-31; B's is the same in both plans.
+  CHECK(test::category_total(plain, Category::energy) - test::category_total(shift, Category::energy) ==
+        doctest::Approx(4.80).epsilon(1e-9));
+  CHECK(test::category_total(shift, Category::waiting) == 0.0);
+  CHECK(shift.jobs.completed_onprem == 2);
+  CHECK(shift.jobs.deadline_misses == 0);
+}
+
 // The issue's fixture: $0.05/kWh at night (0-7 h), $0.25 by day, 8-GPU deferrable jobs with
 // deadlines at 8x their duration, 8 owned nodes that burst after 2 h. On every path: no more
 // misses and no higher operating cost; over the 4 paths, less energy. The figures are in
