@@ -86,7 +86,7 @@ DesPlans prepare_des_plans(const Scenario& s) {
       d.peak_kw = o.server.peak_kw;
       d.perf_onprem = o.gpu.perf_relative;
       d.site = site_hours(o, s.calendar, s.horizon_hours());
-      if (p.scheduling.time_shift) d.shift_curve = shift_curve(d.site);
+      if (p.scheduling.time_shift) d.shift_curve = shift_curve(d.site, o.power.g_co2_per_kwh / 1e6 * o.carbon.usd_per_tonne);
       if (o.ambient && o.ambient->noise_sigma_c > 0.0) {
         d.ambient_c.resize(d.site.size());
         for (std::size_t h = 0; h < d.site.size(); ++h)

@@ -41,6 +41,7 @@ struct Slot {
   double ready_h = 0.0;      // when it became ready to run (first start's wait)
   double deadline_abs_h = kInfinity;
   double pending_restart_h = 0.0;
+  double shift_energy_cap_usd = 0.0;  // a held job's E(arrival): a yield may not cost more
   std::uint32_t generation = 0;
   Venue venue = Venue::none;
   bool started = false;
@@ -348,12 +349,16 @@ class Simulator {
   void arrive(std::uint32_t slot) {
     Slot& j = slots_[slot];
     count_submitted(j.job);
-    if (const auto hold = time_shift_hold(j)) {
+    const auto hold = time_shift_hold(j);
+    if (p_.scheduling.time_shift && p_.onprem && pool_.could_fit(j.job.gpus))
+      shift_.observe_arrival(j.job.gpus, onprem_run_h(j));
+    if (hold) {
       ++out_.jobs.deferred;
       out_.jobs.deferred_h_sum += hold->start_h - now_;
       out_.jobs.shift_energy_saved_usd += hold->energy_saved_usd;
       shift_.promise(hold->start_h, onprem_run_h(j), j.job.gpus);
       j.venue = Venue::held;
+      j.shift_energy_cap_usd = hold->energy_now_usd;
       j.ready_h = hold->start_h;
       events_.push(hold->start_h, EventKind::release, slot, j.generation);
       return;
@@ -363,25 +368,57 @@ class Simulator {
 
   // A held job's hour has come: its promise ends (it is busy or queued from now on). A hold is
   // not waiting (docs/des.md 4.6): the policy weighs it at the waiting price before holding.
+  // It yields (is held one more hour) while others queue or fewer than its GPUs plus one node's
+  // are idle, as long as the next hour still keeps its deadline with margin and costs no more than
+  // starting at its arrival would have (docs/model.md §5.1).
   void release_held(std::uint32_t slot) {
     Slot& j = slots_[slot];
-    shift_.release(now_, onprem_run_h(j), j.job.gpus);
+    const double run_h = onprem_run_h(j);
+    shift_.release(now_, run_h, j.job.gpus);
+    const int idle_gpus = pool_.nodes_up() * p_.gpus_per_node - busy_gpus_;
+    const bool crowded = live_queued_ > 0 || idle_gpus < j.job.gpus + p_.gpus_per_node;
+    const double next_h = now_ + 1.0;
+    if (crowded && next_h <= latest_safe_start_h(j, run_h) && next_h + run_h <= horizon_h_ &&
+        kw_per_busy_gpu_ * j.job.gpus * p_.shift_curve.pue_usd_integral(next_h, next_h + run_h) <= j.shift_energy_cap_usd) {
+      out_.jobs.deferred_h_sum += 1.0;
+      j.ready_h = next_h;
+      events_.push(next_h, EventKind::release, slot, j.generation);
+      return;
+    }
     dispatch(slot);
   }
 
   // The hold engine/des/time_shift_policy.hpp finds worth its wait, if any.
-  std::optional<ShiftDecision> time_shift_hold(const Slot& j) const {
+  std::optional<ShiftDecision> time_shift_hold(const Slot& j) {
     if (!p_.scheduling.time_shift || !j.job.deferrable || !j.job.has_deadline() || !p_.onprem) return std::nullopt;
+    return shift_.choose(shift_request(j));
+  }
+
+  // What the policy sees of job j and the pool now. known_gpus points into known_gpus_.
+  ShiftRequest shift_request(const Slot& j) {
     ShiftRequest r;
     r.now_h = now_;
     r.gpus = j.job.gpus;
     r.run_h = onprem_run_h(j);
     r.latest_start_h = latest_safe_start_h(j, r.run_h);
     r.kw = kw_per_busy_gpu_ * j.job.gpus;
-    r.load_gpus = busy_gpus_ + static_cast<int>(waiting_gpus_);
+    r.queued_gpus = static_cast<int>(waiting_gpus_);
     r.pool_gpus = pool_.nodes_up() * p_.gpus_per_node;
     r.reserve_gpus = p_.gpus_per_node;
-    return shift_.choose(r);
+    // known(h): the queued GPUs, and each running job's until its end at the current work rate.
+    const double base_h = std::floor(now_);
+    const long window = std::min<long>(TimeShiftPolicy::kSearchHours + static_cast<long>(std::ceil(r.run_h)) + 2,
+                                       static_cast<long>(horizon_h_ - base_h) + 1);
+    known_gpus_.assign(static_cast<std::size_t>(std::max(0L, window)), r.queued_gpus);
+    const double work_clock = site_->work_clock(now_);
+    for (std::uint32_t slot : onprem_running_) {
+      const Slot& run = slots_[slot];
+      const double end_h = now_ + std::max(0.0, run.run_clock0 + run.run_wall_h - work_clock) / work_rate_;
+      const long until = std::min<long>(static_cast<long>(std::ceil(end_h - base_h)), window);
+      for (long k = 0; k < until; ++k) known_gpus_[static_cast<std::size_t>(k)] += run.job.gpus;
+    }
+    r.known_gpus = known_gpus_;
+    return r;
   }
 
   // The job's wall time on-prem at full work rate, checkpoint writes included.
@@ -740,6 +777,7 @@ class Simulator {
   long live_queued_ = 0;
   long waiting_gpus_ = 0;
   TimeShiftPolicy shift_;  // its promise ledger is this path's
+  std::vector<int> known_gpus_;  // time_shift_hold's scratch
   int busy_gpus_ = 0;
   double kw_per_busy_gpu_ = 0.0;  // (peak - idle) / G
   double work_rate_ = 1.0;
