@@ -3,6 +3,7 @@
 // outcome through the gather's bytes, and a block of the fluid model's paths computed alone.
 // The K-process runs themselves are the ctest tests mpi_run_* (tests/check_mpi.py).
 #include <cmath>
+#include <filesystem>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -15,9 +16,11 @@
 #include "core/parallel/process_group.hpp"
 #include "core/parallel/rank_errors.hpp"
 #include "core/parallel/split_items.hpp"
+#include "engine/montecarlo/path_checkpoint.hpp"
 #include "engine/montecarlo/path_outcome_codec.hpp"
 #include "engine/sweep/sweep_backend.hpp"
 #include "engine/sweep/sweep_over_ranks.hpp"
+#include "test_support.hpp"
 #include "test_sweep_support.hpp"
 
 namespace tco::test {
@@ -121,6 +124,44 @@ TEST_CASE("rank errors, one process: the work's bytes, its own error unchanged, 
   } catch (...) {
     CHECK(exit_code_of_current_error() == kExitInternal);
   }
+}
+
+TEST_CASE("path checkpoints: a batch comes back bit for bit under its key, and never under another") {
+  const std::string dir = scratch_dir("path-checkpoints").string();
+  std::vector<std::vector<des::PathOutcome>> batch(2, std::vector<des::PathOutcome>(3));
+  for (int p = 0; p < 2; ++p)
+    for (int k = 0; k < 3; ++k) {
+      batch[p][k].cost_by_month.assign(2, des::CostRow{});
+      batch[p][k].cost_by_month[1][3] = 100.0 * p + k + 0.1;
+      batch[p][k].peak_facility_kw_by_month = {1.5, 2.5};
+      batch[p][k].events = 10 * p + k;
+    }
+  const std::string key(64, 'a'), other(64, 'b');
+  save_path_checkpoint(dir, key, 100, 102, batch);
+  const auto back = load_path_checkpoint(dir, key, 100, 102, 3);
+  REQUIRE(back);
+  for (int p = 0; p < 2; ++p)
+    for (int k = 0; k < 3; ++k) {
+      CHECK((*back)[p][k].cost_by_month == batch[p][k].cost_by_month);
+      CHECK((*back)[p][k].events == batch[p][k].events);
+    }
+  CHECK(!load_path_checkpoint(dir, other, 100, 102, 3));  // another scenario, seed or paths
+  CHECK(!load_path_checkpoint(dir, key, 100, 101, 3));    // another batch
+  CHECK(!load_path_checkpoint(dir, key, 100, 102, 2));    // another plan count
+  // A file cut short (a crash while it was copied elsewhere) is not read.
+  const std::string file = dir + "/" + key.substr(0, 16) + "-paths-100-102.bin";
+  std::filesystem::resize_file(file, std::filesystem::file_size(file) - 1);
+  CHECK(!load_path_checkpoint(dir, key, 100, 102, 3));
+  // The key changes with what a batch depends on: the seed, the paths.
+  const Scenario s = load_sweep_scenario(random_sweep_json());
+  MonteCarloOptions o;
+  o.paths = 150;
+  const std::string k1 = path_checkpoint_key(s, 7, o);
+  CHECK(k1.size() == 64);
+  CHECK(path_checkpoint_key(s, 7, o) == k1);
+  CHECK(path_checkpoint_key(s, 8, o) != k1);
+  o.paths = 151;
+  CHECK(path_checkpoint_key(s, 7, o) != k1);
 }
 
 TEST_CASE("byte codec: values and vectors come back bit for bit; bytes that end early are an error") {
