@@ -15,7 +15,8 @@
   checkpoint TCOSIM MPIEXEC SCENARIO DIR --paths 150
       `run --checkpoint-dir D` (batches of 100 paths): rank 1 ended after the first batch leaves no
       report and that batch in D; the rerun under K = 2 reads it, computes the rest and writes the
-      one-process bytes; one process with D reads every batch and writes them too
+      one-process bytes; one process with D reads every batch and writes them too; a D that is
+      a file: exit 2 on K = 1 and 2, no report
   regress TCOSIM MPIEXEC SCENARIO DIR --ranks 2,4
       `regress --update` on a folder of three copies of scenarios beside SCENARIO (--catalog: its
       pricing-data): under K the same baselines, Markdown table and standard output as one process
@@ -154,6 +155,16 @@ def checkpoint(a):
     text, _ = split_run_block(open(out).read())
     check(text == reference, "one process reading every batch: the report differs")
     print("ok: one process read every batch from the checkpoints: the same bytes")
+    os.remove(out)
+    not_a_folder = os.path.join(a.dir, "a-file")
+    open(not_a_folder, "w").write("x")
+    bad = [a.tcosim, "run", a.scenario, "--paths", a.paths, "--checkpoint-dir", not_a_folder, "-q", "--out", out]
+    for k in ["1", "2"]:
+        r = run(bad if k == "1" else mpirun(a.mpiexec, k) + bad)
+        check(r.returncode == 2 and r.stderr.count("--checkpoint-dir: expected a folder") == 1,
+              f"K={k}, --checkpoint-dir a file: exit {r.returncode}\n{r.stderr}")
+        check(not os.path.exists(out), f"K={k}, --checkpoint-dir a file: {out} was written")
+    print("ok: --checkpoint-dir naming a file: exit 2 on K = 1 and 2, no report")
 
 
 def regress(a):
