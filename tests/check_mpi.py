@@ -23,7 +23,8 @@
   sweep TCOSIM MPIEXEC SCENARIO DIR --grid GRID --paths 5 --ranks 1,2,3,4 --block-points 3
       `mpirun -n K tcosim sweep` writes the one-process sweep document and CSV byte for byte
       (blocks of 3 points: K not dividing a block, K above the last block's 2 points), and so
-      does a shard; a grid with a bad pointer: exit 2 on every K, rank 0's message once, no file
+      does a shard; a grid with a bad pointer: exit 2 on every K, rank 0's message once, no file;
+      an error on rank 1 in its share (TCO_TEST_FAIL_RANK_IN_GATHER=1): rank 0 prints it, exit 2
   sweep-resume TCOSIM MPIEXEC SCENARIO DIR --grid GRID --paths 5 --block-points 3
       rank 1 ended after the first block (TCO_TEST_ABORT_RANK_AFTER_BLOCK=1): non-zero exit, no
       output, that block alone in OUT.parts/; `--resume` under another K then computes the rest
@@ -247,6 +248,13 @@ def sweep(a):
         check(r.stderr.count(message) == 1, f"K={k}, bad grid: rank 0's message not printed once:\n{r.stderr}")
         check(not os.path.exists(out) and not os.path.exists(out + ".parts"), f"K={k}, bad grid: files written")
     print(f"ok: a bad grid: exit 2 on every K, {message}")
+    # An error met by rank 1 in its own share (test hook): rank 0 prints it once, every rank exits 2.
+    out = os.path.join(a.dir, "failed-share.json")
+    r = run(mpirun(a.mpiexec, 2) + sweep_command(a, out, "-q"), {"TCO_TEST_FAIL_RANK_IN_GATHER": "1"})
+    message = "tcosim: error: TCO_TEST_FAIL_RANK_IN_GATHER: rank 1 failed on purpose"
+    check(r.returncode == 2 and r.stderr.count(message) == 1, f"rank 1 failing: exit {r.returncode}\n{r.stderr}")
+    check(not os.path.exists(out) and not os.path.exists(out + ".parts"), "rank 1 failing: files written")
+    print("ok: an error on rank 1: " + message + ", exit 2, no file")
 
 
 def sweep_resume(a):

@@ -1,6 +1,7 @@
 #include "core/parallel/rank_errors.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -96,6 +97,14 @@ std::string error_text() {
   throw std::runtime_error(what);
 }
 
+// A test hook: with TCO_TEST_FAIL_RANK_IN_GATHER=R in the environment, rank R's work fails with
+// an InputError, as a grid point or a path found invalid on that rank would (tests/check_mpi.py).
+void fail_if_test_asks() {
+  const char* v = std::getenv("TCO_TEST_FAIL_RANK_IN_GATHER");
+  if (v != nullptr && std::to_string(process_rank()) == v)
+    throw InputError("TCO_TEST_FAIL_RANK_IN_GATHER", "", fmt::format("rank {} failed on purpose", process_rank()));
+}
+
 }  // namespace
 
 std::vector<std::string> gather_results(const std::function<std::string()>& work, bool split) {
@@ -103,6 +112,7 @@ std::vector<std::string> gather_results(const std::function<std::string()>& work
   // Each rank sends one status byte ('+' done, '!' failed), then its bytes or its error_text().
   std::string mine(1, '+');
   try {
+    fail_if_test_asks();
     mine += work();
   } catch (...) {
     mine.assign(1, '!');
