@@ -1,5 +1,7 @@
 #include "cli/app.hpp"
 
+#include <set>
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -25,9 +27,10 @@ static void register_commands(CLI::App& app, CommandContext& ctx) {
   setup_calibrate(app, ctx);
   // Under mpirun with K > 1, only the commands that split their work over the ranks may run;
   // the others would compute everything K times and write the same files K times.
+  const std::set<std::string> splitting = {"run", "sweep", "optimize", "sensitivity", "regress"};
   for (CLI::App* sub : app.get_subcommands({})) {
     const std::string name = sub->get_name();
-    if (name == "run") continue;
+    if (splitting.count(name)) continue;
     sub->preparse_callback([name](std::size_t) {
       if (process_count() > 1)
         throw ModelError(fmt::format("{} does not split its work over MPI ranks yet (started as {} processes): "
@@ -40,16 +43,10 @@ static void register_commands(CLI::App& app, CommandContext& ctx) {
 int exit_code_of_current_exception() {
   try {
     throw;
-  } catch (const PeerFailed& e) {
-    return e.exit_code();
   } catch (const CLI::ParseError& e) {
     return e.get_exit_code() == 0 ? kExitOk : kExitBadInput;
-  } catch (const InputError&) {
-    return kExitBadInput;
-  } catch (const ModelError&) {
-    return kExitBadInput;
   } catch (...) {
-    return kExitInternal;
+    return exit_code_of_current_error();
   }
 }
 

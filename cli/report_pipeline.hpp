@@ -29,7 +29,8 @@ Json make_report(const std::string& scenario_path, const std::string& catalog_di
 // Runs the analysis of the scenario's `uncertain` section (paths, seed and threads from the
 // options; `plan` empty: the non-baseline plan with the largest saving at the base values) and
 // adds the "sensitivity" and "uncertainty" sections to the report. InputError when the scenario
-// has no `uncertain` section.
+// has no `uncertain` section. With options.split_over_processes, every rank must call it: each
+// runs its share of the paths and of the tornado, and rank 0 alone adds the sections.
 void add_uncertainty_analysis(Json& report, const std::string& scenario_path, const std::string& catalog_dir,
                               const MonteCarloOptions& options, const std::string& plan = "");
 

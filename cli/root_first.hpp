@@ -5,26 +5,18 @@
 // waiting in a collective. One process: just `check()`.
 #pragma once
 
-#include <exception>
 #include <utility>
 
 #include "core/error.hpp"
 #include "core/parallel/process_group.hpp"
+#include "core/parallel/rank_errors.hpp"
 
 namespace tco::cli {
 
-// Rank 0 failed with this exit code; a rank that catches it ends quietly with the code.
-class PeerFailed : public std::exception {
- public:
-  explicit PeerFailed(int exit_code) : exit_code_(exit_code) {}
-  int exit_code() const { return exit_code_; }
-  const char* what() const noexcept override { return "rank 0 failed"; }
+using tco::PeerFailed;
 
- private:
-  int exit_code_;
-};
-
-// The exit code run_main gives the exception in flight (call inside a catch block).
+// The exit code run_main gives the exception in flight (call inside a catch block): a command
+// line that does not parse 2, else as exit_code_of_current_error (core/parallel/rank_errors.hpp).
 int exit_code_of_current_exception();
 
 template <class Check>
@@ -33,14 +25,14 @@ auto root_first(Check&& check) {
   if (is_root_process()) {
     try {
       auto result = check();
-      broadcast_int(kExitOk);
+      broadcast_root_status(kExitOk);
       return result;
     } catch (...) {
       broadcast_int(exit_code_of_current_exception());
       throw;
     }
   }
-  if (const int code = broadcast_int(kExitOk); code != kExitOk) throw PeerFailed(code);
+  broadcast_root_status(kExitOk);
   return check();
 }
 

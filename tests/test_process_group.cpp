@@ -2,14 +2,25 @@
 // process: the contiguous blocks the ranks take, the one-process collectives, a replay path's
 // outcome through the gather's bytes, and a block of the fluid model's paths computed alone.
 // The K-process runs themselves are the ctest tests mpi_run_* (tests/check_mpi.py).
+#include <cmath>
+#include <filesystem>
+#include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <doctest/doctest.h>
 
+#include "core/error.hpp"
+#include "core/parallel/byte_codec.hpp"
 #include "core/parallel/process_group.hpp"
+#include "core/parallel/rank_errors.hpp"
+#include "core/parallel/split_items.hpp"
+#include "engine/montecarlo/path_checkpoint.hpp"
 #include "engine/montecarlo/path_outcome_codec.hpp"
 #include "engine/sweep/sweep_backend.hpp"
+#include "engine/sweep/sweep_over_ranks.hpp"
+#include "test_support.hpp"
 #include "test_sweep_support.hpp"
 
 namespace tco::test {
@@ -86,6 +97,120 @@ TEST_CASE("run_sweep_cpu: a rank's block of paths (first_path) gives those paths
       CHECK(block.total_usd[block.index(point, k, j)] == all.total_usd[all.index(point, 3 + k, j)]);
     }
   CHECK(run_sweep_cpu(chunk, 0, 1, nullptr, 5).npv_usd.empty());  // a rank with no path
+}
+
+TEST_CASE("rank errors, one process: the work's bytes, its own error unchanged, one block of every item") {
+  CHECK(root_computes([] { return std::string("plan"); }, true) == "plan");
+  CHECK(gather_results([] { return std::string("mine"); }, true) == std::vector<std::string>{"mine"});
+  CHECK_THROWS_AS(gather_results([]() -> std::string { throw InputError("s.json", "/plans", "bad"); }, true), InputError);
+  CHECK_THROWS_AS(root_computes([]() -> std::string { throw ModelError("no rack"); }, true), ModelError);
+  broadcast_root_status(kExitOk);  // one process: nothing to tell
+  long begin = -1, end = -1;
+  const auto pieces = gather_item_blocks(7, true, [&](IndexBlock b) {
+    begin = b.begin;
+    end = b.end;
+    return std::string("x");
+  });
+  CHECK(pieces.size() == 1);
+  CHECK(begin == 0);
+  CHECK(end == 7);
+  try {
+    throw PeerFailed(2);
+  } catch (...) {
+    CHECK(exit_code_of_current_error() == 2);
+  }
+  try {
+    throw std::runtime_error("bug");
+  } catch (...) {
+    CHECK(exit_code_of_current_error() == kExitInternal);
+  }
+}
+
+TEST_CASE("path checkpoints: a batch comes back bit for bit under its key, and never under another") {
+  const std::string dir = scratch_dir("path-checkpoints").string();
+  std::vector<std::vector<des::PathOutcome>> batch(2, std::vector<des::PathOutcome>(3));
+  for (int p = 0; p < 2; ++p)
+    for (int k = 0; k < 3; ++k) {
+      batch[p][k].cost_by_month.assign(2, des::CostRow{});
+      batch[p][k].cost_by_month[1][3] = 100.0 * p + k + 0.1;
+      batch[p][k].peak_facility_kw_by_month = {1.5, 2.5};
+      batch[p][k].events = 10 * p + k;
+    }
+  const std::string key(64, 'a'), other(64, 'b');
+  save_path_checkpoint(dir, key, 100, 102, batch);
+  const auto back = load_path_checkpoint(dir, key, 100, 102, 3);
+  REQUIRE(back);
+  for (int p = 0; p < 2; ++p)
+    for (int k = 0; k < 3; ++k) {
+      CHECK((*back)[p][k].cost_by_month == batch[p][k].cost_by_month);
+      CHECK((*back)[p][k].events == batch[p][k].events);
+    }
+  CHECK(!load_path_checkpoint(dir, other, 100, 102, 3));  // another scenario, seed or paths
+  CHECK(!load_path_checkpoint(dir, key, 100, 101, 3));    // another batch
+  CHECK(!load_path_checkpoint(dir, key, 100, 102, 2));    // another plan count
+  // A file cut short (a crash while it was copied elsewhere) is not read.
+  const std::string file = dir + "/" + key.substr(0, 16) + "-paths-100-102.bin";
+  std::filesystem::resize_file(file, std::filesystem::file_size(file) - 1);
+  CHECK(!load_path_checkpoint(dir, key, 100, 102, 3));
+  // The key changes with what a batch depends on: the seed, the paths.
+  const Scenario s = load_sweep_scenario(random_sweep_json());
+  MonteCarloOptions o;
+  o.paths = 150;
+  const std::string k1 = path_checkpoint_key(s, 7, o);
+  CHECK(k1.size() == 64);
+  CHECK(path_checkpoint_key(s, 7, o) == k1);
+  CHECK(path_checkpoint_key(s, 8, o) != k1);
+  o.paths = 151;
+  CHECK(path_checkpoint_key(s, 7, o) != k1);
+}
+
+TEST_CASE("byte codec: values and vectors come back bit for bit; bytes that end early are an error") {
+  std::string bytes;
+  put_value(bytes, std::int64_t{-7});
+  put_vector(bytes, std::vector<double>{0.1, -0.0, 1e-310});
+  put_vector(bytes, std::vector<int>{});
+  // 8 + (8 + 3 x 8) + 8 bytes.
+  CHECK(bytes.size() == 48);
+  std::size_t at = 0;
+  std::int64_t v = 0;
+  get_value(bytes, at, v, "test");
+  CHECK(v == -7);
+  const std::vector<double> d = get_vector<double>(bytes, at, "test");
+  CHECK(d.size() == 3);
+  CHECK(d[0] == 0.1);
+  CHECK(std::signbit(d[1]));
+  CHECK(d[2] == 1e-310);
+  CHECK(get_vector<int>(bytes, at, "test").empty());
+  CHECK(at == bytes.size());
+  std::size_t short_at = 8;  // the vector of 3 doubles (8 + 24 bytes), cut 14 bytes in
+  CHECK_THROWS(get_vector<double>(std::string_view(bytes).substr(0, 30), short_at, "test"));
+}
+
+TEST_CASE("sweep point values through the gather's bytes: every field back bit for bit, device moments too") {
+  SweepPointValues a;
+  a.index = 17;
+  a.grid_values = {4, 0.14};
+  a.deterministic_npv_usd = {1.25e6, 9.5e5};
+  a.npv_usd = {{1.0, 2.0, 3.0}, {0.1 + 0.2, -4.0, 5e300}};
+  a.total_usd = {{7.0, 8.0, 9.0}, {1.0, 1.0, 1.0}};
+  SweepPointValues b = a;
+  b.index = 18;
+  b.device = SweepDeviceMoments{{1.0, 2.0}, {0.5, 0.25}, {0.0, -1.0}, {0.0, 0.125}};
+  const std::vector<SweepPointValues> back = sweep_point_values_from_bytes(sweep_point_values_bytes({a, b}));
+  REQUIRE(back.size() == 2);
+  CHECK(back[0].index == 17);
+  CHECK(back[0].grid_values == a.grid_values);
+  CHECK(back[0].deterministic_npv_usd == a.deterministic_npv_usd);
+  CHECK(back[0].npv_usd == a.npv_usd);
+  CHECK(back[0].total_usd == a.total_usd);
+  CHECK(!back[0].device);
+  REQUIRE(back[1].device);
+  CHECK(back[1].index == 18);
+  CHECK(back[1].device->npv_stderr_usd == b.device->npv_stderr_usd);
+  CHECK(back[1].device->saving_stderr_usd == b.device->saving_stderr_usd);
+  CHECK(sweep_point_values_from_bytes(sweep_point_values_bytes({})).empty());
+  const std::string bytes = sweep_point_values_bytes({a});
+  CHECK_THROWS(sweep_point_values_from_bytes(bytes.substr(0, bytes.size() - 1)));
 }
 
 }  // namespace tco::test

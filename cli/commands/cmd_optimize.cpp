@@ -3,7 +3,9 @@
 //   [--out REPORT.json] [--catalog DIR] [--quiet]
 // Sizes the base load of a hybrid plan: the Monte Carlo fluid model of the sweep engine over a
 // grid of node counts (and reserved instances) on common random numbers (engine/decisions/sizing.hpp), and
-// writes `run`'s report of the scenario with a "sizing" section (docs/decisions.md).
+// writes `run`'s report of the scenario with a "sizing" section (docs/decisions.md). Under
+// `mpirun -n K`, the node counts and the report's Monte Carlo paths split over the K ranks
+// (docs/cluster.md).
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -15,10 +17,12 @@
 #include "cli/command_outputs.hpp"
 #include "cli/options.hpp"
 #include "cli/report_pipeline.hpp"
+#include "cli/root_first.hpp"
 #include "cli/terminal/terminal_answer.hpp"
 #include "core/parallel_for_index.hpp"
 #include "core/progress/progress_bar.hpp"
 #include "core/error.hpp"
+#include "core/parallel/process_group.hpp"
 #include "engine/decisions/sizing.hpp"
 #include "reports/json/decisions_json.hpp"
 #include "reports/markdown/markdown_summary.hpp"
@@ -74,11 +78,14 @@ int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
   s.threads = resolved_thread_count(o.threads);
   s.backend = backend_of(o.backend);
   OutputSet outputs(ctx.out);
-  outputs.add_file("--out", o.out, true);
-  outputs.add_input("the scenario", o.scenario);
-  outputs.add_input_folder("a catalog file", o.catalog);
-
-  const Json doc = read_json_file(o.scenario);
+  // Under mpirun, rank 0 checks the outputs and the scenario first; then every rank evaluates its
+  // block of node counts and its block of the report's paths, and rank 0 alone writes.
+  const Json doc = root_first([&] {
+    outputs.add_file("--out", o.out, true);
+    outputs.add_input("the scenario", o.scenario);
+    outputs.add_input_folder("a catalog file", o.catalog);
+    return read_json_file(o.scenario);
+  });
   if (doc.is_object() && doc.contains("uncertain"))
     ctx.err << "tcosim: note: the sizing curve draws the fluid model's random inputs (monte_carlo), not the "
                "\"uncertain\" section: its P90 and CVaR95 leave those inputs at their base values (tcosim "
@@ -86,12 +93,15 @@ int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
   const std::string dir = std::filesystem::path(o.scenario).parent_path().string();
   ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
   s.progress = bar.counter();
+  s.split_over_processes = true;
   const SizingResult sizing = optimize_sizing(doc, o.scenario, dir.empty() ? "." : dir, o.catalog, s);
 
   MonteCarloOptions mc = monte_carlo_options(o.paths, o.seed, s.threads);
   mc.progress = bar.counter();
-  Json report = make_report(o.scenario, o.catalog, mc, RunMetadata{"optimize", mc.threads});
+  mc.split_over_processes = true;
+  Json report = make_report(o.scenario, o.catalog, mc, RunMetadata{"optimize", mc.threads, process_count()});
   bar.stop();
+  if (!is_root_process()) return kExitOk;
   report["sizing"] = sizing_json(sizing);
   commit_and_answer(ctx.out, outputs, o.out, report_text(report), o.quiet, [&] {
     return sizing_console(report.at("sizing")) + fmt::format("  {} grid points x {} paths in {:.2f} s\n",

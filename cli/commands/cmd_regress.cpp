@@ -7,7 +7,8 @@
 // baselines on purpose (atomically; exit 0).
 // A scenario whose input data is missing outside the project (e.g. ../shared/data, which
 // ships beside some checkouts only) is skipped with a note; a missing path inside the project
-// (the folder holding SCENARIOS_DIR) is a mistake and fails as bad input.
+// (the folder holding SCENARIOS_DIR) is a mistake and fails as bad input. Under `mpirun -n K`,
+// the scenarios split in contiguous blocks over the K ranks (docs/cluster.md).
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -21,9 +22,11 @@
 #include "cli/app.hpp"
 #include "cli/options.hpp"
 #include "cli/report_pipeline.hpp"
+#include "cli/root_first.hpp"
 #include "core/parallel_for_index.hpp"
 #include "core/progress/progress_bar.hpp"
 #include "core/error.hpp"
+#include "core/parallel/split_items.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/output_set.hpp"
 #include "reports/diff/report_diff.hpp"
@@ -90,6 +93,30 @@ struct ScenarioResult {
   std::string message;
 };
 
+// A scenario's report without its "run" block, or the outcome that replaces it (skipped, bad
+// input) with its message; under mpirun, gathered to rank 0 as JSON text (numbers round-trip
+// exactly: the same report bytes).
+struct ComputedReport {
+  Outcome outcome = Outcome::compared;
+  std::string message;
+  Json report;
+};
+
+std::string computed_reports_text(const std::vector<ComputedReport>& computed) {
+  Json list = Json::array();
+  for (const ComputedReport& c : computed)
+    list.push_back({{"outcome", static_cast<int>(c.outcome)}, {"message", c.message}, {"report", c.report}});
+  return list.dump();
+}
+
+std::vector<ComputedReport> computed_reports_from_text(const std::string& text) {
+  std::vector<ComputedReport> out;
+  for (Json& c : parse_json_text(text, "the gathered reports"))
+    out.push_back({static_cast<Outcome>(c.at("outcome").get<int>()), c.at("message").get<std::string>(),
+                   std::move(c.at("report"))});
+  return out;
+}
+
 class Regression {
  public:
   Regression(const RegressOptions& o, CommandContext& ctx)
@@ -110,14 +137,30 @@ class Regression {
   }
 
   int run() {
-    const std::vector<fs::path> files = scenario_files();
+    // Rank 0 lists the scenarios; every rank makes the reports of its contiguous block of them
+    // (its OpenMP threads inside each), and rank 0 gathers them in file order and compares and
+    // writes alone (docs/cluster.md).
+    const bool split = process_count() > 1;
+    const std::vector<fs::path> files = root_first_files();
     ProgressBar bar(ctx_.err, progress_wanted(ctx_, false));
-    for (std::size_t i = 0; i < files.size(); ++i) {
-      if (ProgressCounter* progress = bar.counter())
-        progress->set_label(fmt::format("scenario {}/{} {}", i + 1, files.size(), files[i].filename().string()));
-      results_.push_back(regress_one(files[i], bar.counter()));
-    }
+    std::vector<ComputedReport> computed;
+    const std::vector<std::string> pieces =
+        gather_item_blocks(static_cast<long>(files.size()), split, [&](IndexBlock mine) {
+          for (long i = mine.begin; i < mine.end; ++i) {
+            if (ProgressCounter* progress = bar.counter())
+              progress->set_label(fmt::format("scenario {}/{} {}", i + 1, files.size(), files[i].filename().string()));
+            computed.push_back(compute_report(files[i], bar.counter()));
+          }
+          return split ? computed_reports_text(computed) : std::string();
+        });
     bar.stop();
+    if (!is_root_process()) return kExitOk;
+    if (split) {
+      computed.clear();
+      for (const std::string& piece : pieces)
+        for (ComputedReport& c : computed_reports_from_text(piece)) computed.push_back(std::move(c));
+    }
+    for (std::size_t i = 0; i < files.size(); ++i) results_.push_back(regress_one(files[i], std::move(computed[i])));
     note_orphan_baselines(files);
     const std::string md = markdown();
     ctx_.out << md;
@@ -152,27 +195,56 @@ class Regression {
 
   fs::path baseline_path(const std::string& name) const { return fs::path(o_.baselines) / (name + ".json"); }
 
-  ScenarioResult regress_one(const fs::path& file, ProgressCounter* progress) {
-    ScenarioResult r;
-    r.name = file.stem().string();
-    Json report;
+  // rank 0's scenario files, on every rank.
+  std::vector<fs::path> root_first_files() {
+    const std::string text = root_computes(
+        [&] {
+          Json names = Json::array();
+          for (const fs::path& f : scenario_files()) names.push_back(f.string());
+          return names.dump();
+        },
+        process_count() > 1);
+    std::vector<fs::path> files;
+    for (const Json& n : parse_json_text(text, "the scenario list")) files.emplace_back(n.get<std::string>());
+    return files;
+  }
+
+  // A scenario's report as `tcosim run` makes it, or why there is none.
+  ComputedReport compute_report(const fs::path& file, ProgressCounter* progress) {
+    ComputedReport c;
     try {
       MonteCarloOptions mc;
       mc.threads = resolved_thread_count(o_.threads);
       mc.progress = progress;
-      report = make_report(file.string(), o_.catalog, mc, RunMetadata{"regress", mc.threads});
+      c.report = make_report(file.string(), o_.catalog, mc, RunMetadata{"regress", mc.threads});
+      c.report.erase("run");  // what may differ between runs is not part of a baseline
     } catch (const InputError& e) {
       if (const auto reason = skip_reason(e, project_root_)) {
-        ctx_.out << "note: skipped " << file.string() << ": " << *reason << "\n";
-        return {r.name, Outcome::skipped, std::nullopt, "skipped: " + *reason};
+        c.outcome = Outcome::skipped;
+        c.message = *reason;
+      } else {
+        c.outcome = Outcome::bad_input;
+        c.message = e.what();
       }
-      return {r.name, Outcome::bad_input, std::nullopt, e.what()};
     } catch (const ModelError& e) {
-      return {r.name, Outcome::bad_input, std::nullopt, std::string(file.string()) + ": " + e.what()};
+      c.outcome = Outcome::bad_input;
+      c.message = std::string(file.string()) + ": " + e.what();
     } catch (const TargetNotReached& e) {
-      return {r.name, Outcome::bad_input, std::nullopt, std::string(file.string()) + ": " + e.what()};
+      c.outcome = Outcome::bad_input;
+      c.message = std::string(file.string()) + ": " + e.what();
     }
-    report.erase("run");  // what may differ between runs is not part of a baseline
+    return c;
+  }
+
+  ScenarioResult regress_one(const fs::path& file, ComputedReport computed) {
+    ScenarioResult r;
+    r.name = file.stem().string();
+    if (computed.outcome == Outcome::skipped) {
+      ctx_.out << "note: skipped " << file.string() << ": " << computed.message << "\n";
+      return {r.name, Outcome::skipped, std::nullopt, "skipped: " + computed.message};
+    }
+    if (computed.outcome == Outcome::bad_input) return {r.name, Outcome::bad_input, std::nullopt, computed.message};
+    const Json report = std::move(computed.report);
     const fs::path baseline = baseline_path(r.name);
     std::error_code ec;
     const bool has_baseline = fs::is_regular_file(baseline, ec);
@@ -301,7 +373,10 @@ class Regression {
 
 }  // namespace
 
-static int run_regress(const RegressOptions& o, CommandContext& ctx) { return Regression(o, ctx).run(); }
+// Under mpirun, rank 0 checks the folders and options first (root_first).
+static int run_regress(const RegressOptions& o, CommandContext& ctx) {
+  return root_first([&] { return std::make_unique<Regression>(o, ctx); })->run();
+}
 
 void setup_regress(CLI::App& app, CommandContext& ctx) {
   auto opts = std::make_shared<RegressOptions>();

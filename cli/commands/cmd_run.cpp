@@ -1,15 +1,17 @@
 // tcosim run SCENARIO --out REPORT.json [--md SUMMARY.md] [--html REPORT.html] [--csv DIR] [--xlsx R.xlsx] [--catalog DIR]
-//   [--paths N] [--seed S] [--threads T] [--target-ci-usd X --path-ceiling N]
-// Under `mpirun -n K` the Monte Carlo paths split over the K ranks (docs/cluster.md); the
-// "uncertain" inputs' analysis runs on rank 0 alone.
+//   [--paths N] [--seed S] [--threads T] [--target-ci-usd X --path-ceiling N] [--checkpoint-dir D]
+// Under `mpirun -n K` the Monte Carlo paths split over the K ranks (docs/cluster.md), and so do
+// the "uncertain" inputs' paths and tornado.
 // A scenario with "jobs" runs the discrete-event Monte Carlo replay (docs/des.md); one
 // without keeps the deterministic hourly model as its headline and, with more than one path,
 // adds the fluid model's Monte Carlo statistics (docs/model.md §10). A scenario with "uncertain" inputs also gets the
 // "sensitivity" and "uncertainty" sections (--paths and --seed apply to them; docs/decisions.md).
+#include <filesystem>
 #include <memory>
 #include <optional>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "cli/app.hpp"
 #include "cli/options.hpp"
@@ -42,7 +44,18 @@ struct RunOptions {
   int threads = 0;
   std::optional<double> target_ci_usd;
   long path_ceiling = 100000;
+  std::string checkpoint_dir;
 };
+
+// --checkpoint-dir: a folder (created when missing), never a file.
+static void prepare_checkpoint_dir(const std::string& dir) {
+  if (dir.empty()) return;
+  std::error_code ec;
+  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+    throw InputError("--checkpoint-dir", "", fmt::format("expected a folder for the checkpoints, found a file: {}", dir));
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InputError("--checkpoint-dir", "", fmt::format("cannot create the folder {}: {}", dir, ec.message()));
+}
 
 static int run_run(const RunOptions& o, CommandContext& ctx) {
   OutputSet outputs(ctx.out);
@@ -54,11 +67,15 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
     outputs.add_file("--xlsx", o.xlsx);
     Scenario loaded = load_scenario(o.scenario, o.catalog);
     add_scenario_inputs(outputs, loaded);
+    if (is_root_process()) prepare_checkpoint_dir(o.checkpoint_dir);
     return loaded;
   });
   if (!scenario.jobs && o.target_ci_usd)
     ctx.err << "tcosim: note: the scenario has no \"jobs\": the fluid Monte Carlo ignores --target-ci-usd (it "
                "runs --paths or the scenario's monte_carlo.paths)\n";
+  if (!scenario.jobs && !o.checkpoint_dir.empty())
+    ctx.err << "tcosim: note: the scenario has no \"jobs\": the fluid Monte Carlo runs its paths in one block and "
+               "ignores --checkpoint-dir (it checkpoints the discrete-event replay)\n";
   ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
   const int threads = resolved_thread_count(o.threads);
   MonteCarloOptions mc_options = monte_carlo_options(o.paths, o.seed, threads);
@@ -70,25 +87,36 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
   if (scenario.jobs) {
     mc_options.target_ci_usd = o.target_ci_usd;
     mc_options.path_ceiling = o.path_ceiling;
+    mc_options.checkpoint_dir = o.checkpoint_dir;
+    int status = kExitOk;
     try {
       const MonteCarloRun mc = run_monte_carlo(scenario, mc_options);
-      if (!is_root_process()) return kExitOk;
-      RunMetadata measured = meta;
-      measured.gathered_bytes = mc.gathered_bytes;
-      measured.root_gather_and_statistics_s = mc.root_gather_and_statistics_s;
-      report = report_json(scenario, mc, measured);
-      if (!o.xlsx.empty()) workbook_paths.npv_usd_by_path = mc.npv_by_path;
+      if (is_root_process()) {
+        RunMetadata measured = meta;
+        measured.gathered_bytes = mc.gathered_bytes;
+        measured.root_gather_and_statistics_s = mc.root_gather_and_statistics_s;
+        report = report_json(scenario, mc, measured);
+        if (!o.xlsx.empty()) workbook_paths.npv_usd_by_path = mc.npv_by_path;
+        if (mc.paths_from_checkpoints > 0 && !o.quiet)
+          ctx.err << fmt::format("tcosim: note: {} of {} paths read from the checkpoints in {}\n",
+                                 mc.paths_from_checkpoints, mc.paths, o.checkpoint_dir);
+      }
     } catch (const TargetNotReached& e) {
       bar.stop();
       ctx.err << "tcosim: error: " << e.what() << "\n";
-      return kExitCheckFailed;
+      status = kExitCheckFailed;
     }
+    // Rank 0 alone knows whether the target was reached: the ranks that would go on to the
+    // uncertainty analysis below learn it first.
+    if (scenario.uncertain) broadcast_root_status(status);
+    if (status != kExitOk) return status;
   } else {
     report = make_report(scenario, mc_options, meta, o.xlsx.empty() ? nullptr : &workbook_paths.npv_usd_by_path);
-    if (!is_root_process()) return kExitOk;
   }
-  // A scenario with uncertain inputs: sensitivity and breakevens under uncertainty (docs/decisions.md).
+  // A scenario with uncertain inputs: sensitivity and breakevens under uncertainty (docs/decisions.md),
+  // its paths and tornado split over the ranks too.
   if (scenario.uncertain) add_uncertainty_analysis(report, o.scenario, o.catalog, mc_options);
+  if (!is_root_process()) return kExitOk;
   bar.stop();
   // Everything is computed before anything is written: bad input leaves no file behind.
   if (!o.out.empty()) outputs.stage(o.out, report_text(report));
@@ -136,6 +164,11 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
       ->excludes("--paths");
   cmd->add_option("--path-ceiling", opts->path_ceiling, "Most paths --target-ci-usd may run (default 100000)")
       ->check(CLI::Range(2L, 100000000L));
+  cmd->add_option("--checkpoint-dir", opts->checkpoint_dir,
+                  "Write each finished batch of the discrete-event replay's paths into this folder (created when "
+                  "missing), and read the batches a run with the same scenario, inputs, seed and path options "
+                  "already wrote there instead of computing them: a run stopped half-way continues where it stopped, "
+                  "with the same report bytes (docs/cluster.md)");
   cmd->callback([opts, &ctx] { ctx.exit_code = run_run(*opts, ctx); });
 }
 

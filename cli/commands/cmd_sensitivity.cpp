@@ -5,6 +5,8 @@
 // Carlo draws of the scenario's `uncertain` section, plus the breakevens under uncertainty. The
 // JSON report is run's report with the "sensitivity" and "uncertainty" sections
 // (docs/decisions.md); `tcosim run` adds the same sections to any scenario with `uncertain`.
+// Under `mpirun -n K`, the paths and the tornado's evaluations split over the K ranks
+// (docs/cluster.md).
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -15,10 +17,12 @@
 #include "cli/app.hpp"
 #include "cli/options.hpp"
 #include "cli/report_pipeline.hpp"
+#include "cli/root_first.hpp"
 #include "cli/terminal/terminal_answer.hpp"
 #include "core/parallel_for_index.hpp"
 #include "core/progress/progress_bar.hpp"
 #include "core/error.hpp"
+#include "core/parallel/process_group.hpp"
 #include "cli/command_outputs.hpp"
 #include "reports/markdown/markdown_summary.hpp"
 #include "core/io/output_set.hpp"
@@ -67,19 +71,27 @@ std::string sensitivity_console(const Json& report) {
 
 int run_sensitivity(const SensitivityOptions& o, CommandContext& ctx) {
   OutputSet outputs(ctx.out);
-  outputs.add_file("--out", o.out, true);
-  outputs.add_input("the scenario", o.scenario);
-  const Scenario scenario = load_scenario(o.scenario, o.catalog);
-  add_scenario_inputs(outputs, scenario);
-  if (!scenario.uncertain)
-    throw InputError(o.scenario, "/uncertain",
-                     "expected an \"uncertain\" section: the inputs to vary and their distributions (docs/scenario.md)");
+  // Under mpirun, rank 0 checks the outputs and the scenario first; then every rank runs its block
+  // of the report's paths, of the uncertain inputs' paths and of the tornado, and rank 0 alone
+  // computes the statistics and writes.
+  const Scenario scenario = root_first([&] {
+    outputs.add_file("--out", o.out, true);
+    outputs.add_input("the scenario", o.scenario);
+    Scenario loaded = load_scenario(o.scenario, o.catalog);
+    add_scenario_inputs(outputs, loaded);
+    if (!loaded.uncertain)
+      throw InputError(o.scenario, "/uncertain",
+                       "expected an \"uncertain\" section: the inputs to vary and their distributions (docs/scenario.md)");
+    return loaded;
+  });
   ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
   MonteCarloOptions mc = monte_carlo_options(o.paths, o.seed, resolved_thread_count(o.threads));
   mc.progress = bar.counter();
-  Json report = make_report(scenario, mc, RunMetadata{"sensitivity", mc.threads});
+  mc.split_over_processes = true;
+  Json report = make_report(scenario, mc, RunMetadata{"sensitivity", mc.threads, process_count()});
   add_uncertainty_analysis(report, o.scenario, o.catalog, mc, o.plan);
   bar.stop();
+  if (!is_root_process()) return kExitOk;
   commit_and_answer(ctx.out, outputs, o.out, report_text(report), o.quiet, [&] { return sensitivity_console(report); });
   return kExitOk;
 }

@@ -2,7 +2,8 @@
 //   [--backend auto|cpu|cuda] [--shard k/N] [--csv SWEEP.csv] [--resume] [--catalog DIR]
 // Evaluates every point of a grid of scenario fields on every Monte Carlo path with the hourly
 // fluid model (docs/sweep.md) and writes per point the statistics of each plan's NPV and of its
-// saving vs the baseline, and the best plan.
+// saving vs the baseline, and the best plan. Under `mpirun -n K`, each block's points split over
+// the K ranks (docs/cluster.md).
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -15,6 +16,7 @@
 #include "cli/terminal/terminal_answer.hpp"
 #include "core/progress/progress_bar.hpp"
 #include "core/error.hpp"
+#include "core/parallel/process_group.hpp"
 #include "engine/sweep/sweep_run.hpp"
 #include "core/io/atomic_file.hpp"
 
@@ -47,10 +49,12 @@ int run_sweep_command(SweepCliOptions& o, CLI::App& cmd, CommandContext& ctx) {
   s.backend = backend_of(o.backend);
   if (!o.shard.empty()) parse_shard(o.shard, s);
 
+  // Under mpirun, each block's points split over the ranks, and rank 0 alone writes (docs/cluster.md).
+  s.split_over_processes = true;
   ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
   const SweepRunSummary r = run_sweep(s, bar.counter());
   bar.stop();
-  if (o.quiet) return kExitOk;
+  if (o.quiet || !is_root_process()) return kExitOk;
 
   if (r.already_complete) {
     ctx.out << fmt::format("sweep: {} is already complete (--resume); nothing to do\n", s.out);

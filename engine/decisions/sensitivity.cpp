@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include <Eigen/Core>
 #include <Eigen/QR>
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/parallel/split_items.hpp"
 
 namespace tco {
 
@@ -39,7 +41,7 @@ int sensitivity_plan_index(const Scenario& s, const ScenarioOutcomes& base, cons
 }
 
 Tornado tornado(const UncertaintyInputs& in, const std::vector<UncertainInput>& inputs, int plan,
-                const ScenarioOutcomes& base, int threads, ProgressCounter* progress) {
+                const ScenarioOutcomes& base, int threads, ProgressCounter* progress, bool split_over_processes) {
   const Scenario& s = in.base;
   const int baseline = s.baseline_index;
   Tornado t;
@@ -54,14 +56,29 @@ Tornado tornado(const UncertaintyInputs& in, const std::vector<UncertainInput>& 
   UncertaintyInputs varied = in;
   varied.base.uncertain->inputs = inputs;
   progress_begin(progress, static_cast<std::int64_t>(2 * k), "tornado bars (input low/high)");
-  parallel_for_index(static_cast<long>(2 * k), threads, [&](long task) {
-    const std::size_t i = static_cast<std::size_t>(task / 2);
-    std::vector<double> values = base_values;
-    values[i] = task % 2 == 0 ? inputs[i].low : inputs[i].high;
-    const ScenarioOutcomes o = evaluate_outcomes(load_with_values(
-        varied, values, fmt::format("the tornado's {} value of \"{}\"", task % 2 == 0 ? "low" : "high", inputs[i].name)));
-    saving[task] = o.npv_usd[baseline] - o.npv_usd[plan];
-  }, progress);
+  const auto run_block = [&](IndexBlock mine) {
+    parallel_for_index(mine.size(), threads, [&](long i) {
+      const long task = mine.begin + i;
+      const std::size_t input = static_cast<std::size_t>(task / 2);
+      std::vector<double> values = base_values;
+      values[input] = task % 2 == 0 ? inputs[input].low : inputs[input].high;
+      const ScenarioOutcomes o = evaluate_outcomes(load_with_values(
+          varied, values,
+          fmt::format("the tornado's {} value of \"{}\"", task % 2 == 0 ? "low" : "high", inputs[input].name)));
+      saving[task] = o.npv_usd[baseline] - o.npv_usd[plan];
+    }, progress);
+    return std::string(reinterpret_cast<const char*>(saving.data() + mine.begin),
+                       static_cast<std::size_t>(mine.size()) * sizeof(double));
+  };
+  if (!split_over_processes || process_count() == 1) {
+    run_block({0, static_cast<long>(2 * k)});
+  } else {
+    const std::vector<std::string> pieces = gather_item_blocks(static_cast<long>(2 * k), true, run_block);
+    if (!is_root_process()) return t;
+    std::string all;
+    for (const std::string& piece : pieces) all += piece;
+    std::memcpy(saving.data(), all.data(), std::min(all.size(), saving.size() * sizeof(double)));
+  }
   for (std::size_t i = 0; i < k; ++i) {
     TornadoBar b;
     b.input = inputs[i].name;

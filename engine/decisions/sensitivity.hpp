@@ -48,8 +48,11 @@ int default_sensitivity_plan(const Scenario& scenario, const ScenarioOutcomes& b
 int sensitivity_plan_index(const Scenario& scenario, const ScenarioOutcomes& base, const std::string& name);
 
 // The tornado for `inputs` (normally the scenario's own; a test may swap a low and a high).
+// split_over_processes: under mpirun, the 2 x inputs evaluations split in contiguous blocks over
+// the ranks, their savings gathered to rank 0 (the others return no bars). Every rank must call.
 Tornado tornado(const UncertaintyInputs& in, const std::vector<UncertainInput>& inputs, int plan,
-                const ScenarioOutcomes& base, int threads, ProgressCounter* progress = nullptr);
+                const ScenarioOutcomes& base, int threads, ProgressCounter* progress = nullptr,
+                bool split_over_processes = false);
 
 struct SrcResult {
   long n = 0;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "engine/sweep/sweep_over_ranks.hpp"
 #include "engine/sweep/sweep_size.hpp"
 
 namespace tco {
@@ -158,7 +159,7 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
                    o.reserved ? "--nodes/--reserved" : "--nodes");
   std::vector<SweepPointValues> values;
   try {
-    values = evaluate_grid_points(in, {0, points}, r.backend, o.threads, o.progress);
+    values = evaluate_grid_points_over_ranks(in, {0, points}, r.backend, o.threads, o.split_over_processes, o.progress);
   } catch (const InputError& e) {
     // The grid's scenario holds the plan alone, at /plans/0: name it as the user's file does.
     std::string message = e.message();
@@ -173,7 +174,10 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
   const SweepInputs base_in =
       grid_inputs(base_doc, file, dir, catalog_dir, r.paths, r.seed,
                   Json::array({{{"pointer", "/plans/0/onprem_nodes"}, {"values", {base_plan.onprem_nodes}}}}));
-  const std::vector<double> base_npv = evaluate_grid_points(base_in, {0, 1}, r.backend, o.threads, o.progress).front().npv_usd[0];
+  const std::vector<SweepPointValues> base_values =
+      evaluate_grid_points_over_ranks(base_in, {0, 1}, r.backend, o.threads, o.split_over_processes, o.progress);
+  if (base_values.empty()) return r;  // a rank other than the root: its share is with the root
+  const std::vector<double>& base_npv = base_values.front().npv_usd[0];
   r.baseline_npv_usd = summarize(base_npv);
 
   for (const auto& v : values) {

@@ -52,6 +52,10 @@ struct SizingOptions {
   int threads = 0;                  // 0: all cores
   SweepBackend backend = SweepBackend::cpu;
   ProgressCounter* progress = nullptr;  // counts (node count, path) items (may be null)
+  // Under mpirun (docs/cluster.md): the node counts split in contiguous blocks over the ranks,
+  // their per-path values gathered to rank 0 (engine/sweep/sweep_over_ranks.hpp), which alone
+  // returns the result; the other ranks return it without points. Every rank must call.
+  bool split_over_processes = false;
 };
 
 struct SizingPoint {

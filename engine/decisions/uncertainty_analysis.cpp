@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "core/parallel/process_group.hpp"
 #include "core/stats/rank_correlation.hpp"
 
 namespace tco {
@@ -32,7 +33,7 @@ std::vector<UncertainPlanStats> plan_statistics(const Scenario& s, const Uncerta
 }  // namespace
 
 UncertaintyAnalysis analyse_uncertainty(const UncertaintyInputs& in, const std::string& plan, int threads,
-                                        ProgressCounter* progress) {
+                                        ProgressCounter* progress, bool split_over_processes) {
   const auto started = std::chrono::steady_clock::now();
   UncertaintyAnalysis a;
   const Scenario& s = in.base;
@@ -44,7 +45,11 @@ UncertaintyAnalysis analyse_uncertainty(const UncertaintyInputs& in, const std::
   a.plan_name = s.plans[a.plan].name;
   a.baseline = s.plans[s.baseline_index].name;
 
-  const UncertainPaths paths = run_uncertain_paths(in, threads, progress);
+  // The collectives first (under mpirun, each rank runs its block of the paths and of the
+  // tornado's evaluations); then rank 0 alone computes every statistic from the gathered values.
+  const UncertainPaths paths = run_uncertain_paths(in, threads, progress, split_over_processes);
+  a.tornado = tornado(in, a.spec.inputs, a.plan, a.base, threads, progress, split_over_processes);
+  if (split_over_processes && !is_root_process()) return a;
   const std::size_t k = a.spec.inputs.size();
   for (std::size_t i = 0; i < k; ++i) a.inputs.push_back({a.spec.inputs[i].name, summarize(paths.values[i])});
   a.achieved_rank_correlation.assign(k, std::vector<double>(k, 1.0));
@@ -59,7 +64,6 @@ UncertaintyAnalysis analyse_uncertainty(const UncertaintyInputs& in, const std::
   for (double x : saving) positive += x > 0.0 ? 1 : 0;
   a.probability_saving = saving.empty() ? 0.0 : static_cast<double>(positive) / static_cast<double>(saving.size());
   a.src = standardized_regression(paths.values, saving);
-  a.tornado = tornado(in, a.spec.inputs, a.plan, a.base, threads, progress);
   a.breakevens = uncertain_breakevens(in, paths, a.base, a.plan, threads, progress);
   a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return a;

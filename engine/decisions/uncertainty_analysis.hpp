@@ -50,7 +50,10 @@ struct UncertaintyAnalysis {
   double seconds = 0.0;
 };
 
+// split_over_processes: under mpirun, the paths and the tornado's evaluations split over the
+// ranks (engine/montecarlo/uncertain_paths.hpp, engine/decisions/sensitivity.hpp); rank 0 alone
+// returns the analysis, the other ranks only its inputs (paths, seed, plan). Every rank must call.
 UncertaintyAnalysis analyse_uncertainty(const UncertaintyInputs& in, const std::string& plan, int threads,
-                                        ProgressCounter* progress = nullptr);
+                                        ProgressCounter* progress = nullptr, bool split_over_processes = false);
 
 }  // namespace tco

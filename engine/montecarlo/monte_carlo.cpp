@@ -17,8 +17,10 @@
 #include "core/error.hpp"
 #include "engine/ledger/ownership_costs.hpp"
 #include "core/parallel/process_group.hpp"
+#include "core/parallel/rank_errors.hpp"
 #include "core/parallel/test_abort_hook.hpp"
 #include "core/random/random.hpp"
+#include "engine/montecarlo/path_checkpoint.hpp"
 #include "engine/montecarlo/path_outcome_codec.hpp"
 
 namespace tco {
@@ -388,13 +390,27 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
 
   const int ranks = o.split_over_processes ? process_count() : 1;
   const int rank = o.split_over_processes ? process_rank() : 0;
+  const bool checkpointing = !o.checkpoint_dir.empty();
+  const std::string checkpoint_key = checkpointing && rank == 0 ? path_checkpoint_key(s, mc.seed, o) : std::string();
   // With a target half-width, the ceiling is the most there can be: the bar shows it as the total.
   progress_begin(o.progress, ceiling, "paths");
   long done = 0;
   while (done < ceiling) {
     const long batch = std::min(mc.batch_paths, ceiling - done);
     std::vector<std::vector<PathOutcome>> results(batch, std::vector<PathOutcome>(plan_count));
-    const IndexBlock mine = index_block(batch, rank, ranks);
+    // A batch that an earlier run of the same key wrote is read by the root; no rank computes it.
+    bool from_checkpoint = false;
+    if (checkpointing) {
+      std::optional<std::vector<std::vector<PathOutcome>>> saved;
+      if (rank == 0) saved = load_path_checkpoint(o.checkpoint_dir, checkpoint_key, done, done + batch, plan_count);
+      from_checkpoint = broadcast_int(saved ? 1 : 0) == 1;
+      if (saved) {
+        results = std::move(*saved);
+        mc.paths_from_checkpoints += batch;
+        progress_add(o.progress, batch);
+      }
+    }
+    const IndexBlock mine = index_block(from_checkpoint ? 0 : batch, rank, ranks);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, o.threads))
     for (long i = mine.begin; i < mine.end; ++i) {
       const auto path = static_cast<std::uint32_t>(done + i);
@@ -426,10 +442,12 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       progress_add(o.progress);
     }
     const auto gathering = std::chrono::steady_clock::now();
-    if (ranks > 1) {
-      abort_if_test_asks_after_block();
-      mc.gathered_bytes += gather_outcomes(results, mine);
-    }
+    if (ranks > 1 && !from_checkpoint) mc.gathered_bytes += gather_outcomes(results, mine);
+    if (checkpointing && !from_checkpoint)
+      root_does([&] { save_path_checkpoint(o.checkpoint_dir, checkpoint_key, done, done + batch, results); },
+                ranks > 1);
+    // The test hook ends a rank once the first batch is gathered (and, with checkpoints, on disk).
+    if (ranks > 1 && done == 0) abort_if_test_asks_after_block();
     // Reduce in path order (on the root alone under mpirun).
     for (long i = 0; i < (rank == 0 ? batch : 0); ++i) {
       for (std::size_t k = 0; k < plan_count; ++k) {

@@ -40,6 +40,10 @@ struct MonteCarloOptions {
   // blocks over the ranks, the outcomes gathered to rank 0, which alone returns the statistics
   // (the other ranks return a run with only `paths` and `seed` set). Every rank must call.
   bool split_over_processes = false;
+  // When not empty: each finished batch's path outcomes are written here, and a batch already
+  // written by a run of the same key is read instead of computed (engine/montecarlo/
+  // path_checkpoint.hpp; rank 0 alone reads and writes). The folder must exist.
+  std::string checkpoint_dir;
 };
 
 struct McPlanStats {
@@ -85,6 +89,7 @@ struct MonteCarloRun {
   // gathering them, reducing them and computing the statistics (the run block of the report).
   std::size_t gathered_bytes = 0;
   double root_gather_and_statistics_s = 0.0;
+  long paths_from_checkpoints = 0;  // with checkpoint_dir: the paths read, not computed
 };
 
 const std::vector<std::string>& job_counter_names();

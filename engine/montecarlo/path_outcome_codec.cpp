@@ -1,8 +1,8 @@
 #include "engine/montecarlo/path_outcome_codec.hpp"
 
-#include <cstring>
 #include <stdexcept>
-#include <type_traits>
+
+#include "core/parallel/byte_codec.hpp"
 
 namespace tco {
 
@@ -10,17 +10,12 @@ namespace {
 
 template <class T>
 void put(std::string& bytes, const T& value) {
-  static_assert(std::is_trivially_copyable_v<T>);
-  bytes.append(reinterpret_cast<const char*>(&value), sizeof(T));
+  put_value(bytes, value);
 }
 
 template <class T>
 void get(std::string_view bytes, std::size_t& offset, T& value) {
-  static_assert(std::is_trivially_copyable_v<T>);
-  if (offset > bytes.size() || bytes.size() - offset < sizeof(T))
-    throw std::runtime_error("a gathered path outcome is truncated");
-  std::memcpy(&value, bytes.data() + offset, sizeof(T));
-  offset += sizeof(T);
+  get_value(bytes, offset, value, "a path outcome");
 }
 
 }  // namespace

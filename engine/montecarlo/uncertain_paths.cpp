@@ -6,6 +6,8 @@
 
 #include "engine/ledger/comparison.hpp"
 #include "core/error.hpp"
+#include "core/parallel/byte_codec.hpp"
+#include "core/parallel/split_items.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
 #include "core/random/random.hpp"
 #include "core/stats/rank_correlation.hpp"
@@ -90,17 +92,58 @@ std::vector<double> UncertainPaths::saving_usd(int plan, int baseline) const {
   return out;
 }
 
-UncertainPaths run_uncertain_paths(const UncertaintyInputs& in, int threads, ProgressCounter* progress) {
+namespace {
+
+constexpr const char* kWhat = "the uncertain inputs' path outcomes";
+constexpr int kNoPayback = -1;  // payback months are >= 0
+
+void put_outcomes(std::string& bytes, const ScenarioOutcomes& o) {
+  put_vector(bytes, o.npv_usd);
+  put_vector(bytes, o.cloud_npv_usd);
+  std::vector<int> payback;
+  for (const auto& m : o.payback_month) payback.push_back(m.value_or(kNoPayback));
+  put_vector(bytes, payback);
+}
+
+ScenarioOutcomes get_outcomes(const std::string& bytes, std::size_t& at) {
+  ScenarioOutcomes o;
+  o.npv_usd = get_vector<double>(bytes, at, kWhat);
+  o.cloud_npv_usd = get_vector<double>(bytes, at, kWhat);
+  for (int m : get_vector<int>(bytes, at, kWhat))
+    o.payback_month.push_back(m == kNoPayback ? std::nullopt : std::optional<int>(m));
+  return o;
+}
+
+}  // namespace
+
+UncertainPaths run_uncertain_paths(const UncertaintyInputs& in, int threads, ProgressCounter* progress,
+                                   bool split_over_processes) {
   UncertainPaths out;
   out.values = draw_uncertain_values(*in.base.uncertain, in.paths, in.seed);
   out.outcomes.resize(static_cast<std::size_t>(in.paths));
   const std::size_t k = out.values.size();
   progress_begin(progress, in.paths, "paths of the uncertain inputs");
-  parallel_for_index(in.paths, threads, [&](long p) {
-    std::vector<double> values(k);
-    for (std::size_t i = 0; i < k; ++i) values[i] = out.values[i][p];
-    out.outcomes[p] = evaluate_outcomes(load_with_values(in, values, fmt::format("Monte Carlo path {}", p)));
-  }, progress);
+  const auto run_block = [&](IndexBlock mine) {
+    parallel_for_index(mine.size(), threads, [&](long i) {
+      const long p = mine.begin + i;
+      std::vector<double> values(k);
+      for (std::size_t j = 0; j < k; ++j) values[j] = out.values[j][p];
+      out.outcomes[p] = evaluate_outcomes(load_with_values(in, values, fmt::format("Monte Carlo path {}", p)));
+    }, progress);
+  };
+  if (!split_over_processes || process_count() == 1) {
+    run_block({0, in.paths});
+    return out;
+  }
+  const std::vector<std::string> pieces = gather_item_blocks(in.paths, true, [&](IndexBlock mine) {
+    run_block(mine);
+    std::string bytes;
+    for (long p = mine.begin; p < mine.end; ++p) put_outcomes(bytes, out.outcomes[p]);
+    return bytes;
+  });
+  long p = 0;
+  for (const std::string& piece : pieces)
+    for (std::size_t at = 0; at < piece.size(); ++p) out.outcomes[p] = get_outcomes(piece, at);
   return out;
 }
 

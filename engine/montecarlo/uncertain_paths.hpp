@@ -70,6 +70,10 @@ struct UncertainPaths {
   // [path] of NPV(baseline) - NPV(plan).
   std::vector<double> saving_usd(int plan, int baseline) const;
 };
-UncertainPaths run_uncertain_paths(const UncertaintyInputs& in, int threads, ProgressCounter* progress = nullptr);
+// split_over_processes: under mpirun, the paths split in contiguous blocks over the ranks and
+// their outcomes gathered to rank 0 in path order (core/parallel/split_items.hpp); rank 0 holds
+// every path's outcome, the other ranks only their own. Every rank must call.
+UncertainPaths run_uncertain_paths(const UncertaintyInputs& in, int threads, ProgressCounter* progress = nullptr,
+                                   bool split_over_processes = false);
 
 }  // namespace tco

@@ -21,6 +21,10 @@
 #include "core/io/finite_figures.hpp"
 #include "models/scenario_inputs.hpp"
 #include "core/io/output_set.hpp"
+#include "core/parallel/process_group.hpp"
+#include "core/parallel/rank_errors.hpp"
+#include "core/parallel/test_abort_hook.hpp"
+#include "engine/sweep/sweep_over_ranks.hpp"
 
 namespace tco {
 
@@ -290,97 +294,131 @@ Json sweep_identity(const SweepInputs& in) {
           {"baseline", in.base.plans[in.base.baseline_index].name}};
 }
 
+namespace {
+
+// A block of points and its file in OUT.parts/; `points` holds them once computed or resumed.
+struct SweepBlock {
+  PointRange range;
+  fs::path file;
+  Json points;
+};
+
+// A failure before the first block is written leaves no folder that this run created; blocks
+// already written stay for --resume (a run stopped half-way is what they are for).
+struct RemovePartsIfEmpty {
+  fs::path path;
+  bool armed = false;
+  ~RemovePartsIfEmpty() {
+    std::error_code ignored;
+    if (armed && fs::is_empty(path, ignored)) fs::remove(path, ignored);
+  }
+};
+
+}  // namespace
+
 SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
   const auto started = std::chrono::steady_clock::now();
+  const bool split = o.split_over_processes && process_count() > 1;
+  const bool root = !split || is_root_process();
   SweepRunSummary summary;
-  if (o.shard_count < 1 || o.shard_index < 1 || o.shard_index > o.shard_count)
-    throw InputError("--shard", "", fmt::format("expected k/N with 1 <= k <= N, found {}/{}", o.shard_index, o.shard_count));
-  if (o.out.empty()) throw InputError("--out", "", "expected a file to write the sweep to");
   // The document and the CSV are written together, or neither (the blocks in OUT.parts/ stay
   // for --resume).
   OutputSet outputs;
-  outputs.add_file("--out", o.out);
-  outputs.add_file("--csv", o.csv);
-  outputs.add_input("the grid", o.grid_file);
-  const SweepInputs in = load_sweep_inputs(o);
-  add_scenario_inputs(outputs, in.base);
-  summary.backend = resolve_sweep_backend(o.backend);
-  const Json identity = sweep_identity(in);
-  const long points = in.grid.points();
-  if (o.shard_count > points)
-    throw InputError("--shard", "", fmt::format("expected at most as many shards as grid points ({}), found {}", points,
-                                                o.shard_count));
-  const PointRange range = shard_point_range(points, o.shard_index, o.shard_count);
-  const Json shard_meta = {{"index", o.shard_index}, {"count", o.shard_count}, {"first_point", range.first},
-                           {"end_point", range.end}};
-  const bool whole = o.shard_count == 1;
-
-  if (o.resume && fs::exists(o.out)) {
-    const Json done = read_json_or_null(o.out);
-    if (done.is_object() && identity_of(done) == identity &&
-        (whole ? done.value("schema", "") == std::string(kSweepSchema)
-               : done.value("schema", "") == std::string(kSweepShardSchema) && done.value("shard", Json()) == shard_meta)) {
-      summary.document = done;
-      if (!o.csv.empty()) outputs.stage(o.csv, sweep_csv(done));
-      outputs.commit();
-      summary.already_complete = true;
-      summary.points_resumed = range.end - range.first;
-      return summary;
-    }
-  }
-
-  const long block = checked_block_points(in, range, o.block_points, o.threads);
-  const double path_hours_per_point = static_cast<double>(in.paths) * static_cast<double>(in.base.horizon_hours());
+  SweepInputs in;
+  Json identity, shard_meta;
+  PointRange range;
+  bool whole = true;
+  long block = 0;
+  std::vector<SweepBlock> blocks;
   const fs::path parts = o.out + ".parts";
-  if (!o.resume) fs::remove_all(parts);
-  std::error_code ec;
-  const bool parts_existed = fs::exists(parts, ec);
-  fs::create_directories(parts, ec);
-  if (ec) throw InputError(parts.string(), "", "cannot create the folder for the sweep's blocks: " + ec.message());
-  // A failure before the first block is written leaves no folder that this run created; blocks
-  // already written stay for --resume (a run stopped half-way is what they are for).
-  struct RemoveParts {
-    fs::path path;
-    bool armed;
-    ~RemoveParts() {
-      std::error_code ignored;
-      if (armed && fs::is_empty(path, ignored)) fs::remove(path, ignored);
-    }
-  } remove_parts_on_error{parts, !parts_existed};
+  RemovePartsIfEmpty remove_parts_on_error{parts};
 
-  // Blocks already written (--resume) are kept when they belong to this very sweep.
-  struct Block {
-    PointRange range;
-    fs::path file;
-    Json points;
-  };
-  std::vector<Block> blocks;
-  long points_to_compute = 0;
-  for (long b = range.first; b < range.end; b += block) {
-    Block blk{{b, std::min(range.end, b + block)}, parts / fmt::format("points-{}-{}.json", b, std::min(range.end, b + block)), Json()};
-    if (o.resume && fs::exists(blk.file)) {
-      const Json saved = read_json_or_null(blk.file.string());
-      if (saved.is_object() && saved.value("schema", "") == std::string(kSweepSchema) &&
-          saved.value("identity", Json()) == identity &&
-          saved.value("first_point", -1L) == blk.range.first && saved.value("end_point", -1L) == blk.range.end &&
-          saved.contains("points") && saved["points"].is_array() &&
-          static_cast<long>(saved["points"].size()) == blk.range.end - blk.range.first)
-        blk.points = saved["points"];
-    }
-    if (blk.points.is_null()) points_to_compute += blk.range.end - blk.range.first;
-    blocks.push_back(std::move(blk));
+  // Everything checked before the first path, by the root alone: the options, the inputs, every
+  // point of the range, the caps, the blocks already written (--resume). The other ranks learn
+  // the blocks to compute; "complete" when --resume found the output already written.
+  const std::string schedule = root_computes(
+      [&]() -> std::string {
+        if (o.shard_count < 1 || o.shard_index < 1 || o.shard_index > o.shard_count)
+          throw InputError("--shard", "",
+                           fmt::format("expected k/N with 1 <= k <= N, found {}/{}", o.shard_index, o.shard_count));
+        if (o.out.empty()) throw InputError("--out", "", "expected a file to write the sweep to");
+        outputs.add_file("--out", o.out);
+        outputs.add_file("--csv", o.csv);
+        outputs.add_input("the grid", o.grid_file);
+        in = load_sweep_inputs(o);
+        add_scenario_inputs(outputs, in.base);
+        summary.backend = resolve_sweep_backend(o.backend);
+        identity = sweep_identity(in);
+        const long points = in.grid.points();
+        if (o.shard_count > points)
+          throw InputError("--shard", "", fmt::format("expected at most as many shards as grid points ({}), found {}",
+                                                      points, o.shard_count));
+        range = shard_point_range(points, o.shard_index, o.shard_count);
+        shard_meta = {{"index", o.shard_index}, {"count", o.shard_count}, {"first_point", range.first},
+                      {"end_point", range.end}};
+        whole = o.shard_count == 1;
+
+        if (o.resume && fs::exists(o.out)) {
+          const Json done = read_json_or_null(o.out);
+          if (done.is_object() && identity_of(done) == identity &&
+              (whole ? done.value("schema", "") == std::string(kSweepSchema)
+                     : done.value("schema", "") == std::string(kSweepShardSchema) &&
+                           done.value("shard", Json()) == shard_meta)) {
+            summary.document = done;
+            if (!o.csv.empty()) outputs.stage(o.csv, sweep_csv(done));
+            outputs.commit();
+            summary.already_complete = true;
+            summary.points_resumed = range.end - range.first;
+            return "complete";
+          }
+        }
+
+        block = checked_block_points(in, range, o.block_points, o.threads);
+        if (!o.resume) fs::remove_all(parts);
+        std::error_code ec;
+        remove_parts_on_error.armed = !fs::exists(parts, ec);
+        fs::create_directories(parts, ec);
+        if (ec) throw InputError(parts.string(), "", "cannot create the folder for the sweep's blocks: " + ec.message());
+
+        // Blocks already written (--resume) are kept when they belong to this very sweep.
+        Json to_compute = Json::array();
+        for (long b = range.first; b < range.end; b += block) {
+          const long e = std::min(range.end, b + block);
+          SweepBlock blk{{b, e}, parts / fmt::format("points-{}-{}.json", b, e), Json()};
+          if (o.resume && fs::exists(blk.file)) {
+            const Json saved = read_json_or_null(blk.file.string());
+            if (saved.is_object() && saved.value("schema", "") == std::string(kSweepSchema) &&
+                saved.value("identity", Json()) == identity && saved.value("first_point", -1L) == b &&
+                saved.value("end_point", -1L) == e && saved.contains("points") && saved["points"].is_array() &&
+                static_cast<long>(saved["points"].size()) == e - b)
+              blk.points = saved["points"];
+          }
+          if (blk.points.is_null()) to_compute.push_back({b, e});
+          else summary.points_resumed += e - b;
+          blocks.push_back(std::move(blk));
+        }
+        return to_compute.dump();
+      },
+      split);
+  if (schedule == "complete") return summary;
+  if (!root) {
+    // Rank 0 found the inputs good: this rank loads them too (the same files, docs/cluster.md)
+    // and computes its share of the blocks rank 0 listed.
+    in = load_sweep_inputs(o);
+    summary.backend = resolve_sweep_backend(o.backend);
+    for (const Json& r : parse_json_text(schedule, "the sweep's schedule"))
+      blocks.push_back({{r.at(0).get<long>(), r.at(1).get<long>()}, fs::path(), Json()});
   }
-
-  for (const auto& blk : blocks)
-    if (!blk.points.is_null()) summary.points_resumed += blk.range.end - blk.range.first;
+  const double path_hours_per_point = static_cast<double>(in.paths) * static_cast<double>(in.base.horizon_hours());
   const std::int64_t items_total = static_cast<std::int64_t>(range.end - range.first) * in.paths;
   std::int64_t items_done = static_cast<std::int64_t>(summary.points_resumed) * in.paths;
   double path_hours_done = 0.0;
 
   // With the CUDA backend the host prepares the next block on its cores while the device
   // evaluates this one (the preparation is 40 to 60% of a whole command otherwise;
-  // docs/performance.md). On the CPU both would compete for the same cores.
-  const bool overlap = summary.backend == SweepBackend::cuda;
+  // docs/performance.md). On the CPU both would compete for the same cores; over MPI ranks,
+  // each rank prepares its share of a block in turn.
+  const bool overlap = summary.backend == SweepBackend::cuda && !split;
   std::future<PreparedGridPoints> next_prepared;
   const auto start_preparing_after = [&](std::size_t done) {
     for (std::size_t b = done; b < blocks.size(); ++b)
@@ -392,19 +430,23 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
   };
   if (overlap) start_preparing_after(0);
 
-  Json all_points = Json::array();
+  bool first_block = true;
   for (std::size_t b = 0; b < blocks.size(); ++b) {
-    Block& blk = blocks[b];
-    if (blk.points.is_null()) {
-      const long n = blk.range.end - blk.range.first;
-      std::vector<SweepPointValues> values;
-      if (overlap) {
-        const PreparedGridPoints prepared = next_prepared.get();
-        start_preparing_after(b + 1);
-        values = evaluate_prepared_points(in, prepared, summary.backend, o.threads, progress, items_total, items_done);
-      } else {
-        values = evaluate_grid_points(in, blk.range, summary.backend, o.threads, progress, items_total, items_done);
-      }
+    SweepBlock& blk = blocks[b];
+    if (!blk.points.is_null()) continue;
+    const long n = blk.range.end - blk.range.first;
+    std::vector<SweepPointValues> values;
+    if (overlap) {
+      const PreparedGridPoints prepared = next_prepared.get();
+      start_preparing_after(b + 1);
+      values = evaluate_prepared_points(in, prepared, summary.backend, o.threads, progress, items_total, items_done);
+    } else {
+      values = evaluate_grid_points_over_ranks(in, blk.range, summary.backend, o.threads, split, progress,
+                                               split ? 0 : items_total, items_done);
+    }
+    // The root computes the points' statistics and writes the block; the other ranks go on once
+    // it is on disk (or end with the root's exit code when it is not).
+    root_does([&] {
       blk.points = Json::array();
       for (const auto& v : values) blk.points.push_back(sweep_point_json(in, v));
       require_finite_figures(blk.points, in.scenario_file);
@@ -414,14 +456,20 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
                           {"end_point", blk.range.end},
                           {"points", blk.points}};
       write_file_atomically(blk.file.string(), sweep_text(saved));
-      summary.points_computed += n;
-      path_hours_done += static_cast<double>(n) * path_hours_per_point;
-      items_done += static_cast<std::int64_t>(n) * in.paths;
-      if (o.block_written) o.block_written(static_cast<long>(items_done / in.paths));
-    }
-    for (auto& p : blk.points) all_points.push_back(std::move(p));
+    }, split);
+    summary.points_computed += n;
+    path_hours_done += static_cast<double>(n) * path_hours_per_point;
+    items_done += static_cast<std::int64_t>(n) * in.paths;
+    if (o.block_written) o.block_written(static_cast<long>(items_done / in.paths));
+    if (split && first_block) abort_if_test_asks_after_block();
+    first_block = false;
   }
+  summary.path_hours = path_hours_done;
+  if (!root) return summary;
 
+  Json all_points = Json::array();
+  for (SweepBlock& blk : blocks)
+    for (auto& p : blk.points) all_points.push_back(std::move(p));
   Json shard = identity;
   shard["schema"] = kSweepShardSchema;
   shard["shard"] = shard_meta;
@@ -431,8 +479,8 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
   if (!o.csv.empty()) outputs.stage(o.csv, sweep_csv(summary.document));
   outputs.commit();
   remove_parts_on_error.armed = false;
+  std::error_code ec;
   fs::remove_all(parts, ec);
-  summary.path_hours = path_hours_done;
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return summary;
 }

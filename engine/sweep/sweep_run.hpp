@@ -44,6 +44,11 @@ struct SweepOptions {
   // Called after each computed block is written, with the shard's points done so far (resumed
   // ones included); a test interrupts a run here.
   std::function<void(long points_done)> block_written;
+  // Under mpirun (docs/cluster.md): rank 0 checks the inputs and the blocks already written, each
+  // block's points split over the ranks (engine/sweep/sweep_over_ranks.hpp), and rank 0 alone
+  // writes the blocks and the outputs. Every rank calls run_sweep; the others return a summary
+  // without a document.
+  bool split_over_processes = false;
 };
 
 // The checked inputs of a sweep.

@@ -1,0 +1,90 @@
+#include "engine/sweep/sweep_over_ranks.hpp"
+
+#include <stdexcept>
+
+#include "core/parallel/byte_codec.hpp"
+#include "core/parallel/split_items.hpp"
+
+namespace tco {
+
+namespace {
+
+constexpr const char* kWhat = "a sweep's per-path values";
+
+void put_rows(std::string& out, const std::vector<std::vector<double>>& rows) {
+  put_value(out, static_cast<std::uint64_t>(rows.size()));
+  for (const auto& r : rows) put_vector(out, r);
+}
+
+std::vector<std::vector<double>> get_rows(const std::string& bytes, std::size_t& at) {
+  std::uint64_t n = 0;
+  get_value(bytes, at, n, kWhat);
+  if (n > bytes.size()) throw std::runtime_error("gathered bytes are corrupt: a sweep's per-path values");
+  std::vector<std::vector<double>> rows(static_cast<std::size_t>(n));
+  for (auto& r : rows) r = get_vector<double>(bytes, at, kWhat);
+  return rows;
+}
+
+}  // namespace
+
+std::string sweep_point_values_bytes(const std::vector<SweepPointValues>& values) {
+  std::string out;
+  put_value(out, static_cast<std::uint64_t>(values.size()));
+  for (const SweepPointValues& v : values) {
+    put_value(out, static_cast<std::int64_t>(v.index));
+    put_vector(out, v.grid_values);
+    put_vector(out, v.deterministic_npv_usd);
+    put_rows(out, v.npv_usd);
+    put_rows(out, v.total_usd);
+    put_value(out, static_cast<std::uint8_t>(v.device ? 1 : 0));
+    if (v.device)
+      put_rows(out, {v.device->npv_mean_usd, v.device->npv_stderr_usd, v.device->saving_mean_usd,
+                     v.device->saving_stderr_usd});
+  }
+  return out;
+}
+
+std::vector<SweepPointValues> sweep_point_values_from_bytes(const std::string& bytes) {
+  std::size_t at = 0;
+  std::uint64_t count = 0;
+  get_value(bytes, at, count, kWhat);
+  if (count > bytes.size()) throw std::runtime_error("gathered bytes are corrupt: a sweep's per-path values");
+  std::vector<SweepPointValues> values(static_cast<std::size_t>(count));
+  for (SweepPointValues& v : values) {
+    std::int64_t index = 0;
+    get_value(bytes, at, index, kWhat);
+    v.index = static_cast<long>(index);
+    v.grid_values = get_vector<double>(bytes, at, kWhat);
+    v.deterministic_npv_usd = get_vector<double>(bytes, at, kWhat);
+    v.npv_usd = get_rows(bytes, at);
+    v.total_usd = get_rows(bytes, at);
+    std::uint8_t on_device = 0;
+    get_value(bytes, at, on_device, kWhat);
+    if (on_device != 0) {
+      std::vector<std::vector<double>> m = get_rows(bytes, at);
+      if (m.size() != 4) throw std::runtime_error("gathered sweep values: expected 4 device moments");
+      v.device = SweepDeviceMoments{std::move(m[0]), std::move(m[1]), std::move(m[2]), std::move(m[3])};
+    }
+  }
+  return values;
+}
+
+std::vector<SweepPointValues> evaluate_grid_points_over_ranks(const SweepInputs& in, PointRange range,
+                                                              SweepBackend backend, int threads, bool split,
+                                                              ProgressCounter* progress, std::int64_t items_total,
+                                                              std::int64_t items_done) {
+  if (!split || process_count() == 1)
+    return evaluate_grid_points(in, range, backend, threads, progress, items_total, items_done);
+  const std::vector<std::string> pieces = gather_item_blocks(range.end - range.first, true, [&](IndexBlock mine) {
+    std::vector<SweepPointValues> values;
+    if (mine.size() > 0)
+      values = evaluate_grid_points(in, {range.first + mine.begin, range.first + mine.end}, backend, threads, progress);
+    return sweep_point_values_bytes(values);
+  });
+  std::vector<SweepPointValues> all;
+  for (const std::string& piece : pieces)
+    for (SweepPointValues& v : sweep_point_values_from_bytes(piece)) all.push_back(std::move(v));
+  return all;
+}
+
+}  // namespace tco

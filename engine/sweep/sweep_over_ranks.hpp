@@ -1,0 +1,33 @@
+// A range of grid points evaluated by the ranks of an mpirun job (docs/cluster.md): the points
+// split in contiguous blocks (core/parallel/process_group.hpp: index_block), each rank evaluates
+// its block on every path, and the per-path values (NPV and nominal total of every plan and
+// path, each point's deterministic NPVs, the device's moments with CUDA) are gathered to the
+// root in rank order, which is point order. A point's values do not depend on the points that
+// share its chunk (engine/sweep/sweep_backend.hpp), so the root holds exactly what
+// evaluate_grid_points gives one process, and computes every statistic from them as one
+// process does. Example: 10 points over 4 ranks: points [0,3) [3,6) [6,8) [8,10).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/sweep/sweep_run.hpp"
+
+namespace tco {
+
+// On the root (or one process, or split false): evaluate_grid_points(in, range, ...); on the
+// other ranks an empty list. A collective under split: every rank calls it with the same range.
+// An error on any rank is raised on the root, with its message and exit code, and as PeerFailed
+// on the others (core/parallel/rank_errors.hpp). `progress` counts this rank's items.
+std::vector<SweepPointValues> evaluate_grid_points_over_ranks(const SweepInputs& in, PointRange range,
+                                                              SweepBackend backend, int threads, bool split,
+                                                              ProgressCounter* progress = nullptr,
+                                                              std::int64_t items_total = 0,
+                                                              std::int64_t items_done = 0);
+
+// The bytes of points' values and back (exact: the doubles' bits), as gathered.
+std::string sweep_point_values_bytes(const std::vector<SweepPointValues>& values);
+std::vector<SweepPointValues> sweep_point_values_from_bytes(const std::string& bytes);
+
+}  // namespace tco
