@@ -210,7 +210,7 @@ Json to_json(const OnPremSpec& o) {
   if (o.book_method == BookMethod::double_declining_balance) depreciation["method"] = "double_declining_balance";
   if (o.tax_depreciation) {
     depreciation["tax"] = {{"macrs_class_years", o.tax_depreciation->macrs_class_years},
-                           {"convention", "half_year"},
+                           {"convention", macrs_convention_name(o.tax_depreciation->convention)},
                            {"bonus_fraction", o.tax_depreciation->bonus_fraction},
                            {"section_179_usd", o.tax_depreciation->section_179_usd}};
   }
@@ -386,7 +386,9 @@ TaxDepreciationSpec parse_tax_depreciation(JsonObjectReader& r) {
   if (macrs_half_year_percent(t.macrs_class_years).empty())
     r.fail("macrs_class_years", "3, 5 or 7 (the MACRS classes of IRS Publication 946, Table A-1)",
            &r.value("macrs_class_years"));
-  r.choice_or("convention", {"half_year"}, "half_year");
+  t.convention = r.choice_or("convention", {"half_year", "mid_quarter"}, "half_year") == "mid_quarter"
+                     ? MacrsConvention::mid_quarter
+                     : MacrsConvention::half_year;
   t.bonus_fraction = r.number_or("bonus_fraction", 0.0, Bounds::fraction());
   t.section_179_usd = r.number_or("section_179_usd", 0.0, limits::kUsdPerSite);
   r.finish();
@@ -664,6 +666,7 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
     JsonObjectReader or_(onprem_json, r.file(), r.pointer_of("onprem"));
     try {
       p.onprem = parse_onprem(or_, resolver, horizon_months, dir);
+      if (p.onprem->tax_depreciation) p.onprem->tax_depreciation->start_month_of_year = start.month;
     } catch (const InputError& e) {
       throw attribute_section_error(e, r.pointer_of("onprem"), "/onprem", r.has("onprem") ? r.value("onprem") : Json());
     }
