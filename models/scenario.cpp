@@ -239,6 +239,7 @@ Json to_json(const OnPremSpec& o) {
           {"colocation", o.colocation ? to_json(*o.colocation) : Json(nullptr)}};
   // Procurement and the site's capacity appear only when a scenario opts in (the echo of every
   // other scenario stays as it was).
+  if (o.spares) out["spares"] = to_json(*o.spares);
   if (o.procurement) {
     const ProcurementSpec& p = *o.procurement;
     Json slip = p.slip_fixed_months;
@@ -481,6 +482,11 @@ OnPremSpec parse_onprem(JsonObjectReader& r, Resolver& resolver, int horizon_mon
     fr.finish();
   }
   r.allow("failures");
+  if (r.has("spares")) {
+    JsonObjectReader sr = r.object("spares");
+    o.spares = parse_spares(sr);
+  }
+  r.allow("spares");
   {
     JsonObjectReader pr = r.object("power");
     std::optional<PowerRegion> region;
@@ -573,12 +579,13 @@ InputError attribute_section_error(const InputError& e, const std::string& plan_
 // a lognormal's zero).
 void check_site_capacity(const OnPremSpec& o, const Plan& p, const std::string& onprem_pointer, const std::string& file) {
   const SiteCapacity& site = o.site;
-  const double it_kw = p.onprem_nodes * o.server.peak_kw;
+  const int installed = owned_nodes(p);  // hot spares are racked and powered too
+  const double it_kw = installed * o.server.peak_kw;
   if (site.power_cap_mw && it_kw > *site.power_cap_mw * 1000.0)
     throw InputError(file, onprem_pointer + "/site/power_cap_mw",
                      fmt::format("plan \"{}\" installs {} nodes x {} kW = {:.1f} kW of IT load; the site feeds "
                                  "{} MW = {:.1f} kW: at most {} nodes fit (fewer nodes, or a larger site)",
-                                 p.name, p.onprem_nodes, o.server.peak_kw, it_kw, *site.power_cap_mw,
+                                 p.name, installed, o.server.peak_kw, it_kw, *site.power_cap_mw,
                                  *site.power_cap_mw * 1000.0,
                                  static_cast<long>(std::floor(*site.power_cap_mw * 1000.0 / o.server.peak_kw))));
   if (p.onprem_nodes == 0) return;
