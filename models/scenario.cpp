@@ -633,7 +633,7 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
   p.name = r.string("name");
   const std::string kind = r.choice("kind", {"cloud", "onprem", "hybrid"});
   p.kind = kind == "cloud" ? Plan::Kind::cloud : kind == "onprem" ? Plan::Kind::onprem : Plan::Kind::hybrid;
-  p.onprem_nodes = static_cast<int>(r.integer_or("onprem_nodes", 0, 0, 100000));
+  p.onprem_nodes = static_cast<int>(r.integer_or("onprem_nodes", 0, 0, limits::kMaxNodes));
   p.reserved_instances = static_cast<int>(r.integer_or("reserved_instances", 0, 0, 100000));
   p.reserved_term_years = static_cast<int>(r.integer_or("reserved_term_years", 1, 1, 3));
   if (p.reserved_term_years == 2) r.fail("reserved_term_years", "1 or 3", &r.value("reserved_term_years"));

@@ -68,7 +68,8 @@ TEST_CASE("depreciation ledger: the mid-quarter convention takes its table from 
     CHECK(in_month(buy, 15, Category::tax_shield) == doctest::Approx(-1500.0).epsilon(1e-12));
     REQUIRE(buy.depreciation_views.has_value());
     CHECK(buy.depreciation_views->placed_in_service_quarter == 2);
-    const Json& tax = report_plan(o.report(), "buy-2-at-3").at("depreciation_views").at("tax");
+    const Json report = o.report();
+    const Json& tax = report_plan(report, "buy-2-at-3").at("depreciation_views").at("tax");
     CHECK(tax.at("convention") == "mid_quarter");
     CHECK(tax.at("placed_in_service_quarter") == 2);
     CHECK(tax.at("rows").at(0).at(3).get<double>() == doctest::Approx(60000.0).epsilon(1e-12));
@@ -79,7 +80,8 @@ TEST_CASE("depreciation ledger: the mid-quarter convention takes its table from 
   const PlanResult& buy = o.plan("buy-2-at-3");
   CHECK(in_month(buy, 3, Category::tax_shield) == doctest::Approx(-0.25 * 314000.0 / 12.0).epsilon(1e-12));
   // The half-year default of the same scenario has no quarter in its report.
-  const Json& half = report_plan(run_fixture("tax_depreciation.json").report(), "buy-2-at-3").at("depreciation_views");
+  const Json half_report = run_fixture("tax_depreciation.json").report();
+  const Json& half = report_plan(half_report, "buy-2-at-3").at("depreciation_views");
   CHECK(half.at("tax").at("convention") == "half_year");
   CHECK_FALSE(half.at("tax").contains("placed_in_service_quarter"));
 }

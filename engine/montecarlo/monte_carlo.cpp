@@ -502,7 +502,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
     st.job_means = acc[k].counters;
     for (double& v : st.job_means) v /= static_cast<double>(done);
     st.events_per_path = acc[k].events / static_cast<double>(done);
-    if (goodput_reported(k)) st.goodput = summarize(goodput_by_path[k]);
+    if (goodput_reported(k)) st.goodput = summarize(goodput_by_path[k], WorstTail::low);  // a low goodput is the bad tail
     mc.plans.push_back(std::move(st));
   }
   mc.comparisons = paired_comparisons(s, mc.npv_by_path, nominal_by_path);
