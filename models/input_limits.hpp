@@ -61,6 +61,7 @@ inline constexpr Bounds kDeadlineFactor{1.0, 1000.0};      // a deadline in job 
 inline constexpr Bounds kMixWeight{0.0, 1e9};              // a relative weight of a mix
 inline constexpr long kMaxGpusPerJob = 1'000'000;
 inline constexpr long kMaxCount = 1'000'000;          // GPUs per instance or server
+inline constexpr long kMaxNodes = 100'000;          // nodes of one plan (on-prem or spare)
 
 // Time.
 inline constexpr Bounds kHours{0.0, 1e5};             // delays, waits, checkpoints (~11 years)

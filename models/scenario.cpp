@@ -210,7 +210,7 @@ Json to_json(const OnPremSpec& o) {
   if (o.book_method == BookMethod::double_declining_balance) depreciation["method"] = "double_declining_balance";
   if (o.tax_depreciation) {
     depreciation["tax"] = {{"macrs_class_years", o.tax_depreciation->macrs_class_years},
-                           {"convention", "half_year"},
+                           {"convention", macrs_convention_name(o.tax_depreciation->convention)},
                            {"bonus_fraction", o.tax_depreciation->bonus_fraction},
                            {"section_179_usd", o.tax_depreciation->section_179_usd}};
   }
@@ -239,6 +239,7 @@ Json to_json(const OnPremSpec& o) {
           {"colocation", o.colocation ? to_json(*o.colocation) : Json(nullptr)}};
   // Procurement and the site's capacity appear only when a scenario opts in (the echo of every
   // other scenario stays as it was).
+  if (o.spares) out["spares"] = to_json(*o.spares);
   if (o.procurement) {
     const ProcurementSpec& p = *o.procurement;
     Json slip = p.slip_fixed_months;
@@ -386,7 +387,9 @@ TaxDepreciationSpec parse_tax_depreciation(JsonObjectReader& r) {
   if (macrs_half_year_percent(t.macrs_class_years).empty())
     r.fail("macrs_class_years", "3, 5 or 7 (the MACRS classes of IRS Publication 946, Table A-1)",
            &r.value("macrs_class_years"));
-  r.choice_or("convention", {"half_year"}, "half_year");
+  t.convention = r.choice_or("convention", {"half_year", "mid_quarter"}, "half_year") == "mid_quarter"
+                     ? MacrsConvention::mid_quarter
+                     : MacrsConvention::half_year;
   t.bonus_fraction = r.number_or("bonus_fraction", 0.0, Bounds::fraction());
   t.section_179_usd = r.number_or("section_179_usd", 0.0, limits::kUsdPerSite);
   r.finish();
@@ -479,6 +482,11 @@ OnPremSpec parse_onprem(JsonObjectReader& r, Resolver& resolver, int horizon_mon
     fr.finish();
   }
   r.allow("failures");
+  if (r.has("spares")) {
+    JsonObjectReader sr = r.object("spares");
+    o.spares = parse_spares(sr);
+  }
+  r.allow("spares");
   {
     JsonObjectReader pr = r.object("power");
     std::optional<PowerRegion> region;
@@ -571,12 +579,13 @@ InputError attribute_section_error(const InputError& e, const std::string& plan_
 // a lognormal's zero).
 void check_site_capacity(const OnPremSpec& o, const Plan& p, const std::string& onprem_pointer, const std::string& file) {
   const SiteCapacity& site = o.site;
-  const double it_kw = p.onprem_nodes * o.server.peak_kw;
+  const int installed = owned_nodes(p);  // hot spares are racked and powered too
+  const double it_kw = installed * o.server.peak_kw;
   if (site.power_cap_mw && it_kw > *site.power_cap_mw * 1000.0)
     throw InputError(file, onprem_pointer + "/site/power_cap_mw",
                      fmt::format("plan \"{}\" installs {} nodes x {} kW = {:.1f} kW of IT load; the site feeds "
                                  "{} MW = {:.1f} kW: at most {} nodes fit (fewer nodes, or a larger site)",
-                                 p.name, p.onprem_nodes, o.server.peak_kw, it_kw, *site.power_cap_mw,
+                                 p.name, installed, o.server.peak_kw, it_kw, *site.power_cap_mw,
                                  *site.power_cap_mw * 1000.0,
                                  static_cast<long>(std::floor(*site.power_cap_mw * 1000.0 / o.server.peak_kw))));
   if (p.onprem_nodes == 0) return;
@@ -624,7 +633,7 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
   p.name = r.string("name");
   const std::string kind = r.choice("kind", {"cloud", "onprem", "hybrid"});
   p.kind = kind == "cloud" ? Plan::Kind::cloud : kind == "onprem" ? Plan::Kind::onprem : Plan::Kind::hybrid;
-  p.onprem_nodes = static_cast<int>(r.integer_or("onprem_nodes", 0, 0, 100000));
+  p.onprem_nodes = static_cast<int>(r.integer_or("onprem_nodes", 0, 0, limits::kMaxNodes));
   p.reserved_instances = static_cast<int>(r.integer_or("reserved_instances", 0, 0, 100000));
   p.reserved_term_years = static_cast<int>(r.integer_or("reserved_term_years", 1, 1, 3));
   if (p.reserved_term_years == 2) r.fail("reserved_term_years", "1 or 3", &r.value("reserved_term_years"));
@@ -664,6 +673,7 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
     JsonObjectReader or_(onprem_json, r.file(), r.pointer_of("onprem"));
     try {
       p.onprem = parse_onprem(or_, resolver, horizon_months, dir);
+      if (p.onprem->tax_depreciation) p.onprem->tax_depreciation->start_month_of_year = start.month;
     } catch (const InputError& e) {
       throw attribute_section_error(e, r.pointer_of("onprem"), "/onprem", r.has("onprem") ? r.value("onprem") : Json());
     }

@@ -21,6 +21,7 @@
 #include "models/workload/job_workload.hpp"
 #include "models/site/power.hpp"
 #include "models/site/site_capacity.hpp"
+#include "models/site/spares.hpp"
 #include "models/catalog/records.hpp"
 #include "models/uncertain.hpp"
 #include "models/workload/workload.hpp"
@@ -118,6 +119,7 @@ struct OnPremSpec {
   bool tax_shield_enabled = false;
   StaffSpec staff;
   FailureSpec failures;
+  std::optional<SparesSpec> spares;  // hot spares, repair cost and goodput (models/site/spares.hpp)
   PowerSpec power;
   CoolingType cooling;
   std::optional<AmbientSpec> ambient;
@@ -128,6 +130,7 @@ struct OnPremSpec {
     return procurement ? tco::planned_delivery_month(purchase_month, *procurement) : purchase_month;
   }
   bool delivery_drawn() const { return procurement && procurement->slip_drawn; }
+  int spare_nodes() const { return spares ? spares->nodes : 0; }
   double capex_per_node_usd() const {
     return server.price_usd + network_usd_per_node + storage_usd_per_node + install_usd_per_node;
   }
@@ -191,6 +194,11 @@ struct Scenario {
 };
 
 std::string to_string(Plan::Kind kind);
+
+// The nodes a plan buys: its on-prem nodes and, when it has any, its hot spares.
+inline int owned_nodes(const Plan& p) {
+  return p.onprem && p.onprem_nodes > 0 ? p.onprem_nodes + p.onprem->spare_nodes() : 0;
+}
 
 // Loads and checks a scenario. `catalog_dir_override` (when not empty) replaces the
 // scenario's "catalog_dir". Throws InputError / ModelError.

@@ -80,6 +80,65 @@ TEST_CASE("depreciation: each MACRS class sums to 100% of the basis") {
   }
 }
 
+TEST_CASE("depreciation: MACRS 5-year mid-quarter on $1,000,000 reproduces Pub 946 Tables A-2 (Q1) and A-5 (Q4)") {
+  // 200% declining balance, rate 2/5 = 40%, with the switch to straight line over the recovery left.
+  // Q1 (Table A-2), placed in service mid-Q1, so year 1 holds 10.5 of 12 months:
+  //   y1 40% x 10.5/12 = 35%; y2 40% x 65 = 26%; y3 40% x 39 = 15.6%;
+  //   y4 40% x 23.4 = 9.36% < SL 23.4 / 2.125 years left = 11.01%; y5 11.01%; y6 23.4 - 22.02 = 1.38%.
+  // Q4 (Table A-5), 1.5 of 12 months in year 1:
+  //   y1 40% x 1.5/12 = 5%; y2 40% x 95 = 38%; y3 40% x 57 = 22.8%; y4 40% x 34.2 = 13.68% (> SL
+  //   34.2 / 2.875 = 11.90%); y5 40% x 20.52 = 8.21% < SL 20.52 / 1.875 = 10.94%; y6 20.52 - 10.94 = 9.58%.
+  struct Case {
+    int quarter;
+    std::vector<double> expected_usd;
+  };
+  const Case cases[] = {
+      {1, {350'000.00, 260'000.00, 156'000.00, 110'100.00, 110'100.00, 13'800.00}},
+      {4, {50'000.00, 380'000.00, 228'000.00, 136'800.00, 109'400.00, 95'800.00}},
+  };
+  for (const Case& c : cases) {
+    TaxDepreciationSpec spec{5, 0.0, 0.0};
+    spec.convention = MacrsConvention::mid_quarter;
+    spec.placed_in_service_quarter = c.quarter;
+    const auto years = tax_depreciation_by_year(1'000'000.0, spec);
+    REQUIRE(years.size() == c.expected_usd.size());
+    for (std::size_t k = 0; k < years.size(); ++k) {
+      INFO("quarter " << c.quarter << ", recovery year " << k + 1);
+      CHECK(std::abs(years[k].macrs_usd - c.expected_usd[k]) < kCent);
+    }
+    CHECK(std::abs(years.back().basis_after_usd) < kCent);
+  }
+}
+
+TEST_CASE("depreciation: every mid-quarter table sums to 100% and differs from the half-year table") {
+  for (int c : {3, 5, 7}) {
+    for (int q = 1; q <= 4; ++q) {
+      INFO("class " << c << " quarter " << q);
+      const auto percent = macrs_mid_quarter_percent(c, q);
+      REQUIRE(static_cast<int>(percent.size()) == c + 1);
+      CHECK(std::abs(std::accumulate(percent.begin(), percent.end(), 0.0) - 100.0) < 1e-9);
+      CHECK(percent[0] != macrs_half_year_percent(c)[0]);
+    }
+  }
+  // Year 1 falls with the quarter: 3-year 58.33, 41.67, 25, 8.33 (66.67% x 10.5, 7.5, 4.5, 1.5 / 12).
+  CHECK(macrs_mid_quarter_percent(3, 1)[0] == 58.33);
+  CHECK(macrs_mid_quarter_percent(3, 4)[0] == 8.33);
+  CHECK(macrs_mid_quarter_percent(7, 2)[0] == 17.85);  // Table A-3 as printed
+  CHECK(macrs_mid_quarter_percent(5, 0).empty());
+  CHECK(macrs_mid_quarter_percent(5, 5).empty());
+  CHECK(macrs_mid_quarter_percent(4, 1).empty());
+}
+
+TEST_CASE("depreciation: the tax quarter is the calendar quarter of the delivery month") {
+  CHECK(tax_quarter_of_month(1, 0) == 1);    // January
+  CHECK(tax_quarter_of_month(1, 3) == 2);    // April
+  CHECK(tax_quarter_of_month(1, 11) == 4);   // December
+  CHECK(tax_quarter_of_month(1, 12) == 1);   // January of the next year
+  CHECK(tax_quarter_of_month(11, 3) == 1);   // November + 3 months = February
+  CHECK(tax_quarter_of_month(10, 2) == 4);   // October + 2 = December
+  CHECK(tax_quarter_of_month(12, 27) == 1);  // December + 27 = March, two years on
+}
+
 TEST_CASE("depreciation: 100% bonus puts the whole deduction in year one") {
   const auto years = tax_depreciation_by_year(1'000'000.0, TaxDepreciationSpec{5, 1.0, 0.0});
   CHECK(years[0].bonus_usd == 1'000'000.0);

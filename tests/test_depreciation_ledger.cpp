@@ -55,6 +55,37 @@ TEST_CASE("depreciation ledger: MACRS with section 179 and bonus drives the tax 
   CHECK(buy.depreciation_usd_by_month[3] == doctest::Approx(188000.0 / 12.0).epsilon(1e-12));
 }
 
+TEST_CASE("depreciation ledger: the mid-quarter convention takes its table from the delivery's calendar quarter") {
+  Json doc = fixture_json("tax_depreciation.json");
+  doc["onprem"]["depreciation"]["tax"]["convention"] = "mid_quarter";
+  // Start 2026-01-05, delivery at month 3 = April: quarter 2 (Table A-3, 5-year: 25%, 30%, ...).
+  // MACRS base 240,000 as above. Tax year 1: 70,000 + 160,000 + 25% x 240,000 = 290,000 -> shield
+  // -25% x 290,000 / 12 = -6,041.67 a month; year 2: 30% x 240,000 = 72,000 -> -1,500 a month.
+  {
+    const ScenarioOutcome o = run_scenario_json(doc);
+    const PlanResult& buy = o.plan("buy-2-at-3");
+    CHECK(in_month(buy, 3, Category::tax_shield) == doctest::Approx(-0.25 * 290000.0 / 12.0).epsilon(1e-12));
+    CHECK(in_month(buy, 15, Category::tax_shield) == doctest::Approx(-1500.0).epsilon(1e-12));
+    REQUIRE(buy.depreciation_views.has_value());
+    CHECK(buy.depreciation_views->placed_in_service_quarter == 2);
+    const Json report = o.report();
+    const Json& tax = report_plan(report, "buy-2-at-3").at("depreciation_views").at("tax");
+    CHECK(tax.at("convention") == "mid_quarter");
+    CHECK(tax.at("placed_in_service_quarter") == 2);
+    CHECK(tax.at("rows").at(0).at(3).get<double>() == doctest::Approx(60000.0).epsilon(1e-12));
+  }
+  // Start 2026-10-05: month 3 is January, quarter 1 (Table A-2: 35%): year 1 = 230,000 + 84,000.
+  doc["start"] = "2026-10-05";
+  const ScenarioOutcome o = run_scenario_json(doc);
+  const PlanResult& buy = o.plan("buy-2-at-3");
+  CHECK(in_month(buy, 3, Category::tax_shield) == doctest::Approx(-0.25 * 314000.0 / 12.0).epsilon(1e-12));
+  // The half-year default of the same scenario has no quarter in its report.
+  const Json half_report = run_fixture("tax_depreciation.json").report();
+  const Json& half = report_plan(half_report, "buy-2-at-3").at("depreciation_views");
+  CHECK(half.at("tax").at("convention") == "half_year");
+  CHECK_FALSE(half.at("tax").contains("placed_in_service_quarter"));
+}
+
 TEST_CASE("depreciation ledger: without a view, nothing moves and the report carries no table") {
   Json doc = fixture_json("tax_depreciation.json");
   doc["onprem"]["depreciation"] = {{"life_years", 5}, {"salvage_fraction", 0.1}};
@@ -101,6 +132,7 @@ TEST_CASE("depreciation ledger: each bad depreciation input exits 2 naming its J
       {"class-range", {{"tax", {{"macrs_class_years", 15}}}}, "/onprem/depreciation/tax/macrs_class_years"},
       {"class-missing", {{"tax", {{"bonus_fraction", 1.0}}}}, "/onprem/depreciation/tax/macrs_class_years"},
       {"convention", {{"tax", {{"macrs_class_years", 5}, {"convention", "mid_month"}}}}, "/onprem/depreciation/tax/convention"},
+      {"convention-type", {{"tax", {{"macrs_class_years", 5}, {"convention", 2}}}}, "/onprem/depreciation/tax/convention"},
       {"bonus", {{"tax", {{"macrs_class_years", 5}, {"bonus_fraction", 1.5}}}}, "/onprem/depreciation/tax/bonus_fraction"},
       {"section-179", {{"tax", {{"macrs_class_years", 5}, {"section_179_usd", -1.0}}}}, "/onprem/depreciation/tax/section_179_usd"},
       {"typo", {{"tax", {{"macrs_class_years", 5}, {"bonus", 1.0}}}}, "/onprem/depreciation/tax/bonus"},

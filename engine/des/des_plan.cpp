@@ -48,6 +48,7 @@ bool same_pool_side(const DesPlan& a, const DesPlan& b) {
   const PowerSpec &pa = a.onprem->power, &pb = b.onprem->power;
   return a.nodes == b.nodes && a.gpus_per_node == b.gpus_per_node && a.purchase_h == b.purchase_h &&
          a.onprem->procurement == b.onprem->procurement && a.onprem->carbon == b.onprem->carbon &&
+         a.onprem->spares == b.onprem->spares &&
          (a.onprem->carbon.usd_per_tonne == 0.0 || pa.g_co2_per_kwh == pb.g_co2_per_kwh) &&
          a.idle_kw == b.idle_kw && a.peak_kw == b.peak_kw && a.perf_onprem == b.perf_onprem &&
          a.site_group == b.site_group && a.shift_curve == b.shift_curve && fa.afr_per_year == fb.afr_per_year &&

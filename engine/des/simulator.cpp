@@ -22,6 +22,7 @@
 #include "engine/des/kernel/event_queue.hpp"
 #include "engine/des/month_index.hpp"
 #include "engine/des/node_pool.hpp"
+#include "engine/des/spare_pool.hpp"
 #include "core/random/random.hpp"
 #include "models/site/power.hpp"
 
@@ -31,6 +32,9 @@ namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr int kBackfillScanLimit = 1000;  // waiting jobs a first-fit pass looks at
+// A node_repair event with this target is a failed node, repaired, joining the hot spares
+// (engine/des/spare_pool.hpp); any other target is a node's place coming back up.
+constexpr std::uint32_t kSpareReturn = 0xFFFFFFFFu;
 
 // Where a job in a slot is; a job sent to spot or on-demand leaves its slot (CloudRuns).
 enum class Venue : std::uint8_t { none, held, queued, onprem, reserved };
@@ -102,6 +106,12 @@ class Simulator {
       carbon_usd_per_kwh_ = p.onprem->power.g_co2_per_kwh / 1e6 * p.onprem->carbon.usd_per_tonne;
       node_generation_.assign(p.nodes, 0);
       node_failures_drawn_.assign(p.nodes, 0);
+      repair_end_h_.assign(p.nodes, 0.0);
+      if (p.onprem->spares) {
+        swap_h_ = p.onprem->spares->swap_h;
+        repair_usd_per_failure_ = p.onprem->spares->repair_cost_usd_per_failure;
+        if (purchase_h_ == 0) spares_.deliver(p.onprem->spare_nodes());
+      }
     }
     if (p.reserved_instances > 0) reserved_ = NodePool(p.reserved_instances, p.gpus_per_instance, true);
   }
@@ -185,8 +195,10 @@ class Simulator {
     waiting_synced_h_ = now_;
   }
 
-  // IT power of the pool's state.
-  double it_kw_now() const { return pool_.nodes_up() * p_.idle_kw + kw_per_busy_gpu_ * busy_gpus_; }
+  // IT power of the pool's state; free hot spares draw idle power.
+  double it_kw_now() const {
+    return (pool_.nodes_up() + spares_.free()) * p_.idle_kw + kw_per_busy_gpu_ * busy_gpus_;
+  }
 
   void note_peak() {
     if (!p_.onprem) return;
@@ -267,6 +279,10 @@ class Simulator {
         fail_node(static_cast<int>(e.target));
         return true;
       case EventKind::node_repair:
+        if (e.target == kSpareReturn) {
+          return_spare();
+          return true;
+        }
         if (e.generation != node_generation_[e.target]) return false;
         repair_node(static_cast<int>(e.target));
         return true;
@@ -290,6 +306,7 @@ class Simulator {
     schedule_month_boundary(m + 1);
     if (p_.onprem && static_cast<long>(m) * kHoursPerMonth == purchase_h_) {
       pool_.bring_up_all();  // synced above
+      if (p_.onprem->spares) spares_.deliver(p_.onprem->spare_nodes());
       draw_first_failures(now_);
       note_peak();
       try_start_queued();
@@ -646,6 +663,7 @@ class Simulator {
     const Progress p = run_progress(j);
     j.remaining_h = std::max(0.0, j.remaining_h - p.saved_h * j.run_speed);
     out_.jobs.lost_gpu_hours += j.job.gpus * p.lost_h;
+    out_.jobs.failure_lost_gpu_hours += j.job.gpus * p.lost_h;
   }
 
   // The current run's progress at now_.
@@ -685,7 +703,20 @@ class Simulator {
     sync_onprem();
     pool_.fail(node, killed);
     ++node_generation_[node];
-    events_.push(now_ + p_.onprem->failures.repair_h, EventKind::node_repair, node, node_generation_[node]);
+    // The place is empty for repair_h, or swap_h when a hot spare takes it; the failure instants
+    // stay those of a fleet without spares (the next is drawn from the repair's end), so on a
+    // path a spare changes how long places stay empty and nothing else (common random numbers).
+    const double repair_h = p_.onprem->failures.repair_h;
+    const double empty_h = spares_.take_for_failure(swap_h_, repair_h);
+    repair_end_h_[node] = now_ + repair_h;
+    if (empty_h != repair_h) {
+      ++out_.jobs.spare_swaps;
+      events_.push(now_ + repair_h, EventKind::node_repair, kSpareReturn, 0);
+    }
+    events_.push(now_ + empty_h, EventKind::node_repair, node, node_generation_[node]);
+    out_.jobs.repair_wait_gpu_hours += p_.gpus_per_node * (std::min(now_ + empty_h, horizon_h_) - now_);
+    if (repair_usd_per_failure_ > 0.0)
+      out_.cost_by_month[month_][static_cast<int>(Category::repair)] += repair_usd_per_failure_;
     for (std::uint32_t slot : killed) {
       Slot& j = slots_[slot];
       ++out_.jobs.jobs_hit_by_failures;
@@ -703,9 +734,16 @@ class Simulator {
     sync_onprem();
     pool_.repair(node);
     ++node_generation_[node];
-    draw_failure(node, now_);
+    draw_failure(node, repair_end_h_[node]);
     note_peak();
     try_start_queued();
+  }
+
+  // A failed node's repair has ended: it joins the free spares (and draws idle power).
+  TCO_COLD void return_spare() {
+    sync_onprem();
+    spares_.repaired_node_back();
+    note_peak();
   }
 
   // ------------------------------------------------------------------------------------------
@@ -772,6 +810,10 @@ class Simulator {
   double reserved_speed_[2] = {1.0, 1.0};  // on one instance, on several (multi-node efficiency)
   std::vector<std::uint32_t> node_generation_;
   std::vector<std::uint32_t> node_failures_drawn_;
+  std::vector<double> repair_end_h_;  // by node: when its last failure's repair ends
+  SparePool spares_;
+  double swap_h_ = 0.0;
+  double repair_usd_per_failure_ = 0.0;
   TrivialVector<std::uint32_t> onprem_running_;
   TrivialFifo<QueuedSlot> queue_;
   long live_queued_ = 0;

@@ -60,10 +60,15 @@ struct JobCounters {
   double shift_energy_saved_usd = 0.0;  // E(now) - E(start) of each hold, at the site's forecast prices
   double unserved_gpu_hours = 0.0;  // work left in unfinished jobs (net of the current run's
                                     // progress) and in unservable ones
+  // Goodput (engine/ledger/goodput.hpp): node failures' part of lost_gpu_hours, the GPU-hours
+  // failed nodes' places stood empty (cut at the horizon), and the failures a hot spare covered.
+  double failure_lost_gpu_hours = 0.0;
+  double repair_wait_gpu_hours = 0.0;
+  long spare_swaps = 0;
 
   bool operator==(const JobCounters&) const = default;
   JobCounters& operator+=(const JobCounters& o) {
-    static_assert(sizeof(JobCounters) == 25 * sizeof(double), "a new JobCounters field: add it here");
+    static_assert(sizeof(JobCounters) == 28 * sizeof(double), "a new JobCounters field: add it here");
     submitted += o.submitted;
     completed += o.completed;
     completed_onprem += o.completed_onprem;
@@ -89,6 +94,9 @@ struct JobCounters {
     deferred_h_sum += o.deferred_h_sum;
     shift_energy_saved_usd += o.shift_energy_saved_usd;
     unserved_gpu_hours += o.unserved_gpu_hours;
+    failure_lost_gpu_hours += o.failure_lost_gpu_hours;
+    repair_wait_gpu_hours += o.repair_wait_gpu_hours;
+    spare_swaps += o.spare_swaps;
     return *this;
   }
 };

@@ -50,7 +50,9 @@ DepreciationViews book_depreciation(const OnPremSpec& o, const DepreciableFleet&
 
   TaxDepreciationSpec spec = *o.tax_depreciation;
   spec.section_179_usd *= fleet.section_179_share;
+  spec.placed_in_service_quarter = tax_quarter_of_month(spec.start_month_of_year, p);
   v.tax_by_year = tax_depreciation_by_year(fleet.cost_usd, spec);
+  if (spec.convention == MacrsConvention::mid_quarter) v.placed_in_service_quarter = spec.placed_in_service_quarter;
   std::vector<double> tax_yearly_usd;
   for (const auto& y : v.tax_by_year) tax_yearly_usd.push_back(y.total_usd);
   const std::vector<double> deduction_usd = monthly_from_yearly(tax_yearly_usd, months);

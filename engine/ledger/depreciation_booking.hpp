@@ -4,6 +4,7 @@
 //   Tax shield without a tax view: -tax_rate x the book depreciation of each month, at its end.
 //   With a tax view: tax year k (months p + 12k .. p + 12k + 11) deducts its MACRS / bonus /
 //     section 179 total evenly, 1/12 a month, at each month's end; the shield is -tax_rate x that.
+//     The mid-quarter convention takes its table from the calendar quarter of month p.
 //     When the fleet is sold at the horizon's end (the residual), the tax on the sale is
 //     tax_rate x (recapture + capital gain - loss) of the sold part (its pro-rata share of the
 //     tax basis left), booked in the same category at the end of month H-1.
@@ -24,6 +25,7 @@ struct DepreciationViews {
   double book_total_usd = 0.0;                 // inside the horizon
   std::vector<double> book_usd_by_year;        // the whole life, year 0 = the purchase year
   std::vector<TaxDepreciationYear> tax_by_year;  // the whole recovery; empty without a tax view
+  int placed_in_service_quarter = 0;           // 1..4 with the mid-quarter convention, else 0
   SaleTaxBase sale;                            // of the fleet sold at the horizon's end (tax view)
   double sale_tax_usd = 0.0;                   // tax_rate x sale.taxable_usd(); negative = a saving
 };

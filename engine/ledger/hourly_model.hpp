@@ -24,8 +24,9 @@
 // 1 / q = 1 exactly). Reserved capacity is a pool that work packs into, paid whole whether used
 // or not: q does not touch it. A plan that does not burst carries the overflow as a backlog into
 // the next hour.
-//   IT_kW = N_up idle_kw + (peak_kw - idle_kw) busy / G,  facility_kW = IT_kW x PUE
-// (the GPUs that packing leaves empty draw idle power: busy counts only GPUs doing work).
+//   IT_kW = (N_up + S) idle_kw + (peak_kw - idle_kw) busy / G,  facility_kW = IT_kW x PUE
+// (the GPUs that packing leaves empty draw idle power: busy counts only GPUs doing work; S hot
+// spares, HourInputs::idle_nodes, draw idle power and do no work).
 // Example: N_up 2, G 8, D 20, perf 1, rate 1: busy 16, overflow 4 -> one 8-GPU on-demand
 // instance (8 GPU-hours billed for 4 of work). With packing 0.75 and D 16: busy 12,
 // overflow 4 -> one 8-GPU instance. Cloud packing 0.5: 4 GPUs of overflow bill
@@ -62,6 +63,7 @@ struct FleetParams {
 struct HourInputs {
   double demand_gpus = 0.0;
   double nodes_up = 0.0;
+  double idle_nodes = 0.0;          // powered nodes that take no work: the hot spares (models/site/spares.hpp)
   double work_rate = 1.0;           // 1 - throttle_fraction in a throttled hour
   double pue = 1.0;
   double usd_per_kwh = 0.0;         // escalated, shocks applied
@@ -172,7 +174,7 @@ TCO_HD HourOutcome step_hour(const FleetParams& f, const HourInputs& in, double 
   else
     out.backlog_gpu_hours = onprem.overflow;
 
-  out.it_kw = in.nodes_up * f.idle_kw + divide((f.peak_kw - f.idle_kw) * busy, f.gpus_per_node);
+  out.it_kw = (in.nodes_up + in.idle_nodes) * f.idle_kw + divide((f.peak_kw - f.idle_kw) * busy, f.gpus_per_node);
   out.facility_kw = out.it_kw * in.pue;
   out.energy_usd = out.facility_kw * in.usd_per_kwh;
   return out;

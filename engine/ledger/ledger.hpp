@@ -28,8 +28,9 @@ enum class Category {
   residual,
   tax_shield,
   carbon,  // the carbon price on on-prem CO2 (models/site/carbon.hpp)
+  repair,  // parts and labour per node failure (models/site/spares.hpp); reported only when a plan opts in
 };
-inline constexpr int kCategoryCount = 15;
+inline constexpr int kCategoryCount = 16;
 
 std::string_view category_name(Category c);
 inline Category category_at(int index) { return static_cast<Category>(index); }

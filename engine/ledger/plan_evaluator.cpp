@@ -116,6 +116,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
     HourInputs in;
     in.demand_gpus = demand_gpus[h];
     in.nodes_up = h >= nodes_from_hour ? nodes : 0.0;
+    if (in.nodes_up > 0.0) in.idle_nodes = plan.onprem->spare_nodes();
     if (plan.onprem) {
       in.work_rate = site[h].work_rate;
       in.pue = site[h].pue;
@@ -169,8 +170,8 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
 
   if (plan.onprem && nodes > 0) {
     const auto& o = *plan.onprem;
-    r.facility = facility_figures(o, nodes);
-    const OwnershipSummary own = book_ownership_costs(o, {nodes, static_cast<double>(r.facility.racks), 1.0, std::nullopt},
+    r.facility = facility_figures(o, owned_nodes(plan));
+    const OwnershipSummary own = book_ownership_costs(o, {owned_nodes(plan), static_cast<double>(r.facility.racks), 1.0, std::nullopt},
                                                       months, r.ledger);
     r.depreciation_usd_by_month = own.depreciation_usd_by_month;
     r.depreciation_total_usd = own.depreciation_total_usd;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/ledger/depreciation_booking.hpp"
+#include "engine/ledger/goodput.hpp"
 #include "engine/ledger/hourly_model.hpp"
 #include "engine/ledger/ledger.hpp"
 #include "engine/ledger/ownership_costs.hpp"
@@ -96,6 +97,9 @@ struct PlanResult {
   // depreciation view (`depreciation.method` or `depreciation.tax`); absent otherwise.
   std::optional<DepreciationViews> depreciation_views;
   std::optional<ProcurementFigures> procurement;
+  // The replay's goodput (mean figures over the paths), for a plan that opts in with
+  // `onprem.spares`; absent otherwise, and from the fluid models (they draw no failures to lose).
+  std::optional<GoodputFigures> goodput;
 };
 
 // The figures of one delivery month (the deterministic run: the planned month).

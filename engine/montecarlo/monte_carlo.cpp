@@ -14,6 +14,7 @@
 #include "engine/des/checkpoint.hpp"
 #include "engine/des/des_plan.hpp"
 #include "engine/des/job_stream.hpp"
+#include "engine/des/path_goodput.hpp"
 #include "core/error.hpp"
 #include "engine/ledger/ownership_costs.hpp"
 #include "core/parallel/process_group.hpp"
@@ -61,9 +62,9 @@ PlanFixed fixed_costs(const Scenario& s, const Plan& plan, std::optional<int> de
   f.ledger = Ledger(s.horizon_months);
   f.ownership.depreciation_usd_by_month.assign(s.horizon_months, 0.0);
   if (plan.onprem && plan.onprem_nodes > 0) {
-    f.facility = facility_figures(*plan.onprem, plan.onprem_nodes);
+    f.facility = facility_figures(*plan.onprem, owned_nodes(plan));
     f.ownership = book_ownership_costs(
-        *plan.onprem, {plan.onprem_nodes, static_cast<double>(f.facility.racks), 1.0, delivery_month},
+        *plan.onprem, {owned_nodes(plan), static_cast<double>(f.facility.racks), 1.0, delivery_month},
         s.horizon_months, f.ledger);
   }
   f.total_usd = f.ledger.total_usd();
@@ -197,6 +198,20 @@ PlanResult mean_plan_result(const Scenario& s, const Plan& plan, const PlanFixed
   if (const double x = r.total_usd / r.gpu_hours.useful; r.gpu_hours.useful > 0.0 && std::isfinite(x))
     r.usd_per_useful_gpu_hour = x;
   return r;
+}
+
+// The figures summed over `paths` paths, as means; the goodput of those means (pooled over the
+// paths, so that a reader can recompute it from the GPU-hours shown beside it).
+GoodputFigures mean_goodput(const GoodputFigures& sums, long paths) {
+  const double n = static_cast<double>(paths);
+  GoodputFigures g;
+  g.useful_gpu_hours = sums.useful_gpu_hours / n;
+  g.lost_gpu_hours = sums.lost_gpu_hours / n;
+  g.repair_wait_gpu_hours = sums.repair_wait_gpu_hours / n;
+  g.node_failures = sums.node_failures / n;
+  g.spare_swaps = sums.spare_swaps / n;
+  g.goodput = goodput_ratio(g.useful_gpu_hours, g.lost_gpu_hours, g.repair_wait_gpu_hours);
+  return g;
 }
 
 // One pass over path 0's jobs: unconstrained peak concurrency and per-class sizes.
@@ -369,6 +384,13 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   const bool any_spot = std::any_of(prepared.plans.begin(), prepared.plans.end(),
                                     [](const des::DesPlan& d) { return d.spot_allowed; });
   std::vector<PlanAccumulator> acc(plan_count);
+  // Goodput, for the plans that opt in with onprem.spares: per path and summed over the paths.
+  std::vector<std::vector<double>> goodput_by_path(plan_count);
+  std::vector<GoodputFigures> goodput_sums(plan_count);
+  auto goodput_reported = [&s](std::size_t k) {
+    const Plan& p = s.plans[k];
+    return p.onprem && p.onprem->spares && p.onprem_nodes > 0;
+  };
   mc.npv_by_path.assign(plan_count, {});
   std::vector<std::vector<double>> nominal_by_path(plan_count);
   const int baseline = s.baseline_index;
@@ -464,6 +486,11 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
         nominal_by_path[k].push_back(f.total_usd + operating.total_usd());
         acc[k].add(out);
         mc.total_events += out.events;
+        if (goodput_reported(k)) {
+          const GoodputFigures g = des::path_goodput(out);
+          goodput_by_path[k].push_back(g.goodput);
+          des::add_goodput(goodput_sums[k], g);
+        }
       }
     }
     done += batch;
@@ -493,6 +520,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
     st.job_means = acc[k].counters;
     for (double& v : st.job_means) v /= static_cast<double>(done);
     st.events_per_path = acc[k].events / static_cast<double>(done);
+    if (goodput_reported(k)) st.goodput = summarize(goodput_by_path[k], WorstTail::low);  // a low goodput is the bad tail
     mc.plans.push_back(std::move(st));
   }
   mc.comparisons = paired_comparisons(s, mc.npv_by_path, nominal_by_path);
@@ -513,6 +541,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
         mean_plan_result(s, plan, drawn_delivery ? drawn[k].mean(s, fixed[k]) : fixed[k], acc[k], done));
     if (plan.onprem && plan.onprem_nodes > 0 && plan.onprem->procurement)
       run.plans.back().procurement = path_procurement_figures(s, plan, fixed[k], drawn[k], done);
+    if (goodput_reported(k)) run.plans.back().goodput = mean_goodput(goodput_sums[k], done);
     const double unfinished = mc.plans[k].job_means[job_counter_index("unfinished")];
     if (unfinished > 0.0 && !s.plans[k].bursts())
       warn(run, s, "jobs-unfinished", "/plans/" + std::to_string(k),

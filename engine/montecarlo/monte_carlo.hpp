@@ -52,6 +52,7 @@ struct McPlanStats {
   Summary total_nominal_usd;
   std::vector<double> job_means;  // the JobCounters fields, averaged, in job_counter_names() order
   double events_per_path = 0.0;
+  std::optional<Summary> goodput;  // per path, for a plan with onprem.spares (engine/ledger/goodput.hpp)
 };
 
 struct McComparisonStats {

@@ -97,12 +97,14 @@ struct MonthInputs {
   double spot_mult;
   double on_demand_process;  // the month's price process multipliers (1 without one)
   double spot_process;
+  double idle_nodes = 0.0;   // the hot spares, powered while the fleet is
 };
 
 TCO_SWEEP_INLINE HourInputs hour_inputs(const MonthInputs& a, int j) {
   HourInputs in;
   in.demand_gpus = a.demand[j] * a.growth[j];
   in.nodes_up = a.nodes_up[j];
+  in.idle_nodes = a.idle_nodes;
   in.work_rate = a.work_rate[j];
   in.pue = a.pue[j];
   in.usd_per_kwh = a.usd_per_kwh[j] * a.power_mult;
@@ -334,6 +336,7 @@ TCO_SWEEP_INLINE void plan_month_on_path(const SweepPointHeader& pt, const Sweep
     std::fill(t.nodes, t.nodes + n, nodes);
   }
   a.nodes_up = t.nodes;
+  if (nodes > 0.0) a.idle_nodes = p.spare_nodes;
   if (p.pue_offset >= 0) {
     a.usd_per_kwh = data + p.usd_per_kwh_offset + h0;
     if (p.ambient_c_offset >= 0) {

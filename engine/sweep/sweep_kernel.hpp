@@ -59,6 +59,7 @@ struct SweepPlanParams {
   double fixed_npv_usd = 0.0;    // capex, financing, lease, maintenance, facility, staff,
   double fixed_total_usd = 0.0;  // reserved, residual, tax shield: the same on every path
   double nodes = 0.0;
+  double spare_nodes = 0.0;      // hot spares: idle power from nodes_from_hour, no work
   long nodes_from_hour = 0;
   long pue_offset = -1;          // site series [hours]: PUE, USD/kWh (escalated), work rate
   long usd_per_kwh_offset = -1;
@@ -318,6 +319,7 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
       in.demand_gpus = demand[h];
       if (growth) in.demand_gpus *= growth_m * std::exp(lambda * static_cast<double>(h - h0));
       in.nodes_up = nodes;
+      if (nodes > 0.0) in.idle_nodes = p.spare_nodes;
       if (failures > 0 && nodes > 0.0) in.nodes_up = nodes - sweep_nodes_down(starts, failures, p.repair_h, h, tracker);
       if (p.pue_offset >= 0) {
         in.pue = data[p.pue_offset + h];

@@ -119,11 +119,12 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
     const int nodes = plan.onprem ? plan.onprem_nodes : 0;
     if (nodes > 0) {  // the embodied part of `carbon` is fixed; the kernel books the grid's part
       Ledger embodied(months);
-      book_embodied_carbon(*plan.onprem, nodes, plan.onprem->planned_delivery_month(), months, embodied);
+      book_embodied_carbon(*plan.onprem, owned_nodes(plan), plan.onprem->planned_delivery_month(), months, embodied);
       p.fixed_npv_usd += embodied.npv_usd(s.discount_rate_per_year);
       p.fixed_total_usd += embodied.total_usd();
     }
     p.nodes = nodes;
+    if (nodes > 0) p.spare_nodes = plan.onprem->spare_nodes();
     // The kernel has no delivery draw: a fixed slip shifts the delivery, a drawn one is refused.
     if (plan.onprem && plan.onprem->delivery_drawn())
       throw InputError(s.file, "/onprem/procurement/delivery_slip_months",

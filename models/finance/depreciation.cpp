@@ -13,6 +13,23 @@ constexpr std::array<double, 4> kMacrs3Year = {33.33, 44.45, 14.81, 7.41};
 constexpr std::array<double, 6> kMacrs5Year = {20.00, 32.00, 19.20, 11.52, 11.52, 5.76};
 constexpr std::array<double, 8> kMacrs7Year = {14.29, 24.49, 17.49, 12.49, 8.93, 8.92, 8.93, 4.46};
 
+// IRS Publication 946, Tables A-2 to A-5 (mid-quarter convention), by the quarter of the tax year
+// the property is placed in service: year 1 takes the 200% declining rate for 10.5, 7.5, 4.5 or
+// 1.5 of its 12 months (5-year, Q1: 40% x 10.5 / 12 = 35%).
+constexpr std::array<std::array<double, 4>, 4> kMacrs3YearMidQuarter = {{{58.33, 27.78, 12.35, 1.54},
+                                                                         {41.67, 38.89, 14.14, 5.30},
+                                                                         {25.00, 50.00, 16.67, 8.33},
+                                                                         {8.33, 61.11, 20.37, 10.19}}};
+constexpr std::array<std::array<double, 6>, 4> kMacrs5YearMidQuarter = {{{35.00, 26.00, 15.60, 11.01, 11.01, 1.38},
+                                                                         {25.00, 30.00, 18.00, 11.37, 11.37, 4.26},
+                                                                         {15.00, 34.00, 20.40, 12.24, 11.30, 7.06},
+                                                                         {5.00, 38.00, 22.80, 13.68, 10.94, 9.58}}};
+constexpr std::array<std::array<double, 8>, 4> kMacrs7YearMidQuarter = {
+    {{25.00, 21.43, 15.31, 10.93, 8.75, 8.74, 8.75, 1.09},
+     {17.85, 23.47, 16.76, 11.97, 8.87, 8.87, 8.87, 3.34},
+     {10.71, 25.51, 18.22, 13.02, 9.30, 8.85, 8.86, 5.53},
+     {3.57, 27.55, 19.68, 14.06, 10.04, 8.73, 8.73, 7.64}}};
+
 int years_of_life(double life_years) { return static_cast<int>(std::ceil(life_years - 1e-9)); }
 
 }  // namespace
@@ -55,8 +72,30 @@ std::span<const double> macrs_half_year_percent(int class_years) {
   }
 }
 
+std::span<const double> macrs_mid_quarter_percent(int class_years, int quarter) {
+  if (quarter < 1 || quarter > 4) return {};
+  switch (class_years) {
+    case 3: return kMacrs3YearMidQuarter[quarter - 1];
+    case 5: return kMacrs5YearMidQuarter[quarter - 1];
+    case 7: return kMacrs7YearMidQuarter[quarter - 1];
+    default: return {};
+  }
+}
+
+const char* macrs_convention_name(MacrsConvention convention) {
+  return convention == MacrsConvention::mid_quarter ? "mid_quarter" : "half_year";
+}
+
+int tax_quarter_of_month(int start_month_of_year, int model_month) {
+  const int calendar_month_index = (start_month_of_year - 1 + model_month) % 12;  // 0 = January
+  return calendar_month_index / 3 + 1;
+}
+
 std::vector<TaxDepreciationYear> tax_depreciation_by_year(double cost_usd, const TaxDepreciationSpec& spec) {
-  const std::span<const double> percent = macrs_half_year_percent(spec.macrs_class_years);
+  const std::span<const double> percent =
+      spec.convention == MacrsConvention::mid_quarter
+          ? macrs_mid_quarter_percent(spec.macrs_class_years, spec.placed_in_service_quarter)
+          : macrs_half_year_percent(spec.macrs_class_years);
   const double section_179_usd = std::clamp(spec.section_179_usd, 0.0, cost_usd);
   const double bonus_usd = spec.bonus_fraction * (cost_usd - section_179_usd);
   const double macrs_basis_usd = cost_usd - section_179_usd - bonus_usd;

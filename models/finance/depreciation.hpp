@@ -6,12 +6,14 @@
 //     year where that is larger. Both books total C - S.
 //   Tax, in the IRS order: s179 = min(section_179_usd, C); bonus = bonus_fraction x (C - s179);
 //     MACRS on the rest, R = C - s179 - bonus: year k takes p_k x R, p_k from the half-year table
-//     (IRS Publication 946, Table A-1). Salvage is ignored for tax.
+//     (IRS Publication 946, Table A-1) or, with the mid-quarter convention, from the table of the
+//     quarter the property is placed in service (Tables A-2..A-5). Salvage is ignored for tax.
 //   Sale at price P with tax basis B (C less the deductions taken): gain P - B when positive, of
 //     which min(P, C) - B is ordinary income (the recapture) and P - C above cost a capital gain;
 //     a loss B - P when the price is below the basis.
 // Example: $1,000,000 of MACRS 5-year property, no bonus: 200,000, 320,000, 192,000, 115,200,
-// 115,200, 57,600. With 40% bonus: 400,000 + 20% of 600,000 = $520,000 in year 0.
+// 115,200, 57,600. With 40% bonus: 400,000 + 20% of 600,000 = $520,000 in year 0. Mid-quarter,
+// placed in service in Q4: 50,000, 380,000, 228,000, 136,800, 109,400, 95,800.
 #pragma once
 
 #include <span>
@@ -30,10 +32,27 @@ std::vector<double> book_depreciation_by_year_usd(BookMethod method, double cost
 // (IRS Publication 946, Table A-1); empty for another class.
 std::span<const double> macrs_half_year_percent(int class_years);
 
+// The mid-quarter convention's percentages for a 3, 5 or 7-year class placed in service in quarter
+// 1..4 of the tax year (IRS Publication 946, Tables ); empty for another class or quarter.
+std::span<const double> macrs_mid_quarter_percent(int class_years, int quarter);
+
+// The quarter (1..4) of a calendar tax year that holds model month `model_month` (0 = the scenario's
+// start) when month 0 is calendar month `start_month_of_year` (1..12).
+// Example: a start in November (11), delivery at model month 3 = February: quarter 1.
+int tax_quarter_of_month(int start_month_of_year, int model_month);
+
+enum class MacrsConvention { half_year, mid_quarter };
+const char* macrs_convention_name(MacrsConvention convention);  // "half_year" | "mid_quarter"
+
 struct TaxDepreciationSpec {
   int macrs_class_years = 5;    // 3, 5 or 7
   double bonus_fraction = 0.0;  // of the cost left after section 179
   double section_179_usd = 0.0; // expensed first, up to the cost
+  MacrsConvention convention = MacrsConvention::half_year;
+  // The calendar month (1..12) of model month 0, from the scenario's start (not an input): the
+  // mid-quarter convention takes its quarter from the delivery month's calendar month.
+  int start_month_of_year = 1;
+  int placed_in_service_quarter = 1;  // 1..4; mid-quarter only, set from the delivery month
 };
 
 struct TaxDepreciationYear {

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/io/atomic_file.hpp"
+#include "reports/json/goodput_json.hpp"
 
 namespace tco {
 
@@ -119,6 +120,15 @@ std::string depreciation_table(const Json& report) {
          out;
 }
 
+// One row per plan with `goodput` (reports/json/goodput_json.hpp); empty when none has one.
+std::string goodput_table(const Json& report) {
+  const std::vector<Json> rows = goodput_rows(report);
+  if (rows.empty()) return "";
+  std::string out = row(Json(goodput_columns()));
+  for (const Json& r : rows) out += row(r);
+  return out;
+}
+
 }  // namespace
 
 CsvTables csv_tables(const Json& report) {
@@ -130,6 +140,7 @@ CsvTables csv_tables(const Json& report) {
     tables.emplace_back("sensitivity.csv", objects_table(report.at("sensitivity").at("tornado").at("inputs")));
   if (std::string t = procurement_table(report); !t.empty()) tables.emplace_back("procurement.csv", std::move(t));
   if (std::string t = depreciation_table(report); !t.empty()) tables.emplace_back("depreciation.csv", std::move(t));
+  if (std::string t = goodput_table(report); !t.empty()) tables.emplace_back("goodput.csv", std::move(t));
   return tables;
 }
 

@@ -11,6 +11,7 @@
 #include "reports/html/html_charts.hpp"
 #include "reports/html/html_depreciation.hpp"
 #include "reports/html/html_monte_carlo.hpp"
+#include "reports/html/html_goodput.hpp"
 #include "reports/html/html_procurement.hpp"
 #include "reports/verdict/verdict_text.hpp"
 
@@ -206,6 +207,7 @@ std::string html_report(const Json& report) {
   html += carbon_section(report);
   html += procurement_section(report);
   html += depreciation_section(report);
+  html += goodput_section(report);
   html += "<h2>Cost by category</h2>\n" + breakdown_table(report);
   html += "<h2>Breakevens</h2>\n" + breakevens_section(report);
   html += "<h2>Monthly cash flows</h2>\n" + monthly_tables(report);

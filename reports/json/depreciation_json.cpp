@@ -22,10 +22,12 @@ Json tax_json(const TaxDepreciationSpec& spec, const DepreciationViews& v) {
     const TaxDepreciationYear& y = v.tax_by_year[k];
     rows.push_back(Json::array({k + 1, y.section_179_usd, y.bonus_usd, y.macrs_usd, y.total_usd, y.basis_after_usd}));
   }
-  return {{"macrs_class_years", spec.macrs_class_years},
-          {"convention", "half_year"},
-          {"columns", {"year", "section_179_usd", "bonus_usd", "macrs_usd", "deduction_usd", "tax_basis_after_usd"}},
-          {"rows", rows}};
+  Json out = {{"macrs_class_years", spec.macrs_class_years},
+              {"convention", macrs_convention_name(spec.convention)},
+              {"columns", {"year", "section_179_usd", "bonus_usd", "macrs_usd", "deduction_usd", "tax_basis_after_usd"}},
+              {"rows", rows}};
+  if (spec.convention == MacrsConvention::mid_quarter) out["placed_in_service_quarter"] = v.placed_in_service_quarter;
+  return out;
 }
 
 }  // namespace

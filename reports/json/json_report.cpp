@@ -1,6 +1,10 @@
 #include "reports/json/json_report.hpp"
+
+#include <algorithm>
+
 #include "core/io/finite_figures.hpp"
 #include "reports/json/depreciation_json.hpp"
+#include "reports/json/goodput_json.hpp"
 #include "reports/json/procurement_json.hpp"
 #include "reports/json/implied_forward_json.hpp"
 
@@ -13,18 +17,24 @@ namespace {
 Json opt(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
 Json opt(const std::optional<int>& v) { return v ? Json(*v) : Json(nullptr); }
 
-Json breakdown(const Ledger& ledger, double rate, bool discounted) {
+// The `repair` category is in the report only when a plan of the scenario opts in with
+// `onprem.spares` (the reports of every other scenario stay as they were).
+bool shown(Category c, bool with_repair) { return c != Category::repair || with_repair; }
+
+Json breakdown(const Ledger& ledger, double rate, bool discounted, bool with_repair) {
   Json out = Json::object();
   for (int c = 0; c < kCategoryCount; ++c) {
     const Category cat = category_at(c);
+    if (!shown(cat, with_repair)) continue;
     out[std::string(category_name(cat))] = discounted ? ledger.category_npv_usd(cat, rate) : ledger.category_total_usd(cat);
   }
   return out;
 }
 
-Json monthly_table(const PlanResult& r, double rate) {
+Json monthly_table(const PlanResult& r, double rate, bool with_repair) {
   Json columns = Json::array({"month"});
-  for (int c = 0; c < kCategoryCount; ++c) columns.push_back(std::string(category_name(category_at(c))));
+  for (int c = 0; c < kCategoryCount; ++c)
+    if (shown(category_at(c), with_repair)) columns.push_back(std::string(category_name(category_at(c))));
   for (const char* extra : {"total_usd", "cumulative_discounted_usd", "depreciation_usd", "peak_facility_kw",
                             "start_of_month_usd"})
     columns.push_back(extra);
@@ -32,7 +42,8 @@ Json monthly_table(const PlanResult& r, double rate) {
   Json rows = Json::array();
   for (int m = 0; m < r.ledger.months(); ++m) {
     Json row = Json::array({m});
-    for (int c = 0; c < kCategoryCount; ++c) row.push_back(r.ledger.month_category_usd(m, category_at(c)));
+    for (int c = 0; c < kCategoryCount; ++c)
+      if (shown(category_at(c), with_repair)) row.push_back(r.ledger.month_category_usd(m, category_at(c)));
     row.push_back(r.ledger.month_total_usd(m));
     row.push_back(cumulative[m]);
     row.push_back(r.depreciation_usd_by_month[m]);
@@ -43,7 +54,7 @@ Json monthly_table(const PlanResult& r, double rate) {
   return {{"columns", columns}, {"rows", rows}};
 }
 
-Json plan_json(const Plan& plan, const PlanResult& r, double rate) {
+Json plan_json(const Plan& plan, const PlanResult& r, double rate, bool with_repair) {
   const auto& g = r.gpu_hours;
   Json out = {{"name", plan.name},
               {"kind", to_string(plan.kind)},
@@ -51,8 +62,8 @@ Json plan_json(const Plan& plan, const PlanResult& r, double rate) {
               {"total_nominal_usd", r.total_usd},
               {"npv_usd", r.npv_usd},
               {"usd_per_useful_gpu_hour", opt(r.usd_per_useful_gpu_hour)},
-              {"breakdown_nominal_usd", breakdown(r.ledger, rate, false)},
-              {"breakdown_npv_usd", breakdown(r.ledger, rate, true)},
+              {"breakdown_nominal_usd", breakdown(r.ledger, rate, false, with_repair)},
+              {"breakdown_npv_usd", breakdown(r.ledger, rate, true, with_repair)},
               {"onprem_utilization", opt(r.onprem_utilization)},
               {"gpu_hours",
                {{"useful", g.useful},
@@ -78,10 +89,11 @@ Json plan_json(const Plan& plan, const PlanResult& r, double rate) {
                 {"provisioned_it_kw", r.facility.provisioned_it_kw}}},
               {"co2_kg", {{"onprem", r.co2_onprem_kg}, {"cloud", opt(r.co2_cloud_kg)}, {"embodied", r.co2_embodied_kg}}},
               {"depreciation_total_usd", r.depreciation_total_usd},
-              {"monthly", monthly_table(r, rate)}};
+              {"monthly", monthly_table(r, rate, with_repair)}};
   // Only for a scenario that opts in to a depreciation view, so other reports keep their bytes.
   if (plan.onprem && r.depreciation_views) out["depreciation_views"] = depreciation_views_json(*plan.onprem, *r.depreciation_views);
   if (r.procurement) out["procurement"] = procurement_json(*r.procurement);
+  if (r.goodput) out["goodput"] = goodput_json(*r.goodput, plan.onprem->spare_nodes());
   return out;
 }
 
@@ -167,7 +179,10 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
                       {"peak_gpus", run.demand.peak_gpus}};
 
   Json plans = Json::array();
-  for (std::size_t i = 0; i < s.plans.size(); ++i) plans.push_back(plan_json(s.plans[i], run.plans[i], rate));
+  const bool with_repair = std::any_of(s.plans.begin(), s.plans.end(),
+                                      [](const Plan& p) { return p.onprem && p.onprem->spares; });
+  for (std::size_t i = 0; i < s.plans.size(); ++i)
+    plans.push_back(plan_json(s.plans[i], run.plans[i], rate, with_repair));
   report["plans"] = plans;
 
   Json comparisons = Json::array();
@@ -267,6 +282,7 @@ Json report_json(const Scenario& s, const MonteCarloRun& mc, const RunMetadata& 
                      {"jobs_mean_per_path", jobs},
                      {"events_per_path", p.events_per_path},
                      {"scheduling", to_json(s.plans[k].scheduling)}});
+    if (p.goodput) plans.back()["goodput"] = summary_json(*p.goodput);
   }
   Json advice = Json::array();
   for (const CheckpointAdvice& a : mc.checkpoint_advice) {

@@ -11,6 +11,7 @@
 #include <xlsxwriter.h>
 
 #include "core/error.hpp"
+#include "reports/json/goodput_json.hpp"
 #include "reports/markdown/markdown_summary.hpp"
 #include "reports/verdict/verdict_text.hpp"
 
@@ -582,6 +583,17 @@ void write_depreciation(Sheet sheet, const Json& plans, const Formats& f) {
   sheet.width(1, 10, 16);
 }
 
+// One row per plan with `goodput`, as goodput.csv (reports/json/goodput_json.hpp).
+void write_goodput(Sheet sheet, const std::vector<Json>& rows, const Formats& f) {
+  const std::vector<std::string>& header = goodput_columns();
+  for (std::size_t c = 0; c < header.size(); ++c) sheet.str(0, static_cast<int>(c), header[c], f.bold);
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    for (std::size_t c = 0; c < header.size(); ++c)
+      sheet.value(static_cast<int>(r + 1), static_cast<int>(c), rows[r][c], header[c] == "repair_usd" ? f.usd : nullptr);
+  sheet.width(0, 0, 24);
+  sheet.width(1, static_cast<int>(header.size()) - 1, 16);
+}
+
 void build_workbook(const Json& report, const WorkbookPaths& paths, const std::string& file) {
   lxw_workbook* wb = workbook_new(file.c_str());
   if (!wb) throw InputError(file, "", "cannot create the workbook here");
@@ -616,6 +628,8 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
       write_procurement(Sheet(workbook_add_worksheet(wb, "Procurement"), &first_error), plans, f);
     if (has_depreciation_views(plans))
       write_depreciation(Sheet(workbook_add_worksheet(wb, "Depreciation"), &first_error), plans, f);
+    if (const std::vector<Json> rows = goodput_rows(report); !rows.empty())
+      write_goodput(Sheet(workbook_add_worksheet(wb, "Goodput"), &first_error), rows, f);
   } catch (...) {
     workbook_close(wb);  // frees it; the caller removes the partial file
     throw;
@@ -630,7 +644,7 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
 }  // namespace
 
 std::vector<std::string> workbook_plan_sheet_names(const std::vector<std::string>& plan_names) {
-  std::set<std::string> taken = {"inputs", "summary", "paths", "procurement", "depreciation"};
+  std::set<std::string> taken = {"inputs", "summary", "paths", "procurement", "depreciation", "goodput"};
   std::vector<std::string> out;
   for (const std::string& plan : plan_names) {
     std::string base;
