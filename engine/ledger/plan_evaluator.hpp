@@ -10,6 +10,7 @@
 #include "engine/ledger/hourly_model.hpp"
 #include "engine/ledger/ledger.hpp"
 #include "engine/ledger/ownership_costs.hpp"
+#include "engine/ledger/venue_hour.hpp"
 #include "models/scenario.hpp"
 
 namespace tco {
@@ -17,6 +18,8 @@ namespace tco {
 struct EvaluationOptions {
   // Multiplies every cloud price (on-demand, spot and reserved): the price breakeven's knob.
   double cloud_price_multiplier = 1.0;
+  // A Monte Carlo path of the venues' availability (engine/ledger/venue_hour.hpp); absent: its expectation.
+  std::optional<VenueDrawKey> venue_draws;
 };
 
 struct GpuHours {
@@ -96,6 +99,7 @@ struct PlanResult {
   // depreciation view (`depreciation.method` or `depreciation.tax`); absent otherwise.
   std::optional<DepreciationViews> depreciation_views;
   std::optional<ProcurementFigures> procurement;
+  std::vector<VenueFigures> venues;  // a plan with venues: one per venue, in order
 };
 
 // The figures of one delivery month (the deterministic run: the planned month).
