@@ -209,7 +209,8 @@ TEST_CASE("venues: work no venue takes waits, is costed per GPU-hour waited, and
   CHECK(r.ledger.category_total_usd(Category::waiting) == doctest::Approx(2.0 * 9605340.0).epsilon(kEps));
   // The venue: 8 instances x $16 x 730 h = $93,440.
   CHECK(venue(r, "hyperscaler").cost_usd == doctest::Approx(93440.0).epsilon(kEps));
-  const Json& v = report_plan(o.report(), "short").at("venues");
+  const Json report = o.report();
+  const Json& v = report_plan(report, "short").at("venues");
   CHECK(v.at("unserved_gpu_hours").get<double>() == doctest::Approx(26280.0).epsilon(kEps));
   CHECK(v.at("waited_gpu_hours").get<double>() == doctest::Approx(9605340.0).epsilon(kEps));
 }
@@ -278,10 +279,12 @@ TEST_CASE("venues: bad input names the file and the JSON pointer") {
   CHECK(with(Json::array({{{"name", "x"}}})).find("/plans/0/venues/0") == 0);  // no offer
   CHECK(with(Json::array({hyperscaler()}), {{"spot_share", 0.5}}).find("/plans/0/spot_share: expected 0 in a plan with \"venues\"") == 0);
   // An offer without a spot price cannot be a spot venue.
-  const Json no_spot = {{"name", "x"}, {"price", "spot"}, {"offer", "test/gpu8/region-a"}};
-  Json doc = month_of_100(Json::array({cloud_plan("p", Json::array({no_spot}))}));
-  doc["plans"][0]["venues"][0]["offer"] = {{"id", "test/gpu8/region-a"}, {"spot_usd_per_hour", nullptr}};
-  CHECK(load_error(doc).find("/plans/0/venues/0/price: expected \"on_demand\"") == 0);
+  const Json no_spot_offer = {{"provider", "test"},       {"instance_type", "gpu8-od"}, {"region", "region-a"},
+                               {"gpu_model", "ref-gpu"},    {"gpus_per_instance", 8},    {"on_demand_usd_per_hour", 10.0},
+                               {"source", "test fixture"}, {"as_of", "2026-01-01"}};
+  CHECK(with(Json::array({{{"name", "x"}, {"price", "spot"}, {"offer", no_spot_offer}}}))
+            .find("/plans/0/venues/0/price: expected \"on_demand\"") == 0);
+  CHECK(with(Json::array({{{"name", "x"}, {"offer", no_spot_offer}}})) == "(accepted)");
   // Onprem plans have no cloud.
   Json onprem = month_of_100(Json::array({{{"name", "own"}, {"kind", "onprem"}, {"onprem_nodes", 2}, {"venues", Json::array({hyperscaler()})}}}));
   CHECK(load_error(onprem).find("/plans/0/venues: expected no cloud venues in an onprem plan") == 0);

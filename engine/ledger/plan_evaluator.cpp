@@ -171,8 +171,10 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   if (venues) r.venues = venue_figures(plan, venues->totals());
 
   if (plan.cloud)
-    r.co2_cloud_kg = cloud_co2_kg(*plan.cloud, r.gpu_hours.on_demand_billed + r.gpu_hours.spot_billed +
-                                                   r.gpu_hours.reserved_used);
+    r.co2_cloud_kg = venues_change_co2(plan)
+                         ? venue_plan_co2_kg(plan, r.gpu_hours.reserved_used, venues->totals())
+                         : cloud_co2_kg(*plan.cloud, r.gpu_hours.on_demand_billed + r.gpu_hours.spot_billed +
+                                                         r.gpu_hours.reserved_used);
 
   if (plan.onprem && nodes > 0) {
     const auto& o = *plan.onprem;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/random/random.hpp"
+#include "engine/ledger/plan_evaluator.hpp"
 
 namespace tco {
 
@@ -36,6 +37,7 @@ VenueStepper::VenueStepper(std::vector<VenueParams> venues, std::optional<VenueD
     : venues_(std::move(venues)),
       draws_(draws),
       held_(venues_.size(), 0.0),
+      availability_(venues_.size(), 1.0),
       hour_(venues_.size()),
       totals_(venues_.size()) {}
 
@@ -58,7 +60,7 @@ VenueTake venue_take(const VenueParams& v, double rest) {
 
 double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, double spot_factor, HourOutcome& out) {
   const int n = static_cast<int>(venues_.size());
-  std::vector<double> availability(n);
+  std::vector<double>& availability = availability_;
   for (int i = 0; i < n; ++i)
     availability[i] = draws_ ? (venue_available(*draws_, i, hour, venues_[i].availability) ? 1.0 : 0.0)
                              : venues_[i].availability;
@@ -119,6 +121,27 @@ HourOutcome step_venue_hour(const FleetParams& f, const HourInputs& in, double b
   out.backlog_gpu_hours = left_gpus * f.perf_cloud;
   out.cloud_work = overflow - out.backlog_gpu_hours;
   return out;
+}
+
+bool venues_change_co2(const Plan& plan) {
+  if (!plan.cloud) return false;
+  const CloudSpec& c = *plan.cloud;
+  return std::any_of(plan.venues.begin(), plan.venues.end(), [&](const CloudVenue& v) {
+    return v.gpu.tdp_w != c.gpu.tdp_w || v.offer.pue != c.offer.pue || v.offer.g_co2_per_kwh != c.offer.g_co2_per_kwh;
+  });
+}
+
+std::optional<double> venue_plan_co2_kg(const Plan& plan, double reserved_gpu_hours,
+                                        const std::vector<VenueTotals>& totals) {
+  std::optional<double> kg = reserved_gpu_hours > 0.0 ? cloud_co2_kg(*plan.cloud, reserved_gpu_hours) : 0.0;
+  for (std::size_t i = 0; i < plan.venues.size() && kg; ++i) {
+    CloudSpec venue_cloud;
+    venue_cloud.offer = plan.venues[i].offer;
+    venue_cloud.gpu = plan.venues[i].gpu;
+    const std::optional<double> v = cloud_co2_kg(venue_cloud, totals[i].billed_gpu_hours);
+    kg = v ? std::optional<double>(*kg + *v) : std::nullopt;
+  }
+  return kg;
 }
 
 std::vector<VenueFigures> venue_figures(const Plan& plan, const std::vector<VenueTotals>& totals) {

@@ -93,6 +93,7 @@ class VenueStepper {
   std::vector<VenueParams> venues_;
   std::optional<VenueDrawKey> draws_;
   std::vector<double> held_;       // instances held in the previous hour
+  std::vector<double> availability_;  // this hour's a_i, or X_i on a Monte Carlo path
   std::vector<VenueHour> hour_;    // this hour's expectation, per venue
   std::vector<VenueTotals> totals_;
 };
@@ -101,6 +102,14 @@ class VenueStepper {
 // as cloud_hour, then the venues; what they leave is out.backlog_gpu_hours (work).
 HourOutcome step_venue_hour(const FleetParams& f, const HourInputs& in, double backlog_gpu_hours, long hour,
                             double venue_price_factor, VenueStepper& venues);
+
+// Whether a venue's offer has another GPU power, PUE or grid than the plan's cloud offer, so
+// that the cloud's CO2 (cloud_co2_kg, SPEC §5) is summed venue by venue.
+bool venues_change_co2(const Plan& plan);
+// The cloud's CO2 of a plan with venues: reserved on the plan's offer plus each venue's billed
+// GPU-hours on its own; null when any of them lacks its PUE or grid.
+std::optional<double> venue_plan_co2_kg(const Plan& plan, double reserved_gpu_hours,
+                                        const std::vector<VenueTotals>& totals);
 
 // A venue's figures over the horizon, for the report.
 struct VenueFigures {
