@@ -28,7 +28,12 @@ void add_plan_warnings(ScenarioRun& run, const Scenario& s, const Plan& plan, co
                        r.throttled_hours));
     }
   }
-  if (r.gpu_hours.unserved > 1e-6) {
+  if (r.gpu_hours.unserved > 1e-6 && !plan.venues.empty()) {
+    warn(run, s, "demand-unserved", pointer + "/venues",
+         fmt::format("plan \"{}\" cannot serve all its demand: {:.1f} GPU-hours of work that no venue took are "
+                     "still waiting at the horizon's end (docs/model.md §3b)",
+                     plan.name, r.gpu_hours.unserved));
+  } else if (r.gpu_hours.unserved > 1e-6) {
     warn(run, s, "demand-unserved", pointer,
          fmt::format("plan \"{}\" cannot serve its demand: {:.0f} GPU-hours of work are still waiting at the "
                      "horizon's end (it does not burst to the cloud)",

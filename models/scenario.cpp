@@ -627,6 +627,47 @@ void check_drawn_deliveries(const Scenario& s, const Json& plans) {
   }
 }
 
+// A plan's "venues" (models/venues/cloud_venue.hpp): each names an offer (a catalog id or an
+// inline record) and its own terms.
+std::vector<CloudVenue> parse_venues(JsonObjectReader& r, Resolver& resolver) {
+  const Json& list = r.value("venues");
+  if (!list.is_array() || list.empty()) r.fail("venues", "a non-empty array of cloud venues", &list);
+  std::vector<CloudVenue> venues;
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string pointer = r.pointer_of("venues") + "/" + std::to_string(i);
+    if (!list[i].is_object()) throw InputError(r.file(), pointer, "expected a venue object, found " + list[i].dump());
+    JsonObjectReader vr(list[i], r.file(), pointer);
+    CloudVenue v;
+    v.offer = resolver.resolve<CloudOffer>("cloud_offer", vr.value("offer"), vr.pointer_of("offer"), parse_cloud_offer);
+    v.gpu = resolve_gpu(resolver, vr, v.offer.gpu_model, vr.pointer_of("offer"));
+    parse_venue_terms(vr, v);
+    vr.finish();
+    if (!names.insert(v.name).second)
+      throw InputError(r.file(), pointer + "/name", "expected a unique venue name, found \"" + v.name + "\" twice");
+    venues.push_back(std::move(v));
+  }
+  return venues;
+}
+
+// Venues are evaluated by the deterministic hourly model (their availability at its
+// expectation); the replay and the hourly model's Monte Carlo paths do not take them yet, and a
+// plan must not quietly lose its venues there.
+void check_venue_runs(const Scenario& s) {
+  for (std::size_t i = 0; i < s.plans.size(); ++i) {
+    if (s.plans[i].venues.empty()) continue;
+    const char* why = s.jobs ? "a \"jobs\" section (the discrete-event replay)"
+                      : s.uncertain ? "an \"uncertain\" section (Monte Carlo paths of the hourly model)"
+                      : s.monte_carlo.paths > 1 ? "monte_carlo.paths > 1 (Monte Carlo paths of the hourly model)"
+                                                : nullptr;
+    if (why)
+      throw InputError(s.file, "/plans/" + std::to_string(i) + "/venues",
+                       fmt::format("plan \"{}\" has venues, which only the deterministic hourly model evaluates so "
+                                   "far; the scenario has {}: drop one of the two",
+                                   s.plans[i].name, why));
+  }
+}
+
 Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_cloud, Resolver& resolver, const Date& start,
                 int horizon_months, const std::string& dir) {
   Plan p;
@@ -707,6 +748,16 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
              fmt::format("a term the offer \"{}\" has a reserved price for (reserved_instances > 0)", o.provenance.id),
              r.has("reserved_term_years") ? &r.value("reserved_term_years") : nullptr);
   }
+  if (r.has("venues")) {
+    if (p.kind == Plan::Kind::onprem) r.fail("venues", "no cloud venues in an onprem plan (use kind \"hybrid\")", &r.value("venues"));
+    if (p.spot_share > 0.0)
+      r.fail("spot_share", "0 in a plan with \"venues\" (a spot venue in the list takes its place)", &r.value("spot_share"));
+    p.venues = parse_venues(r, resolver);
+    if (p.cloud->price_schedules.on_demand || p.cloud->price_schedules.spot)
+      r.fail("venues", "no on-demand or spot price_schedule in the plan's cloud section (with venues its offer prices "
+                       "only reserved capacity; venues follow price_change_per_year)", &r.value("venues"));
+  }
+  r.allow("venues");
   r.finish();
 
   p.resolved = {{"name", p.name},
@@ -717,6 +768,12 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
                 {"spot_share", p.spot_share},
                 {"onprem", p.onprem ? to_json(*p.onprem) : Json(nullptr)},
                 {"cloud", p.cloud ? to_json(*p.cloud) : Json(nullptr)}};
+  // Only a plan that opts in echoes its venues, so every other report keeps its bytes.
+  if (!p.venues.empty()) {
+    Json venues = Json::array();
+    for (const CloudVenue& v : p.venues) venues.push_back(venue_json(v, to_json(v.offer)));
+    p.resolved["venues"] = std::move(venues);
+  }
   return p;
 }
 
@@ -858,6 +915,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   r.allow("uncertain");
   r.finish();
   check_drawn_deliveries(s, plans);
+  check_venue_runs(s);
   // The whole catalog, also the records this scenario does not use, as `validate` checks it.
   require_valid_catalog(catalog_dir);
 

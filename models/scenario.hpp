@@ -24,6 +24,7 @@
 #include "models/site/spares.hpp"
 #include "models/catalog/records.hpp"
 #include "models/uncertain.hpp"
+#include "models/venues/cloud_venue.hpp"
 #include "models/workload/workload.hpp"
 
 namespace tco {
@@ -151,6 +152,9 @@ struct Plan {
   SchedulingSpec scheduling;  // the discrete-event replay's queue settings (docs/des.md)
   std::optional<OnPremSpec> onprem;  // present when onprem_nodes > 0 or the kind is not cloud
   std::optional<CloudSpec> cloud;    // present unless the kind is onprem
+  // Where the overflow after reserved goes, in order (models/venues/cloud_venue.hpp); empty =
+  // the cloud offer's on-demand with spot_share on spot, as before venues existed.
+  std::vector<CloudVenue> venues;
   Json resolved;                     // every resolved value, for the report
 
   bool bursts() const { return kind != Kind::onprem; }

@@ -40,6 +40,7 @@ enum class RandomSource : std::uint32_t {
   repair = 16,
   delivery_slip = 17,
   price_process = 18,  // entity: the price kind (0 on-demand, 1 spot), draw: the month
+  venue_availability = 19,  // entity: the venue's index in its plan, draw: the hour
 };
 
 struct PhiloxWords {

@@ -109,6 +109,9 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   const double egress_usd_per_cloud_gpu_hour =
       plan.cloud ? plan.cloud->egress_gb_per_gpu_hour * plan.cloud->egress_usd_per_gb : 0.0;
 
+  std::optional<VenueStepper> venues;
+  if (!plan.venues.empty()) venues.emplace(venue_params(plan, options.cloud_price_multiplier), options.venue_draws);
+
   std::vector<double> facility_kwh_by_month(months, 0.0);  // for the carbon price
   double backlog = 0.0;
   for (long h = 0; h < hours; ++h) {
@@ -129,7 +132,10 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
     }
     in.spot_available = spot_available;
     in.spot_preemption_factor = spot_preemption_factor;
-    const HourOutcome out = step_hour(fleet, in, backlog);
+    // A plan with venues: its venues' prices follow price_change_per_year (the offer's schedules price its reserved).
+    const HourOutcome out =
+        venues ? step_venue_hour(fleet, in, backlog, h, hourly_growth_factor(plan.cloud->price_change_per_year, h), *venues)
+               : step_hour(fleet, in, backlog);
     backlog = out.backlog_gpu_hours;
 
     auto& g = r.gpu_hours;
@@ -163,10 +169,13 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
     r.peak_facility_kw_by_month[m] = std::max(r.peak_facility_kw_by_month[m], out.facility_kw);
   }
   r.gpu_hours.unserved = backlog;
+  if (venues) r.venues = venue_figures(plan, venues->totals());
 
   if (plan.cloud)
-    r.co2_cloud_kg = cloud_co2_kg(*plan.cloud, r.gpu_hours.on_demand_billed + r.gpu_hours.spot_billed +
-                                                   r.gpu_hours.reserved_used);
+    r.co2_cloud_kg = venues_change_co2(plan)
+                         ? venue_plan_co2_kg(plan, r.gpu_hours.reserved_used, venues->totals())
+                         : cloud_co2_kg(*plan.cloud, r.gpu_hours.on_demand_billed + r.gpu_hours.spot_billed +
+                                                         r.gpu_hours.reserved_used);
 
   if (plan.onprem && nodes > 0) {
     const auto& o = *plan.onprem;

@@ -11,6 +11,7 @@
 #include "engine/ledger/hourly_model.hpp"
 #include "engine/ledger/ledger.hpp"
 #include "engine/ledger/ownership_costs.hpp"
+#include "engine/ledger/venue_hour.hpp"
 #include "models/scenario.hpp"
 
 namespace tco {
@@ -18,6 +19,8 @@ namespace tco {
 struct EvaluationOptions {
   // Multiplies every cloud price (on-demand, spot and reserved): the price breakeven's knob.
   double cloud_price_multiplier = 1.0;
+  // A Monte Carlo path of the venues' availability (engine/ledger/venue_hour.hpp); absent: its expectation.
+  std::optional<VenueDrawKey> venue_draws;
 };
 
 struct GpuHours {
@@ -100,6 +103,7 @@ struct PlanResult {
   // The replay's goodput (mean figures over the paths), for a plan that opts in with
   // `onprem.spares`; absent otherwise, and from the fluid models (they draw no failures to lose).
   std::optional<GoodputFigures> goodput;
+  std::vector<VenueFigures> venues;  // a plan with venues: one per venue, in order
 };
 
 // The figures of one delivery month (the deterministic run: the planned month).

@@ -104,6 +104,9 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
   SeriesStore store(data);
 
   for (const Plan& plan : s.plans) {
+    if (!plan.venues.empty())
+      throw ModelError("plan \"" + plan.name + "\" has venues, which the hourly model's Monte Carlo paths and sweeps "
+                       "do not take yet (docs/model.md §3b): evaluate it deterministically (one path)");
     const PlanResult det = evaluate_plan(s, plan, demand);
     point.deterministic_npv_usd.push_back(det.npv_usd);
 

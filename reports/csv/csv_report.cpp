@@ -96,6 +96,26 @@ std::string procurement_table(const Json& report) {
          out;
 }
 
+// One row per venue of each plan with `venues` (reports/json/venues_json.hpp), the plan's waited and
+// unserved GPU-hours beside; empty when no plan has venues.
+std::string venues_table(const Json& report) {
+  std::string out;
+  for (const auto& p : report.at("plans")) {
+    if (!p.contains("venues")) continue;
+    const Json& venues = p.at("venues");
+    int order = 1;
+    for (const auto& v : venues.at("list"))
+      out += row(Json::array({p.at("name"), order++, v.at("name"), v.at("price"), v.at("work_gpu_hours"),
+                              v.at("billed_gpu_hours"), v.at("cost_nominal_usd"), v.at("instance_hours"),
+                              v.at("launched_instances"), venues.at("waited_gpu_hours"),
+                              venues.at("unserved_gpu_hours")}));
+  }
+  if (out.empty()) return out;
+  return "plan,order,venue,price,work_gpu_hours,billed_gpu_hours,cost_nominal_usd,instance_hours,launched_instances,"
+         "plan_waited_gpu_hours,plan_unserved_gpu_hours\n" +
+         out;
+}
+
 // One row per year of each plan's `depreciation_views` (reports/json/depreciation_json.hpp): the
 // book view and, when the scenario has one, the tax view side by side; empty when no plan has views.
 std::string depreciation_table(const Json& report) {
@@ -141,6 +161,7 @@ CsvTables csv_tables(const Json& report) {
   if (std::string t = procurement_table(report); !t.empty()) tables.emplace_back("procurement.csv", std::move(t));
   if (std::string t = depreciation_table(report); !t.empty()) tables.emplace_back("depreciation.csv", std::move(t));
   if (std::string t = goodput_table(report); !t.empty()) tables.emplace_back("goodput.csv", std::move(t));
+  if (std::string t = venues_table(report); !t.empty()) tables.emplace_back("venues.csv", std::move(t));
   return tables;
 }
 

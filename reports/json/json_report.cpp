@@ -6,6 +6,7 @@
 #include "reports/json/depreciation_json.hpp"
 #include "reports/json/goodput_json.hpp"
 #include "reports/json/procurement_json.hpp"
+#include "reports/json/venues_json.hpp"
 #include "reports/json/implied_forward_json.hpp"
 
 // Each section spells out its struct field by field, as reports/report.schema.json names them:
@@ -94,6 +95,7 @@ Json plan_json(const Plan& plan, const PlanResult& r, double rate, bool with_rep
   if (plan.onprem && r.depreciation_views) out["depreciation_views"] = depreciation_views_json(*plan.onprem, *r.depreciation_views);
   if (r.procurement) out["procurement"] = procurement_json(*r.procurement);
   if (r.goodput) out["goodput"] = goodput_json(*r.goodput, plan.onprem->spare_nodes());
+  if (!r.venues.empty()) out["venues"] = venues_json(r);
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include "reports/markdown/depreciation_markdown.hpp"
 #include "reports/markdown/goodput_markdown.hpp"
 #include "reports/markdown/procurement_markdown.hpp"
+#include "reports/markdown/venues_markdown.hpp"
 
 #include <cmath>
 
@@ -170,6 +171,7 @@ std::string markdown_summary(const Json& report) {
   }
   md += carbon_markdown(report);
   md += procurement_markdown(report);
+  md += venues_markdown(report);
   md += implied_forwards_markdown(report);
   md += depreciation_markdown(report);
   md += goodput_markdown(report);

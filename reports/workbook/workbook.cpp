@@ -594,6 +594,35 @@ void write_goodput(Sheet sheet, const std::vector<Json>& rows, const Formats& f)
   sheet.width(1, static_cast<int>(header.size()) - 1, 16);
 }
 
+bool has_venues(const Json& plans) {
+  return std::any_of(plans.begin(), plans.end(), [](const Json& p) { return p.contains("venues"); });
+}
+
+// One row per venue of each plan with `venues` (reports/json/venues_json.hpp), as venues.csv.
+void write_venues(Sheet sheet, const Json& plans, const Formats& f) {
+  const std::vector<std::string> header = {"plan", "order", "venue", "price", "work_gpu_hours", "billed_gpu_hours",
+                                           "cost_nominal_usd", "instance_hours", "launched_instances",
+                                           "plan_waited_gpu_hours", "plan_unserved_gpu_hours"};
+  for (std::size_t c = 0; c < header.size(); ++c) sheet.str(0, static_cast<int>(c), header[c], f.bold);
+  int row = 1;
+  for (const auto& plan : plans) {
+    if (!plan.contains("venues")) continue;
+    const Json& venues = plan.at("venues");
+    int order = 1;
+    for (const auto& v : venues.at("list")) {
+      const Json values[] = {plan.at("name"), order++, v.at("name"), v.at("price"), v.at("work_gpu_hours"),
+                             v.at("billed_gpu_hours"), v.at("cost_nominal_usd"), v.at("instance_hours"),
+                             v.at("launched_instances"), venues.at("waited_gpu_hours"),
+                             venues.at("unserved_gpu_hours")};
+      for (std::size_t c = 0; c < std::size(values); ++c)
+        sheet.value(row, static_cast<int>(c), values[c], c == 6 ? f.usd : nullptr);
+      ++row;
+    }
+  }
+  sheet.width(0, 0, 24);
+  sheet.width(1, 10, 16);
+}
+
 void build_workbook(const Json& report, const WorkbookPaths& paths, const std::string& file) {
   lxw_workbook* wb = workbook_new(file.c_str());
   if (!wb) throw InputError(file, "", "cannot create the workbook here");
@@ -630,6 +659,7 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
       write_depreciation(Sheet(workbook_add_worksheet(wb, "Depreciation"), &first_error), plans, f);
     if (const std::vector<Json> rows = goodput_rows(report); !rows.empty())
       write_goodput(Sheet(workbook_add_worksheet(wb, "Goodput"), &first_error), rows, f);
+    if (has_venues(plans)) write_venues(Sheet(workbook_add_worksheet(wb, "Venues"), &first_error), plans, f);
   } catch (...) {
     workbook_close(wb);  // frees it; the caller removes the partial file
     throw;
@@ -644,7 +674,7 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
 }  // namespace
 
 std::vector<std::string> workbook_plan_sheet_names(const std::vector<std::string>& plan_names) {
-  std::set<std::string> taken = {"inputs", "summary", "paths", "procurement", "depreciation", "goodput"};
+  std::set<std::string> taken = {"inputs", "summary", "paths", "procurement", "depreciation", "goodput", "venues"};
   std::vector<std::string> out;
   for (const std::string& plan : plan_names) {
     std::string base;

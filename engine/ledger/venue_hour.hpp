@@ -1,0 +1,122 @@
+// The cloud part of an hour for a plan with an ordered venue list (models/venues/cloud_venue.hpp,
+// docs/model.md §3b). After owned nodes and reserved capacity, the rest of the overflow, R GPUs
+// of the plan's cloud offer, is offered to venue 1, then what it leaves to venue 2, and so on.
+// Venue i, with GPUs r_i = R_i x perf_cloud / perf_i (its own GPUs), instances of g_i GPUs, cloud
+// packing q, quota N_i = floor(Q_i / g_i) instances and availability X_i in {0, 1}:
+//   n_i      = min(c(r_i / q), N_i)                    instances held   (c: whole instances)
+//   taken_i  = R_i if c(r_i / q) <= N_i, else N_i g_i q / r_i x R_i  (plan GPUs it serves)
+//   R_i+1    = R_i - X_i taken_i
+//   billed_i = X_i n_i x (1 for on-demand, spot_overhead_factor for spot) + new_i x delay_i
+//   usd_i    = billed_i x usd per instance-hour x the hour's price factor
+// new_i = max(0, n_i(h) - n_i(h-1)): instances launched this hour pay the provisioning delay.
+// What is left after the last venue waits: it is the hour's backlog, offered again (on-prem
+// first) the next hour, costed by waiting_usd_per_gpu_hour each hour it waits, and unserved
+// if still waiting at the horizon's end.
+// The deterministic run takes the expectation over the 2^n combinations of the venues'
+// availability in the hour (a branch of probability 0 is skipped, so availability 1 leaves one
+// branch and today's numbers to the bit); a Monte Carlo path draws X_i per venue and hour
+// (RandomSource::venue_availability, entity = venue index, draw = hour). The hour's expectation
+// is exact; the backlog carried is its expectation (exact when the last venue takes everything).
+// Example: R = 100 GPUs, 8-GPU instances, venue 1 quota 64 with a = 0.9, venue 2 uncapped a = 1:
+//   X1 = 1 (p 0.9): n1 = 8 (c(100) = 13 > 8), taken 64, venue 2 gets 36 -> n2 = 5
+//   X1 = 0 (p 0.1): venue 2 gets 100 -> n2 = 13
+//   E[n1] = 0.9 x 8 = 7.2, E[n2] = 0.9 x 5 + 0.1 x 13 = 5.8 instances.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/ledger/hourly_model.hpp"
+#include "models/scenario.hpp"
+
+namespace tco {
+
+// A venue as the hour reads it, prices scaled by the evaluation's cloud price multiplier.
+struct VenueParams {
+  double plan_perf = 1.0;           // perf_cloud: reference work per GPU-hour of the plan's offer
+  double gpus_per_plan_gpu = 1.0;   // perf_cloud / perf_venue (1 for the plan's own GPU)
+  double cloud_billed_per_gpu = 1.0;  // 1 / the plan's cloud packing efficiency
+  double gpus_per_instance = 8.0;
+  std::optional<double> max_instances;
+  double availability = 1.0;
+  double usd_per_instance_hour = 0.0;
+  double billed_per_instance_hour = 1.0;  // spot_overhead_factor for a spot venue
+  double provisioning_delay_h = 0.0;
+  bool spot = false;
+};
+
+// One venue's share of one hour (expected in the deterministic run).
+struct VenueHour {
+  double plan_gpus = 0.0;       // GPUs of the plan's offer it served (x perf_cloud = work)
+  double instances = 0.0;
+  double billed_instance_hours = 0.0;
+  double usd = 0.0;
+};
+
+// Per venue, over the horizon.
+struct VenueTotals {
+  double work_gpu_hours = 0.0;    // reference GPU-hours of work it served
+  double billed_gpu_hours = 0.0;
+  double cost_usd = 0.0;          // nominal
+  double instance_hours = 0.0;    // held (before the overhead and the delay)
+  double launched_instances = 0.0;
+
+  bool operator==(const VenueTotals&) const = default;
+};
+
+std::vector<VenueParams> venue_params(const Plan& plan, double price_multiplier = 1.0);
+
+// Philox key of a Monte Carlo path's availability draws; absent in the deterministic run.
+struct VenueDrawKey {
+  std::uint64_t seed = 0;
+  std::uint32_t path = 0;
+};
+
+// Whether venue `venue` has capacity in hour `hour` of path `key`: its uniform < availability.
+bool venue_available(const VenueDrawKey& key, int venue, long hour, double availability);
+
+// Steps the venues hour by hour, remembering each venue's instances for the provisioning delay.
+class VenueStepper {
+ public:
+  VenueStepper(std::vector<VenueParams> venues, std::optional<VenueDrawKey> draws);
+
+  // Sends `rest_gpus` (GPUs of the plan's offer after reserved) through the venues in hour
+  // `hour`; prices x the hour's factors (on-demand, spot). Returns the plan GPUs left waiting,
+  // adds the venues' bills to out.on_demand_* / out.spot_* and their totals to totals().
+  double step(double rest_gpus, long hour, double on_demand_factor, double spot_factor, HourOutcome& out);
+
+  const std::vector<VenueTotals>& totals() const { return totals_; }
+
+ private:
+  std::vector<VenueParams> venues_;
+  std::optional<VenueDrawKey> draws_;
+  std::vector<double> held_;       // instances held in the previous hour
+  std::vector<double> availability_;  // this hour's a_i, or X_i on a Monte Carlo path
+  std::vector<VenueHour> hour_;    // this hour's expectation, per venue
+  std::vector<VenueTotals> totals_;
+};
+
+// A whole hour of a plan with venues: on-prem as step_hour (energy included), then reserved
+// as cloud_hour, then the venues; what they leave is out.backlog_gpu_hours (work).
+HourOutcome step_venue_hour(const FleetParams& f, const HourInputs& in, double backlog_gpu_hours, long hour,
+                            double venue_price_factor, VenueStepper& venues);
+
+// Whether a venue's offer has another GPU power, PUE or grid than the plan's cloud offer, so
+// that the cloud's CO2 (cloud_co2_kg, SPEC §5) is summed venue by venue.
+bool venues_change_co2(const Plan& plan);
+// The cloud's CO2 of a plan with venues: reserved on the plan's offer plus each venue's billed
+// GPU-hours on its own; null when any of them lacks its PUE or grid.
+std::optional<double> venue_plan_co2_kg(const Plan& plan, double reserved_gpu_hours,
+                                        const std::vector<VenueTotals>& totals);
+
+// A venue's figures over the horizon, for the report.
+struct VenueFigures {
+  std::string name;
+  std::string price;  // "on_demand" or "spot"
+  VenueTotals totals;
+};
+std::vector<VenueFigures> venue_figures(const Plan& plan, const std::vector<VenueTotals>& totals);
+
+}  // namespace tco
