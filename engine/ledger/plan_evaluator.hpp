@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/ledger/commitment_booking.hpp"
 #include "engine/ledger/depreciation_booking.hpp"
 #include "engine/ledger/hourly_model.hpp"
 #include "engine/ledger/ledger.hpp"
@@ -96,6 +97,7 @@ struct PlanResult {
   // depreciation view (`depreciation.method` or `depreciation.tax`); absent otherwise.
   std::optional<DepreciationViews> depreciation_views;
   std::optional<ProcurementFigures> procurement;
+  std::vector<CommitmentFigures> commitments;  // one per instrument of the plan, in its order
 };
 
 // The figures of one delivery month (the deterministic run: the planned month).

@@ -1,5 +1,6 @@
 #include "reports/json/json_report.hpp"
 #include "core/io/finite_figures.hpp"
+#include "reports/json/commitments_json.hpp"
 #include "reports/json/depreciation_json.hpp"
 #include "reports/json/procurement_json.hpp"
 #include "reports/json/implied_forward_json.hpp"
@@ -82,6 +83,7 @@ Json plan_json(const Plan& plan, const PlanResult& r, double rate) {
   // Only for a scenario that opts in to a depreciation view, so other reports keep their bytes.
   if (plan.onprem && r.depreciation_views) out["depreciation_views"] = depreciation_views_json(*plan.onprem, *r.depreciation_views);
   if (r.procurement) out["procurement"] = procurement_json(*r.procurement);
+  if (!r.commitments.empty()) out["commitments"] = commitments_json(r.commitments);
   return out;
 }
 
