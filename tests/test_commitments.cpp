@@ -365,3 +365,24 @@ TEST_CASE("commitments: validate and run refuse a bad commitment with exit 2, na
   CHECK(r.err.find("/plans/1/commitments/0/days") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir / "r.json"));
 }
+
+TEST_CASE("commitments: the shipped quarterly-burst scenario saves 32 on-demand instances in every block window") {
+  ScenarioOutcome o{load_scenario(source_path("scenarios/quarterly-burst-capacity-block.json")), {}};
+  o.run = run_deterministic(o.scenario);
+  // The campaigns (256 GPUs, days 30 + 91 k for 14 days, k = 0..11 inside 1,095 days) and the
+  // blocks (32 p5.48xlarge = 256 GPUs, the same windows) coincide. In a window a plan without a
+  // block bills 32 more on-demand instances than one with it (ceil((x + 256) / 8) = ceil(x / 8) +
+  // 32 for the rest x of the overflow): 32 x $98.32 x 336 h x 12 = $12,685,639.68 on-demand,
+  // against 12 blocks prepaid 32 x 336 x $39.33 = $422,876.16 each, $5,074,513.92 in all.
+  // Saving 12,685,639.68 - 5,074,513.92 = $7,611,125.76 nominal, for owned and cloud plans alike.
+  const double saving_usd = 12685639.68 - 5074513.92;
+  CHECK(o.plan("buy-6-burst-on-demand").total_usd - o.plan("buy-6-burst-on-capacity-blocks").total_usd ==
+        doctest::Approx(saving_usd).epsilon(1e-9));
+  CHECK(o.plan("cloud-on-demand").total_usd - o.plan("cloud-burst-on-capacity-blocks").total_usd ==
+        doctest::Approx(saving_usd).epsilon(1e-9));
+  const CommitmentFigures& f = only_figures(o.plan("buy-6-burst-on-capacity-blocks"));
+  // 256 GPUs x 336 h x 12 = 1,032,192 GPU-hours committed, every one used by the campaigns.
+  CHECK(f.committed_gpu_hours == doctest::Approx(1032192.0).epsilon(1e-12));
+  CHECK(f.used_gpu_hours == doctest::Approx(1032192.0).epsilon(1e-12));
+  CHECK(f.cost_nominal_usd == doctest::Approx(5074513.92).epsilon(1e-12));
+}
