@@ -154,7 +154,8 @@ std::vector<Commitment> parse_commitments(JsonObjectReader& plan, const Commitme
                                       : Commitment::Kind::take_or_pay;
     c.name = r.string_or("name", fmt::format("{} {}", kind, i + 1));
     for (const Commitment& earlier : out)
-      if (earlier.name == c.name) r.fail("name", "a name no other commitment of the plan has", &r.value("name"));
+      if (earlier.name == c.name)
+        r.fail("name", "a name no other commitment of the plan has", r.has("name") ? &r.value("name") : nullptr);
     if (c.kind == Commitment::Kind::capacity_block) parse_capacity_block(r, c, offer, horizon_months);
     if (c.kind == Commitment::Kind::take_or_pay) parse_take_or_pay(r, c, horizon_months);
     if (c.kind == Commitment::Kind::savings_plan) {
