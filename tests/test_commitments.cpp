@@ -2,6 +2,8 @@
 // contracts. Hand-computed bills on the fixture catalog (tests/scenario_builder.hpp): 16 GPUs of
 // steady demand over 12 months (8,760 h), no discounting, test/gpu8/region-a at $16 per 8-GPU
 // instance-hour on-demand, so the all-on-demand bill is 2 instances x $16 x 8,760 h = $280,320.
+#include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -265,9 +267,35 @@ TEST_CASE("commitments: each figure is in the JSON, Markdown, HTML and CSV repor
     CHECK(text.rfind("plan,name,kind,committed_gpu_hours,used_gpu_hours,unused_gpu_hours,cost_nominal_usd,"
                      "cost_npv_usd,unused_usd\n",
                      0) == 0);
-    CHECK(text.find("committed,q1-burst,capacity_block,10752,5376,5376,13440,13440,6720") != std::string::npos);
+    CHECK(text.find("committed,q1-burst,capacity_block,10752.0,5376.0,5376.0,13440.0,13440.0,6720.0") !=
+          std::string::npos);
   }
   CHECK(found);
+}
+
+TEST_CASE("commitments: the workbook has a Commitments sheet with the instrument's figures") {
+  if (std::system("python3 -c 'import zipfile' > /dev/null 2>&1") != 0) {
+    MESSAGE("skipped: python3 (to read the xlsx) is not installed");
+    return;
+  }
+  const auto dir = scratch_dir("commitments-xlsx");
+  const std::string file = write_json_file(dir / "s.json", cloud_with(half_used_block()));
+  const auto xlsx = dir / "r.xlsx";
+  const CliResult r = run_cli({"run", file, "--out", (dir / "r.json").string(), "--xlsx", xlsx.string(), "-q"});
+  INFO("stderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  // The sheet's name in the workbook, the instrument's name among the shared strings, and its
+  // committed GPU-hours (10,752) and prepaid cost (13,440) as cells of the sheet.
+  const auto script = dir / "check.py";
+  std::ofstream(script) << "import sys, zipfile\n"
+                           "z = zipfile.ZipFile(sys.argv[1])\n"
+                           "w = z.read('xl/workbook.xml').decode()\n"
+                           "s = z.read('xl/sharedStrings.xml').decode()\n"
+                           "x = z.read('xl/worksheets/sheet%d.xml' % w.count('<sheet ')).decode()\n"
+                           "ok = 'name=\"Commitments\"' in w and 'q1-burst' in s and '<v>10752</v>' in x and '<v>13440</v>' in x\n"
+                           "sys.exit(0 if ok else 1)\n";
+  const std::string check = "python3 " + script.string() + " " + xlsx.string();
+  CHECK(std::system(check.c_str()) == 0);
 }
 
 TEST_CASE("commitments: bad input names the JSON pointer") {
@@ -366,7 +394,7 @@ TEST_CASE("commitments: validate and run refuse a bad commitment with exit 2, na
   CHECK_FALSE(std::filesystem::exists(dir / "r.json"));
 }
 
-TEST_CASE("commitments: the shipped quarterly-burst scenario saves 32 on-demand instances in every block window") {
+TEST_CASE("commitments: the shipped quarterly-burst scenario: the block saves up to 32 on-demand instances an hour") {
   ScenarioOutcome o{load_scenario(source_path("scenarios/quarterly-burst-capacity-block.json")), {}};
   o.run = run_deterministic(o.scenario);
   // The campaigns (256 GPUs, days 30 + 91 k for 14 days, k = 0..11 inside 1,095 days) and the
@@ -374,15 +402,27 @@ TEST_CASE("commitments: the shipped quarterly-burst scenario saves 32 on-demand 
   // block bills 32 more on-demand instances than one with it (ceil((x + 256) / 8) = ceil(x / 8) +
   // 32 for the rest x of the overflow): 32 x $98.32 x 336 h x 12 = $12,685,639.68 on-demand,
   // against 12 blocks prepaid 32 x 336 x $39.33 = $422,876.16 each, $5,074,513.92 in all.
-  // Saving 12,685,639.68 - 5,074,513.92 = $7,611,125.76 nominal, for owned and cloud plans alike.
+  // For the cloud plans (the overflow x is the whole base load, > 0 every hour) the saving is
+  // 12,685,639.68 - 5,074,513.92 = $7,611,125.76 nominal, and the blocks' 256 GPUs x 336 h x 12 =
+  // 1,032,192 GPU-hours are all used.
   const double saving_usd = 12685639.68 - 5074513.92;
-  CHECK(o.plan("buy-6-burst-on-demand").total_usd - o.plan("buy-6-burst-on-capacity-blocks").total_usd ==
-        doctest::Approx(saving_usd).epsilon(1e-9));
   CHECK(o.plan("cloud-on-demand").total_usd - o.plan("cloud-burst-on-capacity-blocks").total_usd ==
         doctest::Approx(saving_usd).epsilon(1e-9));
-  const CommitmentFigures& f = only_figures(o.plan("buy-6-burst-on-capacity-blocks"));
-  // 256 GPUs x 336 h x 12 = 1,032,192 GPU-hours committed, every one used by the campaigns.
-  CHECK(f.committed_gpu_hours == doctest::Approx(1032192.0).epsilon(1e-12));
-  CHECK(f.used_gpu_hours == doctest::Approx(1032192.0).epsilon(1e-12));
-  CHECK(f.cost_nominal_usd == doctest::Approx(5074513.92).epsilon(1e-12));
+  const CommitmentFigures& cloud = only_figures(o.plan("cloud-burst-on-capacity-blocks"));
+  CHECK(cloud.committed_gpu_hours == doctest::Approx(1032192.0).epsilon(1e-12));
+  CHECK(cloud.used_gpu_hours == doctest::Approx(1032192.0).epsilon(1e-12));
+  CHECK(cloud.cost_nominal_usd == doctest::Approx(5074513.92).epsilon(1e-12));
+  // The owned plan's 48 GPUs take part of the campaign when the base load is low (nights,
+  // weekends): an hour's overflow o < 256 leaves 256 - o of the block unused and saves ceil(o / 8)
+  // = 32 - floor((256 - o) / 8) instances instead of 32. So its saving lies between $7,611,125.76
+  // less unused / 8 instance-hours at $98.32, and $7,611,125.76.
+  const CommitmentFigures& owned = only_figures(o.plan("buy-6-burst-on-capacity-blocks"));
+  CHECK(owned.committed_gpu_hours == doctest::Approx(1032192.0).epsilon(1e-12));
+  CHECK(owned.unused_gpu_hours > 0.0);
+  CHECK(owned.unused_gpu_hours == doctest::Approx(owned.committed_gpu_hours - owned.used_gpu_hours).epsilon(1e-12));
+  CHECK(owned.unused_usd == doctest::Approx(5074513.92 * owned.unused_gpu_hours / 1032192.0).epsilon(1e-12));
+  const double owned_saving_usd =
+      o.plan("buy-6-burst-on-demand").total_usd - o.plan("buy-6-burst-on-capacity-blocks").total_usd;
+  CHECK(owned_saving_usd <= saving_usd + 1e-6);
+  CHECK(owned_saving_usd >= saving_usd - owned.unused_gpu_hours / 8.0 * 98.32 - 1e-6);
 }
