@@ -73,6 +73,13 @@ inline constexpr Bounds kPositiveDays{0.0, 36500.0, true};
 inline constexpr Bounds kMonths{0.0, 240.0};          // a delivery slip (20 years; grid connections take 3)
 inline constexpr double kMaxSlipMonths = 1200.0;      // a drawn slip is cut here (past any horizon)
 inline constexpr Bounds kLogSigma{0.0, 5.0};          // sigma of a log (5: a P95/P50 ratio of ~3,800)
+// Commitments (models/commitment/commitment.hpp). AWS sells capacity blocks of 1 to 182 days,
+// bookable up to 8 weeks ahead; a savings plan or a take-or-pay contract runs 1 to 3 years
+// (5 allows a long neocloud contract).
+inline constexpr long kMaxCapacityBlockDays = 182;
+inline constexpr long kMaxBookingLeadDays = 56;
+inline constexpr long kMaxCommitmentTermMonths = 60;
+inline constexpr Bounds kUsdPerHourCommitment{0.0, 1e7, true};  // a savings plan's USD per hour
 inline constexpr Bounds kSiteMw{0.0, 1e5, true};      // a site's IT power (the largest campuses: ~5 GW)
 
 }  // namespace tco::limits

@@ -102,7 +102,7 @@ Json provenance_json(const Provenance& p) {
 
 Json to_json(const CloudOffer& o) {
   auto opt = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
-  return {{"provider", o.provider},
+  Json out = {{"provider", o.provider},
           {"instance_type", o.instance_type},
           {"region", o.region},
           {"gpu_model", o.gpu_model},
@@ -120,6 +120,12 @@ Json to_json(const CloudOffer& o) {
           {"pue", opt(o.pue)},
           {"g_co2_per_kwh", opt(o.g_co2_per_kwh)},
           {"provenance", provenance_json(o.provenance)}};
+  // Only for an offer with a capacity-block rate, so the other offers' echo keeps its bytes.
+  if (o.capacity_block_usd_per_hour) {
+    out["capacity_block_usd_per_hour"] = *o.capacity_block_usd_per_hour;
+    out["capacity_block_as_of"] = o.capacity_block_as_of;
+  }
+  return out;
 }
 
 Json to_json(const GpuModel& g) {
@@ -600,6 +606,19 @@ void check_site_capacity(const OnPremSpec& o, const Plan& p, const std::string& 
                                  p.name, earliest, site.energized_month));
 }
 
+// Commitments are priced by the hourly fluid model (deterministic and Monte Carlo); the
+// discrete-event replay does not yet hold jobs in a block's window (docs/des.md).
+void check_commitments_are_hourly(const Scenario& s) {
+  if (!s.jobs) return;
+  for (std::size_t i = 0; i < s.plans.size(); ++i)
+    if (!s.plans[i].commitments.empty())
+      throw InputError(s.file, "/plans/" + std::to_string(i) + "/commitments",
+                       fmt::format("plan \"{}\" has commitments, which only the hourly model prices: the "
+                                   "discrete-event replay of a \"jobs\" scenario does not yet; give the scenario a "
+                                   "\"workload\" instead of \"jobs\"",
+                                   s.plans[i].name));
+}
+
 // What the hourly fluid model's paths (`run --paths` without jobs, `uncertain`, sweeps) cannot do:
 // draw a delivery slip per path (docs/model.md "Procurement"), or keep a carbon price out of the
 // monthly power price shocks (docs/model.md "Carbon").
@@ -747,6 +766,10 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
       r.fail("reserved_term_years",
              fmt::format("a term the offer \"{}\" has a reserved price for (reserved_instances > 0)", o.provenance.id),
              r.has("reserved_term_years") ? &r.value("reserved_term_years") : nullptr);
+    if (r.has("commitments"))
+      p.commitments = parse_commitments(
+          r, {o.provenance.id, o.gpus_per_instance, o.on_demand_usd_per_hour, o.capacity_block_usd_per_hour},
+          horizon_months);
   }
   if (r.has("venues")) {
     if (p.kind == Plan::Kind::onprem) r.fail("venues", "no cloud venues in an onprem plan (use kind \"hybrid\")", &r.value("venues"));
@@ -758,6 +781,11 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
                        "only reserved capacity; venues follow price_change_per_year)", &r.value("venues"));
   }
   r.allow("venues");
+  if (p.kind == Plan::Kind::onprem && r.has("commitments"))
+    r.fail("commitments", "no cloud commitments in an onprem plan (use kind \"hybrid\")", &r.value("commitments"));
+  // The venue stepper does not take committed capacity yet (docs/scenario.md).
+  if (!p.venues.empty() && !p.commitments.empty())
+    r.fail("commitments", "no commitments in a plan with \"venues\" (not modelled together yet)", &r.value("commitments"));
   r.finish();
 
   p.resolved = {{"name", p.name},
@@ -773,6 +801,12 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
     Json venues = Json::array();
     for (const CloudVenue& v : p.venues) venues.push_back(venue_json(v, to_json(v.offer)));
     p.resolved["venues"] = std::move(venues);
+  }
+  // Only for a plan with commitments, so other reports keep their bytes.
+  if (!p.commitments.empty()) {
+    Json commitments = Json::array();
+    for (const Commitment& c : p.commitments) commitments.push_back(to_json(c));
+    p.resolved["commitments"] = commitments;
   }
   return p;
 }
@@ -916,6 +950,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   r.finish();
   check_drawn_deliveries(s, plans);
   check_venue_runs(s);
+  check_commitments_are_hourly(s);
   // The whole catalog, also the records this scenario does not use, as `validate` checks it.
   require_valid_catalog(catalog_dir);
 

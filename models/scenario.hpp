@@ -23,6 +23,7 @@
 #include "models/site/site_capacity.hpp"
 #include "models/site/spares.hpp"
 #include "models/catalog/records.hpp"
+#include "models/commitment/commitment.hpp"
 #include "models/uncertain.hpp"
 #include "models/venues/cloud_venue.hpp"
 #include "models/workload/workload.hpp"
@@ -149,6 +150,7 @@ struct Plan {
   int reserved_instances = 0;
   int reserved_term_years = 1;
   double spot_share = 0.0;  // share of the cloud overflow (after reserved) that runs on spot
+  std::vector<Commitment> commitments;  // capacity blocks, savings plan, take-or-pay (models/commitment/)
   SchedulingSpec scheduling;  // the discrete-event replay's queue settings (docs/des.md)
   std::optional<OnPremSpec> onprem;  // present when onprem_nodes > 0 or the kind is not cloud
   std::optional<CloudSpec> cloud;    // present unless the kind is onprem

@@ -7,12 +7,16 @@
 //   overflow  = need - busy x perf_onprem x work_rate            (work, reference GPU-hours)
 // A bursting plan sends the overflow to the cloud at once, as cloud GPUs = overflow / perf_cloud:
 //   reserved  = min(cloud GPUs, R)                               (paid whether used or not)
-//   Y         = (cloud GPUs - reserved) / q                      (q: cloud packing efficiency)
+//   committed = min(cloud GPUs - reserved, K_h)   (K_h: take-or-pay and capacity-block GPUs of the
+//               hour, models/commitment/commitment.hpp; prepaid, so no bill here)
+//   Y         = (cloud GPUs - reserved - committed) / q          (q: cloud packing efficiency)
 // and, with c(x) = whole instances for x GPUs (SPEC §12.17) and a the hour's spot availability
 // (0 or 1 in a Monte Carlo hour, its expectation in the deterministic run):
 //   spot      = a x c(share Y) instances, each billed overhead x preemption factor hours,
 //               priced x the spot price multiplier
-//   on-demand = a x c((1 - share) Y) + (1 - a) x c(Y) instances
+//   on-demand = a x c((1 - share) Y) + (1 - a) x c(Y) instances, of which a savings plan of C_h
+//               USD this hour at its rate r covers min(instances, C_h / r): only the rest is billed
+//               at the on-demand price (C_h itself is a fixed cost, booked by the plan)
 // The work is rounded to instances first; the overhead (billed GPU-hours per GPU-hour of work)
 // lengthens those instances' lives, it buys no instances. Both bills are linear in a, so the
 // deterministic run at a = E[a] is the Monte Carlo's expectation (the same for the preemption
@@ -36,6 +40,7 @@
 #include <cmath>
 
 #include "core/hd.hpp"
+#include "models/commitment/savings_plan.hpp"
 
 namespace tco {
 
@@ -53,6 +58,7 @@ struct FleetParams {
   double spot_overhead_factor = 1.0;
   double cloud_billed_per_gpu = 1.0;  // 1 / cloud packing efficiency: GPUs to bill per GPU of demand
   double on_demand_usd_per_instance_hour = 0.0;  // before the hourly price factor
+  double savings_plan_usd_per_instance_hour = 0.0;  // the savings plan's rate (0: none)
   double spot_usd_per_instance_hour = 0.0;
   int bursts = 1;
 
@@ -74,6 +80,9 @@ struct HourInputs {
   double spot_available = 1.0;          // 0 in an hour with no spot capacity: spot goes on-demand
   double spot_preemption_factor = 1.0;  // extra billed spot hours from that hour's preemptions
   double spot_price_multiplier = 1.0;   // the month's spot price shock
+  // Commitments (models/commitment/commitment.hpp); 0 without them.
+  double committed_gpus = 0.0;    // take-or-pay and capacity-block GPUs held this hour
+  double savings_plan_usd = 0.0;  // the savings plan's commitment this hour
 };
 
 struct HourOutcome {
@@ -81,6 +90,8 @@ struct HourOutcome {
   double work_onprem = 0.0;
   double cloud_work = 0.0;          // reference GPU-hours of work sent to the cloud
   double reserved_used_gpus = 0.0;
+  double committed_used_gpus = 0.0;
+  double savings_plan_covered_instances = 0.0;  // on-demand instance-hours the savings plan paid
   double spot_billed_gpus = 0.0;
   double on_demand_billed_gpus = 0.0;
   double spot_usd = 0.0;
@@ -139,7 +150,10 @@ TCO_HD void cloud_hour(const FleetParams& f, const HourInputs& in, double overfl
   out.cloud_work = overflow;
   const double cloud_gpus = divide(overflow, f.perf_cloud);
   out.reserved_used_gpus = cloud_gpus < f.reserved_gpus ? cloud_gpus : f.reserved_gpus;
-  const double rest = cloud_gpus - out.reserved_used_gpus;
+  const double after_reserved = cloud_gpus - out.reserved_used_gpus;
+  // - 0.0 is exact: a plan without commitments keeps every bit.
+  out.committed_used_gpus = after_reserved < in.committed_gpus ? after_reserved : in.committed_gpus;
+  const double rest = after_reserved - out.committed_used_gpus;
   const double spot_gpus = rest * f.spot_share;  // when spot has capacity
   // Instances are counted once and priced by count. x 1.0 is exact: cloud packing 1 leaves
   // every result bit for bit as without it.
@@ -157,7 +171,10 @@ TCO_HD void cloud_hour(const FleetParams& f, const HourInputs& in, double overfl
   out.spot_billed_gpus = spot_instance_hours * f.gpus_per_instance;
   out.on_demand_billed_gpus = on_demand_instances * f.gpus_per_instance;
   out.spot_usd = spot_instance_hours * f.spot_usd_per_instance_hour * in.spot_price_factor * in.spot_price_multiplier;
-  out.on_demand_usd = on_demand_instances * f.on_demand_usd_per_instance_hour * in.cloud_price_factor;
+  out.savings_plan_covered_instances = savings_plan_covered_instances(
+      in.savings_plan_usd, f.savings_plan_usd_per_instance_hour, on_demand_instances);
+  out.on_demand_usd = (on_demand_instances - out.savings_plan_covered_instances) * f.on_demand_usd_per_instance_hour *
+                      in.cloud_price_factor;
 }
 
 template <typename Divide = PlainDivision>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/ledger/commitment_booking.hpp"
 #include "engine/ledger/ownership_costs.hpp"
 #include "engine/ledger/spot_draws.hpp"
 #include "models/site/cooling.hpp"
@@ -74,6 +75,8 @@ FleetParams fleet_params(const Plan& plan, double price_multiplier) {
     f.cloud_billed_per_gpu = 1.0 / c.packing_efficiency;
     f.on_demand_usd_per_instance_hour = c.offer.on_demand_usd_per_hour * price_multiplier;
     f.spot_usd_per_instance_hour = c.offer.spot_usd_per_hour.value_or(0.0) * price_multiplier;
+    for (const Commitment& k : plan.commitments)
+      if (k.kind == Commitment::Kind::savings_plan) f.savings_plan_usd_per_instance_hour = k.usd_per_instance_hour * price_multiplier;
   }
   return f;
 }
@@ -111,6 +114,8 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
 
   std::optional<VenueStepper> venues;
   if (!plan.venues.empty()) venues.emplace(venue_params(plan, options.cloud_price_multiplier), options.venue_draws);
+  const CommitmentHours committed = commitment_hours(plan, hours, options.cloud_price_multiplier);
+  CommitmentTracker commitments(plan, hours);
 
   std::vector<double> facility_kwh_by_month(months, 0.0);  // for the carbon price
   double backlog = 0.0;
@@ -132,11 +137,16 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
     }
     in.spot_available = spot_available;
     in.spot_preemption_factor = spot_preemption_factor;
+    if (!commitments.empty()) {
+      in.committed_gpus = committed.committed_gpus[h];
+      in.savings_plan_usd = committed.savings_plan_usd[h];
+    }
     // A plan with venues: its venues' prices follow price_change_per_year (the offer's schedules price its reserved).
     const HourOutcome out =
         venues ? step_venue_hour(fleet, in, backlog, h, hourly_growth_factor(plan.cloud->price_change_per_year, h), *venues)
                : step_hour(fleet, in, backlog);
     backlog = out.backlog_gpu_hours;
+    if (!commitments.empty()) commitments.add_hour(h, out);
 
     auto& g = r.gpu_hours;
     g.onprem_busy += out.busy_gpus;
@@ -170,12 +180,14 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   }
   r.gpu_hours.unserved = backlog;
   if (venues) r.venues = venue_figures(plan, venues->totals());
+  if (!commitments.empty())
+    r.commitments = commitments.book(r.ledger, s.discount_rate_per_year, options.cloud_price_multiplier);
 
   if (plan.cloud)
     r.co2_cloud_kg = venues_change_co2(plan)
                          ? venue_plan_co2_kg(plan, r.gpu_hours.reserved_used, venues->totals())
                          : cloud_co2_kg(*plan.cloud, r.gpu_hours.on_demand_billed + r.gpu_hours.spot_billed +
-                                                         r.gpu_hours.reserved_used);
+                                                         r.gpu_hours.reserved_used + commitments.used_gpu_hours());
 
   if (plan.onprem && nodes > 0) {
     const auto& o = *plan.onprem;

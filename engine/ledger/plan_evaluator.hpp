@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/ledger/commitment_booking.hpp"
 #include "engine/ledger/depreciation_booking.hpp"
 #include "engine/ledger/goodput.hpp"
 #include "engine/ledger/hourly_model.hpp"
@@ -104,6 +105,7 @@ struct PlanResult {
   // `onprem.spares`; absent otherwise, and from the fluid models (they draw no failures to lose).
   std::optional<GoodputFigures> goodput;
   std::vector<VenueFigures> venues;  // a plan with venues: one per venue, in order
+  std::vector<CommitmentFigures> commitments;  // one per instrument of the plan, in its order
 };
 
 // The figures of one delivery month (the deterministic run: the planned month).

@@ -93,6 +93,8 @@ struct MonthInputs {
   const double* spot_factor;
   const double* spot_available;
   const double* preemption;
+  const double* committed_gpus;    // commitments (zeros without them)
+  const double* savings_plan_usd;
   double power_mult;
   double spot_mult;
   double on_demand_process;  // the month's price process multipliers (1 without one)
@@ -113,6 +115,8 @@ TCO_SWEEP_INLINE HourInputs hour_inputs(const MonthInputs& a, int j) {
   in.spot_available = a.spot_available[j];
   in.spot_preemption_factor = a.preemption[j];
   in.spot_price_multiplier = a.spot_mult;
+  in.committed_gpus = a.committed_gpus[j];
+  in.savings_plan_usd = a.savings_plan_usd[j];
   return in;
 }
 
@@ -360,6 +364,8 @@ TCO_SWEEP_INLINE void plan_month_on_path(const SweepPointHeader& pt, const Sweep
   }
   a.cloud_factor = p.cloud_factor_offset >= 0 ? data + p.cloud_factor_offset + h0 : t.ones;
   a.spot_factor = p.spot_factor_offset >= 0 ? data + p.spot_factor_offset + h0 : t.ones;
+  a.committed_gpus = p.committed_gpus_offset >= 0 ? data + p.committed_gpus_offset + h0 : t.zeros;
+  a.savings_plan_usd = p.savings_plan_usd_offset >= 0 ? data + p.savings_plan_usd_offset + h0 : t.zeros;
   if (t.spot_random[j]) {
     if (draws.spot == nullptr || draws.spot_hours < n || !same_spot(*draws.spot, p)) {
       const SweepPlanParams q = p;

@@ -68,6 +68,8 @@ struct SweepPlanParams {
   long cloud_factor_offset = -1; // on-demand: (1 + price_change)^(h / 8760) or its schedule [hours]
   long spot_factor_offset = -1;  // spot: the same (the on-demand offset when neither has a schedule)
   long demand_charge_offset = -1;  // (1 + escalation)^(m / 12) [months]
+  long committed_gpus_offset = -1;   // commitments' GPUs [hours] (engine/ledger/commitment_booking.hpp)
+  long savings_plan_usd_offset = -1; // the savings plan's commitment [hours]
   double demand_charge_usd_per_kw_month = 0.0;
   double egress_usd_per_cloud_work = 0.0;  // egress USD per reference GPU-hour sent to the cloud
   double waiting_usd_per_gpu_hour = 0.0;
@@ -337,6 +339,8 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
         in.spot_preemption_factor = sweep_preemption_factor(p, sweep_hour_word(seed, path, RandomSource::preemption, h));
       }
       in.spot_price_multiplier = spot_mult;
+      if (p.committed_gpus_offset >= 0) in.committed_gpus = data[p.committed_gpus_offset + h];
+      if (p.savings_plan_usd_offset >= 0) in.savings_plan_usd = data[p.savings_plan_usd_offset + h];
       double facility_kw = 0.0;
       month_usd += sweep_hour_usd(p, in, backlog, facility_kw, divide);
       peak_kw = peak_kw > facility_kw ? peak_kw : facility_kw;

@@ -157,6 +157,13 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
       set_spot(p, plan);
       p.on_demand_process = c.price_processes.on_demand_params();
       if (plan.spot_share > 0.0) p.spot_process = c.price_processes.spot_params();
+      // Commitments: their bills are fixed (cloud_reserved, above); the hours' pool and savings plan
+      // change what each path's overflow pays.
+      if (!plan.commitments.empty()) {
+        const CommitmentHours committed = commitment_hours(plan, hours);
+        p.committed_gpus_offset = store.add(committed.committed_gpus);
+        p.savings_plan_usd_offset = store.add(committed.savings_plan_usd);
+      }
     }
 
     if (plan.onprem) {
@@ -301,7 +308,8 @@ SweepChunk make_sweep_chunk(const std::vector<SweepPoint>& points) {
     h.first_plan = static_cast<int>(chunk.plans.size());
     for (SweepPlanParams plan : p.plans) {
       for (long* offset : {&plan.pue_offset, &plan.usd_per_kwh_offset, &plan.work_rate_offset, &plan.ambient_c_offset,
-                           &plan.cloud_factor_offset, &plan.spot_factor_offset})
+                           &plan.cloud_factor_offset, &plan.spot_factor_offset, &plan.committed_gpus_offset,
+                           &plan.savings_plan_usd_offset})
         rebase(*offset, h.hours);
       rebase(plan.demand_charge_offset, h.months);
       chunk.plans.push_back(plan);

@@ -153,7 +153,8 @@ class CatalogValidator {
     const std::pair<const char*, std::optional<double>> discounted[] = {
         {"spot_usd_per_hour", o.spot_usd_per_hour},
         {"reserved_1y_usd_per_hour", o.reserved_1y_usd_per_hour},
-        {"reserved_3y_usd_per_hour", o.reserved_3y_usd_per_hour}};
+        {"reserved_3y_usd_per_hour", o.reserved_3y_usd_per_hour},
+        {"capacity_block_usd_per_hour", o.capacity_block_usd_per_hour}};
 
     check_zero(record, "on_demand_usd_per_hour", od);
     for (const auto& [field, price] : discounted)

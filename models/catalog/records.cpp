@@ -73,6 +73,16 @@ CloudOffer parse_cloud_offer(JsonObjectReader& r, const std::string& id) {
     o.spot_usd_per_hour = r.optional_number("spot_usd_per_hour", limits::kUsdPerInstanceHour);
     o.reserved_1y_usd_per_hour = r.optional_number("reserved_1y_usd_per_hour", limits::kUsdPerInstanceHour);
     o.reserved_3y_usd_per_hour = r.optional_number("reserved_3y_usd_per_hour", limits::kUsdPerInstanceHour);
+    o.capacity_block_usd_per_hour = r.optional_number("capacity_block_usd_per_hour", limits::kUsdPerInstanceHour);
+    if (o.capacity_block_usd_per_hour) {
+      const Json& block_as_of = r.value("capacity_block_as_of");
+      Date block_date;
+      if (!block_as_of.is_string() || !parse_date(block_as_of.get<std::string>(), block_date))
+        r.fail("capacity_block_as_of", "a date \"YYYY-MM-DD\" (the capacity-block rate's own date)", &block_as_of);
+      o.capacity_block_as_of = block_as_of.get<std::string>();
+    } else if (r.has("capacity_block_as_of")) {
+      r.fail("capacity_block_as_of", "no date without a capacity_block_usd_per_hour", &r.value("capacity_block_as_of"));
+    }
     o.billing_granularity_s = r.number_or("billing_granularity_s", o.billing_granularity_s, limits::kPositiveSeconds);
     o.minimum_billed_s = r.number_or("minimum_billed_s", o.minimum_billed_s, limits::kSeconds);
     o.startup_h = r.number_or("startup_h", o.startup_h, limits::kHours);

@@ -34,6 +34,10 @@ struct CloudOffer {
   std::optional<double> spot_usd_per_hour;         // absent: no spot market
   std::optional<double> reserved_1y_usd_per_hour;  // effective hourly price of a 1-year commitment
   std::optional<double> reserved_3y_usd_per_hour;
+  // EC2 Capacity Blocks for ML (models/commitment/commitment.hpp): the prepaid price per
+  // instance-hour of a dated block, and the date of that rate (it changes apart from on-demand).
+  std::optional<double> capacity_block_usd_per_hour;
+  std::string capacity_block_as_of;  // "YYYY-MM-DD", present with the price
   double billing_granularity_s = 1.0;
   double minimum_billed_s = 60.0;
   double startup_h = 0.0;                               // provisioning delay, billed

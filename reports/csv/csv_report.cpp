@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/io/atomic_file.hpp"
 #include "reports/json/goodput_json.hpp"
+#include "reports/json/commitments_json.hpp"
 
 namespace tco {
 
@@ -149,6 +150,23 @@ std::string goodput_table(const Json& report) {
   return out;
 }
 
+// One row per instrument of each plan with `commitments` (reports/json/commitments_json.hpp).
+std::string commitments_table(const Json& report) {
+  std::string out;
+  for (const auto& p : report.at("plans")) {
+    if (!p.contains("commitments")) continue;
+    for (const auto& c : p.at("commitments")) {
+      Json values = Json::array({p.at("name")});
+      for (const std::string_view key : kCommitmentFigureKeys) values.push_back(c.at(std::string(key)));
+      out += row(values);
+    }
+  }
+  if (out.empty()) return out;
+  std::string header = "plan";
+  for (const std::string_view key : kCommitmentFigureKeys) header += "," + std::string(key);
+  return header + "\n" + out;
+}
+
 }  // namespace
 
 CsvTables csv_tables(const Json& report) {
@@ -159,6 +177,7 @@ CsvTables csv_tables(const Json& report) {
   if (report.contains("sensitivity") && report.at("sensitivity").contains("tornado"))
     tables.emplace_back("sensitivity.csv", objects_table(report.at("sensitivity").at("tornado").at("inputs")));
   if (std::string t = procurement_table(report); !t.empty()) tables.emplace_back("procurement.csv", std::move(t));
+  if (std::string t = commitments_table(report); !t.empty()) tables.emplace_back("commitments.csv", std::move(t));
   if (std::string t = depreciation_table(report); !t.empty()) tables.emplace_back("depreciation.csv", std::move(t));
   if (std::string t = goodput_table(report); !t.empty()) tables.emplace_back("goodput.csv", std::move(t));
   if (std::string t = venues_table(report); !t.empty()) tables.emplace_back("venues.csv", std::move(t));

@@ -1,6 +1,6 @@
 // CSV tables of a report for spreadsheets: monthly_cash_flows.csv (one row per plan and
 // month, one column per category), plans.csv, and, when the report has them, sizing.csv,
-// sensitivity.csv, procurement.csv and
+// sensitivity.csv, procurement.csv, commitments.csv (one row per instrument of a plan) and
 // depreciation.csv (the book and tax views by year). Numbers are written with full precision (shortest round-trip form).
 #pragma once
 

@@ -12,6 +12,7 @@
 #include "reports/html/html_depreciation.hpp"
 #include "reports/html/html_monte_carlo.hpp"
 #include "reports/html/html_goodput.hpp"
+#include "reports/html/html_commitments.hpp"
 #include "reports/html/html_procurement.hpp"
 #include "reports/html/html_venues.hpp"
 #include "reports/verdict/verdict_text.hpp"
@@ -208,6 +209,7 @@ std::string html_report(const Json& report) {
   html += carbon_section(report);
   html += procurement_section(report);
   html += venues_section(report);
+  html += commitments_section(report);
   html += depreciation_section(report);
   html += goodput_section(report);
   html += "<h2>Cost by category</h2>\n" + breakdown_table(report);

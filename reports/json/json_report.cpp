@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/io/finite_figures.hpp"
+#include "reports/json/commitments_json.hpp"
 #include "reports/json/depreciation_json.hpp"
 #include "reports/json/goodput_json.hpp"
 #include "reports/json/procurement_json.hpp"
@@ -96,6 +97,7 @@ Json plan_json(const Plan& plan, const PlanResult& r, double rate, bool with_rep
   if (r.procurement) out["procurement"] = procurement_json(*r.procurement);
   if (r.goodput) out["goodput"] = goodput_json(*r.goodput, plan.onprem->spare_nodes());
   if (!r.venues.empty()) out["venues"] = venues_json(r);
+  if (!r.commitments.empty()) out["commitments"] = commitments_json(r.commitments);
   return out;
 }
 

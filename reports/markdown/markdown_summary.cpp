@@ -2,6 +2,7 @@
 #include "reports/markdown/carbon_markdown.hpp"
 #include "reports/markdown/depreciation_markdown.hpp"
 #include "reports/markdown/goodput_markdown.hpp"
+#include "reports/markdown/commitments_markdown.hpp"
 #include "reports/markdown/procurement_markdown.hpp"
 #include "reports/markdown/venues_markdown.hpp"
 
@@ -172,6 +173,7 @@ std::string markdown_summary(const Json& report) {
   md += carbon_markdown(report);
   md += procurement_markdown(report);
   md += venues_markdown(report);
+  md += commitments_markdown(report);
   md += implied_forwards_markdown(report);
   md += depreciation_markdown(report);
   md += goodput_markdown(report);

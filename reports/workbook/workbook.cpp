@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "reports/json/goodput_json.hpp"
+#include "reports/json/commitments_json.hpp"
 #include "reports/markdown/markdown_summary.hpp"
 #include "reports/verdict/verdict_text.hpp"
 
@@ -550,6 +551,32 @@ void write_procurement(Sheet sheet, const Json& plans, const Formats& f) {
   sheet.width(1, 12, 14);
 }
 
+bool has_commitments(const Json& plans) {
+  return std::any_of(plans.begin(), plans.end(), [](const Json& p) { return p.contains("commitments"); });
+}
+
+// One row per instrument of each plan with `commitments`, as commitments.csv.
+void write_commitments(Sheet sheet, const Json& plans, const Formats& f) {
+  sheet.str(0, 0, "plan", f.bold);
+  for (std::size_t c = 0; c < kCommitmentFigureKeys.size(); ++c)
+    sheet.str(0, static_cast<int>(c) + 1, std::string(kCommitmentFigureKeys[c]), f.bold);
+  int row = 1;
+  for (const auto& plan : plans) {
+    if (!plan.contains("commitments")) continue;
+    for (const auto& commitment : plan.at("commitments")) {
+      sheet.value(row, 0, plan.at("name"), nullptr);
+      for (std::size_t c = 0; c < kCommitmentFigureKeys.size(); ++c) {
+        const std::string key(kCommitmentFigureKeys[c]);
+        const bool usd = key.size() > 4 && key.compare(key.size() - 4, 4, "_usd") == 0;
+        sheet.value(row, static_cast<int>(c) + 1, commitment.at(key), usd ? f.usd : nullptr);
+      }
+      ++row;
+    }
+  }
+  sheet.width(0, 1, 24);
+  sheet.width(2, static_cast<int>(kCommitmentFigureKeys.size()), 16);
+}
+
 bool has_depreciation_views(const Json& plans) {
   return std::any_of(plans.begin(), plans.end(), [](const Json& p) { return p.contains("depreciation_views"); });
 }
@@ -655,6 +682,8 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
     if (paths_sheet) write_paths(Sheet(paths_sheet, &first_error), report, paths, f);
     if (has_procurement(plans))
       write_procurement(Sheet(workbook_add_worksheet(wb, "Procurement"), &first_error), plans, f);
+    if (has_commitments(plans))
+      write_commitments(Sheet(workbook_add_worksheet(wb, "Commitments"), &first_error), plans, f);
     if (has_depreciation_views(plans))
       write_depreciation(Sheet(workbook_add_worksheet(wb, "Depreciation"), &first_error), plans, f);
     if (const std::vector<Json> rows = goodput_rows(report); !rows.empty())
@@ -674,7 +703,7 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
 }  // namespace
 
 std::vector<std::string> workbook_plan_sheet_names(const std::vector<std::string>& plan_names) {
-  std::set<std::string> taken = {"inputs", "summary", "paths", "procurement", "depreciation", "goodput", "venues"};
+  std::set<std::string> taken = {"inputs", "summary", "paths", "procurement", "depreciation", "goodput", "venues", "commitments"};
   std::vector<std::string> out;
   for (const std::string& plan : plan_names) {
     std::string base;

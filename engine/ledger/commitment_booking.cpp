@@ -1,0 +1,116 @@
+#include "engine/ledger/commitment_booking.hpp"
+
+#include <algorithm>
+
+namespace tco {
+
+namespace {
+
+double gpus_per_instance_of(const Plan& plan) { return plan.cloud ? plan.cloud->offer.gpus_per_instance : 8.0; }
+
+// Hours of month m inside [from_h, to_h) and the horizon.
+long hours_of_month_within(int m, long from_h, long to_h, long horizon_h) {
+  const long begin = std::max<long>(static_cast<long>(m) * kHoursPerMonth, from_h);
+  const long end = std::min({static_cast<long>(m + 1) * kHoursPerMonth, to_h, horizon_h});
+  return end > begin ? end - begin : 0;
+}
+
+// One instrument's bills, in its own ledger (its NPV) that the plan's ledger then adds.
+Ledger instrument_bills(const Commitment& c, long horizon_h, int months, double price_multiplier) {
+  Ledger bills(months);
+  const long term_from = static_cast<long>(c.start_month) * kHoursPerMonth;
+  const long term_to = static_cast<long>(c.start_month + c.term_months) * kHoursPerMonth;
+  switch (c.kind) {
+    case Commitment::Kind::capacity_block:
+      for (const BlockWindow& w : block_windows(c, horizon_h))
+        bills.add(month_of_hour(w.booked_h), Category::cloud_reserved,
+                  c.instances * static_cast<double>(w.end_h - w.start_h) * c.usd_per_instance_hour * price_multiplier,
+                  Timing::start_of_month);
+      break;
+    case Commitment::Kind::take_or_pay:
+    case Commitment::Kind::savings_plan:
+      for (int m = c.start_month; m < months; ++m) {
+        const long hours = hours_of_month_within(m, term_from, term_to, horizon_h);
+        if (hours == 0) continue;
+        // A take-or-pay contract's GPUs of the month (its ramp), at the month's first hour of the term.
+        const double rate_usd_per_hour =
+            c.kind == Commitment::Kind::savings_plan
+                ? c.usd_per_hour
+                : committed_gpus_at(c, std::max<long>(static_cast<long>(m) * kHoursPerMonth, term_from), 1.0,
+                                    horizon_h) *
+                      c.usd_per_gpu_hour;
+        if (rate_usd_per_hour > 0.0)
+          bills.add(m, Category::cloud_reserved, static_cast<double>(hours) * rate_usd_per_hour * price_multiplier,
+                    Timing::end_of_month);
+      }
+      break;
+  }
+  return bills;
+}
+
+}  // namespace
+
+CommitmentHours commitment_hours(const Plan& plan, long hours, double price_multiplier) {
+  CommitmentHours out;
+  if (plan.commitments.empty()) return out;
+  const double gpi = gpus_per_instance_of(plan);
+  out.committed_gpus.assign(hours, 0.0);
+  out.savings_plan_usd.assign(hours, 0.0);
+  for (const Commitment& c : plan.commitments)
+    for (long h = 0; h < hours; ++h) {
+      out.committed_gpus[h] += committed_gpus_at(c, h, gpi, hours);
+      out.savings_plan_usd[h] += savings_plan_usd_at(c, h) * price_multiplier;
+    }
+  return out;
+}
+
+CommitmentTracker::CommitmentTracker(const Plan& plan, long hours)
+    : plan_(plan), hours_(hours), gpus_per_instance_(gpus_per_instance_of(plan)) {
+  for (const Commitment::Kind kind : {Commitment::Kind::take_or_pay, Commitment::Kind::capacity_block})
+    for (std::size_t i = 0; i < plan.commitments.size(); ++i)
+      if (plan.commitments[i].kind == kind) pool_order_.push_back(static_cast<int>(i));
+  for (const Commitment& c : plan.commitments) {
+    CommitmentFigures f;
+    f.name = c.name;
+    f.kind = c.kind;
+    figures_.push_back(f);
+  }
+}
+
+void CommitmentTracker::add_hour(long hour, const HourOutcome& out) {
+  double left = out.committed_used_gpus;
+  for (const int i : pool_order_) {
+    const double held = committed_gpus_at(plan_.commitments[i], hour, gpus_per_instance_, hours_);
+    const double used = std::min(left, held);
+    figures_[i].committed_gpu_hours += held;
+    figures_[i].used_gpu_hours += used;
+    left -= used;
+  }
+  for (std::size_t i = 0; i < plan_.commitments.size(); ++i) {
+    const Commitment& c = plan_.commitments[i];
+    if (c.kind != Commitment::Kind::savings_plan) continue;
+    figures_[i].committed_gpu_hours += savings_plan_usd_at(c, hour) / c.usd_per_instance_hour * gpus_per_instance_;
+    figures_[i].used_gpu_hours += out.savings_plan_covered_instances * gpus_per_instance_;
+  }
+}
+
+std::vector<CommitmentFigures> CommitmentTracker::book(Ledger& ledger, double rate_per_year, double price_multiplier) {
+  for (std::size_t i = 0; i < plan_.commitments.size(); ++i) {
+    const Ledger bills = instrument_bills(plan_.commitments[i], hours_, ledger.months(), price_multiplier);
+    ledger.add_scaled(bills, 1.0);
+    CommitmentFigures& f = figures_[i];
+    f.cost_nominal_usd = bills.total_usd();
+    f.cost_npv_usd = bills.npv_usd(rate_per_year);
+    f.unused_gpu_hours = std::max(0.0, f.committed_gpu_hours - f.used_gpu_hours);
+    f.unused_usd = f.committed_gpu_hours > 0.0 ? f.cost_nominal_usd * f.unused_gpu_hours / f.committed_gpu_hours : 0.0;
+  }
+  return figures_;
+}
+
+double CommitmentTracker::used_gpu_hours() const {
+  double used = 0.0;
+  for (const int i : pool_order_) used += figures_[i].used_gpu_hours;
+  return used;
+}
+
+}  // namespace tco

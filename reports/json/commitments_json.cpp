@@ -1,0 +1,19 @@
+#include "reports/json/commitments_json.hpp"
+
+namespace tco {
+
+Json commitments_json(const std::vector<CommitmentFigures>& figures) {
+  Json out = Json::array();
+  for (const CommitmentFigures& f : figures)
+    out.push_back({{"name", f.name},
+                   {"kind", to_string(f.kind)},
+                   {"committed_gpu_hours", f.committed_gpu_hours},
+                   {"used_gpu_hours", f.used_gpu_hours},
+                   {"unused_gpu_hours", f.unused_gpu_hours},
+                   {"cost_nominal_usd", f.cost_nominal_usd},
+                   {"cost_npv_usd", f.cost_npv_usd},
+                   {"unused_usd", f.unused_usd}});
+  return out;
+}
+
+}  // namespace tco
