@@ -40,6 +40,8 @@ enum class RandomSource : std::uint32_t {
   repair = 16,
   delivery_slip = 17,
   price_process = 18,  // entity: the price kind (0 on-demand, 1 spot), draw: the month
+  generation_arrival = 20,  // entity 0, draw 0: the next GPU generation's arrival month
+  price_regime = 21,        // entity: the price kind (0 on-demand, 1 spot), draw: the month
 };
 
 struct PhiloxWords {

@@ -12,6 +12,7 @@
 #include "reports/html/html_depreciation.hpp"
 #include "reports/html/html_monte_carlo.hpp"
 #include "reports/html/html_procurement.hpp"
+#include "reports/html/html_next_generation.hpp"
 #include "reports/verdict/verdict_text.hpp"
 
 namespace tco {
@@ -205,6 +206,7 @@ std::string html_report(const Json& report) {
     html += "<p class=note>" + html_escape(missing) + "</p>\n";
   html += carbon_section(report);
   html += procurement_section(report);
+  html += next_generation_section(report);
   html += depreciation_section(report);
   html += "<h2>Cost by category</h2>\n" + breakdown_table(report);
   html += "<h2>Breakevens</h2>\n" + breakevens_section(report);

@@ -2,6 +2,7 @@
 #include "reports/markdown/carbon_markdown.hpp"
 #include "reports/markdown/depreciation_markdown.hpp"
 #include "reports/markdown/procurement_markdown.hpp"
+#include "reports/markdown/next_generation_markdown.hpp"
 
 #include <cmath>
 
@@ -169,6 +170,7 @@ std::string markdown_summary(const Json& report) {
   }
   md += carbon_markdown(report);
   md += procurement_markdown(report);
+  md += next_generation_markdown(report);
   md += implied_forwards_markdown(report);
   md += depreciation_markdown(report);
   if (has_monte_carlo(report)) md += monte_carlo_markdown(report);
