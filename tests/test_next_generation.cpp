@@ -102,7 +102,7 @@ TEST_CASE("next generation: the fluid Monte Carlo and the replay bill the same s
   // No random input touches these plans: every path is the deterministic bill.
   for (std::size_t i = 0; i < o.scenario.plans.size(); ++i)
     for (const double npv : mc.npv_by_path[i])
-      CHECK(npv == doctest::Approx(o.run.plans[i].npv_usd).epsilon(1e-12));
+      CHECK(npv == doctest::Approx(o.run.plans[i].npv_usd).epsilon(1e-9));  // the sweep sums in its own order
 
   // The replay: one 8-GPU job from t = 0 for 3 months on one $16/h instance, arrival month 1 at
   // 0.5: months 1 and 2 bill 730 h x $16 x 0.5 = $5,840.
