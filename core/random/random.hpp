@@ -40,7 +40,7 @@ enum class RandomSource : std::uint32_t {
   repair = 16,
   delivery_slip = 17,
   price_process = 18,  // entity: the price kind (0 on-demand, 1 spot), draw: the month
-  generation_arrival = 20,  // entity 0, draw 0: the next GPU generation's arrival month
+  generation_arrival = 20,  // reserved for a per-path draw of the next generation's arrival month (not drawn yet)
   price_regime = 21,        // entity: the price kind (0 on-demand, 1 spot), draw: the month
 };
 
