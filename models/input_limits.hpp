@@ -30,6 +30,14 @@ inline constexpr Bounds kUsdPerFteYear{0.0, 1e8};
 inline constexpr Bounds kPriceVolatilityPerYear{0.0, 3.0};
 inline constexpr Bounds kPriceJumpsPerYear{0.0, 12.0};
 inline constexpr Bounds kPriceJumpLogSize{-3.0, 3.0};
+// A regime's price level relative to the other (normalised to a mean of one): 0.01-100 spans a
+// 10,000-fold gap between glut and shortage, far past the H100's ~4x.
+inline constexpr Bounds kPriceRegimeLevel{0.01, 100.0};
+// A next generation's step on its predecessor's rental and resale prices (models/next_generation/):
+// used H100 boards fell from over $40k to $22-25k (x0.55) when B200s ramped; a factor above 1 (a
+// shortage of the old part) is allowed up to x10, and 0 (a worthless board, a free rental) is not.
+inline constexpr Bounds kGenerationStepFactor{0.0, 10.0, true};
+inline constexpr long kMaxArrivalMonth = 600;  // the longest horizon
 
 // Power and cooling.
 inline constexpr Bounds kNodeKw{0.0, 1000.0, true};   // a node's peak draw (a DGX B200: 14.3 kW)

@@ -16,6 +16,7 @@
 #include "models/site/cooling.hpp"
 #include "models/catalog/catalog_validation.hpp"
 #include "models/input_limits.hpp"
+#include "models/next_generation/next_generation.hpp"
 
 namespace tco {
 
@@ -933,6 +934,12 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
     JsonObjectReader unused(base_cloud, file, "/cloud");
     parse_cloud(unused, resolver, dir, s.start);
   }
+  if (r.has("next_generation")) {
+    JsonObjectReader nr = r.object("next_generation");
+    s.next_generation = parse_next_generation(nr);
+    apply_next_generation(*s.next_generation, file, s.plans);
+  }
+  r.allow("next_generation");
   const std::string baseline = r.string_or("baseline", s.plans.front().name);
   const auto it = std::find_if(s.plans.begin(), s.plans.end(), [&](const Plan& p) { return p.name == baseline; });
   if (it == s.plans.end())

@@ -18,6 +18,8 @@
 #include "models/price_path/price_process_spec.hpp"
 #include "models/price_path/price_schedule.hpp"
 #include "models/finding.hpp"
+#include "models/next_generation/generation_step.hpp"
+#include "models/next_generation/next_generation_spec.hpp"
 #include "models/workload/job_workload.hpp"
 #include "models/site/power.hpp"
 #include "models/site/site_capacity.hpp"
@@ -54,6 +56,7 @@ struct CloudSpec {
   double price_change_per_year = 0.0;   // on-demand and spot prices, compounding by the hour
   CloudPriceSchedules price_schedules;  // dated prices per kind (models/price_path/price_schedule.hpp)
   CloudPriceProcesses price_processes;  // Monte Carlo multipliers per kind (models/price_path/price_process.hpp)
+  GenerationStep generation_step;       // the next generation's step on every kind (models/next_generation/)
   double spot_overhead_factor = 1.0;    // billed spot GPU-hours per GPU-hour of work (>= 1)
   // Fluid model only: billed on-demand and spot GPUs = GPUs / packing_efficiency before rounding
   // to whole instances (per-job rounding in the replay; fitted by tcosim calibrate). In (0, 1].
@@ -62,9 +65,15 @@ struct CloudSpec {
   double egress_usd_per_gb = 0.0;
 
   // Factors on the catalog prices in hour h (reserved: at its term's first hour).
-  double on_demand_factor(long hour) const { return price_factor(price_schedules.on_demand, price_change_per_year, hour); }
-  double spot_factor(long hour) const { return price_factor(price_schedules.spot, price_change_per_year, hour); }
-  double reserved_factor(long hour) const { return price_factor(price_schedules.reserved, price_change_per_year, hour); }
+  double on_demand_factor(long hour) const {
+    return price_factor(price_schedules.on_demand, price_change_per_year, hour) * generation_step.at(hour);
+  }
+  double spot_factor(long hour) const {
+    return price_factor(price_schedules.spot, price_change_per_year, hour) * generation_step.at(hour);
+  }
+  double reserved_factor(long hour) const {
+    return price_factor(price_schedules.reserved, price_change_per_year, hour) * generation_step.at(hour);
+  }
 };
 
 struct Financing {
@@ -117,6 +126,7 @@ struct OnPremSpec {
   std::optional<TaxDepreciationSpec> tax_depreciation;
   bool residual_enabled = true;
   double resale_decline_per_year = 0.3;
+  GenerationStep resale_step;  // the next generation's step on the resale value (models/next_generation/)
   double tax_rate = 0.0;
   bool tax_shield_enabled = false;
   StaffSpec staff;
@@ -188,6 +198,7 @@ struct Scenario {
   std::optional<JobsSpec> jobs;   // jobs for the discrete-event replay (docs/des.md)
   MonteCarloSpec monte_carlo;
   std::optional<UncertainSpec> uncertain;  // inputs for sensitivity and breakevens (docs/decisions.md)
+  std::optional<NextGenerationSpec> next_generation;  // a successor GPU's arrival (models/next_generation/)
   std::vector<Plan> plans;
   int baseline_index = 0;
   std::string catalog_dir;

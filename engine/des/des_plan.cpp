@@ -116,7 +116,7 @@ DesPlans prepare_des_plans(const Scenario& s) {
       d.egress_usd_per_gpu_hour = c.egress_gb_per_gpu_hour * c.egress_usd_per_gb;
       d.price_growth = PriceGrowth(c.price_change_per_year, s.horizon_hours(), kHoursPerYear);
       d.spot_price_growth = d.price_growth;
-      if (c.price_schedules.on_demand || c.price_schedules.spot) {
+      if (c.price_schedules.on_demand || c.price_schedules.spot || c.generation_step.active()) {
         std::vector<double> on_demand(static_cast<std::size_t>(s.horizon_hours()) + 1), spot(on_demand.size());
         for (std::size_t h = 0; h < on_demand.size(); ++h) {
           on_demand[h] = c.on_demand_factor(static_cast<long>(h));

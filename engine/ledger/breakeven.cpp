@@ -111,6 +111,7 @@ std::vector<UtilizationBreakeven> utilization_breakevens(const Scenario& s, cons
   OnPremSpec o = *plan.onprem;
   o.purchase_month = 0;
   o.procurement.reset();  // one node over its life from its delivery: no deposit, no slip
+  o.resale_step = {};     // today's market, as the cloud side's prices below (docs/model.md "Next generation")
   const int life_months = static_cast<int>(std::lround(o.life_years * 12.0));
   const double r = s.discount_rate_per_year;
 

@@ -98,7 +98,9 @@ OwnershipSummary book_ownership_costs(const OnPremSpec& o, const OwnershipTerms&
     const double age_years = (horizon_months - p) / 12.0;
     const double value_usd = n * o.resale_base_per_node_usd();
     fleet.sold_cost_usd = value_usd;
-    fleet.sale_price_usd = residual_value_usd(value_usd, o.resale_decline_per_year, age_years);
+    // Sold in the last month: a next generation that arrived by then has stepped the resale curve.
+    fleet.sale_price_usd = residual_value_usd(value_usd, o.resale_decline_per_year, age_years) *
+                           o.resale_step.at(static_cast<long>(horizon_months - 1) * kHoursPerMonth);
     ledger.add(horizon_months - 1, Category::residual, -fleet.sale_price_usd, Timing::end_of_month);
   }
   summary.depreciation = book_depreciation(o, fleet, p, horizon_months, ledger);

@@ -9,7 +9,8 @@
 //   maintenance  = N capex_node x maintenance_per_year / 12 each month from p (unless a lease includes it)
 //   facility     = colocation usd_per_kw_month x N peak_kw + usd_per_rack_month x racks, from p
 //   staff        = (fixed_fte share + fte_per_node N) x usd_per_fte_year / 12 x (1+e)^(m/12), from p
-//   residual     = -N (server + network + storage) (1 - decline)^((H - p)/12), end of month H-1
+//   residual     = -N (server + network + storage) (1 - decline)^((H - p)/12), end of month H-1,
+//                  x the next generation's resale step when it arrives before month H
 //   depreciation = (N capex_node + room_capex) (1 - salvage_fraction) / (12 life_years) per month,
 //                  for life_years from p; tax_shield = -tax_rate x depreciation (when enabled);
 //                  the book method and the tax view are engine/ledger/depreciation_booking.hpp

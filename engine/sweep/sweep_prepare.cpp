@@ -142,7 +142,7 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
     if (plan.cloud) {
       const CloudSpec& c = *plan.cloud;
       p.egress_usd_per_cloud_work = c.egress_gb_per_gpu_hour * c.egress_usd_per_gb / c.gpu.perf_relative;
-      if (c.price_change_per_year != 0.0 || c.price_schedules.on_demand) {
+      if (c.price_change_per_year != 0.0 || c.price_schedules.on_demand || c.generation_step.active()) {
         std::vector<double> factor(hours);
         for (long t = 0; t < hours; ++t) factor[t] = c.on_demand_factor(t);
         p.cloud_factor_offset = store.add(factor);

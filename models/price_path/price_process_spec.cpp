@@ -7,9 +7,41 @@
 
 namespace tco {
 
+// The two-regime process (models/price_path/price_process.hpp): levels as written, normalised so
+// that the stationary mean is one.
+static PriceProcessSpec parse_two_regime(JsonObjectReader& r) {
+  PriceProcessSpec s;
+  const double glut_level = r.number("glut_level", limits::kPriceRegimeLevel);
+  const double shortage_level = r.number("shortage_level", limits::kPriceRegimeLevel);
+  const double a = r.number("glut_to_shortage_per_month", Bounds::fraction());
+  const double b = r.number("shortage_to_glut_per_month", Bounds::fraction());
+  if (a + b <= 0.0)
+    r.fail("shortage_to_glut_per_month",
+           "a switching probability above 0 in at least one direction (with both at 0 the regimes have no "
+           "stationary mean to normalise to)",
+           nullptr);
+  r.finish();
+  PriceProcessParams& p = s.params;
+  p.two_regime = 1;
+  p.glut_to_shortage_per_month = a;
+  p.shortage_to_glut_per_month = b;
+  const double pi_s = shortage_share(p);
+  const double mean = (1.0 - pi_s) * glut_level + pi_s * shortage_level;
+  p.glut_multiplier = glut_level / mean;
+  p.shortage_multiplier = shortage_level / mean;
+  if (glut_level == shortage_level) p.glut_multiplier = p.shortage_multiplier = 1.0;
+  s.as_written = {{"type", "two_regime"},
+                  {"glut_level", glut_level},
+                  {"shortage_level", shortage_level},
+                  {"glut_to_shortage_per_month", a},
+                  {"shortage_to_glut_per_month", b}};
+  return s;
+}
+
 PriceProcessSpec parse_price_process(JsonObjectReader& r) {
   PriceProcessSpec s;
-  const std::string type = r.choice("type", {"lognormal_jumps"});
+  const std::string type = r.choice("type", {"lognormal_jumps", "two_regime"});
+  if (type == "two_regime") return parse_two_regime(r);
   const double volatility_per_year = r.number_or("volatility_per_year", 0.0, limits::kPriceVolatilityPerYear);
   const double jumps_per_year = r.number_or("jumps_per_year", 0.0, limits::kPriceJumpsPerYear);
   const double jump_log_size = r.number_or("jump_log_size", 0.0, limits::kPriceJumpLogSize);

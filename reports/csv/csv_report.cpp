@@ -178,6 +178,8 @@ CsvTables csv_tables(const Json& report) {
     tables.emplace_back("sensitivity.csv", objects_table(report.at("sensitivity").at("tornado").at("inputs")));
   if (std::string t = procurement_table(report); !t.empty()) tables.emplace_back("procurement.csv", std::move(t));
   if (std::string t = commitments_table(report); !t.empty()) tables.emplace_back("commitments.csv", std::move(t));
+  if (report.contains("next_generation"))
+    tables.emplace_back("next_generation.csv", objects_table(report.at("next_generation").at("plans")));
   if (std::string t = depreciation_table(report); !t.empty()) tables.emplace_back("depreciation.csv", std::move(t));
   if (std::string t = goodput_table(report); !t.empty()) tables.emplace_back("goodput.csv", std::move(t));
   if (std::string t = venues_table(report); !t.empty()) tables.emplace_back("venues.csv", std::move(t));

@@ -15,6 +15,7 @@
 #include "reports/html/html_commitments.hpp"
 #include "reports/html/html_procurement.hpp"
 #include "reports/html/html_venues.hpp"
+#include "reports/html/html_next_generation.hpp"
 #include "reports/verdict/verdict_text.hpp"
 
 namespace tco {
@@ -210,6 +211,7 @@ std::string html_report(const Json& report) {
   html += procurement_section(report);
   html += venues_section(report);
   html += commitments_section(report);
+  html += next_generation_section(report);
   html += depreciation_section(report);
   html += goodput_section(report);
   html += "<h2>Cost by category</h2>\n" + breakdown_table(report);

@@ -9,6 +9,7 @@
 #include "reports/json/procurement_json.hpp"
 #include "reports/json/venues_json.hpp"
 #include "reports/json/implied_forward_json.hpp"
+#include "reports/json/next_generation_json.hpp"
 
 // Each section spells out its struct field by field, as reports/report.schema.json names them:
 // alike in shape, but each list is its own part of the report's format.
@@ -178,6 +179,9 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
   Json plans_in = Json::array();
   for (const auto& p : s.plans) plans_in.push_back(p.resolved);
   report["inputs"] = {{"workload", to_json(s.workload)}, {"plans", plans_in}};
+  if (s.next_generation) report["inputs"]["next_generation"] = s.next_generation->as_written;
+  if (Json next_generation = next_generation_json(s); !next_generation.is_null())
+    report["next_generation"] = next_generation;
   report["demand"] = {{"gpu_hours", run.demand.gpu_hours},
                       {"mean_gpus", run.demand.mean_gpus},
                       {"peak_gpus", run.demand.peak_gpus}};

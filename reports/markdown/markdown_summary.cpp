@@ -5,6 +5,7 @@
 #include "reports/markdown/commitments_markdown.hpp"
 #include "reports/markdown/procurement_markdown.hpp"
 #include "reports/markdown/venues_markdown.hpp"
+#include "reports/markdown/next_generation_markdown.hpp"
 
 #include <cmath>
 
@@ -174,6 +175,7 @@ std::string markdown_summary(const Json& report) {
   md += procurement_markdown(report);
   md += venues_markdown(report);
   md += commitments_markdown(report);
+  md += next_generation_markdown(report);
   md += implied_forwards_markdown(report);
   md += depreciation_markdown(report);
   md += goodput_markdown(report);

@@ -240,6 +240,20 @@ void write_inputs(lxw_workbook* wb, Sheet sheet, const Json& report, const Forma
       }
     }
   }
+  if (report.contains("next_generation")) {
+    ++row;
+    sheet.str(row, 0, "next generation: NPV with and without the event (effect > 0 costs the plan)", f.bold);
+    ++row;
+    for (const auto& p : report.at("next_generation").at("plans")) {
+      const std::string plan = p.at("plan").get<std::string>();
+      for (const char* key : {"npv_usd", "npv_without_event_usd", "npv_effect_usd", "residual_npv_effect_usd"}) {
+        sheet.str(row, 0, plan + " " + key);
+        sheet.value(row, 1, p.at(key));
+        sheet.str(row, 2, unit_of(key));
+        ++row;
+      }
+    }
+  }
   sheet.width(0, 0, 60);
   sheet.width(1, 2, 16);
   sheet.width(3, 3, 80);

@@ -1,0 +1,47 @@
+#include "models/next_generation/next_generation.hpp"
+
+#include "core/calendar.hpp"
+#include "core/error.hpp"
+#include "models/input_limits.hpp"
+
+namespace tco {
+
+NextGenerationSpec parse_next_generation(JsonObjectReader& r) {
+  NextGenerationSpec s;
+  s.predecessor_gpu = r.string("predecessor_gpu");
+  s.arrival_month = static_cast<int>(r.integer("arrival_month", 0, limits::kMaxArrivalMonth));
+  s.rental_price_step_factor = r.number_or("rental_price_step_factor", 1.0, limits::kGenerationStepFactor);
+  s.resale_step_factor = r.number_or("resale_step_factor", 1.0, limits::kGenerationStepFactor);
+  const std::string source = r.string_or("source", "");
+  const std::string as_of = r.string_or("as_of", "");
+  r.finish();
+  s.as_written = {{"predecessor_gpu", s.predecessor_gpu},
+                  {"arrival_month", s.arrival_month},
+                  {"rental_price_step_factor", s.rental_price_step_factor},
+                  {"resale_step_factor", s.resale_step_factor}};
+  // Provenance of the figures, echoed only when given (an estimate says ESTIMATE and why).
+  if (!source.empty()) s.as_written["source"] = source;
+  if (!as_of.empty()) s.as_written["as_of"] = as_of;
+  return s;
+}
+
+void apply_next_generation(const NextGenerationSpec& spec, const std::string& file, std::vector<Plan>& plans) {
+  const long from_hour = static_cast<long>(spec.arrival_month) * kHoursPerMonth;
+  bool matched = false;
+  for (Plan& p : plans) {
+    if (p.cloud && p.cloud->offer.gpu_model == spec.predecessor_gpu) {
+      p.cloud->generation_step = {from_hour, spec.rental_price_step_factor};
+      matched = true;
+    }
+    if (p.onprem && p.onprem->server.gpu_model == spec.predecessor_gpu) {
+      p.onprem->resale_step = {from_hour, spec.resale_step_factor};
+      matched = true;
+    }
+  }
+  if (!matched)
+    throw InputError(file, "/next_generation/predecessor_gpu",
+                     "expected the gpu_model id of a cloud offer or server that a plan uses, found \"" +
+                         spec.predecessor_gpu + "\"");
+}
+
+}  // namespace tco
