@@ -76,15 +76,8 @@ TEST_CASE("time shift policy: the header's example, and a promised hour sends th
   const ShiftCurve curve = shift_curve(site, 0.0);
   TimeShiftPolicy policy(&curve, 0.10);
   std::vector<int> known(30, 0);
-  ShiftRequest r;
-  r.now_h = 24.0;
-  r.gpus = 8;
-  r.run_h = 2.0;
-  r.latest_start_h = 44.0;
-  r.kw = 8.0;
-  r.known_gpus = known;
-  r.pool_gpus = 24;
-  r.reserve_gpus = 8;
+  ShiftRequest r{.now_h = 24.0, .gpus = 8, .run_h = 2.0, .latest_start_h = 44.0, .kw = 8.0,
+                 .known_gpus = known, .pool_gpus = 24, .reserve_gpus = 8};
   // net(t) = E(t) + 0.10 x 8 x (t - 24):  E(24) = 8 x 1.5 x 0.25 x 2 = 6.00 (start now: net 6.00)
   //   t = 25: E = 6.00, net 6.80;  t = 26: E = 8 x 1.5 x (0.25 + 0.05) = 3.60, net 5.20
   //   t = 27: E = 8 x 1.5 x 0.05 x 2 = 1.20, net 3.60 (best);  t = 28: net 1.20 + 3.20 = 4.40
@@ -155,15 +148,8 @@ TEST_CASE("time shift policy: the arrivals' forecast and the room it leaves") {
   TimeShiftPolicy valley(&curve2, 0.0);
   for (int i = 0; i < 12; ++i) valley.observe_arrival(8, 4.0);
   std::vector<int> known(200, 0);
-  ShiftRequest r;
-  r.now_h = 48.0;
-  r.gpus = 4;
-  r.run_h = 1.0;
-  r.latest_start_h = 100.0;
-  r.kw = 4.0;
-  r.known_gpus = known;
-  r.pool_gpus = 40;
-  r.reserve_gpus = 8;
+  ShiftRequest r{.now_h = 48.0, .gpus = 4, .run_h = 1.0, .latest_start_h = 100.0, .kw = 4.0,
+                 .known_gpus = known, .pool_gpus = 40, .reserve_gpus = 8};
   // Saved: 4 kW x 1.0 x (0.25 - 0.05) x 1 h = $0.80.
   const auto held = valley.choose(r);
   REQUIRE(held.has_value());

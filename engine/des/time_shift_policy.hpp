@@ -17,6 +17,9 @@
 // Example: 8 GPUs of 1 kW each at PUE 1.5, a 2 h run, $0.25/kWh now and $0.05 from 3 h on,
 // waiting $0.10/GPU-h: E(now) = 8 x 1.5 x 0.25 x 2 = $6, E(3) = 8 x 1.5 x 0.05 x 2 = $1.20,
 // hold(3) = 0.10 x 8 x 3 = $2.40; net 3.60 < 6: held 3 h, saving $4.80 of energy for $2.40.
+// At its hour a held job yields (is held one hour more, engine/des/simulator.cpp) while others
+// queue or fewer than its GPUs plus one node's are idle, as long as the next hour still keeps its
+// deadline with margin and its energy costs no more than E(now) at arrival.
 #pragma once
 
 #include <cstdint>
@@ -90,10 +93,10 @@ class TimeShiftPolicy {
   void promise(double start_h, double run_h, int gpus) { add(start_h, run_h, gpus); }
   void release(double start_h, double run_h, int gpus) { add(start_h, run_h, -gpus); }
   int promised_gpus(long hour) const { return promised_gpus_[static_cast<std::size_t>(hour)]; }
-  // Whether r's job, started at the whole hour start_h, leaves the forecast's room (t* above).
-  bool fits(const ShiftRequest& r, long start_h) const;
 
  private:
+  // Whether r's job, started at the whole hour start_h, leaves the forecast's room (t* above).
+  bool fits(const ShiftRequest& r, long start_h) const;
   void add(double start_h, double run_h, int gpus);
 
   const ShiftCurve* curve_ = nullptr;
