@@ -189,6 +189,24 @@ TEST_CASE("verdict: a run whose random inputs are all off shows no interval") {
   CHECK(html_report(report).find("Cost distribution") == std::string::npos);
 }
 
+TEST_CASE("verdict: the interval of `uncertain` comes with its own mean; the core Monte Carlo's alone") {
+  Json report = run_scenario_json(two_offers_json()).report();
+  // Saving at the inputs as written: $28,032 (the test above). The paths' difference neo - cloud:
+  // mean -26,000, CI -27,500 .. -24,500, so the saving's CI is 24,500 .. 27,500.
+  const Json drawn = {{"plan", "neo"},
+                      {"p_cheaper", 0.975},
+                      {"npv_difference_usd", {{"mean", -26000.0}, {"ci95_low", -27500.0}, {"ci95_high", -24500.0}}}};
+  report["monte_carlo"] = {{"comparisons", Json::array({drawn})}};
+  const std::string core = verdict_sentence(report);
+  CHECK(core.find("Choose neo: it saves $28,032 in NPV against cloud over 12 months (95% CI of the saving $24,500 .. "
+                  "$27,500, cheaper than the baseline on 98% of paths).") == 0);
+  report["uncertainty"] = {{"comparisons", Json::array({drawn})}};
+  CHECK(verdict_sentence(report).find(
+            "Choose neo: it saves $28,032 in NPV against cloud over 12 months at the inputs as written (over the "
+            "drawn inputs of `uncertain`: a mean saving of $26,000, 95% CI of the saving $24,500 .. $27,500, cheaper "
+            "than the baseline on 98% of paths).") == 0);
+}
+
 TEST_CASE("sections with nothing to show are named in one line") {
   CHECK(missing_sections_line({true, true, true}).empty());
   CHECK(missing_sections_line({true, false, true}) ==

@@ -44,7 +44,7 @@ std::vector<double> counter_values(const JobCounters& c) {
           static_cast<double>(c.deadline_misses), static_cast<double>(c.deferred),
           c.submitted_gpu_hours, c.lost_gpu_hours, c.waited_gpu_hours,
           c.started > 0 ? c.first_wait_h_sum / static_cast<double>(c.started) : 0.0,
-          c.deferred_h_sum, c.unserved_gpu_hours};
+          c.deferred_h_sum, c.unserved_gpu_hours, c.shift_energy_saved_usd};
 }
 
 // What a plan costs apart from its path: ownership (capex, maintenance, staff, facility,
@@ -323,7 +323,7 @@ const std::vector<std::string>& job_counter_names() {
       "unfinished", "unservable", "started", "bursts", "spot_requests", "spot_unavailable", "preemptions",
       "fallbacks_to_on_demand", "node_failures", "jobs_hit_by_failures", "deadline_misses", "deferred",
       "submitted_gpu_hours", "lost_gpu_hours", "waited_gpu_hours", "mean_first_wait_h", "deferred_h",
-      "unserved_gpu_hours"};
+      "unserved_gpu_hours", "shift_energy_saved_usd"};
   return names;
 }
 

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/io/atomic_file.hpp"
 #include "reports/json/goodput_json.hpp"
+#include "reports/json/time_shift_json.hpp"
 #include "reports/json/commitments_json.hpp"
 
 namespace tco {
@@ -141,11 +142,10 @@ std::string depreciation_table(const Json& report) {
          out;
 }
 
-// One row per plan with `goodput` (reports/json/goodput_json.hpp); empty when none has one.
-std::string goodput_table(const Json& report) {
-  const std::vector<Json> rows = goodput_rows(report);
+// A header of columns, then the rows (goodput_rows, time_shift_rows); empty when there are none.
+std::string columns_table(const std::vector<std::string>& columns, const std::vector<Json>& rows) {
   if (rows.empty()) return "";
-  std::string out = row(Json(goodput_columns()));
+  std::string out = row(Json(columns));
   for (const Json& r : rows) out += row(r);
   return out;
 }
@@ -181,7 +181,10 @@ CsvTables csv_tables(const Json& report) {
   if (report.contains("next_generation"))
     tables.emplace_back("next_generation.csv", objects_table(report.at("next_generation").at("plans")));
   if (std::string t = depreciation_table(report); !t.empty()) tables.emplace_back("depreciation.csv", std::move(t));
-  if (std::string t = goodput_table(report); !t.empty()) tables.emplace_back("goodput.csv", std::move(t));
+  if (std::string t = columns_table(goodput_columns(), goodput_rows(report)); !t.empty())
+    tables.emplace_back("goodput.csv", std::move(t));
+  if (std::string t = columns_table(time_shift_columns(), time_shift_rows(report)); !t.empty())
+    tables.emplace_back("time_shift.csv", std::move(t));
   if (std::string t = venues_table(report); !t.empty()) tables.emplace_back("venues.csv", std::move(t));
   return tables;
 }

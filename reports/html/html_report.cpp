@@ -12,6 +12,7 @@
 #include "reports/html/html_depreciation.hpp"
 #include "reports/html/html_monte_carlo.hpp"
 #include "reports/html/html_goodput.hpp"
+#include "reports/html/html_time_shift.hpp"
 #include "reports/html/html_commitments.hpp"
 #include "reports/html/html_procurement.hpp"
 #include "reports/html/html_venues.hpp"
@@ -214,6 +215,7 @@ std::string html_report(const Json& report) {
   html += next_generation_section(report);
   html += depreciation_section(report);
   html += goodput_section(report);
+  html += time_shift_section(report);
   html += "<h2>Cost by category</h2>\n" + breakdown_table(report);
   html += "<h2>Breakevens</h2>\n" + breakevens_section(report);
   html += "<h2>Monthly cash flows</h2>\n" + monthly_tables(report);

@@ -2,6 +2,7 @@
 #include "reports/markdown/carbon_markdown.hpp"
 #include "reports/markdown/depreciation_markdown.hpp"
 #include "reports/markdown/goodput_markdown.hpp"
+#include "reports/markdown/time_shift_markdown.hpp"
 #include "reports/markdown/commitments_markdown.hpp"
 #include "reports/markdown/procurement_markdown.hpp"
 #include "reports/markdown/venues_markdown.hpp"
@@ -179,6 +180,7 @@ std::string markdown_summary(const Json& report) {
   md += implied_forwards_markdown(report);
   md += depreciation_markdown(report);
   md += goodput_markdown(report);
+  md += time_shift_markdown(report);
   if (has_monte_carlo(report)) md += monte_carlo_markdown(report);
   if (const std::string missing = missing_sections_line(sections_present(report)); !missing.empty())
     md += "\n" + missing + "\n";

@@ -29,14 +29,23 @@ const Json* difference_in(const Json& section, const std::string& plan) {
   return nullptr;
 }
 
+// The saving's interval over the paths. The `uncertain` section draws its inputs around the
+// values the figure before it was computed at, so its mean can differ from that figure (a
+// triangular draw's mean is not its mode); it is named with its own mean. The core Monte Carlo's
+// mean is the figure itself (one expected value), so its interval alone follows.
 std::string interval_words(const Json& report, const std::string& plan) {
   const Json* c = drawn_difference(report, plan);
   if (!c) return "";
   const Json& d = c->at("npv_difference_usd");
   // The difference is plan minus baseline; the saving is its negative.
-  return fmt::format(" (95% CI of the saving {} .. {}, cheaper than the baseline on {:.0f}% of paths)",
-                     format_usd(-d.at("ci95_high").get<double>()), format_usd(-d.at("ci95_low").get<double>()),
-                     100.0 * c->at("p_cheaper").get<double>());
+  const std::string interval =
+      fmt::format("95% CI of the saving {} .. {}, cheaper than the baseline on {:.0f}% of paths",
+                  format_usd(-d.at("ci95_high").get<double>()), format_usd(-d.at("ci95_low").get<double>()),
+                  100.0 * c->at("p_cheaper").get<double>());
+  if (report.contains("uncertainty") && c == difference_in(report.at("uncertainty"), plan))
+    return fmt::format(" at the inputs as written (over the drawn inputs of `uncertain`: a mean saving of {}, {})",
+                       format_usd(-d.at("mean").get<double>()), interval);
+  return " (" + interval + ")";
 }
 
 }  // namespace

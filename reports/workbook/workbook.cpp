@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "reports/json/goodput_json.hpp"
+#include "reports/json/time_shift_json.hpp"
 #include "reports/json/commitments_json.hpp"
 #include "reports/markdown/markdown_summary.hpp"
 #include "reports/verdict/verdict_text.hpp"
@@ -624,13 +625,14 @@ void write_depreciation(Sheet sheet, const Json& plans, const Formats& f) {
   sheet.width(1, 10, 16);
 }
 
-// One row per plan with `goodput`, as goodput.csv (reports/json/goodput_json.hpp).
-void write_goodput(Sheet sheet, const std::vector<Json>& rows, const Formats& f) {
-  const std::vector<std::string>& header = goodput_columns();
+// A header of columns, then the rows, as the CSV table of the same name (goodput.csv,
+// time_shift.csv); a column whose name holds "usd" is in dollars.
+void write_rows(Sheet sheet, const std::vector<std::string>& header, const std::vector<Json>& rows, const Formats& f) {
   for (std::size_t c = 0; c < header.size(); ++c) sheet.str(0, static_cast<int>(c), header[c], f.bold);
   for (std::size_t r = 0; r < rows.size(); ++r)
     for (std::size_t c = 0; c < header.size(); ++c)
-      sheet.value(static_cast<int>(r + 1), static_cast<int>(c), rows[r][c], header[c] == "repair_usd" ? f.usd : nullptr);
+      sheet.value(static_cast<int>(r + 1), static_cast<int>(c), rows[r][c],
+                  header[c].find("usd") != std::string::npos ? f.usd : nullptr);
   sheet.width(0, 0, 24);
   sheet.width(1, static_cast<int>(header.size()) - 1, 16);
 }
@@ -701,7 +703,9 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
     if (has_depreciation_views(plans))
       write_depreciation(Sheet(workbook_add_worksheet(wb, "Depreciation"), &first_error), plans, f);
     if (const std::vector<Json> rows = goodput_rows(report); !rows.empty())
-      write_goodput(Sheet(workbook_add_worksheet(wb, "Goodput"), &first_error), rows, f);
+      write_rows(Sheet(workbook_add_worksheet(wb, "Goodput"), &first_error), goodput_columns(), rows, f);
+    if (const std::vector<Json> rows = time_shift_rows(report); !rows.empty())
+      write_rows(Sheet(workbook_add_worksheet(wb, "Time shifting"), &first_error), time_shift_columns(), rows, f);
     if (has_venues(plans)) write_venues(Sheet(workbook_add_worksheet(wb, "Venues"), &first_error), plans, f);
   } catch (...) {
     workbook_close(wb);  // frees it; the caller removes the partial file
@@ -717,7 +721,7 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
 }  // namespace
 
 std::vector<std::string> workbook_plan_sheet_names(const std::vector<std::string>& plan_names) {
-  std::set<std::string> taken = {"inputs", "summary", "paths", "procurement", "depreciation", "goodput", "venues", "commitments"};
+  std::set<std::string> taken = {"inputs", "summary", "paths", "procurement", "depreciation", "goodput", "venues", "commitments", "time shifting"};
   std::vector<std::string> out;
   for (const std::string& plan : plan_names) {
     std::string base;

@@ -1,0 +1,42 @@
+#include "reports/markdown/time_shift_markdown.hpp"
+
+#include <fmt/format.h>
+
+#include "reports/json/time_shift_json.hpp"
+#include "reports/markdown/markdown_summary.hpp"
+
+namespace tco {
+
+std::vector<std::string> time_shift_cells(const Json& r) {
+  auto count = [&r](int c) { return r.at(c).is_null() ? std::string("-") : fmt::format("{:.1f}", r.at(c).get<double>()); };
+  auto usd = [&r](int c) { return r.at(c).is_null() ? std::string("-") : format_usd(r.at(c)); };
+  return {r.at(0).get<std::string>(),
+          count(1),
+          fmt::format("{:.0f}", r.at(2).get<double>()),
+          usd(3),
+          count(4),
+          usd(5),
+          r.at(6).is_null() ? std::string("-") : r.at(6).get<std::string>(),
+          usd(7),
+          usd(8),
+          count(9)};
+}
+
+std::string time_shift_markdown(const Json& report) {
+  std::string md;
+  for (const Json& row : time_shift_rows(report)) {
+    md += "|";
+    for (const std::string& cell : time_shift_cells(row)) md += " " + cell + " |";
+    md += "\n";
+  }
+  if (md.empty()) return md;
+  return "\n**Time shifting** (deferrable jobs held for cheaper hours, docs/model.md §5.1; means per path from "
+         "the replay. Saved at hold: what the holds expected to save at the site's forecast prices. Beside the same "
+         "plan without shifting, on the same random numbers: the energy bill, the NPV change (negative: shifting "
+         "is cheaper) and the deadline misses):\n\n"
+         "| plan | holds | hours held | saved at hold | deadline misses | energy | without shifting | its energy | "
+         "NPV change | its deadline misses |\n|---|---:|---:|---:|---:|---:|---|---:|---:|---:|\n" +
+         md;
+}
+
+}  // namespace tco

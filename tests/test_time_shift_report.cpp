@@ -1,0 +1,105 @@
+// The time-shifting table of the reports (reports/json/time_shift_json.hpp): which plan is a
+// shifted plan's twin, the exact change beside it, and the same rows in the Markdown, HTML and
+// CSV. A hand-built report, so each figure below is the arithmetic of the inputs it names.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "cli_test_support.hpp"
+#include "scenario_builder.hpp"
+#include "test_support.hpp"
+#include "reports/html/html_time_shift.hpp"
+#include "reports/json/time_shift_json.hpp"
+#include "reports/markdown/time_shift_markdown.hpp"
+
+namespace tco {
+
+namespace {
+
+Json mc_plan(const char* name, bool shift, double max_wait_h, double npv_usd, double holds, double hours_held,
+             double saved_usd, double misses) {
+  return {{"name", name},
+          {"npv_usd", {{"mean", npv_usd}}},
+          {"scheduling", {{"time_shift", shift}, {"max_wait_h", max_wait_h}}},
+          {"jobs_mean_per_path",
+           {{"deferred", holds}, {"deferred_h", hours_held}, {"shift_energy_saved_usd", saved_usd},
+            {"deadline_misses", misses}}}};
+}
+
+Json plan(const char* name, double energy_usd) {
+  return {{"name", name}, {"breakdown_nominal_usd", {{"energy", energy_usd}}}};
+}
+
+// own-wait2 has own's inputs but another max_wait_h, so only `own` is own-shifted's twin;
+// own3-shifted (3 nodes) has none.
+Json report() {
+  Json inputs = Json::array({{{"name", "own-wait2"}, {"kind", "hybrid"}, {"onprem_nodes", 2}},
+                             {{"name", "own"}, {"kind", "hybrid"}, {"onprem_nodes", 2}},
+                             {{"name", "own-shifted"}, {"kind", "hybrid"}, {"onprem_nodes", 2}},
+                             {{"name", "own3-shifted"}, {"kind", "hybrid"}, {"onprem_nodes", 3}}});
+  Json mc = Json::array({mc_plan("own-wait2", false, 2.0, 5100.0, 0, 0, 0, 0.5),
+                         mc_plan("own", false, 1.0, 5000.0, 0, 0, 0, 0.25),
+                         mc_plan("own-shifted", true, 1.0, 4976.0, 12.5, 40.0, 31.0, 0.25),
+                         mc_plan("own3-shifted", true, 1.0, 6000.0, 3.0, 5.0, 7.5, 0.0)});
+  Json plans = Json::array({plan("own-wait2", 1010.0), plan("own", 1000.0), plan("own-shifted", 940.0),
+                            plan("own3-shifted", 1200.0)});
+  return {{"inputs", {{"plans", inputs}}}, {"plans", plans}, {"monte_carlo", {{"plans", mc}}}};
+}
+
+}  // namespace
+
+TEST_CASE("time shift report: a shifted plan beside its twin, by hand; none for a plan without one") {
+  const std::vector<Json> rows = time_shift_rows(report());
+  REQUIRE(rows.size() == 2);
+  // own-shifted vs own: energy 940 against 1000, NPV change 4976 - 5000 = -24 (cheaper by $24),
+  // deadline misses 0.25 against 0.25.
+  CHECK(rows[0] == Json::array({"own-shifted", 12.5, 40.0, 31.0, 0.25, 940.0, "own", 1000.0, -24.0, 0.25}));
+  CHECK(rows[1] == Json::array({"own3-shifted", 3.0, 5.0, 7.5, 0.0, 1200.0, nullptr, nullptr, nullptr, nullptr}));
+  CHECK(time_shift_cells(rows[0]) == std::vector<std::string>{"own-shifted", "12.5", "40", "$31", "0.2", "$940",
+                                                               "own", "$1,000", "-$24", "0.2"});
+  CHECK(time_shift_cells(rows[1])[6] == "-");
+  CHECK(time_shift_cells(rows[1])[8] == "-");
+}
+
+TEST_CASE("time shift report: every format has the table, and none when no plan shifts") {
+  const Json r = report();
+  const std::string md = time_shift_markdown(r);
+  CHECK(md.find("| own-shifted | 12.5 | 40 | $31 | 0.2 | $940 | own | $1,000 | -$24 | 0.2 |") != std::string::npos);
+  CHECK(time_shift_section(r).find("<td>own</td><td class=n>$1,000</td><td class=n>-$24</td>") != std::string::npos);
+
+  Json unshifted = r;
+  for (auto& p : unshifted["monte_carlo"]["plans"]) p["scheduling"]["time_shift"] = false;
+  CHECK(time_shift_rows(unshifted).empty());
+  CHECK(time_shift_markdown(unshifted).empty());
+  CHECK(time_shift_section(unshifted).empty());
+  Json no_monte_carlo = r;
+  no_monte_carlo.erase("monte_carlo");
+  CHECK(time_shift_rows(no_monte_carlo).empty());
+}
+
+// The shipped scenario of #25's "done when": buy-8-2-spares-shifted is buy-8-2-spares with
+// time_shift on. Its CSV row carries the twin and the mean NPV difference of the JSON.
+TEST_CASE("time shift report: the shipped owner's scenario writes the table in the CSV and the workbook") {
+  const auto dir = test::scratch_dir("time-shift-report");
+  const std::string scenario = test::source_path("scenarios/owned-cluster-books-and-operations.json");
+  const test::CliResult r = test::run_cli({"run", scenario, "--out", (dir / "report.json").string(), "--csv",
+                                           (dir / "csv").string(), "--xlsx", (dir / "report.xlsx").string(), "--quiet"});
+  INFO("stderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  const Json report = Json::parse(test::read_text_file(dir / "report.json"));
+  const std::vector<Json> rows = time_shift_rows(report);
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0][0] == "buy-8-2-spares-shifted");
+  CHECK(rows[0][6] == "buy-8-2-spares");
+  const Json& mc = report.at("monte_carlo").at("plans");
+  CHECK(rows[0][8].get<double>() ==
+        mc.at(3).at("npv_usd").at("mean").get<double>() - mc.at(2).at("npv_usd").at("mean").get<double>());
+  CHECK(rows[0][1].get<double>() > 0.0);  // it holds jobs
+  const std::string csv = test::read_text_file(dir / "csv" / "time_shift.csv");
+  CHECK(csv.find("plan,holds_per_path,hours_held_per_path,energy_saved_at_hold_usd_per_path,") == 0);
+  CHECK(csv.find("\nbuy-8-2-spares-shifted,") != std::string::npos);
+  CHECK(std::filesystem::file_size(dir / "report.xlsx") > 0);
+}
+
+}  // namespace tco
