@@ -17,6 +17,7 @@
 #include "models/catalog/catalog_validation.hpp"
 #include "models/input_limits.hpp"
 #include "models/next_generation/next_generation.hpp"
+#include "models/price_path/implied_forward.hpp"
 
 namespace tco {
 
@@ -562,6 +563,27 @@ void add_plan_warnings(Scenario& s, const Plan& plan, const std::string& pointer
   }
 }
 
+// One warning per offer whose 1-year / 3-year pair implies a forward of zero or less, at the
+// first plan that uses it.
+void add_implied_forward_warnings(Scenario& s) {
+  std::set<std::string> warned;
+  for (std::size_t i = 0; i < s.plans.size(); ++i) {
+    if (!s.plans[i].cloud) continue;
+    const CloudOffer& o = s.plans[i].cloud->offer;
+    if (!o.reserved_1y_usd_per_hour || !o.reserved_3y_usd_per_hour) continue;
+    const double forward =
+        implied_forward_usd_per_hour(*o.reserved_1y_usd_per_hour, *o.reserved_3y_usd_per_hour, s.discount_rate_per_year);
+    if (forward > 0.0 || !warned.insert(o.provenance.id).second) continue;
+    warn(s, "implied-forward-not-positive", "/plans/" + std::to_string(i) + "/cloud",
+         fmt::format("offer \"{}\": its 3-year reserved price {} and 1-year price {} USD/h imply a forward price "
+                     "of {:.4f} USD/h for years 2-3 at the {:.1f}% discount rate (docs/model.md §4 \"Implied "
+                     "forward price\"): no seller prices a term below nothing, so one of the two figures is "
+                     "likely wrong (a 3-year price per year of the term, or a per-GPU figure?)",
+                     o.provenance.id, *o.reserved_3y_usd_per_hour, *o.reserved_1y_usd_per_hour, forward,
+                     100.0 * s.discount_rate_per_year));
+  }
+}
+
 // A plan's section is the scenario's section with the plan's patch applied. An error in it
 // points into the plan when the plan wrote that field, else into the scenario's own section.
 InputError attribute_section_error(const InputError& e, const std::string& plan_section, const std::string& base_section,
@@ -922,6 +944,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
     add_plan_warnings(s, plan, pointer);
     s.plans.push_back(std::move(plan));
   }
+  add_implied_forward_warnings(s);
   // A section that no plan uses must still be valid: a typo there is a wrong number waiting
   // for the day a plan starts to use it.
   const bool onprem_used = std::any_of(s.plans.begin(), s.plans.end(), [](const Plan& p) { return p.onprem.has_value(); });

@@ -148,6 +148,27 @@ TEST_CASE("implied forward: the 1-year price that a 3-year price implies for yea
   CHECK(implied_forward_usd_per_hour(10.0, 10.0, 0.08) == doctest::Approx(10.0).epsilon(1e-14));
 }
 
+TEST_CASE("implied forward: a pair that implies a forward of zero or less is warned about, naming the plan") {
+  auto warnings_for = [](double reserved_3y_usd_per_hour) {
+    Json doc = schedule_scenario(12, nullptr);
+    doc["cloud"].erase("price_schedule");
+    doc["cloud"]["offer"] = {{"id", "test/gpu8/region-a"}, {"reserved_3y_usd_per_hour", reserved_3y_usd_per_hour}};
+    doc["discount_rate_per_year"] = 0.08;
+    int found = 0;
+    for (const auto& w : run_scenario_json(doc).scenario.warnings)
+      if (w.code == "implied-forward-not-positive") {
+        CHECK(w.where == "/plans/0/cloud");
+        ++found;
+      }
+    return found;
+  };
+  // r = 8%: F = P3 x (1 + 0.5607692) - 12 x 0.5607692. P3 = 4: 6.2430769 - 6.7292308 = -$0.486/h.
+  CHECK(implied_forward_usd_per_hour(12.0, 4.0, 0.08) == doctest::Approx(4.0 * (1.0 + 1.1664 / 2.08) - 12.0 * 1.1664 / 2.08).epsilon(1e-12));
+  CHECK(warnings_for(4.0) == 1);
+  // P3 = 5: 7.8038462 - 6.7292308 = +$1.075/h: a steep but possible bet, no warning.
+  CHECK(warnings_for(5.0) == 0);
+}
+
 TEST_CASE("bad input: each price schedule input is rejected with exit 2, naming its JSON pointer") {
   const Json two_points = {{{"date", "2026-01-01"}, {"factor", 1.0}}, {{"date", "2026-03-01"}, {"factor", 0.8}}};
   struct Case {
