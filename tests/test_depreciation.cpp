@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include "models/finance/depreciation.hpp"
+#include "models/finance/economic_depreciation.hpp"
 #include "test_support.hpp"
 
 using namespace tco;
@@ -228,4 +229,22 @@ TEST_CASE("depreciation: recapture on a sale in year 3") {
   CHECK(below.ordinary_recapture_usd == 0.0);
   CHECK(std::abs(below.loss_usd - 38'000.0) < kCent);
   CHECK(std::abs(below.taxable_usd() + 38'000.0) < kCent);
+}
+
+TEST_CASE("depreciation: the economic view follows the resale curve and the next generation's step") {
+  // Paid 1,000,000; resale base 900,000 at 30% a year; a step of x0.75 from month 18; delivered
+  // at month 0. Year 1 ends in month 11 (no step): V(1) = 900,000 x 0.7 = 630,000, losing 370,000.
+  // Year 2 ends in month 23 (stepped): V(2) = 900,000 x 0.49 x 0.75 = 330,750, losing 299,250.
+  // Year 3: V(3) = 900,000 x 0.343 x 0.75 = 231,525, losing 99,225. In all 1,000,000 - 231,525.
+  const GenerationStep step{18 * 730, 0.75};
+  const std::vector<EconomicYear> years = economic_depreciation(1'000'000.0, 900'000.0, 0.3, step, 0, 3);
+  REQUIRE(years.size() == 3);
+  CHECK(std::abs(years[0].depreciation_usd - 370'000.0) < kCent);
+  CHECK(std::abs(years[0].value_after_usd - 630'000.0) < kCent);
+  CHECK(std::abs(years[1].depreciation_usd - 299'250.0) < kCent);
+  CHECK(std::abs(years[1].value_after_usd - 330'750.0) < kCent);
+  CHECK(std::abs(years[2].depreciation_usd - 99'225.0) < kCent);
+  CHECK(std::abs(years[0].depreciation_usd + years[1].depreciation_usd + years[2].depreciation_usd - 768'475.0) < kCent);
+  // Delivered at month 7, year 1 ends in month 18: the step is in it already.
+  CHECK(std::abs(economic_depreciation(1'000'000.0, 900'000.0, 0.3, step, 7, 1)[0].value_after_usd - 472'500.0) < kCent);
 }

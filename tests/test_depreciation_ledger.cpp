@@ -111,11 +111,20 @@ TEST_CASE("depreciation ledger: the JSON report carries the book and tax tables 
   CHECK(tax_row.at(1).get<double>() == 70000.0);
   CHECK(tax_row.at(2).get<double>() == doctest::Approx(160000.0).epsilon(1e-12));
   CHECK(tax_row.at(5).get<double>() == doctest::Approx(192000.0).epsilon(1e-12));  // 470,000 - 278,000
-  // The Markdown summary puts both views side by side: year 1 books 188,000 (value 470,000 -
-  // 188,000 = 282,000) and deducts 278,000 (basis 192,000).
+  // The economic view: paid 470,000; the residual's curve on server + network + storage, 430,000,
+  // at 30% a year: V(1) = 301,000, so year 1 loses 470,000 - 301,000 = 169,000 (the install's
+  // 40,000 among it); V(2) = 210,700, year 2 loses 90,300; over the 5-year book life.
+  const Json& economic = views.at("economic");
+  REQUIRE(economic.at("rows").size() == 5);
+  CHECK(economic.at("rows").at(0).at(1).get<double>() == doctest::Approx(169000.0).epsilon(1e-12));
+  CHECK(economic.at("rows").at(0).at(2).get<double>() == doctest::Approx(301000.0).epsilon(1e-12));
+  CHECK(economic.at("rows").at(1).at(1).get<double>() == doctest::Approx(90300.0).epsilon(1e-12));
+  CHECK(economic.at("rows").at(1).at(2).get<double>() == doctest::Approx(210700.0).epsilon(1e-12));
+  // The Markdown summary puts the three views side by side: year 1 books 188,000 (value 470,000 -
+  // 188,000 = 282,000), deducts 278,000 (basis 192,000) and loses 169,000 of resale value.
   const std::string md = markdown_summary(report);
   CHECK(md.find("**Depreciation views**") != std::string::npos);
-  CHECK(md.find("| 1 | $188,000 | $282,000 | $278,000 | $192,000 |") != std::string::npos);
+  CHECK(md.find("| 1 | $188,000 | $282,000 | $278,000 | $192,000 | $169,000 | $301,000 |") != std::string::npos);
   CHECK(md.find("tax $26,847") != std::string::npos);
   CHECK(markdown_summary(run_fixture("purchase_month3.json").report()).find("Depreciation views") == std::string::npos);
 }

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/io/atomic_file.hpp"
+#include "reports/json/depreciation_json.hpp"
 #include "reports/json/goodput_json.hpp"
 #include "reports/json/time_shift_json.hpp"
 #include "reports/json/commitments_json.hpp"
@@ -118,31 +119,8 @@ std::string venues_table(const Json& report) {
          out;
 }
 
-// One row per year of each plan's `depreciation_views` (reports/json/depreciation_json.hpp): the
-// book view and, when the scenario has one, the tax view side by side; empty when no plan has views.
-std::string depreciation_table(const Json& report) {
-  std::string out;
-  for (const auto& p : report.at("plans")) {
-    if (!p.contains("depreciation_views")) continue;
-    const Json& v = p.at("depreciation_views");
-    const Json& book = v.at("book").at("rows");
-    const Json& tax = v.at("tax");
-    const std::size_t years = std::max(book.size(), tax.is_null() ? std::size_t{0} : tax.at("rows").size());
-    for (std::size_t k = 0; k < years; ++k) {
-      Json line = Json::array({p.at("name"), v.at("book").at("method"), v.at("tax_shield_view"), k + 1});
-      for (std::size_t c = 1; c < 3; ++c) line.push_back(k < book.size() ? book[k][c] : Json(nullptr));
-      for (std::size_t c = 1; c < 6; ++c)
-        line.push_back(!tax.is_null() && k < tax.at("rows").size() ? tax.at("rows")[k][c] : Json(nullptr));
-      out += row(line);
-    }
-  }
-  if (out.empty()) return out;
-  return "plan,book_method,tax_shield_view,year,book_depreciation_usd,book_value_after_usd,tax_section_179_usd,"
-         "tax_bonus_usd,tax_macrs_usd,tax_deduction_usd,tax_basis_after_usd\n" +
-         out;
-}
-
-// A header of columns, then the rows (goodput_rows, time_shift_rows); empty when there are none.
+// A header of columns, then the rows (depreciation_rows, goodput_rows, time_shift_rows); empty when
+// there are none.
 std::string columns_table(const std::vector<std::string>& columns, const std::vector<Json>& rows) {
   if (rows.empty()) return "";
   std::string out = row(Json(columns));
@@ -180,7 +158,8 @@ CsvTables csv_tables(const Json& report) {
   if (std::string t = commitments_table(report); !t.empty()) tables.emplace_back("commitments.csv", std::move(t));
   if (report.contains("next_generation"))
     tables.emplace_back("next_generation.csv", objects_table(report.at("next_generation").at("plans")));
-  if (std::string t = depreciation_table(report); !t.empty()) tables.emplace_back("depreciation.csv", std::move(t));
+  if (std::string t = columns_table(depreciation_columns(), depreciation_rows(report)); !t.empty())
+    tables.emplace_back("depreciation.csv", std::move(t));
   if (std::string t = columns_table(goodput_columns(), goodput_rows(report)); !t.empty())
     tables.emplace_back("goodput.csv", std::move(t));
   if (std::string t = columns_table(time_shift_columns(), time_shift_rows(report)); !t.empty())

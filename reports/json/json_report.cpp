@@ -94,7 +94,7 @@ Json plan_json(const Plan& plan, const PlanResult& r, double rate, bool with_rep
               {"depreciation_total_usd", r.depreciation_total_usd},
               {"monthly", monthly_table(r, rate, with_repair)}};
   // Only for a scenario that opts in to a depreciation view, so other reports keep their bytes.
-  if (plan.onprem && r.depreciation_views) out["depreciation_views"] = depreciation_views_json(*plan.onprem, *r.depreciation_views);
+  if (plan.onprem && r.depreciation_views) out["depreciation_views"] = depreciation_views_json(plan, *r.depreciation_views);
   if (r.procurement) out["procurement"] = procurement_json(*r.procurement);
   if (r.goodput) out["goodput"] = goodput_json(*r.goodput, plan.onprem->spare_nodes());
   if (!r.venues.empty()) out["venues"] = venues_json(r);

@@ -11,6 +11,7 @@
 #include <xlsxwriter.h>
 
 #include "core/error.hpp"
+#include "reports/json/depreciation_json.hpp"
 #include "reports/json/goodput_json.hpp"
 #include "reports/json/time_shift_json.hpp"
 #include "reports/json/commitments_json.hpp"
@@ -592,47 +593,15 @@ void write_commitments(Sheet sheet, const Json& plans, const Formats& f) {
   sheet.width(2, static_cast<int>(kCommitmentFigureKeys.size()), 16);
 }
 
-bool has_depreciation_views(const Json& plans) {
-  return std::any_of(plans.begin(), plans.end(), [](const Json& p) { return p.contains("depreciation_views"); });
-}
-
-// One row per year of each plan's `depreciation_views` (reports/json/depreciation_json.hpp), as
-// depreciation.csv: the book and the tax view side by side, and which one the tax shield uses.
-void write_depreciation(Sheet sheet, const Json& plans, const Formats& f) {
-  const std::vector<std::string> header = {"plan", "book_method", "tax_shield_view", "year", "book_depreciation_usd",
-                                           "book_value_after_usd", "tax_section_179_usd", "tax_bonus_usd",
-                                           "tax_macrs_usd", "tax_deduction_usd", "tax_basis_after_usd"};
-  for (std::size_t c = 0; c < header.size(); ++c) sheet.str(0, static_cast<int>(c), header[c], f.bold);
-  int row = 1;
-  for (const auto& plan : plans) {
-    if (!plan.contains("depreciation_views")) continue;
-    const Json& v = plan.at("depreciation_views");
-    const Json& book = v.at("book").at("rows");
-    const Json& tax = v.at("tax");
-    const std::size_t tax_years = tax.is_null() ? 0 : tax.at("rows").size();
-    for (std::size_t k = 0; k < std::max(book.size(), tax_years); ++k, ++row) {
-      sheet.value(row, 0, plan.at("name"));
-      sheet.value(row, 1, v.at("book").at("method"));
-      sheet.value(row, 2, v.at("tax_shield_view"));
-      sheet.num(row, 3, static_cast<double>(k + 1));
-      for (int c = 1; c < 3; ++c)
-        if (k < book.size()) sheet.num(row, 3 + c, book[k][c].get<double>(), f.usd);
-      for (int c = 1; c < 6; ++c)
-        if (k < tax_years) sheet.num(row, 5 + c, tax.at("rows")[k][c].get<double>(), f.usd);
-    }
-  }
-  sheet.width(0, 0, 24);
-  sheet.width(1, 10, 16);
-}
-
-// A header of columns, then the rows, as the CSV table of the same name (goodput.csv,
-// time_shift.csv); a column whose name holds "usd" is in dollars.
+// A header of columns, then the rows, as the CSV table of the same name (depreciation.csv,
+// goodput.csv, time_shift.csv); a column whose name holds "usd" is in dollars, a null is blank.
 void write_rows(Sheet sheet, const std::vector<std::string>& header, const std::vector<Json>& rows, const Formats& f) {
   for (std::size_t c = 0; c < header.size(); ++c) sheet.str(0, static_cast<int>(c), header[c], f.bold);
   for (std::size_t r = 0; r < rows.size(); ++r)
     for (std::size_t c = 0; c < header.size(); ++c)
-      sheet.value(static_cast<int>(r + 1), static_cast<int>(c), rows[r][c],
-                  header[c].find("usd") != std::string::npos ? f.usd : nullptr);
+      if (!rows[r][c].is_null())  // blank, as the CSV's empty cell
+        sheet.value(static_cast<int>(r + 1), static_cast<int>(c), rows[r][c],
+                    header[c].find("usd") != std::string::npos ? f.usd : nullptr);
   sheet.width(0, 0, 24);
   sheet.width(1, static_cast<int>(header.size()) - 1, 16);
 }
@@ -700,8 +669,8 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
       write_procurement(Sheet(workbook_add_worksheet(wb, "Procurement"), &first_error), plans, f);
     if (has_commitments(plans))
       write_commitments(Sheet(workbook_add_worksheet(wb, "Commitments"), &first_error), plans, f);
-    if (has_depreciation_views(plans))
-      write_depreciation(Sheet(workbook_add_worksheet(wb, "Depreciation"), &first_error), plans, f);
+    if (const std::vector<Json> rows = depreciation_rows(report); !rows.empty())
+      write_rows(Sheet(workbook_add_worksheet(wb, "Depreciation"), &first_error), depreciation_columns(), rows, f);
     if (const std::vector<Json> rows = goodput_rows(report); !rows.empty())
       write_rows(Sheet(workbook_add_worksheet(wb, "Goodput"), &first_error), goodput_columns(), rows, f);
     if (const std::vector<Json> rows = time_shift_rows(report); !rows.empty())
