@@ -9,9 +9,11 @@
 
 #include <doctest/doctest.h>
 
+#include "core/error.hpp"
 #include "engine/ledger/breakeven.hpp"
 #include "engine/decisions/sizing.hpp"
 #include "engine/sweep/sweep_run.hpp"
+#include "reports/json/decisions_json.hpp"
 #include "scenario_builder.hpp"
 #include "test_sweep_support.hpp"
 
@@ -193,6 +195,41 @@ TEST_CASE("optimize: the risk measures rank by mean, P90 and CVaR95, each with i
   }
   // P90 <= CVaR95: the worst ceil(5 %) paths all lie at or above the 90th percentile.
   for (const auto& p : r.points) CHECK(p.npv_usd.p90 <= p.npv_usd.cvar95);
+}
+
+TEST_CASE("optimize: the site's power cap bounds the node range, spares included") {
+  // test-node-8 draws 10 kW at peak: a 0.035 MW site feeds floor(35 / 10) = 3 nodes.
+  Json doc = steady_sizing_scenario(22.0);
+  doc["onprem"]["site"] = {{"power_cap_mw", 0.035}};
+  SizingOptions o;
+  o.nodes = {0, 6, 1};
+  o.threads = 1;
+  const SizingResult capped = size(doc, o);
+  REQUIRE(capped.site_cap_max_nodes.has_value());
+  CHECK(*capped.site_cap_max_nodes == 3);
+  CHECK(capped.node_values == std::vector<long>{0, 1, 2, 3});
+  REQUIRE(capped.points.size() == 4);
+  CHECK(sizing_json(capped).at("grid").at("site_cap_max_nodes") == 3);
+  // One hot spare takes one of the 3 places: 2 nodes at most.
+  doc["onprem"]["spares"] = {{"nodes", 1}, {"swap_h", 2}};
+  CHECK(*size(doc, o).site_cap_max_nodes == 2);
+  // A range that starts above the cap has nothing to evaluate: an input error naming --nodes.
+  o.nodes = {4, 6, 1};
+  try {
+    size(doc, o);
+    FAIL("expected an input error");
+  } catch (const InputError& e) {
+    CHECK(e.where() == "--nodes");
+    CHECK(std::string(e.what()).find("at most 2") != std::string::npos);
+  }
+  // Without a cap: null in the report, the whole range evaluated.
+  doc["onprem"].erase("site");
+  doc["onprem"].erase("spares");
+  o.nodes = {0, 4, 2};
+  const SizingResult free = size(doc, o);
+  CHECK_FALSE(free.site_cap_max_nodes.has_value());
+  CHECK(free.node_values == std::vector<long>{0, 2, 4});
+  CHECK(sizing_json(free).at("grid").at("site_cap_max_nodes").is_null());
 }
 
 TEST_CASE("optimize: the CLI writes run's report with a sizing section; bad ranges and plans are input errors") {

@@ -58,6 +58,9 @@ std::string sizing_console(const Json& sizing) {
                        p.at("reserved_instances").get<long>(), format_usd(p.at("npv_mean_usd")),
                        format_usd(p.at("npv_p90_usd")), format_usd(p.at("npv_cvar95_usd")),
                        format_usd(p.at("saving_mean_usd")), p.at("probability_saving").get<double>());
+  if (const Json& cap = sizing.at("grid").at("site_cap_max_nodes"); cap.is_number())
+    out += fmt::format("  the site's power cap fits at most {} nodes (spares aside): larger counts not evaluated\n",
+                       cap.get<long>());
   for (const char* measure : kRiskMeasures) {
     const Json& b = sizing.at("best").at(measure);
     out += fmt::format("  best N by {:<6}: {} (reserved {}), within 1%: {}..{}\n", measure, b.at("nodes").get<long>(),

@@ -140,6 +140,19 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
   r.seed = o.seed.value_or(s.monte_carlo.seed);
   r.backend = resolve_sweep_backend(o.backend);
   r.node_values = o.nodes.values();
+  if (plan.onprem && plan.onprem->site.power_cap_mw) {
+    const OnPremSpec& onprem = *plan.onprem;
+    const double cap_kw = *onprem.site.power_cap_mw * 1000.0;
+    r.site_cap_max_nodes = static_cast<long>(std::floor(cap_kw / onprem.server.peak_kw)) - onprem.spare_nodes();
+    std::erase_if(r.node_values, [&](long n) { return n > *r.site_cap_max_nodes; });
+    if (r.node_values.empty())
+      throw InputError("", "--nodes",
+                       fmt::format("no node count from {} fits the site: {} MW feeds {} nodes of {} kW; with {} hot "
+                                   "spares, at most {} to size (onprem.site.power_cap_mw)",
+                                   o.nodes.from, *onprem.site.power_cap_mw,
+                                   *r.site_cap_max_nodes + onprem.spare_nodes(), onprem.server.peak_kw,
+                                   onprem.spare_nodes(), *r.site_cap_max_nodes));
+  }
   if (o.reserved) r.reserved_values = o.reserved->values();
 
   // The sized plan alone, over the grid.

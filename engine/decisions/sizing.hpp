@@ -15,6 +15,9 @@
 //               instances, on a tie)
 //   within 1% = every point whose value <= best + 0.01 |best|
 // Example: NPVs 10.0, 9.0, 9.05, 9.5 M$ at N = 0..3: best N = 1; within 1 % (<= 9.09): N = 1, 2.
+// A site power cap (onprem.site.power_cap_mw) bounds the range: node counts whose fleet, hot
+// spares included, draws more than the cap are not evaluated (a range with none that fits is
+// an input error naming --nodes).
 #pragma once
 
 #include <cstdint>
@@ -84,7 +87,8 @@ struct SizingResult {
   long paths = 0;
   std::uint64_t seed = 0;
   SweepBackend backend = SweepBackend::cpu;
-  std::vector<long> node_values;
+  std::vector<long> node_values;      // the range's counts that fit the site (below)
+  std::optional<long> site_cap_max_nodes;  // with onprem.site.power_cap_mw: floor(cap / peak kW) - spares
   std::vector<long> reserved_values;  // empty without --reserved
   std::vector<SizingPoint> points;    // N slowest, then R
   Summary baseline_npv_usd;

@@ -82,6 +82,7 @@ Json sizing_json(const SizingResult& r) {
           {"grid",
            {{"pointer_nodes", "/plans/" + std::to_string(r.plan_index) + "/onprem_nodes"},
             {"nodes", r.node_values},
+            {"site_cap_max_nodes", r.site_cap_max_nodes ? Json(*r.site_cap_max_nodes) : Json(nullptr)},
             {"pointer_reserved_instances",
              joint ? Json("/plans/" + std::to_string(r.plan_index) + "/reserved_instances") : Json(nullptr)},
             {"reserved_instances", joint ? Json(r.reserved_values) : Json(nullptr)}}},
