@@ -27,7 +27,7 @@ static void register_commands(CLI::App& app, CommandContext& ctx) {
   setup_calibrate(app, ctx);
   // Under mpirun with K > 1, only the commands that split their work over the ranks may run;
   // the others would compute everything K times and write the same files K times.
-  const std::set<std::string> splitting = {"run", "sweep", "optimize", "sensitivity", "regress"};
+  const std::set<std::string> splitting = {"run", "sweep", "optimize", "sensitivity", "calibrate", "regress"};
   for (CLI::App* sub : app.get_subcommands({})) {
     const std::string name = sub->get_name();
     if (splitting.count(name)) continue;

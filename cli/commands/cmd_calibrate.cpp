@@ -13,6 +13,8 @@
 
 #include "cli/app.hpp"
 #include "cli/options.hpp"
+#include "cli/root_first.hpp"
+#include "core/parallel/process_group.hpp"
 #include "cli/terminal/terminal_answer.hpp"
 #include "core/parallel_for_index.hpp"
 #include "core/progress/progress_bar.hpp"
@@ -85,17 +87,24 @@ std::string calibration_console(const CalibrationResult& r) {
 
 int run_calibrate(const CalibrateOptions& o, CommandContext& ctx) {
   OutputSet outputs(ctx.out);
-  outputs.add_file("--out", o.out, true);
-  outputs.add_input("the scenario", o.scenario);
-  const Scenario scenario = load_scenario(o.scenario, o.catalog);
-  add_scenario_inputs(outputs, scenario);
-  // calibrate() refuses a scenario without jobs.
+  // Under mpirun, rank 0 checks the outputs and the scenario first; every rank replays its block
+  // of paths, and rank 0 alone fits and writes.
+  const Scenario scenario = root_first([&] {
+    outputs.add_file("--out", o.out, true);
+    outputs.add_input("the scenario", o.scenario);
+    Scenario loaded = load_scenario(o.scenario, o.catalog);
+    add_scenario_inputs(outputs, loaded);
+    require_calibration_jobs(loaded);  // before any rank starts
+    return loaded;
+  });
   ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
   CalibrationOptions fit = o.fit;
   fit.threads = resolved_thread_count(fit.threads);
   fit.progress = bar.counter();
+  fit.split_over_processes = true;
   const CalibrationResult result = calibrate(scenario, fit);
   bar.stop();
+  if (!is_root_process()) return kExitOk;
   // Everything is computed and checked before anything is written.
   const Json calibration = calibration_json(scenario, result);
   require_finite_figures(calibration, o.scenario);

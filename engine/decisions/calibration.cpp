@@ -10,6 +10,7 @@
 
 #include "engine/des/job_stream.hpp"
 #include "core/error.hpp"
+#include "core/parallel/process_group.hpp"
 #include "engine/montecarlo/monte_carlo.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
 #include "core/random/random.hpp"
@@ -327,23 +328,30 @@ std::vector<double> mean_job_demand_by_hour(const Scenario& s, std::uint64_t see
   return sum;
 }
 
-CalibrationResult calibrate(const Scenario& s, const CalibrationOptions& o) {
+void require_calibration_jobs(const Scenario& s) {
   if (!s.jobs)
     throw InputError(s.file, "/jobs",
                      "expected a \"jobs\" section: calibration replays the scenario's jobs in the discrete-event model "
                      "and fits the fluid model to it (docs/calibration.md)");
+}
+
+CalibrationResult calibrate(const Scenario& s, const CalibrationOptions& o) {
+  require_calibration_jobs(s);
   MonteCarloOptions mc_options;
   mc_options.paths = o.paths;
   mc_options.seed = o.seed;
   mc_options.threads = o.threads;
   mc_options.progress = o.progress;
+  mc_options.split_over_processes = o.split_over_processes;
   const MonteCarloRun mc = run_monte_carlo(s, mc_options);
-  // The fit's evaluations are not counted: the bar says what it is on instead.
-  if (o.progress) o.progress->set_label("fitting the fluid model to the replay");
-
   CalibrationResult r;
   r.seed = mc.seed;
   r.paths = mc.paths;
+  // The fit is cheap next to the replay: rank 0 does it alone, on the gathered outcomes.
+  if (o.split_over_processes && !is_root_process()) return r;
+  // The fit's evaluations are not counted: the bar says what it is on instead.
+  if (o.progress) o.progress->set_label("fitting the fluid model to the replay");
+
   const std::vector<std::vector<double>> demand = job_demand_by_path(s, mc.seed, mc.paths, o.threads);
   std::vector<double> mean_demand(static_cast<std::size_t>(s.horizon_hours()), 0.0);
   for (const auto& d : demand)

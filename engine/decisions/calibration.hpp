@@ -44,6 +44,10 @@ struct CalibrationOptions {
   std::optional<std::uint64_t> seed;  // default: the scenario's monte_carlo.seed
   int threads = 1;
   ProgressCounter* progress = nullptr;  // counts the replay's paths, then the fluid model's (may be null)
+  // Under mpirun (docs/cluster.md): the replay's paths split over the ranks and gathered to rank
+  // 0 (engine/montecarlo/monte_carlo.hpp), which alone fits and returns the result; the other
+  // ranks return one without plans. Every rank must call.
+  bool split_over_processes = false;
 };
 
 inline constexpr double kPackingFitMin = 0.01;
@@ -124,6 +128,9 @@ class HourlyJobDemand {
 std::vector<std::vector<double>> job_demand_by_path(const Scenario& scenario, std::uint64_t seed, long paths,
                                                     int threads);
 std::vector<double> mean_job_demand_by_hour(const Scenario& scenario, std::uint64_t seed, long paths, int threads);
+
+// Throws InputError naming the file and "/jobs" when the scenario has no jobs to replay.
+void require_calibration_jobs(const Scenario& scenario);
 
 // Runs the replay's Monte Carlo and the fluid model, and fits each plan's factors.
 // Throws InputError (naming the file and "/jobs") when the scenario has no jobs.
