@@ -9,9 +9,12 @@
 
 #include <doctest/doctest.h>
 
+#include "core/error.hpp"
 #include "core/random/random.hpp"
 #include "des_support.hpp"
+#include "engine/decisions/spares_sizing.hpp"
 #include "engine/des/path_goodput.hpp"
+#include "reports/json/decisions_json.hpp"
 #include "reports/csv/csv_report.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/markdown/markdown_summary.hpp"
@@ -268,4 +271,45 @@ TEST_CASE("spares: each bad spares input exits 2 naming its JSON pointer, in run
   good["onprem"]["spares"] = {{"nodes", 2}, {"swap_h", 0.5}, {"repair_cost_usd_per_failure", 2500}};
   const std::string ok = write_json_file(scratch_dir("spares-good") / "scenario.json", good);
   CHECK(run_cli({"validate", ok}).exit_code == 0);
+}
+
+TEST_CASE("optimize --spares: every count replayed on the same paths; the plan's own count matches it exactly") {
+  Json doc = one_node_json({{"nodes", 0}, {"swap_h", 2}, {"repair_cost_usd_per_failure", 1000}});
+  doc["onprem"]["failures"]["afr_per_year"] = 4.0;
+  doc["monte_carlo"] = {{"paths", 8}, {"seed", 3}};
+  SparesSizingOptions o;
+  o.spares = {0, 2, 1};
+  o.threads = 1;
+  const SparesSizingResult r = optimize_spares(doc, "test-scenario.json", source_path("tests"), "", o);
+  REQUIRE(r.points.size() == 3);
+  CHECK(r.plan == "own-1");
+  CHECK(r.nodes == 1);
+  // 0 spares is the baseline itself: the same NPV on every path, a saving of exactly 0.
+  CHECK(r.points[0].saving_usd.max == 0.0);
+  CHECK(r.points[0].saving_usd.min == 0.0);
+  CHECK(r.points[0].probability_saving == 0.0);
+  // A spare covers failures on the same paths: goodput never falls, and it costs its capex.
+  REQUIRE(r.points[1].goodput.has_value());
+  CHECK(r.points[1].goodput->mean >= r.points[0].goodput->mean);
+  CHECK(r.points[2].goodput->mean >= r.points[1].goodput->mean);
+  // The best by each measure is the lowest of the curve.
+  for (const SizingBest& b : r.best)
+    for (const auto& p : r.points) CHECK(risk_value(p.npv_usd, b.measure) >= b.value_usd);
+  const Json j = spares_sizing_json(r);
+  CHECK(j.at("model") == "monte_carlo_discrete_event");
+  CHECK(j.at("curve").size() == 3);
+  CHECK(j.at("waiting_priced") == false);
+  // Bad input: no spares block to vary, no jobs, both --spares and --nodes.
+  Json no_spares = doc;
+  no_spares["onprem"].erase("spares");
+  CHECK_THROWS_WITH_AS(optimize_spares(no_spares, "test-scenario.json", source_path("tests"), "", o),
+                       doctest::Contains("/plans/0/onprem/spares"), InputError);
+  const auto dir = scratch_dir("spares-optimize");
+  const std::string scenario = write_json_file(dir / "scenario.json", doc);
+  const CliResult both = run_cli({"optimize", scenario, "--spares", "0:1", "--nodes", "1:2", "--quiet"});
+  CHECK(both.exit_code == 2);
+  CHECK(both.err.find("--spares") != std::string::npos);
+  const CliResult ok = run_cli({"optimize", scenario, "--spares", "0:1", "--out", (dir / "r.json").string(), "--quiet"});
+  REQUIRE(ok.exit_code == 0);
+  CHECK(Json::parse(read_text_file(dir / "r.json")).at("spares_sizing").at("curve").size() == 2);
 }

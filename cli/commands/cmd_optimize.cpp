@@ -1,6 +1,8 @@
 // tcosim optimize SCENARIO --nodes FROM:TO[:STEP] [--plan NAME] [--risk mean|p90|cvar95]
 //   [--reserved FROM:TO[:STEP]] [--paths N] [--seed S] [--threads T] [--backend auto|cpu|cuda]
 //   [--out REPORT.json] [--catalog DIR] [--quiet]
+// tcosim optimize SCENARIO --spares FROM:TO[:STEP] [--plan NAME] [--risk ...] [--paths N] ...:
+// sizes the plan's hot spares in the discrete-event replay instead (engine/decisions/spares_sizing.hpp).
 // Sizes the base load of a hybrid plan: the Monte Carlo fluid model of the sweep engine over a
 // grid of node counts (and reserved instances) on common random numbers (engine/decisions/sizing.hpp), and
 // writes `run`'s report of the scenario with a "sizing" section (docs/decisions.md). Under
@@ -24,6 +26,7 @@
 #include "core/error.hpp"
 #include "core/parallel/process_group.hpp"
 #include "engine/decisions/sizing.hpp"
+#include "engine/decisions/spares_sizing.hpp"
 #include "reports/json/decisions_json.hpp"
 #include "reports/markdown/markdown_summary.hpp"
 #include "core/io/output_set.hpp"
@@ -36,6 +39,8 @@ struct OptimizeOptions {
   std::string scenario;
   std::string nodes = "0:64";
   std::string reserved;
+  std::string spares;
+  bool nodes_given = false;
   std::string plan;
   std::string risk = "mean";
   std::string backend = "auto";
@@ -70,7 +75,74 @@ std::string sizing_console(const Json& sizing) {
   return out;
 }
 
+std::string spares_console(const Json& sizing) {
+  std::string out = fmt::format("sizing the hot spares of \"{}\" ({} nodes) vs \"{}\" in the discrete-event replay "
+                                "({} paths, seed {}):\n",
+                                sizing.at("plan").get<std::string>(), sizing.at("nodes").get<long>(),
+                                sizing.at("baseline").get<std::string>(), sizing.at("paths").get<long>(),
+                                sizing.at("seed").get<std::uint64_t>());
+  out += fmt::format("  {:>6} {:>16} {:>16} {:>16} {:>16} {:>8} {:>8} {:>14}\n", "spares", "NPV mean", "NPV P90",
+                     "NPV CVaR95", "saving mean", "P(save)", "goodput", "unserved GPU-h");
+  for (const auto& p : sizing.at("curve"))
+    out += fmt::format("  {:>6} {:>16} {:>16} {:>16} {:>16} {:>8.3f} {:>8} {:>14.0f}\n", p.at("spares").get<long>(),
+                       format_usd(p.at("npv_mean_usd")), format_usd(p.at("npv_p90_usd")),
+                       format_usd(p.at("npv_cvar95_usd")), format_usd(p.at("saving_mean_usd")),
+                       p.at("probability_saving").get<double>(),
+                       p.at("goodput_mean").is_number() ? fmt::format("{:.2f}%", 100.0 * p.at("goodput_mean").get<double>())
+                                                        : std::string("-"),
+                       p.at("unserved_gpu_hours").get<double>());
+  if (!sizing.at("waiting_priced").get<bool>())
+    out += "  note: waiting_usd_per_gpu_hour is 0, so the NPVs do not price the work left unserved: a spare's worth "
+           "is in that column\n";
+  for (const char* measure : kRiskMeasures) {
+    const Json& b = sizing.at("best").at(measure);
+    const Json& within = b.at("within_1pct_spares");
+    out += fmt::format("  best spares by {:<6}: {}, within 1%: {}..{}\n", measure, b.at("spares").get<long>(),
+                       within.front().get<long>(), within.back().get<long>());
+  }
+  return out;
+}
+
+// optimize --spares: the plan's hot spares in the replay (engine/decisions/spares_sizing.hpp),
+// then run's report with a "spares_sizing" section.
+int run_optimize_spares(const OptimizeOptions& o, CommandContext& ctx) {
+  if (!o.reserved.empty() || o.nodes_given)
+    throw InputError("", "--spares",
+                     "sizes the hot spares at the plan's own node count in the discrete-event replay: give it without "
+                     "--nodes and --reserved (which size the base load in the fluid model), and run those apart");
+  SparesSizingOptions s;
+  s.plan = o.plan;
+  s.spares = parse_int_range(o.spares, "--spares");
+  s.risk = o.risk;
+  s.paths = o.paths;
+  s.seed = o.seed;
+  s.threads = resolved_thread_count(o.threads);
+  OutputSet outputs(ctx.out);
+  const Json doc = root_first([&] {
+    outputs.add_file("--out", o.out, true);
+    outputs.add_input("the scenario", o.scenario);
+    outputs.add_input_folder("a catalog file", o.catalog);
+    return read_json_file(o.scenario);
+  });
+  const std::string dir = std::filesystem::path(o.scenario).parent_path().string();
+  ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
+  s.progress = bar.counter();
+  s.split_over_processes = true;
+  const SparesSizingResult sizing = optimize_spares(doc, o.scenario, dir.empty() ? "." : dir, o.catalog, s);
+  MonteCarloOptions mc = monte_carlo_options(o.paths, o.seed, s.threads);
+  mc.progress = bar.counter();
+  mc.split_over_processes = true;
+  Json report = make_report(o.scenario, o.catalog, mc, RunMetadata{"optimize", mc.threads, process_count()});
+  bar.stop();
+  if (!is_root_process()) return kExitOk;
+  report["spares_sizing"] = spares_sizing_json(sizing);
+  commit_and_answer(ctx.out, outputs, o.out, report_text(report), o.quiet,
+                    [&] { return spares_console(report.at("spares_sizing")); });
+  return kExitOk;
+}
+
 int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
+  if (!o.spares.empty()) return run_optimize_spares(o, ctx);
   SizingOptions s;
   s.plan = o.plan;
   s.nodes = parse_int_range(o.nodes, "--nodes");
@@ -126,7 +198,8 @@ void setup_optimize(CLI::App& app, CommandContext& ctx) {
       "(docs/decisions.md).");
   cmd->add_option("scenario", opts->scenario, "Scenario file (JSON; see docs/scenario.md)")->required();
   cmd->add_option("--nodes", opts->nodes,
-                  "On-prem node counts to evaluate, FROM:TO or FROM:TO:STEP (e.g. 0:64 or 0:64:4; default 0:64)");
+                  "On-prem node counts to evaluate, FROM:TO or FROM:TO:STEP (e.g. 0:64 or 0:64:4; default 0:64)")
+      ->each([opts](const std::string&) { opts->nodes_given = true; });
   cmd->add_option("--plan", opts->plan,
                   "The plan to size, by name (default: the scenario's first hybrid plan); its other settings stay as "
                   "written");
@@ -137,6 +210,10 @@ void setup_optimize(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--reserved", opts->reserved,
                   "Also size the plan's reserved instances jointly with the nodes, FROM:TO[:STEP] instances (the "
                   "plan's reserved_term_years and the offer's reserved price apply)");
+  cmd->add_option("--spares", opts->spares,
+                  "Size the plan's hot spares instead, FROM:TO[:STEP] spares at its own node count, in the "
+                  "discrete-event replay (the only model where a spare takes a failed node's place): needs \"jobs\" "
+                  "and onprem.spares; the JSON report is run's report plus a \"spares_sizing\" section");
   cmd->add_option("--paths", opts->paths, "Monte Carlo paths per node count (default: the scenario's monte_carlo.paths)")
       ->check(CLI::Range(1L, 100000000L));
   cmd->add_option("--seed", opts->seed,

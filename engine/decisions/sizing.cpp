@@ -82,6 +82,22 @@ double risk_value(const Summary& npv, const std::string& measure) {
   return npv.mean;
 }
 
+std::vector<SizingBest> best_per_measure(const std::vector<Summary>& npv) {
+  std::vector<SizingBest> out;
+  for (const char* measure : kRiskMeasures) {
+    SizingBest b;
+    b.measure = measure;
+    for (std::size_t i = 1; i < npv.size(); ++i)
+      if (risk_value(npv[i], measure) < risk_value(npv[b.point], measure)) b.point = i;
+    b.value_usd = risk_value(npv[b.point], measure);
+    const double limit = b.value_usd + 0.01 * std::fabs(b.value_usd);
+    for (std::size_t i = 0; i < npv.size(); ++i)
+      if (risk_value(npv[i], measure) <= limit) b.within_1pct.push_back(i);
+    out.push_back(b);
+  }
+  return out;
+}
+
 const SizingBest& SizingResult::best_for(const std::string& measure) const {
   for (const auto& b : best)
     if (b.measure == measure) return b;
@@ -211,17 +227,9 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
     r.points.push_back(std::move(pt));
   }
 
-  for (const char* measure : kRiskMeasures) {
-    SizingBest b;
-    b.measure = measure;
-    for (std::size_t i = 1; i < r.points.size(); ++i)
-      if (risk_value(r.points[i].npv_usd, measure) < risk_value(r.points[b.point].npv_usd, measure)) b.point = i;
-    b.value_usd = risk_value(r.points[b.point].npv_usd, measure);
-    const double limit = b.value_usd + 0.01 * std::fabs(b.value_usd);
-    for (std::size_t i = 0; i < r.points.size(); ++i)
-      if (risk_value(r.points[i].npv_usd, measure) <= limit) b.within_1pct.push_back(i);
-    r.best.push_back(b);
-  }
+  std::vector<Summary> npv_by_point;
+  for (const auto& pt : r.points) npv_by_point.push_back(pt.npv_usd);
+  r.best = best_per_measure(npv_by_point);
   const std::vector<double>& best_npv = r.points[r.best_for("mean").point].npv_by_path_usd;
   for (auto& pt : r.points) {
     std::vector<double> minus_best(best_npv.size());

@@ -102,6 +102,9 @@ struct SizingResult {
 double risk_value(const Summary& npv, const std::string& measure);
 inline const char* const kRiskMeasures[] = {"mean", "p90", "cvar95"};
 
+// Per risk measure, the best of the points' NPVs (the first on a tie) and those within 1% of it.
+std::vector<SizingBest> best_per_measure(const std::vector<Summary>& npv_by_point);
+
 // Sizes a plan of a scenario document (loaded by load_scenario_json; `file` and `dir` as there).
 SizingResult optimize_sizing(const Json& document, const std::string& file, const std::string& dir,
                              const std::string& catalog_dir, const SizingOptions& options);

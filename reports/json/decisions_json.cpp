@@ -94,6 +94,41 @@ Json sizing_json(const SizingResult& r) {
           {"baseline_npv_usd", statistics_json(r.baseline_npv_usd)}};
 }
 
+Json spares_sizing_json(const SparesSizingResult& r) {
+  Json curve = Json::array();
+  for (const auto& p : r.points)
+    curve.push_back({{"spares", p.spares},
+                     {"npv_mean_usd", p.npv_usd.mean},
+                     {"npv_stderr_usd", p.npv_usd.stderr_},
+                     {"npv_p90_usd", p.npv_usd.p90},
+                     {"npv_cvar95_usd", p.npv_usd.cvar95},
+                     {"saving_mean_usd", p.saving_usd.mean},
+                     {"saving_stderr_usd", p.saving_usd.stderr_},
+                     {"probability_saving", p.probability_saving},
+                     {"goodput_mean", p.goodput ? Json(p.goodput->mean) : Json(nullptr)},
+                     {"unserved_gpu_hours", p.unserved_gpu_hours}});
+  Json best = Json::object();
+  for (const auto& b : r.best) {
+    Json within = Json::array();
+    for (std::size_t i : b.within_1pct) within.push_back(r.points[i].spares);
+    best[b.measure] = {{"spares", r.points[b.point].spares}, {"value_usd", b.value_usd}, {"within_1pct_spares", within}};
+  }
+  long recommended = 0;
+  for (const auto& b : r.best)
+    if (b.measure == r.risk) recommended = r.points[b.point].spares;
+  return {{"plan", r.plan},
+          {"baseline", r.baseline},
+          {"model", "monte_carlo_discrete_event"},
+          {"risk", r.risk},
+          {"nodes", r.nodes},
+          {"waiting_priced", r.waiting_priced},
+          {"paths", r.paths},
+          {"seed", r.seed},
+          {"curve", curve},
+          {"best", best},
+          {"recommended", {{"risk", r.risk}, {"spares", recommended}}}};
+}
+
 Json sensitivity_json(const UncertaintyAnalysis& a) {
   Json bars = Json::array();
   for (const auto& b : a.tornado.bars)
