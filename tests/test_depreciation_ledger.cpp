@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include "bad_input_support.hpp"
+
 #include "reports/markdown/markdown_summary.hpp"
 #include "scenario_builder.hpp"
 
@@ -150,13 +152,6 @@ TEST_CASE("depreciation ledger: each bad depreciation input exits 2 naming its J
     INFO("case " << c.name);
     Json doc = base_scenario_json();
     doc["onprem"]["depreciation"] = c.depreciation;
-    const auto dir = scratch_dir(std::string("depreciation-bad-") + c.name);
-    const std::string scenario = write_json_file(dir / "scenario.json", doc);
-    const auto report = dir / "report.json";
-    const CliResult r = run_cli({"run", scenario, "--out", report.string(), "--quiet"});
-    INFO("stderr: " << r.err);
-    CHECK(r.exit_code == 2);
-    CHECK(r.err.find(c.pointer) != std::string::npos);
-    CHECK_FALSE(std::filesystem::exists(report));
+    check_run_and_validate_refuse(std::string("depreciation-bad-") + c.name, doc, c.pointer);
   }
 }

@@ -10,6 +10,8 @@
 
 #include <doctest/doctest.h>
 
+#include "bad_input_support.hpp"
+
 #include "des_support.hpp"
 #include "engine/montecarlo/fluid_monte_carlo.hpp"
 #include "reports/csv/csv_report.hpp"
@@ -202,18 +204,8 @@ TEST_CASE("bad input: each next-generation input is rejected with exit 2, naming
   };
   for (const Case& c : cases) {
     INFO("case " << c.name);
-    const auto dir = scratch_dir(std::string("next-generation-bad-") + c.name);
-    const std::string scenario = write_json_file(dir / "scenario.json", generation_scenario(c.next_generation));
-    const auto report = dir / "report.json";
-    const CliResult r = run_cli({"run", scenario, "--out", report.string(), "--quiet"});
-    INFO("stderr: " << r.err);
-    CHECK(r.exit_code == 2);
-    CHECK_FALSE(std::filesystem::exists(report));
-    CHECK(r.err.find(c.pointer) != std::string::npos);
-    CHECK(r.err.find(c.says) != std::string::npos);
-    CHECK(r.err.find("scenario.json") != std::string::npos);
-    const CliResult v = run_cli({"validate", scenario});
-    CHECK(v.exit_code == 2);
+    check_run_and_validate_refuse(std::string("next-generation-bad-") + c.name, generation_scenario(c.next_generation),
+                                  c.pointer, c.says);
   }
 }
 

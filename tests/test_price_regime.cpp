@@ -9,6 +9,8 @@
 
 #include <doctest/doctest.h>
 
+#include "bad_input_support.hpp"
+
 #include "core/stats/statistics.hpp"
 #include "engine/montecarlo/fluid_monte_carlo.hpp"
 #include "models/price_path/price_process_spec.hpp"
@@ -163,19 +165,8 @@ TEST_CASE("bad input: each two-regime input is rejected with exit 2, naming its 
   };
   for (const Case& c : cases) {
     INFO("case " << c.name);
-    const auto dir = scratch_dir(std::string("price-regime-bad-") + c.name);
-    const std::string scenario =
-        write_json_file(dir / "scenario.json", regime_scenario(3, {{"on_demand", c.process}}));
-    const auto report = dir / "report.json";
-    const CliResult r = run_cli({"run", scenario, "--out", report.string(), "--quiet"});
-    INFO("stderr: " << r.err);
-    CHECK(r.exit_code == 2);
-    CHECK_FALSE(std::filesystem::exists(report));
-    CHECK(r.err.find(c.pointer) != std::string::npos);
-    CHECK(r.err.find(c.says) != std::string::npos);
-    CHECK(r.err.find("scenario.json") != std::string::npos);
-    const CliResult v = run_cli({"validate", scenario});
-    CHECK(v.exit_code == 2);
+    check_run_and_validate_refuse(std::string("price-regime-bad-") + c.name,
+                                  regime_scenario(3, {{"on_demand", c.process}}), c.pointer, c.says);
   }
 }
 

@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include "bad_input_support.hpp"
+
 #include "engine/des/price_growth.hpp"
 #include "engine/ledger/ledger.hpp"
 #include "engine/montecarlo/fluid_monte_carlo.hpp"
@@ -199,16 +201,8 @@ TEST_CASE("bad input: each price schedule input is rejected with exit 2, naming 
   };
   for (const Case& c : cases) {
     INFO("case " << c.name);
-    const auto dir = scratch_dir(std::string("price-schedule-bad-") + c.name);
-    const std::string scenario = write_json_file(dir / "scenario.json", schedule_scenario(3, c.schedule));
-    const auto report = dir / "report.json";
-    const CliResult r = run_cli({"run", scenario, "--out", report.string(), "--quiet"});
-    INFO("stderr: " << r.err);
-    CHECK(r.exit_code == 2);
-    CHECK_FALSE(std::filesystem::exists(report));
-    CHECK(r.err.find(c.pointer) != std::string::npos);
-    CHECK(r.err.find(c.says) != std::string::npos);
-    CHECK(r.err.find("scenario.json") != std::string::npos);
+    check_run_and_validate_refuse(std::string("price-schedule-bad-") + c.name, schedule_scenario(3, c.schedule),
+                                  c.pointer, c.says);
   }
 }
 

@@ -9,6 +9,8 @@
 
 #include <doctest/doctest.h>
 
+#include "bad_input_support.hpp"
+
 #include "core/error.hpp"
 #include "core/random/random.hpp"
 #include "des_support.hpp"
@@ -247,17 +249,7 @@ TEST_CASE("spares: each bad spares input exits 2 naming its JSON pointer, in run
     INFO("case " << c.name);
     Json doc = base_scenario_json();
     doc["onprem"]["spares"] = c.spares;
-    const auto dir = scratch_dir(std::string("spares-bad-") + c.name);
-    const std::string scenario = write_json_file(dir / "scenario.json", doc);
-    const auto report = dir / "report.json";
-    const CliResult r = run_cli({"run", scenario, "--out", report.string(), "--quiet"});
-    INFO("stderr: " << r.err);
-    CHECK(r.exit_code == 2);
-    CHECK(r.err.find(c.pointer) != std::string::npos);
-    CHECK_FALSE(std::filesystem::exists(report));
-    const CliResult v = run_cli({"validate", scenario});
-    CHECK(v.exit_code == 2);
-    CHECK((v.out + v.err).find(c.pointer) != std::string::npos);  // validate lists its findings on stdout
+    check_run_and_validate_refuse(std::string("spares-bad-") + c.name, doc, c.pointer);
   }
   // A plan's own patch is checked with its plan's pointer.
   Json doc = base_scenario_json();

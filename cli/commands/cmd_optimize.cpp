@@ -103,8 +103,39 @@ std::string spares_console(const Json& sizing) {
   return out;
 }
 
-// optimize --spares: the plan's hot spares in the replay (engine/decisions/spares_sizing.hpp),
-// then run's report with a "spares_sizing" section.
+// What both sizings do around their own: rank 0 checks the outputs and reads the scenario; every
+// rank sizes (`size(doc, dir, progress)`, its share under mpirun) and computes its share of run's
+// report of the scenario; rank 0 adds the section `key` (`to_json(result)`) and writes.
+template <class Size, class ToJson, class Console>
+int size_and_report(const OptimizeOptions& o, CommandContext& ctx, int threads, const char* key, Size&& size,
+                    ToJson&& to_json, Console&& console) {
+  OutputSet outputs(ctx.out);
+  const Json doc = root_first([&] {
+    outputs.add_file("--out", o.out, true);
+    outputs.add_input("the scenario", o.scenario);
+    outputs.add_input_folder("a catalog file", o.catalog);
+    return read_json_file(o.scenario);
+  });
+  if (o.spares.empty() && doc.is_object() && doc.contains("uncertain"))
+    ctx.err << "tcosim: note: the sizing curve draws the fluid model's random inputs (monte_carlo), not the "
+               "\"uncertain\" section: its P90 and CVaR95 leave those inputs at their base values (tcosim "
+               "sensitivity shows their effect; docs/decisions.md)\n";
+  const std::string dir = std::filesystem::path(o.scenario).parent_path().string();
+  ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
+  const auto result = size(doc, dir.empty() ? std::string(".") : dir, bar.counter());
+  MonteCarloOptions mc = monte_carlo_options(o.paths, o.seed, threads);
+  mc.progress = bar.counter();
+  mc.split_over_processes = true;
+  Json report = make_report(o.scenario, o.catalog, mc, RunMetadata{"optimize", mc.threads, process_count()});
+  bar.stop();
+  if (!is_root_process()) return kExitOk;
+  report[key] = to_json(result);
+  commit_and_answer(ctx.out, outputs, o.out, report_text(report), o.quiet,
+                    [&] { return console(report.at(key), result); });
+  return kExitOk;
+}
+
+// optimize --spares: the plan's hot spares in the replay (engine/decisions/spares_sizing.hpp).
 int run_optimize_spares(const OptimizeOptions& o, CommandContext& ctx) {
   if (!o.reserved.empty() || o.nodes_given)
     throw InputError("", "--spares",
@@ -117,28 +148,15 @@ int run_optimize_spares(const OptimizeOptions& o, CommandContext& ctx) {
   s.paths = o.paths;
   s.seed = o.seed;
   s.threads = resolved_thread_count(o.threads);
-  OutputSet outputs(ctx.out);
-  const Json doc = root_first([&] {
-    outputs.add_file("--out", o.out, true);
-    outputs.add_input("the scenario", o.scenario);
-    outputs.add_input_folder("a catalog file", o.catalog);
-    return read_json_file(o.scenario);
-  });
-  const std::string dir = std::filesystem::path(o.scenario).parent_path().string();
-  ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
-  s.progress = bar.counter();
   s.split_over_processes = true;
-  const SparesSizingResult sizing = optimize_spares(doc, o.scenario, dir.empty() ? "." : dir, o.catalog, s);
-  MonteCarloOptions mc = monte_carlo_options(o.paths, o.seed, s.threads);
-  mc.progress = bar.counter();
-  mc.split_over_processes = true;
-  Json report = make_report(o.scenario, o.catalog, mc, RunMetadata{"optimize", mc.threads, process_count()});
-  bar.stop();
-  if (!is_root_process()) return kExitOk;
-  report["spares_sizing"] = spares_sizing_json(sizing);
-  commit_and_answer(ctx.out, outputs, o.out, report_text(report), o.quiet,
-                    [&] { return spares_console(report.at("spares_sizing")); });
-  return kExitOk;
+  return size_and_report(
+      o, ctx, s.threads, "spares_sizing",
+      [&](const Json& doc, const std::string& dir, ProgressCounter* progress) {
+        s.progress = progress;
+        return optimize_spares(doc, o.scenario, dir, o.catalog, s);
+      },
+      [](const SparesSizingResult& r) { return spares_sizing_json(r); },
+      [](const Json& section, const SparesSizingResult&) { return spares_console(section); });
 }
 
 int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
@@ -152,37 +170,19 @@ int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
   s.seed = o.seed;
   s.threads = resolved_thread_count(o.threads);
   s.backend = backend_of(o.backend);
-  OutputSet outputs(ctx.out);
-  // Under mpirun, rank 0 checks the outputs and the scenario first; then every rank evaluates its
-  // block of node counts and its block of the report's paths, and rank 0 alone writes.
-  const Json doc = root_first([&] {
-    outputs.add_file("--out", o.out, true);
-    outputs.add_input("the scenario", o.scenario);
-    outputs.add_input_folder("a catalog file", o.catalog);
-    return read_json_file(o.scenario);
-  });
-  if (doc.is_object() && doc.contains("uncertain"))
-    ctx.err << "tcosim: note: the sizing curve draws the fluid model's random inputs (monte_carlo), not the "
-               "\"uncertain\" section: its P90 and CVaR95 leave those inputs at their base values (tcosim "
-               "sensitivity shows their effect; docs/decisions.md)\n";
-  const std::string dir = std::filesystem::path(o.scenario).parent_path().string();
-  ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
-  s.progress = bar.counter();
   s.split_over_processes = true;
-  const SizingResult sizing = optimize_sizing(doc, o.scenario, dir.empty() ? "." : dir, o.catalog, s);
-
-  MonteCarloOptions mc = monte_carlo_options(o.paths, o.seed, s.threads);
-  mc.progress = bar.counter();
-  mc.split_over_processes = true;
-  Json report = make_report(o.scenario, o.catalog, mc, RunMetadata{"optimize", mc.threads, process_count()});
-  bar.stop();
-  if (!is_root_process()) return kExitOk;
-  report["sizing"] = sizing_json(sizing);
-  commit_and_answer(ctx.out, outputs, o.out, report_text(report), o.quiet, [&] {
-    return sizing_console(report.at("sizing")) + fmt::format("  {} grid points x {} paths in {:.2f} s\n",
-                                                             sizing.points.size(), sizing.paths, sizing.seconds);
-  });
-  return kExitOk;
+  // Under mpirun every rank evaluates its block of node counts and its block of the report's paths.
+  return size_and_report(
+      o, ctx, s.threads, "sizing",
+      [&](const Json& doc, const std::string& dir, ProgressCounter* progress) {
+        s.progress = progress;
+        return optimize_sizing(doc, o.scenario, dir, o.catalog, s);
+      },
+      [](const SizingResult& r) { return sizing_json(r); },
+      [](const Json& section, const SizingResult& r) {
+        return sizing_console(section) +
+               fmt::format("  {} grid points x {} paths in {:.2f} s\n", r.points.size(), r.paths, r.seconds);
+      });
 }
 
 }  // namespace

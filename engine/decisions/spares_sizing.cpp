@@ -64,13 +64,11 @@ SparesSizingResult optimize_spares(const Json& doc, const std::string& file, con
     throw InputError(e.file(), plan_pointer, fmt::format("plan \"{}\" cannot be sized: {}", plan.name, e.message()));
   }
 
-  MonteCarloOptions mc_options;
-  mc_options.paths = o.paths;
-  mc_options.seed = o.seed;
-  mc_options.threads = o.threads;
-  mc_options.progress = o.progress;
-  mc_options.split_over_processes = o.split_over_processes;
-  const MonteCarloRun mc = run_monte_carlo(varied, mc_options);
+  const MonteCarloRun mc = run_monte_carlo(varied, {.paths = o.paths,
+                                                    .seed = o.seed,
+                                                    .threads = o.threads,
+                                                    .progress = o.progress,
+                                                    .split_over_processes = o.split_over_processes});
 
   SparesSizingResult r;
   r.plan = plan.name;
