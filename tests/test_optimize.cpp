@@ -311,3 +311,37 @@ TEST_CASE("optimize --reserved: every shipped scenario with an hourly workload a
     CHECK(sizing.at("grid").at("reserved_instances") == Json::array({0, 1}));
   }
 }
+
+TEST_CASE("optimize --commitment: a capacity block sized jointly with the nodes; the plan's own sizes give run's NPV") {
+  // scenarios/quarterly-burst-capacity-block.json: its fluid model draws nothing, so every path's NPV
+  // is the deterministic one, and the point (6 nodes, 32 instances) is the shipped plan itself.
+  const std::string file = source_path("scenarios/quarterly-burst-capacity-block.json");
+  const Json doc = read_json_file(file);
+  SizingOptions o;
+  o.plan = "buy-6-burst-on-capacity-blocks";
+  o.nodes = {4, 6, 2};
+  o.commitment = parse_commitment_range("quarterly-256-gpu-block=16:32:16", "--commitment");
+  o.paths = 2;
+  o.threads = 1;
+  const SizingResult r = optimize_sizing(doc, file, source_path("scenarios"), "", o);
+  REQUIRE(r.points.size() == 4);  // N slowest: (4, 16), (4, 32), (6, 16), (6, 32)
+  CHECK(r.commitment_field == "instances");
+  CHECK(r.commitment_pointer == "/plans/3/commitments/0/instances");
+  CHECK(r.points[1].nodes == 4);
+  CHECK(r.points[1].commitment_size == 32);
+  const Scenario s = load_scenario_json(doc, file, source_path("scenarios"));
+  const ScenarioRun run = run_deterministic(s);
+  CHECK(r.points[3].npv_usd.mean == doctest::Approx(run.plans[3].npv_usd).epsilon(1e-12));
+  const Json j = sizing_json(r);
+  CHECK(j.at("grid").at("commitment_sizes") == Json::array({16, 32}));
+  CHECK(j.at("recommended").at("commitment_size") == r.points[r.best_for("mean").point].commitment_size);
+  CHECK(j.at("points").size() == 4);
+  // Bad input: an unknown name, a size from 0, no '='.
+  o.commitment = CommitmentRange{"no-such-block", {1, 2, 1}};
+  CHECK_THROWS_WITH_AS(optimize_sizing(doc, file, source_path("scenarios"), "", o),
+                       doctest::Contains("quarterly-256-gpu-block"), InputError);
+  CHECK_THROWS_WITH_AS(parse_commitment_range("quarterly-256-gpu-block=0:32", "--commitment"),
+                       doctest::Contains("from 1"), InputError);
+  CHECK_THROWS_AS(parse_commitment_range("0:32", "--commitment"), InputError);
+}
+

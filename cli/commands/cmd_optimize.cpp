@@ -40,6 +40,7 @@ struct OptimizeOptions {
   std::string nodes = "0:64";
   std::string reserved;
   std::string spares;
+  std::string commitment;
   bool nodes_given = false;
   std::string plan;
   std::string risk = "mean";
@@ -56,21 +57,29 @@ std::string sizing_console(const Json& sizing) {
   std::string out = fmt::format("sizing \"{}\" vs \"{}\" ({} paths, seed {}):\n", sizing.at("plan").get<std::string>(),
                                 sizing.at("baseline").get<std::string>(), sizing.at("paths").get<long>(),
                                 sizing.at("seed").get<std::uint64_t>());
-  out += fmt::format("  {:>6} {:>9} {:>16} {:>16} {:>16} {:>16} {:>8}\n", "nodes", "reserved", "NPV mean", "NPV P90",
-                     "NPV CVaR95", "saving mean", "P(save)");
-  for (const auto& p : sizing.at("curve"))
-    out += fmt::format("  {:>6} {:>9} {:>16} {:>16} {:>16} {:>16} {:>8.3f}\n", p.at("nodes").get<long>(),
-                       p.at("reserved_instances").get<long>(), format_usd(p.at("npv_mean_usd")),
-                       format_usd(p.at("npv_p90_usd")), format_usd(p.at("npv_cvar95_usd")),
-                       format_usd(p.at("saving_mean_usd")), p.at("probability_saving").get<double>());
+  const Json& commitment = sizing.at("grid").at("commitment");
+  const Json& rows = commitment.is_null() ? sizing.at("curve") : sizing.at("points");
+  out += fmt::format("  {:>6} {:>9} {:>11} {:>16} {:>16} {:>16} {:>16} {:>8}\n", "nodes", "reserved",
+                     commitment.is_null() ? std::string() : "commitment", "NPV mean", "NPV P90", "NPV CVaR95",
+                     "saving mean", "P(save)");
+  for (const auto& p : rows)
+    out += fmt::format("  {:>6} {:>9} {:>11} {:>16} {:>16} {:>16} {:>16} {:>8.3f}\n", p.at("nodes").get<long>(),
+                       p.at("reserved_instances").get<long>(),
+                       p.contains("commitment_size") ? std::to_string(p.at("commitment_size").get<long>()) : "",
+                       format_usd(p.at("npv_mean_usd")), format_usd(p.at("npv_p90_usd")),
+                       format_usd(p.at("npv_cvar95_usd")), format_usd(p.at("saving_mean_usd")),
+                       p.at("probability_saving").get<double>());
   if (const Json& cap = sizing.at("grid").at("site_cap_max_nodes"); cap.is_number())
     out += fmt::format("  the site's power cap fits at most {} nodes (spares aside): larger counts not evaluated\n",
                        cap.get<long>());
   for (const char* measure : kRiskMeasures) {
     const Json& b = sizing.at("best").at(measure);
-    out += fmt::format("  best N by {:<6}: {} (reserved {}), within 1%: {}..{}\n", measure, b.at("nodes").get<long>(),
-                       b.at("reserved_instances").get<long>(), b.at("within_1pct_min_nodes").get<long>(),
-                       b.at("within_1pct_max_nodes").get<long>());
+    out += fmt::format("  best N by {:<6}: {} (reserved {}{}), within 1%: {}..{}\n", measure, b.at("nodes").get<long>(),
+                       b.at("reserved_instances").get<long>(),
+                       commitment.is_null() ? std::string()
+                                            : fmt::format(", {} {}", commitment.get<std::string>(),
+                                                          b.at("commitment_size").get<long>()),
+                       b.at("within_1pct_min_nodes").get<long>(), b.at("within_1pct_max_nodes").get<long>());
   }
   return out;
 }
@@ -137,10 +146,10 @@ int size_and_report(const OptimizeOptions& o, CommandContext& ctx, int threads, 
 
 // optimize --spares: the plan's hot spares in the replay (engine/decisions/spares_sizing.hpp).
 int run_optimize_spares(const OptimizeOptions& o, CommandContext& ctx) {
-  if (!o.reserved.empty() || o.nodes_given)
+  if (!o.reserved.empty() || !o.commitment.empty() || o.nodes_given)
     throw InputError("", "--spares",
                      "sizes the hot spares at the plan's own node count in the discrete-event replay: give it without "
-                     "--nodes and --reserved (which size the base load in the fluid model), and run those apart");
+                     "--nodes, --reserved and --commitment (which size the base load in the fluid model), and run those apart");
   SparesSizingOptions s;
   s.plan = o.plan;
   s.spares = parse_int_range(o.spares, "--spares");
@@ -165,6 +174,7 @@ int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
   s.plan = o.plan;
   s.nodes = parse_int_range(o.nodes, "--nodes");
   if (!o.reserved.empty()) s.reserved = parse_int_range(o.reserved, "--reserved");
+  if (!o.commitment.empty()) s.commitment = parse_commitment_range(o.commitment, "--commitment");
   s.risk = o.risk;
   s.paths = o.paths;
   s.seed = o.seed;
@@ -210,6 +220,9 @@ void setup_optimize(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--reserved", opts->reserved,
                   "Also size the plan's reserved instances jointly with the nodes, FROM:TO[:STEP] instances (the "
                   "plan's reserved_term_years and the offer's reserved price apply)");
+  cmd->add_option("--commitment", opts->commitment,
+                  "Also size one of the plan's commitments jointly with the nodes, NAME=FROM:TO[:STEP]: a capacity "
+                  "block's instances, a take-or-pay's GPUs or a savings plan's USD per hour (from 1)");
   cmd->add_option("--spares", opts->spares,
                   "Size the plan's hot spares instead, FROM:TO[:STEP] spares at its own node count, in the "
                   "discrete-event replay (the only model where a spare takes a failed node's place): needs \"jobs\" "

@@ -1,5 +1,6 @@
 #include "engine/decisions/sizing.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -42,6 +43,19 @@ SweepInputs grid_inputs(const Json& plan_doc, const std::string& file, const std
 }
 
 }  // namespace
+
+CommitmentRange parse_commitment_range(const std::string& text, const std::string& option) {
+  const std::size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw InputError("", option, fmt::format("expected NAME=FROM:TO[:STEP] (a commitment of the plan), found \"{}\"", text));
+  CommitmentRange out{text.substr(0, eq), parse_int_range(text.substr(eq + 1), option)};
+  if (out.sizes.from < 1)
+    throw InputError("", option,
+                     fmt::format("expected sizes from 1 (every value must be a commitment; compare with none through a "
+                                 "plan without it), found {}",
+                                 out.sizes.from));
+  return out;
+}
 
 std::vector<long> IntRange::values() const {
   std::vector<long> out;
@@ -170,11 +184,31 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
                                    onprem.spare_nodes(), *r.site_cap_max_nodes));
   }
   if (o.reserved) r.reserved_values = o.reserved->values();
+  if (o.commitment) {
+    const auto& list = plan.commitments;
+    const auto it = std::find_if(list.begin(), list.end(), [&](const Commitment& c) { return c.name == o.commitment->name; });
+    if (it == list.end()) {
+      std::string known;
+      for (const auto& c : list) known += (known.empty() ? "" : ", ") + c.name;
+      throw InputError("", "--commitment",
+                       fmt::format("expected the name of a commitment of plan \"{}\" ({}), found \"{}\"", plan.name,
+                                   known.empty() ? "it has none" : known, o.commitment->name));
+    }
+    r.commitment = it->name;
+    r.commitment_field = it->kind == Commitment::Kind::capacity_block ? "instances"
+                         : it->kind == Commitment::Kind::take_or_pay ? "gpus"
+                                                                     : "usd_per_hour";
+    r.commitment_pointer = fmt::format("{}/commitments/{}/{}", plan_pointer, it - list.begin(), r.commitment_field);
+    r.commitment_values = o.commitment->sizes.values();
+  }
 
   // The sized plan alone, over the grid.
   const Json plan_doc = single_plan_document(doc, plan, k, o.reserved.has_value());
   Json fields = Json::array({{{"pointer", "/plans/0/onprem_nodes"}, {"values", r.node_values}}});
   if (o.reserved) fields.push_back({{"pointer", "/plans/0/reserved_instances"}, {"values", r.reserved_values}});
+  if (o.commitment)
+    fields.push_back({{"pointer", "/plans/0" + r.commitment_pointer.substr(plan_pointer.size())},
+                      {"values", r.commitment_values}});
   SweepInputs in;
   try {
     in = grid_inputs(plan_doc, file, dir, catalog_dir, r.paths, r.seed, fields);
@@ -185,7 +219,7 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
   // All points are prepared at once (no blocks): the memory cap applies to the whole range.
   check_sweep_size(estimate_sweep_size(points, r.paths, 1, in.base.horizon_hours(), points,
                                        typical_prepared_point_bytes(in.base.horizon_hours())),
-                   o.reserved ? "--nodes/--reserved" : "--nodes");
+                   o.commitment ? "--nodes/--commitment" : o.reserved ? "--nodes/--reserved" : "--nodes");
   std::vector<SweepPointValues> values;
   try {
     values = evaluate_grid_points_over_ranks(in, {0, points}, r.backend, o.threads, o.split_over_processes, o.progress);
@@ -213,6 +247,7 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
     SizingPoint pt;
     pt.nodes = std::lround(v.grid_values[0]);
     pt.reserved_instances = o.reserved ? std::lround(v.grid_values[1]) : plan.reserved_instances;
+    if (o.commitment) pt.commitment_size = std::lround(v.grid_values.back());
     pt.deterministic_npv_usd = v.deterministic_npv_usd[0];
     pt.npv_usd = summarize(v.npv_usd[0]);
     std::vector<double> saving(v.npv_usd[0].size());

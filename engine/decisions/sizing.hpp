@@ -45,10 +45,23 @@ inline constexpr long kMaxSizingCount = 100000;
 // InputError naming `option`.
 IntRange parse_int_range(const std::string& text, const std::string& option);
 
+// A commitment of the sized plan sized jointly with N (`--commitment NAME=FROM:TO[:STEP]`): its
+// size field, by kind: a capacity block's `instances`, a take-or-pay's `gpus`, a savings plan's
+// `usd_per_hour` (whole dollars). FROM >= 1: each value is a valid commitment (compare with
+// no commitment through a plan without it).
+struct CommitmentRange {
+  std::string name;
+  IntRange sizes;
+};
+
+// "NAME=FROM:TO[:STEP]". Throws InputError naming `option`.
+CommitmentRange parse_commitment_range(const std::string& text, const std::string& option);
+
 struct SizingOptions {
   std::string plan;                 // "" = the first hybrid plan
   IntRange nodes{0, 64, 1};
   std::optional<IntRange> reserved; // reserved instances, jointly with N
+  std::optional<CommitmentRange> commitment;  // jointly with N (and R)
   std::string risk = "mean";        // the measure the recommendation uses: mean, p90, cvar95
   std::optional<long> paths;        // default: the scenario's monte_carlo.paths
   std::optional<std::uint64_t> seed;
@@ -64,6 +77,7 @@ struct SizingOptions {
 struct SizingPoint {
   long nodes = 0;
   long reserved_instances = 0;
+  long commitment_size = 0;         // with --commitment: the value of its size field
   double deterministic_npv_usd = 0.0;
   Summary npv_usd;
   Summary saving_usd;               // vs the baseline, paired per path
@@ -90,6 +104,10 @@ struct SizingResult {
   std::vector<long> node_values;      // the range's counts that fit the site (below)
   std::optional<long> site_cap_max_nodes;  // with onprem.site.power_cap_mw: floor(cap / peak kW) - spares
   std::vector<long> reserved_values;  // empty without --reserved
+  std::string commitment;             // with --commitment: its name, size field, pointer and values
+  std::string commitment_field;
+  std::string commitment_pointer;
+  std::vector<long> commitment_values;
   std::vector<SizingPoint> points;    // N slowest, then R
   Summary baseline_npv_usd;
   std::vector<SizingBest> best;       // mean, p90, cvar95

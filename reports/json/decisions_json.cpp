@@ -17,9 +17,9 @@ Json statistics_json(const Summary& s) {
           {"p95", s.p95},   {"cvar95", s.cvar95}, {"min", s.min},           {"max", s.max}};
 }
 
-// One flat row per point, so the CSV writer can table it.
-Json point_json(const SizingPoint& p) {
-  return {{"nodes", p.nodes},
+// One flat row per point, so the CSV writer can table it; `commitment_size` only when sized.
+Json point_json(const SizingPoint& p, bool with_commitment) {
+  Json out = {{"nodes", p.nodes},
           {"reserved_instances", p.reserved_instances},
           {"deterministic_npv_usd", p.deterministic_npv_usd},
           {"npv_mean_usd", p.npv_usd.mean},
@@ -36,19 +36,23 @@ Json point_json(const SizingPoint& p) {
           {"probability_saving", p.probability_saving},
           {"minus_best_mean_usd", p.minus_best_mean_usd.mean},
           {"minus_best_stderr_usd", p.minus_best_mean_usd.stderr_}};
+  if (with_commitment) out["commitment_size"] = p.commitment_size;
+  return out;
 }
 
 }  // namespace
 
 Json sizing_json(const SizingResult& r) {
-  const bool joint = !r.reserved_values.empty();
+  const bool with_commitment = !r.commitment.empty();
+  const bool joint = !r.reserved_values.empty() || with_commitment;
   const SizingPoint& recommended = r.points[r.best_for(r.risk).point];
   Json curve = Json::array();
   Json points = Json::array();
   for (const auto& p : r.points) {
-    points.push_back(point_json(p));
-    // With reserved sizes, the curve over N is taken at the recommended reserved size.
-    if (!joint || p.reserved_instances == recommended.reserved_instances) curve.push_back(point_json(p));
+    points.push_back(point_json(p, with_commitment));
+    // With reserved or commitment sizes, the curve over N is taken at the recommended ones.
+    if (p.reserved_instances == recommended.reserved_instances && p.commitment_size == recommended.commitment_size)
+      curve.push_back(point_json(p, with_commitment));
   }
   Json best = Json::object();
   for (const auto& b : r.best) {
@@ -65,6 +69,7 @@ Json sizing_json(const SizingResult& r) {
     }
     best[b.measure] = {{"nodes", p.nodes},
                        {"reserved_instances", p.reserved_instances},
+                       {"commitment_size", with_commitment ? Json(p.commitment_size) : Json(nullptr)},
                        {"value_usd", b.value_usd},
                        {"npv_mean_usd", p.npv_usd.mean},
                        {"saving_mean_usd", p.saving_usd.mean},
@@ -83,14 +88,21 @@ Json sizing_json(const SizingResult& r) {
            {{"pointer_nodes", "/plans/" + std::to_string(r.plan_index) + "/onprem_nodes"},
             {"nodes", r.node_values},
             {"site_cap_max_nodes", r.site_cap_max_nodes ? Json(*r.site_cap_max_nodes) : Json(nullptr)},
-            {"pointer_reserved_instances",
-             joint ? Json("/plans/" + std::to_string(r.plan_index) + "/reserved_instances") : Json(nullptr)},
-            {"reserved_instances", joint ? Json(r.reserved_values) : Json(nullptr)}}},
+            {"pointer_reserved_instances", r.reserved_values.empty()
+                                               ? Json(nullptr)
+                                               : Json("/plans/" + std::to_string(r.plan_index) + "/reserved_instances")},
+            {"reserved_instances", r.reserved_values.empty() ? Json(nullptr) : Json(r.reserved_values)},
+            {"commitment", with_commitment ? Json(r.commitment) : Json(nullptr)},
+            {"pointer_commitment", with_commitment ? Json(r.commitment_pointer) : Json(nullptr)},
+            {"commitment_sizes", with_commitment ? Json(r.commitment_values) : Json(nullptr)}}},
           {"curve", curve},
           {"points", joint ? points : Json(nullptr)},
           {"best", best},
           {"recommended",
-           {{"risk", r.risk}, {"nodes", recommended.nodes}, {"reserved_instances", recommended.reserved_instances}}},
+           {{"risk", r.risk},
+            {"nodes", recommended.nodes},
+            {"reserved_instances", recommended.reserved_instances},
+            {"commitment_size", with_commitment ? Json(recommended.commitment_size) : Json(nullptr)}}},
           {"baseline_npv_usd", statistics_json(r.baseline_npv_usd)}};
 }
 
