@@ -18,6 +18,7 @@
 #include "reports/csv/csv_report.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/markdown/markdown_summary.hpp"
+#include "load_error.hpp"
 #include "scenario_builder.hpp"
 
 using namespace tco;
@@ -41,15 +42,6 @@ const CommitmentFigures& only_figures(const PlanResult& r) {
 }
 
 double in_month(const PlanResult& r, int month, Category c) { return r.ledger.month_category_usd(month, c); }
-
-std::string load_error(const Json& doc) {
-  try {
-    load_scenario_json(doc, "test-scenario.json", source_path("tests"));
-  } catch (const InputError& e) {
-    return e.where() + ": " + e.message();
-  }
-  return "(accepted)";
-}
 
 // A 14-day block of 4 instances (32 GPUs) at $10 per instance-hour from day 30, booked 14 days ahead.
 Json half_used_block() {

@@ -14,6 +14,7 @@
 #include "engine/ledger/ledger.hpp"
 #include "engine/sweep/sweep_prepare.hpp"
 #include "models/finance/procurement.hpp"
+#include "load_error.hpp"
 #include "scenario_builder.hpp"
 
 using namespace tco;
@@ -58,15 +59,6 @@ MonteCarloRun run_mc(const Json& doc, long paths) {
   o.threads = 2;
   o.seed = 7;
   return run_monte_carlo(load_des_scenario(doc), o);
-}
-
-std::string load_error(const Json& doc) {
-  try {
-    load_des_scenario(doc);
-  } catch (const InputError& e) {
-    return e.where() + ": " + e.message();
-  }
-  return "(accepted)";
 }
 
 }  // namespace

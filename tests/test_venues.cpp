@@ -17,6 +17,7 @@
 #include "reports/csv/csv_report.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/markdown/markdown_summary.hpp"
+#include "load_error.hpp"
 #include "scenario_builder.hpp"
 
 using namespace tco;
@@ -69,15 +70,6 @@ void check_same_bits(const PlanResult& a, const PlanResult& b, int months) {
     for (int c = 0; c < kCategoryCount; ++c)
       CHECK(a.ledger.month_category_usd(m, static_cast<Category>(c)) ==
             b.ledger.month_category_usd(m, static_cast<Category>(c)));
-}
-
-std::string load_error(const Json& doc) {
-  try {
-    load_des_scenario(doc);
-  } catch (const InputError& e) {
-    return e.where() + ": " + e.message();
-  }
-  return "(accepted)";
 }
 
 }  // namespace
