@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "core/parallel/process_group.hpp"
 #include "engine/montecarlo/monte_carlo.hpp"
 #include "models/scenario.hpp"
 
