@@ -11,6 +11,7 @@
 #include "engine/des/job_stream.hpp"
 #include "core/error.hpp"
 #include "core/parallel/process_group.hpp"
+#include "engine/decisions/decision_monte_carlo.hpp"
 #include "engine/montecarlo/monte_carlo.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
 #include "core/random/random.hpp"
@@ -337,13 +338,8 @@ void require_calibration_jobs(const Scenario& s) {
 
 CalibrationResult calibrate(const Scenario& s, const CalibrationOptions& o) {
   require_calibration_jobs(s);
-  MonteCarloOptions mc_options;
-  mc_options.paths = o.paths;
-  mc_options.seed = o.seed;
-  mc_options.threads = o.threads;
-  mc_options.progress = o.progress;
-  mc_options.split_over_processes = o.split_over_processes;
-  const MonteCarloRun mc = run_monte_carlo(s, mc_options);
+  const MonteCarloRun mc =
+      run_monte_carlo(s, decision_monte_carlo(o.paths, o.seed, o.threads, o.progress, o.split_over_processes));
   CalibrationResult r;
   r.seed = mc.seed;
   r.paths = mc.paths;

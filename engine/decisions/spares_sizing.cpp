@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "engine/montecarlo/monte_carlo.hpp"
+#include "engine/decisions/decision_monte_carlo.hpp"
 #include "models/scenario.hpp"
 
 namespace tco {
@@ -63,11 +63,8 @@ SparesSizingResult optimize_spares(const Json& doc, const std::string& file, con
     throw InputError(e.file(), plan_pointer, fmt::format("plan \"{}\" cannot be sized: {}", plan.name, e.message()));
   }
 
-  const MonteCarloRun mc = run_monte_carlo(varied, {.paths = o.paths,
-                                                    .seed = o.seed,
-                                                    .threads = o.threads,
-                                                    .progress = o.progress,
-                                                    .split_over_processes = o.split_over_processes});
+  const MonteCarloRun mc =
+      run_monte_carlo(varied, decision_monte_carlo(o.paths, o.seed, o.threads, o.progress, o.split_over_processes));
 
   SparesSizingResult r;
   r.plan = plan.name;
