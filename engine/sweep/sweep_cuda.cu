@@ -16,6 +16,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/parallel/local_rank.hpp"
 #include "engine/sweep/sweep_backend.hpp"
 
 namespace tco {
@@ -204,7 +205,12 @@ int sweep_cuda_devices(std::string* why) {
 SweepPathValues run_sweep_cuda(const SweepChunk& chunk, long paths, SweepDeviceMoments* moments_out,
                                ProgressCounter* progress) {
   std::string why;
-  if (sweep_cuda_devices(&why) == 0) throw ModelError("--backend cuda: " + why);
+  const int devices = sweep_cuda_devices(&why);
+  if (devices == 0) throw ModelError("--backend cuda: " + why);
+  // Under mpirun, each rank of a node takes its own GPU (core/parallel/local_rank.hpp).
+  const int device = device_for_local_rank(launcher_local_rank(), devices);
+  if (const cudaError_t set = cudaSetDevice(device); set != cudaSuccess)
+    throw ModelError("--backend cuda: cannot use device " + std::to_string(device) + ": " + cudaGetErrorString(set));
   SweepPathValues out;
   out.paths = paths;
   const std::size_t plan_slots = chunk.plans.size();
