@@ -58,12 +58,16 @@ std::string sizing_console(const Json& sizing) {
                                 sizing.at("baseline").get<std::string>(), sizing.at("paths").get<long>(),
                                 sizing.at("seed").get<std::uint64_t>());
   const Json& commitment = sizing.at("grid").at("commitment");
+  // The sized field names the unit: instances, gpus or usd_per_hour (the pointer's last segment).
+  const std::string size_unit =
+      commitment.is_null() ? std::string()
+                           : sizing.at("grid").at("pointer_commitment").get<std::string>().substr(
+                                 sizing.at("grid").at("pointer_commitment").get<std::string>().rfind('/') + 1);
   const Json& rows = commitment.is_null() ? sizing.at("curve") : sizing.at("points");
-  out += fmt::format("  {:>6} {:>9} {:>11} {:>16} {:>16} {:>16} {:>16} {:>8}\n", "nodes", "reserved",
-                     commitment.is_null() ? std::string() : "commitment", "NPV mean", "NPV P90", "NPV CVaR95",
-                     "saving mean", "P(save)");
+  out += fmt::format("  {:>6} {:>9} {:>12} {:>16} {:>16} {:>16} {:>16} {:>8}\n", "nodes", "reserved", size_unit,
+                     "NPV mean", "NPV P90", "NPV CVaR95", "saving mean", "P(save)");
   for (const auto& p : rows)
-    out += fmt::format("  {:>6} {:>9} {:>11} {:>16} {:>16} {:>16} {:>16} {:>8.3f}\n", p.at("nodes").get<long>(),
+    out += fmt::format("  {:>6} {:>9} {:>12} {:>16} {:>16} {:>16} {:>16} {:>8.3f}\n", p.at("nodes").get<long>(),
                        p.at("reserved_instances").get<long>(),
                        p.contains("commitment_size") ? std::to_string(p.at("commitment_size").get<long>()) : "",
                        format_usd(p.at("npv_mean_usd")), format_usd(p.at("npv_p90_usd")),
@@ -77,8 +81,8 @@ std::string sizing_console(const Json& sizing) {
     out += fmt::format("  best N by {:<6}: {} (reserved {}{}), within 1%: {}..{}\n", measure, b.at("nodes").get<long>(),
                        b.at("reserved_instances").get<long>(),
                        commitment.is_null() ? std::string()
-                                            : fmt::format(", {} {}", commitment.get<std::string>(),
-                                                          b.at("commitment_size").get<long>()),
+                                            : fmt::format(", {} {} {}", commitment.get<std::string>(),
+                                                          b.at("commitment_size").get<long>(), size_unit),
                        b.at("within_1pct_min_nodes").get<long>(), b.at("within_1pct_max_nodes").get<long>());
   }
   return out;
@@ -90,10 +94,10 @@ std::string spares_console(const Json& sizing) {
                                 sizing.at("plan").get<std::string>(), sizing.at("nodes").get<long>(),
                                 sizing.at("baseline").get<std::string>(), sizing.at("paths").get<long>(),
                                 sizing.at("seed").get<std::uint64_t>());
-  out += fmt::format("  {:>6} {:>16} {:>16} {:>16} {:>16} {:>8} {:>8} {:>14}\n", "spares", "NPV mean", "NPV P90",
+  out += fmt::format("  {:>6} {:>16} {:>16} {:>16} {:>16} {:>8} {:>9} {:>16}\n", "spares", "NPV mean", "NPV P90",
                      "NPV CVaR95", "saving mean", "P(save)", "goodput", "unserved GPU-h");
   for (const auto& p : sizing.at("curve"))
-    out += fmt::format("  {:>6} {:>16} {:>16} {:>16} {:>16} {:>8.3f} {:>8} {:>14.0f}\n", p.at("spares").get<long>(),
+    out += fmt::format("  {:>6} {:>16} {:>16} {:>16} {:>16} {:>8.3f} {:>9} {:>16.0f}\n", p.at("spares").get<long>(),
                        format_usd(p.at("npv_mean_usd")), format_usd(p.at("npv_p90_usd")),
                        format_usd(p.at("npv_cvar95_usd")), format_usd(p.at("saving_mean_usd")),
                        p.at("probability_saving").get<double>(),
