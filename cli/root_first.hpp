@@ -2,7 +2,9 @@
 // before any rank computes, and tells every rank how that went (one broadcast): on a failure,
 // rank 0 throws the usual error (printed, exit 2) and every other rank ends with the same exit
 // code in silence, so a bad input ends the job at once on every K instead of leaving ranks
-// waiting in a collective. One process: just `check()`.
+// waiting in a collective. On success rank 0 broadcasts the input files its check read
+// (core/parallel/shared_inputs.hpp) and the other ranks run the same check on those bytes,
+// without opening the files. One process: just `check()`.
 #pragma once
 
 #include <utility>
@@ -10,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/parallel/process_group.hpp"
 #include "core/parallel/rank_errors.hpp"
+#include "core/parallel/shared_inputs.hpp"
 
 namespace tco::cli {
 
@@ -22,17 +25,22 @@ int exit_code_of_current_exception();
 template <class Check>
 auto root_first(Check&& check) {
   if (process_count() == 1) return check();
+  InputRecording recording;  // what rank 0's check reads
   if (is_root_process()) {
-    try {
-      auto result = check();
-      broadcast_root_status(kExitOk);
-      return result;
-    } catch (...) {
-      broadcast_int(exit_code_of_current_exception());
-      throw;
-    }
+    auto result = [&] {
+      try {
+        return check();
+      } catch (...) {
+        broadcast_int(exit_code_of_current_exception());
+        throw;
+      }
+    }();
+    broadcast_root_status(kExitOk);
+    share_root_inputs(recording);
+    return result;
   }
   broadcast_root_status(kExitOk);
+  share_root_inputs(recording);
   return check();
 }
 

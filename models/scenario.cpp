@@ -3,19 +3,19 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/io/input_snapshot.hpp"
 #include "core/io/sha256.hpp"
 #include "models/catalog/catalog.hpp"
 #include "models/site/cooling.hpp"
 #include "models/catalog/catalog_validation.hpp"
 #include "models/input_limits.hpp"
+#include "models/venues/venue_limit.hpp"
 #include "models/next_generation/next_generation.hpp"
 #include "models/price_path/implied_forward.hpp"
 
@@ -504,6 +504,9 @@ OnPremSpec parse_onprem(JsonObjectReader& r, Resolver& resolver, int horizon_mon
     o.power = parse_power(pr, region ? &region->usd_per_kwh : nullptr, region ? &region->g_co2_per_kwh : nullptr, dir);
     pr.finish();
     if (o.power.tariff.series) require_series_hours(*o.power.tariff.series, o, horizon_months, r.file(), pr.pointer_of("tariff"), "repeat");
+    if (o.power.g_co2_series)
+      require_series_hours(*o.power.g_co2_series, o, horizon_months, r.file(), pr.pointer_of("g_co2_per_kwh_series"),
+                           "repeat");
   }
   o.cooling = resolver.resolve<CoolingType>("cooling", r.value("cooling"), r.pointer_of("cooling"), parse_cooling);
   if (r.has("ambient")) {
@@ -524,12 +527,7 @@ OnPremSpec parse_onprem(JsonObjectReader& r, Resolver& resolver, int horizon_mon
   return o;
 }
 
-std::string file_digest(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return sha256_hex(buffer.str());
-}
+std::string file_digest(const std::string& path) { return sha256_hex(read_input_file(path).value_or(std::string())); }
 
 void warn(Scenario& s, std::string code, std::string where, std::string message) {
   s.warnings.push_back({Finding::Severity::warning, std::move(code), s.file, std::move(where), std::move(message)});
@@ -673,7 +671,8 @@ void check_drawn_deliveries(const Scenario& s, const Json& plans) {
 // inline record) and its own terms.
 std::vector<CloudVenue> parse_venues(JsonObjectReader& r, Resolver& resolver) {
   const Json& list = r.value("venues");
-  if (!list.is_array() || list.empty()) r.fail("venues", "a non-empty array of cloud venues", &list);
+  if (!list.is_array() || list.empty() || list.size() > static_cast<std::size_t>(kMaxVenuesPerPlan))
+    r.fail("venues", fmt::format("a non-empty array of at most {} cloud venues", kMaxVenuesPerPlan), &list);
   std::vector<CloudVenue> venues;
   std::set<std::string> names;
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -692,22 +691,18 @@ std::vector<CloudVenue> parse_venues(JsonObjectReader& r, Resolver& resolver) {
   return venues;
 }
 
-// Venues are evaluated by the deterministic hourly model (their availability at its
-// expectation); the replay and the hourly model's Monte Carlo paths do not take them yet, and a
-// plan must not quietly lose its venues there.
+// Venues are evaluated everywhere; the discrete-event replay runs on-demand venues only (a spot
+// venue would need its own spot market there), and a plan must not quietly lose one.
 void check_venue_runs(const Scenario& s) {
-  for (std::size_t i = 0; i < s.plans.size(); ++i) {
-    if (s.plans[i].venues.empty()) continue;
-    const char* why = s.jobs ? "a \"jobs\" section (the discrete-event replay)"
-                      : s.uncertain ? "an \"uncertain\" section (Monte Carlo paths of the hourly model)"
-                      : s.monte_carlo.paths > 1 ? "monte_carlo.paths > 1 (Monte Carlo paths of the hourly model)"
-                                                : nullptr;
-    if (why)
-      throw InputError(s.file, "/plans/" + std::to_string(i) + "/venues",
-                       fmt::format("plan \"{}\" has venues, which only the deterministic hourly model evaluates so "
-                                   "far; the scenario has {}: drop one of the two",
-                                   s.plans[i].name, why));
-  }
+  if (!s.jobs) return;
+  for (std::size_t i = 0; i < s.plans.size(); ++i)
+    for (std::size_t v = 0; v < s.plans[i].venues.size(); ++v)
+      if (s.plans[i].venues[v].price == CloudVenue::PriceKind::spot)
+        throw InputError(s.file, "/plans/" + std::to_string(i) + "/venues/" + std::to_string(v) + "/price",
+                         fmt::format("plan \"{}\" has the spot venue \"{}\", which the discrete-event replay does "
+                                     "not run yet (it runs on-demand venues; spot there is the plan's spot_share): "
+                                     "make it \"on_demand\", or drop the \"jobs\" section",
+                                     s.plans[i].name, s.plans[i].venues[v].name));
 }
 
 Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_cloud, Resolver& resolver, const Date& start,
@@ -893,7 +888,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   std::string catalog_dir = r.string_or("catalog_dir", "../pricing-data");
   if (!catalog_dir_override.empty()) catalog_dir = catalog_dir_override;
   else if (fs::path(catalog_dir).is_relative()) catalog_dir = (fs::path(dir) / catalog_dir).lexically_normal().string();
-  if (!fs::is_directory(catalog_dir))
+  if (!input_is_folder(catalog_dir))
     throw InputError(file, "/catalog_dir", "expected a folder of catalog files, found no folder at \"" + catalog_dir + "\"");
   const Catalog catalog = Catalog::load(catalog_dir);
   s.catalog_dir = catalog_dir;

@@ -74,6 +74,11 @@ def check(condition, message):
         sys.exit("FAIL: " + message)
 
 
+def rank_env(a):
+    """--env KEY=VALUE: the environment of the mpirun runs (not of the one-process reference)."""
+    return dict(item.split("=", 1) for item in a.env)
+
+
 def same_bytes(a):
     command = [a.tcosim, a.command, a.scenario, *a.args.split()]
     for paths in a.paths.split(","):
@@ -83,7 +88,8 @@ def same_bytes(a):
         reference, _ = report_parts(a.command, open(reference_path).read())
         for k in a.ranks.split(","):
             out = os.path.join(a.dir, f"ranks-{k}-paths-{paths}.json")
-            r = run(mpirun(a.mpiexec, k) + command + ["--paths", paths, "--threads", "1", "-q", "--out", out])
+            r = run(mpirun(a.mpiexec, k) + command + ["--paths", paths, "--threads", "1", "-q", "--out", out],
+                    rank_env(a))
             check(r.returncode == 0, f"K={k}, {paths} paths: exit {r.returncode}\n{r.stderr}")
             text, block = report_parts(a.command, open(out).read())
             check(text == reference, f"K={k}, {paths} paths: the report differs from one process's ({out})")
@@ -227,7 +233,7 @@ def sweep(a):
     reference = sweep_reference(a)
     for k in a.ranks.split(","):
         out = os.path.join(a.dir, f"sweep-ranks-{k}.json")
-        r = run(mpirun(a.mpiexec, k) + sweep_command(a, out, "-q"))
+        r = run(mpirun(a.mpiexec, k) + sweep_command(a, out, "-q"), rank_env(a))
         check(r.returncode == 0, f"K={k}: exit {r.returncode}\n{r.stderr}")
         check_sweep_bytes(out, reference, f"K={k}")
         print(f"ok: K={k}: sweep and CSV as one process ({len(reference[0])} + {len(reference[1])} bytes)")
@@ -290,6 +296,7 @@ def main():
     p.add_argument("--command", default="run", help="same-bytes: the command (run, optimize, sensitivity)")
     p.add_argument("--args", default="", help="same-bytes: the command's other arguments, space-separated")
     p.add_argument("--block-points", default="3")
+    p.add_argument("--env", action="append", default=[], help="KEY=VALUE for the mpirun runs (test hooks)")
     a = p.parse_args()
     if a.mode == "no-mpi":
         a.scenario, a.dir = a.rest

@@ -12,7 +12,6 @@
 #include "des_support.hpp"
 #include "engine/ledger/ledger.hpp"
 #include "engine/ledger/venue_hour.hpp"
-#include "engine/sweep/sweep_prepare.hpp"
 #include "models/workload/workload.hpp"
 #include "reports/csv/csv_report.hpp"
 #include "reports/html/html_report.hpp"
@@ -280,19 +279,12 @@ TEST_CASE("venues: bad input names the file and the JSON pointer") {
   // Onprem plans have no cloud.
   Json onprem = month_of_100(Json::array({{{"name", "own"}, {"kind", "onprem"}, {"onprem_nodes", 2}, {"venues", Json::array({hyperscaler()})}}}));
   CHECK(load_error(onprem).find("/plans/0/venues: expected no cloud venues in an onprem plan") == 0);
-  // Where venues are not evaluated yet, the scenario is refused rather than run without them.
-  Json paths = month_of_100(Json::array({cloud_plan("p", Json::array({hyperscaler()}))}));
-  paths["monte_carlo"] = {{"paths", 10}};
-  CHECK(load_error(paths).find("/plans/0/venues: plan \"p\" has venues") == 0);
+  // The replay takes on-demand venues, not spot ones (tests/test_venue_replay.cpp); the hourly
+  // model's paths and sweeps take both (tests/test_venue_paths.cpp).
   Json jobs = des_scenario_json({{"steady", {{"gpus", 16}, {"gpus_per_job", 8}, {"job_duration_h", 24}}}});
-  jobs["plans"] = Json::array({cloud_plan("p", Json::array({hyperscaler()}))});
+  jobs["plans"] = Json::array({cloud_plan("p", Json::array({hyperscaler({{"price", "spot"}})}))});
   jobs["baseline"] = "p";
-  CHECK(load_error(jobs).find("/plans/0/venues: plan \"p\" has venues") == 0);
+  CHECK(load_error(jobs).find("/plans/0/venues/0/price: plan \"p\" has the spot venue") == 0);
   CHECK(with(Json::array({hyperscaler()})) == "(accepted)");
 }
 
-TEST_CASE("venues: the hourly Monte Carlo and sweeps refuse a plan with venues (exit 2), not drop them") {
-  const Scenario s = load_scenario_json(month_of_100(Json::array({cloud_plan("p", Json::array({hyperscaler()}))})),
-                                        "t.json", source_path("tests"));
-  CHECK_THROWS_AS(prepare_sweep_point(s, 7), ModelError);
-}

@@ -127,6 +127,9 @@ int size_and_report(const OptimizeOptions& o, CommandContext& ctx, int threads, 
     outputs.add_file("--out", o.out, true);
     outputs.add_input("the scenario", o.scenario);
     outputs.add_input_folder("a catalog file", o.catalog);
+    // Loaded whole here, so that a bad scenario ends every rank at once and the catalog it reads is
+    // among the inputs rank 0 shares (cli/root_first.hpp).
+    add_scenario_inputs(outputs, load_scenario(o.scenario, o.catalog));
     return read_json_file(o.scenario);
   });
   if (o.spares.empty() && doc.is_object() && doc.contains("uncertain"))

@@ -1,12 +1,13 @@
 #include "core/io/json_reader.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <optional>
 
 #include <fmt/format.h>
+
+#include "core/io/input_snapshot.hpp"
 
 #include "core/error.hpp"
 
@@ -327,18 +328,12 @@ Json parse_json_text(const std::string& text, const std::string& file, const Jso
 }
 
 Json read_json_file(const std::string& path, const JsonLimits& limits) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "cannot open the file");
-  std::string text;
-  char chunk[1 << 16];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-    text.append(chunk, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > limits.max_file_bytes)
-      throw InputError(path, "", fmt::format("the file is larger than {} bytes, the limit of a JSON input",
-                                             limits.max_file_bytes));
-  }
-  if (in.bad()) throw InputError(path, "", "cannot read the file");
-  return parse_json_text(text, path, limits);
+  const std::optional<std::string> text = read_input_file(path, limits.max_file_bytes);
+  if (!text) throw InputError(path, "", "cannot open the file");
+  if (text->size() > limits.max_file_bytes)
+    throw InputError(path, "", fmt::format("the file is larger than {} bytes, the limit of a JSON input",
+                                           limits.max_file_bytes));
+  return parse_json_text(*text, path, limits);
 }
 
 void require_finite_numbers(const Json& value, const std::string& file, const std::string& pointer) {

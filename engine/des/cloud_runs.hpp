@@ -108,6 +108,29 @@ class CloudRuns {
   // What this plan's cloud booked so far (costs by month, GPU-hours, counters, events).
   PathOutcome& outcome() { return out_; }
 
+  // When an on-demand run of the job started at t_h would end (start()'s arithmetic).
+  double on_demand_finish_h(const CloudEntry& e, double t_h) const {
+    const double overhead_h = p_.startup_h + e.pending_restart_h;
+    const double compute_h = divide_exactly(e.remaining_h, speed(instances_for(e.job->gpus)));
+    const double wall_h = overhead_h + wall_with_checkpoints_h(compute_h, e.job->checkpoint_h, p_.checkpoint_write_h);
+    return t_h + wall_h;
+  }
+
+  // Waiting for cloud capacity over [a, b): GPU-hours, and their cost in the months they fall in.
+  void book_waiting(int gpus, double a_h, double b_h) {
+    const double waited = gpus * (b_h - a_h);
+    out_.jobs.waited_gpu_hours += waited;
+    out_.gpu_hours.waited += waited;
+    if (!(p_.waiting_usd_per_gpu_hour > 0.0)) return;
+    const int c = static_cast<int>(Category::waiting);
+    for (int m = month_index_.at(a_h);; ++m) {
+      const double end_h = m == months_ - 1 ? b_h : std::min(b_h, static_cast<double>(m + 1) * kHoursPerMonth);
+      out_.cost_by_month[m][c] += gpus * (end_h - a_h) * p_.waiting_usd_per_gpu_hour;
+      if (end_h >= b_h) return;
+      a_h = end_h;
+    }
+  }
+
   // The job's whole life in the cloud from t_h on: spot while it wants spot and the policy lets
   // it stay, else on-demand.
   void run(CloudEntry e, double t_h) {
@@ -296,21 +319,6 @@ class CloudRuns {
         progress_after(horizon_h_ - r.start_h - r.overhead_h, life.e.job->checkpoint_h, p_.checkpoint_write_h);
     const double left_h = std::max(0.0, life.e.remaining_h - progress.done_h * r.speed);
     book_unfinished(out_.jobs, life.e.job->gpus, left_h, life.e.deadline_abs_h, horizon_h_);
-  }
-
-  // Waiting for spot capacity over [a, b): GPU-hours, and their cost in the months they fall in.
-  void book_waiting(int gpus, double a_h, double b_h) {
-    const double waited = gpus * (b_h - a_h);
-    out_.jobs.waited_gpu_hours += waited;
-    out_.gpu_hours.waited += waited;
-    if (!(p_.waiting_usd_per_gpu_hour > 0.0)) return;
-    const int c = static_cast<int>(Category::waiting);
-    for (int m = month_index_.at(a_h);; ++m) {
-      const double end_h = m == months_ - 1 ? b_h : std::min(b_h, static_cast<double>(m + 1) * kHoursPerMonth);
-      out_.cost_by_month[m][c] += gpus * (end_h - a_h) * p_.waiting_usd_per_gpu_hour;
-      if (end_h >= b_h) return;
-      a_h = end_h;
-    }
   }
 
   // The deadline-aware policy's test: does the slack still cover an on-demand run plus a

@@ -16,10 +16,11 @@ bool same_hours(const std::vector<SiteHour>& a, const std::vector<SiteHour>& b) 
   });
 }
 
-// Sites that give the same curve on every path: the same hours and, under ambient noise, the
-// same temperatures, noise, throttling and cooling.
+// Sites that give the same curve on every path: the same hours and grid intensity and, under
+// ambient noise, the same temperatures, noise, throttling and cooling.
 bool alike_sites(const DesPlan& a, const DesPlan& b) {
-  if (!same_hours(a.site, b.site) || a.ambient_c != b.ambient_c) return false;
+  if (!same_hours(a.site, b.site) || a.ambient_c != b.ambient_c || a.grid_g_co2_by_hour != b.grid_g_co2_by_hour)
+    return false;
   if (a.ambient_c.empty()) return true;
   const AmbientSpec &x = *a.onprem->ambient, &y = *b.onprem->ambient;
   return x.noise_sigma_c == y.noise_sigma_c && x.throttle_above_c == y.throttle_above_c &&
@@ -50,12 +51,48 @@ bool same_pool_side(const DesPlan& a, const DesPlan& b) {
          a.onprem->procurement == b.onprem->procurement && a.onprem->carbon == b.onprem->carbon &&
          a.onprem->spares == b.onprem->spares &&
          (a.onprem->carbon.usd_per_tonne == 0.0 || pa.g_co2_per_kwh == pb.g_co2_per_kwh) &&
+         pa.g_co2_series == pb.g_co2_series &&
          a.idle_kw == b.idle_kw && a.peak_kw == b.peak_kw && a.perf_onprem == b.perf_onprem &&
          a.site_group == b.site_group && a.shift_curve == b.shift_curve && fa.afr_per_year == fb.afr_per_year &&
          fa.afr_growth_per_year == fb.afr_growth_per_year && fa.repair_h == fb.repair_h &&
          pa.escalation_per_year == pb.escalation_per_year &&
          pa.demand_charge_usd_per_kw_month == pb.demand_charge_usd_per_kw_month &&
          pa.monthly_price_sigma == pb.monthly_price_sigma;
+}
+
+// The carbon price per facility kWh in each hour of the site: g(h) x usd_per_tonne / 10^6.
+static std::vector<double> carbon_usd_per_kwh_by_hour(const DesPlan& d, const OnPremSpec& o) {
+  std::vector<double> usd(d.site.size(), o.power.g_co2_per_kwh / 1e6 * o.carbon.usd_per_tonne);
+  for (std::size_t h = 0; h < d.grid_g_co2_by_hour.size(); ++h)
+    usd[h] = d.grid_g_co2_by_hour[h] / 1e6 * o.carbon.usd_per_tonne;
+  return usd;
+}
+
+// A venue on the plan's cloud terms: its offer's instance size, GPU speed, on-demand price and
+// billing, its provisioning delay, prices that follow price_change_per_year alone (as in the
+// hourly model), no spot and no reserved instances (those stay with the plan's event loop).
+static DesVenue des_venue(const DesPlan& plan, const CloudSpec& c, const CloudVenue& v, long horizon_h) {
+  DesVenue out;
+  DesPlan& t = out.terms;
+  t.plan = plan.plan;
+  t.bursts = plan.bursts;
+  t.cloud = plan.cloud;
+  t.spot = plan.spot;
+  t.scheduling = plan.scheduling;
+  t.checkpoint_write_h = plan.checkpoint_write_h;
+  t.waiting_usd_per_gpu_hour = plan.waiting_usd_per_gpu_hour;
+  t.egress_usd_per_gpu_hour = plan.egress_usd_per_gpu_hour;
+  t.gpus_per_instance = v.offer.gpus_per_instance;
+  t.perf_cloud = v.gpu.perf_relative;
+  t.on_demand_usd_per_instance_h = v.offer.on_demand_usd_per_hour;
+  t.billing_granularity_h = std::max(1.0, v.offer.billing_granularity_s) / 3600.0;
+  t.minimum_billed_h = v.offer.minimum_billed_s / 3600.0;
+  t.startup_h = v.provisioning_delay_h;
+  t.price_growth = PriceGrowth(c.price_change_per_year, horizon_h, kHoursPerYear);
+  t.spot_price_growth = t.price_growth;
+  out.availability = v.availability;
+  if (const std::optional<double> quota = v.quota_instances()) out.quota_instances = static_cast<int>(*quota);
+  return out;
 }
 
 long delivery_h(const DesPlan& d, std::uint64_t seed, std::uint32_t path) {
@@ -87,13 +124,17 @@ DesPlans prepare_des_plans(const Scenario& s) {
       d.peak_kw = o.server.peak_kw;
       d.perf_onprem = o.gpu.perf_relative;
       d.site = site_hours(o, s.calendar, s.horizon_hours());
-      if (p.scheduling.time_shift) d.shift_curve = shift_curve(d.site, o.power.g_co2_per_kwh / 1e6 * o.carbon.usd_per_tonne);
+      if (const HourlySeries* intensity = o.power.g_co2_series.get()) {
+        d.grid_g_co2_by_hour.resize(d.site.size());
+        for (std::size_t h = 0; h < d.site.size(); ++h) d.grid_g_co2_by_hour[h] = intensity->at(static_cast<long>(h));
+      }
+      if (p.scheduling.time_shift) d.shift_curve = shift_curve(d.site, carbon_usd_per_kwh_by_hour(d, o));
       if (o.ambient && o.ambient->noise_sigma_c > 0.0) {
         d.ambient_c.resize(d.site.size());
         for (std::size_t h = 0; h < d.site.size(); ++h)
           d.ambient_c[h] = ambient_c_at_hour(*o.ambient, static_cast<long>(h), s.calendar);
       }
-      if (d.ambient_c.empty()) d.fixed_site.assign(d.site);
+      if (d.ambient_c.empty()) build_site_curve(d, {}, d.fixed_site);
       d.site_group = site_group(d, out.plans);
     }
     if (p.cloud) {
@@ -125,6 +166,7 @@ DesPlans prepare_des_plans(const Scenario& s) {
         d.price_growth = PriceGrowth::hourly(std::move(on_demand));
         d.spot_price_growth = PriceGrowth::hourly(std::move(spot));
       }
+      for (const CloudVenue& v : p.venues) d.venues.push_back(des_venue(d, c, v, s.horizon_hours()));
       if (!c.spot.trace_resolved_path.empty()) {
         auto it = traces.find(c.spot.trace_resolved_path);
         if (it == traces.end()) {

@@ -17,6 +17,8 @@
 
 namespace tco::des {
 
+struct DesVenue;
+
 struct DesPlan {
   const Plan* plan = nullptr;
   bool bursts = true;
@@ -31,6 +33,7 @@ struct DesPlan {
   std::vector<SiteHour> site;          // the deterministic site (escalated prices); empty without nodes
   ShiftCurve shift_curve;              // what time shifting reads of the site; empty without time_shift
   std::vector<double> ambient_c;       // the deterministic ambient temperature, when a path adds noise
+  std::vector<double> grid_g_co2_by_hour;  // the site's hourly grid intensity; empty when it is flat
   int site_group = -1;                 // plans of one group have alike sites (engine/des/site_curve.hpp)
   SiteCurve fixed_site;                // the site's curve when no path adds noise (ambient_c empty)
   // Cloud
@@ -51,6 +54,7 @@ struct DesPlan {
   double egress_usd_per_gpu_hour = 0.0;
   PriceGrowth price_growth;            // of on-demand prices (none without a cloud)
   PriceGrowth spot_price_growth;       // of spot prices
+  std::vector<DesVenue> venues;        // the plan's ordered cloud venues (engine/des/venue_router.hpp)
   // Jobs
   SchedulingSpec scheduling;
   SpotSpec spot;                 // the plan's, or the defaults for an onprem plan
@@ -61,6 +65,14 @@ struct DesPlan {
   // cloud prices and billing), which never feeds back into the loop. The replay runs the loop
   // once for the group (simulate_group_*).
   int pool_group = -1;
+};
+
+// A cloud venue of a plan as the replay runs it: the plan's cloud terms with the venue's offer
+// (instance size, GPU speed, on-demand price, billing) and provisioning delay, and its limits.
+struct DesVenue {
+  DesPlan terms;
+  double availability = 1.0;
+  int quota_instances = -1;  // < 0: no quota
 };
 
 // The hour a path's fleet arrives: the planned delivery, or the path's draw of a slip

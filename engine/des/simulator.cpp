@@ -14,10 +14,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <optional>
 
 #include "engine/des/checkpoint.hpp"
 #include "engine/des/cloud_runs.hpp"
+#include "engine/des/venue_router.hpp"
 #include "engine/des/kernel/cold.hpp"
 #include "engine/des/kernel/event_queue.hpp"
 #include "engine/des/month_index.hpp"
@@ -89,6 +91,10 @@ class Simulator {
     const DesPlan& p = p_;
     clouds_.reserve(plans.size());
     for (const DesPlan* plan : plans) clouds_.emplace_back(*plan, in, month_index_, months_, horizon_h_);
+    routers_.resize(plans.size());
+    for (std::size_t k = 0; k < plans.size(); ++k)
+      if (!plans[k]->venues.empty())
+        routers_[k] = std::make_unique<VenueRouter>(*plans[k], in, month_index_, months_, horizon_h_);
     reserved_speed_[0] = p.perf_cloud;
     reserved_speed_[1] = p.perf_cloud * p.scheduling.cloud_multi_node_efficiency;
     out_.cost_by_month.assign(months_, CostRow{});
@@ -104,6 +110,8 @@ class Simulator {
       pool_ = NodePool(p.nodes, p.gpus_per_node, purchase_h_ == 0);
       kw_per_busy_gpu_ = (p.peak_kw - p.idle_kw) / p.gpus_per_node;
       carbon_usd_per_kwh_ = p.onprem->power.g_co2_per_kwh / 1e6 * p.onprem->carbon.usd_per_tonne;
+      hourly_intensity_ = site_->has_intensity();
+      carbon_usd_per_g_ = p.onprem->carbon.usd_per_tonne / 1e6;
       node_generation_.assign(p.nodes, 0);
       node_failures_drawn_.assign(p.nodes, 0);
       repair_end_h_.assign(p.nodes, 0.0);
@@ -151,7 +159,11 @@ class Simulator {
     std::vector<PathOutcome> outcomes(clouds_.size());
     for (std::size_t k = 0; k < clouds_.size(); ++k) {
       outcomes[k] = k + 1 < clouds_.size() ? out_ : std::move(out_);
-      add_cloud_side(outcomes[k], clouds_[k].outcome());
+      if (routers_[k]) {
+        add_cloud_side(outcomes[k], routers_[k]->outcome());
+      } else {
+        add_cloud_side(outcomes[k], clouds_[k].outcome());
+      }
     }
     return outcomes;
   }
@@ -176,7 +188,13 @@ class Simulator {
     out_.it_energy_kwh += it_kw * dt;
     const double facility_kwh = it_kw * site_->pue_integral(a, now_);
     out_.facility_energy_kwh += facility_kwh;
-    if (carbon_usd_per_kwh_ > 0.0) out_.cost_by_month[m][static_cast<int>(Category::carbon)] += facility_kwh * carbon_usd_per_kwh_;
+    if (hourly_intensity_) {  // the grid's grams hour by hour: IT kW x the integral of PUE x g/kWh
+      const double grams = it_kw * site_->pue_g_co2_integral(a, now_);
+      out_.onprem_co2_kg += grams / 1000.0;
+      out_.cost_by_month[m][static_cast<int>(Category::carbon)] += grams * carbon_usd_per_g_;
+    } else if (carbon_usd_per_kwh_ > 0.0) {
+      out_.cost_by_month[m][static_cast<int>(Category::carbon)] += facility_kwh * carbon_usd_per_kwh_;
+    }
     out_.cost_by_month[m][static_cast<int>(Category::energy)] +=
         it_kw * power_shock_[m] * site_->pue_usd_integral(a, now_);
     out_.gpu_hours.onprem_busy += busy_gpus_ * dt;
@@ -359,8 +377,7 @@ class Simulator {
 
   void arrive_in_cloud(const SimJob& job) {
     count_submitted(job);
-    for (CloudRuns& cloud : clouds_)
-      cloud.run({&job, job.duration_h, job.submit_h, job.submit_h + job.deadline_h, 0.0, false}, now_);
+    send_to_clouds({&job, job.duration_h, job.submit_h, job.submit_h + job.deadline_h, 0.0, false});
   }
 
   void arrive(std::uint32_t slot) {
@@ -559,14 +576,24 @@ class Simulator {
 
   // Reserved capacity if some is free, else spot or on-demand, where the job lives to its end
   // without the slot.
+  // Each plan of the group plays the job's cloud life on its own terms: its offer, or its venues.
+  void send_to_clouds(const CloudEntry& e) {
+    for (std::size_t k = 0; k < clouds_.size(); ++k) {
+      if (routers_[k]) {
+        routers_[k]->run(e, now_);
+      } else {
+        clouds_[k].run(e, now_);
+      }
+    }
+  }
+
   void to_cloud(std::uint32_t slot) {
     Slot& j = slots_[slot];
     if (p_.reserved_instances > 0 && reserved_.place(j.job.gpus, slot, j.nodes)) {
       start_run(slot, Venue::reserved);
       return;
     }
-    for (CloudRuns& cloud : clouds_)
-      cloud.run({&j.job, j.remaining_h, j.ready_h, j.deadline_abs_h, j.pending_restart_h, j.started}, now_);
+    send_to_clouds({&j.job, j.remaining_h, j.ready_h, j.deadline_abs_h, j.pending_restart_h, j.started});
     release_slot(slot);
   }
 
@@ -788,9 +815,12 @@ class Simulator {
   MonthIndex month_index_;
   PathOutcome out_;  // the event loop's sums; each plan's cloud books its own (clouds_)
   std::vector<CloudRuns> clouds_;  // one per plan of the group
+  std::vector<std::unique_ptr<VenueRouter>> routers_;  // per plan: its venues (null: it bursts to its offer)
   bool cloud_only_;  // neither on-prem nodes nor reserved instances: every job goes to CloudRuns
   long purchase_h_;  // this path's delivery hour (delivery_h)
   double carbon_usd_per_kwh_ = 0.0;  // g_co2_per_kwh x the carbon price, per facility kWh
+  bool hourly_intensity_ = false;    // the site has an hourly grid intensity (its curve integrates it)
+  double carbon_usd_per_g_ = 0.0;    // the carbon price per gram, with an hourly intensity
   EventQueue events_;
   double now_ = 0.0;
   int month_ = 0;                  // the month of now_ (month boundaries set it)

@@ -52,6 +52,7 @@ struct JobCounters {
   long jobs_hit_by_failures = 0;
   long deadline_misses = 0;     // finished after the deadline, or unfinished at the horizon past it
   long deferred = 0;
+  long no_venue_capacity = 0;   // cloud requests of a plan with venues that no venue took (the job waited)
   double submitted_gpu_hours = 0.0;
   double lost_gpu_hours = 0.0;    // GPUs x wall time since the last checkpoint, at interruptions
   double waited_gpu_hours = 0.0;  // GPUs x hours queued or waiting for spot capacity
@@ -68,7 +69,7 @@ struct JobCounters {
 
   bool operator==(const JobCounters&) const = default;
   JobCounters& operator+=(const JobCounters& o) {
-    static_assert(sizeof(JobCounters) == 28 * sizeof(double), "a new JobCounters field: add it here");
+    static_assert(sizeof(JobCounters) == 29 * sizeof(double), "a new JobCounters field: add it here");
     submitted += o.submitted;
     completed += o.completed;
     completed_onprem += o.completed_onprem;
@@ -87,6 +88,7 @@ struct JobCounters {
     jobs_hit_by_failures += o.jobs_hit_by_failures;
     deadline_misses += o.deadline_misses;
     deferred += o.deferred;
+    no_venue_capacity += o.no_venue_capacity;
     submitted_gpu_hours += o.submitted_gpu_hours;
     lost_gpu_hours += o.lost_gpu_hours;
     waited_gpu_hours += o.waited_gpu_hours;
@@ -110,6 +112,7 @@ struct PathOutcome {
   GpuHours gpu_hours;
   double it_energy_kwh = 0.0;
   double facility_energy_kwh = 0.0;
+  double onprem_co2_kg = 0.0;  // the grid's, accrued hour by hour with an hourly intensity (else 0)
   std::vector<double> peak_facility_kw_by_month;
   int throttled_hours = 0;
   JobCounters jobs;

@@ -11,6 +11,7 @@ void SiteCurve::assign(const std::vector<SiteHour>& site) {
   hours_.resize(site.size());
   hour_count_ = static_cast<long>(site.size());
   rate_changes_.clear();
+  intensity_.clear();
   double pue_sum = 0.0, pue_usd_sum = 0.0, work_sum = 0.0, throttled = 0.0;
   for (std::size_t h = 0; h < site.size(); ++h) {
     if (h % kHoursPerMonth == 0) pue_sum = pue_usd_sum = 0.0;
@@ -31,6 +32,18 @@ void SiteCurve::assign(const std::vector<SiteHour>& site) {
   }
 }
 
+void SiteCurve::assign_intensity(const std::vector<double>& g_co2_per_kwh) {
+  intensity_.resize(hours_.size());
+  double sum = 0.0;
+  for (std::size_t h = 0; h < hours_.size(); ++h) {
+    if (h % kHoursPerMonth == 0) sum = 0.0;
+    IntensityHour& out = intensity_[h];
+    out.pue_g_co2 = hours_[h].pue * g_co2_per_kwh[h];
+    out.pue_g_co2_before = sum;
+    sum += out.pue_g_co2;
+  }
+}
+
 void ambient_noise(std::uint64_t seed, std::uint32_t path, long hours, std::vector<double>& z) {
   thread_local std::vector<double> u;
   thread_local std::vector<int> tails;
@@ -44,6 +57,7 @@ void ambient_noise(std::uint64_t seed, std::uint32_t path, long hours, std::vect
 void build_site_curve(const DesPlan& plan, const std::vector<double>& ambient_noise, SiteCurve& curve) {
   if (plan.ambient_c.empty()) {
     curve.assign(plan.site);
+    if (!plan.grid_g_co2_by_hour.empty()) curve.assign_intensity(plan.grid_g_co2_by_hour);
     return;
   }
   const AmbientSpec& a = *plan.onprem->ambient;
@@ -56,6 +70,7 @@ void build_site_curve(const DesPlan& plan, const std::vector<double>& ambient_no
     noisy[h].work_rate = work_rate_at(a, t_c, a.throttle_above_c.has_value(), a.throttle_above_c.value_or(0.0));
   }
   curve.assign(noisy);
+  if (!plan.grid_g_co2_by_hour.empty()) curve.assign_intensity(plan.grid_g_co2_by_hour);
 }
 
 void PathSites::start_path(std::uint64_t seed, std::uint32_t path) {

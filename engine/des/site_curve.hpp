@@ -38,9 +38,19 @@ class SiteCurve {
                                           // below 1 (a double keeps the hour at 64 bytes)
   };
 
+  // PUE x the hour's grid intensity (g/kWh), with the month's sum before it: only for a site with
+  // an hourly intensity series (a flat one multiplies the facility kWh).
+  struct IntensityHour {
+    double pue_g_co2 = 0.0;
+    double pue_g_co2_before = 0.0;
+  };
+
   SiteCurve() = default;
   explicit SiteCurve(const std::vector<SiteHour>& site) { assign(site); }
   void assign(const std::vector<SiteHour>& site);
+  // After assign: the hourly grid intensity, one value per hour of the site.
+  void assign_intensity(const std::vector<double>& g_co2_per_kwh);
+  bool has_intensity() const { return !intensity_.empty(); }
 
   long hours() const { return hour_count_; }
   bool empty() const { return hour_count_ == 0; }
@@ -49,9 +59,13 @@ class SiteCurve {
   long hour_of(double t_h) const { return std::min(static_cast<long>(t_h), hours() - 1); }
 
   // Integrals over [a, b], a and b in one month (b may be the month's end).
-  double pue_integral(double a_h, double b_h) const { return integral<&Hour::pue, &Hour::pue_before>(a_h, b_h); }
+  double pue_integral(double a_h, double b_h) const { return integral<&Hour::pue, &Hour::pue_before>(hours_, a_h, b_h); }
   double pue_usd_integral(double a_h, double b_h) const {
-    return integral<&Hour::pue_usd_per_kwh, &Hour::pue_usd_per_kwh_before>(a_h, b_h);
+    return integral<&Hour::pue_usd_per_kwh, &Hour::pue_usd_per_kwh_before>(hours_, a_h, b_h);
+  }
+  // Grams of CO2 per IT kW over [a, b] (has_intensity() only).
+  double pue_g_co2_integral(double a_h, double b_h) const {
+    return integral<&IntensityHour::pue_g_co2, &IntensityHour::pue_g_co2_before>(intensity_, a_h, b_h);
   }
   // The work clock W(t), t in [0, hours].
   double work_clock(double t_h) const {
@@ -75,15 +89,15 @@ class SiteCurve {
  private:
   // Both cases are computed and one is picked without a branch: whether a span between two
   // events stays inside one hour is a coin toss to the branch predictor.
-  template <double Hour::*Value, double Hour::*Before>
-  double integral(double a_h, double b_h) const {
+  template <auto Value, auto Before, class Row>
+  double integral(const std::vector<Row>& rows, double a_h, double b_h) const {
     const long ha = static_cast<long>(a_h), hb = static_cast<long>(b_h);
-    const Hour& first = hours_[ha];
+    const Row& first = rows[ha];
     const double within_hour = first.*Value * (b_h - a_h);
     // Whole hours ha .. hb - 1 (all in a's month), less a's part, plus b's part.
-    const Hour& last_whole = hours_[hb > ha ? hb - 1 : ha];
+    const Row& last_whole = rows[hb > ha ? hb - 1 : ha];
     const double whole = last_whole.*Before + last_whole.*Value - first.*Before;
-    const double tail = hb < hours() ? hours_[hb].*Value * (b_h - static_cast<double>(hb)) : 0.0;
+    const double tail = hb < hours() ? rows[hb].*Value * (b_h - static_cast<double>(hb)) : 0.0;
     const double across_hours = whole - first.*Value * (a_h - static_cast<double>(ha)) + tail;
     const std::uint64_t pick_within = -static_cast<std::uint64_t>(hb == ha);
     return std::bit_cast<double>((std::bit_cast<std::uint64_t>(within_hour) & pick_within) |
@@ -91,6 +105,7 @@ class SiteCurve {
   }
 
   std::vector<Hour> hours_;
+  std::vector<IntensityHour> intensity_;  // empty unless assign_intensity
   long hour_count_ = 0;  // hours_.size(), kept: the replay asks for it at every accrual
   std::vector<long> rate_changes_;  // hours h >= 1 whose work rate differs from hour h - 1's
 };

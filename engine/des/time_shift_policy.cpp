@@ -17,12 +17,12 @@ double ShiftCurve::before(double t_h) const {
   return whole + (next - whole) * (t_h - static_cast<double>(h));
 }
 
-ShiftCurve shift_curve(const std::vector<SiteHour>& site, double carbon_usd_per_kwh) {
+ShiftCurve shift_curve(const std::vector<SiteHour>& site, const std::vector<double>& carbon_usd_per_kwh) {
   ShiftCurve c;
   c.pue_usd_before.assign(site.size() + 1, 0.0);
   c.full_rate.assign(site.size(), 0);
   for (std::size_t h = 0; h < site.size(); ++h) {
-    c.pue_usd_before[h + 1] = c.pue_usd_before[h] + site[h].pue * (site[h].usd_per_kwh + carbon_usd_per_kwh);
+    c.pue_usd_before[h + 1] = c.pue_usd_before[h] + site[h].pue * (site[h].usd_per_kwh + carbon_usd_per_kwh[h]);
     c.full_rate[h] = site[h].work_rate >= 1.0;
   }
   return c;

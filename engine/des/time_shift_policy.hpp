@@ -47,8 +47,12 @@ struct ShiftCurve {
   double before(double t_h) const;
 };
 
-// carbon_usd_per_kwh: the carbon price per facility kWh (g_co2_per_kwh x usd_per_tonne / 10^6).
-ShiftCurve shift_curve(const std::vector<SiteHour>& site, double carbon_usd_per_kwh);
+// carbon_usd_per_kwh: the carbon price per facility kWh in each hour (g_co2_per_kwh(h) x
+// usd_per_tonne / 10^6); one figure for every hour in the second form.
+ShiftCurve shift_curve(const std::vector<SiteHour>& site, const std::vector<double>& carbon_usd_per_kwh);
+inline ShiftCurve shift_curve(const std::vector<SiteHour>& site, double carbon_usd_per_kwh) {
+  return shift_curve(site, std::vector<double>(site.size(), carbon_usd_per_kwh));
+}
 
 // One deferrable job at its arrival.
 struct ShiftRequest {

@@ -118,6 +118,9 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   CommitmentTracker commitments(plan, hours);
 
   std::vector<double> facility_kwh_by_month(months, 0.0);  // for the carbon price
+  // With an hourly grid intensity, the grid's CO2 hour by hour (g); a flat one multiplies the kWh.
+  const HourlySeries* intensity = plan.onprem ? plan.onprem->power.g_co2_series.get() : nullptr;
+  std::vector<double> grid_g_co2_by_month(intensity ? months : 0, 0.0);
   double backlog = 0.0;
   for (long h = 0; h < hours; ++h) {
     const int m = month_of_hour(h);
@@ -176,6 +179,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
     r.it_energy_kwh += out.it_kw;
     r.facility_energy_kwh += out.facility_kw;
     facility_kwh_by_month[m] += out.facility_kw;
+    if (intensity) grid_g_co2_by_month[m] += out.facility_kw * intensity->at(h);
     r.peak_facility_kw_by_month[m] = std::max(r.peak_facility_kw_by_month[m], out.facility_kw);
   }
   r.gpu_hours.unserved = backlog;
@@ -206,14 +210,22 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
                      Timing::end_of_month);
       }
     }
-    r.co2_onprem_kg = r.facility_energy_kwh * o.power.g_co2_per_kwh / 1000.0;
+    // The grid's grams of month m: its facility kWh x the flat intensity, or the hours' sum.
+    const auto grid_g_co2 = [&](int m) {
+      return intensity ? grid_g_co2_by_month[m] : facility_kwh_by_month[m] * o.power.g_co2_per_kwh;
+    };
+    if (intensity) {
+      double grams = 0.0;
+      for (int m = 0; m < months; ++m) grams += grid_g_co2_by_month[m];
+      r.co2_onprem_kg = grams / 1000.0;
+    } else {
+      r.co2_onprem_kg = r.facility_energy_kwh * o.power.g_co2_per_kwh / 1000.0;
+    }
     r.co2_embodied_kg = own.embodied_co2_kg;
     if (o.carbon.usd_per_tonne > 0.0)
       for (int m = 0; m < months; ++m)
         if (facility_kwh_by_month[m] > 0.0)
-          r.ledger.add(m, Category::carbon,
-                       facility_kwh_by_month[m] * o.power.g_co2_per_kwh / 1e6 * o.carbon.usd_per_tonne,
-                       Timing::end_of_month);
+          r.ledger.add(m, Category::carbon, grid_g_co2(m) / 1e6 * o.carbon.usd_per_tonne, Timing::end_of_month);
     if (r.gpu_hours.onprem_capacity > 0.0) r.onprem_utilization = r.gpu_hours.onprem_busy / r.gpu_hours.onprem_capacity;
   } else {
     r.depreciation_usd_by_month.assign(months, 0.0);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "core/random/random.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
 
 namespace tco {
@@ -17,20 +16,15 @@ std::vector<VenueParams> venue_params(const Plan& plan, double price_multiplier)
     p.gpus_per_plan_gpu = v.gpu.perf_relative == c.gpu.perf_relative ? 1.0 : c.gpu.perf_relative / v.gpu.perf_relative;
     p.gpus_per_instance = v.offer.gpus_per_instance;
     p.cloud_billed_per_gpu = 1.0 / c.packing_efficiency;
-    p.max_instances = v.quota_instances();
+    p.max_instances = v.quota_instances().value_or(-1.0);
     p.availability = v.availability;
     p.usd_per_instance_hour = v.usd_per_instance_hour() * price_multiplier;
-    p.spot = v.price == CloudVenue::PriceKind::spot;
+    p.spot = v.price == CloudVenue::PriceKind::spot ? 1 : 0;
     p.billed_per_instance_hour = p.spot ? c.spot_overhead_factor : 1.0;
     p.provisioning_delay_h = v.provisioning_delay_h;
     out.push_back(p);
   }
   return out;
-}
-
-bool venue_available(const VenueDrawKey& key, int venue, long hour, double availability) {
-  return uniform(key.seed, key.path, RandomSource::venue_availability, static_cast<std::uint32_t>(venue),
-                 static_cast<std::uint32_t>(hour)) < availability;
 }
 
 VenueStepper::VenueStepper(std::vector<VenueParams> venues, std::optional<VenueDrawKey> draws)
@@ -41,28 +35,11 @@ VenueStepper::VenueStepper(std::vector<VenueParams> venues, std::optional<VenueD
       hour_(venues_.size()),
       totals_(venues_.size()) {}
 
-namespace {
-
-// What venue v does with `rest` plan GPUs when it has capacity: instances held and plan GPUs served.
-struct VenueTake {
-  double instances;
-  double plan_gpus;
-};
-
-VenueTake venue_take(const VenueParams& v, double rest) {
-  const double wanted = instances_for(rest * v.gpus_per_plan_gpu * v.cloud_billed_per_gpu, v.gpus_per_instance);
-  if (!v.max_instances || wanted <= *v.max_instances) return {wanted, rest};
-  const double served = *v.max_instances * v.gpus_per_instance / v.cloud_billed_per_gpu / v.gpus_per_plan_gpu;
-  return {*v.max_instances, std::min(rest, served)};
-}
-
-}  // namespace
-
 double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, double spot_factor, HourOutcome& out) {
   const int n = static_cast<int>(venues_.size());
   std::vector<double>& availability = availability_;
   for (int i = 0; i < n; ++i)
-    availability[i] = draws_ ? (venue_available(*draws_, i, hour, venues_[i].availability) ? 1.0 : 0.0)
+    availability[i] = draws_ ? (venue_draws_capacity(draws_->seed, draws_->path, i, hour, venues_[i].availability) ? 1.0 : 0.0)
                              : venues_[i].availability;
   std::fill(hour_.begin(), hour_.end(), VenueHour{});
   double left = 0.0;
@@ -89,7 +66,7 @@ double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, 
     VenueHour& h = hour_[i];
     const double launched = std::max(0.0, h.instances - held_[i]);
     held_[i] = h.instances;
-    h.billed_instance_hours = h.instances * v.billed_per_instance_hour + launched * v.provisioning_delay_h;
+    h.billed_instance_hours = venue_billed_instance_hours(v, h.instances, launched);
     h.usd = h.billed_instance_hours * v.usd_per_instance_hour * (v.spot ? spot_factor : on_demand_factor);
     const double billed_gpus = h.billed_instance_hours * v.gpus_per_instance;
     if (v.spot) {

@@ -29,23 +29,10 @@
 #include <vector>
 
 #include "engine/ledger/hourly_model.hpp"
+#include "engine/ledger/venue_step.hpp"
 #include "models/scenario.hpp"
 
 namespace tco {
-
-// A venue as the hour reads it, prices scaled by the evaluation's cloud price multiplier.
-struct VenueParams {
-  double plan_perf = 1.0;           // perf_cloud: reference work per GPU-hour of the plan's offer
-  double gpus_per_plan_gpu = 1.0;   // perf_cloud / perf_venue (1 for the plan's own GPU)
-  double cloud_billed_per_gpu = 1.0;  // 1 / the plan's cloud packing efficiency
-  double gpus_per_instance = 8.0;
-  std::optional<double> max_instances;
-  double availability = 1.0;
-  double usd_per_instance_hour = 0.0;
-  double billed_per_instance_hour = 1.0;  // spot_overhead_factor for a spot venue
-  double provisioning_delay_h = 0.0;
-  bool spot = false;
-};
 
 // One venue's share of one hour (expected in the deterministic run).
 struct VenueHour {
@@ -74,8 +61,6 @@ struct VenueDrawKey {
   std::uint32_t path = 0;
 };
 
-// Whether venue `venue` has capacity in hour `hour` of path `key`: its uniform < availability.
-bool venue_available(const VenueDrawKey& key, int venue, long hour, double availability);
 
 // Steps the venues hour by hour, remembering each venue's instances for the provisioning delay.
 class VenueStepper {

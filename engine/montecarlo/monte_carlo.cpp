@@ -44,7 +44,7 @@ std::vector<double> counter_values(const JobCounters& c) {
           static_cast<double>(c.deadline_misses), static_cast<double>(c.deferred),
           c.submitted_gpu_hours, c.lost_gpu_hours, c.waited_gpu_hours,
           c.started > 0 ? c.first_wait_h_sum / static_cast<double>(c.started) : 0.0,
-          c.deferred_h_sum, c.unserved_gpu_hours, c.shift_energy_saved_usd};
+          c.deferred_h_sum, c.unserved_gpu_hours, c.shift_energy_saved_usd, static_cast<double>(c.no_venue_capacity)};
 }
 
 // What a plan costs apart from its path: ownership (capex, maintenance, staff, facility,
@@ -136,6 +136,7 @@ struct PlanAccumulator {
   std::vector<double> peak_kw_by_month;
   GpuHours gpu_hours;
   double it_kwh = 0.0, facility_kwh = 0.0, throttled_hours = 0.0;
+  double onprem_co2_kg = 0.0;  // accrued by the replay with an hourly grid intensity only
   std::vector<double> counters;
   double events = 0.0;
 
@@ -151,6 +152,7 @@ struct PlanAccumulator {
     gpu_hours += o.gpu_hours;
     it_kwh += o.it_energy_kwh;
     facility_kwh += o.facility_energy_kwh;
+    onprem_co2_kg += o.onprem_co2_kg;
     throttled_hours += o.throttled_hours;
     const std::vector<double> v = counter_values(o.jobs);
     if (counters.empty()) counters.assign(v.size(), 0.0);
@@ -187,7 +189,9 @@ PlanResult mean_plan_result(const Scenario& s, const Plan& plan, const PlanFixed
   r.depreciation_total_usd = fixed.ownership.depreciation_total_usd;
   if (plan.onprem) r.depreciation_views = opted_in_views(*plan.onprem, fixed.ownership);
   if (plan.onprem && plan.onprem_nodes > 0) {
-    r.co2_onprem_kg = r.facility_energy_kwh * plan.onprem->power.g_co2_per_kwh / 1000.0;
+    // An hourly grid intensity: the paths' mean of the grams the replay accrued hour by hour.
+    r.co2_onprem_kg = plan.onprem->power.g_co2_series ? a.onprem_co2_kg / n
+                                                      : r.facility_energy_kwh * plan.onprem->power.g_co2_per_kwh / 1000.0;
     r.co2_embodied_kg = fixed.ownership.embodied_co2_kg;  // the planned delivery's
     if (r.gpu_hours.onprem_capacity > 0.0) r.onprem_utilization = r.gpu_hours.onprem_busy / r.gpu_hours.onprem_capacity;
   }
@@ -323,7 +327,7 @@ const std::vector<std::string>& job_counter_names() {
       "unfinished", "unservable", "started", "bursts", "spot_requests", "spot_unavailable", "preemptions",
       "fallbacks_to_on_demand", "node_failures", "jobs_hit_by_failures", "deadline_misses", "deferred",
       "submitted_gpu_hours", "lost_gpu_hours", "waited_gpu_hours", "mean_first_wait_h", "deferred_h",
-      "unserved_gpu_hours", "shift_energy_saved_usd"};
+      "unserved_gpu_hours", "shift_energy_saved_usd", "no_venue_capacity"};
   return names;
 }
 

@@ -28,6 +28,7 @@ void append_path_outcome(std::string& bytes, const des::PathOutcome& o) {
   put(bytes, o.gpu_hours);
   put(bytes, o.it_energy_kwh);
   put(bytes, o.facility_energy_kwh);
+  put(bytes, o.onprem_co2_kg);
   put(bytes, o.throttled_hours);
   put(bytes, o.jobs);
   put(bytes, o.events);
@@ -46,6 +47,7 @@ des::PathOutcome read_path_outcome(std::string_view bytes, std::size_t& offset) 
   get(bytes, offset, o.gpu_hours);
   get(bytes, offset, o.it_energy_kwh);
   get(bytes, offset, o.facility_energy_kwh);
+  get(bytes, offset, o.onprem_co2_kg);
   get(bytes, offset, o.throttled_hours);
   get(bytes, offset, o.jobs);
   get(bytes, offset, o.events);

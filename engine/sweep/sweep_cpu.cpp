@@ -8,7 +8,8 @@
 // step_hour eight hours at a time in independent lanes, which the compiler turns into vector
 // code. The month's cost is the lanes' sums added in a fixed order: the same bits on every
 // machine (this file is compiled without FMA contraction; see cmake/cuda.cmake), within 1e-12
-// of sweep_plan_path's hour-by-hour sum.
+// of sweep_plan_path's hour-by-hour sum. A plan with venues runs sweep_plan_path itself, the CUDA
+// backend's loop (each venue's instances carry from hour to hour).
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -47,6 +48,7 @@ constexpr int kTile = kSweepMonthHours;
 struct PathTiles {
   std::vector<double> failure;  // failure times, plan j's from failure_offset[j]
   std::vector<int> failure_offset;
+  std::vector<double> point_scratch;  // one point's failure times, for a plan run by sweep_plan_path
   std::vector<double> backlog;
   std::vector<int> first_failure;
   std::vector<int> failures;
@@ -441,6 +443,13 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
       t.spot_log[j] = 0.0;
       t.first_failure[j] = 0;
       t.failures[j] = 0;
+      if (p.venue_count > 0) {  // hour by hour: each hour's venues depend on the hour before
+        const SweepPathResult whole = sweep_plan_path(pt, p, data, path, t.point_scratch.data());
+        if (whole.status != kSweepOk) return whole.status;
+        t.npv[j] = whole.npv_usd;
+        t.total[j] = whole.total_usd;
+        continue;
+      }
       if (p.failure_nodes > 0) {
         t.failures[j] = sweep_failure_starts(p, pt.hours, pt.seed, path, t.failure.data() + t.failure_offset[j]);
         if (t.failures[j] < 0) return kSweepFailureOverflow;
@@ -464,7 +473,7 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
       draw_month(pt.seed, path, h0, n, need_spot_words, need_z, draws, t);
       const double* growth = month_growth(t.lambda[i], h0, n, t);
       for (int j = pt.first_plan; j < pt.first_plan + pt.plan_count; ++j) {
-        if (chunk.same_as[j] >= block_first_plan) continue;
+        if (chunk.same_as[j] >= block_first_plan || chunk.plans[j].venue_count > 0) continue;
         plan_month_on_path(pt, chunk.plans[j], j, data, path, m, h0, n, growth, draws, t);
       }
     }
@@ -476,7 +485,7 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
       if (twin >= block_first_plan) {
         t.npv[j] = t.npv[twin];
         t.total[j] = t.total[twin];
-      } else {
+      } else if (chunk.plans[j].venue_count == 0) {
         t.npv[j] += chunk.plans[j].fixed_npv_usd;
         t.total[j] += chunk.plans[j].fixed_total_usd;
       }
@@ -494,6 +503,7 @@ std::unique_ptr<PathTiles> make_tiles(const SweepChunk& chunk) {
     scratch += p.failure_capacity;
   }
   t->failure.assign(static_cast<std::size_t>(scratch), 0.0);
+  t->point_scratch.assign(static_cast<std::size_t>(chunk.max_failure_scratch) + 1, 0.0);
   t->backlog.assign(plans, 0.0);
   t->on_demand_log.assign(plans, 0.0);
   t->spot_log.assign(plans, 0.0);

@@ -22,6 +22,8 @@
 //                  throttling at T'
 // (demand growth, prices, weather and failures are the discrete-event replay's draws too, so
 // the two models of one path see the same world; u(source, entity, draw) is the first uniform.)
+//   venues         venue i of a plan has capacity in hour h when
+//                  u(venue_availability, i, h) < availability_i (its own uniform per hour)
 //   failures       node i (entity i): E_k = -ln u(failure, i, k); hazard rate
 //                  rate (1 + growth a / 8760) at age a hours, Lambda(a) = rate (a + b a^2),
 //                  b = growth / 17520; the k-th failure age solves Lambda(a_k) = Lambda(a_{k-1} +
@@ -37,6 +39,7 @@
 #include "core/calendar.hpp"
 #include "core/hd.hpp"
 #include "engine/ledger/hourly_model.hpp"
+#include "engine/ledger/venue_step.hpp"
 #include "core/random/random.hpp"
 #include "models/price_path/price_process.hpp"
 #include "models/site/ambient.hpp"
@@ -96,6 +99,12 @@ struct SweepPlanParams {
   double repair_h = 0.0;
   int failure_capacity = 0;  // room for failure times on one path
   int failure_offset = 0;    // where this plan's room starts in the path's scratch
+  // venues (engine/ledger/venue_step.hpp): the overflow after reserved goes down the list, each
+  // venue's capacity drawn per hour; their prices follow venue_factor alone (docs/model.md §3b)
+  // and on a path the on-demand (spot) price process and shock of the plan's cloud section
+  int venue_count = 0;
+  long venue_factor_offset = -1;  // (1 + price_change_per_year)^(h / 8760) [hours]
+  VenueParams venues[kMaxVenuesPerPlan] = {};
 
   bool operator==(const SweepPlanParams&) const = default;
 };
@@ -264,6 +273,51 @@ TCO_HD double sweep_hour_usd(const SweepPlanParams& p, const HourInputs& in, dou
   return sweep_outcome_usd(p, o);
 }
 
+// An hour of a plan with venues on one path: engine/ledger/venue_hour.cpp's step_venue_hour with
+// each venue's capacity drawn. On-prem first (the backlog too), then reserved, then each venue
+// that has capacity takes what it can; what none takes waits as the backlog. held[i] carries
+// venue i's instances from hour to hour (the provisioning delay is paid per instance launched).
+// Venue prices x venue_factor x the month's multiplier of their kind (on-demand or spot).
+struct VenueHourPrices {
+  double factor = 1.0;
+  double on_demand_mult = 1.0;
+  double spot_mult = 1.0;
+};
+
+template <typename Divide = PlainDivision>
+TCO_HD HourOutcome sweep_venue_hour(const SweepPlanParams& p, const HourInputs& in, double backlog_gpu_hours,
+                                    const VenueHourPrices& prices, std::uint64_t seed, std::uint32_t path, long hour,
+                                    double* held, Divide divide = {}) {
+  FleetParams onprem_only = p.fleet;
+  onprem_only.bursts = 0;
+  HourOutcome out = step_hour(onprem_only, in, backlog_gpu_hours, divide);
+  const double overflow = out.backlog_gpu_hours;
+  const double cloud_gpus = overflow / p.fleet.perf_cloud;
+  out.reserved_used_gpus = cloud_gpus < p.fleet.reserved_gpus ? cloud_gpus : p.fleet.reserved_gpus;
+  double rest = cloud_gpus - out.reserved_used_gpus;
+  for (int i = 0; i < p.venue_count; ++i) {
+    const VenueParams& v = p.venues[i];
+    double instances = 0.0;
+    if (rest > 0.0 && venue_draws_capacity(seed, path, i, hour, v.availability)) {
+      const VenueTake take = venue_take(v, rest);
+      instances = take.instances;
+      rest -= take.plan_gpus;
+    }
+    const double launched = instances > held[i] ? instances - held[i] : 0.0;
+    held[i] = instances;
+    const double usd = venue_billed_instance_hours(v, instances, launched) * v.usd_per_instance_hour * prices.factor *
+                       (v.spot ? prices.spot_mult : prices.on_demand_mult);
+    if (v.spot) {
+      out.spot_usd += usd;
+    } else {
+      out.on_demand_usd += usd;
+    }
+  }
+  out.backlog_gpu_hours = (rest < 1e-12 ? 0.0 : rest) * p.fleet.perf_cloud;
+  out.cloud_work = overflow - out.backlog_gpu_hours;
+  return out;
+}
+
 // The month's variable cost booked at its end: hourly costs plus the demand charge on the
 // month's peak facility kW (SPEC §12.6).
 TCO_HD double sweep_month_usd(const SweepPlanParams& p, const double* data, int month, double hourly_usd,
@@ -303,6 +357,7 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
   }
   DownTracker tracker;
   double backlog = 0.0;
+  double venue_held[kMaxVenuesPerPlan] = {};
   double on_demand_log = 0.0, spot_log = 0.0;  // ln M of the price processes
   for (int m = 0; m < pt.months; ++m) {
     const long h0 = static_cast<long>(m) * kSweepMonthHours;
@@ -342,7 +397,16 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
       if (p.committed_gpus_offset >= 0) in.committed_gpus = data[p.committed_gpus_offset + h];
       if (p.savings_plan_usd_offset >= 0) in.savings_plan_usd = data[p.savings_plan_usd_offset + h];
       double facility_kw = 0.0;
-      month_usd += sweep_hour_usd(p, in, backlog, facility_kw, divide);
+      if (p.venue_count > 0) {
+        const VenueHourPrices prices{p.venue_factor_offset >= 0 ? data[p.venue_factor_offset + h] : 1.0,
+                                     on_demand_process, spot_mult * spot_process};
+        const HourOutcome o = sweep_venue_hour(p, in, backlog, prices, seed, path, h, venue_held, divide);
+        backlog = o.backlog_gpu_hours;
+        facility_kw = o.facility_kw;
+        month_usd += sweep_outcome_usd(p, o);
+      } else {
+        month_usd += sweep_hour_usd(p, in, backlog, facility_kw, divide);
+      }
       peak_kw = peak_kw > facility_kw ? peak_kw : facility_kw;
     }
     const double usd = sweep_month_usd(p, data, m, month_usd, peak_kw);

@@ -13,6 +13,7 @@
 #include "engine/ledger/ownership_costs.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
 #include "engine/ledger/spot_draws.hpp"
+#include "engine/ledger/venue_hour.hpp"
 #include "models/finance.hpp"
 #include "models/workload/workload.hpp"
 
@@ -62,6 +63,24 @@ void set_spot(SweepPlanParams& p, const Plan& plan) {
   if (plan.cloud && plan.spot_share > 0.0) p.spot_price_sigma = plan.cloud->spot.price_sigma;
 }
 
+// A plan's venues, their price factor (price_change_per_year alone, as the deterministic run's)
+// and, with a spot venue, the spot price shock and process of the plan's cloud section.
+void set_venues(SweepPlanParams& p, const Plan& plan, long hours, SeriesStore& store) {
+  const std::vector<VenueParams> venues = venue_params(plan);
+  p.venue_count = static_cast<int>(venues.size());
+  std::copy(venues.begin(), venues.end(), p.venues);
+  const CloudSpec& c = *plan.cloud;
+  if (c.price_change_per_year != 0.0) {
+    std::vector<double> factor(hours);
+    for (long t = 0; t < hours; ++t) factor[t] = hourly_growth_factor(c.price_change_per_year, t);
+    p.venue_factor_offset = store.add(factor);
+  }
+  if (std::any_of(venues.begin(), venues.end(), [](const VenueParams& v) { return v.spot != 0; })) {
+    p.spot_price_sigma = c.spot.price_sigma;
+    p.spot_process = c.price_processes.spot_params();
+  }
+}
+
 void set_failures(SweepPlanParams& p, const FailureSpec& f, int nodes, long hours) {
   if (nodes <= 0 || f.afr_per_year <= 0.0) return;
   p.failure_nodes = nodes;
@@ -104,9 +123,6 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
   SeriesStore store(data);
 
   for (const Plan& plan : s.plans) {
-    if (!plan.venues.empty())
-      throw ModelError("plan \"" + plan.name + "\" has venues, which the hourly model's Monte Carlo paths and sweeps "
-                       "do not take yet (docs/model.md §3b): evaluate it deterministically (one path)");
     const PlanResult det = evaluate_plan(s, plan, demand);
     point.deterministic_npv_usd.push_back(det.npv_usd);
 
@@ -157,6 +173,7 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
       set_spot(p, plan);
       p.on_demand_process = c.price_processes.on_demand_params();
       if (plan.spot_share > 0.0) p.spot_process = c.price_processes.spot_params();
+      if (!plan.venues.empty()) set_venues(p, plan, hours, store);
       // Commitments: their bills are fixed (cloud_reserved, above); the hours' pool and savings plan
       // change what each path's overflow pays.
       if (!plan.commitments.empty()) {
@@ -175,14 +192,19 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
       // A carbon price is a price per facility kWh (g_co2_per_kwh x usd_per_tonne / 10^6) added to
       // the tariff's, so both kernels book it with no change; the month's power shock must then
       // leave it alone, which the kernel cannot: that pair is refused.
+      // With an hourly grid intensity the carbon price is the hour's g x price / 10^6.
+      const HourlySeries* intensity = o.power.g_co2_series.get();
       const double carbon_usd_per_kwh = o.power.g_co2_per_kwh / 1e6 * o.carbon.usd_per_tonne;
-      if (carbon_usd_per_kwh > 0.0 && o.power.monthly_price_sigma > 0.0 && nodes > 0)
+      const bool priced_carbon = o.carbon.usd_per_tonne > 0.0 && (intensity || carbon_usd_per_kwh > 0.0);
+      if (priced_carbon && o.power.monthly_price_sigma > 0.0 && nodes > 0)
         throw InputError(s.file, "/onprem/carbon/usd_per_tonne",
                          fmt::format("plan \"{}\" prices its CO2 and draws monthly power price shocks; the hourly "
                                      "sweep model would shock the carbon price too: use one of the two, or the "
                                      "discrete-event Monte Carlo",
                                      plan.name));
-      for (long t = 0; t < hours; ++t) series[t] = site[t].usd_per_kwh + carbon_usd_per_kwh;
+      for (long t = 0; t < hours; ++t)
+        series[t] = site[t].usd_per_kwh +
+                    (intensity ? intensity->at(t) / 1e6 * o.carbon.usd_per_tonne : carbon_usd_per_kwh);
       p.usd_per_kwh_offset = store.add(series);
       for (long t = 0; t < hours; ++t) series[t] = site[t].work_rate;
       p.work_rate_offset = store.add(series);

@@ -13,6 +13,8 @@
 
 #include "core/error.hpp"
 #include "core/parallel_for_index.hpp"
+#include "core/io/input_snapshot.hpp"
+#include "core/parallel/shared_inputs.hpp"
 #include "core/io/sha256.hpp"
 #include "core/stats/statistics.hpp"
 #include "core/io/atomic_file.hpp"
@@ -112,7 +114,7 @@ SweepInputs load_sweep_inputs(const SweepOptions& o) {
   in.scenario_dir = dir.empty() ? "." : dir;
   in.catalog_dir = o.catalog_dir;
   in.scenario_doc = read_json_file(o.scenario_file);
-  in.scenario_digest_sha256 = sha256_hex(read_bytes(o.scenario_file));
+  in.scenario_digest_sha256 = sha256_hex(read_input_file(o.scenario_file).value_or(std::string()));
   in.base = load_scenario_json(in.scenario_doc, o.scenario_file, in.scenario_dir, o.catalog_dir);
   in.paths = o.paths.value_or(in.base.monte_carlo.paths);
   if (in.paths < 1 || in.paths > 100000000)
@@ -335,7 +337,9 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
 
   // Everything checked before the first path, by the root alone: the options, the inputs, every
   // point of the range, the caps, the blocks already written (--resume). The other ranks learn
-  // the blocks to compute; "complete" when --resume found the output already written.
+  // the blocks to compute; "complete" when --resume found the output already written. The input
+  // files the root read are then shared, and the other ranks load them from memory.
+  InputRecording recording;
   const std::string schedule = root_computes(
       [&]() -> std::string {
         if (o.shard_count < 1 || o.shard_index < 1 || o.shard_index > o.shard_count)
@@ -400,10 +404,11 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
         return to_compute.dump();
       },
       split);
+  if (split) share_root_inputs(recording);
   if (schedule == "complete") return summary;
   if (!root) {
-    // Rank 0 found the inputs good: this rank loads them too (the same files, docs/cluster.md)
-    // and computes its share of the blocks rank 0 listed.
+    // Rank 0 found the inputs good: this rank loads them too (the bytes rank 0 read,
+    // docs/cluster.md) and computes its share of the blocks rank 0 listed.
     in = load_sweep_inputs(o);
     summary.backend = resolve_sweep_backend(o.backend);
     for (const Json& r : parse_json_text(schedule, "the sweep's schedule"))

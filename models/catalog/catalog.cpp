@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "core/error.hpp"
+#include "core/io/input_snapshot.hpp"
 #include "core/io/sha256.hpp"
 #include "models/catalog/records.hpp"
 
@@ -21,13 +20,11 @@ const std::vector<std::string>& catalog_kinds() {
 }
 
 std::vector<std::string> catalog_file_paths(const std::string& dir) {
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw InputError(dir, "", "expected a catalog folder, found no such folder");
+  const std::optional<std::vector<std::string>> files = list_input_folder(dir);
+  if (!files) throw InputError(dir, "", "expected a catalog folder, found no such folder");
   std::vector<std::string> paths;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".json") paths.push_back(entry.path().string());
-  }
-  if (ec) throw InputError(dir, "", "cannot list the folder: " + ec.message());
+  for (const std::string& file : *files)
+    if (fs::path(file).extension() == ".json") paths.push_back(file);
   std::sort(paths.begin(), paths.end(), [](const std::string& a, const std::string& b) {
     return fs::path(a).filename().string() < fs::path(b).filename().string();
   });
@@ -72,12 +69,9 @@ Catalog Catalog::load(const std::string& dir) {
   catalog.dir_ = dir;
   Sha256 digest;
   for (const std::string& path : catalog_file_paths(dir)) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream bytes;
-    bytes << in.rdbuf();
     digest.update(fs::path(path).filename().string());
     digest.update(std::string_view("\0", 1));
-    digest.update(bytes.str());
+    digest.update(read_input_file(path).value_or(std::string()));  // unreadable: read_catalog_file says so
 
     CatalogFile file = read_catalog_file(path);
     for (CatalogRecord& record : file.records) {

@@ -61,6 +61,11 @@ HourlySeriesColumn price_series_column() {
   return {"usd_per_kwh", limits::kUsdPerKwh.min, limits::kUsdPerKwh.max, "a price in USD/kWh within [0, 10]"};
 }
 
+HourlySeriesColumn intensity_series_column() {
+  return {"g_co2_per_kwh", limits::kGCo2PerKwh.min, limits::kGCo2PerKwh.max,
+          "a grid intensity in g CO2/kWh within [0, 10000]"};
+}
+
 HourlySeriesColumn temperature_series_column() {
   return {"temperature_c", -90.0, 70.0, "a temperature in °C within [-90, 70]"};
 }

@@ -58,6 +58,8 @@ struct HourlySeriesColumn {
 // The two columns tcosim reads: prices in [0, 10] USD/kWh (models/input_limits.hpp), temperatures in [-90, 70] °C
 // (the planet's records are -89.2 and 56.7; a value outside is a unit slip: kelvin, Fahrenheit).
 HourlySeriesColumn price_series_column();
+// Grid intensities in [0, 10,000] g CO2/kWh (models/input_limits.hpp).
+HourlySeriesColumn intensity_series_column();
 HourlySeriesColumn temperature_series_column();
 
 // Reads the series named by the string at `file_key` of `r` (a path relative to

@@ -53,7 +53,15 @@ PowerSpec parse_power(JsonObjectReader& r, const double* region_usd_per_kwh,
   p.escalation_per_year = r.number_or("escalation_per_year", 0.0, limits::kEscalationPerYear);
   p.demand_charge_usd_per_kw_month =
       r.number_or("demand_charge_usd_per_kw_month", 0.0, limits::kUsdPerKwMonth);
-  if (region_g_co2_per_kwh && !r.has("g_co2_per_kwh")) {
+  if (r.has("g_co2_per_kwh_series")) {
+    // The series replaces the flat figure: giving both would leave one of them unread.
+    if (r.has("g_co2_per_kwh"))
+      r.fail("g_co2_per_kwh", "no flat intensity beside \"g_co2_per_kwh_series\" (the series replaces it)",
+             &r.value("g_co2_per_kwh"));
+    JsonObjectReader sr = r.object("g_co2_per_kwh_series");
+    p.g_co2_series = read_hourly_series(sr, "file", "repeat", scenario_dir, intensity_series_column());
+    sr.finish();
+  } else if (region_g_co2_per_kwh && !r.has("g_co2_per_kwh")) {
     r.allow("g_co2_per_kwh");
     p.g_co2_per_kwh = *region_g_co2_per_kwh;
   } else {
@@ -75,11 +83,16 @@ Json to_json(const PowerSpec& p) {
               {"weekday_usd_per_kwh", p.tariff.weekday_usd_per_kwh},
               {"weekend_usd_per_kwh", p.tariff.weekend_usd_per_kwh}};
   }
-  return {{"tariff", tariff},
-          {"escalation_per_year", p.escalation_per_year},
-          {"demand_charge_usd_per_kw_month", p.demand_charge_usd_per_kw_month},
-          {"g_co2_per_kwh", p.g_co2_per_kwh},
-          {"monthly_price_sigma", p.monthly_price_sigma}};
+  Json out = {{"tariff", tariff},
+              {"escalation_per_year", p.escalation_per_year},
+              {"demand_charge_usd_per_kw_month", p.demand_charge_usd_per_kw_month},
+              {"g_co2_per_kwh", p.g_co2_per_kwh},
+              {"monthly_price_sigma", p.monthly_price_sigma}};
+  if (p.g_co2_series) {  // the series in place of the flat figure (a site without one keeps its bytes)
+    out.erase("g_co2_per_kwh");
+    out["g_co2_per_kwh_series"] = series_to_json(*p.g_co2_series);
+  }
+  return out;
 }
 
 }  // namespace tco

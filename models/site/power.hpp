@@ -35,6 +35,8 @@ struct PowerSpec {
   double escalation_per_year = 0.0;
   double demand_charge_usd_per_kw_month = 0.0;
   double g_co2_per_kwh = 0.0;
+  // An hourly grid intensity (column g_co2_per_kwh), in place of the flat figure; null: flat.
+  std::shared_ptr<const HourlySeries> g_co2_series;
   // Sigma of the mean-one lognormal monthly price multiplier (Monte Carlo; SPEC §12.10).
   double monthly_price_sigma = 0.0;
 };
@@ -62,7 +64,8 @@ inline double tariff_usd_per_kwh(const Tariff& tariff, long hour, const Calendar
 }
 
 // Parses {"tariff": {...}, "escalation_per_year", "demand_charge_usd_per_kw_month",
-// "g_co2_per_kwh", "monthly_price_sigma"}. `region_usd_per_kwh` / `region_g_co2_per_kwh`
+// "g_co2_per_kwh" or "g_co2_per_kwh_series" ({"file", "repeat"}: an hourly intensity file),
+// "monthly_price_sigma"}. `region_usd_per_kwh` / `region_g_co2_per_kwh`
 // (from a power_region record, when the scenario names one) are the defaults of a flat
 // tariff and of the carbon intensity; without a region both must be given. A tariff
 // {"type": "hourly_series", "file": ..., "repeat": "none"|"week"|"year"} reads its file

@@ -200,6 +200,29 @@ int main() {
     failures += check_parity("spot at availability 0.5, overhead 1.12", tco::make_sweep_chunk(points), points, 2000,
                              true);
   }
+  {
+    // Venues (docs/model.md §3b) with every random input on: a neocloud capped at 16 GPUs with a
+    // quarter-hour start at availability 0.3, 0.6 and 1, then the hyperscaler (the per-hour draws
+    // and the instances carried from hour to hour run in the device's loop).
+    std::vector<tco::SweepPoint> points;
+    for (double availability : {0.3, 0.6, 1.0}) {
+      Json doc = random_scenario();
+      const Json venues = Json::array(
+          {{{"name", "neocloud"},
+            {"offer", {{"id", "test/gpu8/region-a"}, {"on_demand_usd_per_hour", 10.0}}},
+            {"availability", availability},
+            {"quota_gpus", 16},
+            {"provisioning_delay_h", 0.25}},
+           {{"name", "hyperscaler"}, {"offer", "test/gpu8/region-a"}}});
+      for (int j : {0, 1}) {
+        doc["plans"][j]["spot_share"] = 0.0;
+        doc["plans"][j]["venues"] = venues;
+      }
+      const tco::Scenario s = tco::load_scenario_json(doc, "cuda-venues.json", TCO_SOURCE_DIR);
+      points.push_back(tco::prepare_sweep_point(s, 13));
+    }
+    failures += check_parity("venues", tco::make_sweep_chunk(points), points, 300, false);
+  }
   failures += check_pipelined_sweep();
   std::printf("%s\n", failures == 0 ? "PASS" : "FAIL");
   return failures == 0 ? 0 : 1;

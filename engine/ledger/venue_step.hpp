@@ -1,0 +1,57 @@
+// One venue's part of one hour as plain numbers, shared by the deterministic stepper
+// (engine/ledger/venue_hour.cpp, which takes the expectation over the venues' availability) and
+// the sweep kernel (engine/sweep/sweep_kernel.hpp, CPU and CUDA, which draws it per path and
+// hour). The formulas are in engine/ledger/venue_hour.hpp and docs/model.md §3b.
+// Example: 100 plan GPUs, 8-GPU instances, quota 8 instances (64 GPUs): venue_take holds 8
+// instances and serves 64 GPUs; the other 36 go on to the next venue.
+#pragma once
+
+#include "core/hd.hpp"
+#include "core/random/random.hpp"
+#include "engine/ledger/hourly_model.hpp"
+#include "models/venues/venue_limit.hpp"
+
+namespace tco {
+
+// A venue as the hour reads it, prices scaled by the evaluation's cloud price multiplier.
+struct VenueParams {
+  double plan_perf = 1.0;             // perf_cloud: reference work per GPU-hour of the plan's offer
+  double gpus_per_plan_gpu = 1.0;     // perf_cloud / perf_venue (1 for the plan's own GPU)
+  double cloud_billed_per_gpu = 1.0;  // 1 / the plan's cloud packing efficiency
+  double gpus_per_instance = 8.0;
+  double max_instances = -1.0;        // the quota in whole instances; < 0: no quota
+  double availability = 1.0;
+  double usd_per_instance_hour = 0.0;
+  double billed_per_instance_hour = 1.0;  // spot_overhead_factor for a spot venue
+  double provisioning_delay_h = 0.0;
+  int spot = 0;                       // 1: bills at the spot price (and its factors)
+
+  bool operator==(const VenueParams&) const = default;
+};
+
+// What a venue with capacity does with `rest_gpus` plan GPUs: instances held, plan GPUs served.
+struct VenueTake {
+  double instances = 0.0;
+  double plan_gpus = 0.0;
+};
+
+TCO_HD VenueTake venue_take(const VenueParams& v, double rest_gpus) {
+  const double wanted = instances_for(rest_gpus * v.gpus_per_plan_gpu * v.cloud_billed_per_gpu, v.gpus_per_instance);
+  if (v.max_instances < 0.0 || wanted <= v.max_instances) return {wanted, rest_gpus};
+  const double served = v.max_instances * v.gpus_per_instance / v.cloud_billed_per_gpu / v.gpus_per_plan_gpu;
+  return {v.max_instances, rest_gpus < served ? rest_gpus : served};
+}
+
+// Instance-hours billed for an hour that holds `instances`, `launched` of them new.
+TCO_HD double venue_billed_instance_hours(const VenueParams& v, double instances, double launched) {
+  return instances * v.billed_per_instance_hour + launched * v.provisioning_delay_h;
+}
+
+// Whether venue `venue` of a plan has capacity in hour `hour` of a Monte Carlo path: its
+// uniform(seed, path, venue_availability, venue, hour) < availability.
+TCO_HD bool venue_draws_capacity(std::uint64_t seed, std::uint32_t path, int venue, long hour, double availability) {
+  return uniform(seed, path, RandomSource::venue_availability, static_cast<std::uint32_t>(venue),
+                 static_cast<std::uint32_t>(hour)) < availability;
+}
+
+}  // namespace tco

@@ -1,0 +1,142 @@
+// A plan's ordered cloud venues in the discrete-event replay (issue #24,
+// engine/des/venue_router.hpp, docs/model.md §3b): one sure, uncapped venue is the plain burst
+// bit for bit; a quota sends what does not fit to the next venue; a job that no venue takes waits
+// and is counted; availability is drawn per request.
+// Fixture catalog (tests/scenario_builder.hpp): test/gpu8/region-a, 8 GPUs at $16/h on-demand,
+// no startup time, billed by the second; the "neocloud" is the same record at $10/h.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "des_support.hpp"
+#include "load_error.hpp"
+
+namespace tco::test {
+
+namespace {
+
+constexpr double kEps = 1e-12;
+
+Json neocloud(const Json& extra = Json::object()) {
+  Json v = {{"name", "neocloud"},
+            {"offer", {{"id", "test/gpu8/region-a"}, {"on_demand_usd_per_hour", 10.0}}},
+            {"provisioning_delay_h", 0}};
+  v.update(extra);
+  return v;
+}
+
+Json hyperscaler(const Json& extra = Json::object()) {
+  Json v = {{"name", "hyperscaler"}, {"offer", "test/gpu8/region-a"}, {"provisioning_delay_h", 0}};
+  v.update(extra);
+  return v;
+}
+
+// The replay's scenario with one cloud plan bursting to `venues` (retry_h 0.5, $2 per GPU-hour
+// waited); the jobs themselves come from a VectorFeed.
+Scenario venue_scenario(const Json& venues) {
+  Json doc = des_scenario_json({{"steady", {{"gpus", 8}, {"gpus_per_job", 8}, {"job_duration_h", 10}}}});
+  doc["waiting_usd_per_gpu_hour"] = 2.0;
+  doc["cloud"]["spot"] = {{"retry_h", 0.5}};
+  doc["plans"] = Json::array({{{"name", "venues"}, {"kind", "cloud"}, {"venues", venues}}});
+  doc["baseline"] = "venues";
+  return load_des_scenario(doc);
+}
+
+des::PathOutcome replay(const Scenario& s, std::vector<des::SimJob> jobs, std::uint32_t path = 0) {
+  const des::DesPlans plans = des::prepare_des_plans(s);
+  VectorFeed feed(std::move(jobs));
+  return des::simulate_feed(s, plans.plans[0], feed, {7, path, 0.0});
+}
+
+}  // namespace
+
+TEST_CASE("venue replay: one sure, uncapped venue on the plan's own offer is the plain burst, bit for bit") {
+  Json doc = des_scenario_json({{"poisson",
+                                 {{"jobs_per_hour", 1.0}, {"gpus", {{"1", 0.4}, {"8", 0.4}, {"16", 0.2}}},
+                                  {"duration_median_h", 3}, {"duration_sigma", 1.0}}}});
+  doc["cloud"]["price_change_per_year"] = -0.2;
+  doc["plans"] = Json::array({{{"name", "plain"}, {"kind", "cloud"}},
+                              {{"name", "one-venue"},
+                               {"kind", "cloud"},
+                               {"venues", Json::array({{{"name", "own"}, {"offer", "test/gpu8/region-a"}}})}}});
+  doc["baseline"] = "plain";
+  MonteCarloOptions opt;
+  opt.paths = 3;
+  opt.threads = 1;
+  const MonteCarloRun mc = run_monte_carlo(load_des_scenario(doc), opt);
+  REQUIRE(mc.npv_by_path.size() == 2);
+  CHECK(mc.npv_by_path[0] == mc.npv_by_path[1]);  // every path, to the bit
+  CHECK(mc.npv_by_path[0][0] != mc.npv_by_path[0][1]);
+  CHECK(job_mean(mc_plan(mc, "one-venue"), "no_venue_capacity") == 0.0);
+}
+
+TEST_CASE("venue replay: the first venue holds at most its quota; a job over it goes to the next") {
+  const Scenario s = venue_scenario(Json::array({neocloud({{"quota_gpus", 8}}), hyperscaler()}));
+  // 8-GPU jobs of 10 h at t = 0, 5 and 12. The neocloud's quota is one instance: job 1 runs there
+  // over [0, 10); job 2 at t = 5 finds it full and runs on the hyperscaler over [5, 15); job 3
+  // at t = 12 finds the neocloud free again, [12, 22).
+  const des::PathOutcome o = replay(s, {job_at(0.0, 8, 10.0), job_at(5.0, 8, 10.0), job_at(12.0, 8, 10.0)});
+  // Neocloud 2 x 10 h x $10 + hyperscaler 10 h x $16 = $200 + $160 = $360.
+  CHECK(category_total(o, Category::cloud_on_demand) == doctest::Approx(360.0).epsilon(kEps));
+  CHECK(o.gpu_hours.on_demand_billed == doctest::Approx(3 * 80.0).epsilon(kEps));
+  CHECK(o.jobs.completed_on_demand == 3);
+  CHECK(o.jobs.no_venue_capacity == 0);
+  CHECK(o.jobs.waited_gpu_hours == 0.0);
+  // A quota of 0 GPUs sends everything on: the hyperscaler alone, 3 x 10 h x $16 = $480.
+  const Scenario none = venue_scenario(Json::array({neocloud({{"quota_gpus", 0}}), hyperscaler()}));
+  const des::PathOutcome all_on =
+      replay(none, {job_at(0.0, 8, 10.0), job_at(5.0, 8, 10.0), job_at(12.0, 8, 10.0)});
+  CHECK(category_total(all_on, Category::cloud_on_demand) == doctest::Approx(480.0).epsilon(kEps));
+}
+
+TEST_CASE("venue replay: a job that finds no capacity anywhere waits, is counted and is costed") {
+  const Scenario s = venue_scenario(Json::array({neocloud({{"quota_gpus", 8}})}));
+  // Two 8-GPU jobs of 10 h at t = 0 on a quota of one instance: the second asks at t = 0, 0.5,
+  // ..., 9.5 (20 refusals) and runs over [10, 20).
+  const des::PathOutcome o = replay(s, {job_at(0.0, 8, 10.0), job_at(0.0, 8, 10.0)});
+  CHECK(o.jobs.no_venue_capacity == 20);
+  CHECK(o.jobs.waited_gpu_hours == doctest::Approx(8.0 * 10.0).epsilon(kEps));   // 80 GPU-hours
+  CHECK(category_total(o, Category::waiting) == doctest::Approx(160.0).epsilon(kEps));  // 80 x $2
+  CHECK(category_total(o, Category::cloud_on_demand) == doctest::Approx(200.0).epsilon(kEps));  // 2 x 10 h x $10
+  CHECK(o.jobs.completed == 2);
+  CHECK(o.jobs.first_wait_h_sum == doctest::Approx(10.0).epsilon(kEps));
+
+  // A 16-GPU job never fits an 8-GPU quota: it waits to the horizon (8,760 h) and is unserved.
+  const des::PathOutcome never = replay(s, {job_at(0.0, 16, 5.0)});
+  CHECK(never.jobs.unfinished == 1);
+  CHECK(never.jobs.unserved_gpu_hours == doctest::Approx(16.0 * 5.0).epsilon(kEps));
+  CHECK(never.gpu_hours.waited == doctest::Approx(16.0 * 8760.0).epsilon(kEps));
+  CHECK(never.jobs.no_venue_capacity == 8760 * 2);  // a request every half hour
+  CHECK(category_total(never, Category::cloud_on_demand) == 0.0);
+}
+
+TEST_CASE("venue replay: a venue's availability is drawn per request") {
+  // 400 one-hour jobs, hours apart: each finds the neocloud ($10) with probability 0.5, else the
+  // hyperscaler ($16). n on the neocloud ~ Binomial(400, 0.5): mean 200, sd 10.
+  const Scenario s = venue_scenario(Json::array({neocloud({{"availability", 0.5}}), hyperscaler()}));
+  std::vector<des::SimJob> jobs;
+  for (int i = 0; i < 400; ++i) jobs.push_back(job_at(2.0 * i, 8, 1.0));
+  const des::PathOutcome o = replay(s, jobs);
+  const double usd = category_total(o, Category::cloud_on_demand);
+  const double on_neocloud = (400.0 * 16.0 - usd) / 6.0;  // each job there saves $6
+  INFO("jobs on the neocloud: " << on_neocloud);
+  CHECK(std::fabs(on_neocloud - std::round(on_neocloud)) < 1e-6);
+  CHECK(std::fabs(on_neocloud - 200.0) < 40.0);  // 4 sd
+  CHECK(o.jobs.no_venue_capacity == 0);
+  // Another path draws again.
+  const des::PathOutcome other = replay(s, jobs, 1);
+  CHECK(category_total(other, Category::cloud_on_demand) != usd);
+}
+
+TEST_CASE("venue replay: a spot venue is refused with jobs (exit 2 naming its price)") {
+  Json doc = des_scenario_json({{"steady", {{"gpus", 8}, {"gpus_per_job", 8}, {"job_duration_h", 10}}}});
+  doc["plans"] = Json::array({{{"name", "p"},
+                               {"kind", "cloud"},
+                               {"venues", Json::array({hyperscaler({{"price", "spot"}})})}}});
+  doc["baseline"] = "p";
+  CHECK(load_error(doc).find("/plans/0/venues/0/price: plan \"p\" has the spot venue \"hyperscaler\"") == 0);
+}
+
+}  // namespace tco::test
