@@ -11,7 +11,7 @@
 namespace tco::cli {
 
 Json make_report(const Scenario& scenario, const MonteCarloOptions& options, const RunMetadata& meta,
-                 std::vector<std::vector<double>>* npv_by_path) {
+                 std::vector<std::vector<double>>* npv_by_path, long* paths_from_checkpoints) {
   // Split over MPI ranks, the other ranks compute their paths and return no report.
   const bool reporting = !options.split_over_processes || is_root_process();
   if (scenario.jobs) {
@@ -25,7 +25,8 @@ Json make_report(const Scenario& scenario, const MonteCarloOptions& options, con
   std::optional<FluidMonteCarloRun> fluid;
   if (paths > 1)
     fluid = run_fluid_monte_carlo(scenario, paths, options.seed.value_or(scenario.monte_carlo.seed), options.threads,
-                                  options.progress, options.split_over_processes);
+                                  options.progress, options.split_over_processes, options.checkpoint_dir);
+  if (fluid && paths_from_checkpoints) *paths_from_checkpoints = fluid->paths_from_checkpoints;
   if (!reporting) return Json();
   Json report = report_json(scenario, run_deterministic(scenario), meta);
   if (fluid) {

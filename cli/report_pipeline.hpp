@@ -18,8 +18,10 @@ namespace tco::cli {
 // Throws TargetNotReached when options.target_ci_usd is not reached within the ceiling. Without
 // the scenario's document, no uncertainty analysis. npv_by_path, when given, receives the
 // per-path NPVs of a Monte Carlo run ([plan][path]; left empty for a deterministic run).
+// options.checkpoint_dir applies to the fluid Monte Carlo too; paths_from_checkpoints, when given,
+// receives how many of its paths were read from there.
 Json make_report(const Scenario& scenario, const MonteCarloOptions& options, const RunMetadata& meta,
-                 std::vector<std::vector<double>>* npv_by_path = nullptr);
+                 std::vector<std::vector<double>>* npv_by_path = nullptr, long* paths_from_checkpoints = nullptr);
 
 // Loads the scenario first (InputError / ModelError like load_scenario); catalog_dir empty:
 // the scenario's own.

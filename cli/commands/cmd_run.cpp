@@ -73,21 +73,18 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
   if (!scenario.jobs && o.target_ci_usd)
     ctx.err << "tcosim: note: the scenario has no \"jobs\": the fluid Monte Carlo ignores --target-ci-usd (it "
                "runs --paths or the scenario's monte_carlo.paths)\n";
-  if (!scenario.jobs && !o.checkpoint_dir.empty())
-    ctx.err << "tcosim: note: the scenario has no \"jobs\": the fluid Monte Carlo runs its paths in one block and "
-               "ignores --checkpoint-dir (it checkpoints the discrete-event replay)\n";
   ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
   const int threads = resolved_thread_count(o.threads);
   MonteCarloOptions mc_options = monte_carlo_options(o.paths, o.seed, threads);
   mc_options.progress = bar.counter();
   mc_options.split_over_processes = true;
+  mc_options.checkpoint_dir = o.checkpoint_dir;
   const RunMetadata meta{"run", threads, process_count()};
   Json report;
   WorkbookPaths workbook_paths;  // per-path NPVs for the workbook's Paths sheet
   if (scenario.jobs) {
     mc_options.target_ci_usd = o.target_ci_usd;
     mc_options.path_ceiling = o.path_ceiling;
-    mc_options.checkpoint_dir = o.checkpoint_dir;
     int status = kExitOk;
     try {
       const MonteCarloRun mc = run_monte_carlo(scenario, mc_options);
@@ -111,7 +108,12 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
     if (scenario.uncertain) broadcast_root_status(status);
     if (status != kExitOk) return status;
   } else {
-    report = make_report(scenario, mc_options, meta, o.xlsx.empty() ? nullptr : &workbook_paths.npv_usd_by_path);
+    long from_checkpoints = 0;
+    report = make_report(scenario, mc_options, meta, o.xlsx.empty() ? nullptr : &workbook_paths.npv_usd_by_path,
+                         &from_checkpoints);
+    if (from_checkpoints > 0 && !o.quiet && is_root_process())
+      ctx.err << fmt::format("tcosim: note: {} of {} paths read from the checkpoints in {}\n", from_checkpoints,
+                             report.at("monte_carlo").at("paths").get<long>(), o.checkpoint_dir);
   }
   // A scenario with uncertain inputs: sensitivity and breakevens under uncertainty (docs/decisions.md),
   // its paths and tornado split over the ranks too.
@@ -165,7 +167,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--path-ceiling", opts->path_ceiling, "Most paths --target-ci-usd may run (default 100000)")
       ->check(CLI::Range(2L, 100000000L));
   cmd->add_option("--checkpoint-dir", opts->checkpoint_dir,
-                  "Write each finished batch of the discrete-event replay's paths into this folder (created when "
+                  "Write each finished batch of 100 Monte Carlo paths (the replay's or the fluid model's) into this folder (created when "
                   "missing), and read the batches a run with the same scenario, inputs, seed and path options "
                   "already wrote there instead of computing them: a run stopped half-way continues where it stopped, "
                   "with the same report bytes (docs/cluster.md)");

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "engine/montecarlo/monte_carlo.hpp"
@@ -21,6 +22,7 @@ struct FluidMonteCarloRun {
   std::vector<McPlanStats> plans;              // npv_usd and total_nominal_usd (no job counters)
   std::vector<McComparisonStats> comparisons;  // each plan but the baseline vs the baseline
   std::vector<std::vector<double>> npv_by_path;  // [plan][path], as MonteCarloRun's
+  long paths_from_checkpoints = 0;               // read from checkpoint_dir instead of computed
 };
 
 // paths >= 1; threads as OpenMP's (0: all cores). The numbers do not depend on `threads`.
@@ -28,7 +30,13 @@ struct FluidMonteCarloRun {
 // split_over_processes: under mpirun, the paths split in contiguous blocks over the ranks and
 // their NPV and nominal cost (16 bytes per plan-path) gathered to rank 0, which alone returns the
 // statistics (the other ranks: only `paths` and `seed`). Every rank must call.
+// checkpoint_dir (not empty): the paths run in batches of kFluidCheckpointBatchPaths, each written
+// there by rank 0, atomically (engine/montecarlo/path_checkpoint.hpp); a batch found there under
+// the same key (scenario, catalog, inputs, seed, paths) is read instead of computed. The values
+// do not depend on the batches: the same bytes as an uninterrupted run.
+inline constexpr long kFluidCheckpointBatchPaths = 100;
 FluidMonteCarloRun run_fluid_monte_carlo(const Scenario& scenario, long paths, std::uint64_t seed, int threads,
-                                         ProgressCounter* progress = nullptr, bool split_over_processes = false);
+                                         ProgressCounter* progress = nullptr, bool split_over_processes = false,
+                                         const std::string& checkpoint_dir = std::string());
 
 }  // namespace tco

@@ -1,5 +1,6 @@
 #include "engine/montecarlo/path_checkpoint.hpp"
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -49,6 +50,40 @@ std::string path_checkpoint_key(const Scenario& s, std::uint64_t seed, const Mon
   return sha256_hex(key.dump());
 }
 
+namespace {
+
+// The file's bytes after its header when its header is this one; nothing otherwise.
+std::optional<std::string> checkpoint_body(const std::string& dir, const std::string& key, long first, long end,
+                                           std::size_t plans) {
+  std::ifstream in(checkpoint_file(dir, key, first, end), std::ios::binary);
+  if (!in) return std::nullopt;
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string bytes = buffer.str();
+  const std::string expected = header(key, first, end, plans);
+  if (bytes.compare(0, expected.size(), expected) != 0) return std::nullopt;
+  return bytes.substr(expected.size());
+}
+
+}  // namespace
+
+void save_fluid_checkpoint(const std::string& dir, const std::string& key, long first, long end, std::size_t plans,
+                           const std::vector<double>& npv_and_nominal) {
+  std::string bytes = header(key, first, end, plans);
+  bytes.append(reinterpret_cast<const char*>(npv_and_nominal.data()), npv_and_nominal.size() * sizeof(double));
+  write_file_atomically(checkpoint_file(dir, key, first, end), bytes);
+}
+
+std::optional<std::vector<double>> load_fluid_checkpoint(const std::string& dir, const std::string& key, long first,
+                                                         long end, std::size_t plans) {
+  const std::optional<std::string> body = checkpoint_body(dir, key, first, end, plans);
+  const std::size_t values = static_cast<std::size_t>(end - first) * plans * 2;
+  if (!body || body->size() != values * sizeof(double)) return std::nullopt;
+  std::vector<double> out(values);
+  std::memcpy(out.data(), body->data(), body->size());
+  return out;
+}
+
 void save_path_checkpoint(const std::string& dir, const std::string& key, long first, long end,
                           const std::vector<std::vector<des::PathOutcome>>& outcomes) {
   std::string bytes = header(key, first, end, outcomes.empty() ? 0 : outcomes.front().size());
@@ -60,16 +95,12 @@ void save_path_checkpoint(const std::string& dir, const std::string& key, long f
 std::optional<std::vector<std::vector<des::PathOutcome>>> load_path_checkpoint(const std::string& dir,
                                                                                const std::string& key, long first,
                                                                                long end, std::size_t plans) {
-  std::ifstream in(checkpoint_file(dir, key, first, end), std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string bytes = buffer.str();
-  const std::string expected = header(key, first, end, plans);
-  if (bytes.compare(0, expected.size(), expected) != 0) return std::nullopt;
+  const std::optional<std::string> body = checkpoint_body(dir, key, first, end, plans);
+  if (!body) return std::nullopt;
+  const std::string& bytes = *body;
   std::vector<std::vector<des::PathOutcome>> outcomes(static_cast<std::size_t>(end - first),
                                                       std::vector<des::PathOutcome>(plans));
-  std::size_t offset = expected.size();
+  std::size_t offset = 0;
   try {
     for (auto& per_plan : outcomes)
       for (des::PathOutcome& o : per_plan) o = read_path_outcome(bytes, offset);

@@ -1,6 +1,7 @@
 // `tcosim run --checkpoint-dir D` (docs/cluster.md): each finished batch of the replay's paths is
 // written to D, atomically, as the path outcomes rank 0 reduces (engine/montecarlo/
-// path_outcome_codec.hpp); a rerun with the same key reads a batch found there instead of
+// path_outcome_codec.hpp), or for the fluid Monte Carlo as each path's NPV and nominal cost per
+// plan; a rerun with the same key reads a batch found there instead of
 // computing it, and reduces the same values in the same order: the same report bytes as an
 // uninterrupted run. The key is the SHA-256 of everything a batch's outcomes depend on: the tool
 // version, the scenario's and the catalog's digests, the digests of the job trace, demand series
@@ -34,5 +35,12 @@ void save_path_checkpoint(const std::string& dir, const std::string& key, long f
 std::optional<std::vector<std::vector<des::PathOutcome>>> load_path_checkpoint(const std::string& dir,
                                                                                const std::string& key, long first,
                                                                                long end, std::size_t plans);
+
+// The fluid Monte Carlo's batches (engine/montecarlo/fluid_monte_carlo.hpp), in the same files:
+// after the header, per path and plan its NPV and nominal cost as 8-byte doubles.
+void save_fluid_checkpoint(const std::string& dir, const std::string& key, long first, long end, std::size_t plans,
+                           const std::vector<double>& npv_and_nominal);
+std::optional<std::vector<double>> load_fluid_checkpoint(const std::string& dir, const std::string& key, long first,
+                                                         long end, std::size_t plans);
 
 }  // namespace tco
