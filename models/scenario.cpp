@@ -888,7 +888,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   std::string catalog_dir = r.string_or("catalog_dir", "../pricing-data");
   if (!catalog_dir_override.empty()) catalog_dir = catalog_dir_override;
   else if (fs::path(catalog_dir).is_relative()) catalog_dir = (fs::path(dir) / catalog_dir).lexically_normal().string();
-  if (!input_is_folder(catalog_dir))
+  if (!list_input_folder(catalog_dir))
     throw InputError(file, "/catalog_dir", "expected a folder of catalog files, found no folder at \"" + catalog_dir + "\"");
   const Catalog catalog = Catalog::load(catalog_dir);
   s.catalog_dir = catalog_dir;

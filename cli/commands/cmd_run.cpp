@@ -82,6 +82,7 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
   const RunMetadata meta{"run", threads, process_count()};
   Json report;
   WorkbookPaths workbook_paths;  // per-path NPVs for the workbook's Paths sheet
+  long paths = 0, from_checkpoints = 0;  // printed once the progress bar is gone
   if (scenario.jobs) {
     mc_options.target_ci_usd = o.target_ci_usd;
     mc_options.path_ceiling = o.path_ceiling;
@@ -94,9 +95,8 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
         measured.root_gather_and_statistics_s = mc.root_gather_and_statistics_s;
         report = report_json(scenario, mc, measured);
         if (!o.xlsx.empty()) workbook_paths.npv_usd_by_path = mc.npv_by_path;
-        if (mc.paths_from_checkpoints > 0 && !o.quiet)
-          ctx.err << fmt::format("tcosim: note: {} of {} paths read from the checkpoints in {}\n",
-                                 mc.paths_from_checkpoints, mc.paths, o.checkpoint_dir);
+        paths = mc.paths;
+        from_checkpoints = mc.paths_from_checkpoints;
       }
     } catch (const TargetNotReached& e) {
       bar.stop();
@@ -108,18 +108,19 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
     if (scenario.uncertain) broadcast_root_status(status);
     if (status != kExitOk) return status;
   } else {
-    long from_checkpoints = 0;
     report = make_report(scenario, mc_options, meta, o.xlsx.empty() ? nullptr : &workbook_paths.npv_usd_by_path,
                          &from_checkpoints);
-    if (from_checkpoints > 0 && !o.quiet && is_root_process())
-      ctx.err << fmt::format("tcosim: note: {} of {} paths read from the checkpoints in {}\n", from_checkpoints,
-                             report.at("monte_carlo").at("paths").get<long>(), o.checkpoint_dir);
+    if (is_root_process() && report.at("monte_carlo").contains("paths"))
+      paths = report.at("monte_carlo").at("paths").get<long>();
   }
   // A scenario with uncertain inputs: sensitivity and breakevens under uncertainty (docs/decisions.md),
   // its paths and tornado split over the ranks too.
   if (scenario.uncertain) add_uncertainty_analysis(report, o.scenario, o.catalog, mc_options);
   if (!is_root_process()) return kExitOk;
   bar.stop();
+  if (from_checkpoints > 0 && !o.quiet)
+    ctx.err << fmt::format("tcosim: note: {} of {} paths read from the checkpoints in {}\n", from_checkpoints, paths,
+                           o.checkpoint_dir);
   // Everything is computed before anything is written: bad input leaves no file behind.
   if (!o.out.empty()) outputs.stage(o.out, report_text(report));
   stage_human_formats(outputs, report, o.formats);
@@ -167,8 +168,8 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--path-ceiling", opts->path_ceiling, "Most paths --target-ci-usd may run (default 100000)")
       ->check(CLI::Range(2L, 100000000L));
   cmd->add_option("--checkpoint-dir", opts->checkpoint_dir,
-                  "Write each finished batch of 100 Monte Carlo paths (the replay's or the fluid model's) into this folder (created when "
-                  "missing), and read the batches a run with the same scenario, inputs, seed and path options "
+                  "Write each finished batch of 100 Monte Carlo paths (the replay's or the fluid model's) into "
+                  "this folder (created when missing), and read the batches a run with the same scenario, inputs, seed and path options "
                   "already wrote there instead of computing them: a run stopped half-way continues where it stopped, "
                   "with the same report bytes (docs/cluster.md)");
   cmd->callback([opts, &ctx] { ctx.exit_code = run_run(*opts, ctx); });

@@ -133,26 +133,6 @@ std::optional<std::vector<std::string>> list_input_folder(const std::string& pat
   return files;
 }
 
-bool input_is_file(const std::string& path) {
-  {
-    const std::lock_guard<std::mutex> lock(g_mutex);
-    if (g_installed.files.count(path)) return true;
-  }
-  check_disk_read_allowed(path);
-  std::error_code ec;
-  return fs::is_regular_file(path, ec);
-}
-
-bool input_is_folder(const std::string& path) {
-  {
-    const std::lock_guard<std::mutex> lock(g_mutex);
-    if (g_installed.folders.count(path)) return true;
-  }
-  check_disk_read_allowed(path);
-  std::error_code ec;
-  return fs::is_directory(path, ec);
-}
-
 InputRecording::InputRecording() {
   const std::lock_guard<std::mutex> lock(g_mutex);
   g_recording.emplace();

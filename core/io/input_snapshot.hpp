@@ -1,6 +1,6 @@
 // The input files a command read, by path, so that under mpirun rank 0 alone reads them (issue
 // #26, docs/cluster.md). Every reader of a scenario, a catalog folder, a grid or an hourly series
-// goes through read_input_file / list_input_folder / input_is_file / input_is_folder. On rank 0
+// goes through read_input_file and list_input_folder. On rank 0
 // the command's checks run first while an InputRecording keeps what they read; rank 0 then
 // broadcasts the recording (core/parallel/shared_inputs.hpp) and every rank installs it: from
 // then on a read of a recorded path returns the recorded bytes, on every rank alike, and the other
@@ -39,8 +39,6 @@ std::optional<std::string> read_input_file(const std::string& path,
 // The paths of the folder's regular files, in the order the file system lists them, or nothing
 // when `path` is not a folder. Throws InputError when the folder cannot be listed.
 std::optional<std::vector<std::string>> list_input_folder(const std::string& path);
-bool input_is_file(const std::string& path);
-bool input_is_folder(const std::string& path);
 
 // While one exists, every file read and folder listed above is recorded (the first answer per
 // path). One at a time: a command records its checks once.

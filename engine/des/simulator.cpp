@@ -160,7 +160,7 @@ class Simulator {
     for (std::size_t k = 0; k < clouds_.size(); ++k) {
       outcomes[k] = k + 1 < clouds_.size() ? out_ : std::move(out_);
       if (routers_[k]) {
-        add_cloud_side(outcomes[k], routers_[k]->outcome());
+        for (CloudRuns& venue : routers_[k]->venue_runs()) add_cloud_side(outcomes[k], venue.outcome());
       } else {
         add_cloud_side(outcomes[k], clouds_[k].outcome());
       }
@@ -574,8 +574,6 @@ class Simulator {
     start_onprem(slot);
   }
 
-  // Reserved capacity if some is free, else spot or on-demand, where the job lives to its end
-  // without the slot.
   // Each plan of the group plays the job's cloud life on its own terms: its offer, or its venues.
   void send_to_clouds(const CloudEntry& e) {
     for (std::size_t k = 0; k < clouds_.size(); ++k) {
@@ -587,6 +585,8 @@ class Simulator {
     }
   }
 
+  // Reserved capacity if some is free, else spot or on-demand, where the job lives to its end
+  // without the slot.
   void to_cloud(std::uint32_t slot) {
     Slot& j = slots_[slot];
     if (p_.reserved_instances > 0 && reserved_.place(j.job.gpus, slot, j.nodes)) {

@@ -59,7 +59,9 @@ class SiteCurve {
   long hour_of(double t_h) const { return std::min(static_cast<long>(t_h), hours() - 1); }
 
   // Integrals over [a, b], a and b in one month (b may be the month's end).
-  double pue_integral(double a_h, double b_h) const { return integral<&Hour::pue, &Hour::pue_before>(hours_, a_h, b_h); }
+  double pue_integral(double a_h, double b_h) const {
+    return integral<&Hour::pue, &Hour::pue_before>(hours_, a_h, b_h);
+  }
   double pue_usd_integral(double a_h, double b_h) const {
     return integral<&Hour::pue_usd_per_kwh, &Hour::pue_usd_per_kwh_before>(hours_, a_h, b_h);
   }

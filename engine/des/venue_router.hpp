@@ -18,8 +18,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <memory>
-#include <utility>
 #include <vector>
 
 #include "engine/des/cloud_runs.hpp"
@@ -107,19 +105,8 @@ class VenueRouter {
     }
   }
 
-  // Every venue's bills, waits and counters.
-  PathOutcome outcome() {
-    PathOutcome sum = runs_.front().outcome();
-    for (std::size_t i = 1; i < runs_.size(); ++i) {
-      const PathOutcome& o = runs_[i].outcome();
-      for (std::size_t m = 0; m < sum.cost_by_month.size(); ++m)
-        for (int c = 0; c < kCategoryCount; ++c) sum.cost_by_month[m][c] += o.cost_by_month[m][c];
-      sum.gpu_hours += o.gpu_hours;
-      sum.jobs += o.jobs;
-      sum.events += o.events;
-    }
-    return sum;
-  }
+  // Each venue's bills, waits and counters (the waits and refusals are booked on the first).
+  std::vector<CloudRuns>& venue_runs() { return runs_; }
 
  private:
   // Whether venue i has capacity for the job's `attempt`-th request at t_h; if so, its quota

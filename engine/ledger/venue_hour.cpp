@@ -38,9 +38,10 @@ VenueStepper::VenueStepper(std::vector<VenueParams> venues, std::optional<VenueD
 double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, double spot_factor, HourOutcome& out) {
   const int n = static_cast<int>(venues_.size());
   std::vector<double>& availability = availability_;
-  for (int i = 0; i < n; ++i)
-    availability[i] = draws_ ? (venue_draws_capacity(draws_->seed, draws_->path, i, hour, venues_[i].availability) ? 1.0 : 0.0)
-                             : venues_[i].availability;
+  for (int i = 0; i < n; ++i) {
+    const double a = venues_[i].availability;
+    availability[i] = draws_ ? (venue_draws_capacity(draws_->seed, draws_->path, i, hour, a) ? 1.0 : 0.0) : a;
+  }
   std::fill(hour_.begin(), hour_.end(), VenueHour{});
   double left = 0.0;
   // Depth first over the venues' availability: each branch carries its probability; a branch of
