@@ -7,6 +7,7 @@
 #include "engine/scenario_run.hpp"
 #include "engine/decisions/uncertainty_analysis.hpp"
 #include "reports/json/decisions_json.hpp"
+#include "reports/json/next_generation_json.hpp"
 
 namespace tco::cli {
 
@@ -18,7 +19,9 @@ Json make_report(const Scenario& scenario, const MonteCarloOptions& options, con
     const MonteCarloRun mc = run_monte_carlo(scenario, options);
     if (!reporting) return Json();
     if (npv_by_path) *npv_by_path = mc.npv_by_path;
-    return report_json(scenario, mc, meta);
+    Json report = report_json(scenario, mc, meta);
+    add_arrival_over_paths(report, scenario, mc.paths, mc.seed);
+    return report;
   }
   // More than one path: the fluid model's random inputs drawn per path (docs/model.md §10).
   const long paths = options.paths.value_or(scenario.monte_carlo.paths);
@@ -31,6 +34,7 @@ Json make_report(const Scenario& scenario, const MonteCarloOptions& options, con
   Json report = report_json(scenario, run_deterministic(scenario), meta);
   if (fluid) {
     add_fluid_monte_carlo(report, *fluid);
+    add_arrival_over_paths(report, scenario, fluid->paths, fluid->seed);
     if (npv_by_path) *npv_by_path = fluid->npv_by_path;
   }
   return report;

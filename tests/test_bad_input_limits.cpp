@@ -289,6 +289,11 @@ TEST_CASE("limits: trace import --format openb rejects counts and times its read
       {"int-min", "p1,1000,1024,2147483648,1000,,LS,Running,0,3600,0\n", "line 3"},
       {"duration", "p1,1000,1024,1,1000,,LS,Running,0,1e308,0\n", "line 3"},
       {"long-run", "p1,1000,1024,1,1000,,LS,Running,0,3.7e9,0\n", "line 3"},
+      // Found by the 30-minute fuzz run of session 18: a negative time wrote submit_h -270.4,
+      // which `trace stats` then rejected (the trace's clock starts at 0).
+      {"scheduled-before-start", "p1,1000,1024,1,1000,,LS,Running,9973579,9973962,-973579\n",
+       "line 3, column 11: scheduled_time: expected seconds since the trace's start (>= 0)"},
+      {"created-before-start", "p1,1000,1024,1,1000,,LS,Running,-5,3600,0\n", "creation_time: expected seconds"},
   };
   for (const Case& c : cases) {
     const std::string in = write_text(dir / (std::string(c.name) + ".csv"), header + good + c.row);

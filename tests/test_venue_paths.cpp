@@ -88,6 +88,25 @@ TEST_CASE("venue paths: a Monte Carlo path of the sweep kernel is the stepper wi
   CHECK(waited > 0.0);  // the caps and draws leave work waiting, which the waiting cost prices
 }
 
+TEST_CASE("venue paths: an owned plan listed first prices its venues by their own factor in a chunk") {
+  // The chunk rebases every series offset of a point (engine/sweep/sweep_prepare.cpp); the venues'
+  // price factor was once left out, so an owned plan listed first (its site series stored before
+  // the factors) read its PUE as its venues' price factor.
+  Json doc = three_months(short_venues());
+  doc["plans"] = Json::array({doc["plans"][1], doc["plans"][0]});
+  const Scenario s = load(doc);
+  constexpr std::uint64_t kSeed = 43;
+  const OnePointRun run = run_one_point(s, kSeed, 3, 2);
+  const std::vector<double> demand = demand_gpus_by_hour(s.workload, s.horizon_hours(), s.calendar);
+  for (int j = 0; j < 2; ++j)
+    for (long p = 0; p < 3; ++p) {
+      EvaluationOptions options;
+      options.venue_draws = VenueDrawKey{kSeed, static_cast<std::uint32_t>(p)};
+      INFO("plan " << s.plans[j].name << " path " << p);
+      CHECK(run.npv(j, p) == doctest::Approx(evaluate_plan(s, s.plans[j], demand, options).npv_usd).epsilon(1e-11));
+    }
+}
+
 TEST_CASE("venue paths: the deterministic run is the Monte Carlo mean within 4 standard errors") {
   // The last venue takes everything (no cap, availability 1), so nothing waits and each hour's
   // expectation is exact: E[path NPV] = the deterministic NPV.

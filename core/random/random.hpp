@@ -41,7 +41,7 @@ enum class RandomSource : std::uint32_t {
   delivery_slip = 17,
   price_process = 18,  // entity: the price kind (0 on-demand, 1 spot), draw: the month
   venue_availability = 19,  // entity: the venue's index in its plan, draw: the hour
-  generation_arrival = 20,  // reserved for a per-path draw of the next generation's arrival month (not drawn yet)
+  generation_arrival = 20,  // the next generation's arrival month (models/next_generation/arrival_draw.hpp)
   price_regime = 21,        // entity: the price kind (0 on-demand, 1 spot), draw: the month
 };
 

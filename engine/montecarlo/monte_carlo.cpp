@@ -23,6 +23,7 @@
 #include "core/random/random.hpp"
 #include "engine/montecarlo/path_checkpoint.hpp"
 #include "engine/montecarlo/path_outcome_codec.hpp"
+#include "engine/montecarlo/replay_worlds.hpp"
 
 namespace tco {
 
@@ -72,28 +73,35 @@ PlanFixed fixed_costs(const Scenario& s, const Plan& plan, std::optional<int> de
   return f;
 }
 
-// A plan whose delivery slip is drawn per path (models/finance/procurement.hpp) has its fixed costs
-// per delivery month: booked once for each month some path draws, and averaged over the paths for
+// A plan whose fixed costs differ by path: its delivery slip drawn (models/finance/procurement.hpp),
+// or its resale value stepped by a next generation whose arrival month is drawn per path. Booked
+// once for each (arrival month, delivery month) some path draws, and averaged over the paths for
 // the report's mean ledger. Its depreciation tables and facility follow the planned delivery.
-struct DrawnDeliveries {
-  std::map<int, PlanFixed> by_month;
-  std::vector<double> month_by_path;
+struct DrawnFixedCosts {
+  std::map<std::pair<int, int>, PlanFixed> by_key;  // (arrival month or -1, delivery month or -1)
+  std::map<std::pair<int, int>, long> paths_by_key;
+  std::vector<double> month_by_path;  // the drawn delivery months, for the procurement figures
 
-  const PlanFixed& at(const Scenario& s, const Plan& plan, int month) {
-    month_by_path.push_back(month);
-    auto it = by_month.find(month);
-    if (it == by_month.end()) it = by_month.emplace(month, fixed_costs(s, plan, month)).first;
+  // `world` is the scenario of the path's arrival month (the base scenario without a drawn one).
+  const PlanFixed& at(const Scenario& world, const Plan& plan, int arrival_month, std::optional<int> delivery_month) {
+    if (delivery_month) month_by_path.push_back(*delivery_month);
+    const std::pair<int, int> key{arrival_month, delivery_month.value_or(-1)};
+    ++paths_by_key[key];
+    auto it = by_key.find(key);
+    if (it == by_key.end()) it = by_key.emplace(key, fixed_costs(world, plan, delivery_month)).first;
     return it->second;
   }
+
+  bool used() const { return !paths_by_key.empty(); }
 
   PlanFixed mean(const Scenario& s, const PlanFixed& planned) const {
     PlanFixed m = planned;
     m.ledger = Ledger(s.horizon_months);
-    const auto n = static_cast<double>(month_by_path.size());
-    for (const auto& [month, fixed] : by_month) {
-      const auto count = static_cast<double>(std::count(month_by_path.begin(), month_by_path.end(), month));
-      m.ledger.add_scaled(fixed.ledger, count / n);
-    }
+    long paths = 0;
+    for (const auto& [key, count] : paths_by_key) paths += count;
+    const auto n = static_cast<double>(paths);
+    for (const auto& [key, fixed] : by_key)
+      m.ledger.add_scaled(fixed.ledger, static_cast<double>(paths_by_key.at(key)) / n);
     m.total_usd = m.ledger.total_usd();
     m.npv_usd = m.ledger.npv_usd(s.discount_rate_per_year);
     return m;
@@ -102,7 +110,7 @@ struct DrawnDeliveries {
 
 // The delivery figures over the paths (every path alike when the slip is fixed).
 ProcurementFigures path_procurement_figures(const Scenario& s, const Plan& plan, const PlanFixed& planned,
-                                            const DrawnDeliveries& drawn, long paths) {
+                                            const DrawnFixedCosts& drawn, long paths) {
   const OnPremSpec& o = *plan.onprem;
   ProcurementFigures f = procurement_figures(o, planned.ownership, s.horizon_months);
   f.paths = paths;
@@ -372,19 +380,16 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   const long ceiling = o.target_ci_usd ? o.path_ceiling : fixed_paths;
   mc.batch_paths = std::max<long>(1, std::min(o.batch_paths, ceiling));
 
-  const des::DesPlans prepared = des::prepare_des_plans(s);
-  // Plans whose pools behave alike share one event loop per path (des::simulate_group_jobs).
-  std::vector<std::vector<const des::DesPlan*>> group_plans;
-  for (const auto& group : prepared.pool_groups) {
-    group_plans.emplace_back();
-    for (int k : group) group_plans.back().push_back(&prepared.plans[k]);
-  }
+  // Plans whose pools behave alike share one event loop per path (des::simulate_group_jobs), in
+  // the world of the path's next-generation arrival month when that is drawn.
+  ReplayWorlds worlds(s, mc.seed);
+  const des::DesPlans& prepared = worlds.plans(-1).prepared;
   const des::JobCatalog catalog = des::build_job_catalog(*s.jobs);
   check_job_volume(s, catalog, mc.seed, ceiling);
   const std::size_t plan_count = s.plans.size();
   std::vector<PlanFixed> fixed;
   for (const Plan& p : s.plans) fixed.push_back(fixed_costs(s, p));
-  std::vector<DrawnDeliveries> drawn(plan_count);
+  std::vector<DrawnFixedCosts> drawn(plan_count);
   const bool any_spot = std::any_of(prepared.plans.begin(), prepared.plans.end(),
                                     [](const des::DesPlan& d) { return d.spot_allowed; });
   std::vector<PlanAccumulator> acc(plan_count);
@@ -423,6 +428,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   long done = 0;
   while (done < ceiling) {
     const long batch = std::min(mc.batch_paths, ceiling - done);
+    worlds.prepare(done, done + batch);
     std::vector<std::vector<PathOutcome>> results(batch, std::vector<PathOutcome>(plan_count));
     // A batch that an earlier run of the same key wrote is read by the root; no rank computes it.
     bool from_checkpoint = false;
@@ -440,6 +446,9 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, o.threads))
     for (long i = mine.begin; i < mine.end; ++i) {
       const auto path = static_cast<std::uint32_t>(done + i);
+      const int arrival = worlds.arrival_month(path);
+      const Scenario& world = worlds.scenario(arrival);
+      const ReplayPlans& replay = worlds.plans(arrival);
       des::PathInputs in{mc.seed, path, path_growth(s, mc.seed, path)};
       std::vector<PathOutcome> per_plan(plan_count);
       // Kept by the thread from path to path: a path's jobs take megabytes, and allocating
@@ -458,10 +467,10 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       thread_local des::PathSites sites;
       sites.start_path(mc.seed, path);
       in.sites = &sites;
-      for (std::size_t g = 0; g < group_plans.size(); ++g) {
-        std::vector<PathOutcome> outcomes = shared ? des::simulate_group_jobs(s, group_plans[g], jobs, in)
-                                                   : des::simulate_group_path(s, group_plans[g], catalog, in);
-        const std::vector<int>& members = prepared.pool_groups[g];
+      for (std::size_t g = 0; g < replay.group_plans.size(); ++g) {
+        std::vector<PathOutcome> outcomes = shared ? des::simulate_group_jobs(world, replay.group_plans[g], jobs, in)
+                                                   : des::simulate_group_path(world, replay.group_plans[g], catalog, in);
+        const std::vector<int>& members = replay.prepared.pool_groups[g];
         for (std::size_t m = 0; m < members.size(); ++m) per_plan[members[m]] = std::move(outcomes[m]);
       }
       results[i] = std::move(per_plan);
@@ -480,12 +489,17 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
         const PathOutcome& out = results[i][k];
         const Ledger operating = operating_ledger(out);
         const Plan& plan = s.plans[k];
-        const PlanFixed& f =
-            plan.onprem && plan.onprem_nodes > 0 && plan.onprem->delivery_drawn()
-                ? drawn[k].at(s, plan,
-                              delivered_month(plan.onprem->purchase_month, *plan.onprem->procurement, mc.seed,
-                                              static_cast<std::uint32_t>(done + i)))
-                : fixed[k];
+        const auto path = static_cast<std::uint32_t>(done + i);
+        const bool delivery_drawn = plan.onprem && plan.onprem_nodes > 0 && plan.onprem->delivery_drawn();
+        const bool resale_drawn = worlds.arrival_drawn() && owned_nodes(plan) > 0 && plan.onprem->resale_step.active();
+        std::optional<int> delivery;
+        if (delivery_drawn)
+          delivery = delivered_month(plan.onprem->purchase_month, *plan.onprem->procurement, mc.seed, path);
+        const int arrival = resale_drawn ? worlds.arrival_month(path) : -1;
+        const PlanFixed& f = delivery_drawn || resale_drawn
+                                 ? drawn[k].at(worlds.scenario(arrival), worlds.scenario(arrival).plans[k], arrival,
+                                               delivery)
+                                 : fixed[k];
         mc.npv_by_path[k].push_back(f.npv_usd + operating.npv_usd(s.discount_rate_per_year));
         nominal_by_path[k].push_back(f.total_usd + operating.total_usd());
         acc[k].add(out);
@@ -540,9 +554,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   run.demand.peak_gpus = survey0.peak_gpus;
   for (std::size_t k = 0; k < plan_count; ++k) {
     const Plan& plan = s.plans[k];
-    const bool drawn_delivery = !drawn[k].month_by_path.empty();
-    run.plans.push_back(
-        mean_plan_result(s, plan, drawn_delivery ? drawn[k].mean(s, fixed[k]) : fixed[k], acc[k], done));
+    run.plans.push_back(mean_plan_result(s, plan, drawn[k].used() ? drawn[k].mean(s, fixed[k]) : fixed[k], acc[k], done));
     if (plan.onprem && plan.onprem_nodes > 0 && plan.onprem->procurement)
       run.plans.back().procurement = path_procurement_figures(s, plan, fixed[k], drawn[k], done);
     if (goodput_reported(k)) run.plans.back().goodput = mean_goodput(goodput_sums[k], done);

@@ -11,6 +11,7 @@
 #include "engine/ledger/plan_evaluator.hpp"
 #include "core/random/random.hpp"
 #include "core/stats/rank_correlation.hpp"
+#include "models/next_generation/next_generation.hpp"
 #include "models/workload/workload.hpp"
 
 namespace tco {
@@ -128,7 +129,12 @@ UncertainPaths run_uncertain_paths(const UncertaintyInputs& in, int threads, Pro
       const long p = mine.begin + i;
       std::vector<double> values(k);
       for (std::size_t j = 0; j < k; ++j) values[j] = out.values[j][p];
-      out.outcomes[p] = evaluate_outcomes(load_with_values(in, values, fmt::format("Monte Carlo path {}", p)));
+      Scenario drawn = load_with_values(in, values, fmt::format("Monte Carlo path {}", p));
+      // A drawn next-generation arrival: the core Monte Carlo's month on this path (same seed and u).
+      if (drawn.next_generation && drawn.next_generation->arrival_draw.drawn)
+        drawn = with_arrival_month(drawn, arrival_month_on_path(drawn.next_generation->arrival_draw, in.seed,
+                                                                static_cast<std::uint32_t>(p)));
+      out.outcomes[p] = evaluate_outcomes(drawn);
     }, progress);
   };
   if (!split_over_processes || process_count() == 1) {

@@ -52,6 +52,7 @@ struct PathTiles {
   std::vector<double> backlog;
   std::vector<int> first_failure;
   std::vector<int> failures;
+  std::vector<int> arrival;  // the drawn next generation's month on the path (sweep_arrival_month)
   std::vector<char> spot_random;
   std::vector<double> npv;
   std::vector<double> total;
@@ -99,6 +100,7 @@ struct MonthInputs {
   const double* savings_plan_usd;
   double power_mult;
   double spot_mult;
+  double generation;         // the drawn next generation's step (1 without one)
   double on_demand_process;  // the month's price process multipliers (1 without one)
   double spot_process;
   double idle_nodes = 0.0;   // the hot spares, powered while the fleet is
@@ -112,8 +114,8 @@ TCO_SWEEP_INLINE HourInputs hour_inputs(const MonthInputs& a, int j) {
   in.work_rate = a.work_rate[j];
   in.pue = a.pue[j];
   in.usd_per_kwh = a.usd_per_kwh[j] * a.power_mult;
-  in.cloud_price_factor = a.cloud_factor[j] * a.on_demand_process;
-  in.spot_price_factor = a.spot_factor[j] * a.spot_process;
+  in.cloud_price_factor = a.cloud_factor[j] * a.generation * a.on_demand_process;
+  in.spot_price_factor = a.spot_factor[j] * a.generation * a.spot_process;
   in.spot_available = a.spot_available[j];
   in.spot_preemption_factor = a.preemption[j];
   in.spot_price_multiplier = a.spot_mult;
@@ -334,6 +336,7 @@ TCO_SWEEP_INLINE void plan_month_on_path(const SweepPointHeader& pt, const Sweep
   a.spot_mult = sweep_month_multiplier(seed, path, RandomSource::spot_price, m, p.spot_price_sigma);
   a.on_demand_process = price_process_step(p.on_demand_process, seed, path, kPriceKindOnDemand, m, t.on_demand_log[j]);
   a.spot_process = price_process_step(p.spot_process, seed, path, kPriceKindSpot, m, t.spot_log[j]);
+  a.generation = sweep_generation_factor(p, t.arrival[j], m);
   const double nodes = h0 >= p.nodes_from_hour ? p.nodes : 0.0;
   if (t.failures[j] > 0 && nodes > 0.0) {
     fill_nodes_up(t.failure.data() + t.failure_offset[j], t.failures[j], p.repair_h, nodes, h0, n, t.first_failure[j],
@@ -443,6 +446,7 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
       t.spot_log[j] = 0.0;
       t.first_failure[j] = 0;
       t.failures[j] = 0;
+      t.arrival[j] = sweep_arrival_month(p, pt.seed, path);
       if (p.venue_count > 0) {  // hour by hour: each hour's venues depend on the hour before
         const SweepPathResult whole = sweep_plan_path(pt, p, data, path, t.point_scratch.data());
         if (whole.status != kSweepOk) return whole.status;
@@ -486,8 +490,7 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
         t.npv[j] = t.npv[twin];
         t.total[j] = t.total[twin];
       } else if (chunk.plans[j].venue_count == 0) {
-        t.npv[j] += chunk.plans[j].fixed_npv_usd;
-        t.total[j] += chunk.plans[j].fixed_total_usd;
+        sweep_add_fixed(chunk.plans[j], b.chunk.data.data(), pt.months, t.arrival[j], t.npv[j], t.total[j]);
       }
     }
   }
@@ -509,6 +512,7 @@ std::unique_ptr<PathTiles> make_tiles(const SweepChunk& chunk) {
   t->spot_log.assign(plans, 0.0);
   t->first_failure.assign(plans, 0);
   t->failures.assign(plans, 0);
+  t->arrival.assign(plans, 0);
   t->spot_random.assign(plans, 0);
   t->npv.assign(plans, 0.0);
   t->total.assign(plans, 0.0);

@@ -22,6 +22,9 @@
 //                  throttling at T'
 // (demand growth, prices, weather and failures are the discrete-event replay's draws too, so
 // the two models of one path see the same world; u(source, entity, draw) is the first uniform.)
+//   next generation  with a drawn arrival month a_p (models/next_generation/arrival_draw.hpp), the
+//                  cloud section's on-demand and spot prices x the step from month a_p on, and the
+//                  fixed flows (reserved terms, residual) those of arrival month min(a_p, months)
 //   venues         venue i of a plan has capacity in hour h when
 //                  u(venue_availability, i, h) < availability_i (its own uniform per hour)
 //   failures       node i (entity i): E_k = -ln u(failure, i, k); hazard rate
@@ -41,6 +44,7 @@
 #include "engine/ledger/hourly_model.hpp"
 #include "engine/ledger/venue_step.hpp"
 #include "core/random/random.hpp"
+#include "models/next_generation/arrival_draw.hpp"
 #include "models/price_path/price_process.hpp"
 #include "models/site/ambient.hpp"
 #include "models/site/cooling.hpp"
@@ -105,6 +109,13 @@ struct SweepPlanParams {
   int venue_count = 0;
   long venue_factor_offset = -1;  // (1 + price_change_per_year)^(h / 8760) [hours]
   VenueParams venues[kMaxVenuesPerPlan] = {};
+  // a next generation arriving in a drawn month (models/next_generation/arrival_draw.hpp): the
+  // factor series above leave its step out; the fixed flows are per arrival month (0 .. months,
+  // months = at or past the horizon's end) when reserved terms or a resale value step with it
+  ArrivalDraw arrival;
+  double generation_rent_factor = 1.0;     // on-demand and spot x this from the arrival month on
+  long fixed_npv_by_arrival_offset = -1;   // [months + 1]
+  long fixed_total_by_arrival_offset = -1;
 
   bool operator==(const SweepPlanParams&) const = default;
 };
@@ -328,6 +339,29 @@ TCO_HD double sweep_month_usd(const SweepPlanParams& p, const double* data, int 
 
 // ---- one plan on one path (the device's loop; the CPU backend tiles the same steps) ----
 
+// The month the plan's drawn next generation arrives on the path (0 when it is not drawn), and
+// the cloud price step in month m.
+TCO_HD int sweep_arrival_month(const SweepPlanParams& p, std::uint64_t seed, std::uint32_t path) {
+  return p.arrival.drawn ? arrival_month_on_path(p.arrival, seed, path) : 0;
+}
+
+TCO_HD double sweep_generation_factor(const SweepPlanParams& p, int arrival_month, int m) {
+  return p.arrival.drawn && m >= arrival_month ? p.generation_rent_factor : 1.0;
+}
+
+// Adds the plan's fixed flows (those of the path's arrival month when they depend on it).
+TCO_HD void sweep_add_fixed(const SweepPlanParams& p, const double* data, int months, int arrival_month,
+                            double& npv_usd, double& total_usd) {
+  if (p.fixed_npv_by_arrival_offset < 0) {
+    npv_usd += p.fixed_npv_usd;
+    total_usd += p.fixed_total_usd;
+    return;
+  }
+  const int at = arrival_month < months ? arrival_month : months;
+  npv_usd += data[p.fixed_npv_by_arrival_offset + at];
+  total_usd += data[p.fixed_total_by_arrival_offset + at];
+}
+
 struct SweepPathResult {
   double npv_usd = 0.0;
   double total_usd = 0.0;
@@ -359,6 +393,7 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
   double backlog = 0.0;
   double venue_held[kMaxVenuesPerPlan] = {};
   double on_demand_log = 0.0, spot_log = 0.0;  // ln M of the price processes
+  const int arrival = sweep_arrival_month(p, seed, path);
   for (int m = 0; m < pt.months; ++m) {
     const long h0 = static_cast<long>(m) * kSweepMonthHours;
     const long h1 = h0 + kSweepMonthHours < pt.hours ? h0 + kSweepMonthHours : pt.hours;
@@ -368,6 +403,7 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
     const double on_demand_process =
         price_process_step(p.on_demand_process, seed, path, kPriceKindOnDemand, m, on_demand_log);
     const double spot_process = price_process_step(p.spot_process, seed, path, kPriceKindSpot, m, spot_log);
+    const double generation = sweep_generation_factor(p, arrival, m);
     const double nodes = h0 >= p.nodes_from_hour ? p.nodes : 0.0;
     double month_usd = 0.0;
     double peak_kw = 0.0;
@@ -387,7 +423,9 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
       }
       if (p.cloud_factor_offset >= 0) in.cloud_price_factor = data[p.cloud_factor_offset + h];
       if (p.spot_factor_offset >= 0) in.spot_price_factor = data[p.spot_factor_offset + h];
-      in.cloud_price_factor *= on_demand_process;  // x 1.0 without a process: exact
+      in.cloud_price_factor *= generation;  // x 1.0 without a drawn step or a process: exact
+      in.spot_price_factor *= generation;
+      in.cloud_price_factor *= on_demand_process;
       in.spot_price_factor *= spot_process;
       if (spot_random) {
         in.spot_available = sweep_spot_available(p, sweep_hour_word(seed, path, RandomSource::spot_availability, h));
@@ -413,8 +451,7 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
     r.npv_usd += usd * discount[m];
     r.total_usd += usd;
   }
-  r.npv_usd += p.fixed_npv_usd;
-  r.total_usd += p.fixed_total_usd;
+  sweep_add_fixed(p, data, pt.months, arrival, r.npv_usd, r.total_usd);
   return r;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 
@@ -15,6 +16,7 @@
 #include "engine/ledger/spot_draws.hpp"
 #include "engine/ledger/venue_hour.hpp"
 #include "models/finance.hpp"
+#include "models/next_generation/next_generation.hpp"
 #include "models/workload/workload.hpp"
 
 namespace tco {
@@ -52,6 +54,51 @@ class SeriesStore {
 };
 
 static_assert(kSweepPreemptionLevels == kSpotPreemptionLevels);
+
+struct FixedFlows {
+  double npv_usd = 0.0;
+  double total_usd = 0.0;
+};
+
+FixedFlows fixed_flows(const PlanResult& det, double discount_rate_per_year) {
+  FixedFlows f;
+  for (Category c : kFixedCategories) {
+    f.npv_usd += det.ledger.category_npv_usd(c, discount_rate_per_year);
+    f.total_usd += det.ledger.category_total_usd(c);
+  }
+  return f;
+}
+
+// A next generation whose arrival month is drawn per path: the step goes on the kernel's
+// prices (p.arrival), and, when the plan's reserved terms or resale value step with it, the
+// fixed flows are tabulated by arrival month 0 .. months from the plan's evaluation at each
+// month the draw can give (a month past the horizon's end changes nothing inside it).
+// `embodied` is the fixed part no arrival moves (the embodied carbon's price).
+void set_drawn_arrival(SweepPlanParams& p, const Scenario& s, const Plan& plan, const std::vector<double>& demand,
+                       const FixedFlows& embodied, SeriesStore& store) {
+  const ArrivalDraw& draw = s.next_generation->arrival_draw;
+  p.arrival = draw;
+  if (plan.cloud && plan.cloud->generation_step.from_hour >= 0) p.generation_rent_factor = plan.cloud->generation_step.factor;
+  const bool reserved_steps = plan.cloud && plan.reserved_instances > 0 && p.generation_rent_factor != 1.0;
+  const bool resale_steps = owned_nodes(plan) > 0 && plan.onprem->resale_step.active();
+  if (!reserved_steps && !resale_steps) return;
+  const int months = s.horizon_months;
+  // The months the draw can give: triangular ceil(low) .. ceil(high), lognormal 0 .. (a month at or
+  // past the horizon's end prices as the horizon's end).
+  const int lowest = draw.lognormal ? 0 : std::min(whole_arrival_month(draw.low), months);
+  const int highest = draw.lognormal ? months : std::min(whole_arrival_month(draw.high), months);
+  std::vector<double> npv(static_cast<std::size_t>(months) + 1, p.fixed_npv_usd);
+  std::vector<double> total(npv.size(), p.fixed_total_usd);
+  for (int a = lowest; a <= highest; ++a) {
+    Plan moved = plan;
+    move_next_generation(moved, a);
+    const FixedFlows f = fixed_flows(evaluate_plan(s, moved, demand), s.discount_rate_per_year);
+    npv[a] = f.npv_usd + embodied.npv_usd;
+    total[a] = f.total_usd + embodied.total_usd;
+  }
+  p.fixed_npv_by_arrival_offset = store.add(npv);
+  p.fixed_total_by_arrival_offset = store.add(total);
+}
 
 void set_spot(SweepPlanParams& p, const Plan& plan) {
   const SpotDraws d = spot_draws(plan);
@@ -130,18 +177,22 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
     p.fleet = fleet_params(plan);  // packing efficiency included: both kernels step with it
     p.power_of_two_divisors = power_of_two(p.fleet.gpus_per_node) && power_of_two(p.fleet.gpus_per_instance) &&
                               power_of_two(p.fleet.perf_cloud);
-    for (Category c : kFixedCategories) {
-      p.fixed_npv_usd += det.ledger.category_npv_usd(c, s.discount_rate_per_year);
-      p.fixed_total_usd += det.ledger.category_total_usd(c);
-    }
+    const FixedFlows fixed = fixed_flows(det, s.discount_rate_per_year);
+    p.fixed_npv_usd = fixed.npv_usd;
+    p.fixed_total_usd = fixed.total_usd;
     p.waiting_usd_per_gpu_hour = s.waiting_usd_per_gpu_hour;
     const int nodes = plan.onprem ? plan.onprem_nodes : 0;
+    FixedFlows embodied;
     if (nodes > 0) {  // the embodied part of `carbon` is fixed; the kernel books the grid's part
-      Ledger embodied(months);
-      book_embodied_carbon(*plan.onprem, owned_nodes(plan), plan.onprem->planned_delivery_month(), months, embodied);
-      p.fixed_npv_usd += embodied.npv_usd(s.discount_rate_per_year);
-      p.fixed_total_usd += embodied.total_usd();
+      Ledger ledger(months);
+      book_embodied_carbon(*plan.onprem, owned_nodes(plan), plan.onprem->planned_delivery_month(), months, ledger);
+      embodied = {ledger.npv_usd(s.discount_rate_per_year), ledger.total_usd()};
+      p.fixed_npv_usd += embodied.npv_usd;
+      p.fixed_total_usd += embodied.total_usd;
     }
+    const bool drawn_arrival =
+        s.next_generation && s.next_generation->arrival_draw.drawn && stepped_by_next_generation(plan);
+    if (drawn_arrival) set_drawn_arrival(p, s, plan, demand, embodied, store);
     p.nodes = nodes;
     if (nodes > 0) p.spare_nodes = plan.onprem->spare_nodes();
     // The kernel has no delivery draw: a fixed slip shifts the delivery, a drawn one is refused.
@@ -156,7 +207,13 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
                     : hours;
 
     if (plan.cloud) {
-      const CloudSpec& c = *plan.cloud;
+      // With a drawn arrival the kernel puts the step on the factors of each path itself.
+      std::optional<CloudSpec> unstepped;
+      if (drawn_arrival) {
+        unstepped = *plan.cloud;
+        unstepped->generation_step = {};
+      }
+      const CloudSpec& c = unstepped ? *unstepped : *plan.cloud;
       p.egress_usd_per_cloud_work = c.egress_gb_per_gpu_hour * c.egress_usd_per_gb / c.gpu.perf_relative;
       if (c.price_change_per_year != 0.0 || c.price_schedules.on_demand || c.generation_step.active()) {
         std::vector<double> factor(hours);
@@ -331,9 +388,11 @@ SweepChunk make_sweep_chunk(const std::vector<SweepPoint>& points) {
     for (SweepPlanParams plan : p.plans) {
       for (long* offset : {&plan.pue_offset, &plan.usd_per_kwh_offset, &plan.work_rate_offset, &plan.ambient_c_offset,
                            &plan.cloud_factor_offset, &plan.spot_factor_offset, &plan.committed_gpus_offset,
-                           &plan.savings_plan_usd_offset})
+                           &plan.savings_plan_usd_offset, &plan.venue_factor_offset})
         rebase(*offset, h.hours);
       rebase(plan.demand_charge_offset, h.months);
+      rebase(plan.fixed_npv_by_arrival_offset, h.months + 1);
+      rebase(plan.fixed_total_by_arrival_offset, h.months + 1);
       chunk.plans.push_back(plan);
     }
     chunk.max_failure_scratch = std::max(chunk.max_failure_scratch, h.failure_scratch);

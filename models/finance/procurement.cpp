@@ -25,9 +25,7 @@ int delivered_month(int purchase_month, const ProcurementSpec& p, std::uint64_t 
   return purchase_month + whole_slip_months(p.slip_months(uniform(seed, path, RandomSource::delivery_slip, 0, 0)));
 }
 
-namespace {
-
-UncertainDistribution parse_slip_distribution(JsonObjectReader& r) {
+UncertainDistribution parse_months_distribution(JsonObjectReader& r) {
   UncertainDistribution d;
   const std::string type = r.choice("type", {"triangular", "lognormal"});
   if (type == "triangular") {
@@ -50,8 +48,6 @@ UncertainDistribution parse_slip_distribution(JsonObjectReader& r) {
   return d;
 }
 
-}  // namespace
-
 ProcurementSpec parse_procurement(JsonObjectReader& r, int purchase_month) {
   ProcurementSpec p;
   p.order_month = static_cast<int>(r.integer_or("order_month", purchase_month, 0, purchase_month));
@@ -61,7 +57,7 @@ ProcurementSpec parse_procurement(JsonObjectReader& r, int purchase_month) {
     if (v.is_object()) {
       JsonObjectReader sr = r.object("delivery_slip_months");
       p.slip_drawn = true;
-      p.slip = parse_slip_distribution(sr);
+      p.slip = parse_months_distribution(sr);
     } else {
       p.slip_fixed_months = r.number("delivery_slip_months", limits::kMonths);
     }

@@ -39,6 +39,11 @@ int planned_delivery_month(int purchase_month, const ProcurementSpec& p);
 // The delivery month on a Monte Carlo path.
 int delivered_month(int purchase_month, const ProcurementSpec& p, std::uint64_t seed, std::uint32_t path);
 
+// Reads a distribution in months: {"type": "triangular", "low_months", "mode_months",
+// "high_months"} or {"type": "lognormal", "median_months", "sigma"} (a drawn delivery slip, a
+// drawn next-generation arrival). Errors name the file and the JSON pointer.
+UncertainDistribution parse_months_distribution(JsonObjectReader& r);
+
 // Reads an onprem "procurement" object; purchase_month is the planned delivery month (the order
 // cannot come after it). Errors name the file and the JSON pointer.
 ProcurementSpec parse_procurement(JsonObjectReader& r, int purchase_month);

@@ -24,4 +24,11 @@ NextGenerationSpec parse_next_generation(JsonObjectReader& r);
 // otherwise change nothing, silently).
 void apply_next_generation(const NextGenerationSpec& spec, const std::string& file, std::vector<Plan>& plans);
 
+// True when the event steps one of the plan's prices (its cloud offer's or its resale value).
+bool stepped_by_next_generation(const Plan& plan);
+
+// Moves the plan's steps to arrival_month (a path's drawn month; the factors stay).
+void move_next_generation(Plan& plan, int arrival_month);
+Scenario with_arrival_month(const Scenario& scenario, int arrival_month);
+
 }  // namespace tco

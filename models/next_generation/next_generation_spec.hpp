@@ -5,12 +5,14 @@
 #include <string>
 
 #include "core/io/json_reader.hpp"
+#include "models/next_generation/arrival_draw.hpp"
 
 namespace tco {
 
 struct NextGenerationSpec {
   std::string predecessor_gpu;  // the catalog id of the GPU model whose market steps
-  int arrival_month = 0;        // the successor ramps at the start of this month
+  int arrival_month = 0;        // the successor ramps at the start of this month (drawn: the median's)
+  ArrivalDraw arrival_draw;     // drawn per Monte Carlo path when arrival_month is a distribution
   double rental_price_step_factor = 1.0;
   double resale_step_factor = 1.0;
   Json as_written;  // echoed in the report's inputs

@@ -156,8 +156,11 @@ CsvTables csv_tables(const Json& report) {
     tables.emplace_back("sensitivity.csv", objects_table(report.at("sensitivity").at("tornado").at("inputs")));
   if (std::string t = procurement_table(report); !t.empty()) tables.emplace_back("procurement.csv", std::move(t));
   if (std::string t = commitments_table(report); !t.empty()) tables.emplace_back("commitments.csv", std::move(t));
-  if (report.contains("next_generation"))
+  if (report.contains("next_generation") && !report.at("next_generation").at("plans").empty())
     tables.emplace_back("next_generation.csv", objects_table(report.at("next_generation").at("plans")));
+  if (report.contains("next_generation") && report.at("next_generation").contains("arrival_month_over_paths"))
+    tables.emplace_back("next_generation_arrival.csv",
+                        objects_table(Json::array({report.at("next_generation").at("arrival_month_over_paths")})));
   if (std::string t = columns_table(depreciation_columns(), depreciation_rows(report)); !t.empty())
     tables.emplace_back("depreciation.csv", std::move(t));
   if (std::string t = columns_table(goodput_columns(), goodput_rows(report)); !t.empty())

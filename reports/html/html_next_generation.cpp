@@ -11,6 +11,7 @@ namespace tco {
 std::string next_generation_section(const Json& report) {
   if (!report.contains("next_generation")) return "";
   const Json& g = report.at("next_generation");
+  if (g.at("plans").empty()) return "<h2>Next generation</h2>\n<p>" + html_escape(next_generation_words(g)) + ".</p>\n";
   std::string out = "<h2>Next generation</h2>\n<p>" + html_escape(next_generation_words(g)) +
                     ".</p>\n<table><tr><th>plan</th><th>NPV</th><th>NPV without the event</th><th>effect</th>"
                     "<th>of which resale</th></tr>\n";

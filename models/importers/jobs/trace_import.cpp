@@ -111,6 +111,20 @@ double whole_gpu_count(const CsvRows& rows, std::size_t column) {
   return gpus;
 }
 
+// A time of a trace whose clock starts at 0 (openb, dlrm): seconds >= 0, or absent. A negative
+// time would put the job before the trace's start, where a canonical trace cannot (submit_h >= 0).
+std::optional<double> trace_seconds(const CsvRows& rows, std::size_t column) {
+  const std::optional<double> t = rows.optional_number(column);
+  if (t && *t < 0) rows.fail(column, "seconds since the trace's start (>= 0)");
+  return t;
+}
+
+double required_trace_seconds(const CsvRows& rows, std::size_t column) {
+  const double t = rows.number(column);
+  if (t < 0) rows.fail(column, "seconds since the trace's start (>= 0)");
+  return t;
+}
+
 // Adds a job that ran from start_s to end_s (seconds), submitted at submit_s, or drops it. Every
 // time is within kMaxTraceHours of zero, and so is the run.
 void keep_or_drop(ImportCollector& c, const CsvRows& rows, std::size_t end_column, double submit_s, double start_s,
@@ -145,9 +159,9 @@ ImportResult import_openb(const std::string& path) {
   return collect_rows(rows, false, [&](ImportCollector& c) {
     const double gpus = whole_gpu_count(rows, num_gpu);
     const double milli = rows.optional_number(gpu_milli).value_or(1000.0);
-    const double created = rows.number(creation_time);
-    const auto scheduled = rows.optional_number(scheduled_time);
-    const double deleted = rows.number(deletion_time);
+    const double created = required_trace_seconds(rows, creation_time);
+    const auto scheduled = trace_seconds(rows, scheduled_time);
+    const double deleted = required_trace_seconds(rows, deletion_time);
     if (c.drop_first({{gpus == 0, "zero_gpus"}, {!scheduled, "never_scheduled"}})) return;
     Job job;
     job.gpus = static_cast<int>(gpus);
@@ -175,9 +189,9 @@ ImportResult import_dlrm(const std::string& path) {
   return collect_rows(rows, false, [&](ImportCollector& c) {
     const double gpus = rows.number(gpu_request);
     if (gpus < 0) rows.fail(gpu_request, "GPUs >= 0");
-    const auto created = rows.optional_number(creation_time);
-    const auto scheduled = rows.optional_number(scheduled_time);
-    const double deleted = rows.optional_number(deletion_time).value_or(end_s);
+    const auto created = trace_seconds(rows, creation_time);
+    const auto scheduled = trace_seconds(rows, scheduled_time);
+    const double deleted = trace_seconds(rows, deletion_time).value_or(end_s);
     if (c.drop_first({{gpus == 0, "zero_gpus"}, {created && !scheduled, "never_scheduled"}})) return;
     Job job;
     job.gpus = whole_gpus(rows, gpu_request, gpus);
