@@ -221,7 +221,7 @@ TEST_CASE("next generation: the report gives the drawn month, its median and the
   CHECK(o.at("share_inside_horizon").get<double>() == doctest::Approx(inside / 200.0).epsilon(1e-12));
   CHECK(inside == 200);  // triangular(3, 8, 18) never reaches month 24
   const std::string md = markdown_summary(report);
-  CHECK(md.find("in a month drawn per path (triangular 3 / 8 / 18 months; month 10 at its median, the deterministic figures'") !=
+  CHECK(md.find("in a month drawn per path (triangular 3 / 8 / 18 months; the deterministic figures take month 10, the median's") !=
         std::string::npos);
   CHECK(md.find("over the 200 paths: mean") != std::string::npos);
 }

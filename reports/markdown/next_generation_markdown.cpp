@@ -22,7 +22,7 @@ std::string months_distribution_words(const Json& d) {
 std::string next_generation_words(const Json& g) {
   std::string month = fmt::format("in month {}", g.at("arrival_month").get<int>());
   if (g.contains("arrival_month_drawn")) {
-    month = fmt::format("in a month drawn per path ({}; month {} at its median, the deterministic figures'",
+    month = fmt::format("in a month drawn per path ({}; the deterministic figures take month {}, the median's",
                         months_distribution_words(g.at("arrival_month_drawn")), g.at("arrival_month").get<int>());
     if (g.contains("arrival_month_over_paths")) {
       const Json& o = g.at("arrival_month_over_paths");
