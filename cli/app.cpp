@@ -32,10 +32,12 @@ static void register_commands(CLI::App& app, CommandContext& ctx) {
     const std::string name = sub->get_name();
     if (splitting.count(name)) continue;
     sub->preparse_callback([name](std::size_t) {
-      if (process_count() > 1)
+      if (process_count() > 1) {
+        mark_error_known_to_every_rank();  // every rank parses the same command line
         throw ModelError(fmt::format("{} does not split its work over MPI ranks yet (started as {} processes): "
                                      "run it as one process; docs/cluster.md lists the commands that do",
                                      name, process_count()));
+      }
     });
   }
 }
@@ -72,6 +74,7 @@ int run_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
     out << e.what() << "\n";
     return kExitOk;
   } catch (const CLI::ParseError& e) {
+    mark_error_known_to_every_rank();  // every rank parses the same command line
     // Help on a subcommand comes through here too (CLI11 raises it from the subcommand).
     if (e.get_exit_code() == 0) {
       out << (app.get_subcommands().empty() ? app.help() : app.get_subcommands().front()->help());

@@ -1,10 +1,13 @@
 #include <iostream>
 #include <ostream>
+#include <sstream>
 #include <streambuf>
+#include <string>
 
 #include "cli/app.hpp"
 #include "core/error.hpp"
 #include "core/parallel/process_group.hpp"
+#include "core/parallel/rank_errors.hpp"
 
 namespace {
 
@@ -22,8 +25,22 @@ int main(int argc, char** argv) {
     std::cerr << "tcosim: error: " << group.launch_problem() << "\n";
     return tco::kExitBadInput;
   }
-  if (tco::is_root_process()) return tco::cli::run_main(argc, argv, std::cout, std::cerr);
+  if (tco::process_count() == 1) return tco::cli::run_main(argc, argv, std::cout, std::cerr);
+  const bool root = tco::is_root_process();
   NullBuffer nothing;
   std::ostream quiet(&nothing);
-  return tco::cli::run_main(argc, argv, quiet, quiet);
+  std::ostringstream errors;  // a rank other than 0 prints its error only when it failed alone
+  const int code = tco::cli::run_main(argc, argv, root ? std::cout : quiet, root ? std::cerr : errors);
+  if (code != tco::kExitOk && !tco::error_known_to_every_rank()) {
+    // Failed alone: the other ranks would wait for this one in their next collective. Say where,
+    // then end the whole job with this exit code.
+    if (!root) {
+      std::string text = errors.str();
+      if (text.rfind("tcosim: ", 0) == 0) text.erase(0, 8);
+      std::cerr << "tcosim (rank " << tco::process_rank() << " of " << tco::process_count() << "): " << text;
+      std::cerr.flush();
+    }
+    tco::abort_process_group(code);
+  }
+  return code;
 }

@@ -10,6 +10,9 @@
       prints it, no output file, no hang; a command that does not split refuses K > 1
   rank-lost TCOSIM MPIEXEC SCENARIO DIR --paths 150
       TCO_TEST_ABORT_RANK_AFTER_BLOCK=1 ends rank 1 after its first block: non-zero exit, no file
+  rank-alone TCOSIM MPIEXEC SCENARIO DIR --paths 7
+      TCO_TEST_FAIL_RANK_ALONE=1: rank 1 fails as it starts its paths, outside every collective (a
+      trace unreadable on one node): exit 2, its message with its rank, no file, no hang
   no-mpi TCOSIM SCENARIO DIR
       a build without MPI, started as one of 3 processes (the launcher's environment): exit 2
   checkpoint TCOSIM MPIEXEC SCENARIO DIR --paths 150
@@ -130,6 +133,17 @@ def rank_lost(a):
     left = os.listdir(a.dir)
     check(left == [], f"the job left files behind: {left}")
     print(f"ok: rank 1 lost after its first block: exit {r.returncode}, no file")
+
+
+def rank_alone(a):
+    out = os.path.join(a.dir, "alone.json")
+    r = run(mpirun(a.mpiexec, 2) + [a.tcosim, "run", a.scenario, "--paths", a.paths, "--threads", "1", "-q",
+                                    "--out", out], {"TCO_TEST_FAIL_RANK_ALONE": "1"})
+    check(r.returncode == 2, f"rank 1 failed alone: exit {r.returncode}, expected 2\n{r.stderr}")
+    message = "tcosim (rank 1 of 2): error: TCO_TEST_FAIL_RANK_ALONE: rank 1 failed on purpose"
+    check(message in r.stderr, f"no '{message}' in:\n{r.stderr}")
+    check(not os.path.exists(out), f"{out} was written")
+    print(f"ok: rank 1 failed alone: exit 2, {message}")
 
 
 def no_mpi(a):
@@ -286,8 +300,8 @@ def sweep_resume(a):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("mode", choices=["same-bytes", "bad-input", "rank-lost", "no-mpi", "sweep", "sweep-resume",
-                                      "checkpoint", "regress"])
+    p.add_argument("mode", choices=["same-bytes", "bad-input", "rank-lost", "rank-alone", "no-mpi", "sweep",
+                                      "sweep-resume", "checkpoint", "regress"])
     p.add_argument("tcosim")
     p.add_argument("rest", nargs="+", help="[MPIEXEC] SCENARIO DIR")
     p.add_argument("--paths", default="7")
@@ -305,7 +319,8 @@ def main():
     os.makedirs(a.dir, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=a.dir) as work:
         a.dir = work
-        {"same-bytes": same_bytes, "bad-input": bad_input, "rank-lost": rank_lost, "no-mpi": no_mpi, "sweep": sweep,
+        {"same-bytes": same_bytes, "bad-input": bad_input, "rank-lost": rank_lost, "rank-alone": rank_alone,
+         "no-mpi": no_mpi, "sweep": sweep,
          "sweep-resume": sweep_resume, "checkpoint": checkpoint,
          "regress": regress}[a.mode](a)
 

@@ -11,6 +11,15 @@
 
 namespace tco {
 
+namespace {
+
+bool error_shared = false;  // set once, by the thread that raises the shared error
+
+}  // namespace
+
+bool error_known_to_every_rank() { return error_shared; }
+void mark_error_known_to_every_rank() { error_shared = true; }
+
 int exit_code_of_current_error() {
   try {
     throw;
@@ -33,6 +42,7 @@ std::string root_computes(const std::function<std::string()>& work, bool split) 
       bytes = work();
     } catch (...) {
       broadcast_int(exit_code_of_current_error());
+      mark_error_known_to_every_rank();
       throw;
     }
   }
@@ -52,7 +62,10 @@ void root_does(const std::function<void()>& step, bool split) {
 
 void broadcast_root_status(int exit_code) {
   const int code = broadcast_int(is_root_process() ? exit_code : kExitOk);
-  if (!is_root_process() && code != kExitOk) throw PeerFailed(code);
+  if (!is_root_process() && code != kExitOk) {
+    mark_error_known_to_every_rank();
+    throw PeerFailed(code);
+  }
 }
 
 namespace {
@@ -136,7 +149,10 @@ std::vector<std::string> gather_results(const std::function<std::string()>& work
     }
   }
   broadcast_root_status(code);
-  if (code != kExitOk) raise_error_text(failure);
+  if (code != kExitOk) {
+    mark_error_known_to_every_rank();
+    raise_error_text(failure);
+  }
   return pieces;
 }
 

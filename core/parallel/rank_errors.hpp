@@ -43,6 +43,14 @@ void root_does(const std::function<void()>& step, bool split_over_processes);
 // throw PeerFailed with that exit code.
 std::vector<std::string> gather_results(const std::function<std::string()>& work, bool split_over_processes);
 
+// Whether the error in flight is known to every rank, so that every rank leaves together: raised by
+// one of the helpers here (the root's re-raise, PeerFailed elsewhere), or marked so by code that
+// fails alike on every rank (a command line every rank parses the same way). An error no helper
+// shared is a rank failing alone (a file unreadable on one node): the others would wait for it in
+// their next collective, so cli/main.cpp ends the whole job with MPI_Abort instead.
+bool error_known_to_every_rank();
+void mark_error_known_to_every_rank();
+
 // The root tells every rank that its step went well (`exit_code` 0) or not: the other ranks
 // then throw PeerFailed with the code. Call on every rank; a non-root rank's code is ignored.
 void broadcast_root_status(int exit_code);

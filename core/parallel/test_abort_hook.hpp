@@ -8,4 +8,9 @@ namespace tco {
 
 void abort_if_test_asks_after_block();
 
+// A test hook: with TCO_TEST_FAIL_RANK_ALONE=R in the environment, rank R throws an InputError as
+// it starts its share of the paths, outside every collective, as a trace unreadable on one node
+// would; cli/main.cpp must then end the whole job (exit 2) instead of leaving the others waiting.
+void fail_alone_if_test_asks();
+
 }  // namespace tco

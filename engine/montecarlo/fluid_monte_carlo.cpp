@@ -51,6 +51,7 @@ FluidMonteCarloRun run_fluid_monte_carlo(const Scenario& s, long paths, std::uin
   const long batch = checkpointing ? kFluidCheckpointBatchPaths : std::max(paths, 1L);
   std::vector<double> pairs;  // on the root: every path's, in path order
   long from_checkpoints = 0;
+  if (ranks > 1) fail_alone_if_test_asks();
   for (long done = 0; done < paths; done += batch) {
     const long end = std::min(paths, done + batch);
     std::optional<std::vector<double>> saved;

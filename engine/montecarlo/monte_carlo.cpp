@@ -425,6 +425,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   const std::string checkpoint_key = checkpointing && rank == 0 ? path_checkpoint_key(s, mc.seed, o) : std::string();
   // With a target half-width, the ceiling is the most there can be: the bar shows it as the total.
   progress_begin(o.progress, ceiling, "paths");
+  if (ranks > 1) fail_alone_if_test_asks();
   long done = 0;
   while (done < ceiling) {
     const long batch = std::min(mc.batch_paths, ceiling - done);
