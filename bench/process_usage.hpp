@@ -14,6 +14,13 @@ inline double thread_cpu_s() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
+// Every thread's CPU seconds (a parallel stage's work, whatever the machine's other load).
+inline double process_cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
 inline double peak_rss_mib() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);

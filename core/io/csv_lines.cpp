@@ -57,9 +57,14 @@ void CsvLineReader::read_header() {
 }
 
 bool CsvLineReader::next_line() {
+  if (!next_unsplit_line()) return false;
+  split_csv_fields(line_, fields_);
+  return true;
+}
+
+bool CsvLineReader::next_unsplit_line() {
   if (!in_.next(line_)) return false;
   ++line_number_;
-  split_csv_fields(line_, fields_);
   return true;
 }
 

@@ -36,6 +36,9 @@ class CsvLineReader {
   void read_header();
   // Reads and splits the next line, blank or not; false at the end of the file.
   bool next_line();
+  // The same without the split (fields() keeps the previous line's): for a reader that scans the
+  // line itself.
+  bool next_unsplit_line();
 
   const std::string& path() const { return path_; }
   // Without '\r' (and the header without the mark); valid until the next line is read.

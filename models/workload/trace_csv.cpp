@@ -1,5 +1,6 @@
 #include "models/workload/trace_csv.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -53,15 +54,13 @@ std::string canonical_trace_header() {
   return out;
 }
 
-TraceReader::TraceReader(std::string path) : csv_(std::move(path), "cannot open the trace file") {
-  field_of_column_.fill(-1);
-  read_header();
-}
+TraceReader::TraceReader(std::string path) : csv_(std::move(path), "cannot open the trace file") { read_header(); }
 
-void TraceReader::fail(std::size_t field, const std::string& expected, std::string_view found) const {
+void TraceRowParser::fail(long line_number, std::size_t field, const std::string& expected,
+                          std::string_view found) const {
   const int column = field < column_of_field_.size() ? column_of_field_[field] : -1;
   const std::string prefix = column >= 0 ? std::string(kNames[column]) + ": " : std::string();
-  throw InputError(csv_.path(), csv_position(csv_.line_number(), field + 1),
+  throw InputError(path_, csv_position(line_number, field + 1),
                    fmt::format("{}expected {}, found \"{}\"", prefix, expected, found));
 }
 
@@ -73,6 +72,9 @@ void TraceReader::read_header() {
     if (!csv_.next_line()) throw InputError(csv_.path(), "line 2", "expected a header line after the start line");
   }
   const std::vector<std::string_view>& names = csv_.fields();
+  std::array<int, kTraceColumnCount> field_of_column;
+  field_of_column.fill(-1);
+  std::vector<int> column_of_field;
   for (std::size_t f = 0; f < names.size(); ++f) {
     int column = -1;
     for (int c = 0; c < kTraceColumnCount; ++c)
@@ -81,85 +83,104 @@ void TraceReader::read_header() {
       throw InputError(csv_.path(), csv_position(csv_.line_number(), f + 1),
                        fmt::format("expected a column name of the canonical trace ({}), found \"{}\"",
                                    canonical_trace_header(), names[f]));
-    if (field_of_column_[column] >= 0)
+    if (field_of_column[column] >= 0)
       throw InputError(csv_.path(), csv_position(csv_.line_number(), f + 1),
                        fmt::format("expected each column once, found \"{}\" twice", names[f]));
-    field_of_column_[column] = static_cast<int>(f);
-    column_of_field_.push_back(column);
+    field_of_column[column] = static_cast<int>(f);
+    column_of_field.push_back(column);
   }
   for (TraceColumn required : {TraceColumn::submit_h, TraceColumn::gpus, TraceColumn::duration_h}) {
-    if (field_of_column_[static_cast<int>(required)] < 0)
+    if (field_of_column[static_cast<int>(required)] < 0)
       throw InputError(csv_.path(), fmt::format("line {}", csv_.line_number()),
                        fmt::format("expected a \"{}\" column in the header, found \"{}\"", trace_column_name(required),
                                    csv_.line()));
   }
+  rows_ = TraceRowParser(csv_.path(), std::move(column_of_field));
+}
+
+void TraceRowParser::parse(std::string_view line, long line_number, Job& job, double& last_submit_h) const {
+  // Split first, into views on the stack (a trace has at most kTraceColumnCount fields), so that a
+  // short or long line is reported as such before any of its fields.
+  std::array<std::string_view, kTraceColumnCount> field;
+  const std::size_t expected = column_of_field_.size();
+  std::size_t fields = 0;
+  const char* at = line.data();
+  const char* const end = line.data() + line.size();
+  for (;;) {
+    // A byte loop: fields are a few characters, shorter than a memchr call pays for.
+    const char* stop = at;
+    while (stop != end && *stop != ',') ++stop;
+    if (fields < expected) field[fields] = std::string_view(at, static_cast<std::size_t>(stop - at));
+    ++fields;
+    if (stop == end) break;
+    at = stop + 1;
+  }
+  if (fields != expected)
+    throw InputError(path_, csv_position(line_number, std::min(fields, expected) + 1),
+                     fmt::format("expected {} fields as in the header, found {}", expected, fields));
+  // The defaults of job.hpp, keeping the strings' buffers.
+  job.checkpoint_h = 0.0;
+  job.max_wait_h = -1.0;
+  job.deadline_h = std::numeric_limits<double>::infinity();
+  job.preemptible = job.deferrable = false;
+  job.gpu_type.clear();
+  job.job_class.clear();
+  for (std::size_t f = 0; f < fields; ++f) {
+    const std::string_view text = field[f];
+    const auto column = static_cast<TraceColumn>(column_of_field_[f]);
+    double x = 0.0;
+    // An hours field: a number in [0, max] (or (0, max] when zero is not allowed).
+    auto hours = [&](double& into, bool zero_allowed, const char* expected) {
+      if (!parse_double(text, x) || (zero_allowed ? x < 0.0 : x <= 0.0) || x > kMaxTraceHours)
+        fail(line_number, f, expected, text);
+      into = x;
+    };
+    switch (column) {
+      case TraceColumn::submit_h:
+        if (!parse_double(text, x) || x < 0.0 || x > kMaxTraceHours)
+          fail(line_number, f, "hours in [0, 1000000]", text);
+        if (x < last_submit_h)
+          fail(line_number, f,
+               fmt::format("a submit_h >= the previous line's {} (the trace must be sorted by submit_h)", last_submit_h),
+               text);
+        job.submit_h = last_submit_h = x;
+        break;
+      case TraceColumn::gpus: {
+        long long gpus = 0;
+        const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), gpus);
+        if (ec != std::errc() || ptr != text.data() + text.size() || gpus < 1 || gpus > kMaxTraceGpus)
+          fail(line_number, f, "an integer number of GPUs, 1..1000000", text);
+        job.gpus = static_cast<int>(gpus);
+        break;
+      }
+      case TraceColumn::duration_h:
+        hours(job.duration_h, false, "hours in (0, 1000000]");
+        break;
+      case TraceColumn::gpu_type: job.gpu_type = text; break;
+      case TraceColumn::preemptible:
+        if (!text.empty() && !parse_bool(text, job.preemptible)) fail(line_number, f, "0 or 1", text);
+        break;
+      case TraceColumn::checkpoint_h:
+        if (!text.empty()) hours(job.checkpoint_h, true, "hours in [0, 1000000] (0 = no checkpoints)");
+        break;
+      case TraceColumn::max_wait_h:
+        if (!text.empty()) hours(job.max_wait_h, true, "hours in [0, 1000000] (empty = the plan's default)");
+        break;
+      case TraceColumn::deadline_h:
+        if (!text.empty()) hours(job.deadline_h, false, "hours in (0, 1000000] after submit_h (empty = none)");
+        break;
+      case TraceColumn::deferrable:
+        if (!text.empty() && !parse_bool(text, job.deferrable)) fail(line_number, f, "0 or 1", text);
+        break;
+      case TraceColumn::job_class: job.job_class = text; break;
+    }
+  }
 }
 
 bool TraceReader::next(Job& job) {
-  while (csv_.next_line()) {
+  while (csv_.next_unsplit_line()) {
     if (csv_.line().empty()) continue;
-    const std::vector<std::string_view>& fields = csv_.fields();
-    if (fields.size() != column_of_field_.size())
-      throw InputError(csv_.path(),
-                       csv_position(csv_.line_number(), std::min(fields.size(), column_of_field_.size()) + 1),
-                       fmt::format("expected {} fields as in the header, found {}", column_of_field_.size(),
-                                   fields.size()));
-    // The defaults of job.hpp, keeping the strings' buffers.
-    job.checkpoint_h = 0.0;
-    job.max_wait_h = -1.0;
-    job.deadline_h = std::numeric_limits<double>::infinity();
-    job.preemptible = job.deferrable = false;
-    job.gpu_type.clear();
-    job.job_class.clear();
-    for (std::size_t f = 0; f < fields.size(); ++f) {
-      const std::string_view text = fields[f];
-      const auto column = static_cast<TraceColumn>(column_of_field_[f]);
-      double x = 0.0;
-      // An hours field: a number in [0, max] (or (0, max] when zero is not allowed).
-      auto hours = [&](double& into, bool zero_allowed, const char* expected) {
-        if (!parse_double(text, x) || (zero_allowed ? x < 0.0 : x <= 0.0) || x > kMaxTraceHours)
-          fail(f, expected, text);
-        into = x;
-      };
-      switch (column) {
-        case TraceColumn::submit_h:
-          if (!parse_double(text, x) || x < 0.0 || x > kMaxTraceHours) fail(f, "hours in [0, 1000000]", text);
-          if (x < last_submit_h_)
-            fail(f, fmt::format("a submit_h >= the previous line's {} (the trace must be sorted by submit_h)",
-                                last_submit_h_),
-                 text);
-          job.submit_h = last_submit_h_ = x;
-          break;
-        case TraceColumn::gpus: {
-          long long gpus = 0;
-          const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), gpus);
-          if (ec != std::errc() || ptr != text.data() + text.size() || gpus < 1 || gpus > kMaxTraceGpus)
-            fail(f, "an integer number of GPUs, 1..1000000", text);
-          job.gpus = static_cast<int>(gpus);
-          break;
-        }
-        case TraceColumn::duration_h:
-          hours(job.duration_h, false, "hours in (0, 1000000]");
-          break;
-        case TraceColumn::gpu_type: job.gpu_type = text; break;
-        case TraceColumn::preemptible:
-          if (!text.empty() && !parse_bool(text, job.preemptible)) fail(f, "0 or 1", text);
-          break;
-        case TraceColumn::checkpoint_h:
-          if (!text.empty()) hours(job.checkpoint_h, true, "hours in [0, 1000000] (0 = no checkpoints)");
-          break;
-        case TraceColumn::max_wait_h:
-          if (!text.empty()) hours(job.max_wait_h, true, "hours in [0, 1000000] (empty = the plan's default)");
-          break;
-        case TraceColumn::deadline_h:
-          if (!text.empty()) hours(job.deadline_h, false, "hours in (0, 1000000] after submit_h (empty = none)");
-          break;
-        case TraceColumn::deferrable:
-          if (!text.empty() && !parse_bool(text, job.deferrable)) fail(f, "0 or 1", text);
-          break;
-        case TraceColumn::job_class: job.job_class = text; break;
-      }
-    }
+    rows_.parse(csv_.line(), csv_.line_number(), job, last_submit_h_);
     return true;
   }
   if (csv_.read_failed()) throw InputError(csv_.path(), fmt::format("line {}", csv_.line_number() + 1), "read error");

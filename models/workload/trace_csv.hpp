@@ -35,6 +35,26 @@ std::string_view trace_column_name(TraceColumn c);
 // The header the writer puts out: every column, in the order above.
 std::string canonical_trace_header();
 
+// One data line of a trace whose header gave `column_of_field` (a TraceColumn per field): the
+// fields are scanned in place, no field list is built. Errors are TraceReader's, at `line_number`.
+// Jobs must come in submit_h order: `last_submit_h` is the previous line's (0 before the first).
+class TraceRowParser {
+ public:
+  TraceRowParser() = default;
+  TraceRowParser(std::string path, std::vector<int> column_of_field)
+      : path_(std::move(path)), column_of_field_(std::move(column_of_field)) {}
+
+  // `line` without its '\n' and '\r', not blank.
+  void parse(std::string_view line, long line_number, Job& job, double& last_submit_h) const;
+  const std::string& path() const { return path_; }
+
+ private:
+  [[noreturn]] void fail(long line_number, std::size_t field, const std::string& expected, std::string_view found) const;
+
+  std::string path_;
+  std::vector<int> column_of_field_;
+};
+
 class TraceReader {
  public:
   explicit TraceReader(std::string path);
@@ -42,14 +62,14 @@ class TraceReader {
   bool next(Job& job);
   const std::string& path() const { return csv_.path(); }
   long line_number() const { return csv_.line_number(); }
+  // The header's layout (after construction: the lines read so far are the header's).
+  const TraceRowParser& row_parser() const { return rows_; }
 
  private:
   void read_header();
-  [[noreturn]] void fail(std::size_t field, const std::string& expected, std::string_view found) const;
 
   CsvLineReader csv_;
-  std::vector<int> column_of_field_;  // TraceColumn per field
-  std::array<int, kTraceColumnCount> field_of_column_{};  // -1 when absent
+  TraceRowParser rows_;
   double last_submit_h_ = 0.0;
 };
 

@@ -1,5 +1,13 @@
 #include "models/workload/trace_table.hpp"
 
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <string_view>
+
+#include "core/error.hpp"
+#include "core/io/mapped_file.hpp"
+#include "core/parallel_for_index.hpp"
 #include "models/workload/trace_csv.hpp"
 
 namespace tco {
@@ -57,6 +65,35 @@ void TraceTableBuilder::add(const Job& job) {
                                               (job.deferrable ? kTraceFlagDeferrable : 0)));
 }
 
+std::size_t TraceTableBuilder::rows() const { return owned_->submit_h.size(); }
+
+void TraceTableBuilder::reserve(std::size_t rows) {
+  Owned& o = *owned_;
+  for (auto* column : {&o.submit_h, &o.duration_h, &o.checkpoint_h, &o.max_wait_h, &o.deadline_h}) column->reserve(rows);
+  o.gpus.reserve(rows);
+  o.gpu_type.reserve(rows);
+  o.job_class.reserve(rows);
+  o.flags.reserve(rows);
+}
+
+void TraceTableBuilder::append(const TraceTableBuilder& part) {
+  Owned& o = *owned_;
+  const Owned& p = *part.owned_;
+  std::vector<std::uint32_t> id_of(part.strings_.size());
+  std::uint32_t unused = 0;
+  for (std::size_t i = 0; i < id_of.size(); ++i) id_of[i] = string_id(part.strings_[i], unused);
+  const auto join = [](auto& into, const auto& from) { into.insert(into.end(), from.begin(), from.end()); };
+  join(o.submit_h, p.submit_h);
+  join(o.duration_h, p.duration_h);
+  join(o.checkpoint_h, p.checkpoint_h);
+  join(o.max_wait_h, p.max_wait_h);
+  join(o.deadline_h, p.deadline_h);
+  join(o.gpus, p.gpus);
+  join(o.flags, p.flags);
+  for (std::uint32_t id : p.gpu_type) o.gpu_type.push_back(id_of[id]);
+  for (std::uint32_t id : p.job_class) o.job_class.push_back(id_of[id]);
+}
+
 TraceTable TraceTableBuilder::finish(std::optional<TraceStart> start) {
   const Owned& o = *owned_;
   TraceColumns c;
@@ -79,13 +116,118 @@ TraceTable TraceTableBuilder::finish(std::optional<TraceStart> start) {
   return table;
 }
 
-TraceTable read_trace_table(const std::string& csv_path) {
+namespace {
+
+constexpr std::size_t kMinBytesPerPart = 4u << 20;
+
+// One part of the file's body: whole lines from `begin` to `end`, the first of them line
+// `first_line`. Parsed with the submit order checked inside the part only; the order across parts
+// is checked when they are joined.
+struct TracePart {
+  const char* begin = nullptr;
+  const char* end = nullptr;
+  long first_line = 0;
+  TraceTableBuilder rows;
+  std::string_view first_row;  // its first non-blank line, and that line's number
+  long first_row_line = 0;
+  double last_submit_h = 0.0;
+  std::exception_ptr error;
+
+  // Hands each non-blank line (without '\n' and one '\r') and its number to `row`.
+  template <class Row>
+  void for_each_line(Row row) const {
+    long line = first_line;
+    for (const char* at = begin; at < end; ++line) {
+      const char* stop = static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(end - at)));
+      if (stop == nullptr) stop = end;
+      std::string_view text(at, static_cast<std::size_t>(stop - at));
+      if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+      at = stop + 1;
+      if (!text.empty()) row(text, line);
+    }
+  }
+
+  void parse(const TraceRowParser& parser) {
+    Job job;
+    try {
+      for_each_line([&](std::string_view text, long line) {
+        if (first_row.data() == nullptr) {
+          first_row = text;
+          first_row_line = line;
+        }
+        parser.parse(text, line, job, last_submit_h);
+        rows.add(job);
+      });
+    } catch (...) {
+      error = std::current_exception();
+    }
+  }
+};
+
+// The byte after the next line break at or after `at` (or `end`).
+const char* after_line_break(const char* at, const char* end) {
+  const void* stop = std::memchr(at, '\n', static_cast<std::size_t>(end - at));
+  return stop == nullptr ? end : static_cast<const char*>(stop) + 1;
+}
+
+}  // namespace
+
+TraceTable read_trace_table(const std::string& csv_path, int threads) {
   std::optional<TraceStart> start = read_trace_start(csv_path);
-  TraceReader reader(csv_path);
-  TraceTableBuilder builder;
-  Job job;
-  while (reader.next(job)) builder.add(job);
-  return builder.finish(std::move(start));
+  const TraceReader header(csv_path);  // the header's errors come first
+  const TraceRowParser& parser = header.row_parser();
+  const long header_lines = header.line_number();
+  const MappedFile file(csv_path);
+  if (!file.is_open()) throw InputError(csv_path, "", "cannot open the trace file");
+  const char* const data = reinterpret_cast<const char*>(file.data());
+  const char* const end = data + file.size();
+  const char* body = data;
+  for (long i = 0; i < header_lines; ++i) body = after_line_break(body, end);
+
+  const auto bytes = static_cast<std::size_t>(end - body);
+  const long parts = std::max(1L, std::min<long>(resolved_thread_count(threads),
+                                                 static_cast<long>(bytes / kMinBytesPerPart)));
+  std::vector<TracePart> part(static_cast<std::size_t>(parts));
+  const char* cut = body;
+  for (long k = 0; k < parts; ++k) {
+    part[k].begin = cut;
+    cut = k + 1 == parts ? end : after_line_break(body + bytes * static_cast<std::size_t>(k + 1) / parts, end);
+    part[k].end = std::max(cut, part[k].begin);
+  }
+  // Line numbers: the line breaks before each part, counted in parallel.
+  std::vector<long> breaks(part.size());
+  parallel_for_index(parts, threads, [&](long k) {
+    breaks[k] = static_cast<long>(std::count(part[k].begin, part[k].end, '\n'));
+  });
+  long line = header_lines + 1;
+  for (long k = 0; k < parts; ++k) {
+    part[k].first_line = line;
+    line += breaks[k];
+  }
+  parallel_for_index(parts, threads, [&](long k) {
+    part[k].rows.reserve(static_cast<std::size_t>(breaks[k]) + 1);  // a row per line at most
+    part[k].parse(parser);
+  });
+
+  // Joined in order, the first bad line first: a part's first row is checked against the rows
+  // before it exactly as the streaming reader would (the order across the cut, or its own error).
+  TraceTableBuilder table;
+  if (parts > 1) table.reserve(static_cast<std::size_t>(line - header_lines));
+  double last_submit_h = 0.0;
+  bool any_row = false;
+  for (TracePart& p : part) {
+    if (p.first_row.data() != nullptr && any_row) {
+      Job job;
+      double previous = last_submit_h;
+      parser.parse(p.first_row, p.first_row_line, job, previous);
+    }
+    if (p.error) std::rethrow_exception(p.error);
+    if (p.rows.rows() == 0) continue;
+    table.append(p.rows);
+    last_submit_h = p.last_submit_h;
+    any_row = true;
+  }
+  return table.finish(std::move(start));
 }
 
 std::vector<Job> trace_table_jobs(const TraceTable& table) {

@@ -62,6 +62,10 @@ class TraceTableBuilder {
  public:
   TraceTableBuilder();
   void add(const Job& job);
+  void reserve(std::size_t rows);
+  // Adds every row of `part` after this builder's, its strings mapped onto this builder's ids.
+  void append(const TraceTableBuilder& part);
+  std::size_t rows() const;
   TraceTable finish(std::optional<TraceStart> start);
 
  private:
@@ -75,8 +79,11 @@ class TraceTableBuilder {
   std::uint32_t last_gpu_type_ = 0, last_class_ = 0;
 };
 
-// Every job of a canonical CSV (InputError as read_trace).
-TraceTable read_trace_table(const std::string& csv_path);
+// Every job of a canonical CSV (InputError as read_trace: the same message for the same first bad
+// line). The file is mapped and cut at line breaks into one part per thread (`threads` 0: every
+// core; a file under 4 MiB is one part); the parts are parsed at once and joined in order, so the
+// table and any error do not depend on the thread count.
+TraceTable read_trace_table(const std::string& csv_path, int threads = 0);
 
 // Every job of the table, in order (as read_trace gives them from the CSV).
 std::vector<Job> trace_table_jobs(const TraceTable& table);
