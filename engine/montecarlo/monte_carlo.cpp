@@ -555,7 +555,8 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   run.demand.peak_gpus = survey0.peak_gpus;
   for (std::size_t k = 0; k < plan_count; ++k) {
     const Plan& plan = s.plans[k];
-    run.plans.push_back(mean_plan_result(s, plan, drawn[k].used() ? drawn[k].mean(s, fixed[k]) : fixed[k], acc[k], done));
+    const PlanFixed mean_fixed = drawn[k].used() ? drawn[k].mean(s, fixed[k]) : fixed[k];
+    run.plans.push_back(mean_plan_result(s, plan, mean_fixed, acc[k], done));
     if (plan.onprem && plan.onprem_nodes > 0 && plan.onprem->procurement)
       run.plans.back().procurement = path_procurement_figures(s, plan, fixed[k], drawn[k], done);
     if (goodput_reported(k)) run.plans.back().goodput = mean_goodput(goodput_sums[k], done);

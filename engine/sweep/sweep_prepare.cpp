@@ -78,7 +78,8 @@ void set_drawn_arrival(SweepPlanParams& p, const Scenario& s, const Plan& plan, 
                        const FixedFlows& embodied, SeriesStore& store) {
   const ArrivalDraw& draw = s.next_generation->arrival_draw;
   p.arrival = draw;
-  if (plan.cloud && plan.cloud->generation_step.from_hour >= 0) p.generation_rent_factor = plan.cloud->generation_step.factor;
+  if (plan.cloud && plan.cloud->generation_step.from_hour >= 0)
+    p.generation_rent_factor = plan.cloud->generation_step.factor;
   const bool reserved_steps = plan.cloud && plan.reserved_instances > 0 && p.generation_rent_factor != 1.0;
   const bool resale_steps = owned_nodes(plan) > 0 && plan.onprem->resale_step.active();
   if (!reserved_steps && !resale_steps) return;

@@ -69,7 +69,8 @@ std::size_t TraceTableBuilder::rows() const { return owned_->submit_h.size(); }
 
 void TraceTableBuilder::reserve(std::size_t rows) {
   Owned& o = *owned_;
-  for (auto* column : {&o.submit_h, &o.duration_h, &o.checkpoint_h, &o.max_wait_h, &o.deadline_h}) column->reserve(rows);
+  for (auto* column : {&o.submit_h, &o.duration_h, &o.checkpoint_h, &o.max_wait_h, &o.deadline_h})
+    column->reserve(rows);
   o.gpus.reserve(rows);
   o.gpu_type.reserve(rows);
   o.job_class.reserve(rows);

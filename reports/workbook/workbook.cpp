@@ -257,10 +257,13 @@ void write_inputs(lxw_workbook* wb, Sheet sheet, const Json& report, const Forma
     }
     if (report.at("next_generation").contains("arrival_month_over_paths")) {
       const Json& o = report.at("next_generation").at("arrival_month_over_paths");
-      for (const char* key : {"paths", "mean", "p5", "p50", "p95", "share_inside_horizon"}) {
+      const std::pair<const char*, const char*> figures[] = {{"paths", "paths"}, {"mean", "month"},
+                                                              {"p5", "month"},    {"p50", "month"},
+                                                              {"p95", "month"},   {"share_inside_horizon", "fraction"}};
+      for (const auto& [key, unit] : figures) {
         sheet.str(row, 0, std::string("arrival month over the paths: ") + key);
         sheet.value(row, 1, o.at(key));
-        sheet.str(row, 2, std::string(key) == "share_inside_horizon" ? "fraction" : std::string(key) == "paths" ? "paths" : "month");
+        sheet.str(row, 2, unit);
         ++row;
       }
     }
