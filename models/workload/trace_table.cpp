@@ -143,7 +143,7 @@ struct TracePart {
       if (stop == nullptr) stop = end;
       std::string_view text(at, static_cast<std::size_t>(stop - at));
       if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-      at = stop + 1;
+      at = stop == end ? end : stop + 1;
       if (!text.empty()) row(text, line);
     }
   }
