@@ -627,17 +627,25 @@ void check_site_capacity(const OnPremSpec& o, const Plan& p, const std::string& 
                                  p.name, earliest, site.energized_month));
 }
 
-// Commitments are priced by the hourly fluid model (deterministic and Monte Carlo); the
-// discrete-event replay does not yet hold jobs in a block's window (docs/des.md).
+// Commitments and a refresh are priced by the hourly fluid model (deterministic and Monte Carlo);
+// the discrete-event replay does not yet hold jobs in a block's window, nor move jobs to a new
+// fleet (docs/des.md).
 void check_commitments_are_hourly(const Scenario& s) {
   if (!s.jobs) return;
-  for (std::size_t i = 0; i < s.plans.size(); ++i)
+  for (std::size_t i = 0; i < s.plans.size(); ++i) {
+    if (s.plans[i].refresh)
+      throw InputError(s.file, "/plans/" + std::to_string(i) + "/refresh",
+                       fmt::format("plan \"{}\" refreshes its fleet, which only the hourly model prices: the "
+                                   "discrete-event replay of a \"jobs\" scenario does not yet; give the scenario a "
+                                   "\"workload\" instead of \"jobs\"",
+                                   s.plans[i].name));
     if (!s.plans[i].commitments.empty())
       throw InputError(s.file, "/plans/" + std::to_string(i) + "/commitments",
                        fmt::format("plan \"{}\" has commitments, which only the hourly model prices: the "
                                    "discrete-event replay of a \"jobs\" scenario does not yet; give the scenario a "
                                    "\"workload\" instead of \"jobs\"",
                                    s.plans[i].name));
+  }
 }
 
 // What the hourly fluid model's paths (`run --paths` without jobs, `uncertain`, sweeps) cannot do:
@@ -703,6 +711,83 @@ void check_venue_runs(const Scenario& s) {
                                      "not run yet (it runs on-demand venues; spot there is the plan's spot_share): "
                                      "make it \"on_demand\", or drop the \"jobs\" section",
                                      s.plans[i].name, s.plans[i].venues[v].name));
+}
+
+void resolve_successor(NextGenerationSpec& g, JsonObjectReader& r, Resolver& resolver) {
+  const std::string pointer = r.pointer_of("successor_server");
+  g.successor_server = resolver.resolve<ServerModel>("server", r.value("successor_server"), pointer, parse_server);
+  g.successor_gpu = resolve_gpu(resolver, r, g.successor_server->gpu_model, pointer);
+}
+
+// Gives each refreshing plan its successor and refresh month, and checks the successor fleet fits
+// the site (power cap, racks) as the old one must.
+void fill_refreshes(Scenario& s) {
+  for (std::size_t i = 0; i < s.plans.size(); ++i) {
+    Plan& p = s.plans[i];
+    if (!p.refresh) continue;
+    const std::string pointer = "/plans/" + std::to_string(i) + "/refresh";
+    if (!s.next_generation || !s.next_generation->successor_server)
+      throw InputError(s.file, s.next_generation ? "/next_generation" : pointer,
+                       fmt::format("plan \"{}\" refreshes its fleet with the next generation's server: expected "
+                                   "next_generation.successor_server (a catalog server id){}",
+                                   p.name, s.next_generation ? "" : ", and the scenario has no next_generation"));
+    const NextGenerationSpec& g = *s.next_generation;
+    const OnPremSpec& o = *p.onprem;
+    if (o.server.gpu_model != g.predecessor_gpu)
+      throw InputError(s.file, pointer,
+                       fmt::format("plan \"{}\" owns {} GPUs, not the predecessor \"{}\" the next generation "
+                                   "replaces: only a predecessor fleet is refreshed",
+                                   p.name, o.server.gpu_model, g.predecessor_gpu));
+    PlanRefresh& f = *p.refresh;
+    f.server = *g.successor_server;
+    f.gpu = g.successor_gpu;
+    f.month = f.month_for(g.arrival_month, o.planned_delivery_month());
+    const double it_kw = f.nodes * f.server.peak_kw;
+    if (o.site.power_cap_mw && it_kw > *o.site.power_cap_mw * 1000.0)
+      throw InputError(s.file, pointer + (f.nodes_as_written ? "/nodes" : ""),
+                       fmt::format("plan \"{}\" refreshes to {} nodes x {} kW = {:.1f} kW of IT load; the site "
+                                   "feeds {} MW: at most {} successor nodes fit",
+                                   p.name, f.nodes, f.server.peak_kw, it_kw, *o.site.power_cap_mw,
+                                   static_cast<long>(std::floor(*o.site.power_cap_mw * 1000.0 / f.server.peak_kw))));
+    try {
+      nodes_per_rack(o.cooling.rack_limit_kw, f.server.peak_kw);
+    } catch (const ModelError& e) {
+      throw InputError(s.file, pointer, fmt::format("the successor server: {}", e.what()));
+    }
+    p.resolved["refresh"] = {{"months_after_arrival", f.months_after_arrival},
+                             {"nodes", f.nodes},
+                             {"month", f.month},
+                             {"server", to_json(f.server)},
+                             {"gpu", to_json(f.gpu)}};
+  }
+}
+
+// A plan's "refresh" (models/next_generation/refresh.hpp). The successor is filled in once
+// next_generation is read (fill_refreshes). What a refresh is not modelled with yet is refused,
+// naming the field in the way.
+PlanRefresh parse_refresh(JsonObjectReader& r, const Plan& p) {
+  JsonObjectReader fr = r.object("refresh");
+  PlanRefresh f;
+  f.months_after_arrival = static_cast<int>(fr.integer("months_after_arrival", 0, limits::kMaxArrivalMonth));
+  if (fr.has("nodes")) f.nodes_as_written = static_cast<int>(fr.integer("nodes", 1, limits::kMaxNodes));
+  fr.finish();
+  f.nodes = f.nodes_as_written.value_or(p.onprem_nodes);
+  auto refuse = [&](const std::string& why) {
+    throw InputError(r.file(), r.pointer_of("refresh"), fmt::format("plan \"{}\" refreshes its fleet: {}", p.name, why));
+  };
+  if (!p.onprem || p.onprem_nodes < 1) refuse("it needs owned nodes (onprem_nodes >= 1) to sell");
+  const OnPremSpec& o = *p.onprem;
+  if (o.financing.kind == Financing::Kind::lease)
+    refuse("a leased fleet is handed back, not sold: finance it with cash or a loan, or remove \"refresh\"");
+  if (o.procurement) refuse("not modelled with onprem.procurement yet: give a purchase_month, or remove \"refresh\"");
+  if (o.spares) refuse("not modelled with onprem.spares yet: remove the spares or \"refresh\"");
+  if (o.failures.afr_per_year > 0.0)
+    refuse("not modelled with node failures yet (the Monte Carlo's failure draws follow one fleet): set "
+           "onprem.failures.afr_per_year to 0, or remove \"refresh\"");
+  if (o.book_method != BookMethod::straight_line || o.tax_depreciation)
+    refuse("not modelled with the depreciation views yet (their yearly tables follow one fleet): use the "
+           "straight line without onprem.depreciation.tax, or remove \"refresh\"");
+  return f;
 }
 
 Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_cloud, Resolver& resolver, const Date& start,
@@ -804,6 +889,7 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
   // The venue stepper does not take committed capacity yet (docs/scenario.md).
   if (!p.venues.empty() && !p.commitments.empty())
     r.fail("commitments", "no commitments in a plan with \"venues\" (not modelled together yet)", &r.value("commitments"));
+  if (r.has("refresh")) p.refresh = parse_refresh(r, p);
   r.finish();
 
   p.resolved = {{"name", p.name},
@@ -956,8 +1042,13 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
     JsonObjectReader nr = r.object("next_generation");
     s.next_generation = parse_next_generation(nr);
     apply_next_generation(*s.next_generation, file, s.plans);
+    if (!s.next_generation->successor_server_ref.is_null()) {
+      JsonObjectReader sr(r.value("next_generation"), file, "/next_generation");
+      resolve_successor(*s.next_generation, sr, resolver);
+    }
   }
   r.allow("next_generation");
+  fill_refreshes(s);
   const std::string baseline = r.string_or("baseline", s.plans.front().name);
   const auto it = std::find_if(s.plans.begin(), s.plans.end(), [&](const Plan& p) { return p.name == baseline; });
   if (it == s.plans.end())

@@ -20,6 +20,7 @@
 #include "models/finding.hpp"
 #include "models/next_generation/generation_step.hpp"
 #include "models/next_generation/next_generation_spec.hpp"
+#include "models/next_generation/refresh.hpp"
 #include "models/workload/job_workload.hpp"
 #include "models/site/power.hpp"
 #include "models/site/site_capacity.hpp"
@@ -164,6 +165,8 @@ struct Plan {
   SchedulingSpec scheduling;  // the discrete-event replay's queue settings (docs/des.md)
   std::optional<OnPremSpec> onprem;  // present when onprem_nodes > 0 or the kind is not cloud
   std::optional<CloudSpec> cloud;    // present unless the kind is onprem
+  // Sell the owned nodes and buy the next generation's (models/next_generation/refresh.hpp).
+  std::optional<PlanRefresh> refresh;
   // Where the overflow after reserved goes, in order (models/venues/cloud_venue.hpp); empty =
   // the cloud offer's on-demand with spot_share on spot, as before venues existed.
   std::vector<CloudVenue> venues;

@@ -30,9 +30,9 @@ namespace {
 ArrivalDraw triangular(double low, double mode, double high) {
   ArrivalDraw a;
   a.drawn = 1;
-  a.low = low;
-  a.mode = mode;
-  a.high = high;
+  a.low_months = low;
+  a.mode_months = mode;
+  a.high_months = high;
   return a;
 }
 
@@ -77,7 +77,7 @@ TEST_CASE("next generation: the drawn arrival month by hand") {
   ArrivalDraw l;
   l.drawn = 1;
   l.lognormal = 1;
-  l.median = 9.0;
+  l.median_months = 9.0;
   l.sigma = 0.5;
   CHECK(planned_arrival_month(l) == 9);
 }

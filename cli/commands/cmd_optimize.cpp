@@ -41,6 +41,7 @@ struct OptimizeOptions {
   std::string reserved;
   std::string spares;
   std::string commitment;
+  std::string refresh_months;
   bool nodes_given = false;
   std::string plan;
   std::string risk = "mean";
@@ -53,6 +54,11 @@ struct OptimizeOptions {
   bool quiet = false;
 };
 
+// "k months after the arrival" or "never" (no refresh inside the horizon).
+std::string refresh_months_words(const Json& k) {
+  return k.is_null() ? std::string("never") : fmt::format("+{} mo", k.get<long>());
+}
+
 std::string sizing_console(const Json& sizing) {
   std::string out = fmt::format("sizing \"{}\" vs \"{}\" ({} paths, seed {}):\n", sizing.at("plan").get<std::string>(),
                                 sizing.at("baseline").get<std::string>(), sizing.at("paths").get<long>(),
@@ -63,13 +69,17 @@ std::string sizing_console(const Json& sizing) {
       commitment.is_null() ? std::string()
                            : sizing.at("grid").at("pointer_commitment").get<std::string>().substr(
                                  sizing.at("grid").at("pointer_commitment").get<std::string>().rfind('/') + 1);
-  const Json& rows = commitment.is_null() ? sizing.at("curve") : sizing.at("points");
-  out += fmt::format("  {:>6} {:>9} {:>12} {:>16} {:>16} {:>16} {:>16} {:>8}\n", "nodes", "reserved", size_unit,
-                     "NPV mean", "NPV P90", "NPV CVaR95", "saving mean", "P(save)");
+  const bool refresh_sized = !sizing.at("grid").at("refresh_months_after_arrival").is_null();
+  const Json& rows = commitment.is_null() && !refresh_sized ? sizing.at("curve") : sizing.at("points");
+  out += fmt::format("  {:>6} {:>9} {:>12}{} {:>16} {:>16} {:>16} {:>16} {:>8}\n", "nodes", "reserved", size_unit,
+                     refresh_sized ? fmt::format(" {:>9}", "refresh k") : "", "NPV mean", "NPV P90", "NPV CVaR95",
+                     "saving mean", "P(save)");
   for (const auto& p : rows)
-    out += fmt::format("  {:>6} {:>9} {:>12} {:>16} {:>16} {:>16} {:>16} {:>8.3f}\n", p.at("nodes").get<long>(),
+    out += fmt::format("  {:>6} {:>9} {:>12}{} {:>16} {:>16} {:>16} {:>16} {:>8.3f}\n", p.at("nodes").get<long>(),
                        p.at("reserved_instances").get<long>(),
                        p.contains("commitment_size") ? std::to_string(p.at("commitment_size").get<long>()) : "",
+                       refresh_sized ? fmt::format(" {:>9}", refresh_months_words(p.at("refresh_months_after_arrival")))
+                                     : "",
                        format_usd(p.at("npv_mean_usd")), format_usd(p.at("npv_p90_usd")),
                        format_usd(p.at("npv_cvar95_usd")), format_usd(p.at("saving_mean_usd")),
                        p.at("probability_saving").get<double>());
@@ -78,11 +88,13 @@ std::string sizing_console(const Json& sizing) {
                        cap.get<long>());
   for (const char* measure : kRiskMeasures) {
     const Json& b = sizing.at("best").at(measure);
-    out += fmt::format("  best N by {:<6}: {} (reserved {}{}), within 1%: {}..{}\n", measure, b.at("nodes").get<long>(),
-                       b.at("reserved_instances").get<long>(),
+    out += fmt::format("  best N by {:<6}: {} (reserved {}{}{}), within 1%: {}..{}\n", measure,
+                       b.at("nodes").get<long>(), b.at("reserved_instances").get<long>(),
                        commitment.is_null() ? std::string()
                                             : fmt::format(", {} {} {}", commitment.get<std::string>(),
                                                           b.at("commitment_size").get<long>(), size_unit),
+                       refresh_sized ? ", refresh " + refresh_months_words(b.at("refresh_months_after_arrival"))
+                                     : std::string(),
                        b.at("within_1pct_min_nodes").get<long>(), b.at("within_1pct_max_nodes").get<long>());
   }
   return out;
@@ -182,6 +194,7 @@ int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
   s.nodes = parse_int_range(o.nodes, "--nodes");
   if (!o.reserved.empty()) s.reserved = parse_int_range(o.reserved, "--reserved");
   if (!o.commitment.empty()) s.commitment = parse_commitment_range(o.commitment, "--commitment");
+  if (!o.refresh_months.empty()) s.refresh_months = parse_int_range(o.refresh_months, "--refresh-months");
   s.risk = o.risk;
   s.paths = o.paths;
   s.seed = o.seed;
@@ -230,6 +243,10 @@ void setup_optimize(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--commitment", opts->commitment,
                   "Also size one of the plan's commitments jointly with the nodes, NAME=FROM:TO[:STEP]: a capacity "
                   "block's instances, a take-or-pay's GPUs or a savings plan's USD per hour (from 1)");
+  cmd->add_option("--refresh-months", opts->refresh_months,
+                  "Also choose when the plan's refresh happens, FROM:TO[:STEP] months after the next generation "
+                  "arrives (its refresh.months_after_arrival), jointly with the nodes; \"never\" (keeping the old "
+                  "fleet) is evaluated beside them on the same paths");
   cmd->add_option("--spares", opts->spares,
                   "Size the plan's hot spares instead, FROM:TO[:STEP] spares at its own node count, in the "
                   "discrete-event replay (the only model where a spare takes a failed node's place): needs \"jobs\" "

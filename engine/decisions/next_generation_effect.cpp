@@ -10,6 +10,7 @@ Scenario without_next_generation(const Scenario& scenario) {
   for (Plan& p : s.plans) {
     if (p.cloud) p.cloud->generation_step = {};
     if (p.onprem) p.onprem->resale_step = {};
+    p.refresh.reset();  // no successor to refresh to
   }
   return s;
 }

@@ -202,6 +202,17 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
     r.commitment_values = o.commitment->sizes.values();
   }
 
+  if (o.refresh_months) {
+    if (!plan.refresh)
+      throw InputError("", "--refresh-months",
+                       fmt::format("plan \"{}\" has no \"refresh\" to choose the month of (docs/scenario.md)", plan.name));
+    r.refresh_pointer = plan_pointer + "/refresh/months_after_arrival";
+    r.refresh_values = o.refresh_months->values();
+    // k = H puts the refresh at or past the horizon's end on every path: no refresh.
+    std::erase_if(r.refresh_values, [&](long v) { return v >= s.horizon_months; });
+    r.refresh_values.push_back(s.horizon_months);
+  }
+
   // The sized plan alone, over the grid.
   const Json plan_doc = single_plan_document(doc, plan, k, o.reserved.has_value());
   Json fields = Json::array({{{"pointer", "/plans/0/onprem_nodes"}, {"values", r.node_values}}});
@@ -209,6 +220,9 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
   if (o.commitment)
     fields.push_back({{"pointer", "/plans/0" + r.commitment_pointer.substr(plan_pointer.size())},
                       {"values", r.commitment_values}});
+  if (o.refresh_months)
+    fields.push_back({{"pointer", "/plans/0" + r.refresh_pointer.substr(plan_pointer.size())},
+                      {"values", r.refresh_values}});
   SweepInputs in;
   try {
     in = grid_inputs(plan_doc, file, dir, catalog_dir, r.paths, r.seed, fields);
@@ -219,7 +233,10 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
   // All points are prepared at once (no blocks): the memory cap applies to the whole range.
   check_sweep_size(estimate_sweep_size(points, r.paths, 1, in.base.horizon_hours(), points,
                                        typical_prepared_point_bytes(in.base.horizon_hours())),
-                   o.commitment ? "--nodes/--commitment" : o.reserved ? "--nodes/--reserved" : "--nodes");
+                   o.refresh_months ? "--nodes/--refresh-months"
+                   : o.commitment   ? "--nodes/--commitment"
+                   : o.reserved     ? "--nodes/--reserved"
+                                    : "--nodes");
   std::vector<SweepPointValues> values;
   try {
     values = evaluate_grid_points_over_ranks(in, {0, points}, r.backend, o.threads, o.split_over_processes, o.progress);
@@ -246,8 +263,13 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
   for (const auto& v : values) {
     SizingPoint pt;
     pt.nodes = std::lround(v.grid_values[0]);
-    pt.reserved_instances = o.reserved ? std::lround(v.grid_values[1]) : plan.reserved_instances;
-    if (o.commitment) pt.commitment_size = std::lround(v.grid_values.back());
+    std::size_t field = 1;
+    pt.reserved_instances = o.reserved ? std::lround(v.grid_values[field++]) : plan.reserved_instances;
+    if (o.commitment) pt.commitment_size = std::lround(v.grid_values[field++]);
+    if (o.refresh_months) {
+      const long k = std::lround(v.grid_values[field++]);
+      if (k < s.horizon_months) pt.refresh_months_after_arrival = k;
+    }
     pt.deterministic_npv_usd = v.deterministic_npv_usd[0];
     pt.npv_usd = summarize(v.npv_usd[0]);
     std::vector<double> saving(v.npv_usd[0].size());

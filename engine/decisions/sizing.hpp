@@ -62,6 +62,9 @@ struct SizingOptions {
   IntRange nodes{0, 64, 1};
   std::optional<IntRange> reserved; // reserved instances, jointly with N
   std::optional<CommitmentRange> commitment;  // jointly with N (and R)
+  // The refresh's months_after_arrival (`--refresh-months`), jointly with the rest; "never" (no
+  // refresh inside the horizon) is evaluated beside the range, on the same paths.
+  std::optional<IntRange> refresh_months;
   std::string risk = "mean";        // the measure the recommendation uses: mean, p90, cvar95
   std::optional<long> paths;        // default: the scenario's monte_carlo.paths
   std::optional<std::uint64_t> seed;
@@ -78,6 +81,7 @@ struct SizingPoint {
   long nodes = 0;
   long reserved_instances = 0;
   long commitment_size = 0;         // with --commitment: the value of its size field
+  std::optional<long> refresh_months_after_arrival;  // with --refresh-months: k, nullopt = never
   double deterministic_npv_usd = 0.0;
   Summary npv_usd;
   Summary saving_usd;               // vs the baseline, paired per path
@@ -108,6 +112,8 @@ struct SizingResult {
   std::string commitment_field;
   std::string commitment_pointer;
   std::vector<long> commitment_values;
+  std::string refresh_pointer;                // with --refresh-months: the plan's months_after_arrival
+  std::vector<long> refresh_values;           // k, then the horizon's months for "never"
   std::vector<SizingPoint> points;    // N slowest, then R
   Summary baseline_npv_usd;
   std::vector<SizingBest> best;       // mean, p90, cvar95

@@ -39,7 +39,11 @@ double book_embodied_carbon(const OnPremSpec& o, double nodes, int p, int horizo
   return booked_kg;
 }
 
-OwnershipSummary book_ownership_costs(const OnPremSpec& o, const OwnershipTerms& t, int horizon_months,
+namespace {
+
+// The fleet's costs from its delivery to horizon_months, when it is sold (the horizon's end, or
+// OwnershipTerms::sold_month).
+OwnershipSummary book_ownership_until(const OnPremSpec& o, const OwnershipTerms& t, int horizon_months,
                                       Ledger& ledger) {
   OwnershipSummary summary;
   summary.depreciation_usd_by_month.assign(horizon_months, 0.0);
@@ -98,14 +102,27 @@ OwnershipSummary book_ownership_costs(const OnPremSpec& o, const OwnershipTerms&
     const double age_years = (horizon_months - p) / 12.0;
     const double value_usd = n * o.resale_base_per_node_usd();
     fleet.sold_cost_usd = value_usd;
-    // Sold in the last month: a next generation that arrived by then has stepped the resale curve.
+    // Sold in the last month: a next generation that arrived by then has stepped the resale curve
+    // (sold early, at the start of the sale month: one arriving that month has).
+    const int step_month = t.sold_month ? horizon_months : horizon_months - 1;
     fleet.sale_price_usd = residual_value_usd(value_usd, o.resale_decline_per_year, age_years) *
-                           o.resale_step.at(static_cast<long>(horizon_months - 1) * kHoursPerMonth);
+                           o.resale_step.at(static_cast<long>(step_month) * kHoursPerMonth);
+    summary.sale_usd = fleet.sale_price_usd;
     ledger.add(horizon_months - 1, Category::residual, -fleet.sale_price_usd, Timing::end_of_month);
   }
   summary.depreciation = book_depreciation(o, fleet, p, horizon_months, ledger);
   summary.depreciation_usd_by_month = summary.depreciation.book_usd_by_month;
   summary.depreciation_total_usd = summary.depreciation.book_total_usd;
+  return summary;
+}
+
+}  // namespace
+
+OwnershipSummary book_ownership_costs(const OnPremSpec& o, const OwnershipTerms& t, int ledger_months,
+                                      Ledger& ledger) {
+  OwnershipSummary summary = book_ownership_until(o, t, t.sold_month.value_or(ledger_months), ledger);
+  summary.depreciation_usd_by_month.resize(ledger_months, 0.0);
+  summary.depreciation.book_usd_by_month.resize(ledger_months, 0.0);
   return summary;
 }
 

@@ -11,6 +11,8 @@
 //   staff        = (fixed_fte share + fte_per_node N) x usd_per_fte_year / 12 x (1+e)^(m/12), from p
 //   residual     = -N (server + network + storage) (1 - decline)^((H - p)/12), end of month H-1,
 //                  x the next generation's resale step when it arrives before month H
+// A fleet sold early at month r (OwnershipTerms::sold_month) has H = r above, its resale step
+// taken at month r itself (sold at the start of r: a successor arriving in month r has priced it).
 //   depreciation = (N capex_node + room_capex) (1 - salvage_fraction) / (12 life_years) per month,
 //                  for life_years from p; tax_shield = -tax_rate x depreciation (when enabled);
 //                  the book method and the tax view are engine/ledger/depreciation_booking.hpp
@@ -39,6 +41,10 @@ struct OwnershipTerms {
   double fleet_cost_share = 1.0;    // share of the fleet's own costs (fixed FTEs, room capex) booked:
                                     // 1 / N for one node's share of an N-node fleet
   std::optional<int> delivery_month;  // a path's draw; absent: OnPremSpec::planned_delivery_month()
+  // Sold at the start of this month (a refresh, models/next_generation/refresh.hpp) instead of at
+  // the horizon's end: every cost runs to the month before, the residual is valued at the sale
+  // month's resale step and the loan's balance is repaid with it. Must be past the delivery.
+  std::optional<int> sold_month;
 };
 
 struct OwnershipSummary {
@@ -49,6 +55,7 @@ struct OwnershipSummary {
   int delivery_month = 0;
   double deposit_usd = 0.0;        // paid at the order (procurement)
   double embodied_co2_kg = 0.0;    // amortised inside the horizon (models/site/carbon.hpp)
+  double sale_usd = 0.0;           // the residual: what the fleet sells for (0 when not sold)
 };
 
 OwnershipSummary book_ownership_costs(const OnPremSpec& onprem, const OwnershipTerms& terms,

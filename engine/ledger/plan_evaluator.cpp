@@ -90,7 +90,12 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   r.ledger = Ledger(months);
   r.peak_facility_kw_by_month.assign(months, 0.0);
 
-  const FleetParams fleet = fleet_params(plan, options.cloud_price_multiplier);
+  const FleetParams fleet_before = fleet_params(plan, options.cloud_price_multiplier);
+  // A refresh inside the horizon swaps the fleet from its month on (engine/ledger/refresh_booking.hpp).
+  const long refresh_hour = plan.refresh && plan.onprem_nodes > 0 && plan.refresh->month < months
+                                ? static_cast<long>(plan.refresh->month) * kHoursPerMonth
+                                : hours;
+  const FleetParams fleet_after = plan.refresh ? refreshed_fleet_params(fleet_before, *plan.refresh) : fleet_before;
   const int nodes = plan.onprem ? plan.onprem_nodes : 0;
   const long nodes_from_hour =
       plan.onprem ? std::min<long>(static_cast<long>(plan.onprem->planned_delivery_month()) * kHoursPerMonth, hours)
@@ -124,9 +129,11 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   double backlog = 0.0;
   for (long h = 0; h < hours; ++h) {
     const int m = month_of_hour(h);
+    const bool refreshed = h >= refresh_hour;
+    const FleetParams& fleet = refreshed ? fleet_after : fleet_before;
     HourInputs in;
     in.demand_gpus = demand_gpus[h];
-    in.nodes_up = h >= nodes_from_hour ? nodes : 0.0;
+    in.nodes_up = h >= nodes_from_hour ? (refreshed ? plan.refresh->nodes : nodes) : 0.0;
     if (in.nodes_up > 0.0) in.idle_nodes = plan.onprem->spare_nodes();
     if (plan.onprem) {
       in.work_rate = site[h].work_rate;
@@ -196,8 +203,15 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   if (plan.onprem && nodes > 0) {
     const auto& o = *plan.onprem;
     r.facility = facility_figures(o, owned_nodes(plan));
-    const OwnershipSummary own = book_ownership_costs(o, {owned_nodes(plan), static_cast<double>(r.facility.racks), 1.0, std::nullopt},
-                                                      months, r.ledger);
+    OwnershipSummary own;
+    if (plan.refresh) {
+      RefreshFigures figures;
+      own = book_refreshed_ownership(plan, r.facility.racks, months, r.ledger, figures);
+      r.refresh = figures;
+    } else {
+      own = book_ownership_costs(o, {owned_nodes(plan), static_cast<double>(r.facility.racks), 1.0, std::nullopt},
+                                 months, r.ledger);
+    }
     r.depreciation_usd_by_month = own.depreciation_usd_by_month;
     r.depreciation_total_usd = own.depreciation_total_usd;
     r.depreciation_views = opted_in_views(o, own);

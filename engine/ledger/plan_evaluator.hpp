@@ -12,6 +12,7 @@
 #include "engine/ledger/hourly_model.hpp"
 #include "engine/ledger/ledger.hpp"
 #include "engine/ledger/ownership_costs.hpp"
+#include "engine/ledger/refresh_booking.hpp"
 #include "engine/ledger/venue_hour.hpp"
 #include "models/scenario.hpp"
 
@@ -106,6 +107,7 @@ struct PlanResult {
   std::optional<GoodputFigures> goodput;
   std::vector<VenueFigures> venues;  // a plan with venues: one per venue, in order
   std::vector<CommitmentFigures> commitments;  // one per instrument of the plan, in its order
+  std::optional<RefreshFigures> refresh;       // a plan with `refresh` (engine/ledger/refresh_booking.hpp)
 };
 
 // The figures of one delivery month (the deterministic run: the planned month).

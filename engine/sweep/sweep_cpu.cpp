@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cmath>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -53,6 +54,7 @@ struct PathTiles {
   std::vector<int> first_failure;
   std::vector<int> failures;
   std::vector<int> arrival;  // the drawn next generation's month on the path (sweep_arrival_month)
+  std::vector<int> refresh;  // the month a plan's refresh swaps its fleet on the path (sweep_refresh_month)
   std::vector<char> spot_random;
   std::vector<double> npv;
   std::vector<double> total;
@@ -324,10 +326,18 @@ struct MonthDraws {
   int spot_hours = 0;
 };
 
-// One plan's month on one path: its inputs from the point's series and the month's draws.
+// One plan's month on one path: its inputs from the point's series and the month's draws. From
+// its refresh month on, the plan steps with the successor's fleet (`stepped`).
 TCO_SWEEP_INLINE void plan_month_on_path(const SweepPointHeader& pt, const SweepPlanParams& p, int j, const double* data,
                                          std::uint32_t path, int m, long h0, int n, const double* growth,
                                          MonthDraws& draws, PathTiles& t) {
+  const bool refreshed = m >= t.refresh[j];
+  std::optional<SweepPlanParams> successor;
+  if (refreshed) {
+    successor = p;
+    successor->fleet = p.refreshed_fleet;
+  }
+  const SweepPlanParams& stepped = refreshed ? *successor : p;
   const std::uint64_t seed = pt.seed;
   MonthInputs a;
   a.demand = data + pt.demand_offset + h0;
@@ -337,7 +347,7 @@ TCO_SWEEP_INLINE void plan_month_on_path(const SweepPointHeader& pt, const Sweep
   a.on_demand_process = price_process_step(p.on_demand_process, seed, path, kPriceKindOnDemand, m, t.on_demand_log[j]);
   a.spot_process = price_process_step(p.spot_process, seed, path, kPriceKindSpot, m, t.spot_log[j]);
   a.generation = sweep_generation_factor(p, t.arrival[j], m);
-  const double nodes = h0 >= p.nodes_from_hour ? p.nodes : 0.0;
+  const double nodes = h0 >= p.nodes_from_hour ? (refreshed ? p.refreshed_nodes : p.nodes) : 0.0;
   if (t.failures[j] > 0 && nodes > 0.0) {
     fill_nodes_up(t.failure.data() + t.failure_offset[j], t.failures[j], p.repair_h, nodes, h0, n, t.first_failure[j],
                   t.down, t.nodes);
@@ -387,7 +397,7 @@ TCO_SWEEP_INLINE void plan_month_on_path(const SweepPointHeader& pt, const Sweep
   }
   double usd = 0.0;
   double peak_kw = 0.0;
-  plan_month(p, a, n, nodes == 0.0, t.backlog[j], t, usd, peak_kw);
+  plan_month(stepped, a, n, nodes == 0.0, t.backlog[j], t, usd, peak_kw);
   const double month_usd = sweep_month_usd(p, data, m, usd, peak_kw);
   t.npv[j] += month_usd * data[pt.discount_offset + m];
   t.total[j] += month_usd;
@@ -447,6 +457,7 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
       t.first_failure[j] = 0;
       t.failures[j] = 0;
       t.arrival[j] = sweep_arrival_month(p, pt.seed, path);
+      t.refresh[j] = sweep_refresh_month(p, t.arrival[j]);
       if (p.venue_count > 0) {  // hour by hour: each hour's venues depend on the hour before
         const SweepPathResult whole = sweep_plan_path(pt, p, data, path, t.point_scratch.data());
         if (whole.status != kSweepOk) return whole.status;
@@ -513,6 +524,7 @@ std::unique_ptr<PathTiles> make_tiles(const SweepChunk& chunk) {
   t->first_failure.assign(plans, 0);
   t->failures.assign(plans, 0);
   t->arrival.assign(plans, 0);
+  t->refresh.assign(plans, 0);
   t->spot_random.assign(plans, 0);
   t->npv.assign(plans, 0.0);
   t->total.assign(plans, 0.0);

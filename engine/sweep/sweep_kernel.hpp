@@ -25,6 +25,8 @@
 //   next generation  with a drawn arrival month a_p (models/next_generation/arrival_draw.hpp), the
 //                  cloud section's on-demand and spot prices x the step from month a_p on, and the
 //                  fixed flows (reserved terms, residual) those of arrival month min(a_p, months)
+//   refresh        from the month r of a plan's refresh (r = max(a_p + k, p + 1) with a drawn
+//                  arrival) the successor's fleet and node count step the hours
 //   venues         venue i of a plan has capacity in hour h when
 //                  u(venue_availability, i, h) < availability_i (its own uniform per hour)
 //   failures       node i (entity i): E_k = -ln u(failure, i, k); hazard rate
@@ -45,6 +47,7 @@
 #include "engine/ledger/venue_step.hpp"
 #include "core/random/random.hpp"
 #include "models/next_generation/arrival_draw.hpp"
+#include "models/next_generation/refresh.hpp"
 #include "models/price_path/price_process.hpp"
 #include "models/site/ambient.hpp"
 #include "models/site/cooling.hpp"
@@ -116,6 +119,14 @@ struct SweepPlanParams {
   double generation_rent_factor = 1.0;     // on-demand and spot x this from the arrival month on
   long fixed_npv_by_arrival_offset = -1;   // [months + 1]
   long fixed_total_by_arrival_offset = -1;
+  // a refresh (models/next_generation/refresh.hpp): from month r on the plan steps with
+  // refreshed_fleet and refreshed_nodes; r = max(a_p + k, p + 1) on a path with a drawn arrival
+  // a_p, else refresh_month. Its fixed flows are those of the path's arrival month (above).
+  int refresh_after_arrival_months = -1;  // k; -1: no refresh
+  int refresh_month = 0;                  // r at the scenario's fixed arrival month
+  int delivery_month = 0;                 // p
+  FleetParams refreshed_fleet;
+  double refreshed_nodes = 0.0;
 
   bool operator==(const SweepPlanParams&) const = default;
 };
@@ -276,9 +287,9 @@ TCO_HD double sweep_outcome_usd(const SweepPlanParams& p, const HourOutcome& o) 
 }
 
 template <typename Divide = PlainDivision>
-TCO_HD double sweep_hour_usd(const SweepPlanParams& p, const HourInputs& in, double& backlog_gpu_hours,
-                             double& facility_kw, Divide divide = {}) {
-  const HourOutcome o = step_hour(p.fleet, in, backlog_gpu_hours, divide);
+TCO_HD double sweep_hour_usd(const SweepPlanParams& p, const FleetParams& fleet, const HourInputs& in,
+                             double& backlog_gpu_hours, double& facility_kw, Divide divide = {}) {
+  const HourOutcome o = step_hour(fleet, in, backlog_gpu_hours, divide);
   backlog_gpu_hours = o.backlog_gpu_hours;
   facility_kw = o.facility_kw;
   return sweep_outcome_usd(p, o);
@@ -296,10 +307,10 @@ struct VenueHourPrices {
 };
 
 template <typename Divide = PlainDivision>
-TCO_HD HourOutcome sweep_venue_hour(const SweepPlanParams& p, const HourInputs& in, double backlog_gpu_hours,
-                                    const VenueHourPrices& prices, std::uint64_t seed, std::uint32_t path, long hour,
-                                    double* held, Divide divide = {}) {
-  FleetParams onprem_only = p.fleet;
+TCO_HD HourOutcome sweep_venue_hour(const SweepPlanParams& p, const FleetParams& fleet, const HourInputs& in,
+                                    double backlog_gpu_hours, const VenueHourPrices& prices, std::uint64_t seed,
+                                    std::uint32_t path, long hour, double* held, Divide divide = {}) {
+  FleetParams onprem_only = fleet;
   onprem_only.bursts = 0;
   HourOutcome out = step_hour(onprem_only, in, backlog_gpu_hours, divide);
   const double overflow = out.backlog_gpu_hours;
@@ -349,6 +360,13 @@ TCO_HD double sweep_generation_factor(const SweepPlanParams& p, int arrival_mont
   return p.arrival.drawn && m >= arrival_month ? p.generation_rent_factor : 1.0;
 }
 
+// The month the plan's refresh swaps its fleet on the path (past every horizon without one).
+TCO_HD int sweep_refresh_month(const SweepPlanParams& p, int arrival_month) {
+  if (p.refresh_after_arrival_months < 0) return 1 << 30;
+  return p.arrival.drawn ? refresh_month_for(arrival_month, p.refresh_after_arrival_months, p.delivery_month)
+                         : p.refresh_month;
+}
+
 // Adds the plan's fixed flows (those of the path's arrival month when they depend on it).
 TCO_HD void sweep_add_fixed(const SweepPlanParams& p, const double* data, int months, int arrival_month,
                             double& npv_usd, double& total_usd) {
@@ -394,7 +412,10 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
   double venue_held[kMaxVenuesPerPlan] = {};
   double on_demand_log = 0.0, spot_log = 0.0;  // ln M of the price processes
   const int arrival = sweep_arrival_month(p, seed, path);
+  const int refresh = sweep_refresh_month(p, arrival);
   for (int m = 0; m < pt.months; ++m) {
+    const bool refreshed = m >= refresh;
+    const FleetParams& fleet = refreshed ? p.refreshed_fleet : p.fleet;
     const long h0 = static_cast<long>(m) * kSweepMonthHours;
     const long h1 = h0 + kSweepMonthHours < pt.hours ? h0 + kSweepMonthHours : pt.hours;
     const double growth_m = growth ? std::exp(lambda * static_cast<double>(h0)) : 1.0;
@@ -404,7 +425,7 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
         price_process_step(p.on_demand_process, seed, path, kPriceKindOnDemand, m, on_demand_log);
     const double spot_process = price_process_step(p.spot_process, seed, path, kPriceKindSpot, m, spot_log);
     const double generation = sweep_generation_factor(p, arrival, m);
-    const double nodes = h0 >= p.nodes_from_hour ? p.nodes : 0.0;
+    const double nodes = h0 >= p.nodes_from_hour ? (refreshed ? p.refreshed_nodes : p.nodes) : 0.0;
     double month_usd = 0.0;
     double peak_kw = 0.0;
     for (long h = h0; h < h1; ++h) {
@@ -438,12 +459,12 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
       if (p.venue_count > 0) {
         const VenueHourPrices prices{p.venue_factor_offset >= 0 ? data[p.venue_factor_offset + h] : 1.0,
                                      on_demand_process, spot_mult * spot_process};
-        const HourOutcome o = sweep_venue_hour(p, in, backlog, prices, seed, path, h, venue_held, divide);
+        const HourOutcome o = sweep_venue_hour(p, fleet, in, backlog, prices, seed, path, h, venue_held, divide);
         backlog = o.backlog_gpu_hours;
         facility_kw = o.facility_kw;
         month_usd += sweep_outcome_usd(p, o);
       } else {
-        month_usd += sweep_hour_usd(p, in, backlog, facility_kw, divide);
+        month_usd += sweep_hour_usd(p, fleet, in, backlog, facility_kw, divide);
       }
       peak_kw = peak_kw > facility_kw ? peak_kw : facility_kw;
     }

@@ -60,6 +60,14 @@ struct FixedFlows {
   double total_usd = 0.0;
 };
 
+// The embodied part of `carbon`: fixed, the kernel books the grid's part.
+FixedFlows embodied_flows(const Plan& plan, const Scenario& s) {
+  if (owned_nodes(plan) == 0) return {};
+  Ledger ledger(s.horizon_months);
+  book_plan_embodied_carbon(plan, s.horizon_months, ledger);
+  return {ledger.npv_usd(s.discount_rate_per_year), ledger.total_usd()};
+}
+
 FixedFlows fixed_flows(const PlanResult& det, double discount_rate_per_year) {
   FixedFlows f;
   for (Category c : kFixedCategories) {
@@ -72,28 +80,29 @@ FixedFlows fixed_flows(const PlanResult& det, double discount_rate_per_year) {
 // A next generation whose arrival month is drawn per path: the step goes on the kernel's
 // prices (p.arrival), and, when the plan's reserved terms or resale value step with it, the
 // fixed flows are tabulated by arrival month 0 .. months from the plan's evaluation at each
-// month the draw can give (a month past the horizon's end changes nothing inside it).
-// `embodied` is the fixed part no arrival moves (the embodied carbon's price).
+// month the draw can give (a month past the horizon's end changes nothing inside it), a
+// refresh's month and fleets moving with it.
 void set_drawn_arrival(SweepPlanParams& p, const Scenario& s, const Plan& plan, const std::vector<double>& demand,
-                       const FixedFlows& embodied, SeriesStore& store) {
+                       SeriesStore& store) {
   const ArrivalDraw& draw = s.next_generation->arrival_draw;
   p.arrival = draw;
   if (plan.cloud && plan.cloud->generation_step.from_hour >= 0)
     p.generation_rent_factor = plan.cloud->generation_step.factor;
   const bool reserved_steps = plan.cloud && plan.reserved_instances > 0 && p.generation_rent_factor != 1.0;
   const bool resale_steps = owned_nodes(plan) > 0 && plan.onprem->resale_step.active();
-  if (!reserved_steps && !resale_steps) return;
+  if (!reserved_steps && !resale_steps && !plan.refresh) return;
   const int months = s.horizon_months;
   // The months the draw can give: triangular ceil(low) .. ceil(high), lognormal 0 .. (a month at or
   // past the horizon's end prices as the horizon's end).
-  const int lowest = draw.lognormal ? 0 : std::min(whole_arrival_month(draw.low), months);
-  const int highest = draw.lognormal ? months : std::min(whole_arrival_month(draw.high), months);
+  const int lowest = draw.lognormal ? 0 : std::min(whole_arrival_month(draw.low_months), months);
+  const int highest = draw.lognormal ? months : std::min(whole_arrival_month(draw.high_months), months);
   std::vector<double> npv(static_cast<std::size_t>(months) + 1, p.fixed_npv_usd);
   std::vector<double> total(npv.size(), p.fixed_total_usd);
   for (int a = lowest; a <= highest; ++a) {
     Plan moved = plan;
     move_next_generation(moved, a);
     const FixedFlows f = fixed_flows(evaluate_plan(s, moved, demand), s.discount_rate_per_year);
+    const FixedFlows embodied = embodied_flows(moved, s);
     npv[a] = f.npv_usd + embodied.npv_usd;
     total[a] = f.total_usd + embodied.total_usd;
   }
@@ -183,17 +192,20 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
     p.fixed_total_usd = fixed.total_usd;
     p.waiting_usd_per_gpu_hour = s.waiting_usd_per_gpu_hour;
     const int nodes = plan.onprem ? plan.onprem_nodes : 0;
-    FixedFlows embodied;
-    if (nodes > 0) {  // the embodied part of `carbon` is fixed; the kernel books the grid's part
-      Ledger ledger(months);
-      book_embodied_carbon(*plan.onprem, owned_nodes(plan), plan.onprem->planned_delivery_month(), months, ledger);
-      embodied = {ledger.npv_usd(s.discount_rate_per_year), ledger.total_usd()};
-      p.fixed_npv_usd += embodied.npv_usd;
-      p.fixed_total_usd += embodied.total_usd;
+    const FixedFlows embodied = embodied_flows(plan, s);
+    p.fixed_npv_usd += embodied.npv_usd;
+    p.fixed_total_usd += embodied.total_usd;
+    if (plan.refresh && nodes > 0) {
+      p.refresh_after_arrival_months = plan.refresh->months_after_arrival;
+      p.refresh_month = plan.refresh->month;
+      p.delivery_month = plan.onprem->planned_delivery_month();
+      p.refreshed_fleet = refreshed_fleet_params(p.fleet, *plan.refresh);
+      p.refreshed_nodes = plan.refresh->nodes;
+      p.power_of_two_divisors = p.power_of_two_divisors && power_of_two(p.refreshed_fleet.gpus_per_node);
     }
     const bool drawn_arrival =
         s.next_generation && s.next_generation->arrival_draw.drawn && stepped_by_next_generation(plan);
-    if (drawn_arrival) set_drawn_arrival(p, s, plan, demand, embodied, store);
+    if (drawn_arrival) set_drawn_arrival(p, s, plan, demand, store);
     p.nodes = nodes;
     if (nodes > 0) p.spare_nodes = plan.onprem->spare_nodes();
     // The kernel has no delivery draw: a fixed slip shifts the delivery, a drawn one is refused.

@@ -7,14 +7,13 @@
 
 #include "core/error.hpp"
 #include "core/random/random.hpp"
+#include "core/whole_months.hpp"
 #include "models/input_limits.hpp"
 
 namespace tco {
 
 // A lognormal's far tail can draw centuries; any slip past kMaxSlipMonths lands past every horizon.
-int whole_slip_months(double slip_months) {
-  return static_cast<int>(std::ceil(std::min(slip_months, limits::kMaxSlipMonths) - 1e-9));
-}
+int whole_slip_months(double slip_months) { return whole_months(slip_months, limits::kMaxSlipMonths); }
 
 int planned_delivery_month(int purchase_month, const ProcurementSpec& p) {
   return purchase_month + whole_slip_months(p.slip_months(0.5));

@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "core/hd.hpp"
+#include "core/whole_months.hpp"
 #include "core/random/random.hpp"
 
 namespace tco {
@@ -24,10 +25,10 @@ inline constexpr double kMaxArrivalMonths = 600.0;  // limits::kMaxArrivalMonth:
 struct ArrivalDraw {
   int drawn = 0;      // 0: the scenario's fixed arrival_month on every path
   int lognormal = 0;  // 1: lognormal(median, sigma); 0: triangular(low, mode, high)
-  double low = 0.0;
-  double mode = 0.0;
-  double high = 0.0;
-  double median = 0.0;
+  double low_months = 0.0;
+  double mode_months = 0.0;
+  double high_months = 0.0;
+  double median_months = 0.0;
   double sigma = 0.0;
 
   bool operator==(const ArrivalDraw&) const = default;
@@ -35,19 +36,16 @@ struct ArrivalDraw {
 
 // Q(u) in months (the triangular inverse CDF of models/uncertain.cpp).
 TCO_HD double arrival_draw_months(const ArrivalDraw& a, double u) {
-  if (a.lognormal) return lognormal_quantile(u, a.median, a.sigma);
-  const double width = a.high - a.low;
-  if (width <= 0.0) return a.low;
-  if (u < (a.mode - a.low) / width) return a.low + std::sqrt(u * width * (a.mode - a.low));
-  return a.high - std::sqrt((1.0 - u) * width * (a.high - a.mode));
+  if (a.lognormal) return lognormal_quantile(u, a.median_months, a.sigma);
+  const double width = a.high_months - a.low_months;
+  if (width <= 0.0) return a.low_months;
+  if (u < (a.mode_months - a.low_months) / width)
+    return a.low_months + std::sqrt(u * width * (a.mode_months - a.low_months));
+  return a.high_months - std::sqrt((1.0 - u) * width * (a.high_months - a.mode_months));
 }
 
-// The first whole month at the new prices: ceil(x) with 1e-9 of tolerance, so that 8.0 stays 8.
-TCO_HD int whole_arrival_month(double months) {
-  const double capped = months < kMaxArrivalMonths ? months : kMaxArrivalMonths;
-  const double month = std::ceil(capped - 1e-9);
-  return month > 0.0 ? static_cast<int>(month) : 0;
-}
+// The first whole month at the new prices (core/whole_months.hpp).
+TCO_HD int whole_arrival_month(double months) { return whole_months(months, kMaxArrivalMonths); }
 
 TCO_HD int planned_arrival_month(const ArrivalDraw& a) { return whole_arrival_month(arrival_draw_months(a, 0.5)); }
 

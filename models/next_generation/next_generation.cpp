@@ -13,10 +13,10 @@ ArrivalDraw arrival_draw_of(const UncertainDistribution& d) {
   ArrivalDraw a;
   a.drawn = 1;
   a.lognormal = d.type == UncertainDistribution::Type::lognormal ? 1 : 0;
-  a.low = d.low;
-  a.mode = d.mode;
-  a.high = d.high;
-  a.median = d.median;
+  a.low_months = d.low;
+  a.mode_months = d.mode;
+  a.high_months = d.high;
+  a.median_months = d.median;
   a.sigma = d.sigma;
   return a;
 }
@@ -38,6 +38,8 @@ NextGenerationSpec parse_next_generation(JsonObjectReader& r) {
   }
   s.rental_price_step_factor = r.number_or("rental_price_step_factor", 1.0, limits::kGenerationStepFactor);
   s.resale_step_factor = r.number_or("resale_step_factor", 1.0, limits::kGenerationStepFactor);
+  if (r.has("successor_server")) s.successor_server_ref = r.value("successor_server");
+  r.allow("successor_server");
   const std::string source = r.string_or("source", "");
   const std::string as_of = r.string_or("as_of", "");
   r.finish();
@@ -45,6 +47,7 @@ NextGenerationSpec parse_next_generation(JsonObjectReader& r) {
                   {"arrival_month", arrival_as_written},
                   {"rental_price_step_factor", s.rental_price_step_factor},
                   {"resale_step_factor", s.resale_step_factor}};
+  if (!s.successor_server_ref.is_null()) s.as_written["successor_server"] = s.successor_server_ref;
   // Provenance of the figures, echoed only when given (an estimate says ESTIMATE and why).
   if (!source.empty()) s.as_written["source"] = source;
   if (!as_of.empty()) s.as_written["as_of"] = as_of;
@@ -77,6 +80,7 @@ bool stepped_by_next_generation(const Plan& plan) {
 
 void move_next_generation(Plan& plan, int arrival_month) {
   const long from_hour = static_cast<long>(arrival_month) * kHoursPerMonth;
+  if (plan.refresh) plan.refresh->month = plan.refresh->month_for(arrival_month, plan.onprem->planned_delivery_month());
   if (plan.cloud && plan.cloud->generation_step.from_hour >= 0) plan.cloud->generation_step.from_hour = from_hour;
   if (plan.onprem && plan.onprem->resale_step.from_hour >= 0) plan.onprem->resale_step.from_hour = from_hour;
 }

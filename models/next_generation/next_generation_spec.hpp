@@ -2,9 +2,11 @@
 // models/next_generation/next_generation.hpp reads it and puts its steps on the plans.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "core/io/json_reader.hpp"
+#include "models/catalog/records.hpp"
 #include "models/next_generation/arrival_draw.hpp"
 
 namespace tco {
@@ -15,6 +17,11 @@ struct NextGenerationSpec {
   ArrivalDraw arrival_draw;     // drawn per Monte Carlo path when arrival_month is a distribution
   double rental_price_step_factor = 1.0;
   double resale_step_factor = 1.0;
+  // The server a plan's refresh buys (`successor_server`, a catalog reference as onprem.server
+  // takes; null = none named), resolved by the scenario's loader.
+  Json successor_server_ref;
+  std::optional<ServerModel> successor_server;
+  GpuModel successor_gpu;
   Json as_written;  // echoed in the report's inputs
 };
 

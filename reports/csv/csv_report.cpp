@@ -8,6 +8,7 @@
 #include "core/io/atomic_file.hpp"
 #include "reports/json/depreciation_json.hpp"
 #include "reports/json/goodput_json.hpp"
+#include "reports/json/refresh_table.hpp"
 #include "reports/json/time_shift_json.hpp"
 #include "reports/json/commitments_json.hpp"
 
@@ -119,7 +120,7 @@ std::string venues_table(const Json& report) {
          out;
 }
 
-// A header of columns, then the rows (depreciation_rows, goodput_rows, time_shift_rows); empty when
+// A header of columns, then the rows (depreciation_rows, goodput_rows, refresh_rows, ...); empty when
 // there are none.
 std::string columns_table(const std::vector<std::string>& columns, const std::vector<Json>& rows) {
   if (rows.empty()) return "";
@@ -156,6 +157,8 @@ CsvTables csv_tables(const Json& report) {
     tables.emplace_back("sensitivity.csv", objects_table(report.at("sensitivity").at("tornado").at("inputs")));
   if (std::string t = procurement_table(report); !t.empty()) tables.emplace_back("procurement.csv", std::move(t));
   if (std::string t = commitments_table(report); !t.empty()) tables.emplace_back("commitments.csv", std::move(t));
+  if (std::string t = columns_table(refresh_columns(), refresh_rows(report)); !t.empty())
+    tables.emplace_back("refresh.csv", std::move(t));
   if (report.contains("next_generation") && !report.at("next_generation").at("plans").empty())
     tables.emplace_back("next_generation.csv", objects_table(report.at("next_generation").at("plans")));
   if (report.contains("next_generation") && report.at("next_generation").contains("arrival_month_over_paths"))

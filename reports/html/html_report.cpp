@@ -15,6 +15,7 @@
 #include "reports/html/html_time_shift.hpp"
 #include "reports/html/html_commitments.hpp"
 #include "reports/html/html_procurement.hpp"
+#include "reports/html/html_refresh.hpp"
 #include "reports/html/html_venues.hpp"
 #include "reports/html/html_next_generation.hpp"
 #include "reports/verdict/verdict_text.hpp"
@@ -213,6 +214,7 @@ std::string html_report(const Json& report) {
   html += venues_section(report);
   html += commitments_section(report);
   html += next_generation_section(report);
+  html += refresh_section(report);
   html += depreciation_section(report);
   html += goodput_section(report);
   html += time_shift_section(report);

@@ -17,8 +17,14 @@ Json statistics_json(const Summary& s) {
           {"p95", s.p95},   {"cvar95", s.cvar95}, {"min", s.min},           {"max", s.max}};
 }
 
-// One flat row per point, so the CSV writer can table it; `commitment_size` only when sized.
-Json point_json(const SizingPoint& p, bool with_commitment) {
+// A refresh's months after the arrival, or null for "never" (no refresh inside the horizon).
+Json refresh_months_json(const SizingPoint& p) {
+  return p.refresh_months_after_arrival ? Json(*p.refresh_months_after_arrival) : Json(nullptr);
+}
+
+// One flat row per point, so the CSV writer can table it; `commitment_size` and
+// `refresh_months_after_arrival` only when sized.
+Json point_json(const SizingPoint& p, bool with_commitment, bool with_refresh) {
   Json out = {{"nodes", p.nodes},
           {"reserved_instances", p.reserved_instances},
           {"deterministic_npv_usd", p.deterministic_npv_usd},
@@ -37,6 +43,7 @@ Json point_json(const SizingPoint& p, bool with_commitment) {
           {"minus_best_mean_usd", p.minus_best_mean_usd.mean},
           {"minus_best_stderr_usd", p.minus_best_mean_usd.stderr_}};
   if (with_commitment) out["commitment_size"] = p.commitment_size;
+  if (with_refresh) out["refresh_months_after_arrival"] = refresh_months_json(p);
   return out;
 }
 
@@ -44,15 +51,17 @@ Json point_json(const SizingPoint& p, bool with_commitment) {
 
 Json sizing_json(const SizingResult& r) {
   const bool with_commitment = !r.commitment.empty();
-  const bool joint = !r.reserved_values.empty() || with_commitment;
+  const bool with_refresh = !r.refresh_values.empty();
+  const bool joint = !r.reserved_values.empty() || with_commitment || with_refresh;
   const SizingPoint& recommended = r.points[r.best_for(r.risk).point];
   Json curve = Json::array();
   Json points = Json::array();
   for (const auto& p : r.points) {
-    points.push_back(point_json(p, with_commitment));
-    // With reserved or commitment sizes, the curve over N is taken at the recommended ones.
-    if (p.reserved_instances == recommended.reserved_instances && p.commitment_size == recommended.commitment_size)
-      curve.push_back(point_json(p, with_commitment));
+    points.push_back(point_json(p, with_commitment, with_refresh));
+    // With reserved, commitment or refresh sizes, the curve over N is taken at the recommended ones.
+    if (p.reserved_instances == recommended.reserved_instances && p.commitment_size == recommended.commitment_size &&
+        p.refresh_months_after_arrival == recommended.refresh_months_after_arrival)
+      curve.push_back(point_json(p, with_commitment, with_refresh));
   }
   Json best = Json::object();
   for (const auto& b : r.best) {
@@ -70,6 +79,7 @@ Json sizing_json(const SizingResult& r) {
     best[b.measure] = {{"nodes", p.nodes},
                        {"reserved_instances", p.reserved_instances},
                        {"commitment_size", with_commitment ? Json(p.commitment_size) : Json(nullptr)},
+                       {"refresh_months_after_arrival", refresh_months_json(p)},
                        {"value_usd", b.value_usd},
                        {"npv_mean_usd", p.npv_usd.mean},
                        {"saving_mean_usd", p.saving_usd.mean},
@@ -94,7 +104,9 @@ Json sizing_json(const SizingResult& r) {
             {"reserved_instances", r.reserved_values.empty() ? Json(nullptr) : Json(r.reserved_values)},
             {"commitment", with_commitment ? Json(r.commitment) : Json(nullptr)},
             {"pointer_commitment", with_commitment ? Json(r.commitment_pointer) : Json(nullptr)},
-            {"commitment_sizes", with_commitment ? Json(r.commitment_values) : Json(nullptr)}}},
+            {"commitment_sizes", with_commitment ? Json(r.commitment_values) : Json(nullptr)},
+            {"pointer_refresh_months_after_arrival", with_refresh ? Json(r.refresh_pointer) : Json(nullptr)},
+            {"refresh_months_after_arrival", with_refresh ? Json(r.refresh_values) : Json(nullptr)}}},
           {"curve", curve},
           {"points", joint ? points : Json(nullptr)},
           {"best", best},
@@ -102,7 +114,8 @@ Json sizing_json(const SizingResult& r) {
            {{"risk", r.risk},
             {"nodes", recommended.nodes},
             {"reserved_instances", recommended.reserved_instances},
-            {"commitment_size", with_commitment ? Json(recommended.commitment_size) : Json(nullptr)}}},
+            {"commitment_size", with_commitment ? Json(recommended.commitment_size) : Json(nullptr)},
+            {"refresh_months_after_arrival", refresh_months_json(recommended)}}},
           {"baseline_npv_usd", statistics_json(r.baseline_npv_usd)}};
 }
 

@@ -5,6 +5,7 @@
 #include "reports/markdown/time_shift_markdown.hpp"
 #include "reports/markdown/commitments_markdown.hpp"
 #include "reports/markdown/procurement_markdown.hpp"
+#include "reports/markdown/refresh_markdown.hpp"
 #include "reports/markdown/venues_markdown.hpp"
 #include "reports/markdown/next_generation_markdown.hpp"
 
@@ -177,6 +178,7 @@ std::string markdown_summary(const Json& report) {
   md += venues_markdown(report);
   md += commitments_markdown(report);
   md += next_generation_markdown(report);
+  md += refresh_markdown(report);
   md += implied_forwards_markdown(report);
   md += depreciation_markdown(report);
   md += goodput_markdown(report);

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "reports/json/depreciation_json.hpp"
 #include "reports/json/goodput_json.hpp"
+#include "reports/json/refresh_table.hpp"
 #include "reports/json/time_shift_json.hpp"
 #include "reports/json/commitments_json.hpp"
 #include "reports/markdown/markdown_summary.hpp"
@@ -606,7 +607,8 @@ void write_commitments(Sheet sheet, const Json& plans, const Formats& f) {
 }
 
 // A header of columns, then the rows, as the CSV table of the same name (depreciation.csv,
-// goodput.csv, time_shift.csv); a column whose name holds "usd" is in dollars, a null is blank.
+// goodput.csv, time_shift.csv, refresh.csv); a column whose name holds "usd" is in dollars, a null
+// is blank.
 void write_rows(Sheet sheet, const std::vector<std::string>& header, const std::vector<Json>& rows, const Formats& f) {
   for (std::size_t c = 0; c < header.size(); ++c) sheet.str(0, static_cast<int>(c), header[c], f.bold);
   for (std::size_t r = 0; r < rows.size(); ++r)
@@ -681,6 +683,8 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
       write_procurement(Sheet(workbook_add_worksheet(wb, "Procurement"), &first_error), plans, f);
     if (has_commitments(plans))
       write_commitments(Sheet(workbook_add_worksheet(wb, "Commitments"), &first_error), plans, f);
+    if (const std::vector<Json> rows = refresh_rows(report); !rows.empty())
+      write_rows(Sheet(workbook_add_worksheet(wb, "Refresh"), &first_error), refresh_columns(), rows, f);
     if (const std::vector<Json> rows = depreciation_rows(report); !rows.empty())
       write_rows(Sheet(workbook_add_worksheet(wb, "Depreciation"), &first_error), depreciation_columns(), rows, f);
     if (const std::vector<Json> rows = goodput_rows(report); !rows.empty())
@@ -702,7 +706,8 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
 }  // namespace
 
 std::vector<std::string> workbook_plan_sheet_names(const std::vector<std::string>& plan_names) {
-  std::set<std::string> taken = {"inputs", "summary", "paths", "procurement", "depreciation", "goodput", "venues", "commitments", "time shifting"};
+  std::set<std::string> taken = {"inputs",  "summary",     "paths",         "procurement", "depreciation",
+                                 "goodput", "commitments", "time shifting", "venues",      "refresh"};
   std::vector<std::string> out;
   for (const std::string& plan : plan_names) {
     std::string base;
