@@ -199,6 +199,13 @@ Json to_json(const CloudSpec& c) {
   return out;
 }
 
+// follows_cloud_price only when on, so other reports keep their bytes.
+Json residual_json(const OnPremSpec& o) {
+  Json out = {{"enabled", o.residual_enabled}, {"resale_decline_per_year", o.resale_decline_per_year}};
+  if (o.resale_follows_cloud_price) out["follows_cloud_price"] = true;
+  return out;
+}
+
 Json to_json(const OnPremSpec& o) {
   Json financing;
   switch (o.financing.kind) {
@@ -233,7 +240,7 @@ Json to_json(const OnPremSpec& o) {
           {"packing_efficiency", o.packing_efficiency},
           {"financing", financing},
           {"depreciation", depreciation},
-          {"residual", {{"enabled", o.residual_enabled}, {"resale_decline_per_year", o.resale_decline_per_year}}},
+          {"residual", residual_json(o)},
           {"tax", {{"rate", o.tax_rate}, {"shield_enabled", o.tax_shield_enabled}}},
           {"staff", {{"fixed_fte", o.staff.fixed_fte}, {"fte_per_node", o.staff.fte_per_node},
                      {"usd_per_fte_year", o.staff.usd_per_fte_year},
@@ -463,6 +470,7 @@ OnPremSpec parse_onprem(JsonObjectReader& r, Resolver& resolver, int horizon_mon
     JsonObjectReader rr = r.object("residual");
     o.residual_enabled = rr.boolean_or("enabled", true);
     o.resale_decline_per_year = rr.number_or("resale_decline_per_year", o.resale_decline_per_year, Bounds::fraction());
+    o.resale_follows_cloud_price = rr.boolean_or("follows_cloud_price", false);
     rr.finish();
   }
   r.allow("residual");
@@ -762,6 +770,41 @@ void fill_refreshes(Scenario& s) {
   }
 }
 
+// residual.follows_cloud_price: the resale value follows the plan's rental price of the GPU it
+// owns (models/finance/resale_price_path.hpp).
+void tie_resale_to_cloud_price(JsonObjectReader& r, Plan& p) {
+  const bool in_plan = r.has("onprem") && r.value("onprem").contains("residual");
+  const std::string pointer = (in_plan ? r.pointer_of("onprem") : std::string("/onprem")) + "/residual/follows_cloud_price";
+  if (!p.cloud)
+    throw InputError(r.file(), pointer,
+                     fmt::format("plan \"{}\" rents nothing: its resale value has no rental price to follow (a "
+                                 "hybrid plan with the GPU's cloud offer has one)",
+                                 p.name));
+  if (p.cloud->offer.gpu_model != p.onprem->server.gpu_model)
+    throw InputError(r.file(), pointer,
+                     fmt::format("plan \"{}\" owns {} GPUs but rents {}: its resale value follows the rental price "
+                                 "of the GPU it owns",
+                                 p.name, p.onprem->server.gpu_model, p.cloud->offer.gpu_model));
+  p.onprem->resale_price_path = ResalePricePath{p.cloud->price_schedules.on_demand, p.cloud->price_change_per_year};
+}
+
+// A resale value that follows a price process (models/finance/resale_price_path.hpp) is drawn per
+// path by the hourly model's kernels alone, on one fixed residual: not with the discrete-event
+// replay, nor with a drawn arrival month (whose residual moves per path too).
+void check_resale_ties(const Scenario& s) {
+  for (std::size_t i = 0; i < s.plans.size(); ++i) {
+    const Plan& p = s.plans[i];
+    if (!p.onprem || !p.onprem->resale_price_path || !p.cloud->price_processes.on_demand) continue;
+    const bool drawn_arrival = s.next_generation && s.next_generation->arrival_draw.drawn;
+    if (!s.jobs && !drawn_arrival) continue;
+    throw InputError(s.file, "/plans/" + std::to_string(i),
+                     fmt::format("plan \"{}\" ties its resale value to the cloud price (residual.follows_cloud_price) "
+                                 "and draws an on-demand price process: not modelled together with {} yet; drop "
+                                 "one of them",
+                                 p.name, s.jobs ? "the discrete-event replay (\"jobs\")" : "a drawn arrival month"));
+  }
+}
+
 // A plan's "refresh" (models/next_generation/refresh.hpp). The successor is filled in once
 // next_generation is read (fill_refreshes). What a refresh is not modelled with yet is refused,
 // naming the field in the way.
@@ -784,6 +827,9 @@ PlanRefresh parse_refresh(JsonObjectReader& r, const Plan& p) {
   if (o.failures.afr_per_year > 0.0)
     refuse("not modelled with node failures yet (the Monte Carlo's failure draws follow one fleet): set "
            "onprem.failures.afr_per_year to 0, or remove \"refresh\"");
+  if (o.resale_follows_cloud_price)
+    refuse("not modelled with residual.follows_cloud_price yet (the successor rents at no price the engine "
+           "knows): remove one of the two");
   if (o.book_method != BookMethod::straight_line || o.tax_depreciation)
     refuse("not modelled with the depreciation views yet (their yearly tables follow one fleet): use the "
            "straight line without onprem.depreciation.tax, or remove \"refresh\"");
@@ -874,6 +920,7 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
           r, {o.provenance.id, o.gpus_per_instance, o.on_demand_usd_per_hour, o.capacity_block_usd_per_hour},
           horizon_months);
   }
+  if (p.onprem && p.onprem->resale_follows_cloud_price) tie_resale_to_cloud_price(r, p);
   if (r.has("venues")) {
     if (p.kind == Plan::Kind::onprem) r.fail("venues", "no cloud venues in an onprem plan (use kind \"hybrid\")", &r.value("venues"));
     if (p.spot_share > 0.0)
@@ -1049,6 +1096,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   }
   r.allow("next_generation");
   fill_refreshes(s);
+  check_resale_ties(s);
   const std::string baseline = r.string_or("baseline", s.plans.front().name);
   const auto it = std::find_if(s.plans.begin(), s.plans.end(), [&](const Plan& p) { return p.name == baseline; });
   if (it == s.plans.end())

@@ -15,6 +15,7 @@
 #include "models/site/carbon.hpp"
 #include "models/finance/depreciation.hpp"
 #include "models/finance/procurement.hpp"
+#include "models/finance/resale_price_path.hpp"
 #include "models/price_path/price_process_spec.hpp"
 #include "models/price_path/price_schedule.hpp"
 #include "models/finding.hpp"
@@ -128,6 +129,8 @@ struct OnPremSpec {
   bool residual_enabled = true;
   double resale_decline_per_year = 0.3;
   GenerationStep resale_step;  // the next generation's step on the resale value (models/next_generation/)
+  bool resale_follows_cloud_price = false;  // residual.follows_cloud_price as written
+  std::optional<ResalePricePath> resale_price_path;  // filled from the plan's cloud (models/finance/resale_price_path.hpp)
   double tax_rate = 0.0;
   bool tax_shield_enabled = false;
   StaffSpec staff;

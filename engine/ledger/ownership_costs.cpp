@@ -105,8 +105,9 @@ OwnershipSummary book_ownership_until(const OnPremSpec& o, const OwnershipTerms&
     // Sold in the last month: a next generation that arrived by then has stepped the resale curve
     // (sold early, at the start of the sale month: one arriving that month has).
     const int step_month = t.sold_month ? horizon_months : horizon_months - 1;
-    fleet.sale_price_usd = residual_value_usd(value_usd, o.resale_decline_per_year, age_years) *
-                           o.resale_step.at(static_cast<long>(step_month) * kHoursPerMonth);
+    const long sale_h = static_cast<long>(step_month) * kHoursPerMonth;
+    fleet.sale_price_usd = residual_value_usd(value_usd, o.resale_decline_per_year, age_years) * o.resale_step.at(sale_h);
+    if (o.resale_price_path) fleet.sale_price_usd *= o.resale_price_path->ratio(static_cast<long>(p) * kHoursPerMonth, sale_h);
     summary.sale_usd = fleet.sale_price_usd;
     ledger.add(horizon_months - 1, Category::residual, -fleet.sale_price_usd, Timing::end_of_month);
   }

@@ -11,6 +11,8 @@
 //   staff        = (fixed_fte share + fte_per_node N) x usd_per_fte_year / 12 x (1+e)^(m/12), from p
 //   residual     = -N (server + network + storage) (1 - decline)^((H - p)/12), end of month H-1,
 //                  x the next generation's resale step when it arrives before month H
+// With residual.follows_cloud_price the residual x R(sale) / R(730 p), the rental price path's
+// ratio (models/finance/resale_price_path.hpp).
 // A fleet sold early at month r (OwnershipTerms::sold_month) has H = r above, its resale step
 // taken at month r itself (sold at the start of r: a successor arriving in month r has priced it).
 //   depreciation = (N capex_node + room_capex) (1 - salvage_fraction) / (12 life_years) per month,

@@ -502,6 +502,7 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
         t.total[j] = t.total[twin];
       } else if (chunk.plans[j].venue_count == 0) {
         sweep_add_fixed(chunk.plans[j], b.chunk.data.data(), pt.months, t.arrival[j], t.npv[j], t.total[j]);
+        sweep_add_resale_process(chunk.plans[j], pt.seed, path, pt.months, t.npv[j], t.total[j]);
       }
     }
   }

@@ -22,6 +22,8 @@
 //                  throttling at T'
 // (demand growth, prices, weather and failures are the discrete-event replay's draws too, so
 // the two models of one path see the same world; u(source, entity, draw) is the first uniform.)
+//   resale path    a residual that follows the cloud price x M_{months-1} / M_p of the on-demand
+//                  process (models/finance/resale_price_path.hpp)
 //   next generation  with a drawn arrival month a_p (models/next_generation/arrival_draw.hpp), the
 //                  cloud section's on-demand and spot prices x the step from month a_p on, and the
 //                  fixed flows (reserved terms, residual) those of arrival month min(a_p, months)
@@ -127,6 +129,11 @@ struct SweepPlanParams {
   int delivery_month = 0;                 // p
   FleetParams refreshed_fleet;
   double refreshed_nodes = 0.0;
+  // a resale value that follows the cloud price (models/finance/resale_price_path.hpp) on a path
+  // of the on-demand price process: the residual above (its fixed part) x M_{months-1} / M_p
+  int residual_follows_process = 0;
+  double residual_npv_usd = 0.0;
+  double residual_total_usd = 0.0;
 
   bool operator==(const SweepPlanParams&) const = default;
 };
@@ -380,6 +387,23 @@ TCO_HD void sweep_add_fixed(const SweepPlanParams& p, const double* data, int mo
   total_usd += data[p.fixed_total_by_arrival_offset + at];
 }
 
+// The residual's move with the path's on-demand price process when the resale value follows the
+// cloud price: residual x (M_{months-1} / M_p - 1), M of the months of sale and delivery p.
+TCO_HD void sweep_add_resale_process(const SweepPlanParams& p, std::uint64_t seed, std::uint32_t path, int months,
+                                     double& npv_usd, double& total_usd) {
+  if (!p.residual_follows_process || p.delivery_month >= months) return;
+  double log_multiplier = 0.0;
+  double at_delivery = 1.0;
+  double at_sale = 1.0;
+  for (int m = 0; m < months; ++m) {
+    at_sale = price_process_step(p.on_demand_process, seed, path, kPriceKindOnDemand, m, log_multiplier);
+    if (m == p.delivery_month) at_delivery = at_sale;
+  }
+  const double move = at_sale / at_delivery - 1.0;
+  npv_usd += p.residual_npv_usd * move;
+  total_usd += p.residual_total_usd * move;
+}
+
 struct SweepPathResult {
   double npv_usd = 0.0;
   double total_usd = 0.0;
@@ -473,6 +497,7 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
     r.total_usd += usd;
   }
   sweep_add_fixed(p, data, pt.months, arrival, r.npv_usd, r.total_usd);
+  sweep_add_resale_process(p, seed, path, pt.months, r.npv_usd, r.total_usd);
   return r;
 }
 

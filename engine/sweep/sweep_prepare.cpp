@@ -195,6 +195,12 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
     const FixedFlows embodied = embodied_flows(plan, s);
     p.fixed_npv_usd += embodied.npv_usd;
     p.fixed_total_usd += embodied.total_usd;
+    if (nodes > 0 && plan.onprem->resale_price_path && plan.cloud->price_processes.on_demand) {
+      p.residual_follows_process = 1;
+      p.delivery_month = plan.onprem->planned_delivery_month();
+      p.residual_npv_usd = det.ledger.category_npv_usd(Category::residual, s.discount_rate_per_year);
+      p.residual_total_usd = det.ledger.category_total_usd(Category::residual);
+    }
     if (plan.refresh && nodes > 0) {
       p.refresh_after_arrival_months = plan.refresh->months_after_arrival;
       p.refresh_month = plan.refresh->month;

@@ -40,13 +40,16 @@ Json economic_json(const Plan& plan, const DepreciationViews& v) {
   if (!o.residual_enabled) return nullptr;
   const std::vector<EconomicYear> years =
       economic_depreciation(v.cost_usd, owned_nodes(plan) * o.resale_base_per_node_usd(), o.resale_decline_per_year,
-                            o.resale_step, o.planned_delivery_month(), static_cast<int>(v.book_usd_by_year.size()));
+                            o.resale_step, o.planned_delivery_month(), static_cast<int>(v.book_usd_by_year.size()),
+                            o.resale_price_path ? &*o.resale_price_path : nullptr);
   Json rows = Json::array();
   for (std::size_t k = 0; k < years.size(); ++k)
     rows.push_back(Json::array({k + 1, years[k].depreciation_usd, years[k].value_after_usd}));
-  return {{"resale_decline_per_year", o.resale_decline_per_year},
-          {"columns", {"year", "depreciation_usd", "resale_value_after_usd"}},
-          {"rows", rows}};
+  Json out = {{"resale_decline_per_year", o.resale_decline_per_year},
+              {"columns", {"year", "depreciation_usd", "resale_value_after_usd"}},
+              {"rows", rows}};
+  if (o.resale_price_path) out["follows_cloud_price"] = true;  // only when on: other reports keep their bytes
+  return out;
 }
 
 // Row k's column c of a {columns, rows} view, or null past its last row (or without the view).
