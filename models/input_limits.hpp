@@ -74,6 +74,8 @@ inline constexpr long kMaxNodes = 100'000;          // nodes of one plan (on-pre
 // Time.
 inline constexpr Bounds kHours{0.0, 1e5};             // delays, waits, checkpoints (~11 years)
 inline constexpr Bounds kPositiveHours{0.0, 1e5, true};
+inline constexpr Bounds kHoldHours{0.0, 168.0, true};  // a time-shift hold: at most a week, as the replay's
+                                                       // search (a tariff repeats weekly)
 inline constexpr Bounds kSeconds{0.0, 1e6};           // billing granularity, notices (~11 days)
 inline constexpr Bounds kPositiveSeconds{0.0, 1e6, true};
 inline constexpr Bounds kDays{0.0, 36500.0};          // calendar offsets (100 years)

@@ -656,6 +656,29 @@ void check_commitments_are_hourly(const Scenario& s) {
   }
 }
 
+// Time shifting in the hourly model (engine/ledger/hourly_time_shift.hpp) moves the workload's
+// deferrable share on one fleet, planned once: a plan that shifts needs that share, and does not
+// refresh (its fleet would change under the plan, at a month that moves per path).
+void check_hourly_time_shifts(const Scenario& s) {
+  if (s.jobs) return;
+  for (std::size_t i = 0; i < s.plans.size(); ++i) {
+    const Plan& p = s.plans[i];
+    if (!p.scheduling.time_shift) continue;
+    const std::string pointer = "/plans/" + std::to_string(i);
+    if (!s.workload.deferrable)
+      throw InputError(s.file, pointer + "/scheduling/time_shift",
+                       fmt::format("plan \"{}\" shifts time, but the workload says no work may wait: give "
+                                   "workload.deferrable {{\"share\", \"max_delay_h\"}} (the share of each hour's "
+                                   "demand that may run up to max_delay_h hours later)",
+                                   p.name));
+    if (p.refresh)
+      throw InputError(s.file, pointer + "/refresh",
+                       fmt::format("plan \"{}\" shifts time and refreshes its fleet: not modelled together yet (the "
+                                   "shift is planned on one fleet); remove one of the two",
+                                   p.name));
+  }
+}
+
 // What the hourly fluid model's paths (`run --paths` without jobs, `uncertain`, sweeps) cannot do:
 // draw a delivery slip per path (docs/model.md "Procurement"), or keep a carbon price out of the
 // monthly power price shocks (docs/model.md "Carbon").
@@ -1097,6 +1120,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   r.allow("next_generation");
   fill_refreshes(s);
   check_resale_ties(s);
+  check_hourly_time_shifts(s);
   const std::string baseline = r.string_or("baseline", s.plans.front().name);
   const auto it = std::find_if(s.plans.begin(), s.plans.end(), [&](const Plan& p) { return p.name == baseline; });
   if (it == s.plans.end())

@@ -81,7 +81,32 @@ FleetParams fleet_params(const Plan& plan, double price_multiplier) {
   return f;
 }
 
-PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<double>& demand_gpus,
+std::optional<HourlyShift> plan_time_shift(const Scenario& s, const Plan& plan, const std::vector<double>& demand_gpus,
+                                           const std::vector<SiteHour>& site) {
+  if (!plan.scheduling.time_shift || !s.workload.deferrable || !plan.onprem || plan.onprem_nodes < 1) return std::nullopt;
+  const OnPremSpec& o = *plan.onprem;
+  HourlyShiftInputs in;
+  in.share = s.workload.deferrable->share;
+  in.max_delay_h = s.workload.deferrable->max_delay_h;
+  in.waiting_usd_per_gpu_hour = s.waiting_usd_per_gpu_hour;
+  in.fleet = fleet_params(plan);
+  in.nodes = plan.onprem_nodes;
+  in.spare_nodes = o.spare_nodes();
+  in.nodes_from_hour = std::min<long>(static_cast<long>(o.planned_delivery_month()) * kHoursPerMonth,
+                                      static_cast<long>(demand_gpus.size()));
+  in.site = site;
+  if (o.carbon.usd_per_tonne > 0.0) {
+    const HourlySeries* intensity = o.power.g_co2_series.get();
+    in.carbon_usd_per_kwh.resize(demand_gpus.size());
+    for (std::size_t h = 0; h < demand_gpus.size(); ++h)
+      in.carbon_usd_per_kwh[h] =
+          (intensity ? intensity->at(static_cast<long>(h)) : o.power.g_co2_per_kwh) / 1e6 * o.carbon.usd_per_tonne;
+  }
+  in.demand_charge_usd_per_kw_month = o.power.demand_charge_usd_per_kw_month;
+  return shift_deferrable_demand(demand_gpus, in, s.horizon_months);
+}
+
+PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<double>& unshifted_demand_gpus,
                          const EvaluationOptions& options) {
   PlanResult r;
   r.name = plan.name;
@@ -102,6 +127,14 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
                   : hours;
   std::vector<SiteHour> site;
   if (plan.onprem) site = site_hours(*plan.onprem, s.calendar, hours);
+  std::optional<HourlyShift> shift = plan_time_shift(s, plan, unshifted_demand_gpus, site);
+  const std::vector<double>& demand_gpus = shift ? shift->demand_gpus : unshifted_demand_gpus;
+  if (shift) {
+    for (int m = 0; m < months; ++m)
+      if (shift->hold_usd_by_month[m] > 0.0) r.ledger.add(m, Category::waiting, shift->hold_usd_by_month[m], Timing::end_of_month);
+    r.gpu_hours.waited += shift->figures.held_gpu_hours;
+    r.time_shift = shift->figures;
+  }
 
   // Reserved capacity is paid every hour of its term at the price fixed when the term starts.
   const double reserved_base_usd = plan.reserved_usd_per_instance_hour() * plan.reserved_instances *

@@ -10,9 +10,11 @@
 #include "engine/ledger/depreciation_booking.hpp"
 #include "engine/ledger/goodput.hpp"
 #include "engine/ledger/hourly_model.hpp"
+#include "engine/ledger/hourly_time_shift.hpp"
 #include "engine/ledger/ledger.hpp"
 #include "engine/ledger/ownership_costs.hpp"
 #include "engine/ledger/refresh_booking.hpp"
+#include "engine/ledger/site_hour.hpp"
 #include "engine/ledger/venue_hour.hpp"
 #include "models/scenario.hpp"
 
@@ -34,7 +36,8 @@ struct GpuHours {
   double on_demand_billed = 0.0;
   double cloud_work = 0.0;
   double useful = 0.0;     // reference GPU-hours of work completed
-  double waited = 0.0;     // GPU-hours of work waiting for on-prem capacity (no-burst plans)
+  double waited = 0.0;     // GPU-hours of work waiting: for on-prem capacity (no-burst plans), or
+                           // held by time shifting (engine/ledger/hourly_time_shift.hpp)
   double unserved = 0.0;   // work still waiting at the horizon's end
 
   bool operator==(const GpuHours&) const = default;
@@ -108,6 +111,8 @@ struct PlanResult {
   std::vector<VenueFigures> venues;  // a plan with venues: one per venue, in order
   std::vector<CommitmentFigures> commitments;  // one per instrument of the plan, in its order
   std::optional<RefreshFigures> refresh;       // a plan with `refresh` (engine/ledger/refresh_booking.hpp)
+  // A plan with scheduling.time_shift on an hourly workload with a deferrable share.
+  std::optional<HourlyShiftFigures> time_shift;
 };
 
 // The figures of one delivery month (the deterministic run: the planned month).
@@ -126,16 +131,17 @@ std::optional<double> cloud_co2_kg(const CloudSpec& cloud, double cloud_gpu_hour
 // engine/sweep/sweep_prepare.cpp, so the CPU and CUDA kernels get the same fleet).
 FleetParams fleet_params(const Plan& plan, double price_multiplier = 1.0);
 
+// The hourly time shift of a plan with scheduling.time_shift in a scenario whose workload has a
+// deferrable share and that owns nodes (engine/ledger/hourly_time_shift.hpp); nullopt otherwise.
+// `site` is site_hours of the plan's on-prem section.
+std::optional<HourlyShift> plan_time_shift(const Scenario& scenario, const Plan& plan,
+                                           const std::vector<double>& demand_gpus, const std::vector<SiteHour>& site);
+
 PlanResult evaluate_plan(const Scenario& scenario, const Plan& plan, const std::vector<double>& demand_gpus,
                          const EvaluationOptions& options = {});
 
 // The hour-by-hour environment of a plan's on-prem site: PUE, energy price (escalated) and
 // work rate (throttling), from its cooling, tariff and ambient models.
-struct SiteHour {
-  double pue = 1.0;
-  double usd_per_kwh = 0.0;
-  double work_rate = 1.0;
-};
 std::vector<SiteHour> site_hours(const OnPremSpec& onprem, const Calendar& calendar, long hours);
 
 }  // namespace tco

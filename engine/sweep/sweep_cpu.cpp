@@ -340,7 +340,7 @@ TCO_SWEEP_INLINE void plan_month_on_path(const SweepPointHeader& pt, const Sweep
   const SweepPlanParams& stepped = refreshed ? *successor : p;
   const std::uint64_t seed = pt.seed;
   MonthInputs a;
-  a.demand = data + pt.demand_offset + h0;
+  a.demand = data + (p.demand_offset >= 0 ? p.demand_offset : pt.demand_offset) + h0;
   a.growth = growth;
   a.power_mult = sweep_month_multiplier(seed, path, RandomSource::power_price, m, p.power_price_sigma);
   a.spot_mult = sweep_month_multiplier(seed, path, RandomSource::spot_price, m, p.spot_price_sigma);

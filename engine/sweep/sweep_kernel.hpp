@@ -82,6 +82,7 @@ struct SweepPlanParams {
   long demand_charge_offset = -1;  // (1 + escalation)^(m / 12) [months]
   long committed_gpus_offset = -1;   // commitments' GPUs [hours] (engine/ledger/commitment_booking.hpp)
   long savings_plan_usd_offset = -1; // the savings plan's commitment [hours]
+  long demand_offset = -1;           // the plan's own demand after time shifting [hours]; -1: the point's
   double demand_charge_usd_per_kw_month = 0.0;
   double egress_usd_per_cloud_work = 0.0;  // egress USD per reference GPU-hour sent to the cloud
   double waiting_usd_per_gpu_hour = 0.0;
@@ -415,7 +416,7 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
                                             std::uint32_t path, double* failure_scratch, Divide divide) {
   SweepPathResult r;
   const std::uint64_t seed = pt.seed;
-  const double* demand = data + pt.demand_offset;
+  const double* demand = data + (p.demand_offset >= 0 ? p.demand_offset : pt.demand_offset);
   const double* discount = data + pt.discount_offset;
   const double lambda = sweep_growth_lambda_per_h(pt, path);
   const bool growth = lambda != 0.0;

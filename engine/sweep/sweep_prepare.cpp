@@ -68,6 +68,18 @@ FixedFlows embodied_flows(const Plan& plan, const Scenario& s) {
   return {ledger.npv_usd(s.discount_rate_per_year), ledger.total_usd()};
 }
 
+// The waiting cost of the work a time shift holds (engine/ledger/hourly_time_shift.hpp): planned
+// once on the forecast, so the same on every path.
+FixedFlows hold_flows(const std::optional<HourlyShift>& shift, double discount_rate_per_year) {
+  FixedFlows f;
+  if (!shift) return f;
+  for (int m = 0; m < static_cast<int>(shift->hold_usd_by_month.size()); ++m) {
+    f.npv_usd += shift->hold_usd_by_month[m] * discount_end_of_month(discount_rate_per_year, m);
+    f.total_usd += shift->hold_usd_by_month[m];
+  }
+  return f;
+}
+
 FixedFlows fixed_flows(const PlanResult& det, double discount_rate_per_year) {
   FixedFlows f;
   for (Category c : kFixedCategories) {
@@ -83,7 +95,7 @@ FixedFlows fixed_flows(const PlanResult& det, double discount_rate_per_year) {
 // month the draw can give (a month past the horizon's end changes nothing inside it), a
 // refresh's month and fleets moving with it.
 void set_drawn_arrival(SweepPlanParams& p, const Scenario& s, const Plan& plan, const std::vector<double>& demand,
-                       SeriesStore& store) {
+                       const FixedFlows& hold, SeriesStore& store) {
   const ArrivalDraw& draw = s.next_generation->arrival_draw;
   p.arrival = draw;
   if (plan.cloud && plan.cloud->generation_step.from_hour >= 0)
@@ -103,8 +115,8 @@ void set_drawn_arrival(SweepPlanParams& p, const Scenario& s, const Plan& plan, 
     move_next_generation(moved, a);
     const FixedFlows f = fixed_flows(evaluate_plan(s, moved, demand), s.discount_rate_per_year);
     const FixedFlows embodied = embodied_flows(moved, s);
-    npv[a] = f.npv_usd + embodied.npv_usd;
-    total[a] = f.total_usd + embodied.total_usd;
+    npv[a] = f.npv_usd + embodied.npv_usd + hold.npv_usd;
+    total[a] = f.total_usd + embodied.total_usd + hold.total_usd;
   }
   p.fixed_npv_by_arrival_offset = store.add(npv);
   p.fixed_total_by_arrival_offset = store.add(total);
@@ -195,6 +207,12 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
     const FixedFlows embodied = embodied_flows(plan, s);
     p.fixed_npv_usd += embodied.npv_usd;
     p.fixed_total_usd += embodied.total_usd;
+    const std::vector<SiteHour> site = plan.onprem ? site_hours(*plan.onprem, s.calendar, hours) : std::vector<SiteHour>{};
+    const std::optional<HourlyShift> shift = plan_time_shift(s, plan, demand, site);
+    const FixedFlows hold = hold_flows(shift, s.discount_rate_per_year);
+    p.fixed_npv_usd += hold.npv_usd;
+    p.fixed_total_usd += hold.total_usd;
+    if (shift) p.demand_offset = store.add(shift->demand_gpus);
     if (nodes > 0 && plan.onprem->resale_price_path && plan.cloud->price_processes.on_demand) {
       p.residual_follows_process = 1;
       p.delivery_month = plan.onprem->planned_delivery_month();
@@ -211,7 +229,7 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
     }
     const bool drawn_arrival =
         s.next_generation && s.next_generation->arrival_draw.drawn && stepped_by_next_generation(plan);
-    if (drawn_arrival) set_drawn_arrival(p, s, plan, demand, store);
+    if (drawn_arrival) set_drawn_arrival(p, s, plan, demand, hold, store);
     p.nodes = nodes;
     if (nodes > 0) p.spare_nodes = plan.onprem->spare_nodes();
     // The kernel has no delivery draw: a fixed slip shifts the delivery, a drawn one is refused.
@@ -261,7 +279,6 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
 
     if (plan.onprem) {
       const OnPremSpec& o = *plan.onprem;
-      const std::vector<SiteHour> site = site_hours(o, s.calendar, hours);
       std::vector<double> series(hours);
       for (long t = 0; t < hours; ++t) series[t] = site[t].pue;
       p.pue_offset = store.add(series);
@@ -407,7 +424,7 @@ SweepChunk make_sweep_chunk(const std::vector<SweepPoint>& points) {
     for (SweepPlanParams plan : p.plans) {
       for (long* offset : {&plan.pue_offset, &plan.usd_per_kwh_offset, &plan.work_rate_offset, &plan.ambient_c_offset,
                            &plan.cloud_factor_offset, &plan.spot_factor_offset, &plan.committed_gpus_offset,
-                           &plan.savings_plan_usd_offset, &plan.venue_factor_offset})
+                           &plan.savings_plan_usd_offset, &plan.venue_factor_offset, &plan.demand_offset})
         rebase(*offset, h.hours);
       rebase(plan.demand_charge_offset, h.months);
       rebase(plan.fixed_npv_by_arrival_offset, h.months + 1);

@@ -368,6 +368,11 @@ WorkloadSpec parse_workload(JsonObjectReader& r, const std::string& scenario_dir
   // A growth of -100 % or less per year has no (1 + g)^t.
   spec.growth_per_year = r.number_or("growth_per_year", spec.growth_per_year,
                                      limits::kGrowthPerYear);
+  if (r.has("deferrable")) {
+    JsonObjectReader d = r.object("deferrable");
+    spec.deferrable = DeferrableDemand{d.number("share", Bounds::fraction()), d.number("max_delay_h", limits::kHoldHours)};
+    d.finish();
+  }
   r.finish();
   return spec;
 }
@@ -450,7 +455,10 @@ Json to_json(const WorkloadSpec& spec) {
         },
         profile));
   }
-  return Json{{"profiles", profiles}, {"growth_per_year", spec.growth_per_year}};
+  Json out{{"profiles", profiles}, {"growth_per_year", spec.growth_per_year}};
+  if (spec.deferrable)
+    out["deferrable"] = {{"share", spec.deferrable->share}, {"max_delay_h", spec.deferrable->max_delay_h}};
+  return out;
 }
 
 }  // namespace tco

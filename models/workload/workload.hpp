@@ -56,9 +56,17 @@ struct SeriesProfile {
 
 using DemandProfile = std::variant<SteadyProfile, CampaignProfile, SeriesProfile>;
 
+// Work that may wait for cheaper hours (docs/model.md §5.2): a share of every hour's demand
+// may run up to max_delay_h hours later, for the plans with scheduling.time_shift.
+struct DeferrableDemand {
+  double share = 0.0;
+  double max_delay_h = 0.0;
+};
+
 struct WorkloadSpec {
   std::vector<DemandProfile> profiles;
   double growth_per_year = 0.0;
+  std::optional<DeferrableDemand> deferrable;
   std::string file;      // where it was read (for errors in the demand it yields)
   std::string pointer;   // its JSON pointer there ("/workload")
 };

@@ -8,6 +8,7 @@
 #include "core/io/atomic_file.hpp"
 #include "reports/json/depreciation_json.hpp"
 #include "reports/json/goodput_json.hpp"
+#include "reports/json/hourly_time_shift_json.hpp"
 #include "reports/json/refresh_table.hpp"
 #include "reports/json/time_shift_json.hpp"
 #include "reports/json/commitments_json.hpp"
@@ -170,6 +171,8 @@ CsvTables csv_tables(const Json& report) {
     tables.emplace_back("goodput.csv", std::move(t));
   if (std::string t = columns_table(time_shift_columns(), time_shift_rows(report)); !t.empty())
     tables.emplace_back("time_shift.csv", std::move(t));
+  if (std::string t = columns_table(hourly_time_shift_columns(), hourly_time_shift_rows(report)); !t.empty())
+    tables.emplace_back("hourly_time_shift.csv", std::move(t));
   if (std::string t = venues_table(report); !t.empty()) tables.emplace_back("venues.csv", std::move(t));
   return tables;
 }

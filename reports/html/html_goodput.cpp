@@ -1,19 +1,13 @@
 #include "reports/html/html_goodput.hpp"
 
-#include "reports/html/html_escape.hpp"
+#include "reports/markdown/table_rows.hpp"
 #include "reports/json/goodput_json.hpp"
 #include "reports/markdown/goodput_markdown.hpp"
 
 namespace tco {
 
 std::string goodput_section(const Json& report) {
-  std::string rows;
-  for (const Json& row : goodput_rows(report)) {
-    const std::vector<std::string> cells = goodput_cells(row);
-    rows += "<tr><td>" + html_escape(cells[0]) + "</td>";
-    for (std::size_t c = 1; c < cells.size(); ++c) rows += "<td class=n>" + html_escape(cells[c]) + "</td>";
-    rows += "</tr>\n";
-  }
+  const std::string rows = html_table_rows(goodput_rows(report), goodput_cells);
   if (rows.empty()) return rows;
   return "<h2>Goodput</h2>\n<table><tr><th>plan</th><th>spares</th><th>goodput</th><th>per-path mean [95% "
          "CI]</th><th>useful GPU-h</th><th>lost GPU-h</th><th>repair wait GPU-h</th><th>failures</th><th>spare "

@@ -15,6 +15,7 @@
 #include "reports/html/html_time_shift.hpp"
 #include "reports/html/html_commitments.hpp"
 #include "reports/html/html_procurement.hpp"
+#include "reports/html/html_hourly_time_shift.hpp"
 #include "reports/html/html_refresh.hpp"
 #include "reports/html/html_venues.hpp"
 #include "reports/html/html_next_generation.hpp"
@@ -218,6 +219,7 @@ std::string html_report(const Json& report) {
   html += depreciation_section(report);
   html += goodput_section(report);
   html += time_shift_section(report);
+  html += hourly_time_shift_section(report);
   html += "<h2>Cost by category</h2>\n" + breakdown_table(report);
   html += "<h2>Breakevens</h2>\n" + breakevens_section(report);
   html += "<h2>Monthly cash flows</h2>\n" + monthly_tables(report);

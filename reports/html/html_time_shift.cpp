@@ -1,20 +1,13 @@
 #include "reports/html/html_time_shift.hpp"
 
-#include "reports/html/html_escape.hpp"
+#include "reports/markdown/table_rows.hpp"
 #include "reports/json/time_shift_json.hpp"
 #include "reports/markdown/time_shift_markdown.hpp"
 
 namespace tco {
 
 std::string time_shift_section(const Json& report) {
-  std::string rows;
-  for (const Json& row : time_shift_rows(report)) {
-    const std::vector<std::string> cells = time_shift_cells(row);
-    rows += "<tr><td>" + html_escape(cells[0]) + "</td>";
-    for (std::size_t c = 1; c < cells.size(); ++c)
-      rows += (c == 6 ? "<td>" : "<td class=n>") + html_escape(cells[c]) + "</td>";
-    rows += "</tr>\n";
-  }
+  const std::string rows = html_table_rows(time_shift_rows(report), time_shift_cells, {0, 6});  // 6: the twin's name
   if (rows.empty()) return rows;
   return "<h2>Time shifting</h2>\n<table><tr><th>plan</th><th>holds</th><th>hours held</th><th>saved at "
          "hold</th><th>deadline misses</th><th>energy</th><th>without shifting</th><th>its energy</th><th>NPV "

@@ -7,6 +7,7 @@
 #include "reports/json/depreciation_json.hpp"
 #include "reports/json/goodput_json.hpp"
 #include "reports/json/procurement_json.hpp"
+#include "reports/json/hourly_time_shift_json.hpp"
 #include "reports/json/refresh_json.hpp"
 #include "reports/json/venues_json.hpp"
 #include "reports/json/implied_forward_json.hpp"
@@ -101,6 +102,7 @@ Json plan_json(const Plan& plan, const PlanResult& r, double rate, bool with_rep
   if (!r.venues.empty()) out["venues"] = venues_json(r);
   if (!r.commitments.empty()) out["commitments"] = commitments_json(r.commitments);
   if (r.refresh) out["refresh"] = refresh_json(*r.refresh, plan.refresh->months_after_arrival);
+  if (r.time_shift) out["hourly_time_shift"] = hourly_time_shift_json(*r.time_shift);
   return out;
 }
 

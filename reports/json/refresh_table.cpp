@@ -1,5 +1,7 @@
 #include "reports/json/refresh_table.hpp"
 
+#include "reports/json/plan_block_rows.hpp"
+
 namespace tco {
 
 const std::vector<std::string>& refresh_columns() {
@@ -9,16 +11,6 @@ const std::vector<std::string>& refresh_columns() {
   return columns;
 }
 
-std::vector<Json> refresh_rows(const Json& report) {
-  const std::vector<std::string>& columns = refresh_columns();
-  std::vector<Json> rows;
-  for (const auto& p : report.at("plans")) {
-    if (!p.contains("refresh")) continue;
-    Json line = Json::array({p.at("name")});
-    for (std::size_t c = 1; c < columns.size(); ++c) line.push_back(p.at("refresh").at(columns[c]));
-    rows.push_back(std::move(line));
-  }
-  return rows;
-}
+std::vector<Json> refresh_rows(const Json& report) { return plan_block_rows(report, "refresh", refresh_columns()); }
 
 }  // namespace tco

@@ -4,6 +4,7 @@
 
 #include "reports/json/goodput_json.hpp"
 #include "reports/markdown/markdown_summary.hpp"
+#include "reports/markdown/table_rows.hpp"
 
 namespace tco {
 
@@ -23,12 +24,7 @@ std::vector<std::string> goodput_cells(const Json& r) {
 }
 
 std::string goodput_markdown(const Json& report) {
-  std::string md;
-  for (const Json& row : goodput_rows(report)) {
-    md += "|";
-    for (const std::string& cell : goodput_cells(row)) md += " " + cell + " |";
-    md += "\n";
-  }
+  const std::string md = markdown_table_rows(goodput_rows(report), goodput_cells);
   if (md.empty()) return md;
   return "\n**Goodput** (the on-prem pool's useful GPU-hours / (useful + lost to node failures + waiting for a "
          "repair or a spare), means per path from the replay; docs/model.md \"Spares and goodput\"):\n\n"

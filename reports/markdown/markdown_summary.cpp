@@ -5,6 +5,7 @@
 #include "reports/markdown/time_shift_markdown.hpp"
 #include "reports/markdown/commitments_markdown.hpp"
 #include "reports/markdown/procurement_markdown.hpp"
+#include "reports/markdown/hourly_time_shift_markdown.hpp"
 #include "reports/markdown/refresh_markdown.hpp"
 #include "reports/markdown/venues_markdown.hpp"
 #include "reports/markdown/next_generation_markdown.hpp"
@@ -183,6 +184,7 @@ std::string markdown_summary(const Json& report) {
   md += depreciation_markdown(report);
   md += goodput_markdown(report);
   md += time_shift_markdown(report);
+  md += hourly_time_shift_markdown(report);
   if (has_monte_carlo(report)) md += monte_carlo_markdown(report);
   if (const std::string missing = missing_sections_line(sections_present(report)); !missing.empty())
     md += "\n" + missing + "\n";

@@ -4,6 +4,7 @@
 
 #include "reports/json/time_shift_json.hpp"
 #include "reports/markdown/markdown_summary.hpp"
+#include "reports/markdown/table_rows.hpp"
 
 namespace tco {
 
@@ -23,12 +24,7 @@ std::vector<std::string> time_shift_cells(const Json& r) {
 }
 
 std::string time_shift_markdown(const Json& report) {
-  std::string md;
-  for (const Json& row : time_shift_rows(report)) {
-    md += "|";
-    for (const std::string& cell : time_shift_cells(row)) md += " " + cell + " |";
-    md += "\n";
-  }
+  const std::string md = markdown_table_rows(time_shift_rows(report), time_shift_cells);
   if (md.empty()) return md;
   return "\n**Time shifting** (deferrable jobs held for cheaper hours, docs/model.md §5.1; means per path from "
          "the replay. Saved at hold: what the holds expected to save at the site's forecast prices. Beside the same "

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "reports/json/depreciation_json.hpp"
 #include "reports/json/goodput_json.hpp"
+#include "reports/json/hourly_time_shift_json.hpp"
 #include "reports/json/refresh_table.hpp"
 #include "reports/json/time_shift_json.hpp"
 #include "reports/json/commitments_json.hpp"
@@ -607,7 +608,7 @@ void write_commitments(Sheet sheet, const Json& plans, const Formats& f) {
 }
 
 // A header of columns, then the rows, as the CSV table of the same name (depreciation.csv,
-// goodput.csv, time_shift.csv, refresh.csv); a column whose name holds "usd" is in dollars, a null
+// goodput.csv, time_shift.csv, refresh.csv, hourly_time_shift.csv); a column whose name holds "usd" is in dollars, a null
 // is blank.
 void write_rows(Sheet sheet, const std::vector<std::string>& header, const std::vector<Json>& rows, const Formats& f) {
   for (std::size_t c = 0; c < header.size(); ++c) sheet.str(0, static_cast<int>(c), header[c], f.bold);
@@ -691,6 +692,9 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
       write_rows(Sheet(workbook_add_worksheet(wb, "Goodput"), &first_error), goodput_columns(), rows, f);
     if (const std::vector<Json> rows = time_shift_rows(report); !rows.empty())
       write_rows(Sheet(workbook_add_worksheet(wb, "Time shifting"), &first_error), time_shift_columns(), rows, f);
+    if (const std::vector<Json> rows = hourly_time_shift_rows(report); !rows.empty())
+      write_rows(Sheet(workbook_add_worksheet(wb, "Hourly time shift"), &first_error), hourly_time_shift_columns(),
+                 rows, f);
     if (has_venues(plans)) write_venues(Sheet(workbook_add_worksheet(wb, "Venues"), &first_error), plans, f);
   } catch (...) {
     workbook_close(wb);  // frees it; the caller removes the partial file
@@ -707,7 +711,7 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
 
 std::vector<std::string> workbook_plan_sheet_names(const std::vector<std::string>& plan_names) {
   std::set<std::string> taken = {"inputs",  "summary",     "paths",         "procurement", "depreciation",
-                                 "goodput", "commitments", "time shifting", "venues",      "refresh"};
+                                 "goodput", "commitments", "time shifting", "venues",      "refresh", "hourly time shift"};
   std::vector<std::string> out;
   for (const std::string& plan : plan_names) {
     std::string base;
