@@ -635,9 +635,10 @@ void check_site_capacity(const OnPremSpec& o, const Plan& p, const std::string& 
                                  p.name, earliest, site.energized_month));
 }
 
-// Commitments and a refresh are priced by the hourly fluid model (deterministic and Monte Carlo);
-// the discrete-event replay does not yet hold jobs in a block's window, nor move jobs to a new
-// fleet (docs/des.md).
+// A refresh and savings plans are priced by the hourly fluid model (deterministic and Monte
+// Carlo) alone: the discrete-event replay does not yet move jobs to a new fleet, nor apply a
+// savings plan's dollars to its on-demand hours. It runs jobs on take-or-pay contracts and
+// capacity blocks (engine/des/committed_pool.hpp), not yet together with venues (docs/des.md).
 void check_commitments_are_hourly(const Scenario& s) {
   if (!s.jobs) return;
   for (std::size_t i = 0; i < s.plans.size(); ++i) {
@@ -647,11 +648,20 @@ void check_commitments_are_hourly(const Scenario& s) {
                                    "discrete-event replay of a \"jobs\" scenario does not yet; give the scenario a "
                                    "\"workload\" instead of \"jobs\"",
                                    s.plans[i].name));
-    if (!s.plans[i].commitments.empty())
+    const std::vector<Commitment>& commitments = s.plans[i].commitments;
+    for (std::size_t k = 0; k < commitments.size(); ++k)
+      if (commitments[k].kind == Commitment::Kind::savings_plan)
+        throw InputError(s.file, "/plans/" + std::to_string(i) + "/commitments/" + std::to_string(k),
+                         fmt::format("plan \"{}\" has the savings plan \"{}\", which only the hourly model prices: "
+                                     "the discrete-event replay of a \"jobs\" scenario runs capacity blocks and "
+                                     "take-or-pay contracts, not yet a savings plan; give the scenario a "
+                                     "\"workload\" instead of \"jobs\"",
+                                     s.plans[i].name, commitments[k].name));
+    if (!commitments.empty() && !s.plans[i].venues.empty())
       throw InputError(s.file, "/plans/" + std::to_string(i) + "/commitments",
-                       fmt::format("plan \"{}\" has commitments, which only the hourly model prices: the "
-                                   "discrete-event replay of a \"jobs\" scenario does not yet; give the scenario a "
-                                   "\"workload\" instead of \"jobs\"",
+                       fmt::format("plan \"{}\" has commitments and venues: the discrete-event replay does not yet "
+                                   "run the two together (a job leaving a block would go down the venue list); "
+                                   "give the scenario a \"workload\" instead of \"jobs\", or drop the venues",
                                    s.plans[i].name));
   }
 }

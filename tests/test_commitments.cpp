@@ -10,7 +10,6 @@
 #include <doctest/doctest.h>
 
 #include "core/error.hpp"
-#include "des_support.hpp"
 #include "engine/ledger/ledger.hpp"
 #include "engine/montecarlo/fluid_monte_carlo.hpp"
 #include "engine/sweep/sweep_prepare.hpp"
@@ -357,18 +356,6 @@ TEST_CASE("commitments: bad input names the JSON pointer") {
     Json doc = base_scenario_json();
     doc["plans"][1] = {{"name", "own"}, {"kind", "onprem"}, {"onprem_nodes", 2}, {"commitments", half_used_block()}};
     CHECK(load_error(doc).rfind("/plans/1/commitments", 0) == 0);
-  }
-}
-
-TEST_CASE("commitments: a jobs scenario (the discrete-event replay) refuses them, naming the plan's pointer") {
-  Json doc = des_scenario_json({{"steady", {{"gpus", 16}, {"gpus_per_job", 8}, {"job_duration_h", 24}}}});
-  doc["plans"][0]["commitments"] = half_used_block();
-  try {
-    load_des_scenario(doc);
-    FAIL("a jobs scenario with commitments was accepted");
-  } catch (const InputError& e) {
-    CHECK(e.where() == "/plans/0/commitments");
-    CHECK(e.message().find("hourly model") != std::string::npos);
   }
 }
 

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "engine/des/checkpoint.hpp"
+#include "engine/des/committed_pool.hpp"
 #include "engine/des/kernel/cold.hpp"
 #include "engine/des/des_plan.hpp"
 #include "engine/des/month_index.hpp"
@@ -129,6 +130,37 @@ class CloudRuns {
       if (end_h >= b_h) return;
       a_h = end_h;
     }
+  }
+
+  // The job's run on the plan's committed capacity from t_h (engine/des/committed_pool.hpp), no
+  // bill here (the commitments are prepaid): true when its life ends there (finished, or still
+  // running at the horizon). False when there is no room now, or when the room ends first; then
+  // e holds the work left after a checkpoint at that hour (and a restart to pay), t_h the hour,
+  // and the job goes on to the plan's cloud offer. Its GPU-hours count as reserved_used and a
+  // completion as completed_reserved (capacity bought ahead, as reserved instances are).
+  bool run_committed(CloudEntry& e, double& t_h, CommittedPool& pool) {
+    Life life{e, instances_for(e.job->gpus)};
+    const double end_h = pool.place(t_h, on_demand_finish_h(e, t_h), life.instances * p_.gpus_per_instance);
+    if (!(end_h > t_h)) return false;
+    const Run r = start(life, t_h);
+    out_.gpu_hours.reserved_used += life.instances * p_.gpus_per_instance * (std::min(end_h, horizon_h_) - r.start_h);
+    if (!(end_h < horizon_h_)) {
+      book_unfinished_run(life, r);
+      return true;
+    }
+    if (end_h >= r.finish_h) {
+      complete(life, r.finish_h);
+      ++out_.jobs.completed_reserved;
+      return true;
+    }
+    const Progress progress = progress_after(end_h - r.start_h - r.overhead_h, life.e.job->checkpoint_h,
+                                             p_.checkpoint_write_h);
+    life.e.remaining_h = std::max(0.0, life.e.remaining_h - progress.done_h * r.speed);
+    life.e.pending_restart_h = p_.scheduling.restart_h;
+    ++out_.events;  // the move off the commitment
+    e = life.e;
+    t_h = end_h;
+    return false;
   }
 
   // The job's whole life in the cloud from t_h on: spot while it wants spot and the policy lets
@@ -315,6 +347,11 @@ class CloudRuns {
   TCO_COLD void end_at_horizon(Category category, const Life& life, const Run& r, double usd_per_instance_h,
                                const double* shock, double& billed_gpu_hours) {
     bill(category, life.instances, r.start_h, horizon_h_, usd_per_instance_h, shock, true, billed_gpu_hours);
+    book_unfinished_run(life, r);
+  }
+
+  // What a run the horizon finds going has not done by then (checkpointed or not).
+  TCO_COLD void book_unfinished_run(const Life& life, const Run& r) {
     const Progress progress =
         progress_after(horizon_h_ - r.start_h - r.overhead_h, life.e.job->checkpoint_h, p_.checkpoint_write_h);
     const double left_h = std::max(0.0, life.e.remaining_h - progress.done_h * r.speed);

@@ -167,6 +167,9 @@ DesPlans prepare_des_plans(const Scenario& s) {
         d.spot_price_growth = PriceGrowth::hourly(std::move(spot));
       }
       for (const CloudVenue& v : p.venues) d.venues.push_back(des_venue(d, c, v, s.horizon_hours()));
+      const bool holds_gpus = std::any_of(p.commitments.begin(), p.commitments.end(),
+                                          [](const Commitment& k) { return k.kind != Commitment::Kind::savings_plan; });
+      if (holds_gpus) d.committed_gpus_by_hour = commitment_hours(p, s.horizon_hours()).committed_gpus;
       if (!c.spot.trace_resolved_path.empty()) {
         auto it = traces.find(c.spot.trace_resolved_path);
         if (it == traces.end()) {

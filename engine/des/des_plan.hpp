@@ -55,6 +55,9 @@ struct DesPlan {
   PriceGrowth price_growth;            // of on-demand prices (none without a cloud)
   PriceGrowth spot_price_growth;       // of spot prices
   std::vector<DesVenue> venues;        // the plan's ordered cloud venues (engine/des/venue_router.hpp)
+  // GPUs of the plan's take-or-pay contracts and capacity blocks by hour (engine/des/committed_pool.hpp);
+  // empty without them
+  std::vector<double> committed_gpus_by_hour;
   // Jobs
   SchedulingSpec scheduling;
   SpotSpec spot;                 // the plan's, or the defaults for an onprem plan

@@ -92,9 +92,12 @@ class Simulator {
     clouds_.reserve(plans.size());
     for (const DesPlan* plan : plans) clouds_.emplace_back(*plan, in, month_index_, months_, horizon_h_);
     routers_.resize(plans.size());
-    for (std::size_t k = 0; k < plans.size(); ++k)
+    committed_.resize(plans.size());
+    for (std::size_t k = 0; k < plans.size(); ++k) {
       if (!plans[k]->venues.empty())
         routers_[k] = std::make_unique<VenueRouter>(*plans[k], in, month_index_, months_, horizon_h_);
+      if (!plans[k]->committed_gpus_by_hour.empty()) committed_[k].emplace(plans[k]->committed_gpus_by_hour);
+    }
     reserved_speed_[0] = p.perf_cloud;
     reserved_speed_[1] = p.perf_cloud * p.scheduling.cloud_multi_node_efficiency;
     out_.cost_by_month.assign(months_, CostRow{});
@@ -574,13 +577,17 @@ class Simulator {
     start_onprem(slot);
   }
 
-  // Each plan of the group plays the job's cloud life on its own terms: its offer, or its venues.
+  // Each plan of the group plays the job's cloud life on its own terms: its committed capacity
+  // first, then its offer or its venues.
   void send_to_clouds(const CloudEntry& e) {
     for (std::size_t k = 0; k < clouds_.size(); ++k) {
+      CloudEntry entry = e;
+      double t_h = now_;
+      if (committed_[k] && clouds_[k].run_committed(entry, t_h, *committed_[k])) continue;
       if (routers_[k]) {
-        routers_[k]->run(e, now_);
+        routers_[k]->run(entry, t_h);
       } else {
-        clouds_[k].run(e, now_);
+        clouds_[k].run(entry, t_h);
       }
     }
   }
@@ -816,6 +823,7 @@ class Simulator {
   PathOutcome out_;  // the event loop's sums; each plan's cloud books its own (clouds_)
   std::vector<CloudRuns> clouds_;  // one per plan of the group
   std::vector<std::unique_ptr<VenueRouter>> routers_;  // per plan: its venues (null: it bursts to its offer)
+  std::vector<std::optional<CommittedPool>> committed_;  // per plan: its committed capacity, if any
   bool cloud_only_;  // neither on-prem nodes nor reserved instances: every job goes to CloudRuns
   long purchase_h_;  // this path's delivery hour (delivery_h)
   double carbon_usd_per_kwh_ = 0.0;  // g_co2_per_kwh x the carbon price, per facility kWh

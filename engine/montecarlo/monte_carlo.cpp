@@ -16,6 +16,7 @@
 #include "engine/des/job_stream.hpp"
 #include "engine/des/path_goodput.hpp"
 #include "core/error.hpp"
+#include "engine/ledger/commitment_booking.hpp"
 #include "engine/ledger/ownership_costs.hpp"
 #include "core/parallel/process_group.hpp"
 #include "core/parallel/rank_errors.hpp"
@@ -67,6 +68,12 @@ PlanFixed fixed_costs(const Scenario& s, const Plan& plan, std::optional<int> de
     f.ownership = book_ownership_costs(
         *plan.onprem, {owned_nodes(plan), static_cast<double>(f.facility.racks), 1.0, delivery_month},
         s.horizon_months, f.ledger);
+  }
+  // Commitments' bills are fixed: prepaid or paid whether used or not (the replay runs jobs on
+  // their capacity, engine/des/committed_pool.hpp).
+  if (!plan.commitments.empty()) {
+    CommitmentTracker commitments(plan, s.horizon_hours());
+    commitments.book(f.ledger, s.discount_rate_per_year, 1.0);
   }
   f.total_usd = f.ledger.total_usd();
   f.npv_usd = f.ledger.npv_usd(s.discount_rate_per_year);

@@ -1,0 +1,114 @@
+// Commitments in the discrete-event replay (engine/des/committed_pool.hpp, docs/des.md
+// "Commitments"): jobs on a capacity block by hand (inside it, crowded out of it, leaving it when
+// its window closes), the block's prepaid bill in the Monte Carlo's ledger, a campaign of jobs
+// on a block against the same campaign on demand, and what the replay still refuses.
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "des_support.hpp"
+#include "core/error.hpp"
+#include "engine/des/committed_pool.hpp"
+
+namespace tco::test {
+
+namespace {
+
+// The fixture's cloud plan (test/gpu8: 8-GPU instances at $16 an hour) and the same plan with a
+// 14-day block of 4 instances (32 GPUs) at $10 per instance-hour from day 30 (hours 720 to
+// 1,056), booked 14 days ahead.
+Json block_scenario(const Json& jobs) {
+  Json doc = des_scenario_json(jobs);
+  doc["plans"] = Json::array({{{"name", "cloud"}, {"kind", "cloud"}},
+                              {{"name", "block"},
+                               {"kind", "cloud"},
+                               {"commitments",
+                                {{{"kind", "capacity_block"},
+                                  {"name", "q1"},
+                                  {"start_day", 30},
+                                  {"days", 14},
+                                  {"instances", 4},
+                                  {"lead_days", 14},
+                                  {"usd_per_instance_hour", 10.0}}}}}});
+  return doc;
+}
+
+}  // namespace
+
+TEST_CASE("committed pool: whole hours held, first come first served, the run cut where room ends") {
+  std::vector<double> committed(10, 0.0);
+  for (int h = 2; h < 6; ++h) committed[h] = 32.0;  // 32 GPUs over hours [2, 6)
+  des::CommittedPool pool(committed);
+  CHECK(pool.place(1.0, 3.0, 32.0) == 1.0);  // hour 1 has none: no room now
+  CHECK(pool.place(2.0, 3.5, 24.0) == 3.5);  // holds hours 2 and 3
+  CHECK(pool.place(2.5, 3.0, 16.0) == 2.5);  // 24 + 16 > 32 in hour 2
+  CHECK(pool.place(2.5, 9.0, 8.0) == 6.0);   // 24 + 8 fits hours 2-5; hour 6 has none: leaves at 6
+  CHECK(pool.place(4.0, 5.0, 24.0) == 5.0);  // hour 4: 8 + 24 = 32
+  CHECK(pool.place(4.2, 4.8, 8.0) == 4.2);   // hour 4 is full
+}
+
+TEST_CASE("replay commitments: jobs on a capacity block, by hand") {
+  const Scenario s = load_des_scenario(block_scenario({{"steady", {{"gpus", 1}}}}));
+  const des::DesPlans plans = des::prepare_des_plans(s);
+  // A: 32 GPUs x 100 h at hour 720: all on the block, no bill; 32 x 100 = 3,200 GPU-hours.
+  // B: 8 GPUs x 10 h at hour 720: the block is full (A holds 32): on demand, 1 instance x 10 h
+  //    x $16 = $160.
+  // C: 32 GPUs x 100 h at hour 1,000: the block until its window closes at hour 1,056 (56 h,
+  //    no checkpoints: 56 h of work done, 44 left), then on demand after a restart of 0.1 h
+  //    (scheduling.restart_h): 4 instances x 44.1 h x $16 = $2,822.40, 32 x 44.1 = 1,411.2 GPU-hours.
+  VectorFeed feed({job_at(720.0, 32, 100.0), job_at(720.0, 8, 10.0), job_at(1000.0, 32, 100.0)});
+  const des::PathOutcome o = des::simulate_feed(s, plans.plans[1], feed, {1, 0, 0.0});
+  CHECK(o.jobs.completed == 3);
+  CHECK(o.jobs.completed_reserved == 1);
+  CHECK(o.jobs.completed_on_demand == 2);
+  CHECK(o.gpu_hours.reserved_used == doctest::Approx(3200.0 + 32.0 * 56.0).epsilon(1e-12));
+  CHECK(o.gpu_hours.on_demand_billed == doctest::Approx(80.0 + 1411.2).epsilon(1e-12));
+  CHECK(category_total(o, Category::cloud_on_demand) == doctest::Approx(160.0 + 2822.4).epsilon(1e-12));
+  CHECK(o.gpu_hours.useful == doctest::Approx(3200.0 + 80.0 + 3200.0).epsilon(1e-12));
+  // The plan without the block pays every hour on demand: (4 x 100 + 10 + 4 x 100) x $16.
+  VectorFeed same({job_at(720.0, 32, 100.0), job_at(720.0, 8, 10.0), job_at(1000.0, 32, 100.0)});
+  const des::PathOutcome plain = des::simulate_feed(s, plans.plans[0], same, {1, 0, 0.0});
+  CHECK(category_total(plain, Category::cloud_on_demand) == doctest::Approx(810.0 * 16.0).epsilon(1e-12));
+}
+
+TEST_CASE("replay commitments: the block's prepaid bill and a campaign run inside it") {
+  // A 32-GPU campaign of 10 days every 91 days from day 31: the first one runs inside the block
+  // (days 30 to 44), the others (days 122, 213, 304) on demand.
+  Json doc = block_scenario({{"campaigns", {{"gpus", 32}, {"every_days", 91}, {"duration_days", 10}, {"first_day", 31}}}});
+  doc["monte_carlo"] = {{"paths", 2}, {"seed", 3}};
+  const Scenario s = load_des_scenario(doc);
+  MonteCarloOptions options;
+  const MonteCarloRun mc = run_monte_carlo(s, options);
+  const PlanResult& plain = mc.run.plans.at(0);
+  const PlanResult& block = mc.run.plans.at(1);
+  // The block: 4 instances x 336 h x $10 = $13,440, prepaid whatever it runs.
+  CHECK(block.ledger.category_total_usd(Category::cloud_reserved) == doctest::Approx(13440.0).epsilon(1e-12));
+  CHECK(plain.ledger.category_total_usd(Category::cloud_reserved) == 0.0);
+  // 4 campaigns x 4 instances x 240 h x $16 on demand without it; one fewer with it.
+  CHECK(plain.ledger.category_total_usd(Category::cloud_on_demand) == doctest::Approx(4 * 4 * 240 * 16.0).epsilon(1e-9));
+  CHECK(block.ledger.category_total_usd(Category::cloud_on_demand) == doctest::Approx(3 * 4 * 240 * 16.0).epsilon(1e-9));
+  CHECK(block.gpu_hours.reserved_used == doctest::Approx(32.0 * 240.0).epsilon(1e-12));
+}
+
+TEST_CASE("replay commitments: a savings plan, or commitments beside venues, are refused with their pointer") {
+  Json doc = block_scenario({{"steady", {{"gpus", 1}}}});
+  doc["plans"][1]["commitments"] = {{{"kind", "savings_plan"}, {"name", "sp"}, {"usd_per_hour", 10.0},
+                                     {"usd_per_instance_hour", 10.0}, {"term_months", 12}}};
+  try {
+    load_des_scenario(doc);
+    FAIL("a jobs scenario with a savings plan was accepted");
+  } catch (const InputError& e) {
+    CHECK(e.where() == "/plans/1/commitments/0");
+    CHECK(e.message().find("savings plan") != std::string::npos);
+  }
+  Json venues = block_scenario({{"steady", {{"gpus", 1}}}});
+  venues["plans"][1]["venues"] = {{{"name", "od"}, {"offer", "test/gpu8/region-a"}}};
+  try {
+    load_des_scenario(venues);
+    FAIL("a jobs scenario with commitments and venues was accepted");
+  } catch (const InputError& e) {
+    CHECK(e.where() == "/plans/1/commitments");
+  }
+}
+
+}  // namespace tco::test
