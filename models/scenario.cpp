@@ -638,7 +638,7 @@ void check_site_capacity(const OnPremSpec& o, const Plan& p, const std::string& 
 // A refresh and savings plans are priced by the hourly fluid model (deterministic and Monte
 // Carlo) alone: the discrete-event replay does not yet move jobs to a new fleet, nor apply a
 // savings plan's dollars to its on-demand hours. It runs jobs on take-or-pay contracts and
-// capacity blocks (engine/des/committed_pool.hpp), not yet together with venues (docs/des.md).
+// capacity blocks (engine/des/committed_pool.hpp, docs/des.md).
 void check_commitments_are_hourly(const Scenario& s) {
   if (!s.jobs) return;
   for (std::size_t i = 0; i < s.plans.size(); ++i) {
@@ -657,12 +657,7 @@ void check_commitments_are_hourly(const Scenario& s) {
                                      "take-or-pay contracts, not yet a savings plan; give the scenario a "
                                      "\"workload\" instead of \"jobs\"",
                                      s.plans[i].name, commitments[k].name));
-    if (!commitments.empty() && !s.plans[i].venues.empty())
-      throw InputError(s.file, "/plans/" + std::to_string(i) + "/commitments",
-                       fmt::format("plan \"{}\" has commitments and venues: the discrete-event replay does not yet "
-                                   "run the two together (a job leaving a block would go down the venue list); "
-                                   "give the scenario a \"workload\" instead of \"jobs\", or drop the venues",
-                                   s.plans[i].name));
+
   }
 }
 

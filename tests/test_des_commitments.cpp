@@ -90,7 +90,7 @@ TEST_CASE("replay commitments: the block's prepaid bill and a campaign run insid
   CHECK(block.gpu_hours.reserved_used == doctest::Approx(32.0 * 240.0).epsilon(1e-12));
 }
 
-TEST_CASE("replay commitments: a savings plan, or commitments beside venues, are refused with their pointer") {
+TEST_CASE("replay commitments: a savings plan is refused with its pointer") {
   Json doc = block_scenario({{"steady", {{"gpus", 1}}}});
   doc["plans"][1]["commitments"] = {{{"kind", "savings_plan"}, {"name", "sp"}, {"usd_per_hour", 10.0},
                                      {"usd_per_instance_hour", 10.0}, {"term_months", 12}}};
@@ -100,14 +100,6 @@ TEST_CASE("replay commitments: a savings plan, or commitments beside venues, are
   } catch (const InputError& e) {
     CHECK(e.where() == "/plans/1/commitments/0");
     CHECK(e.message().find("savings plan") != std::string::npos);
-  }
-  Json venues = block_scenario({{"steady", {{"gpus", 1}}}});
-  venues["plans"][1]["venues"] = {{{"name", "od"}, {"offer", "test/gpu8/region-a"}}};
-  try {
-    load_des_scenario(venues);
-    FAIL("a jobs scenario with commitments and venues was accepted");
-  } catch (const InputError& e) {
-    CHECK(e.where() == "/plans/1/commitments");
   }
 }
 

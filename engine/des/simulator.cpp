@@ -578,7 +578,7 @@ class Simulator {
   }
 
   // Each plan of the group plays the job's cloud life on its own terms: its committed capacity
-  // first, then its offer or its venues.
+  // first (a plan has commitments or venues, not both), then its offer or its venues.
   void send_to_clouds(const CloudEntry& e) {
     for (std::size_t k = 0; k < clouds_.size(); ++k) {
       CloudEntry entry = e;
