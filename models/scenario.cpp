@@ -7,6 +7,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/error.hpp"
 #include "core/io/input_snapshot.hpp"
@@ -649,6 +650,19 @@ void check_commitments_are_hourly(const Scenario& s) {
                                    "\"workload\" instead of \"jobs\"",
                                    s.plans[i].name));
     const std::vector<Commitment>& commitments = s.plans[i].commitments;
+    // Without a trace every job class is a generator's: a commitment kept for another would
+    // stay idle, paid for nothing (a typo, or the generator's default class misremembered).
+    std::vector<std::string> classes;
+    for (const auto& g : s.jobs->poisson) classes.push_back(g.traits.job_class);
+    for (const auto& g : s.jobs->campaigns) classes.push_back(g.traits.job_class);
+    for (const auto& g : s.jobs->steady) classes.push_back(g.traits.job_class);
+    for (std::size_t k = 0; k < commitments.size(); ++k)
+      if (s.jobs->trace_file.empty() && !commitments[k].job_class.empty() &&
+          std::find(classes.begin(), classes.end(), commitments[k].job_class) == classes.end())
+        throw InputError(s.file, "/plans/" + std::to_string(i) + "/commitments/" + std::to_string(k) + "/job_class",
+                         fmt::format("expected the class of some job (the jobs' classes: {}), found \"{}\": the "
+                                     "commitment would run nothing",
+                                     fmt::join(classes, ", "), commitments[k].job_class));
     for (std::size_t k = 0; k < commitments.size(); ++k)
       if (commitments[k].kind == Commitment::Kind::savings_plan)
         throw InputError(s.file, "/plans/" + std::to_string(i) + "/commitments/" + std::to_string(k),

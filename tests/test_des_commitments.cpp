@@ -3,6 +3,7 @@
 // its window closes), the block's prepaid bill in the Monte Carlo's ledger, a campaign of jobs
 // on a block against the same campaign on demand, and what the replay still refuses.
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -69,6 +70,43 @@ TEST_CASE("replay commitments: jobs on a capacity block, by hand") {
   VectorFeed same({job_at(720.0, 32, 100.0), job_at(720.0, 8, 10.0), job_at(1000.0, 32, 100.0)});
   const des::PathOutcome plain = des::simulate_feed(s, plans.plans[0], same, {1, 0, 0.0});
   CHECK(category_total(plain, Category::cloud_on_demand) == doctest::Approx(810.0 * 16.0).epsilon(1e-12));
+}
+
+TEST_CASE("replay commitments: a block kept for one job class") {
+  // An 8-GPU job of class 0 and a 32-GPU job of class 1 ("train") arrive at hour 720 in that
+  // order. For any job, the first takes 8 of the block's 32 GPUs and the second no longer fits:
+  // 4 instances x 100 h x $16 = $6,400 on demand. Kept for "train", the block runs the second
+  // and the first pays 1 x 10 h x $16 = $160.
+  const std::vector<std::string> names = {"steady", "train"};
+  const auto run = [&](const char* job_class) {
+    Json doc = block_scenario({{"steady", {{"gpus", 1}}},
+                               {"campaigns", {{"gpus", 32}, {"every_days", 91}, {"duration_days", 1}, {"class", "train"}}}});
+    if (job_class) doc["plans"][1]["commitments"][0]["job_class"] = job_class;
+    const Scenario s = load_des_scenario(doc);
+    const des::DesPlans plans = des::prepare_des_plans(s);
+    des::SimJob small = job_at(720.0, 8, 10.0), train = job_at(720.0, 32, 100.0);
+    train.job_class = 1;
+    VectorFeed feed({small, train});
+    des::PathInputs in{1, 0, 0.0};
+    in.class_names = &names;
+    return des::simulate_feed(s, plans.plans[1], feed, in);
+  };
+  const des::PathOutcome any = run(nullptr);
+  CHECK(category_total(any, Category::cloud_on_demand) == doctest::Approx(6400.0).epsilon(1e-12));
+  CHECK(any.gpu_hours.reserved_used == doctest::Approx(80.0).epsilon(1e-12));
+  const des::PathOutcome kept = run("train");
+  CHECK(category_total(kept, Category::cloud_on_demand) == doctest::Approx(160.0).epsilon(1e-12));
+  CHECK(kept.gpu_hours.reserved_used == doctest::Approx(3200.0).epsilon(1e-12));
+  // A class no job has would leave the block idle: refused, naming the field and the classes.
+  Json doc = block_scenario({{"steady", {{"gpus", 1}}}});
+  doc["plans"][1]["commitments"][0]["job_class"] = "campaigns";  // the generator's class is "campaign"
+  try {
+    load_des_scenario(doc);
+    FAIL("a block kept for a class no job has was accepted");
+  } catch (const InputError& e) {
+    CHECK(e.where() == "/plans/1/commitments/0/job_class");
+    CHECK(e.message().find("the jobs' classes: steady") != std::string::npos);
+  }
 }
 
 TEST_CASE("replay commitments: the block's prepaid bill and a campaign run inside it") {

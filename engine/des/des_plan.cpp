@@ -101,6 +101,31 @@ long delivery_h(const DesPlan& d, std::uint64_t seed, std::uint32_t path) {
          kHoursPerMonth;
 }
 
+// The plan's GPU-holding commitments by the class they serve: each class's pool in the order
+// of first mention, the pool for any job last.
+std::vector<DesPlan::Committed> committed_pools(const Plan& p, long hours) {
+  std::vector<std::string> classes;
+  bool any_job = false;
+  for (const Commitment& k : p.commitments) {
+    if (k.kind == Commitment::Kind::savings_plan) continue;
+    if (k.job_class.empty()) {
+      any_job = true;
+    } else if (std::find(classes.begin(), classes.end(), k.job_class) == classes.end()) {
+      classes.push_back(k.job_class);
+    }
+  }
+  if (any_job) classes.emplace_back();
+  std::vector<DesPlan::Committed> out;
+  for (const std::string& job_class : classes) {
+    Plan only = p;
+    only.commitments.clear();
+    for (const Commitment& k : p.commitments)
+      if (k.kind != Commitment::Kind::savings_plan && k.job_class == job_class) only.commitments.push_back(k);
+    out.push_back({job_class, commitment_hours(only, hours).committed_gpus});
+  }
+  return out;
+}
+
 DesPlans prepare_des_plans(const Scenario& s) {
   DesPlans out;
   std::map<std::string, const SpotTrace*> traces;
@@ -167,9 +192,7 @@ DesPlans prepare_des_plans(const Scenario& s) {
         d.spot_price_growth = PriceGrowth::hourly(std::move(spot));
       }
       for (const CloudVenue& v : p.venues) d.venues.push_back(des_venue(d, c, v, s.horizon_hours()));
-      const bool holds_gpus = std::any_of(p.commitments.begin(), p.commitments.end(),
-                                          [](const Commitment& k) { return k.kind != Commitment::Kind::savings_plan; });
-      if (holds_gpus) d.committed_gpus_by_hour = commitment_hours(p, s.horizon_hours()).committed_gpus;
+      d.committed = committed_pools(p, s.horizon_hours());
       if (!c.spot.trace_resolved_path.empty()) {
         auto it = traces.find(c.spot.trace_resolved_path);
         if (it == traces.end()) {

@@ -55,9 +55,14 @@ struct DesPlan {
   PriceGrowth price_growth;            // of on-demand prices (none without a cloud)
   PriceGrowth spot_price_growth;       // of spot prices
   std::vector<DesVenue> venues;        // the plan's ordered cloud venues (engine/des/venue_router.hpp)
-  // GPUs of the plan's take-or-pay contracts and capacity blocks by hour (engine/des/committed_pool.hpp);
-  // empty without them
-  std::vector<double> committed_gpus_by_hour;
+  // The plan's take-or-pay contracts and capacity blocks (engine/des/committed_pool.hpp): their
+  // GPUs by hour, pooled by the job class they serve; those for one class first, then those
+  // for any job ("")
+  struct Committed {
+    std::string job_class;
+    std::vector<double> gpus_by_hour;
+  };
+  std::vector<Committed> committed;
   // Jobs
   SchedulingSpec scheduling;
   SpotSpec spot;                 // the plan's, or the defaults for an onprem plan

@@ -96,7 +96,8 @@ class Simulator {
     for (std::size_t k = 0; k < plans.size(); ++k) {
       if (!plans[k]->venues.empty())
         routers_[k] = std::make_unique<VenueRouter>(*plans[k], in, month_index_, months_, horizon_h_);
-      if (!plans[k]->committed_gpus_by_hour.empty()) committed_[k].emplace(plans[k]->committed_gpus_by_hour);
+      for (const DesPlan::Committed& c : plans[k]->committed)
+        committed_[k].push_back({class_id(c.job_class, in.class_names), CommittedPool(c.gpus_by_hour)});
     }
     reserved_speed_[0] = p.perf_cloud;
     reserved_speed_[1] = p.perf_cloud * p.scheduling.cloud_multi_node_efficiency;
@@ -577,13 +578,33 @@ class Simulator {
     start_onprem(slot);
   }
 
+  static int class_id(const std::string& job_class, const std::vector<std::string>* class_names) {
+    if (job_class.empty()) return kAnyClass;
+    if (class_names)
+      for (std::size_t i = 0; i < class_names->size(); ++i)
+        if ((*class_names)[i] == job_class) return static_cast<int>(i);
+    return kNoSuchClass;
+  }
+
+  // Plan k's committed pools that serve the job, in order, until one runs it: true when its life
+  // ended there; otherwise entry and t_h say what is left and from when (t_h moved: the room ran
+  // out; it goes on to the plan's offer).
+  bool run_committed(std::size_t k, CloudEntry& entry, double& t_h) {
+    for (ClassPool& c : committed_[k]) {
+      if (c.job_class != kAnyClass && c.job_class != entry.job->job_class) continue;
+      if (clouds_[k].run_committed(entry, t_h, c.pool)) return true;
+      if (t_h != now_) return false;
+    }
+    return false;
+  }
+
   // Each plan of the group plays the job's cloud life on its own terms: its committed capacity
   // first (a plan has commitments or venues, not both), then its offer or its venues.
   void send_to_clouds(const CloudEntry& e) {
     for (std::size_t k = 0; k < clouds_.size(); ++k) {
       CloudEntry entry = e;
       double t_h = now_;
-      if (committed_[k] && clouds_[k].run_committed(entry, t_h, *committed_[k])) continue;
+      if (!committed_[k].empty() && run_committed(k, entry, t_h)) continue;
       if (routers_[k]) {
         routers_[k]->run(entry, t_h);
       } else {
@@ -823,7 +844,14 @@ class Simulator {
   PathOutcome out_;  // the event loop's sums; each plan's cloud books its own (clouds_)
   std::vector<CloudRuns> clouds_;  // one per plan of the group
   std::vector<std::unique_ptr<VenueRouter>> routers_;  // per plan: its venues (null: it bursts to its offer)
-  std::vector<std::optional<CommittedPool>> committed_;  // per plan: its committed capacity, if any
+  // Per plan: its committed capacity, pools for one job class first, then the pool for any job.
+  struct ClassPool {
+    int job_class;  // kAnyClass, kNoSuchClass, or the class id it serves
+    CommittedPool pool;
+  };
+  static constexpr int kAnyClass = -1;
+  static constexpr int kNoSuchClass = -2;  // a class no job of the run has
+  std::vector<std::vector<ClassPool>> committed_;
   bool cloud_only_;  // neither on-prem nodes nor reserved instances: every job goes to CloudRuns
   long purchase_h_;  // this path's delivery hour (delivery_h)
   double carbon_usd_per_kwh_ = 0.0;  // g_co2_per_kwh x the carbon price, per facility kWh
@@ -951,7 +979,9 @@ PathOutcome simulate_feed(const Scenario& scenario, const DesPlan& plan, JobFeed
 PathOutcome simulate_path(const Scenario& scenario, const DesPlan& plan, const JobCatalog& catalog,
                           const PathInputs& inputs) {
   const DesPlan* one[] = {&plan};
-  return std::move(simulate_group_path(scenario, one, catalog, inputs).front());
+  PathInputs in = inputs;
+  if (!in.class_names) in.class_names = &catalog.class_names;
+  return std::move(simulate_group_path(scenario, one, catalog, in).front());
 }
 
 }  // namespace tco::des

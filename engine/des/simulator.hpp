@@ -129,6 +129,9 @@ struct PathInputs {
   // uniform_pair(seed, path, spot_availability, e, 0).second for every job entity e of the
   // path, drawn once for all plans (a job's spot_share draw); null: each plan draws its own.
   const double* spot_share_u = nullptr;
+  // The job catalog's class names by id, for commitments that serve one class; null: no job
+  // has a named class (every class-bound commitment stays idle).
+  const std::vector<std::string>* class_names = nullptr;
 };
 
 

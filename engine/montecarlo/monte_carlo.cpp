@@ -458,6 +458,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       const Scenario& world = worlds.scenario(arrival);
       const ReplayPlans& replay = worlds.plans(arrival);
       des::PathInputs in{mc.seed, path, path_growth(s, mc.seed, path)};
+      in.class_names = &catalog.class_names;
       std::vector<PathOutcome> per_plan(plan_count);
       // Kept by the thread from path to path: a path's jobs take megabytes, and allocating
       // them afresh every path cost page faults.

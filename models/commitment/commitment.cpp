@@ -158,6 +158,10 @@ std::vector<Commitment> parse_commitments(JsonObjectReader& plan, const Commitme
         r.fail("name", "a name no other commitment of the plan has", r.has("name") ? &r.value("name") : nullptr);
     if (c.kind == Commitment::Kind::capacity_block) parse_capacity_block(r, c, offer, horizon_months);
     if (c.kind == Commitment::Kind::take_or_pay) parse_take_or_pay(r, c, horizon_months);
+    if (c.kind != Commitment::Kind::savings_plan && r.has("job_class")) {
+      c.job_class = r.string("job_class");
+      if (c.job_class.empty()) r.fail("job_class", "a job class name (the jobs' \"class\")", &r.value("job_class"));
+    }
     if (c.kind == Commitment::Kind::savings_plan) {
       if (++savings_plans > 1)
         r.fail("kind", "at most one savings plan per plan (one commitment covers the plan's one on-demand offer)",
@@ -195,6 +199,7 @@ Json to_json(const Commitment& c) {
       out["ramp_gpus_by_month"] = c.ramp_gpus_by_month;
       break;
   }
+  if (!c.job_class.empty()) out["job_class"] = c.job_class;
   return out;
 }
 

@@ -42,6 +42,9 @@ struct Commitment {
   int gpus = 0;
   double usd_per_gpu_hour = 0.0;
   std::vector<int> ramp_gpus_by_month;
+  // capacity_block, take_or_pay: in the discrete-event replay only jobs of this class run on it
+  // ("": any job); the hourly model has no classes and fills it with any overflow
+  std::string job_class;
 
   bool operator==(const Commitment&) const = default;
 };
