@@ -15,6 +15,7 @@
 // demand from hour 360.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 

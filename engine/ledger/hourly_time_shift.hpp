@@ -24,7 +24,10 @@
 // below its capacity, so no backlog grows (for a plan that does not burst, only hours with no
 // backlog coming in are used). On a Monte Carlo path (failures, growth, ambient noise) the
 // forecast can be wrong; the node kept free is the margin.
-// Example: 2 nodes of 8 GPUs, 1 kW above idle per GPU... see tests/test_hourly_time_shift.cpp.
+// Example (tests/test_hourly_time_shift.cpp): 3 nodes of 8 GPUs at 1 kW above idle per GPU, PUE
+// 1.5, $0.25/kWh in hours 0-1 and $0.05 after, waiting $0.10/GPU-h, share 0.5, 4 h; demand 16, 16,
+// then 4: e = $0.375 then $0.075. Hour 0's 8 go to hour 2 (net 0.275); hour 1's 8 go 4 to hour 2
+// (net 0.175, room 4) and 4 to hour 3 (0.275). Moved 16, held 28 GPU-hours ($2.80), saved $4.80.
 #pragma once
 
 #include <vector>
