@@ -636,11 +636,11 @@ void check_site_capacity(const OnPremSpec& o, const Plan& p, const std::string& 
                                  p.name, earliest, site.energized_month));
 }
 
-// A refresh and savings plans are priced by the hourly fluid model (deterministic and Monte
-// Carlo) alone: the discrete-event replay does not yet move jobs to a new fleet, nor apply a
-// savings plan's dollars to its on-demand hours. It runs jobs on take-or-pay contracts and
-// capacity blocks (engine/des/committed_pool.hpp, docs/des.md).
-void check_commitments_are_hourly(const Scenario& s) {
+// A refresh is priced by the hourly fluid model (deterministic and Monte Carlo) alone: the
+// discrete-event replay does not yet move jobs to a new fleet. It runs jobs on take-or-pay
+// contracts and capacity blocks (engine/des/committed_pool.hpp) and applies a savings plan's
+// dollars to its on-demand hours (engine/des/savings_plan_meter.hpp; docs/des.md).
+void check_replay_plans(const Scenario& s) {
   if (!s.jobs) return;
   for (std::size_t i = 0; i < s.plans.size(); ++i) {
     if (s.plans[i].refresh)
@@ -663,15 +663,6 @@ void check_commitments_are_hourly(const Scenario& s) {
                          fmt::format("expected the class of some job (the jobs' classes: {}), found \"{}\": the "
                                      "commitment would run nothing",
                                      fmt::join(classes, ", "), commitments[k].job_class));
-    for (std::size_t k = 0; k < commitments.size(); ++k)
-      if (commitments[k].kind == Commitment::Kind::savings_plan)
-        throw InputError(s.file, "/plans/" + std::to_string(i) + "/commitments/" + std::to_string(k),
-                         fmt::format("plan \"{}\" has the savings plan \"{}\", which only the hourly model prices: "
-                                     "the discrete-event replay of a \"jobs\" scenario runs capacity blocks and "
-                                     "take-or-pay contracts, not yet a savings plan; give the scenario a "
-                                     "\"workload\" instead of \"jobs\"",
-                                     s.plans[i].name, commitments[k].name));
-
   }
 }
 
@@ -975,9 +966,16 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
   r.allow("venues");
   if (p.kind == Plan::Kind::onprem && r.has("commitments"))
     r.fail("commitments", "no cloud commitments in an onprem plan (use kind \"hybrid\")", &r.value("commitments"));
-  // The venue stepper does not take committed capacity yet (docs/scenario.md).
-  if (!p.venues.empty() && !p.commitments.empty())
-    r.fail("commitments", "no commitments in a plan with \"venues\" (not modelled together yet)", &r.value("commitments"));
+  // Capacity blocks and take-or-pay contracts come before the venues; a savings plan covers one
+  // provider's on-demand usage, which a venue list spreads over several (docs/scenario.md).
+  if (!p.venues.empty())
+    for (std::size_t k = 0; k < p.commitments.size(); ++k)
+      if (p.commitments[k].kind == Commitment::Kind::savings_plan)
+        throw InputError(r.file(), r.pointer_of("commitments") + "/" + std::to_string(k),
+                         fmt::format("no savings plan in a plan with \"venues\" (\"{}\"): its dollars cover one "
+                                     "provider's on-demand usage, and the venues may be several providers; capacity "
+                                     "blocks and take-or-pay contracts may stand beside venues",
+                                     p.commitments[k].name));
   if (r.has("refresh")) p.refresh = parse_refresh(r, p);
   r.finish();
 
@@ -1157,7 +1155,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   r.finish();
   check_drawn_deliveries(s, plans);
   check_venue_runs(s);
-  check_commitments_are_hourly(s);
+  check_replay_plans(s);
   // The whole catalog, also the records this scenario does not use, as `validate` checks it.
   require_valid_catalog(catalog_dir);
 

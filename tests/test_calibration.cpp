@@ -290,7 +290,7 @@ TEST_CASE("calibration: spot overhead is 1 without preemptions and above 1 with 
   }
 }
 
-TEST_CASE("calibration CLI: a scenario without jobs is exit 2 naming the file and /jobs; the JSON output") {
+TEST_CASE("calibration CLI: a scenario without jobs is exit 2 naming the file and /jobs, the JSON output") {
   const auto dir = test::scratch_dir("calibrate-cli");
   const std::string no_jobs = test::write_json_file(dir / "no-jobs.json", test::base_scenario_json());
   const test::CliResult bad = test::run_cli({"calibrate", no_jobs});

@@ -65,7 +65,7 @@ TEST_CASE("catalog: the digest is sha256 over (file name, NUL, bytes) in name or
   CHECK(Catalog::load(dir.string()).digest_sha256() != sha256_hex(expected_input));
 }
 
-TEST_CASE("catalog: an unknown kind is an error at /kind; a record without id at its pointer") {
+TEST_CASE("catalog: an unknown kind is an error at /kind, a record without id at its pointer") {
   auto dir = tco::test::scratch_dir("catalog-bad-kind");
   write(dir / "x.json", R"({"kind": "cloud_offers", "records": []})");
   try {

@@ -201,7 +201,7 @@ TEST_CASE("commitments: a take-or-pay contract with a ramp, billed whether used 
   CHECK(f.unused_usd == doctest::Approx(105120.0).epsilon(kEps));
 }
 
-TEST_CASE("commitments: the pool's order is take-or-pay, then blocks; both after owned nodes and reserved") {
+TEST_CASE("commitments: the pool's order is take-or-pay, then blocks, both after owned nodes and reserved") {
   // A hybrid plan owning 1 node (8 GPUs) with 1 reserved instance (8 GPUs): no overflow is left
   // for the commitments, so a take-or-pay of 8 GPUs and the block are wholly unused.
   Json doc = base_scenario_json();

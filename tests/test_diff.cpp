@@ -296,7 +296,7 @@ TEST_CASE("diff: mismatched schema versions or scenarios exit 2 and say so") {
   CHECK(bad.err.find("/schema_version") != std::string::npos);
 }
 
-TEST_CASE("diff: tolerances parse as a percentage or a fraction; anything else is bad input") {
+TEST_CASE("diff: tolerances parse as a percentage or a fraction, anything else is bad input") {
   CHECK(tco::parse_relative_tolerance("0.5%") == doctest::Approx(0.005).epsilon(1e-15));
   CHECK(tco::parse_relative_tolerance("0.005") == doctest::Approx(0.005).epsilon(1e-15));
   CHECK(tco::parse_relative_tolerance("0") == 0.0);

@@ -126,7 +126,7 @@ TEST_CASE("grid intensity: a day-night series by hand, and the replay between it
         doctest::Approx((replay.co2_onprem_kg + 1000.0) * 80.0 / 1000.0).epsilon(kHourlySumEps));
 }
 
-TEST_CASE("grid intensity: the report echoes the series; bad input names the pointer or the file's line") {
+TEST_CASE("grid intensity: the report echoes the series, bad input names the pointer or the file's line") {
   const Json report = run_scenario_json(with_series(priced(), flat_400(), "year")).report();
   const Json& power = report.at("inputs").at("plans").at(1).at("onprem").at("power");  // buy-2
   CHECK_FALSE(power.contains("g_co2_per_kwh"));

@@ -31,7 +31,7 @@ std::string fixture_report(const std::vector<std::string>& extra, const std::str
 
 }  // namespace
 
-TEST_CASE("Monte Carlo: 1 and 2 threads give byte-identical reports; the same seed twice too") {
+TEST_CASE("Monte Carlo: 1 and 2 threads give byte-identical reports, the same seed twice too") {
   const std::string one = fixture_report({"--threads", "1"}, "mc-threads-1");
   const std::string two = fixture_report({"--threads", "2"}, "mc-threads-2");
   CHECK(one == two);

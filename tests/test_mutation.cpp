@@ -265,7 +265,7 @@ std::string describe(const std::string& source, const std::string& what) { retur
 
 }  // namespace
 
-TEST_CASE("mutation: 500+ mutants of shipped scenarios, catalogs, grids and series; exit 0 or a named exit 2") {
+TEST_CASE("mutation: 500+ mutants of shipped scenarios, catalogs, grids and series, exit 0 or a named exit 2") {
   const fs::path root = scratch_dir("mutation");
   Mutator m(kSeed);
   Tally tally;
@@ -386,7 +386,7 @@ TEST_CASE("mutation: 500+ mutants of shipped scenarios, catalogs, grids and seri
 // The own-history importers (issue 23): the fixtures of tests/fixtures/own-history mutated and
 // imported. Exit 0 with an output that its reader accepts, or exit 2 naming the input and a line
 // or JSON pointer, with nothing left in the output folder.
-TEST_CASE("mutation: 200 mutants of the sacct, pods, Prometheus and OpenCost fixtures; exit 0 or a named exit 2") {
+TEST_CASE("mutation: 200 mutants of the sacct, pods, Prometheus and OpenCost fixtures, exit 0 or a named exit 2") {
   const fs::path root = scratch_dir("mutation-own-history");
   Mutator m(kSeed + 23);
   Tally tally;

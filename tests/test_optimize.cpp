@@ -232,7 +232,7 @@ TEST_CASE("optimize: the site's power cap bounds the node range, spares included
   CHECK(sizing_json(free).at("grid").at("site_cap_max_nodes").is_null());
 }
 
-TEST_CASE("optimize: the CLI writes run's report with a sizing section; bad ranges and plans are input errors") {
+TEST_CASE("optimize: the CLI writes run's report with a sizing section, bad ranges and plans are input errors") {
   const auto dir = scratch_dir("optimize-cli");
   const std::string scenario = write_json_file(dir / "steady.json", steady_sizing_scenario(22.0));
   const std::string out = (dir / "report.json").string();
@@ -312,7 +312,7 @@ TEST_CASE("optimize --reserved: every shipped scenario with an hourly workload a
   }
 }
 
-TEST_CASE("optimize --commitment: a capacity block sized jointly with the nodes; the plan's own sizes give run's NPV") {
+TEST_CASE("optimize --commitment: a capacity block sized jointly with the nodes, the plan's own sizes give run's NPV") {
   // scenarios/quarterly-burst-capacity-block.json: its fluid model draws nothing, so every path's NPV
   // is the deterministic one, and the point (6 nodes, 32 instances) is the shipped plan itself.
   const std::string file = source_path("scenarios/quarterly-burst-capacity-block.json");

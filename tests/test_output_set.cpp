@@ -58,7 +58,7 @@ std::string fixture_scenario() { return tco::test::source_path("tests/fixtures/s
 
 }  // namespace
 
-TEST_CASE("output set: nothing changes before commit; commit writes every file") {
+TEST_CASE("output set: nothing changes before commit, commit writes every file") {
   const fs::path dir = scratch_dir("output-set-commit");
   write_text(dir / "old.json", "old");
   const auto owner_read_write_group_read = fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read;

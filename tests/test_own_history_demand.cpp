@@ -83,7 +83,7 @@ TEST_CASE("prometheus import: malformed answers exit 2 with the pointer or line,
   }, dir);
 }
 
-TEST_CASE("opencost import: each window's gpuHours summed over one hour; __idle__ left out") {
+TEST_CASE("opencost import: each window's gpuHours summed over one hour, __idle__ left out") {
   const auto dir = test::scratch_dir("opencost-fixture");
   const std::string out = (dir / "demand.csv").string();
   const test::CliResult cli = test::run_cli({"demand", "import", "--format", "opencost",

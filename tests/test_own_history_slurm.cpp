@@ -161,7 +161,7 @@ TEST_CASE("slurm import: malformed rows exit 2 naming the file, line and column,
   CHECK(!std::filesystem::exists(out));
 }
 
-TEST_CASE("trace reader: a malformed # start: line is an error at line 1; line numbers count it") {
+TEST_CASE("trace reader: a malformed # start: line is an error at line 1, line numbers count it") {
   const auto dir = test::scratch_dir("trace-start-line");
   const std::string bad = test::write_file(dir, "bad.csv", "# start: yesterday UTC\nsubmit_h,gpus,duration_h\n0,1,1\n");
   CHECK_THROWS_WITH_AS(read_trace(bad), doctest::Contains("line 1, column 1"), InputError);

@@ -50,7 +50,7 @@ TEST_CASE("process group: one process is rank 0 of 1 and its collectives return 
   CHECK(gather_doubles(mine) == mine);
 }
 
-TEST_CASE("path outcome codec: an outcome comes back bit for bit; truncated bytes are an error") {
+TEST_CASE("path outcome codec: an outcome comes back bit for bit, truncated bytes are an error") {
   des::PathOutcome o;
   o.cost_by_month.assign(3, des::CostRow{});
   o.cost_by_month[2][5] = 1234.5678;
@@ -65,9 +65,14 @@ TEST_CASE("path outcome codec: an outcome comes back bit for bit; truncated byte
   o.events = 9876543210L;
   std::string bytes;
   append_path_outcome(bytes, o);
+  // Each: 8 x (2 sizes + 3 months x 16 categories + 3 peaks + 10 GPU-hour figures + 3 energy and
+  // CO2 + 1 event count) + 4 (throttled hours) + 29 x 8 (job counters) + 2 x 8 (the sizes of the
+  // empty commitment and venue vectors) = 536 + 4 + 232 + 16 = 788 bytes.
+  CHECK(bytes.size() == 788);
+  o.commitment_used_gpu_hours = {1.5, 0.0, 3e9};
+  o.venue_totals = {VenueTotals{1, 2, 3, 4, 5}, VenueTotals{0.1, 0.2, 0.3, 0.4, 0.5}};
   append_path_outcome(bytes, o);
-  // 8 x (2 + 3 x (14 + 1) + 13) + 4 + 192 bytes each.
-  CHECK(bytes.size() == 2 * (8 * (2 + 3 * 15 + 13) + 4 + 192));
+  CHECK(bytes.size() == 788 + 788 + 3 * 8 + 2 * 40);
   std::size_t offset = 0;
   for (int copy = 0; copy < 2; ++copy) {
     const des::PathOutcome back = read_path_outcome(bytes, offset);
@@ -79,6 +84,8 @@ TEST_CASE("path outcome codec: an outcome comes back bit for bit; truncated byte
     CHECK(back.throttled_hours == 17);
     CHECK(back.jobs == o.jobs);
     CHECK(back.events == 9876543210L);
+    CHECK(back.commitment_used_gpu_hours == (copy == 0 ? std::vector<double>{} : o.commitment_used_gpu_hours));
+    CHECK(back.venue_totals == (copy == 0 ? std::vector<VenueTotals>{} : o.venue_totals));
   }
   CHECK(offset == bytes.size());
   std::size_t short_offset = 0;
@@ -164,7 +171,7 @@ TEST_CASE("path checkpoints: a batch comes back bit for bit under its key, and n
   CHECK(path_checkpoint_key(s, 7, o) != k1);
 }
 
-TEST_CASE("byte codec: values and vectors come back bit for bit; bytes that end early are an error") {
+TEST_CASE("byte codec: values and vectors come back bit for bit, bytes that end early are an error") {
   std::string bytes;
   put_value(bytes, std::int64_t{-7});
   put_vector(bytes, std::vector<double>{0.1, -0.0, 1e-310});

@@ -102,7 +102,7 @@ TEST_CASE("procurement: a fixed slip of 2 months is purchase_month + 2 with the 
   CHECK_FALSE(report_plan(report, "cloud").contains("procurement"));
 }
 
-TEST_CASE("procurement: a loan finances the balance at delivery; the deposit is cash at the order") {
+TEST_CASE("procurement: a loan finances the balance at delivery, the deposit is cash at the order") {
   Json doc = ordered_late();
   doc["onprem"]["financing"] = {{"type", "loan"}, {"apr", 0.0}, {"term_months", 10}, {"down_payment_fraction", 0.0}};
   const PlanResult a = run_scenario_json(doc).plan("buy-2-at-3");  // a copy: the outcome is a temporary
@@ -184,7 +184,7 @@ TEST_CASE("procurement: in the discrete-event Monte Carlo a fixed slip equals th
   }
 }
 
-TEST_CASE("procurement: a slip drawn per path moves each path's delivery; the report gives its spread") {
+TEST_CASE("procurement: a slip drawn per path moves each path's delivery, the report gives its spread") {
   const Json slip = {{"type", "triangular"}, {"low_months", 0}, {"mode_months", 3}, {"high_months", 12}};
   constexpr long kPaths = 64;
   const MonteCarloRun mc = run_mc(des_ordered(slip), kPaths);

@@ -76,7 +76,7 @@ TEST_CASE("progress: the counter adds every index of a parallel loop, and a new 
   CHECK(s.label == "scenario 2/9");
 }
 
-TEST_CASE("progress: an enabled bar draws from its own thread and erases its line; a disabled one does nothing") {
+TEST_CASE("progress: an enabled bar draws from its own thread and erases its line, a disabled one does nothing") {
   std::ostringstream err;
   {
     ProgressBar bar(err, true);

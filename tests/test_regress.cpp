@@ -50,7 +50,7 @@ bool contains(const std::string& text, const std::string& what) { return text.fi
 
 }  // namespace
 
-TEST_CASE("regress: a missing baseline fails and says to run with --update; --update writes it") {
+TEST_CASE("regress: a missing baseline fails and says to run with --update, --update writes it") {
   const fs::path project = make_project("regress-update");
   fs::create_directories(project / "baselines");
 
@@ -114,7 +114,7 @@ TEST_CASE("regress: an edited catalog price fails the regression and the table s
   }
 }
 
-TEST_CASE("regress: input data absent outside the project is skipped; a missing path inside it is bad input") {
+TEST_CASE("regress: input data absent outside the project is skipped, a missing path inside it is bad input") {
   const fs::path project = make_project("regress-skip");
   Json scenario = tco::read_json_file((project / "scenarios" / "simple.json").string());
   // project/scenarios/../../absent-shared-data/catalog lies outside project/ (like ../shared/data).

@@ -64,7 +64,7 @@ TEST_CASE("resale path: the economic view's values follow the price path year by
         doctest::Approx(441'000.0).epsilon(1e-12));
 }
 
-TEST_CASE("resale path: a price process moves each path's residual; the mean is the deterministic figure") {
+TEST_CASE("resale path: a price process moves each path's residual, the mean is the deterministic figure") {
   Json doc = tied_scenario(true);
   doc["cloud"]["price_process"] = {
       {"on_demand", {{"type", "lognormal_jumps"}, {"volatility_per_year", 0.4}}}};

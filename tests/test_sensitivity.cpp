@@ -56,7 +56,7 @@ const TornadoBar& bar(const Tornado& t, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("tornado: a zero-range input has a zero bar; swapping low and high swaps the bar's sides") {
+TEST_CASE("tornado: a zero-range input has a zero bar, swapping low and high swaps the bar's sides") {
   const UncertaintyInputs in = inputs_of(sensitivity_scenario());
   const ScenarioOutcomes base = evaluate_outcomes(in.base);
   const Tornado t = tornado(in, in.base.uncertain->inputs, 1, base, 2);
@@ -142,7 +142,7 @@ TEST_CASE("SRC: a linear model's standardised coefficients are b_i sd(x_i) / sd(
   CHECK_FALSE(c.src[2].has_value());
 }
 
-TEST_CASE("SRC: an input that does not enter the model is within noise of 0; the others explain the saving") {
+TEST_CASE("SRC: an input that does not enter the model is within noise of 0, the others explain the saving") {
   // The staff escalation enters no cost (no staff), so its coefficient is only the sampling
   // correlation of an independent input with the response, ~N(0, 1/n): |SRC| < 2 / sqrt(n) = 0.1
   // at n = 400 (95 % of seeds; here the response is almost exactly linear in the other inputs, so
@@ -177,7 +177,7 @@ TEST_CASE("SRC: an input that does not enter the model is within noise of 0; the
   CHECK(buy->p_cheaper == a.probability_saving);
 }
 
-TEST_CASE("sensitivity: the CLI writes the tornado and SRC sections; run adds them; the same on 1 and 2 threads") {
+TEST_CASE("sensitivity: the CLI writes the tornado and SRC sections, run adds them, the same on 1 and 2 threads") {
   const auto dir = scratch_dir("sensitivity-cli");
   Json doc = sensitivity_scenario();
   doc["monte_carlo"]["paths"] = 40;

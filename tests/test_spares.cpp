@@ -265,7 +265,7 @@ TEST_CASE("spares: each bad spares input exits 2 naming its JSON pointer, in run
   CHECK(run_cli({"validate", ok}).exit_code == 0);
 }
 
-TEST_CASE("optimize --spares: every count replayed on the same paths; the plan's own count matches it exactly") {
+TEST_CASE("optimize --spares: every count replayed on the same paths, the plan's own count matches it exactly") {
   Json doc = one_node_json({{"nodes", 0}, {"swap_h", 2}, {"repair_cost_usd_per_failure", 1000}});
   doc["onprem"]["failures"]["afr_per_year"] = 4.0;
   doc["monte_carlo"] = {{"paths", 8}, {"seed", 3}};

@@ -49,7 +49,7 @@ Json report() {
 
 }  // namespace
 
-TEST_CASE("time shift report: a shifted plan beside its twin, by hand; none for a plan without one") {
+TEST_CASE("time shift report: a shifted plan beside its twin, by hand, none for a plan without one") {
   const std::vector<Json> rows = time_shift_rows(report());
   REQUIRE(rows.size() == 2);
   // own-shifted vs own: energy 940 against 1000, NPV change 4976 - 5000 = -24 (cheaper by $24),

@@ -31,7 +31,7 @@ TEST_CASE("time zone: America/New_York across the 2024 spring-forward and fall-b
   CHECK(format_time_with_offset(civil_seconds(2024, 3, 10, 0), 19800) == "2024-03-10T05:30:00+05:30");
 }
 
-TEST_CASE("time zone: UTC is built in; an unknown or unsafe name is an InputError naming it") {
+TEST_CASE("time zone: UTC is built in, an unknown or unsafe name is an InputError naming it") {
   const TimeZone utc = TimeZone::load("UTC", "--timezone", "/nonexistent");
   CHECK(utc.utc_from_local(1710039600) == 1710039600);
   CHECK_THROWS_WITH_AS(TimeZone::load("Mars/Base", "--timezone"), doctest::Contains("Mars/Base"), InputError);

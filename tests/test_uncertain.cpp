@@ -97,7 +97,7 @@ TEST_CASE("uncertain: the quantile transforms are the closed forms") {
   CHECK(dist(T::lognormal, 100, 0.5).quantile(0.9) == doctest::Approx(100.0 * std::exp(0.5 * kZ90)).epsilon(1e-14));
 }
 
-TEST_CASE("uncertain: the section loads; tornado ends default to P10 and P90; integer fields round") {
+TEST_CASE("uncertain: the section loads, tornado ends default to P10 and P90, integer fields round") {
   Json doc = uncertain_scenario();
   doc["uncertain"]["inputs"].push_back(
       {{"name", "nodes"}, {"pointer", "/plans/1/onprem_nodes"}, {"distribution", uniform_json(1, 3)}, {"high", 2.6}});

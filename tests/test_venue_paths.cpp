@@ -173,7 +173,7 @@ TEST_CASE("venue paths: with every random input on, a sure uncapped venue is the
   CHECK(capped.npv(0, 0) != capped.npv(0, 1));
 }
 
-TEST_CASE("venue paths: `run --paths` and `sweep` take a plan with venues; a plan lists at most 8") {
+TEST_CASE("venue paths: `run --paths` and `sweep` take a plan with venues, a plan lists at most 8") {
   const auto dir = scratch_dir("venue-paths");
   const std::string scenario = write_json_file(dir / "venues.json", three_months(short_venues()));
   const std::string report = (dir / "report.json").string();

@@ -72,7 +72,7 @@ TEST_CASE("venue replay: one sure, uncapped venue on the plan's own offer is the
   CHECK(job_mean(mc_plan(mc, "one-venue"), "no_venue_capacity") == 0.0);
 }
 
-TEST_CASE("venue replay: the first venue holds at most its quota; a job over it goes to the next") {
+TEST_CASE("venue replay: the first venue holds at most its quota, a job over it goes to the next") {
   const Scenario s = venue_scenario(Json::array({neocloud({{"quota_gpus", 8}}), hyperscaler()}));
   // 8-GPU jobs of 10 h at t = 0, 5 and 12. The neocloud's quota is one instance: job 1 runs there
   // over [0, 10); job 2 at t = 5 finds it full and runs on the hyperscaler over [5, 15); job 3
@@ -84,6 +84,11 @@ TEST_CASE("venue replay: the first venue holds at most its quota; a job over it 
   CHECK(o.jobs.completed_on_demand == 3);
   CHECK(o.jobs.no_venue_capacity == 0);
   CHECK(o.jobs.waited_gpu_hours == 0.0);
+  // Per venue: the neocloud 2 jobs x 80 GPU-hours, 20 instance-hours, $200, 2 instances
+  // launched; the hyperscaler 80 GPU-hours, 10 instance-hours, $160, 1 launched.
+  REQUIRE(o.venue_totals.size() == 2);
+  CHECK(o.venue_totals[0] == VenueTotals{160.0, 160.0, 200.0, 20.0, 2.0});
+  CHECK(o.venue_totals[1] == VenueTotals{80.0, 80.0, 160.0, 10.0, 1.0});
   // A quota of 0 GPUs sends everything on: the hyperscaler alone, 3 x 10 h x $16 = $480.
   const Scenario none = venue_scenario(Json::array({neocloud({{"quota_gpus", 0}}), hyperscaler()}));
   const des::PathOutcome all_on =
@@ -128,6 +133,36 @@ TEST_CASE("venue replay: a venue's availability is drawn per request") {
   // Another path draws again.
   const des::PathOutcome other = replay(s, jobs, 1);
   CHECK(category_total(other, Category::cloud_on_demand) != usd);
+}
+
+TEST_CASE("venue replay: the report's per-venue figures are the paths' means and add up to the plan's bill") {
+  Json doc = des_scenario_json({{"poisson",
+                                 {{"jobs_per_hour", 0.5}, {"gpus", {{"8", 0.7}, {"16", 0.3}}},
+                                  {"duration_median_h", 4}, {"duration_sigma", 0.8}}}});
+  doc["plans"] = Json::array({{{"name", "venues"},
+                               {"kind", "cloud"},
+                               {"venues", Json::array({neocloud({{"quota_gpus", 16}, {"availability", 0.8}}),
+                                                       hyperscaler()})}}});
+  doc["baseline"] = "venues";
+  MonteCarloOptions opt;
+  opt.paths = 3;
+  const MonteCarloRun mc = run_monte_carlo(load_des_scenario(doc), opt);
+  const PlanResult& r = mc.run.plans.at(0);
+  REQUIRE(r.venues.size() == 2);
+  CHECK(r.venues[0].name == "neocloud");
+  CHECK(r.venues[0].price == "on_demand");
+  double usd = 0.0, work = 0.0, billed = 0.0;
+  for (const VenueFigures& v : r.venues) {
+    CHECK(v.totals.cost_usd > 0.0);  // the quota sends some jobs on, the neocloud takes others
+    CHECK(v.totals.instance_hours == doctest::Approx(v.totals.billed_gpu_hours / 8.0).epsilon(kEps));
+    CHECK(v.totals.launched_instances >= 1.0);
+    usd += v.totals.cost_usd;
+    work += v.totals.work_gpu_hours;
+    billed += v.totals.billed_gpu_hours;
+  }
+  CHECK(usd == doctest::Approx(r.ledger.category_total_usd(Category::cloud_on_demand)).epsilon(1e-12));
+  CHECK(work == doctest::Approx(r.gpu_hours.cloud_work).epsilon(1e-12));
+  CHECK(billed == doctest::Approx(r.gpu_hours.on_demand_billed).epsilon(1e-12));
 }
 
 TEST_CASE("venue replay: a spot venue is refused with jobs (exit 2 naming its price)") {

@@ -189,7 +189,7 @@ TEST_CASE("verdict: a run whose random inputs are all off shows no interval") {
   CHECK(html_report(report).find("Cost distribution") == std::string::npos);
 }
 
-TEST_CASE("verdict: the interval of `uncertain` comes with its own mean; the core Monte Carlo's alone") {
+TEST_CASE("verdict: the interval of `uncertain` comes with its own mean, the core Monte Carlo's alone") {
   Json report = run_scenario_json(two_offers_json()).report();
   // Saving at the inputs as written: $28,032 (the test above). The paths' difference neo - cloud:
   // mean -26,000, CI -27,500 .. -24,500, so the saving's CI is 24,500 .. 27,500.

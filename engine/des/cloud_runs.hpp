@@ -28,6 +28,7 @@
 #include "engine/des/kernel/cold.hpp"
 #include "engine/des/des_plan.hpp"
 #include "engine/des/month_index.hpp"
+#include "engine/des/savings_plan_meter.hpp"
 #include "engine/des/simulator.hpp"
 #include "engine/des/spot_market.hpp"
 #include "core/random/random.hpp"
@@ -85,7 +86,7 @@ class CloudRuns {
   CloudRuns(const DesPlan& p, const PathInputs& in, const MonthIndex& month_index, int months, double horizon_h)
       : p_(p), in_(in), market_(p.spot, p.spot_trace, in.seed, in.path), month_index_(month_index), months_(months),
         horizon_h_(horizon_h), deadline_aware_(p.spot.policy == "deadline_aware"), spot_shock_(months, 1.0),
-        on_demand_shock_(months, 1.0) {
+        on_demand_shock_(months, 1.0), savings_plan_(p.savings_plan) {
     out_.cost_by_month.assign(months, CostRow{});
     speed_[0] = p.perf_cloud;
     speed_[1] = p.perf_cloud * p.scheduling.cloud_multi_node_efficiency;
@@ -108,6 +109,26 @@ class CloudRuns {
 
   // What this plan's cloud booked so far (costs by month, GPU-hours, counters, events).
   PathOutcome& outcome() { return out_; }
+
+  // What this CloudRuns did as a venue of its plan (engine/ledger/venue_hour.hpp's VenueTotals):
+  // reference work, billed GPU-hours and instance-hours (provisioning, restarts and billing
+  // granules included), its spot and on-demand bill, and the instances its runs launched.
+  VenueTotals venue_totals() const {
+    VenueTotals t;
+    t.work_gpu_hours = out_.gpu_hours.cloud_work;
+    t.billed_gpu_hours = out_.gpu_hours.on_demand_billed + out_.gpu_hours.spot_billed;
+    for (const CostRow& row : out_.cost_by_month)
+      t.cost_usd += row[static_cast<int>(Category::cloud_on_demand)] + row[static_cast<int>(Category::cloud_spot)];
+    t.instance_hours = t.billed_gpu_hours / p_.gpus_per_instance;
+    t.launched_instances = static_cast<double>(launched_instances_);
+    return t;
+  }
+
+  // At the horizon: the savings plan's cover taken off the on-demand bills; the GPU-hours it
+  // covered (0 without one).
+  double settle_savings_plan() {
+    return savings_plan_.settle(out_.cost_by_month, month_index_) * p_.gpus_per_instance;
+  }
 
   // When an on-demand run of the job started at t_h would end (start()'s arithmetic).
   double on_demand_finish_h(const CloudEntry& e, double t_h) const {
@@ -218,6 +239,8 @@ class CloudRuns {
     }
     const double extra_h = billed_h - used_h;
     if (extra_h > 0.0) out_.cost_by_month[month_b][c] += usd_per_h * extra_h * growth.at_hour_of(b) * shock[month_b];
+    if (savings_plan_.active() && category == Category::cloud_on_demand) [[unlikely]]
+      savings_plan_.add_run(instances, a, b, usd_per_h, growth, month_index_, shock, extra_h);
   }
 
   // bill()'s run over more than one month: each month's part at that month's shock.
@@ -293,6 +316,7 @@ class CloudRuns {
 
   void run_on_demand(Life& life, double t_h) {
     const Run r = start(life, t_h);
+    launched_instances_ += life.instances;
     if (r.finish_h < horizon_h_) {
       bill(Category::cloud_on_demand, life.instances, r.start_h, r.finish_h, p_.on_demand_usd_per_instance_h,
            on_demand_shock_.data(), false, out_.gpu_hours.on_demand_billed);
@@ -309,6 +333,7 @@ class CloudRuns {
   // or running at the horizon: booked).
   double run_on_spot(Life& life, double t_h) {
     const Run r = start(life, t_h);
+    launched_instances_ += life.instances;
     const double preempt_h =
         market_.preemption_time(t_h + p_.startup_h, r.finish_h, life.instances, life.e.job->entity, life.spot_runs++);
     const double end_h = std::min(preempt_h, r.finish_h);
@@ -390,6 +415,8 @@ class CloudRuns {
   double speed_[2] = {1.0, 1.0};
   std::vector<double> spot_shock_;
   std::vector<double> on_demand_shock_;  // the on-demand price process's M_m (1 without one)
+  SavingsPlanMeter savings_plan_;
+  long launched_instances_ = 0;  // by its spot and on-demand runs
 };
 
 }  // namespace tco::des

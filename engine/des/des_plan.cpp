@@ -102,7 +102,7 @@ long delivery_h(const DesPlan& d, std::uint64_t seed, std::uint32_t path) {
 }
 
 // The plan's GPU-holding commitments by the class they serve: each class's pool in the order
-// of first mention, the pool for any job last.
+// of first mention, the pool for any job last; inside a pool, take-or-pay contracts first.
 std::vector<DesPlan::Committed> committed_pools(const Plan& p, long hours) {
   std::vector<std::string> classes;
   bool any_job = false;
@@ -115,13 +115,36 @@ std::vector<DesPlan::Committed> committed_pools(const Plan& p, long hours) {
     }
   }
   if (any_job) classes.emplace_back();
+  const double gpus_per_instance = p.cloud ? p.cloud->offer.gpus_per_instance : 8.0;
   std::vector<DesPlan::Committed> out;
   for (const std::string& job_class : classes) {
-    Plan only = p;
-    only.commitments.clear();
-    for (const Commitment& k : p.commitments)
-      if (k.kind != Commitment::Kind::savings_plan && k.job_class == job_class) only.commitments.push_back(k);
-    out.push_back({job_class, commitment_hours(only, hours).committed_gpus});
+    DesPlan::Committed pool{job_class, std::vector<double>(hours, 0.0), {}, {}};
+    for (const Commitment::Kind kind : {Commitment::Kind::take_or_pay, Commitment::Kind::capacity_block})
+      for (std::size_t i = 0; i < p.commitments.size(); ++i) {
+        const Commitment& k = p.commitments[i];
+        if (k.kind != kind || k.job_class != job_class) continue;
+        std::vector<double> gpus(hours);
+        for (long h = 0; h < hours; ++h) {
+          gpus[h] = committed_gpus_at(k, h, gpus_per_instance, hours);
+          pool.gpus_by_hour[h] += gpus[h];
+        }
+        pool.instruments.push_back(static_cast<int>(i));
+        pool.gpus_by_hour_by_instrument.push_back(std::move(gpus));
+      }
+    out.push_back(std::move(pool));
+  }
+  return out;
+}
+
+DesPlan::SavingsPlan savings_plan_terms(const Plan& p, long hours) {
+  DesPlan::SavingsPlan out;
+  for (std::size_t i = 0; i < p.commitments.size(); ++i) {
+    const Commitment& k = p.commitments[i];
+    if (k.kind != Commitment::Kind::savings_plan) continue;
+    out.instrument = static_cast<int>(i);
+    out.usd_per_instance_hour = k.usd_per_instance_hour;
+    out.usd_by_hour.resize(hours);
+    for (long h = 0; h < hours; ++h) out.usd_by_hour[h] = savings_plan_usd_at(k, h);
   }
   return out;
 }
@@ -193,6 +216,7 @@ DesPlans prepare_des_plans(const Scenario& s) {
       }
       for (const CloudVenue& v : p.venues) d.venues.push_back(des_venue(d, c, v, s.horizon_hours()));
       d.committed = committed_pools(p, s.horizon_hours());
+      d.savings_plan = savings_plan_terms(p, s.horizon_hours());
       if (!c.spot.trace_resolved_path.empty()) {
         auto it = traces.find(c.spot.trace_resolved_path);
         if (it == traces.end()) {

@@ -57,12 +57,22 @@ struct DesPlan {
   std::vector<DesVenue> venues;        // the plan's ordered cloud venues (engine/des/venue_router.hpp)
   // The plan's take-or-pay contracts and capacity blocks (engine/des/committed_pool.hpp): their
   // GPUs by hour, pooled by the job class they serve; those for one class first, then those
-  // for any job ("")
+  // for any job (""). Each pool's instruments (indices into plan->commitments, take-or-pay
+  // contracts first, then blocks, as the hourly model fills them) share its use hour by hour.
   struct Committed {
     std::string job_class;
     std::vector<double> gpus_by_hour;
+    std::vector<int> instruments;
+    std::vector<std::vector<double>> gpus_by_hour_by_instrument;
   };
   std::vector<Committed> committed;
+  // The plan's savings plan (engine/des/savings_plan_meter.hpp); instrument < 0: none.
+  struct SavingsPlan {
+    int instrument = -1;
+    std::vector<double> usd_by_hour;
+    double usd_per_instance_hour = 0.0;
+  };
+  SavingsPlan savings_plan;
   // Jobs
   SchedulingSpec scheduling;
   SpotSpec spot;                 // the plan's, or the defaults for an onprem plan

@@ -66,7 +66,7 @@ struct Slot {
 void add_cloud_side(PathOutcome& into, const PathOutcome& cloud) {
   for (std::size_t m = 0; m < into.cost_by_month.size(); ++m)
     for (int c = 0; c < kCategoryCount; ++c) into.cost_by_month[m][c] += cloud.cost_by_month[m][c];
-  into.gpu_hours += cloud.gpu_hours;  // the cloud's on-prem and reserved GPU-hours are zero
+  into.gpu_hours += cloud.gpu_hours;  // the cloud's on-prem GPU-hours are zero; its reserved, the committed runs'
   into.jobs += cloud.jobs;
   into.gpu_hours.unserved = into.jobs.unserved_gpu_hours;
   into.events += cloud.events;
@@ -90,7 +90,10 @@ class Simulator {
         cloud_only_(!p_.onprem && p_.reserved_instances == 0 && p_.bursts), purchase_h_(delivery_h(p_, in.seed, in.path)) {
     const DesPlan& p = p_;
     clouds_.reserve(plans.size());
-    for (const DesPlan* plan : plans) clouds_.emplace_back(*plan, in, month_index_, months_, horizon_h_);
+    for (const DesPlan* plan : plans) {
+      plans_.push_back(plan);
+      clouds_.emplace_back(*plan, in, month_index_, months_, horizon_h_);
+    }
     routers_.resize(plans.size());
     committed_.resize(plans.size());
     for (std::size_t k = 0; k < plans.size(); ++k) {
@@ -163,8 +166,13 @@ class Simulator {
     std::vector<PathOutcome> outcomes(clouds_.size());
     for (std::size_t k = 0; k < clouds_.size(); ++k) {
       outcomes[k] = k + 1 < clouds_.size() ? out_ : std::move(out_);
+      book_commitment_use(k, outcomes[k]);
       if (routers_[k]) {
-        for (CloudRuns& venue : routers_[k]->venue_runs()) add_cloud_side(outcomes[k], venue.outcome());
+        for (CloudRuns& venue : routers_[k]->venue_runs()) {
+          outcomes[k].venue_totals.push_back(venue.venue_totals());
+          add_cloud_side(outcomes[k], venue.outcome());
+        }
+        if (!committed_[k].empty()) add_cloud_side(outcomes[k], clouds_[k].outcome());  // the committed runs
       } else {
         add_cloud_side(outcomes[k], clouds_[k].outcome());
       }
@@ -598,6 +606,19 @@ class Simulator {
     return false;
   }
 
+  // Plan k's commitments' use on this path: each pool's occupied GPU-hours divided among its
+  // instruments, and the savings plan's cover (taken off the plan's on-demand bills here).
+  void book_commitment_use(std::size_t k, PathOutcome& o) {
+    const DesPlan& plan = *plans_[k];
+    if (plan.plan->commitments.empty()) return;
+    o.commitment_used_gpu_hours.assign(plan.plan->commitments.size(), 0.0);
+    for (std::size_t c = 0; c < committed_[k].size(); ++c)
+      add_used_by_instrument(committed_[k][c].pool.occupied_gpu_hours(), plan.committed[c].instruments,
+                             plan.committed[c].gpus_by_hour_by_instrument, o.commitment_used_gpu_hours);
+    if (plan.savings_plan.instrument >= 0)
+      o.commitment_used_gpu_hours[plan.savings_plan.instrument] = clouds_[k].settle_savings_plan();
+  }
+
   // Each plan of the group plays the job's cloud life on its own terms: its committed capacity
   // first (a plan has commitments or venues, not both), then its offer or its venues.
   void send_to_clouds(const CloudEntry& e) {
@@ -842,6 +863,7 @@ class Simulator {
   int months_;
   MonthIndex month_index_;
   PathOutcome out_;  // the event loop's sums; each plan's cloud books its own (clouds_)
+  std::vector<const DesPlan*> plans_;  // the group's
   std::vector<CloudRuns> clouds_;  // one per plan of the group
   std::vector<std::unique_ptr<VenueRouter>> routers_;  // per plan: its venues (null: it bursts to its offer)
   // Per plan: its committed capacity, pools for one job class first, then the pool for any job.

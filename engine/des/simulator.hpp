@@ -117,6 +117,12 @@ struct PathOutcome {
   int throttled_hours = 0;
   JobCounters jobs;
   long events = 0;
+  // GPU-hours each commitment of the plan ran (plan->commitments' order; a savings plan's: the
+  // on-demand GPU-hours it covered); empty for a plan without commitments.
+  std::vector<double> commitment_used_gpu_hours;
+  // A plan with venues: each venue's work, billed GPU-hours, bill and instances, in list order
+  // (CloudRuns::venue_totals); empty without venues.
+  std::vector<VenueTotals> venue_totals;
 };
 
 struct PathInputs {

@@ -113,4 +113,19 @@ double CommitmentTracker::used_gpu_hours() const {
   return used;
 }
 
+void CommitmentTracker::set_used_gpu_hours(const std::vector<double>& used_by_instrument) {
+  for (std::size_t i = 0; i < figures_.size() && i < used_by_instrument.size(); ++i)
+    figures_[i].used_gpu_hours = used_by_instrument[i];
+}
+
+std::vector<CommitmentFigures> replayed_commitment_figures(const Plan& plan, long hours, int months,
+                                                           double rate_per_year,
+                                                           const std::vector<double>& used_by_instrument) {
+  CommitmentTracker tracker(plan, hours);
+  for (long h = 0; h < hours; ++h) tracker.add_hour(h, HourOutcome{});
+  tracker.set_used_gpu_hours(used_by_instrument);
+  Ledger bills(months);
+  return tracker.book(bills, rate_per_year, 1.0);
+}
+
 }  // namespace tco

@@ -52,6 +52,8 @@ class CommitmentTracker {
   std::vector<CommitmentFigures> book(Ledger& ledger, double rate_per_year, double price_multiplier);
   // GPU-hours the instruments' capacity ran work (for the cloud's CO2).
   double used_gpu_hours() const;
+  // Replaces each instrument's used GPU-hours with ones measured elsewhere (the replay's).
+  void set_used_gpu_hours(const std::vector<double>& used_by_instrument);
 
  private:
   const Plan& plan_;
@@ -60,5 +62,12 @@ class CommitmentTracker {
   std::vector<int> pool_order_;  // indices of take-or-pay, then capacity blocks
   std::vector<CommitmentFigures> figures_;
 };
+
+// The figures of a plan whose instruments' use the discrete-event replay measured (the mean over
+// its paths, in plan.commitments' order): committed GPU-hours and bills as the hourly model
+// books them, NPV at rate_per_year.
+std::vector<CommitmentFigures> replayed_commitment_figures(const Plan& plan, long hours, int months,
+                                                           double rate_per_year,
+                                                           const std::vector<double>& used_by_instrument);
 
 }  // namespace tco

@@ -229,7 +229,8 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
 
   if (plan.cloud)
     r.co2_cloud_kg = venues_change_co2(plan)
-                         ? venue_plan_co2_kg(plan, r.gpu_hours.reserved_used, venues->totals())
+                         ? venue_plan_co2_kg(plan, r.gpu_hours.reserved_used + commitments.used_gpu_hours(),
+                                             venues->totals())
                          : cloud_co2_kg(*plan.cloud, r.gpu_hours.on_demand_billed + r.gpu_hours.spot_billed +
                                                          r.gpu_hours.reserved_used + commitments.used_gpu_hours());
 

@@ -95,7 +95,11 @@ HourOutcome step_venue_hour(const FleetParams& f, const HourInputs& in, double b
   const double overflow = out.backlog_gpu_hours;
   const double cloud_gpus = overflow / f.perf_cloud;
   out.reserved_used_gpus = cloud_gpus < f.reserved_gpus ? cloud_gpus : f.reserved_gpus;
-  const double left_gpus = venues.step(cloud_gpus - out.reserved_used_gpus, hour, venue_price_factor, venue_price_factor, out);
+  const double after_reserved = cloud_gpus - out.reserved_used_gpus;
+  // - 0.0 is exact: a plan without commitments keeps every bit.
+  out.committed_used_gpus = after_reserved < in.committed_gpus ? after_reserved : in.committed_gpus;
+  const double left_gpus = venues.step(after_reserved - out.committed_used_gpus, hour, venue_price_factor,
+                                       venue_price_factor, out);
   out.backlog_gpu_hours = left_gpus * f.perf_cloud;
   out.cloud_work = overflow - out.backlog_gpu_hours;
   return out;

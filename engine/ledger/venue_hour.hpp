@@ -1,5 +1,6 @@
 // The cloud part of an hour for a plan with an ordered venue list (models/venues/cloud_venue.hpp,
-// docs/model.md §3b). After owned nodes and reserved capacity, the rest of the overflow, R GPUs
+// docs/model.md §3b). After owned nodes, reserved capacity and the commitments' GPUs (capacity
+// blocks and take-or-pay contracts, in the hour's committed pool), the rest of the overflow, R GPUs
 // of the plan's cloud offer, is offered to venue 1, then what it leaves to venue 2, and so on.
 // Venue i, with GPUs r_i = R_i x perf_cloud / perf_i (its own GPUs), instances of g_i GPUs, cloud
 // packing q, quota N_i = floor(Q_i / g_i) instances and availability X_i in {0, 1}:
@@ -84,14 +85,15 @@ class VenueStepper {
 };
 
 // A whole hour of a plan with venues: on-prem as step_hour (energy included), then reserved
-// as cloud_hour, then the venues; what they leave is out.backlog_gpu_hours (work).
+// and the committed pool as cloud_hour, then the venues; what they leave is out.backlog_gpu_hours (work).
 HourOutcome step_venue_hour(const FleetParams& f, const HourInputs& in, double backlog_gpu_hours, long hour,
                             double venue_price_factor, VenueStepper& venues);
 
 // Whether a venue's offer has another GPU power, PUE or grid than the plan's cloud offer, so
 // that the cloud's CO2 (cloud_co2_kg, SPEC §5) is summed venue by venue.
 bool venues_change_co2(const Plan& plan);
-// The cloud's CO2 of a plan with venues: reserved on the plan's offer plus each venue's billed
+// The cloud's CO2 of a plan with venues: reserved and committed GPU-hours on the plan's offer
+// (reserved_gpu_hours) plus each venue's billed
 // GPU-hours on its own; null when any of them lacks its PUE or grid.
 std::optional<double> venue_plan_co2_kg(const Plan& plan, double reserved_gpu_hours,
                                         const std::vector<VenueTotals>& totals);

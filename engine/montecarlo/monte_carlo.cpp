@@ -154,6 +154,8 @@ struct PlanAccumulator {
   double onprem_co2_kg = 0.0;  // accrued by the replay with an hourly grid intensity only
   std::vector<double> counters;
   double events = 0.0;
+  std::vector<double> commitment_used_gpu_hours;
+  std::vector<VenueTotals> venue_totals;
 
   void add(const PathOutcome& o) {
     if (cost_by_month.empty()) {
@@ -173,6 +175,18 @@ struct PlanAccumulator {
     if (counters.empty()) counters.assign(v.size(), 0.0);
     for (std::size_t i = 0; i < v.size(); ++i) counters[i] += v[i];
     events += static_cast<double>(o.events);
+    if (commitment_used_gpu_hours.empty()) commitment_used_gpu_hours.assign(o.commitment_used_gpu_hours.size(), 0.0);
+    for (std::size_t i = 0; i < o.commitment_used_gpu_hours.size(); ++i)
+      commitment_used_gpu_hours[i] += o.commitment_used_gpu_hours[i];
+    if (venue_totals.empty()) venue_totals.resize(o.venue_totals.size());
+    for (std::size_t i = 0; i < o.venue_totals.size(); ++i) {
+      VenueTotals& t = venue_totals[i];
+      t.work_gpu_hours += o.venue_totals[i].work_gpu_hours;
+      t.billed_gpu_hours += o.venue_totals[i].billed_gpu_hours;
+      t.cost_usd += o.venue_totals[i].cost_usd;
+      t.instance_hours += o.venue_totals[i].instance_hours;
+      t.launched_instances += o.venue_totals[i].launched_instances;
+    }
   }
 };
 
@@ -210,9 +224,20 @@ PlanResult mean_plan_result(const Scenario& s, const Plan& plan, const PlanFixed
     r.co2_embodied_kg = fixed.ownership.embodied_co2_kg;  // the planned delivery's
     if (r.gpu_hours.onprem_capacity > 0.0) r.onprem_utilization = r.gpu_hours.onprem_busy / r.gpu_hours.onprem_capacity;
   }
+  std::vector<VenueTotals> venue_means = a.venue_totals;
+  for (VenueTotals& t : venue_means)
+    t = {t.work_gpu_hours / n, t.billed_gpu_hours / n, t.cost_usd / n, t.instance_hours / n, t.launched_instances / n};
+  if (!plan.venues.empty()) r.venues = venue_figures(plan, venue_means);
   if (plan.cloud)
-    r.co2_cloud_kg = cloud_co2_kg(*plan.cloud, r.gpu_hours.on_demand_billed + r.gpu_hours.spot_billed +
-                                                   r.gpu_hours.reserved_used);
+    r.co2_cloud_kg = venues_change_co2(plan)
+                         ? venue_plan_co2_kg(plan, r.gpu_hours.reserved_used, venue_means)
+                         : cloud_co2_kg(*plan.cloud, r.gpu_hours.on_demand_billed + r.gpu_hours.spot_billed +
+                                                         r.gpu_hours.reserved_used);
+  if (!plan.commitments.empty()) {
+    std::vector<double> used = a.commitment_used_gpu_hours;
+    for (double& x : used) x /= n;
+    r.commitments = replayed_commitment_figures(plan, s.horizon_hours(), s.horizon_months, s.discount_rate_per_year, used);
+  }
   // n/a when nothing useful was served, or so little (1e-320 GPUs) that the ratio overflows.
   if (const double x = r.total_usd / r.gpu_hours.useful; r.gpu_hours.useful > 0.0 && std::isfinite(x))
     r.usd_per_useful_gpu_hour = x;

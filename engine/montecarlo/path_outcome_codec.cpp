@@ -32,6 +32,8 @@ void append_path_outcome(std::string& bytes, const des::PathOutcome& o) {
   put(bytes, o.throttled_hours);
   put(bytes, o.jobs);
   put(bytes, o.events);
+  put_vector(bytes, o.commitment_used_gpu_hours);
+  put_vector(bytes, o.venue_totals);
 }
 
 des::PathOutcome read_path_outcome(std::string_view bytes, std::size_t& offset) {
@@ -51,6 +53,8 @@ des::PathOutcome read_path_outcome(std::string_view bytes, std::size_t& offset) 
   get(bytes, offset, o.throttled_hours);
   get(bytes, offset, o.jobs);
   get(bytes, offset, o.events);
+  o.commitment_used_gpu_hours = get_vector<double>(bytes, offset, "a path outcome");
+  o.venue_totals = get_vector<VenueTotals>(bytes, offset, "a path outcome");
   return o;
 }
 

@@ -304,7 +304,8 @@ TCO_HD double sweep_hour_usd(const SweepPlanParams& p, const FleetParams& fleet,
 }
 
 // An hour of a plan with venues on one path: engine/ledger/venue_hour.cpp's step_venue_hour with
-// each venue's capacity drawn. On-prem first (the backlog too), then reserved, then each venue
+// each venue's capacity drawn. On-prem first (the backlog too), then reserved, then the
+// commitments' GPUs (capacity blocks, take-or-pay contracts), then each venue
 // that has capacity takes what it can; what none takes waits as the backlog. held[i] carries
 // venue i's instances from hour to hour (the provisioning delay is paid per instance launched).
 // Venue prices x venue_factor x the month's multiplier of their kind (on-demand or spot).
@@ -324,7 +325,9 @@ TCO_HD HourOutcome sweep_venue_hour(const SweepPlanParams& p, const FleetParams&
   const double overflow = out.backlog_gpu_hours;
   const double cloud_gpus = overflow / p.fleet.perf_cloud;
   out.reserved_used_gpus = cloud_gpus < p.fleet.reserved_gpus ? cloud_gpus : p.fleet.reserved_gpus;
-  double rest = cloud_gpus - out.reserved_used_gpus;
+  const double after_reserved = cloud_gpus - out.reserved_used_gpus;
+  out.committed_used_gpus = after_reserved < in.committed_gpus ? after_reserved : in.committed_gpus;
+  double rest = after_reserved - out.committed_used_gpus;
   for (int i = 0; i < p.venue_count; ++i) {
     const VenueParams& v = p.venues[i];
     double instances = 0.0;

@@ -1,0 +1,75 @@
+// A plan's savings plan in the discrete-event replay (docs/des.md "Commitments"). The plan's
+// on-demand runs book their instance-hours and their bill hour by hour here; at the horizon the
+// commitment C_h of each hour covers min(instance-hours_h, C_h / r) of them at the plan's rate
+// r, the rule of the hourly model (models/commitment/savings_plan.hpp), and those instance-hours'
+// on-demand bill (at the hour's mean price) comes off the on-demand cost of the hour's month.
+// The commitment itself is a fixed bill, booked with the plan's other commitments.
+// Example: C = $9/h, r = $6: 1.5 instance-hours covered an hour. A 2-instance run over [0.5, 3.5)
+// at $10 an instance-hour books 1, 2, 2 and 1 instance-hours in hours 0 to 3: covered 1, 1.5,
+// 1.5 and 1 = 5 instance-hours, $50 off its $60 bill, 5 x 8 = 40 GPU-hours used.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "engine/des/des_plan.hpp"
+#include "engine/des/month_index.hpp"
+#include "engine/des/simulator.hpp"
+
+namespace tco::des {
+
+class SavingsPlanMeter {
+ public:
+  SavingsPlanMeter() = default;
+  explicit SavingsPlanMeter(const DesPlan::SavingsPlan& terms)
+      : terms_(terms.instrument >= 0 ? &terms : nullptr),
+        instance_hours_(terms_ ? terms.usd_by_hour.size() : 0, 0.0),
+        usd_(instance_hours_.size(), 0.0) {}
+
+  bool active() const { return terms_ != nullptr; }
+
+  // An on-demand run of `instances` over [a_h, b_h) at usd_per_h (all its instances, before
+  // growth), its price's growth and the months' shocks, and the granules billed past b_h.
+  void add_run(double instances, double a_h, double b_h, double usd_per_h, const PriceGrowth& growth,
+               const MonthIndex& month_index, const double* shock, double extra_h) {
+    const long last = static_cast<long>(instance_hours_.size()) - 1;
+    if (last < 0) return;
+    for (long h = static_cast<long>(std::floor(a_h)); h <= last && static_cast<double>(h) < b_h; ++h) {
+      const double lo = std::max(a_h, static_cast<double>(h));
+      const double hi = std::min(b_h, static_cast<double>(h + 1));
+      if (!(hi > lo)) continue;
+      instance_hours_[h] += instances * (hi - lo);
+      usd_[h] += usd_per_h * growth.integral(lo, hi, growth.at(lo)) * shock[month_index.at(lo)];
+    }
+    if (extra_h > 0.0) {
+      const long h = std::clamp(static_cast<long>(std::floor(b_h)), 0L, last);
+      instance_hours_[h] += instances * extra_h;
+      usd_[h] += usd_per_h * extra_h * growth.at_hour_of(b_h) * shock[month_index.at(b_h)];
+    }
+  }
+
+  // Takes each hour's covered bill off cost_by_month's on-demand category; returns the covered
+  // instance-hours.
+  double settle(std::vector<CostRow>& cost_by_month, const MonthIndex& month_index) const {
+    if (!terms_) return 0.0;
+    const int on_demand = static_cast<int>(Category::cloud_on_demand);
+    double covered_total = 0.0;
+    for (std::size_t h = 0; h < instance_hours_.size(); ++h) {
+      const double used = instance_hours_[h];
+      const double commitment_usd = terms_->usd_by_hour[h];
+      if (!(used > 0.0) || !(commitment_usd > 0.0)) continue;
+      const double covered = std::min(used, commitment_usd / terms_->usd_per_instance_hour);
+      cost_by_month[month_index.at(static_cast<double>(h))][on_demand] -= usd_[h] * (covered / used);
+      covered_total += covered;
+    }
+    return covered_total;
+  }
+
+ private:
+  const DesPlan::SavingsPlan* terms_ = nullptr;
+  std::vector<double> instance_hours_;
+  std::vector<double> usd_;
+};
+
+}  // namespace tco::des
