@@ -9,7 +9,8 @@ pipe (--remote-debugging-pipe; Python's standard library only), and after layout
 chart element with getBoundingClientRect. It fails on:
   - two text labels of one chart whose boxes overlap (by more than 0.5 px each way);
   - a shape or label that reaches outside its <svg> canvas (by more than 0.5 px);
-  - a Monte Carlo table wider than the page's content;
+  - a Monte Carlo table wider than the page's content (also with every plan renamed to a long
+    hyphenated name: startup-monte-carlo's report rendered again by `tcosim report --html`);
   - a Monte Carlo page (mode discrete_event or fluid) that does not show, for every plan but
     the baseline, the 95% interval of its NPV difference and its P(cheaper) as the JSON report
     has them, or the 95% interval of every plan's mean NPV.
@@ -239,6 +240,25 @@ def sized_page(tcosim, scenario, out_dir, cwd):
     return name, html, report
 
 
+# A user's plans may have long names: this scenario's report is rendered again with every plan
+# renamed to a long hyphenated name, and its Monte Carlo table must still fit the page.
+LONG_NAMES_SCENARIO = "startup-monte-carlo"
+
+
+def long_names_page(tcosim, report, out_dir, cwd):
+    name = "long-names-" + LONG_NAMES_SCENARIO
+    html, renamed = os.path.join(out_dir, name + ".html"), os.path.join(out_dir, name + ".json")
+    with open(report, encoding="utf-8") as f:
+        text = f.read()
+    for plan in json.loads(text)["plans"]:
+        old = json.dumps(plan["name"])
+        text = text.replace(old, json.dumps(plan["name"] + "-with-a-long-descriptive-hyphenated-plan-name"))
+    with open(renamed, "w", encoding="utf-8") as f:
+        f.write(text)
+    subprocess.run([tcosim, "report", renamed, "--html", html], check=True, cwd=cwd)
+    return name, html, renamed
+
+
 def scenarios_to_check(scenarios_dir, names):
     out = []
     for entry in sorted(os.listdir(scenarios_dir)):
@@ -274,6 +294,8 @@ def main():
         print(f"{name}: report in {time.monotonic() - started:.1f} s")
         if name == SIZED_SCENARIO:
             pages.append(sized_page(tcosim, path, out_dir, cwd=os.path.join(scenarios_dir, "..")))
+        if name == LONG_NAMES_SCENARIO:
+            pages.append(long_names_page(tcosim, report, out_dir, cwd=os.path.join(scenarios_dir, "..")))
     if not pages:
         print("no scenario to check")
         return 1

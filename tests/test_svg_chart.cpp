@@ -167,7 +167,8 @@ TEST_CASE("html Monte Carlo section: intervals and P(cheaper) from the report, a
   tco::Json report = tco::Json::parse(tco::test::read_text_file(tco::test::source_path("tests/fixtures/des/mc_small.report.json")));
   const std::string page = tco::html_report(report);
   // Plan cloud: mean NPV 95% CI 197,290.57 .. 212,093.53, rounded to whole dollars.
-  CHECK(page.find("<tr data-plan=\"cloud\"><td>cloud</td><td class=n>$204,692</td><td class=\"n ci95\">$197,291 .. "
+  CHECK(page.find("<tr data-plan=\"cloud\"><td style=\"white-space:normal;overflow-wrap:anywhere;max-width:12em\">"
+                  "cloud</td><td class=n>$204,692</td><td class=\"n ci95\">$197,291 .. "
                   "$212,094</td>") != std::string::npos);
   // cloud minus the baseline buy-2-burst: 95% CI 29,762.58 .. 38,862.72, never cheaper (0 of the paths).
   CHECK(page.find("<td class=\"n difference-ci95\">$29,763 .. $38,863</td><td class=\"n p-cheaper\">0.0%</td>") !=

@@ -55,6 +55,7 @@ const Json* comparison_of(const Json& mc, const std::string& plan) {
   return nullptr;
 }
 
+// The figures never wrap; a long plan name does (within 12em), so the table fits the page.
 std::string statistics_table(const Json& mc) {
   std::string out = fmt::format(
       "<table class=mc style=\"white-space:nowrap;font-size:.85em\"><tr><th>plan</th><th>mean NPV</th><th>its 95% CI</th>"
@@ -64,7 +65,8 @@ std::string statistics_table(const Json& mc) {
     const Json& npv = p.at("npv_usd");
     const Json* c = comparison_of(mc, name);
     out += fmt::format(
-        "<tr data-plan=\"{0}\"><td>{0}</td><td class=n>{1}</td><td class=\"n ci95\">{2}</td>", html_escape(name),
+        "<tr data-plan=\"{0}\"><td style=\"white-space:normal;overflow-wrap:anywhere;max-width:12em\">{0}</td>"
+        "<td class=n>{1}</td><td class=\"n ci95\">{2}</td>", html_escape(name),
         format_usd(npv.at("mean")), interval(npv));
     if (c)
       out += fmt::format("<td class=n>{}</td><td class=\"n difference-ci95\">{}</td><td class=\"n p-cheaper\">{}</td></tr>\n",
@@ -99,7 +101,8 @@ std::string monte_carlo_section(const Json& report) {
       html_escape(baseline));
   out += statistics_table(mc);
   if (!difference_boxes.empty())
-    out += svg::box_chart(difference_boxes, "NPV minus " + baseline + " (USD); left of the line: cheaper", 0.0);
+    // The baseline is named in the paragraph above: a long name would not fit the chart's title.
+    out += svg::box_chart(difference_boxes, "NPV minus the baseline's (USD); left of the line: cheaper", 0.0);
   return out;
 }
 
