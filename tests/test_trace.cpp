@@ -260,6 +260,16 @@ TEST_CASE("import pai: headerless task-table rows, GPU shares rounded up, drops 
                                 (dir / "o.csv").string()});
   CHECK(cli.exit_code == 2);
   CHECK(cli.err.find("line 1, column 9") != std::string::npos);
+
+  // An extra field (a comma inside a value) would shift the columns after it: an error at the
+  // first field past the header's 10, not a row read with its values in the wrong columns.
+  const test::CliResult extra = test::run_cli({"trace", "import", "--format", "pai",
+                                 write_text(dir, "long.csv", "j1,worker,2,Terminated,1000,8200,600,29.3,100,V1,00\n"),
+                                 "-o", (dir / "o2.csv").string()});
+  CHECK(extra.exit_code == 2);
+  CHECK(extra.err.find("line 1, column 11") != std::string::npos);
+  CHECK(extra.err.find("expected 10 fields, found 11 (an extra field") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir / "o2.csv"));
 }
 
 TEST_CASE("import: a quote or carriage return inside a class or GPU type becomes '|', exit 0 (fuzz finding)") {

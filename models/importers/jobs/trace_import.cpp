@@ -53,6 +53,13 @@ class CsvRows {
       if (found < width_)
         throw InputError(csv_.path(), csv_position(csv_.line_number(), found + 1),
                          fmt::format("expected {} fields, found {} (a missing column)", width_, found));
+      // One more field than the header shifts every column after it (a comma inside a value):
+      // read on, the row's values would land in the wrong columns.
+      if (found > width_)
+        throw InputError(csv_.path(), csv_position(csv_.line_number(), width_ + 1),
+                         fmt::format("expected {} fields, found {} (an extra field: a comma inside a value, or "
+                                     "a shifted column)",
+                                     width_, found));
       return true;
     }
     return false;
