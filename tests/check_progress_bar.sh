@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The progress bar as a person sees it: `tcosim run SCENARIO --paths 1000` in a tmux pane (a real
-# terminal), the pane captured after 2 s must show the bar (done/total paths); the same command
+# terminal), the pane must show the bar (done/total paths) within 10 s; the same command
 # with standard error redirected to a file must leave no bar in it (no carriage return, no
 # "paths/s"). The pane's text is kept in the output folder.
 # Usage: check_progress_bar.sh TCOSIM SCENARIO OUTPUT_DIR
@@ -19,13 +19,20 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 # A private tmux server (-L), so the test never touches a user's sessions.
 tmux -L "$session" new-session -d -s "$session" -x 120 -y 20 \
   "'$tcosim' run '$scenario' --paths 1000 --out '$out/report.json'; sleep 60"
-sleep 2
-tmux -L "$session" capture-pane -p -t "$session" > "$out/pane-after-2s.txt"
+# The bar shows within 2 s on an idle machine; under a parallel ctest on 2 cores the run may
+# start later, so the pane is read every half second for up to 10 s.
+bar='\] +[0-9]+%  [0-9]+/1000 paths  .* paths/s  ETA '
+waited_s=0
+for _ in $(seq 20); do
+  sleep 0.5
+  waited_s=$(awk "BEGIN { print $waited_s + 0.5 }")
+  tmux -L "$session" capture-pane -p -t "$session" > "$out/pane.txt"
+  grep -Eq "$bar" "$out/pane.txt" && break
+done
 tmux -L "$session" kill-server || true
-echo "pane after 2 s:"
-cat "$out/pane-after-2s.txt"
-grep -Eq '\] +[0-9]+%  [0-9]+/1000 paths  .* paths/s  ETA ' "$out/pane-after-2s.txt" ||
-  fail "no progress bar (N/1000 paths, rate, ETA) in the pane after 2 s"
+echo "pane after $waited_s s:"
+cat "$out/pane.txt"
+grep -Eq "$bar" "$out/pane.txt" || fail "no progress bar (N/1000 paths, rate, ETA) in the pane within 10 s"
 
 # Redirected: standard error holds messages only. Fewer paths, so that it runs to the end.
 "$tcosim" run "$scenario" --paths 40 --out "$out/redirected.json" > "$out/stdout.txt" 2> "$out/stderr.txt"
@@ -34,5 +41,5 @@ if grep -q $'\r' "$out/stderr.txt" || grep -q 'paths/s' "$out/stderr.txt"; then
 fi
 grep -q "wrote: $out/redirected.json" "$out/stdout.txt" || fail "the answer does not name the report it wrote"
 
-[ "$failures" -eq 0 ] && echo "ok: the bar shows on a terminal within 2 s, and never in a redirected stderr"
+[ "$failures" -eq 0 ] && echo "ok: the bar shows on a terminal (after $waited_s s), and never in a redirected stderr"
 exit $((failures > 0))
