@@ -740,20 +740,6 @@ std::vector<CloudVenue> parse_venues(JsonObjectReader& r, Resolver& resolver) {
   return venues;
 }
 
-// Venues are evaluated everywhere; the discrete-event replay runs on-demand venues only (a spot
-// venue would need its own spot market there), and a plan must not quietly lose one.
-void check_venue_runs(const Scenario& s) {
-  if (!s.jobs) return;
-  for (std::size_t i = 0; i < s.plans.size(); ++i)
-    for (std::size_t v = 0; v < s.plans[i].venues.size(); ++v)
-      if (s.plans[i].venues[v].price == CloudVenue::PriceKind::spot)
-        throw InputError(s.file, "/plans/" + std::to_string(i) + "/venues/" + std::to_string(v) + "/price",
-                         fmt::format("plan \"{}\" has the spot venue \"{}\", which the discrete-event replay does "
-                                     "not run yet (it runs on-demand venues; spot there is the plan's spot_share): "
-                                     "make it \"on_demand\", or drop the \"jobs\" section",
-                                     s.plans[i].name, s.plans[i].venues[v].name));
-}
-
 void resolve_successor(NextGenerationSpec& g, JsonObjectReader& r, Resolver& resolver) {
   const std::string pointer = r.pointer_of("successor_server");
   g.successor_server = resolver.resolve<ServerModel>("server", r.value("successor_server"), pointer, parse_server);
@@ -1154,7 +1140,6 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   r.allow("uncertain");
   r.finish();
   check_drawn_deliveries(s, plans);
-  check_venue_runs(s);
   check_replay_plans(s);
   // The whole catalog, also the records this scenario does not use, as `validate` checks it.
   require_valid_catalog(catalog_dir);

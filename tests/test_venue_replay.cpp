@@ -4,6 +4,7 @@
 // and is counted; availability is drawn per request.
 // Fixture catalog (tests/scenario_builder.hpp): test/gpu8/region-a, 8 GPUs at $16/h on-demand,
 // no startup time, billed by the second; the "neocloud" is the same record at $10/h.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 
 #include "des_support.hpp"
 #include "load_error.hpp"
+#include "core/random/random.hpp"
 
 namespace tco::test {
 
@@ -165,13 +167,88 @@ TEST_CASE("venue replay: the report's per-venue figures are the paths' means and
   CHECK(billed == doctest::Approx(r.gpu_hours.on_demand_billed).epsilon(1e-12));
 }
 
-TEST_CASE("venue replay: a spot venue is refused with jobs (exit 2 naming its price)") {
+// The venue scenario with the plan's spot market set: `preemptions_per_instance_hour`, no
+// checkpoints (a preemption loses the run's work), restart 0.1 h.
+Scenario spot_venue_scenario(const Json& venues, double preemptions_per_instance_hour) {
   Json doc = des_scenario_json({{"steady", {{"gpus", 8}, {"gpus_per_job", 8}, {"job_duration_h", 10}}}});
-  doc["plans"] = Json::array({{{"name", "p"},
+  doc["waiting_usd_per_gpu_hour"] = 2.0;
+  doc["cloud"]["spot"] = {{"retry_h", 0.5}, {"restart_h", 0.1},
+                          {"preemptions_per_instance_hour", preemptions_per_instance_hour}};
+  doc["plans"] = Json::array({{{"name", "venues"}, {"kind", "cloud"}, {"venues", venues}}});
+  doc["baseline"] = "venues";
+  return load_des_scenario(doc);
+}
+
+TEST_CASE("venue replay: a spot venue runs the job on spot at its price") {
+  // Never preempted: two 8-GPU jobs of 10 h on the hyperscaler's spot ($8/h), 2 x 10 x $8 = $160;
+  // the neocloud after it takes nothing.
+  const Scenario s = spot_venue_scenario(Json::array({hyperscaler({{"price", "spot"}}), neocloud()}), 0.0);
+  const des::PathOutcome o = replay(s, {job_at(0.0, 8, 10.0), job_at(3.0, 8, 10.0)});
+  CHECK(category_total(o, Category::cloud_spot) == doctest::Approx(160.0).epsilon(kEps));
+  CHECK(category_total(o, Category::cloud_on_demand) == 0.0);
+  CHECK(o.gpu_hours.spot_billed == doctest::Approx(160.0).epsilon(kEps));
+  CHECK(o.jobs.completed_spot == 2);
+  CHECK(o.jobs.spot_requests == 2);
+  REQUIRE(o.venue_totals.size() == 2);
+  CHECK(o.venue_totals[0] == VenueTotals{160.0, 160.0, 160.0, 20.0, 2.0});
+  CHECK(o.venue_totals[1] == VenueTotals{});
+}
+
+TEST_CASE("venue replay: a job preempted on a spot venue asks the venues again, by hand with its draws") {
+  // One 8-GPU job of 10 h without checkpoints on the hyperscaler's spot ($8/h, 0.15 preemptions
+  // an instance-hour), quota one instance, then the neocloud on demand ($10/h). Run k starts at
+  // t_k (a restart of 0.1 h from the second on) and is preempted at t_k + E_k, E_k =
+  // Exp(0.15) of the job's k-th preemption draw, unless it finishes first; each preemption loses
+  // the run's work and the job asks again from the spot venue, whose one instance the
+  // preempted run has left. Each run is billed its time, by the second.
+  constexpr double kRate = 0.15;
+  const Scenario s = spot_venue_scenario(Json::array({hyperscaler({{"price", "spot"}, {"quota_gpus", 8}}), neocloud()}),
+                                         kRate);
+  const des::PathOutcome o = replay(s, {job_at(0.0, 8, 10.0)});
+  double t = 0.0, spot_usd = 0.0;
+  int preemptions = 0;
+  for (std::uint32_t k = 0;; ++k) {
+    const double overhead_h = k == 0 ? 0.0 : 0.1;
+    const double finish_h = t + overhead_h + 10.0;
+    const double preempt_h = t + exponential_quantile(uniform(7, 0, RandomSource::preemption, 0, k), kRate);
+    const double end_h = std::min(preempt_h, finish_h);
+    spot_usd += std::ceil((end_h - t) * 3600.0 - 1e-9) / 3600.0 * 8.0;
+    if (preempt_h >= finish_h) break;
+    ++preemptions;
+    t = preempt_h;
+  }
+  INFO("preemptions by hand: " << preemptions);
+  CHECK(preemptions >= 1);  // the draws of path 0 preempt it (else this test shows nothing)
+  CHECK(o.jobs.preemptions == preemptions);
+  CHECK(o.jobs.spot_requests == preemptions + 1);
+  CHECK(o.jobs.completed_spot == 1);
+  CHECK(category_total(o, Category::cloud_spot) == doctest::Approx(spot_usd).epsilon(1e-12));
+  CHECK(o.jobs.lost_gpu_hours > 0.0);
+  CHECK(o.jobs.no_venue_capacity == 0);  // the preempted run left the quota at once
+}
+
+TEST_CASE("venue replay: spot and on-demand venues' figures add up to the plan's bills") {
+  Json doc = des_scenario_json({{"poisson",
+                                 {{"jobs_per_hour", 0.5}, {"gpus", {{"8", 0.7}, {"16", 0.3}}},
+                                  {"duration_median_h", 4}, {"duration_sigma", 0.8}}}});
+  doc["cloud"]["spot"] = {{"preemptions_per_instance_hour", 0.05}};
+  doc["plans"] = Json::array({{{"name", "venues"},
                                {"kind", "cloud"},
-                               {"venues", Json::array({hyperscaler({{"price", "spot"}})})}}});
-  doc["baseline"] = "p";
-  CHECK(load_error(doc).find("/plans/0/venues/0/price: plan \"p\" has the spot venue \"hyperscaler\"") == 0);
+                               {"venues", Json::array({hyperscaler({{"price", "spot"}, {"availability", 0.6}}),
+                                                       neocloud()})}}});
+  doc["baseline"] = "venues";
+  MonteCarloOptions opt;
+  opt.paths = 2;
+  const MonteCarloRun mc = run_monte_carlo(load_des_scenario(doc), opt);
+  const PlanResult& r = mc.run.plans.at(0);
+  REQUIRE(r.venues.size() == 2);
+  CHECK(r.venues[0].price == "spot");
+  CHECK(r.venues[0].totals.cost_usd == doctest::Approx(r.ledger.category_total_usd(Category::cloud_spot)).epsilon(1e-12));
+  CHECK(r.venues[1].totals.cost_usd ==
+        doctest::Approx(r.ledger.category_total_usd(Category::cloud_on_demand)).epsilon(1e-12));
+  CHECK(r.venues[0].totals.cost_usd > 0.0);
+  CHECK(r.venues[1].totals.cost_usd > 0.0);
+  CHECK(job_mean(mc_plan(mc, "venues"), "preemptions") > 0.0);
 }
 
 }  // namespace tco::test

@@ -45,6 +45,7 @@ struct CloudEntry {
   double deadline_abs_h = 0.0;
   double pending_restart_h = 0.0;
   bool started = false;
+  std::uint32_t spot_runs = 0;  // spot runs so far (a spot venue's preemption draws go on from here)
 };
 
 // The bookkeeping of a job's first start, its completion and its state at the horizon, shared
@@ -181,6 +182,22 @@ class CloudRuns {
     ++out_.events;  // the move off the commitment
     e = life.e;
     t_h = end_h;
+    return false;
+  }
+
+  // One run of the job on this CloudRuns' spot instances from t_h, as a spot venue of its plan
+  // (engine/des/venue_router.hpp: the venue granted capacity, its preemptions are the plan's spot
+  // market's). True when its life ends there (finished, or running at the horizon); false when
+  // preempted: then e holds the work left and a restart to pay, and t_h the preemption's time.
+  bool run_spot_venue(CloudEntry& e, double& t_h) {
+    Life life{e, instances_for(e.job->gpus), 0, e.spot_runs};
+    ++out_.jobs.spot_requests;
+    const double preempted_h = run_on_spot(life, t_h);
+    e = life.e;
+    e.spot_runs = life.spot_runs;
+    if (!(preempted_h < horizon_h_)) return true;
+    ++out_.events;  // the preemption
+    t_h = preempted_h;
     return false;
   }
 

@@ -10,7 +10,7 @@
 // checkpoints there, since the end is known when it starts, and goes on down the plan's list
 // (its cloud offer) with the work left. First come, first served: a job placed earlier keeps its
 // hours. What the runs occupy (their GPUs x the part of each hour they run) is the pool's use
-// the report divides among its instruments (used_gpu_hours_by_instrument).
+// the report divides among its instruments (add_used_by_instrument).
 // Example: a block of 8 instances x 8 GPUs over hours [24, 360) and a 64-GPU job arriving at hour
 // 24 that needs 400 h: it runs on the block over [24, 360) and the rest, after a restart, on
 // demand from hour 360.

@@ -68,9 +68,10 @@ static std::vector<double> carbon_usd_per_kwh_by_hour(const DesPlan& d, const On
   return usd;
 }
 
-// A venue on the plan's cloud terms: its offer's instance size, GPU speed, on-demand price and
-// billing, its provisioning delay, prices that follow price_change_per_year alone (as in the
-// hourly model), no spot and no reserved instances (those stay with the plan's event loop).
+// A venue on the plan's cloud terms: its offer's instance size, GPU speed, price (on-demand, or
+// spot for a spot venue, whose preemptions are the plan's spot market's) and billing, its
+// provisioning delay, prices that follow price_change_per_year alone (as in the hourly model),
+// no reserved instances (those stay with the plan's event loop).
 static DesVenue des_venue(const DesPlan& plan, const CloudSpec& c, const CloudVenue& v, long horizon_h) {
   DesVenue out;
   DesPlan& t = out.terms;
@@ -78,6 +79,7 @@ static DesVenue des_venue(const DesPlan& plan, const CloudSpec& c, const CloudVe
   t.bursts = plan.bursts;
   t.cloud = plan.cloud;
   t.spot = plan.spot;
+  t.spot_trace = plan.spot_trace;
   t.scheduling = plan.scheduling;
   t.checkpoint_write_h = plan.checkpoint_write_h;
   t.waiting_usd_per_gpu_hour = plan.waiting_usd_per_gpu_hour;
@@ -90,6 +92,8 @@ static DesVenue des_venue(const DesPlan& plan, const CloudSpec& c, const CloudVe
   t.startup_h = v.provisioning_delay_h;
   t.price_growth = PriceGrowth(c.price_change_per_year, horizon_h, kHoursPerYear);
   t.spot_price_growth = t.price_growth;
+  out.spot = v.price == CloudVenue::PriceKind::spot;
+  if (out.spot) t.spot_usd_per_instance_h = v.usd_per_instance_hour();
   out.availability = v.availability;
   if (const std::optional<double> quota = v.quota_instances()) out.quota_instances = static_cast<int>(*quota);
   return out;
@@ -214,7 +218,6 @@ DesPlans prepare_des_plans(const Scenario& s) {
         d.price_growth = PriceGrowth::hourly(std::move(on_demand));
         d.spot_price_growth = PriceGrowth::hourly(std::move(spot));
       }
-      for (const CloudVenue& v : p.venues) d.venues.push_back(des_venue(d, c, v, s.horizon_hours()));
       d.committed = committed_pools(p, s.horizon_hours());
       d.savings_plan = savings_plan_terms(p, s.horizon_hours());
       if (!c.spot.trace_resolved_path.empty()) {
@@ -225,6 +228,8 @@ DesPlans prepare_des_plans(const Scenario& s) {
         }
         d.spot_trace = it->second;
       }
+      // After the spot trace: a spot venue's preemptions follow it.
+      for (const CloudVenue& v : p.venues) d.venues.push_back(des_venue(d, c, v, s.horizon_hours()));
     }
     out.plans.push_back(std::move(d));
   }

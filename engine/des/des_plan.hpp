@@ -89,6 +89,7 @@ struct DesPlan {
 // (instance size, GPU speed, on-demand price, billing) and provisioning delay, and its limits.
 struct DesVenue {
   DesPlan terms;
+  bool spot = false;  // a spot venue: runs on spot at terms.spot_usd_per_instance_h
   double availability = 1.0;
   int quota_instances = -1;  // < 0: no quota
 };

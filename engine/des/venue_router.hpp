@@ -4,7 +4,10 @@
 //                                 < availability_i (a venue of availability 1 draws nothing), and
 //   its quota has room:          the plan's instances held there at every moment of the run
 //                                 [t, finish) plus the job's stay within floor(quota_gpus / g_i).
-// The job then runs there on-demand, played to its end as CloudRuns plays any cloud job. When no
+// The job then runs there, played to its end as CloudRuns plays any cloud job: on-demand, or on
+// spot at a spot venue, where the plan's spot market preempts it (its instances leave the quota
+// then) and the job, with the work it saved and a restart to pay, asks the venues again from
+// venue 1 at once (the hourly model's spot_overhead_factor is this replay's average). When no
 // venue takes it, it waits the plan's cloud.spot.retry_h and asks again from venue 1, its wait
 // costed like any wait (waiting_usd_per_gpu_hour) and the request counted (no_venue_capacity);
 // at the horizon it is unfinished, its work unserved. A retry is decided when the job first
@@ -59,6 +62,8 @@ class VenueHolds {
     return true;
   }
   void hold(double start_h, double end_h, int instances) { holds_.push_back({start_h, end_h, instances}); }
+  // The last run held ended early at end_h (a spot run preempted): its instances are free from then.
+  void end_last_at(double end_h) { holds_.back().end_h = end_h; }
 
  private:
   struct Hold {
@@ -82,15 +87,23 @@ class VenueRouter {
   }
 
   // The job's life in the cloud from t_h: the first venue that takes it, or waiting.
-  void run(const CloudEntry& e, double t_h) {
+  void run(const CloudEntry& entry, double t_h) {
     const double retry_h = std::max(p_.spot.retry_h, CloudRuns::kMinimumRetryH);
     for (auto& h : holds_) h.forget_before(t_h);
+    CloudEntry e = entry;
     for (std::uint32_t attempt = 0;; ++attempt) {
-      for (std::size_t i = 0; i < runs_.size(); ++i)
-        if (takes(i, e, t_h, attempt)) {
+      bool preempted = false;
+      for (std::size_t i = 0; i < runs_.size() && !preempted; ++i) {
+        if (!takes(i, e, t_h, attempt)) continue;
+        if (!p_.venues[i].spot) {
           runs_[i].run(e, t_h);
           return;
         }
+        if (runs_[i].run_spot_venue(e, t_h)) return;
+        if (p_.venues[i].quota_instances >= 0) holds_[i].end_last_at(t_h);
+        preempted = true;
+      }
+      if (preempted) continue;  // a new request at the preemption, from venue 1
       CloudRuns& first = runs_.front();
       ++first.outcome().jobs.no_venue_capacity;
       const double next_h = t_h + retry_h;
