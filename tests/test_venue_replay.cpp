@@ -52,6 +52,20 @@ des::PathOutcome replay(const Scenario& s, std::vector<des::SimJob> jobs, std::u
   return des::simulate_feed(s, plans.plans[0], feed, {7, path, 0.0});
 }
 
+// A Poisson stream of 8- and 16-GPU jobs (median 4 h) on one cloud plan bursting to `venues`,
+// with the plan's spot settings `spot` (null: the defaults), replayed over `paths` paths.
+MonteCarloRun replay_poisson(const Json& venues, const Json& spot, long paths) {
+  Json doc = des_scenario_json({{"poisson",
+                                 {{"jobs_per_hour", 0.5}, {"gpus", {{"8", 0.7}, {"16", 0.3}}},
+                                  {"duration_median_h", 4}, {"duration_sigma", 0.8}}}});
+  if (!spot.is_null()) doc["cloud"]["spot"] = spot;
+  doc["plans"] = Json::array({{{"name", "venues"}, {"kind", "cloud"}, {"venues", venues}}});
+  doc["baseline"] = "venues";
+  MonteCarloOptions opt;
+  opt.paths = paths;
+  return run_monte_carlo(load_des_scenario(doc), opt);
+}
+
 }  // namespace
 
 TEST_CASE("venue replay: one sure, uncapped venue on the plan's own offer is the plain burst, bit for bit") {
@@ -138,17 +152,8 @@ TEST_CASE("venue replay: a venue's availability is drawn per request") {
 }
 
 TEST_CASE("venue replay: the report's per-venue figures are the paths' means and add up to the plan's bill") {
-  Json doc = des_scenario_json({{"poisson",
-                                 {{"jobs_per_hour", 0.5}, {"gpus", {{"8", 0.7}, {"16", 0.3}}},
-                                  {"duration_median_h", 4}, {"duration_sigma", 0.8}}}});
-  doc["plans"] = Json::array({{{"name", "venues"},
-                               {"kind", "cloud"},
-                               {"venues", Json::array({neocloud({{"quota_gpus", 16}, {"availability", 0.8}}),
-                                                       hyperscaler()})}}});
-  doc["baseline"] = "venues";
-  MonteCarloOptions opt;
-  opt.paths = 3;
-  const MonteCarloRun mc = run_monte_carlo(load_des_scenario(doc), opt);
+  const MonteCarloRun mc =
+      replay_poisson(Json::array({neocloud({{"quota_gpus", 16}, {"availability", 0.8}}), hyperscaler()}), {}, 3);
   const PlanResult& r = mc.run.plans.at(0);
   REQUIRE(r.venues.size() == 2);
   CHECK(r.venues[0].name == "neocloud");
@@ -228,18 +233,9 @@ TEST_CASE("venue replay: a job preempted on a spot venue asks the venues again, 
 }
 
 TEST_CASE("venue replay: spot and on-demand venues' figures add up to the plan's bills") {
-  Json doc = des_scenario_json({{"poisson",
-                                 {{"jobs_per_hour", 0.5}, {"gpus", {{"8", 0.7}, {"16", 0.3}}},
-                                  {"duration_median_h", 4}, {"duration_sigma", 0.8}}}});
-  doc["cloud"]["spot"] = {{"preemptions_per_instance_hour", 0.05}};
-  doc["plans"] = Json::array({{{"name", "venues"},
-                               {"kind", "cloud"},
-                               {"venues", Json::array({hyperscaler({{"price", "spot"}, {"availability", 0.6}}),
-                                                       neocloud()})}}});
-  doc["baseline"] = "venues";
-  MonteCarloOptions opt;
-  opt.paths = 2;
-  const MonteCarloRun mc = run_monte_carlo(load_des_scenario(doc), opt);
+  const MonteCarloRun mc = replay_poisson(
+      Json::array({hyperscaler({{"price", "spot"}, {"availability", 0.6}}), neocloud()}),
+      {{"preemptions_per_instance_hour", 0.05}}, 2);
   const PlanResult& r = mc.run.plans.at(0);
   REQUIRE(r.venues.size() == 2);
   CHECK(r.venues[0].price == "spot");
