@@ -7,7 +7,7 @@
 // The job then runs there, played to its end as CloudRuns plays any cloud job: on-demand, or on
 // spot at a spot venue, where the plan's spot market preempts it (its instances leave the quota
 // then) and the job, with the work it saved and a restart to pay, asks the venues again from
-// venue 1 at once (the hourly model's spot_overhead_factor is this replay's average). When no
+// venue 1 at once (the hourly model's spot_overhead_factor stands for these re-runs). When no
 // venue takes it, it waits the plan's cloud.spot.retry_h and asks again from venue 1, its wait
 // costed like any wait (waiting_usd_per_gpu_hour) and the request counted (no_venue_capacity);
 // at the horizon it is unfinished, its work unserved. A retry is decided when the job first
