@@ -11,6 +11,7 @@
 #include <doctest/doctest.h>
 
 #include "des_support.hpp"
+#include "venue_support.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
 #include "load_error.hpp"
 #include "models/workload/workload.hpp"
@@ -21,20 +22,6 @@ namespace tco::test {
 namespace {
 
 constexpr double kEps = 1e-12;
-
-Json neocloud(const Json& extra = Json::object()) {
-  Json v = {{"name", "neocloud"},
-            {"offer", {{"id", "test/gpu8/region-a"}, {"on_demand_usd_per_hour", 10.0}}},
-            {"provisioning_delay_h", 0}};
-  v.update(extra);
-  return v;
-}
-
-Json hyperscaler(const Json& extra = Json::object()) {
-  Json v = {{"name", "hyperscaler"}, {"offer", "test/gpu8/region-a"}, {"provisioning_delay_h", 0}};
-  v.update(extra);
-  return v;
-}
 
 // A take-or-pay contract of 16 GPUs at $1.50 a GPU-hour over the first month.
 Json contract() {

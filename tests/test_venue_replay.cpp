@@ -12,6 +12,7 @@
 #include <doctest/doctest.h>
 
 #include "des_support.hpp"
+#include "venue_support.hpp"
 #include "load_error.hpp"
 #include "core/random/random.hpp"
 
@@ -20,20 +21,6 @@ namespace tco::test {
 namespace {
 
 constexpr double kEps = 1e-12;
-
-Json neocloud(const Json& extra = Json::object()) {
-  Json v = {{"name", "neocloud"},
-            {"offer", {{"id", "test/gpu8/region-a"}, {"on_demand_usd_per_hour", 10.0}}},
-            {"provisioning_delay_h", 0}};
-  v.update(extra);
-  return v;
-}
-
-Json hyperscaler(const Json& extra = Json::object()) {
-  Json v = {{"name", "hyperscaler"}, {"offer", "test/gpu8/region-a"}, {"provisioning_delay_h", 0}};
-  v.update(extra);
-  return v;
-}
 
 // The replay's scenario with one cloud plan bursting to `venues` (retry_h 0.5, $2 per GPU-hour
 // waited); the jobs themselves come from a VectorFeed.
