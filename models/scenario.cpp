@@ -636,18 +636,17 @@ void check_site_capacity(const OnPremSpec& o, const Plan& p, const std::string& 
                                  p.name, earliest, site.energized_month));
 }
 
-// A refresh is priced by the hourly fluid model (deterministic and Monte Carlo) alone: the
-// discrete-event replay does not yet move jobs to a new fleet. It runs jobs on take-or-pay
-// contracts and capacity blocks (engine/des/committed_pool.hpp) and applies a savings plan's
-// dollars to its on-demand hours (engine/des/savings_plan_meter.hpp; docs/des.md).
+// The discrete-event replay moves a refreshing plan's jobs to the successor fleet at the cutover
+// (engine/des/simulator.cpp), runs jobs on take-or-pay contracts and capacity blocks
+// (engine/des/committed_pool.hpp) and applies a savings plan's dollars to its on-demand hours
+// (engine/des/savings_plan_meter.hpp; docs/des.md). Time shifting plans its holds on one fleet.
 void check_replay_plans(const Scenario& s) {
   if (!s.jobs) return;
   for (std::size_t i = 0; i < s.plans.size(); ++i) {
-    if (s.plans[i].refresh)
+    if (s.plans[i].refresh && s.plans[i].scheduling.time_shift)
       throw InputError(s.file, "/plans/" + std::to_string(i) + "/refresh",
-                       fmt::format("plan \"{}\" refreshes its fleet, which only the hourly model prices: the "
-                                   "discrete-event replay of a \"jobs\" scenario does not yet; give the scenario a "
-                                   "\"workload\" instead of \"jobs\"",
+                       fmt::format("plan \"{}\" shifts time and refreshes its fleet: not modelled together yet (the "
+                                   "shift is planned on one fleet); remove one of the two",
                                    s.plans[i].name));
     const std::vector<Commitment>& commitments = s.plans[i].commitments;
     // Without a trace every job class is a generator's: a commitment kept for another would

@@ -3,13 +3,9 @@
 // horizon equal to none bit for bit, every fluid Monte Carlo path equal to the hourly model at its
 // (drawn) month, the report's block, and a bad-input test per new input.
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <set>
 #include <string>
-
-#include <unistd.h>
 
 #include <doctest/doctest.h>
 
@@ -18,58 +14,11 @@
 #include "engine/montecarlo/fluid_monte_carlo.hpp"
 #include "models/next_generation/next_generation.hpp"
 #include "models/workload/workload.hpp"
+#include "refresh_support.hpp"
 #include "reports/markdown/markdown_summary.hpp"
 #include "scenario_builder.hpp"
 
 namespace tco::test {
-
-namespace {
-
-namespace fs = std::filesystem;
-
-std::string write_successor_catalog(const fs::path& dir) {
-  for (const auto& entry : fs::directory_iterator(fixture_catalog_dir()))
-    fs::copy_file(entry.path(), dir / entry.path().filename(), fs::copy_options::overwrite_existing);
-  Json gpus = Json::parse(std::ifstream(dir / "gpus.json"));
-  gpus["records"].push_back({{"id", "ref-gpu-2x"}, {"name", "successor GPU"}, {"perf_relative", 2.0},
-                             {"memory_gb", 180}, {"tdp_w", 1000}, {"source", "test fixture"}, {"as_of", "2026-01-01"}});
-  write_json_file(dir / "gpus.json", gpus);
-  Json servers = Json::parse(std::ifstream(dir / "servers.json"));
-  servers["records"].push_back({{"id", "test-node-2x"}, {"gpu_model", "ref-gpu-2x"}, {"gpus", 8},
-                                {"price_usd", 300000}, {"idle_kw", 3.0}, {"peak_kw", 12.0},
-                                {"source", "test fixture"}, {"as_of", "2026-01-01"}});
-  write_json_file(dir / "servers.json", servers);
-  return dir.string();
-}
-
-// The fixture catalog with a successor: test-node-2x, 8 GPUs of perf 2 (ref-gpu-2x), $300,000,
-// idle 3 kW, peak 12 kW. Written once per test process, in a folder of its own (ctest runs the
-// cases as parallel processes).
-std::string successor_catalog_dir() {
-  static const std::string dir = write_successor_catalog(scratch_dir("refresh-catalog-" + std::to_string(::getpid())));
-  return dir;
-}
-
-// 16 GPUs steady for 24 months, discount 0: "buy-2" owns two $200,000 test-node-8 nodes (6%
-// maintenance, colocation $100/kW-month + $500/rack-month, $0.10/kWh at PUE 1.5; resale 30% a
-// year). The successor arrives in `arrival` with the resale step 0.5 and no rental step; "refresh"
-// is buy-2 selling them `k` months later for one test-node-2x node.
-Json refresh_scenario(const Json& arrival, int k) {
-  Json doc = base_scenario_json();
-  doc["catalog_dir"] = successor_catalog_dir();
-  doc["horizon_months"] = 24;
-  doc["onprem"]["residual"] = {{"enabled", true}, {"resale_decline_per_year", 0.3}};
-  doc["next_generation"] = {{"predecessor_gpu", "ref-gpu"},
-                            {"arrival_month", arrival},
-                            {"rental_price_step_factor", 1.0},
-                            {"resale_step_factor", 0.5},
-                            {"successor_server", "test-node-2x"}};
-  doc["plans"].push_back(
-      {{"name", "refresh"}, {"kind", "hybrid"}, {"onprem_nodes", 2}, {"refresh", {{"months_after_arrival", k}, {"nodes", 1}}}});
-  return doc;
-}
-
-}  // namespace
 
 TEST_CASE("refresh: the two fleets' bill on a steady load against the closed form") {
   const ScenarioOutcome o = run_scenario_json(refresh_scenario(6, 2));

@@ -53,6 +53,7 @@ bool same_pool_side(const DesPlan& a, const DesPlan& b) {
          (a.onprem->carbon.usd_per_tonne == 0.0 || pa.g_co2_per_kwh == pb.g_co2_per_kwh) &&
          pa.g_co2_series == pb.g_co2_series &&
          a.idle_kw == b.idle_kw && a.peak_kw == b.peak_kw && a.perf_onprem == b.perf_onprem &&
+         a.refresh_h == b.refresh_h && (a.refresh_h < 0 || a.successor == b.successor) &&
          a.site_group == b.site_group && a.shift_curve == b.shift_curve && fa.afr_per_year == fb.afr_per_year &&
          fa.afr_growth_per_year == fb.afr_growth_per_year && fa.repair_h == fb.repair_h &&
          pa.escalation_per_year == pb.escalation_per_year &&
@@ -175,6 +176,11 @@ DesPlans prepare_des_plans(const Scenario& s) {
       d.idle_kw = o.server.idle_kw;
       d.peak_kw = o.server.peak_kw;
       d.perf_onprem = o.gpu.perf_relative;
+      if (p.refresh && p.refresh->month < s.horizon_months) {
+        d.refresh_h = static_cast<long>(p.refresh->month) * kHoursPerMonth;
+        d.successor = {p.refresh->nodes, p.refresh->server.gpus, p.refresh->server.idle_kw, p.refresh->server.peak_kw,
+                       p.refresh->gpu.perf_relative};
+      }
       d.site = site_hours(o, s.calendar, s.horizon_hours());
       if (const HourlySeries* intensity = o.power.g_co2_series.get()) {
         d.grid_g_co2_by_hour.resize(d.site.size());

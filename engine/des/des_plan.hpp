@@ -34,6 +34,18 @@ struct DesPlan {
   ShiftCurve shift_curve;              // what time shifting reads of the site; empty without time_shift
   std::vector<double> ambient_c;       // the deterministic ambient temperature, when a path adds noise
   std::vector<double> grid_g_co2_by_hour;  // the site's hourly grid intensity; empty when it is flat
+  // A refresh inside the horizon (models/next_generation/refresh.hpp): from refresh_h on, the pool
+  // is the successor fleet's (the simulator's cutover); refresh_h < 0: no refresh.
+  struct Fleet {
+    int nodes = 0;
+    int gpus_per_node = 8;
+    double idle_kw = 0.0;
+    double peak_kw = 0.0;
+    double perf_onprem = 1.0;
+    bool operator==(const Fleet&) const = default;
+  };
+  long refresh_h = -1;
+  Fleet successor;
   int site_group = -1;                 // plans of one group have alike sites (engine/des/site_curve.hpp)
   SiteCurve fixed_site;                // the site's curve when no path adds noise (ambient_c empty)
   // Cloud

@@ -115,6 +115,8 @@ class Simulator {
       site_ = in.sites ? &in.sites->curve(p) : &own_site();
       if (p.scheduling.time_shift) shift_ = TimeShiftPolicy(&p.shift_curve, p.waiting_usd_per_gpu_hour);
       pool_ = NodePool(p.nodes, p.gpus_per_node, purchase_h_ == 0);
+      idle_kw_ = p.idle_kw;
+      perf_onprem_ = p.perf_onprem;
       kw_per_busy_gpu_ = (p.peak_kw - p.idle_kw) / p.gpus_per_node;
       carbon_usd_per_kwh_ = p.onprem->power.g_co2_per_kwh / 1e6 * p.onprem->carbon.usd_per_tonne;
       hourly_intensity_ = site_->has_intensity();
@@ -140,6 +142,7 @@ class Simulator {
       note_peak();
       schedule_next_rate_change(0);
       if (purchase_h_ == 0) draw_first_failures(0.0);
+      if (p_.refresh_h >= 0) events_.push(static_cast<double>(p_.refresh_h), EventKind::refresh, 0, 0);
     }
     fetch_next_arrival();
     while (true) {
@@ -210,7 +213,7 @@ class Simulator {
     out_.cost_by_month[m][static_cast<int>(Category::energy)] +=
         it_kw * power_shock_[m] * site_->pue_usd_integral(a, now_);
     out_.gpu_hours.onprem_busy += busy_gpus_ * dt;
-    out_.gpu_hours.onprem_capacity += static_cast<double>(pool_.nodes_up()) * p_.gpus_per_node * dt;
+    out_.gpu_hours.onprem_capacity += static_cast<double>(pool_.nodes_up()) * pool_.gpus_per_node() * dt;
     enter_hours(a, now_, m);
     onprem_synced_h_ = now_;
   }
@@ -227,7 +230,7 @@ class Simulator {
 
   // IT power of the pool's state; free hot spares draw idle power.
   double it_kw_now() const {
-    return (pool_.nodes_up() + spares_.free()) * p_.idle_kw + kw_per_busy_gpu_ * busy_gpus_;
+    return (pool_.nodes_up() + spares_.free()) * idle_kw_ + kw_per_busy_gpu_ * busy_gpus_;
   }
 
   void note_peak() {
@@ -304,6 +307,9 @@ class Simulator {
         arrive(slot);
         return true;
       }
+      case EventKind::refresh:
+        refresh_fleet();
+        return true;
       case EventKind::node_failure:
         if (e.generation != node_generation_[e.target]) return false;
         fail_node(static_cast<int>(e.target));
@@ -341,6 +347,64 @@ class Simulator {
       note_peak();
       try_start_queued();
     }
+  }
+
+  // The refresh's cutover (docs/des.md "Refresh"): at the start of the refresh month, after the
+  // runs that end then, the old fleet is sold and the successor's nodes are up. It is planned, so each running job writes a
+  // checkpoint at the cutover and keeps the work done (a job that never checkpoints keeps nothing:
+  // its run is lost); the jobs go to the head of the queue in the order their runs started, with
+  // a restart (scheduling.restart_h) to pay, and the plan's queue policy starts them on the new
+  // pool. A job the new pool can never hold, moved or queued, leaves for the cloud (or is
+  // unservable in a plan that does not burst). Failures, spares and a drawn delivery are refused
+  // with a refresh (models/scenario.cpp), so the old pool is whole and up.
+  TCO_COLD void refresh_fleet() {
+    sync_onprem();
+    std::vector<std::uint32_t> moved(onprem_running_.begin(), onprem_running_.end());
+    std::sort(moved.begin(), moved.end(), [this](std::uint32_t a, std::uint32_t b) {
+      return slots_[a].run_start_h != slots_[b].run_start_h ? slots_[a].run_start_h < slots_[b].run_start_h : a < b;
+    });
+    for (std::uint32_t slot : moved) {
+      Slot& j = slots_[slot];
+      const Progress progress = run_progress(j);
+      if (j.job.checkpoint_h > 0.0) {
+        j.remaining_h = std::max(0.0, j.remaining_h - progress.done_h * j.run_speed);
+      } else {
+        out_.jobs.lost_gpu_hours += j.job.gpus * progress.lost_h;
+      }
+      ++j.generation;  // its finish on the old pool is void
+      j.onprem_index = -1;
+      j.venue = Venue::none;
+      j.pending_restart_h = p_.scheduling.restart_h;
+    }
+    onprem_running_.clear();
+    busy_gpus_ = 0;
+    const DesPlan::Fleet& next = p_.successor;
+    pool_ = NodePool(next.nodes, next.gpus_per_node, true);
+    idle_kw_ = next.idle_kw;
+    perf_onprem_ = next.perf_onprem;
+    kw_per_busy_gpu_ = (next.peak_kw - next.idle_kw) / next.gpus_per_node;
+    for (const QueuedSlot& q : queue_) {
+      Slot& j = slots_[q.slot];
+      if (j.generation != q.generation || j.venue != Venue::queued || pool_.could_fit(j.job.gpus)) continue;
+      stop_waiting(j);
+      --live_queued_;
+      ++j.generation;
+      dispatch(q.slot);
+    }
+    for (auto it = moved.rbegin(); it != moved.rend(); ++it) {
+      Slot& j = slots_[*it];
+      if (!pool_.could_fit(j.job.gpus)) continue;
+      j.venue = Venue::queued;
+      queue_.push_front({*it, j.generation});
+      ++live_queued_;
+      start_waiting(j);
+      const double max_wait_h = j.job.max_wait_h >= 0.0 ? j.job.max_wait_h : p_.scheduling.max_wait_h;
+      if (p_.bursts) events_.push(now_ + max_wait_h, EventKind::max_wait, *it, j.generation);
+    }
+    for (std::uint32_t slot : moved)
+      if (!pool_.could_fit(slots_[slot].job.gpus)) dispatch(slot);
+    note_peak();
+    try_start_queued();
   }
 
   void fetch_next_arrival() {
@@ -421,8 +485,8 @@ class Simulator {
     Slot& j = slots_[slot];
     const double run_h = onprem_run_h(j);
     shift_.release(now_, run_h, j.job.gpus);
-    const int idle_gpus = pool_.nodes_up() * p_.gpus_per_node - busy_gpus_;
-    const bool crowded = live_queued_ > 0 || idle_gpus < j.job.gpus + p_.gpus_per_node;
+    const int idle_gpus = pool_.nodes_up() * pool_.gpus_per_node() - busy_gpus_;
+    const bool crowded = live_queued_ > 0 || idle_gpus < j.job.gpus + pool_.gpus_per_node();
     const double next_h = now_ + 1.0;
     if (crowded && next_h <= latest_safe_start_h(j, run_h) && next_h + run_h <= horizon_h_ &&
         kw_per_busy_gpu_ * j.job.gpus * p_.shift_curve.pue_usd_integral(next_h, next_h + run_h) <= j.shift_energy_cap_usd) {
@@ -449,8 +513,8 @@ class Simulator {
     r.latest_start_h = latest_safe_start_h(j, r.run_h);
     r.kw = kw_per_busy_gpu_ * j.job.gpus;
     r.queued_gpus = static_cast<int>(waiting_gpus_);
-    r.pool_gpus = pool_.nodes_up() * p_.gpus_per_node;
-    r.reserve_gpus = p_.gpus_per_node;
+    r.pool_gpus = pool_.nodes_up() * pool_.gpus_per_node();
+    r.reserve_gpus = pool_.gpus_per_node();
     // known(h): the queued GPUs, and each running job's until its end at the current work rate.
     const double base_h = std::floor(now_);
     const long window = std::min<long>(TimeShiftPolicy::kSearchHours + static_cast<long>(std::ceil(r.run_h)) + 2,
@@ -469,7 +533,8 @@ class Simulator {
 
   // The job's wall time on-prem at full work rate, checkpoint writes included.
   double onprem_run_h(const Slot& j) const {
-    const double speed = p_.perf_onprem * (j.job.gpus > p_.gpus_per_node ? p_.scheduling.onprem_multi_node_efficiency : 1.0);
+    const double speed =
+        perf_onprem_ * (j.job.gpus > pool_.gpus_per_node() ? p_.scheduling.onprem_multi_node_efficiency : 1.0);
     return wall_with_checkpoints_h(j.remaining_h / speed, j.job.checkpoint_h, p_.checkpoint_write_h);
   }
 
@@ -669,7 +734,7 @@ class Simulator {
     j.run_start_h = now_;
     const bool spans = j.nodes.size() > 1;
     if (venue == Venue::onprem) {
-      j.run_speed = p_.perf_onprem * (spans ? p_.scheduling.onprem_multi_node_efficiency : 1.0);
+      j.run_speed = perf_onprem_ * (spans ? p_.scheduling.onprem_multi_node_efficiency : 1.0);
       j.run_clock0 = site_->work_clock(now_);
     } else {
       j.run_speed = reserved_speed_[spans];
@@ -770,7 +835,7 @@ class Simulator {
   }
 
   TCO_COLD void draw_first_failures(double t_h) {
-    for (int n = 0; n < p_.nodes; ++n) draw_failure(n, t_h);
+    for (int n = 0; n < pool_.nodes(); ++n) draw_failure(n, t_h);
   }
 
   TCO_COLD void fail_node(int node) {
@@ -790,7 +855,7 @@ class Simulator {
       events_.push(now_ + repair_h, EventKind::node_repair, kSpareReturn, 0);
     }
     events_.push(now_ + empty_h, EventKind::node_repair, node, node_generation_[node]);
-    out_.jobs.repair_wait_gpu_hours += p_.gpus_per_node * (std::min(now_ + empty_h, horizon_h_) - now_);
+    out_.jobs.repair_wait_gpu_hours += pool_.gpus_per_node() * (std::min(now_ + empty_h, horizon_h_) - now_);
     if (repair_usd_per_failure_ > 0.0)
       out_.cost_by_month[month_][static_cast<int>(Category::repair)] += repair_usd_per_failure_;
     for (std::uint32_t slot : killed) {
@@ -909,7 +974,9 @@ class Simulator {
   TimeShiftPolicy shift_;  // its promise ledger is this path's
   std::vector<int> known_gpus_;  // time_shift_hold's scratch
   int busy_gpus_ = 0;
-  double kw_per_busy_gpu_ = 0.0;  // (peak - idle) / G
+  double kw_per_busy_gpu_ = 0.0;  // (peak - idle) / G, of the fleet now up
+  double idle_kw_ = 0.0;          // a node's, of the fleet now up (the successor's after a refresh)
+  double perf_onprem_ = 1.0;
   double work_rate_ = 1.0;
   std::size_t rate_change_cursor_ = 0;  // into the site curve's list of rate changes
   // Prices

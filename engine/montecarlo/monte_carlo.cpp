@@ -18,6 +18,7 @@
 #include "core/error.hpp"
 #include "engine/ledger/commitment_booking.hpp"
 #include "engine/ledger/ownership_costs.hpp"
+#include "engine/ledger/refresh_booking.hpp"
 #include "core/parallel/process_group.hpp"
 #include "core/parallel/rank_errors.hpp"
 #include "core/parallel/test_abort_hook.hpp"
@@ -55,6 +56,7 @@ struct PlanFixed {
   Ledger ledger;
   OwnershipSummary ownership;
   FacilityFigures facility;
+  std::optional<RefreshFigures> refresh;  // a refreshing plan's (engine/ledger/refresh_booking.hpp)
   double total_usd = 0.0;
   double npv_usd = 0.0;
 };
@@ -65,9 +67,14 @@ PlanFixed fixed_costs(const Scenario& s, const Plan& plan, std::optional<int> de
   f.ownership.depreciation_usd_by_month.assign(s.horizon_months, 0.0);
   if (plan.onprem && plan.onprem_nodes > 0) {
     f.facility = facility_figures(*plan.onprem, owned_nodes(plan));
-    f.ownership = book_ownership_costs(
-        *plan.onprem, {owned_nodes(plan), static_cast<double>(f.facility.racks), 1.0, delivery_month},
-        s.horizon_months, f.ledger);
+    if (plan.refresh) {  // its delivery is never drawn (models/scenario.cpp)
+      f.refresh.emplace();
+      f.ownership = book_refreshed_ownership(plan, f.facility.racks, s.horizon_months, f.ledger, *f.refresh);
+    } else {
+      f.ownership = book_ownership_costs(
+          *plan.onprem, {owned_nodes(plan), static_cast<double>(f.facility.racks), 1.0, delivery_month, std::nullopt},
+          s.horizon_months, f.ledger);
+    }
   }
   // Commitments' bills are fixed: prepaid or paid whether used or not (the replay runs jobs on
   // their capacity, engine/des/committed_pool.hpp).
@@ -81,7 +88,8 @@ PlanFixed fixed_costs(const Scenario& s, const Plan& plan, std::optional<int> de
 }
 
 // A plan whose fixed costs differ by path: its delivery slip drawn (models/finance/procurement.hpp),
-// or its resale value stepped by a next generation whose arrival month is drawn per path. Booked
+// or its resale value stepped (or its refresh moved) by a next generation whose arrival month is
+// drawn per path. Booked
 // once for each (arrival month, delivery month) some path draws, and averaged over the paths for
 // the report's mean ledger. Its depreciation tables and facility follow the planned delivery.
 struct DrawnFixedCosts {
@@ -214,6 +222,7 @@ PlanResult mean_plan_result(const Scenario& s, const Plan& plan, const PlanFixed
                            ? 0.0 : *std::max_element(r.peak_facility_kw_by_month.begin(), r.peak_facility_kw_by_month.end());
   r.throttled_hours = static_cast<int>(std::lround(a.throttled_hours / n));
   r.facility = fixed.facility;
+  r.refresh = fixed.refresh;
   r.depreciation_usd_by_month = fixed.ownership.depreciation_usd_by_month;
   r.depreciation_total_usd = fixed.ownership.depreciation_total_usd;
   if (plan.onprem) r.depreciation_views = opted_in_views(*plan.onprem, fixed.ownership);
@@ -525,7 +534,8 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
         const Plan& plan = s.plans[k];
         const auto path = static_cast<std::uint32_t>(done + i);
         const bool delivery_drawn = plan.onprem && plan.onprem_nodes > 0 && plan.onprem->delivery_drawn();
-        const bool resale_drawn = worlds.arrival_drawn() && owned_nodes(plan) > 0 && plan.onprem->resale_step.active();
+        const bool resale_drawn = worlds.arrival_drawn() && owned_nodes(plan) > 0 &&
+                                  (plan.onprem->resale_step.active() || plan.refresh);
         std::optional<int> delivery;
         if (delivery_drawn)
           delivery = delivered_month(plan.onprem->purchase_month, *plan.onprem->procurement, mc.seed, path);

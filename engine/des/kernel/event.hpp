@@ -1,7 +1,8 @@
 // One event of the discrete-event replay and its order: (time, priority, sequence number), so
 // that events at the same instant run in a fixed order: the calendar first (month, then hour
-// boundaries), then what frees capacity (repairs, finishes), then what takes it (failures,
-// timeouts, releases, arrivals). The sequence number (insertion order) breaks the remaining
+// boundaries), then what frees capacity (repairs, finishes), then a refresh's cutover (the runs
+// that end at its instant end on the old fleet), then what takes capacity (failures, timeouts,
+// releases, arrivals). The sequence number (insertion order) breaks the remaining
 // ties, so a run never depends on how the queue stores its events. A job's life on spot and
 // on-demand instances needs no events (engine/des/cloud_runs.hpp).
 #pragma once
@@ -16,12 +17,13 @@ enum class EventKind : std::uint8_t {
   hour_boundary = 1,
   node_repair = 2,
   finish = 3,
-  node_failure = 4,
-  max_wait = 5,    // a queued job has waited its max_wait_h: it bursts
-  release = 6,     // a deferred job's cheap window starts
-  arrival = 7,
+  refresh = 4,     // a refresh's cutover to the successor fleet
+  node_failure = 5,
+  max_wait = 6,    // a queued job has waited its max_wait_h: it bursts
+  release = 7,     // a deferred job's cheap window starts
+  arrival = 8,
 };
-inline constexpr int kEventKindCount = 8;
+inline constexpr int kEventKindCount = 9;
 
 struct Event {
   double time_h;

@@ -112,6 +112,17 @@ class TrivialFifo {
   }
   const T* begin() const { return items_.data() + head_; }
   const T* end() const { return items_.data() + items_.size(); }
+  // Rare (a refresh's cutover puts its jobs ahead of the queue): into the dead front when there
+  // is one, else everything moves up by one.
+  TCO_COLD void push_front(T value) {
+    if (head_ > 0) {
+      items_[--head_] = value;
+      return;
+    }
+    items_.push_back(value);
+    std::memmove(static_cast<void*>(items_.data() + 1), items_.data(), (items_.size() - 1) * sizeof(T));
+    items_[0] = value;
+  }
 
  private:
   static constexpr std::size_t kCompactAt = 1024;
