@@ -823,6 +823,42 @@ void check_resale_ties(const Scenario& s) {
   }
 }
 
+// Capacity blocks and take-or-pay contracts come before a plan's venues. A savings plan covers one
+// provider's on-demand usage: beside venues it names the on-demand venue it covers (`venue`), and
+// its rate is below that venue's on-demand price; without venues it covers the plan's own offer.
+void check_savings_plan_venue(JsonObjectReader& r, const Plan& p) {
+  for (std::size_t k = 0; k < p.commitments.size(); ++k) {
+    const Commitment& c = p.commitments[k];
+    if (c.kind != Commitment::Kind::savings_plan) continue;
+    const std::string pointer = r.pointer_of("commitments") + "/" + std::to_string(k);
+    if (p.venues.empty()) {
+      if (!c.venue.empty())
+        throw InputError(r.file(), pointer + "/venue",
+                         fmt::format("no \"venue\" in a plan without \"venues\" (\"{}\" covers the plan's own "
+                                     "offer): remove it, or give the plan its venue list",
+                                     c.name));
+      continue;
+    }
+    std::vector<std::string> on_demand;
+    for (const CloudVenue& v : p.venues)
+      if (v.price == CloudVenue::PriceKind::on_demand) on_demand.push_back(v.name);
+    const auto venue = std::find_if(p.venues.begin(), p.venues.end(), [&](const CloudVenue& v) { return v.name == c.venue; });
+    if (venue == p.venues.end() || venue->price != CloudVenue::PriceKind::on_demand)
+      throw InputError(r.file(), pointer + (c.venue.empty() ? "" : "/venue"),
+                       fmt::format("the savings plan \"{}\" in a plan with venues names the on-demand venue whose "
+                                   "usage it covers (\"venue\": one of {}), found {}",
+                                   c.name, on_demand.empty() ? std::string("none: every venue is spot") : fmt::format("\"{}\"", fmt::join(on_demand, "\", \"")),
+                                   c.venue.empty() ? std::string("none") : "\"" + c.venue + "\"" +
+                                       (venue == p.venues.end() ? "" : " (a spot venue)")));
+    if (c.usd_per_instance_hour > venue->offer.on_demand_usd_per_hour)
+      throw InputError(r.file(), pointer + "/usd_per_instance_hour",
+                       fmt::format("a savings-plan rate at or below the venue's on-demand {} USD/h (\"{}\", offer "
+                                   "\"{}\"), found {}",
+                                   venue->offer.on_demand_usd_per_hour, venue->name, venue->offer.provenance.id,
+                                   c.usd_per_instance_hour));
+  }
+}
+
 // A plan's "refresh" (models/next_generation/refresh.hpp). The successor is filled in once
 // next_generation is read (fill_refreshes). What a refresh is not modelled with yet is refused,
 // naming the field in the way.
@@ -951,16 +987,7 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
   r.allow("venues");
   if (p.kind == Plan::Kind::onprem && r.has("commitments"))
     r.fail("commitments", "no cloud commitments in an onprem plan (use kind \"hybrid\")", &r.value("commitments"));
-  // Capacity blocks and take-or-pay contracts come before the venues; a savings plan covers one
-  // provider's on-demand usage, which a venue list spreads over several (docs/scenario.md).
-  if (!p.venues.empty())
-    for (std::size_t k = 0; k < p.commitments.size(); ++k)
-      if (p.commitments[k].kind == Commitment::Kind::savings_plan)
-        throw InputError(r.file(), r.pointer_of("commitments") + "/" + std::to_string(k),
-                         fmt::format("no savings plan in a plan with \"venues\" (\"{}\"): its dollars cover one "
-                                     "provider's on-demand usage, and the venues may be several providers; capacity "
-                                     "blocks and take-or-pay contracts may stand beside venues",
-                                     p.commitments[k].name));
+  check_savings_plan_venue(r, p);
   if (r.has("refresh")) p.refresh = parse_refresh(r, p);
   r.finish();
 

@@ -1,8 +1,8 @@
 // Commitments beside a venue list (issue #24; docs/model.md §3b and §4, docs/des.md
 // "Commitments"): the overflow goes to owned nodes, reserved instances, the commitments' GPUs
 // (take-or-pay contracts, capacity blocks), then down the venues. By hand in the hourly model and
-// the replay, on the fluid Monte Carlo's paths against the stepper, and a savings plan beside
-// venues refused.
+// the replay, and on the fluid Monte Carlo's paths against the stepper. A savings plan beside
+// venues: tests/test_savings_plan_with_venues.cpp.
 // Fixture catalog (tests/scenario_builder.hpp): test/gpu8/region-a, 8 GPUs at $16/h on-demand; the
 // "neocloud" is the same record at $10/h.
 #include <string>
@@ -13,7 +13,6 @@
 #include "des_support.hpp"
 #include "venue_support.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
-#include "load_error.hpp"
 #include "models/workload/workload.hpp"
 #include "test_sweep_support.hpp"
 
@@ -127,22 +126,6 @@ TEST_CASE("commitments beside venues: in the replay, the block first, then the v
   CHECK(o.jobs.completed_on_demand == 1);
   REQUIRE(o.commitment_used_gpu_hours.size() == 1);
   CHECK(o.commitment_used_gpu_hours[0] == doctest::Approx(3200.0).epsilon(kEps));
-}
-
-TEST_CASE("commitments beside venues: a savings plan is refused, naming it") {
-  Json doc = base_scenario_json();
-  doc["plans"] = Json::array({{{"name", "p"},
-                               {"kind", "cloud"},
-                               {"venues", Json::array({hyperscaler()})},
-                               {"commitments",
-                                Json::array({contract(),
-                                             {{"kind", "savings_plan"}, {"name", "sp"}, {"usd_per_hour", 10.0},
-                                              {"usd_per_instance_hour", 12.0}, {"term_months", 12}}})}}});
-  doc["baseline"] = "p";
-  const std::string error = load_error(doc);
-  CHECK(error.find("/plans/0/commitments/1: no savings plan in a plan with \"venues\" (\"sp\")") == 0);
-  doc["plans"][0]["commitments"].erase(1);
-  CHECK(load_error(doc) == "(accepted)");
 }
 
 }  // namespace tco::test

@@ -217,6 +217,43 @@ TEST_CASE("venues: each instance launched pays the provisioning delay once") {
   CHECK(t.cost_usd == doctest::Approx(9496.5 * 16).epsilon(kEps));  // $151,944
 }
 
+TEST_CASE("venues: the launches the deterministic run bills are their expectation over both hours' draws") {
+  // The neocloud (quota 64, availability 0.6, 0.5 h to start, $10) then the hyperscaler (0.25 h
+  // to start, $16), 100 GPUs steady. Availability is drawn hour by hour, so a venue that is back
+  // after an hour without capacity launches again what it holds. Neocloud: 8 instances with p 0.6;
+  // launched in hour 0 E = 0.6 x 8 = 4.8, then P(now) P(not before) x 8 = 0.6 x 0.4 x 8 = 1.92 an
+  // hour: delays 4.8 x 0.5 x $10 = $24, then 1.92 x 0.5 x $10 = $9.60 an hour. Hyperscaler: 5
+  // instances (p 0.6) or 13 (p 0.4); hour 0 E = 8.2, then P(13 now, 5 before) x 8 = 0.24 x 8 =
+  // 1.92 an hour: 8.2 x 0.25 x $16 = $32.80, then 1.92 x 0.25 x $16 = $7.68 an hour. Held
+  // instances as without delays: ($48 + $131.20) x 730 = $130,816. Total: 130,816 + 24 + 729 x 9.6
+  // + 32.8 + 729 x 7.68 = $143,469.92. (The expected instances alone, 4.8 and 8.2 every hour,
+  // would launch nothing after hour 0: $130,816 + $56.80, short of the Monte Carlo mean.)
+  const Json plans = Json::array({cloud_plan(
+      "fallback", Json::array({neocloud({{"quota_gpus", 64}, {"availability", 0.6}, {"provisioning_delay_h", 0.5}}),
+                               hyperscaler({{"provisioning_delay_h", 0.25}})}))});
+  const ScenarioOutcome o = run_scenario_json(month_of_100(plans));
+  const PlanResult& det = o.plan("fallback");
+  CHECK(venue(det, "neocloud").launched_instances == doctest::Approx(4.8 + 729 * 1.92).epsilon(kEps));
+  CHECK(venue(det, "hyperscaler").launched_instances == doctest::Approx(8.2 + 729 * 1.92).epsilon(kEps));
+  CHECK(det.total_usd == doctest::Approx(143469.92).epsilon(kEps));
+
+  const std::vector<double> demand =
+      demand_gpus_by_hour(o.scenario.workload, o.scenario.horizon_hours(), o.scenario.calendar);
+  constexpr int kPaths = 300;
+  double sum = 0.0, sum_sq = 0.0;
+  for (int p = 0; p < kPaths; ++p) {
+    EvaluationOptions options;
+    options.venue_draws = VenueDrawKey{13, static_cast<std::uint32_t>(p)};
+    const double total = evaluate_plan(o.scenario, o.scenario.plans[0], demand, options).total_usd;
+    sum += total;
+    sum_sq += total * total;
+  }
+  const double mean = sum / kPaths;
+  const double stderr_usd = std::sqrt((sum_sq / kPaths - mean * mean) / (kPaths - 1));
+  INFO("mean " << mean << " deterministic " << det.total_usd << " stderr " << stderr_usd);
+  CHECK(std::fabs(mean - det.total_usd) < 4.0 * stderr_usd);
+}
+
 TEST_CASE("venues: every report format shows each venue and the unserved GPU-hours") {
   const ScenarioOutcome o = run_scenario_json(month_of_100(Json::array({
       cloud_plan("capped", Json::array({neocloud({{"quota_gpus", 64}}), hyperscaler()})),

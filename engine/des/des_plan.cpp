@@ -97,6 +97,9 @@ static DesVenue des_venue(const DesPlan& plan, const CloudSpec& c, const CloudVe
   if (out.spot) t.spot_usd_per_instance_h = v.usd_per_instance_hour();
   out.availability = v.availability;
   if (const std::optional<double> quota = v.quota_instances()) out.quota_instances = static_cast<int>(*quota);
+  // The savings plan meters the on-demand venue it names (engine/des/savings_plan_meter.hpp).
+  if (plan.savings_plan.instrument >= 0 && plan.plan->commitments[plan.savings_plan.instrument].venue == v.name)
+    t.savings_plan = plan.savings_plan;
   return out;
 }
 

@@ -680,8 +680,13 @@ class Simulator {
     for (std::size_t c = 0; c < committed_[k].size(); ++c)
       add_used_by_instrument(committed_[k][c].pool.occupied_gpu_hours(), plan.committed[c].instruments,
                              plan.committed[c].gpus_by_hour_by_instrument, o.commitment_used_gpu_hours);
-    if (plan.savings_plan.instrument >= 0)
-      o.commitment_used_gpu_hours[plan.savings_plan.instrument] = clouds_[k].settle_savings_plan();
+    if (plan.savings_plan.instrument >= 0) {
+      // On the plan's offer, or (with venues) on the venue the savings plan names.
+      double covered_gpu_hours = clouds_[k].settle_savings_plan();
+      if (routers_[k])
+        for (CloudRuns& venue : routers_[k]->venue_runs()) covered_gpu_hours += venue.settle_savings_plan();
+      o.commitment_used_gpu_hours[plan.savings_plan.instrument] = covered_gpu_hours;
+    }
   }
 
   // Each plan of the group plays the job's cloud life on its own terms: its committed capacity

@@ -8,6 +8,13 @@ namespace {
 
 double gpus_per_instance_of(const Plan& plan) { return plan.cloud ? plan.cloud->offer.gpus_per_instance : 8.0; }
 
+// The instance a savings plan's rate is per: its venue's offer's, else the plan's offer's.
+double savings_plan_gpus_per_instance(const Plan& plan, const Commitment& c) {
+  for (const CloudVenue& v : plan.venues)
+    if (v.name == c.venue) return v.offer.gpus_per_instance;
+  return gpus_per_instance_of(plan);
+}
+
 // Hours of month m inside [from_h, to_h) and the horizon.
 long hours_of_month_within(int m, long from_h, long to_h, long horizon_h) {
   const long begin = std::max<long>(static_cast<long>(m) * kHoursPerMonth, from_h);
@@ -89,8 +96,9 @@ void CommitmentTracker::add_hour(long hour, const HourOutcome& out) {
   for (std::size_t i = 0; i < plan_.commitments.size(); ++i) {
     const Commitment& c = plan_.commitments[i];
     if (c.kind != Commitment::Kind::savings_plan) continue;
-    figures_[i].committed_gpu_hours += savings_plan_usd_at(c, hour) / c.usd_per_instance_hour * gpus_per_instance_;
-    figures_[i].used_gpu_hours += out.savings_plan_covered_instances * gpus_per_instance_;
+    const double gpus_per_instance = savings_plan_gpus_per_instance(plan_, c);
+    figures_[i].committed_gpu_hours += savings_plan_usd_at(c, hour) / c.usd_per_instance_hour * gpus_per_instance;
+    figures_[i].used_gpu_hours += out.savings_plan_covered_instances * gpus_per_instance;
   }
 }
 

@@ -5,7 +5,8 @@
 // first, then capacity blocks, each kind in list order.
 //   unused GPU-hours = committed - used;  unused USD = cost x unused / committed
 // A savings plan's committed GPU-hours are what its dollars buy at its rate: sum_h C_h / r x g;
-// used are the on-demand instance-hours it covered x g.
+// used are the on-demand instance-hours it covered x g (g: the instance of the venue it covers,
+// or of the plan's offer).
 // Example (tests/test_commitments.cpp): a 14-day block of 2 x 8-GPU instances at $40 (26,880 USD
 // prepaid, 5,376 GPU-hours) that serves 8 GPUs of overflow every hour: used 2,688, unused 2,688
 // GPU-hours and 13,440 USD.

@@ -22,6 +22,9 @@ std::vector<VenueParams> venue_params(const Plan& plan, double price_multiplier)
     p.spot = v.price == CloudVenue::PriceKind::spot ? 1 : 0;
     p.billed_per_instance_hour = p.spot ? c.spot_overhead_factor : 1.0;
     p.provisioning_delay_h = v.provisioning_delay_h;
+    for (const Commitment& k : plan.commitments)
+      if (k.kind == Commitment::Kind::savings_plan && k.venue == v.name)
+        p.savings_plan_usd_per_instance_hour = k.usd_per_instance_hour * price_multiplier;
     out.push_back(p);
   }
   return out;
@@ -30,12 +33,17 @@ std::vector<VenueParams> venue_params(const Plan& plan, double price_multiplier)
 VenueStepper::VenueStepper(std::vector<VenueParams> venues, std::optional<VenueDrawKey> draws)
     : venues_(std::move(venues)),
       draws_(draws),
-      held_(venues_.size(), 0.0),
+      branches_(venues_.size()),
+      previous_branches_(venues_.size()),
       availability_(venues_.size(), 1.0),
       hour_(venues_.size()),
-      totals_(venues_.size()) {}
+      totals_(venues_.size()) {
+  for (std::size_t i = 0; i < venues_.size(); ++i)
+    if (venues_[i].savings_plan_usd_per_instance_hour > 0.0) covered_ = static_cast<int>(i);
+}
 
-double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, double spot_factor, HourOutcome& out) {
+double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, double spot_factor,
+                          double savings_plan_usd, HourOutcome& out) {
   const int n = static_cast<int>(venues_.size());
   std::vector<double>& availability = availability_;
   for (int i = 0; i < n; ++i) {
@@ -43,6 +51,8 @@ double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, 
     availability[i] = draws_ ? (venue_draws_capacity(draws_->seed, draws_->path, i, hour, a) ? 1.0 : 0.0) : a;
   }
   std::fill(hour_.begin(), hour_.end(), VenueHour{});
+  std::swap(branches_, previous_branches_);
+  for (auto& b : branches_) b.clear();
   double left = 0.0;
   // Depth first over the venues' availability: each branch carries its probability; a branch of
   // probability 0 (availability 1 or 0) is not taken, so a sure venue costs one branch.
@@ -56,6 +66,7 @@ double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, 
       const VenueTake take = venue_take(venues_[i], rest);
       hour_[i].instances += probability * a * take.instances;
       hour_[i].plan_gpus += probability * a * take.plan_gpus;
+      if (take.instances > 0.0) branches_[i].push_back({probability * a, take.instances});
       self(self, i + 1, rest - take.plan_gpus, probability * a);
     }
     if (a < 1.0) self(self, i + 1, rest, probability * (1.0 - a));
@@ -65,10 +76,12 @@ double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, 
   for (int i = 0; i < n; ++i) {
     const VenueParams& v = venues_[i];
     VenueHour& h = hour_[i];
-    const double launched = std::max(0.0, h.instances - held_[i]);
-    held_[i] = h.instances;
+    const double launched = expected_launched(i);
     h.billed_instance_hours = venue_billed_instance_hours(v, h.instances, launched);
-    h.usd = h.billed_instance_hours * v.usd_per_instance_hour * (v.spot ? spot_factor : on_demand_factor);
+    // - 0.0 is exact: a venue the savings plan does not cover keeps every bit.
+    const double covered = i == covered_ ? expected_cover(i, savings_plan_usd) : 0.0;
+    if (i == covered_) out.savings_plan_covered_instances = covered;
+    h.usd = (h.billed_instance_hours - covered) * v.usd_per_instance_hour * (v.spot ? spot_factor : on_demand_factor);
     const double billed_gpus = h.billed_instance_hours * v.gpus_per_instance;
     if (v.spot) {
       out.spot_billed_gpus += billed_gpus;
@@ -87,6 +100,37 @@ double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, 
   return left < 1e-12 ? 0.0 : left;
 }
 
+// Over the pairs (b this hour, b' the hour before) of venue i's branches, independent (each hour
+// draws its own availability), with the mass of holding nothing: 1 - sum of the branches'. A sure
+// venue has one branch, so these are max(0, n - n') and min(n + new x delay, C / r) to the bit.
+template <class Value>
+static double over_branch_pairs(const std::vector<VenueStepper::Branch>& now,
+                                const std::vector<VenueStepper::Branch>& before, Value value) {
+  double before_mass = 0.0;
+  for (const VenueStepper::Branch& b : before) before_mass += b.probability;
+  double sum = 0.0;
+  for (const VenueStepper::Branch& b : now) {
+    double given_b = (1.0 - before_mass) * value(b.instances, 0.0);
+    for (const VenueStepper::Branch& p : before) given_b += p.probability * value(b.instances, p.instances);
+    sum += b.probability * given_b;
+  }
+  return sum;
+}
+
+double VenueStepper::expected_launched(int i) const {
+  return over_branch_pairs(branches_[i], previous_branches_[i],
+                           [](double n, double before) { return n > before ? n - before : 0.0; });
+}
+
+double VenueStepper::expected_cover(int i, double savings_plan_usd) const {
+  const VenueParams& v = venues_[i];
+  // The hours the venue holds nothing bill nothing to cover.
+  return over_branch_pairs(branches_[i], previous_branches_[i], [&](double n, double before) {
+    const double launched = n > before ? n - before : 0.0;
+    return venue_savings_plan_cover(v, venue_billed_instance_hours(v, n, launched), savings_plan_usd);
+  });
+}
+
 HourOutcome step_venue_hour(const FleetParams& f, const HourInputs& in, double backlog_gpu_hours, long hour,
                             double venue_price_factor, VenueStepper& venues) {
   FleetParams onprem_only = f;
@@ -99,7 +143,7 @@ HourOutcome step_venue_hour(const FleetParams& f, const HourInputs& in, double b
   // - 0.0 is exact: a plan without commitments keeps every bit.
   out.committed_used_gpus = after_reserved < in.committed_gpus ? after_reserved : in.committed_gpus;
   const double left_gpus = venues.step(after_reserved - out.committed_used_gpus, hour, venue_price_factor,
-                                       venue_price_factor, out);
+                                       venue_price_factor, in.savings_plan_usd, out);
   out.backlog_gpu_hours = left_gpus * f.perf_cloud;
   out.cloud_work = overflow - out.backlog_gpu_hours;
   return out;

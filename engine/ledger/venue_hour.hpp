@@ -8,14 +8,21 @@
 //   taken_i  = R_i if c(r_i / q) <= N_i, else N_i g_i q / r_i x R_i  (plan GPUs it serves)
 //   R_i+1    = R_i - X_i taken_i
 //   billed_i = X_i n_i x (1 for on-demand, spot_overhead_factor for spot) + new_i x delay_i
-//   usd_i    = billed_i x usd per instance-hour x the hour's price factor
-// new_i = max(0, n_i(h) - n_i(h-1)): instances launched this hour pay the provisioning delay.
+//   usd_i    = (billed_i - covered_i) x usd per instance-hour x the hour's price factor
+// covered_i: on the on-demand venue the plan's savings plan names, min(billed_i, C_h / r) instance-
+// hours (C_h the hour's commitment, r its rate; venue_savings_plan_cover), 0 elsewhere; the
+// commitment itself is a fixed bill (engine/ledger/commitment_booking.hpp).
+// new_i = max(0, n_i(h) - n_i(h-1)): instances launched this hour pay the provisioning delay (its
+// expectation over both hours' branches in the deterministic run: availability is drawn hour by
+// hour, so a venue that comes back relaunches what it holds).
 // What is left after the last venue waits: it is the hour's backlog, offered again (on-prem
 // first) the next hour, costed by waiting_usd_per_gpu_hour each hour it waits, and unserved
 // if still waiting at the horizon's end.
 // The deterministic run takes the expectation over the 2^n combinations of the venues'
 // availability in the hour (a branch of probability 0 is skipped, so availability 1 leaves one
-// branch and today's numbers to the bit); a Monte Carlo path draws X_i per venue and hour
+// branch and today's numbers to the bit), the launches and the savings plan's cover included:
+// E[max(0, n_b - n_b')] and E[min(n_b + new_bb' delay, C_h / r)] over the pairs of this hour's
+// branch b and the last hour's b' (independent draws); a Monte Carlo path draws X_i per venue and hour
 // (RandomSource::venue_availability, entity = venue index, draw = hour). The hour's expectation
 // is exact; the backlog carried is its expectation (exact when the last venue takes everything).
 // Example: R = 100 GPUs, 8-GPU instances, venue 1 quota 64 with a = 0.9, venue 2 uncapped a = 1:
@@ -27,6 +34,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/ledger/hourly_model.hpp"
@@ -66,21 +74,37 @@ struct VenueDrawKey {
 // Steps the venues hour by hour, remembering each venue's instances for the provisioning delay.
 class VenueStepper {
  public:
+  // An availability branch in which a venue holds `instances` (> 0).
+  struct Branch {
+    double probability;
+    double instances;
+  };
+
   VenueStepper(std::vector<VenueParams> venues, std::optional<VenueDrawKey> draws);
 
   // Sends `rest_gpus` (GPUs of the plan's offer after reserved) through the venues in hour
-  // `hour`; prices x the hour's factors (on-demand, spot). Returns the plan GPUs left waiting,
-  // adds the venues' bills to out.on_demand_* / out.spot_* and their totals to totals().
-  double step(double rest_gpus, long hour, double on_demand_factor, double spot_factor, HourOutcome& out);
+  // `hour`; prices x the hour's factors (on-demand, spot); the savings plan's commitment this hour
+  // covers its venue's usage. Returns the plan GPUs left waiting, adds the venues' bills to
+  // out.on_demand_* / out.spot_* and their totals to totals(), and sets
+  // out.savings_plan_covered_instances.
+  double step(double rest_gpus, long hour, double on_demand_factor, double spot_factor, double savings_plan_usd,
+              HourOutcome& out);
 
   const std::vector<VenueTotals>& totals() const { return totals_; }
 
  private:
   std::vector<VenueParams> venues_;
   std::optional<VenueDrawKey> draws_;
-  std::vector<double> held_;       // instances held in the previous hour
   std::vector<double> availability_;  // this hour's a_i, or X_i on a Monte Carlo path
   std::vector<VenueHour> hour_;    // this hour's expectation, per venue
+  // Venue i's expected instances launched this hour, E[max(0, n - n')], and the savings plan's
+  // expected cover of its bill, E[min(billed, C / r)], over this hour's and the last hour's branches.
+  double expected_launched(int i) const;
+  double expected_cover(int i, double savings_plan_usd) const;
+
+  int covered_ = -1;               // the venue the savings plan covers; -1: none
+  // Per venue, this hour's and the last hour's branches that hold instances.
+  std::vector<std::vector<Branch>> branches_, previous_branches_;
   std::vector<VenueTotals> totals_;
 };
 

@@ -25,6 +25,8 @@ struct VenueParams {
   double billed_per_instance_hour = 1.0;  // spot_overhead_factor for a spot venue
   double provisioning_delay_h = 0.0;
   int spot = 0;                       // 1: bills at the spot price (and its factors)
+  // > 0: the plan's savings plan covers this (on-demand) venue's usage at this rate per instance-hour
+  double savings_plan_usd_per_instance_hour = 0.0;
 
   bool operator==(const VenueParams&) const = default;
 };
@@ -45,6 +47,15 @@ TCO_HD VenueTake venue_take(const VenueParams& v, double rest_gpus) {
 // Instance-hours billed for an hour that holds `instances`, `launched` of them new.
 TCO_HD double venue_billed_instance_hours(const VenueParams& v, double instances, double launched) {
   return instances * v.billed_per_instance_hour + launched * v.provisioning_delay_h;
+}
+
+// Instance-hours of the venue's `billed_instance_hours` that the hour's savings-plan commitment
+// covers at the plan's rate (models/commitment/savings_plan.hpp, one usage type); 0 for a venue it
+// does not cover. The covered instance-hours are paid by the commitment, not at the venue's price.
+// Example: $50 this hour at $6: 8.33 of 10 instance-hours covered; the venue bills 1.67.
+TCO_HD double venue_savings_plan_cover(const VenueParams& v, double billed_instance_hours, double commitment_usd) {
+  if (v.savings_plan_usd_per_instance_hour <= 0.0) return 0.0;
+  return savings_plan_covered_instances(commitment_usd, v.savings_plan_usd_per_instance_hour, billed_instance_hours);
 }
 
 // Whether venue `venue` of a plan has capacity in hour `hour` of a Monte Carlo path: its

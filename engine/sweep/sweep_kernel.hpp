@@ -338,7 +338,10 @@ TCO_HD HourOutcome sweep_venue_hour(const SweepPlanParams& p, const FleetParams&
     }
     const double launched = instances > held[i] ? instances - held[i] : 0.0;
     held[i] = instances;
-    const double usd = venue_billed_instance_hours(v, instances, launched) * v.usd_per_instance_hour * prices.factor *
+    const double billed = venue_billed_instance_hours(v, instances, launched);
+    // - 0.0 is exact: a venue the savings plan does not cover keeps every bit.
+    const double covered = venue_savings_plan_cover(v, billed, in.savings_plan_usd);
+    const double usd = (billed - covered) * v.usd_per_instance_hour * prices.factor *
                        (v.spot ? prices.spot_mult : prices.on_demand_mult);
     if (v.spot) {
       out.spot_usd += usd;

@@ -56,7 +56,12 @@ void parse_capacity_block(JsonObjectReader& r, Commitment& c, const CommitmentOf
 void parse_savings_plan(JsonObjectReader& r, Commitment& c, const CommitmentOffer& offer, int horizon_months) {
   c.usd_per_hour = r.number("usd_per_hour", limits::kUsdPerHourCommitment);
   c.usd_per_instance_hour = r.number("usd_per_instance_hour", Bounds{0.0, limits::kUsdPerInstanceHour.max, true});
-  if (c.usd_per_instance_hour > offer.on_demand_usd_per_hour)
+  // A venue's rate is checked against that venue's price once the venues are read (models/scenario.cpp).
+  if (r.has("venue")) {
+    c.venue = r.string("venue");
+    if (c.venue.empty()) r.fail("venue", "the name of one of the plan's on-demand venues", &r.value("venue"));
+  }
+  if (c.venue.empty() && c.usd_per_instance_hour > offer.on_demand_usd_per_hour)
     r.fail("usd_per_instance_hour",
            fmt::format("a savings-plan rate at or below the offer's on-demand {} USD/h (\"{}\")",
                        offer.on_demand_usd_per_hour, offer.id),
@@ -190,6 +195,7 @@ Json to_json(const Commitment& c) {
       out["usd_per_instance_hour"] = c.usd_per_instance_hour;
       out["start_month"] = c.start_month;
       out["term_months"] = c.term_months;
+      if (!c.venue.empty()) out["venue"] = c.venue;
       break;
     case Commitment::Kind::take_or_pay:
       out["gpus"] = c.gpus;

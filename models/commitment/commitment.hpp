@@ -38,6 +38,9 @@ struct Commitment {
   int start_month = 0;
   int term_months = 12;
   double usd_per_hour = 0.0;  // the savings plan's commitment
+  // savings_plan in a plan with venues: the on-demand venue whose usage it covers (one provider's
+  // offer, whose on-demand price its rate is below); "" without venues (the plan's offer)
+  std::string venue;
   // take_or_pay
   int gpus = 0;
   double usd_per_gpu_hour = 0.0;
