@@ -5,7 +5,9 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -30,6 +32,25 @@ inline void check_run_and_validate_refuse(const std::string& name, const Json& d
   const CliResult v = run_cli({"validate", scenario});
   CHECK(v.exit_code == 2);
   CHECK((v.out + v.err).find(pointer) != std::string::npos);
+}
+
+// A bad input made from a valid document: the change, and what `run` and `validate` must name.
+struct BadInputCase {
+  std::string name;
+  std::function<void(Json&)> change;
+  std::string pointer;
+  std::string says;
+};
+
+// Each case on its own copy of `valid` through check_run_and_validate_refuse (scratch folder
+// `prefix` + the case's name).
+inline void check_each_refused(const std::string& prefix, const Json& valid, const std::vector<BadInputCase>& cases) {
+  for (const BadInputCase& c : cases) {
+    INFO("case " << c.name);
+    Json doc = valid;
+    c.change(doc);
+    check_run_and_validate_refuse(prefix + c.name, doc, c.pointer, c.says);
+  }
 }
 
 }  // namespace tco::test

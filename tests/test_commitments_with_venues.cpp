@@ -27,12 +27,6 @@ Json contract() {
   return {{"kind", "take_or_pay"}, {"name", "contract"}, {"gpus", 16}, {"usd_per_gpu_hour", 1.5}, {"term_months", 1}};
 }
 
-const VenueTotals& venue(const PlanResult& r, const std::string& name) {
-  for (const auto& v : r.venues)
-    if (v.name == name) return v.totals;
-  FAIL("no venue " << name << " in plan " << r.name);
-  return r.venues.front().totals;
-}
 
 }  // namespace
 

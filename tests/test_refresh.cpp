@@ -3,7 +3,6 @@
 // horizon equal to none bit for bit, every fluid Monte Carlo path equal to the hourly model at its
 // (drawn) month, the report's block, and a bad-input test per new input.
 #include <cmath>
-#include <functional>
 #include <set>
 #include <string>
 
@@ -160,45 +159,28 @@ TEST_CASE("refresh: optimize chooses the refresh month, and never picks one that
 }
 
 TEST_CASE("bad input: each refresh input is rejected with exit 2, naming its JSON pointer") {
-  struct Case {
-    const char* name;
-    Json doc;
-    const char* pointer;
-    const char* says;
-  };
-  auto with = [](const std::function<void(Json&)>& change) {
-    Json doc = refresh_scenario(6, 2);
-    change(doc);
-    return doc;
-  };
-  const Case cases[] = {
-      {"negative-k", with([](Json& d) { d["plans"][2]["refresh"]["months_after_arrival"] = -1; }),
-       "/plans/2/refresh/months_after_arrival", "found number -1"},
-      {"zero-nodes", with([](Json& d) { d["plans"][2]["refresh"]["nodes"] = 0; }), "/plans/2/refresh/nodes",
-       "found number 0"},
-      {"stray-key", with([](Json& d) { d["plans"][2]["refresh"]["month"] = 3; }), "/plans/2/refresh/month",
-       "unknown key"},
-      {"cloud-plan", with([](Json& d) { d["plans"][0]["refresh"] = {{"months_after_arrival", 0}}; }),
-       "/plans/0/refresh", "owned nodes"},
-      {"no-successor", with([](Json& d) { d["next_generation"].erase("successor_server"); }), "/next_generation",
-       "successor_server"},
-      {"no-event", with([](Json& d) { d.erase("next_generation"); }), "/plans/2/refresh", "no next_generation"},
-      {"successor-typo", with([](Json& d) { d["next_generation"]["successor_server"] = "node-typo"; }),
-       "/next_generation/successor_server", "node-typo"},
-      {"lease", with([](Json& d) { d["onprem"]["financing"] = {{"type", "lease"}, {"usd_per_node_month", 5000}}; }),
-       "/plans/2/refresh", "leased"},
-      {"failures", with([](Json& d) { d["onprem"]["failures"] = {{"afr_per_year", 0.05}}; }), "/plans/2/refresh",
-       "failures"},
-      {"site-cap", with([](Json& d) {
-         d["onprem"]["site"] = {{"power_cap_mw", 0.025}};
-         d["plans"][2]["refresh"]["nodes"] = 3;
-       }),
-       "/plans/2/refresh/nodes", "at most 2 successor nodes"},
-  };
-  for (const Case& c : cases) {
-    INFO("case " << c.name);
-    check_run_and_validate_refuse(std::string("refresh-bad-") + c.name, c.doc, c.pointer, c.says);
-  }
+  check_each_refused(
+      "refresh-bad-", refresh_scenario(6, 2),
+      {{"negative-k", [](Json& d) { d["plans"][2]["refresh"]["months_after_arrival"] = -1; },
+        "/plans/2/refresh/months_after_arrival", "found number -1"},
+       {"zero-nodes", [](Json& d) { d["plans"][2]["refresh"]["nodes"] = 0; }, "/plans/2/refresh/nodes", "found number 0"},
+       {"stray-key", [](Json& d) { d["plans"][2]["refresh"]["month"] = 3; }, "/plans/2/refresh/month", "unknown key"},
+       {"cloud-plan", [](Json& d) { d["plans"][0]["refresh"] = {{"months_after_arrival", 0}}; }, "/plans/0/refresh",
+        "owned nodes"},
+       {"no-successor", [](Json& d) { d["next_generation"].erase("successor_server"); }, "/next_generation",
+        "successor_server"},
+       {"no-event", [](Json& d) { d.erase("next_generation"); }, "/plans/2/refresh", "no next_generation"},
+       {"successor-typo", [](Json& d) { d["next_generation"]["successor_server"] = "node-typo"; },
+        "/next_generation/successor_server", "node-typo"},
+       {"lease", [](Json& d) { d["onprem"]["financing"] = {{"type", "lease"}, {"usd_per_node_month", 5000}}; },
+        "/plans/2/refresh", "leased"},
+       {"failures", [](Json& d) { d["onprem"]["failures"] = {{"afr_per_year", 0.05}}; }, "/plans/2/refresh", "failures"},
+       {"site-cap",
+        [](Json& d) {
+          d["onprem"]["site"] = {{"power_cap_mw", 0.025}};
+          d["plans"][2]["refresh"]["nodes"] = 3;
+        },
+        "/plans/2/refresh/nodes", "at most 2 successor nodes"}});
 }
 
 }  // namespace tco::test

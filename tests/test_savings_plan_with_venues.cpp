@@ -7,7 +7,6 @@
 // Fixture catalog (tests/scenario_builder.hpp): test/gpu8/region-a, 8 GPUs at $16/h on-demand; the
 // "neocloud" is the same record at $10/h (tests/venue_support.hpp).
 #include <cmath>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -50,12 +49,6 @@ Json steady_doc(double usd_per_hour, double neocloud_availability) {
   return doc;
 }
 
-const VenueTotals& venue(const PlanResult& r, const std::string& name) {
-  for (const auto& v : r.venues)
-    if (v.name == name) return v.totals;
-  FAIL("no venue " << name << " in plan " << r.name);
-  return r.venues.front().totals;
-}
 
 }  // namespace
 
@@ -167,35 +160,18 @@ TEST_CASE("savings plan beside venues: in the replay, it covers the named venue'
 }
 
 TEST_CASE("bad input: a savings plan beside venues names an on-demand venue it may cover, exit 2 naming the JSON pointer") {
-  struct Case {
-    const char* name;
-    Json doc;
-    const char* pointer;
-    const char* says;
-  };
-  auto with = [](const std::function<void(Json&)>& change) {
-    Json doc = steady_doc(30.0, 1.0);
-    change(doc);
-    return doc;
-  };
-  const Case cases[] = {
-      {"no-venue", with([](Json& d) { d["plans"][1]["commitments"][0].erase("venue"); }), "/plans/1/commitments/0",
-       "names the on-demand venue whose usage it covers (\"venue\": one of \"neocloud\", \"hyperscaler\"), found none"},
-      {"unknown-venue", with([](Json& d) { d["plans"][1]["commitments"][0]["venue"] = "hyperscalr"; }),
-       "/plans/1/commitments/0/venue", "found \"hyperscalr\""},
-      {"spot-venue", with([](Json& d) {
-         d["plans"][1]["venues"][1]["price"] = "spot";
-       }),
-       "/plans/1/commitments/0/venue", "(a spot venue)"},
-      {"rate-above-venue", with([](Json& d) { d["plans"][1]["commitments"][0]["usd_per_instance_hour"] = 17.0; }),
-       "/plans/1/commitments/0/usd_per_instance_hour", "at or below the venue's on-demand 16 USD/h"},
-      {"venue-without-venues", with([](Json& d) { d["plans"][1].erase("venues"); }), "/plans/1/commitments/0/venue",
-       "no \"venue\" in a plan without \"venues\""},
-  };
-  for (const Case& c : cases) {
-    INFO("case " << std::string(c.name));
-    check_run_and_validate_refuse(std::string("savings-plan-venue-bad-") + c.name, c.doc, c.pointer, c.says);
-  }
+  check_each_refused(
+      "savings-plan-venue-bad-", steady_doc(30.0, 1.0),
+      {{"no-venue", [](Json& d) { d["plans"][1]["commitments"][0].erase("venue"); }, "/plans/1/commitments/0",
+        "names the on-demand venue whose usage it covers (\"venue\": one of \"neocloud\", \"hyperscaler\"), found none"},
+       {"unknown-venue", [](Json& d) { d["plans"][1]["commitments"][0]["venue"] = "hyperscalr"; },
+        "/plans/1/commitments/0/venue", "found \"hyperscalr\""},
+       {"spot-venue", [](Json& d) { d["plans"][1]["venues"][1]["price"] = "spot"; }, "/plans/1/commitments/0/venue",
+        "(a spot venue)"},
+       {"rate-above-venue", [](Json& d) { d["plans"][1]["commitments"][0]["usd_per_instance_hour"] = 17.0; },
+        "/plans/1/commitments/0/usd_per_instance_hour", "at or below the venue's on-demand 16 USD/h"},
+       {"venue-without-venues", [](Json& d) { d["plans"][1].erase("venues"); }, "/plans/1/commitments/0/venue",
+        "no \"venue\" in a plan without \"venues\""}});
 }
 
 }  // namespace tco::test

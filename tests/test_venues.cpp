@@ -18,6 +18,7 @@
 #include "reports/markdown/markdown_summary.hpp"
 #include "load_error.hpp"
 #include "scenario_builder.hpp"
+#include "venue_support.hpp"
 
 using namespace tco;
 using namespace tco::test;
@@ -25,18 +26,6 @@ using namespace tco::test;
 namespace {
 
 constexpr double kEps = 1e-12;
-
-Json neocloud(const Json& extra = Json::object()) {
-  Json v = {{"name", "neocloud"}, {"offer", {{"id", "test/gpu8/region-a"}, {"on_demand_usd_per_hour", 10.0}}}};
-  v.update(extra);
-  return v;
-}
-
-Json hyperscaler(const Json& extra = Json::object()) {
-  Json v = {{"name", "hyperscaler"}, {"offer", "test/gpu8/region-a"}};
-  v.update(extra);
-  return v;
-}
 
 // One month of a steady 100 GPUs; `plans` replace the base scenario's.
 Json month_of_100(const Json& plans) {
@@ -50,13 +39,6 @@ Json month_of_100(const Json& plans) {
 
 Json cloud_plan(const std::string& name, const Json& venues) {
   return {{"name", name}, {"kind", "cloud"}, {"venues", venues}};
-}
-
-const VenueTotals& venue(const PlanResult& r, const std::string& name) {
-  for (const auto& v : r.venues)
-    if (v.name == name) return v.totals;
-  FAIL("no venue " << name << " in plan " << r.name);
-  return r.venues.front().totals;
 }
 
 void check_same_bits(const PlanResult& a, const PlanResult& b, int months) {
