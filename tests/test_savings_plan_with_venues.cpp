@@ -69,6 +69,10 @@ TEST_CASE("savings plan beside venues: it covers its venue's usage, by hand") {
   CHECK(r.commitments[0].used_gpu_hours == doctest::Approx(14600.0).epsilon(kEps));
   // Without it the hyperscaler bills 5 x $16 x 730 = $58,400.
   CHECK(venue(o.plan("venues"), "hyperscaler").cost_usd == doctest::Approx(58400.0).epsilon(kEps));
+  // tests/fixtures/scenarios/savings_plan_venues.json is this case as a file (the schema and
+  // mutation tests read it): the same plan, the same bill.
+  const ScenarioOutcome fixture = run_scenario_json(fixture_json("savings_plan_venues.json"));
+  CHECK(fixture.plan("sp").total_usd == r.total_usd);
 
   // C = $72/h buys 6 instance-hours an hour and 5 are there: the hyperscaler bills nothing;
   // committed 6 x 8 x 730 = 35,040, used 29,200, unused 5,840 GPU-hours = 72 x 730 / 6 = $8,760.
