@@ -4,6 +4,7 @@
 #include <cstring>
 #include <exception>
 #include <string_view>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/io/mapped_file.hpp"
@@ -205,15 +206,17 @@ TraceTable read_trace_table(const std::string& csv_path, int threads) {
     part[k].first_line = line;
     line += breaks[k];
   }
+  // A row per line at most. The first part is reserved for the whole table: the join moves it
+  // in and appends the others after it, so its rows are never copied.
+  const auto table_rows = static_cast<std::size_t>(line - header_lines);
   parallel_for_index(parts, threads, [&](long k) {
-    part[k].rows.reserve(static_cast<std::size_t>(breaks[k]) + 1);  // a row per line at most
+    part[k].rows.reserve(k == 0 ? table_rows : static_cast<std::size_t>(breaks[k]) + 1);
     part[k].parse(parser);
   });
 
   // Joined in order, the first bad line first: a part's first row is checked against the rows
   // before it exactly as the streaming reader would (the order across the cut, or its own error).
   TraceTableBuilder table;
-  if (parts > 1) table.reserve(static_cast<std::size_t>(line - header_lines));
   double last_submit_h = 0.0;
   bool any_row = false;
   for (TracePart& p : part) {
@@ -224,7 +227,11 @@ TraceTable read_trace_table(const std::string& csv_path, int threads) {
     }
     if (p.error) std::rethrow_exception(p.error);
     if (p.rows.rows() == 0) continue;
-    table.append(p.rows);
+    if (any_row) {
+      table.append(p.rows);
+    } else {
+      table = std::move(p.rows);  // its string ids are the table's: both start from "" alone
+    }
     last_submit_h = p.last_submit_h;
     any_row = true;
   }
