@@ -1,8 +1,11 @@
+#include <cstdio>
 #include <iostream>
 #include <ostream>
 #include <sstream>
 #include <streambuf>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "cli/app.hpp"
 #include "core/error.hpp"
@@ -17,6 +20,34 @@ class NullBuffer : public std::streambuf {
   int overflow(int c) override { return traits_type::not_eof(c); }
 };
 
+// Rank 0's standard error under mpirun, written a whole line at a time: mpirun prints its own
+// notices (an MPI_Abort's) on the same stream, and a line written in pieces can be split by one.
+class WholeLineStderr : public std::streambuf {
+ public:
+  ~WholeLineStderr() override { write_pending(); }
+
+ protected:
+  int overflow(int c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    pending_.push_back(traits_type::to_char_type(c));
+    if (c == '\n' || c == '\r') write_pending();
+    return c;
+  }
+  int sync() override {
+    write_pending();
+    return 0;
+  }
+
+ private:
+  void write_pending() {
+    if (pending_.empty()) return;
+    std::fwrite(pending_.data(), 1, pending_.size(), stderr);
+    std::fflush(stderr);
+    pending_.clear();
+  }
+  std::string pending_;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -29,15 +60,18 @@ int main(int argc, char** argv) {
   const bool root = tco::is_root_process();
   NullBuffer nothing;
   std::ostream quiet(&nothing);
+  WholeLineStderr root_stderr_lines;
+  std::ostream root_stderr(&root_stderr_lines);
   std::ostringstream errors;  // a rank other than 0 prints its error only when it failed alone
-  const int code = tco::cli::run_main(argc, argv, root ? std::cout : quiet, root ? std::cerr : errors);
+  const int code = tco::cli::run_main(argc, argv, root ? std::cout : quiet, root ? root_stderr : errors);
+  root_stderr.flush();
   if (code != tco::kExitOk && !tco::error_known_to_every_rank()) {
     // Failed alone: the other ranks would wait for this one in their next collective. Say where,
     // then end the whole job with this exit code.
     if (!root) {
       std::string text = errors.str();
       if (text.rfind("tcosim: ", 0) == 0) text.erase(0, 8);
-      std::cerr << "tcosim (rank " << tco::process_rank() << " of " << tco::process_count() << "): " << text;
+      std::cerr << fmt::format("tcosim (rank {} of {}): {}", tco::process_rank(), tco::process_count(), text);
       std::cerr.flush();
     }
     tco::abort_process_group(code);
