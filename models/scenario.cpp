@@ -826,36 +826,56 @@ void check_resale_ties(const Scenario& s) {
 // Capacity blocks and take-or-pay contracts come before a plan's venues. A savings plan covers one
 // provider's on-demand usage: beside venues it names the on-demand venue it covers (`venue`), and
 // its rate is below that venue's on-demand price; without venues it covers the plan's own offer.
-void check_savings_plan_venue(JsonObjectReader& r, const Plan& p) {
+// A savings plan's venue(s) in a plan with venues: each an on-demand venue of the plan, at a rate
+// at or below its price. The venues are then put in the order the commitment reaches them
+// (highest discount first, ties as written; models/commitment/savings_plan.hpp), and `venue` and
+// usd_per_instance_hour name the first.
+void check_savings_plan_venue(JsonObjectReader& r, Plan& p) {
   for (std::size_t k = 0; k < p.commitments.size(); ++k) {
-    const Commitment& c = p.commitments[k];
+    Commitment& c = p.commitments[k];
     if (c.kind != Commitment::Kind::savings_plan) continue;
     const std::string pointer = r.pointer_of("commitments") + "/" + std::to_string(k);
     if (p.venues.empty()) {
-      if (!c.venue.empty())
-        throw InputError(r.file(), pointer + "/venue",
-                         fmt::format("no \"venue\" in a plan without \"venues\" (\"{}\" covers the plan's own "
+      if (!c.venue.empty() || c.venues_written)
+        throw InputError(r.file(), pointer + (c.venues_written ? "/venues" : "/venue"),
+                         fmt::format("no \"{}\" in a plan without \"venues\" (\"{}\" covers the plan's own "
                                      "offer): remove it, or give the plan its venue list",
-                                     c.name));
+                                     c.venues_written ? "venues" : "venue", c.name));
       continue;
     }
     std::vector<std::string> on_demand;
     for (const CloudVenue& v : p.venues)
       if (v.price == CloudVenue::PriceKind::on_demand) on_demand.push_back(v.name);
-    const auto venue = std::find_if(p.venues.begin(), p.venues.end(), [&](const CloudVenue& v) { return v.name == c.venue; });
-    if (venue == p.venues.end() || venue->price != CloudVenue::PriceKind::on_demand)
-      throw InputError(r.file(), pointer + (c.venue.empty() ? "" : "/venue"),
-                       fmt::format("the savings plan \"{}\" in a plan with venues names the on-demand venue whose "
-                                   "usage it covers (\"venue\": one of {}), found {}",
-                                   c.name, on_demand.empty() ? std::string("none: every venue is spot") : fmt::format("\"{}\"", fmt::join(on_demand, "\", \"")),
-                                   c.venue.empty() ? std::string("none") : "\"" + c.venue + "\"" +
-                                       (venue == p.venues.end() ? "" : " (a spot venue)")));
-    if (c.usd_per_instance_hour > venue->offer.on_demand_usd_per_hour)
-      throw InputError(r.file(), pointer + "/usd_per_instance_hour",
-                       fmt::format("a savings-plan rate at or below the venue's on-demand {} USD/h (\"{}\", offer "
-                                   "\"{}\"), found {}",
-                                   venue->offer.on_demand_usd_per_hour, venue->name, venue->offer.provenance.id,
-                                   c.usd_per_instance_hour));
+    if (!c.venues_written) c.venue_rates = {{c.venue, c.usd_per_instance_hour}};
+    std::vector<double> discounts;
+    for (std::size_t i = 0; i < c.venue_rates.size(); ++i) {
+      const Commitment::VenueRate& rate = c.venue_rates[i];
+      const std::string at = c.venues_written ? fmt::format("{}/venues/{}", pointer, i) : pointer;
+      const auto venue =
+          std::find_if(p.venues.begin(), p.venues.end(), [&](const CloudVenue& v) { return v.name == rate.venue; });
+      if (venue == p.venues.end() || venue->price != CloudVenue::PriceKind::on_demand)
+        throw InputError(r.file(), at + (rate.venue.empty() ? "" : "/venue"),
+                         fmt::format("the savings plan \"{}\" in a plan with venues names the on-demand venue whose "
+                                     "usage it covers (\"venue\": one of {}), found {}",
+                                     c.name, on_demand.empty() ? std::string("none: every venue is spot") : fmt::format("\"{}\"", fmt::join(on_demand, "\", \"")),
+                                     rate.venue.empty() ? std::string("none") : "\"" + rate.venue + "\"" +
+                                         (venue == p.venues.end() ? "" : " (a spot venue)")));
+      if (rate.usd_per_instance_hour > venue->offer.on_demand_usd_per_hour)
+        throw InputError(r.file(), at + "/usd_per_instance_hour",
+                         fmt::format("a savings-plan rate at or below the venue's on-demand {} USD/h (\"{}\", offer "
+                                     "\"{}\"), found {}",
+                                     venue->offer.on_demand_usd_per_hour, venue->name, venue->offer.provenance.id,
+                                     rate.usd_per_instance_hour));
+      discounts.push_back(1.0 - rate.usd_per_instance_hour / venue->offer.on_demand_usd_per_hour);
+    }
+    std::vector<std::size_t> order(c.venue_rates.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return discounts[a] > discounts[b]; });
+    std::vector<Commitment::VenueRate> sorted;
+    for (const std::size_t i : order) sorted.push_back(c.venue_rates[i]);
+    c.venue_rates = std::move(sorted);
+    c.venue = c.venue_rates.front().venue;
+    c.usd_per_instance_hour = c.venue_rates.front().usd_per_instance_hour;
   }
 }
 

@@ -280,7 +280,8 @@ TEST_CASE("mutation: 500+ mutants of shipped scenarios, catalogs, grids and seri
       "tests/fixtures/scenarios/payback.json",     "tests/fixtures/scenarios/power_tariffs.json",
       "tests/fixtures/scenarios/purchase_month3.json", "tests/fixtures/scenarios/reference_energy.json",
       "tests/fixtures/scenarios/reference_spot.json",  "tests/fixtures/scenarios/unserved.json",
-      "tests/fixtures/scenarios/hourly_series.json", "tests/fixtures/scenarios/savings_plan_venues.json"};
+      "tests/fixtures/scenarios/hourly_series.json", "tests/fixtures/scenarios/savings_plan_venues.json",
+      "tests/fixtures/scenarios/savings_plan_two_venues.json"};
   for (int i = 0; i < 300; ++i) {
     const std::string source = scenarios[static_cast<std::size_t>(i) % scenarios.size()];
     const Case c = fresh_case(root, n++);

@@ -125,11 +125,8 @@ class CloudRuns {
     return t;
   }
 
-  // At the horizon: the savings plan's cover taken off the on-demand bills; the GPU-hours it
-  // covered (0 without one).
-  double settle_savings_plan() {
-    return savings_plan_.settle(out_.cost_by_month, month_index_) * p_.gpus_per_instance;
-  }
+  // What the savings plan's settlement (settle_savings_plan) reads and writes of these runs.
+  SavingsPlanShare savings_plan_share() { return {&savings_plan_, &out_.cost_by_month, static_cast<double>(p_.gpus_per_instance)}; }
 
   // When an on-demand run of the job started at t_h would end (start()'s arithmetic).
   double on_demand_finish_h(const CloudEntry& e, double t_h) const {

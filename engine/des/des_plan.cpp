@@ -97,9 +97,16 @@ static DesVenue des_venue(const DesPlan& plan, const CloudSpec& c, const CloudVe
   if (out.spot) t.spot_usd_per_instance_h = v.usd_per_instance_hour();
   out.availability = v.availability;
   if (const std::optional<double> quota = v.quota_instances()) out.quota_instances = static_cast<int>(*quota);
-  // The savings plan meters the on-demand venue it names (engine/des/savings_plan_meter.hpp).
-  if (plan.savings_plan.instrument >= 0 && plan.plan->commitments[plan.savings_plan.instrument].venue == v.name)
-    t.savings_plan = plan.savings_plan;
+  // The savings plan meters each on-demand venue it covers, at that venue's rate
+  // (engine/des/savings_plan_meter.hpp).
+  if (plan.savings_plan.instrument >= 0) {
+    const SavingsPlanVenueTerms terms = savings_plan_terms_at(plan.plan->commitments[plan.savings_plan.instrument], v.name);
+    if (terms.order >= 0) {
+      t.savings_plan = plan.savings_plan;
+      t.savings_plan.usd_per_instance_hour = terms.usd_per_instance_hour;
+      t.savings_plan.order = terms.order;
+    }
+  }
   return out;
 }
 

@@ -83,6 +83,7 @@ struct DesPlan {
     int instrument = -1;
     std::vector<double> usd_by_hour;
     double usd_per_instance_hour = 0.0;
+    int order = 0;  // on a venue: where the commitment reaches it among the venues it covers
   };
   SavingsPlan savings_plan;
   // Jobs

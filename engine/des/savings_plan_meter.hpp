@@ -1,8 +1,9 @@
 // A plan's savings plan in the discrete-event replay (docs/des.md "Commitments"). The plan's
-// on-demand runs book their instance-hours and their bill hour by hour here; at the horizon the
-// commitment C_h of each hour covers min(instance-hours_h, C_h / r) of them at the plan's rate
-// r, the rule of the hourly model (models/commitment/savings_plan.hpp), and those instance-hours'
-// on-demand bill (at the hour's mean price) comes off the on-demand cost of the hour's month.
+// on-demand runs (on its offer, or on each venue it covers) book their instance-hours and their
+// bill hour by hour here; at the horizon the commitment C_h of each hour covers min(instance-
+// hours_h, C_h / r) of them at the rate r, venue after venue in the savings plan's order (the rule
+// of the hourly model, models/commitment/savings_plan.hpp), and those instance-hours' on-demand
+// bill (at the hour's mean price) comes off the on-demand cost of the hour's month.
 // The commitment itself is a fixed bill, booked with the plan's other commitments.
 // Example: C = $9/h, r = $6: 1.5 instance-hours covered an hour. A 2-instance run over [0.5, 3.5)
 // at $10 an instance-hour books 1, 2, 2 and 1 instance-hours in hours 0 to 3: covered 1, 1.5,
@@ -49,27 +50,54 @@ class SavingsPlanMeter {
     }
   }
 
-  // Takes each hour's covered bill off cost_by_month's on-demand category; returns the covered
-  // instance-hours.
-  double settle(std::vector<CostRow>& cost_by_month, const MonthIndex& month_index) const {
-    if (!terms_) return 0.0;
-    const int on_demand = static_cast<int>(Category::cloud_on_demand);
-    double covered_total = 0.0;
-    for (std::size_t h = 0; h < instance_hours_.size(); ++h) {
-      const double used = instance_hours_[h];
-      const double commitment_usd = terms_->usd_by_hour[h];
-      if (!(used > 0.0) || !(commitment_usd > 0.0)) continue;
-      const double covered = std::min(used, commitment_usd / terms_->usd_per_instance_hour);
-      cost_by_month[month_index.at(static_cast<double>(h))][on_demand] -= usd_[h] * (covered / used);
-      covered_total += covered;
-    }
-    return covered_total;
-  }
+  const DesPlan::SavingsPlan* terms() const { return terms_; }
+  double instance_hours_at(std::size_t h) const { return instance_hours_[h]; }
+  double usd_at(std::size_t h) const { return usd_[h]; }
+  std::size_t hours() const { return instance_hours_.size(); }
 
  private:
   const DesPlan::SavingsPlan* terms_ = nullptr;
   std::vector<double> instance_hours_;
   std::vector<double> usd_;
 };
+
+// Where a meter's cover goes: the cost rows of its runs (the plan's offer, or one venue).
+struct SavingsPlanShare {
+  const SavingsPlanMeter* meter = nullptr;
+  std::vector<CostRow>* cost_by_month = nullptr;
+  double gpus_per_instance = 8.0;
+};
+
+// At the horizon: each hour's commitment C_h covers the shares' instance-hours in the order the
+// savings plan reaches them (DesPlan::SavingsPlan::order, highest discount first), each at its
+// rate r: covered = min(instance-hours_h, left / r), left -= covered x r; each share's covered bill
+// comes off its cost rows' on-demand category. Returns the covered GPU-hours. Meters without
+// terms are skipped.
+inline double settle_savings_plan(std::vector<SavingsPlanShare> shares, const MonthIndex& month_index) {
+  std::erase_if(shares, [](const SavingsPlanShare& s) { return !s.meter->active(); });
+  if (shares.empty()) return 0.0;
+  std::stable_sort(shares.begin(), shares.end(), [](const SavingsPlanShare& a, const SavingsPlanShare& b) {
+    return a.meter->terms()->order < b.meter->terms()->order;
+  });
+  const int on_demand = static_cast<int>(Category::cloud_on_demand);
+  const std::vector<double>& commitment_usd_by_hour = shares.front().meter->terms()->usd_by_hour;
+  std::vector<double> covered_instance_hours(shares.size(), 0.0);
+  for (std::size_t h = 0; h < commitment_usd_by_hour.size(); ++h) {
+    double left_usd = commitment_usd_by_hour[h];
+    for (std::size_t k = 0; k < shares.size(); ++k) {
+      const SavingsPlanMeter& meter = *shares[k].meter;
+      const double used = meter.instance_hours_at(h);
+      if (!(used > 0.0) || !(left_usd > 0.0)) continue;
+      const double rate = meter.terms()->usd_per_instance_hour;
+      const double covered = std::min(used, left_usd / rate);
+      (*shares[k].cost_by_month)[month_index.at(static_cast<double>(h))][on_demand] -= meter.usd_at(h) * (covered / used);
+      covered_instance_hours[k] += covered;
+      left_usd -= covered * rate;
+    }
+  }
+  double covered_gpu_hours = 0.0;
+  for (std::size_t k = 0; k < shares.size(); ++k) covered_gpu_hours += covered_instance_hours[k] * shares[k].gpus_per_instance;
+  return covered_gpu_hours;
+}
 
 }  // namespace tco::des

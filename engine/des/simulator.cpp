@@ -681,11 +681,11 @@ class Simulator {
       add_used_by_instrument(committed_[k][c].pool.occupied_gpu_hours(), plan.committed[c].instruments,
                              plan.committed[c].gpus_by_hour_by_instrument, o.commitment_used_gpu_hours);
     if (plan.savings_plan.instrument >= 0) {
-      // On the plan's offer, or (with venues) on the venue the savings plan names.
-      double covered_gpu_hours = clouds_[k].settle_savings_plan();
+      // On the plan's offer, or (with venues) on the venues the savings plan covers.
+      std::vector<SavingsPlanShare> shares{clouds_[k].savings_plan_share()};
       if (routers_[k])
-        for (CloudRuns& venue : routers_[k]->venue_runs()) covered_gpu_hours += venue.settle_savings_plan();
-      o.commitment_used_gpu_hours[plan.savings_plan.instrument] = covered_gpu_hours;
+        for (CloudRuns& venue : routers_[k]->venue_runs()) shares.push_back(venue.savings_plan_share());
+      o.commitment_used_gpu_hours[plan.savings_plan.instrument] = settle_savings_plan(std::move(shares), month_index_);
     }
   }
 

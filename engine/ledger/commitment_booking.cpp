@@ -98,7 +98,8 @@ void CommitmentTracker::add_hour(long hour, const HourOutcome& out) {
     if (c.kind != Commitment::Kind::savings_plan) continue;
     const double gpus_per_instance = savings_plan_gpus_per_instance(plan_, c);
     figures_[i].committed_gpu_hours += savings_plan_usd_at(c, hour) / c.usd_per_instance_hour * gpus_per_instance;
-    figures_[i].used_gpu_hours += out.savings_plan_covered_instances * gpus_per_instance;
+    figures_[i].used_gpu_hours += plan_.venues.empty() ? out.savings_plan_covered_instances * gpus_per_instance
+                                                       : out.savings_plan_covered_gpus;
   }
 }
 

@@ -92,6 +92,8 @@ struct HourOutcome {
   double reserved_used_gpus = 0.0;
   double committed_used_gpus = 0.0;
   double savings_plan_covered_instances = 0.0;  // on-demand instance-hours the savings plan paid
+                                                // (with venues: on the first venue it covers)
+  double savings_plan_covered_gpus = 0.0;       // with venues: GPU-hours it paid on all of them
   double spot_billed_gpus = 0.0;
   double on_demand_billed_gpus = 0.0;
   double spot_usd = 0.0;

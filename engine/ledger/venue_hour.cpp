@@ -23,8 +23,10 @@ std::vector<VenueParams> venue_params(const Plan& plan, double price_multiplier)
     p.billed_per_instance_hour = p.spot ? c.spot_overhead_factor : 1.0;
     p.provisioning_delay_h = v.provisioning_delay_h;
     for (const Commitment& k : plan.commitments)
-      if (k.kind == Commitment::Kind::savings_plan && k.venue == v.name)
-        p.savings_plan_usd_per_instance_hour = k.usd_per_instance_hour * price_multiplier;
+      if (const SavingsPlanVenueTerms terms = savings_plan_terms_at(k, v.name); terms.order >= 0) {
+        p.savings_plan_usd_per_instance_hour = terms.usd_per_instance_hour * price_multiplier;
+        p.savings_plan_order = terms.order;
+      }
     out.push_back(p);
   }
   return out;
@@ -33,13 +35,16 @@ std::vector<VenueParams> venue_params(const Plan& plan, double price_multiplier)
 VenueStepper::VenueStepper(std::vector<VenueParams> venues, std::optional<VenueDrawKey> draws)
     : venues_(std::move(venues)),
       draws_(draws),
-      branches_(venues_.size()),
-      previous_branches_(venues_.size()),
       availability_(venues_.size(), 1.0),
       hour_(venues_.size()),
-      totals_(venues_.size()) {
+      branches_(venues_.size()),
+      previous_branches_(venues_.size()),
+      totals_(venues_.size()),
+      path_instances_(venues_.size(), 0.0),
+      expected_covered_(venues_.size(), 0.0) {
   for (std::size_t i = 0; i < venues_.size(); ++i)
-    if (venues_[i].savings_plan_usd_per_instance_hour > 0.0) covered_ = static_cast<int>(i);
+    if (venues_[i].savings_plan_usd_per_instance_hour > 0.0) covered_venues_.push_back(static_cast<int>(i));
+  if (!covered_venues_.empty()) cover_leaves_.push_back({1.0, std::vector<double>(venues_.size(), 0.0)});
 }
 
 double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, double spot_factor,
@@ -53,12 +58,15 @@ double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, 
   std::fill(hour_.begin(), hour_.end(), VenueHour{});
   std::swap(branches_, previous_branches_);
   for (auto& b : branches_) b.clear();
+  std::swap(cover_leaves_, previous_cover_leaves_);
+  cover_leaves_.clear();
   double left = 0.0;
   // Depth first over the venues' availability: each branch carries its probability; a branch of
   // probability 0 (availability 1 or 0) is not taken, so a sure venue costs one branch.
   auto visit = [&](auto&& self, int i, double rest, double probability) -> void {
     if (i == n || rest <= 0.0) {
       left += probability * rest;
+      if (!covered_venues_.empty()) add_cover_leaf(i, probability);
       return;
     }
     const double a = availability[i];
@@ -67,20 +75,25 @@ double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, 
       hour_[i].instances += probability * a * take.instances;
       hour_[i].plan_gpus += probability * a * take.plan_gpus;
       if (take.instances > 0.0) branches_[i].push_back({probability * a, take.instances});
+      path_instances_[i] = take.instances;
       self(self, i + 1, rest - take.plan_gpus, probability * a);
     }
+    path_instances_[i] = 0.0;
     if (a < 1.0) self(self, i + 1, rest, probability * (1.0 - a));
   };
   visit(visit, 0, rest_gpus, 1.0);
+  if (!covered_venues_.empty()) expect_cover(savings_plan_usd);
 
+  out.savings_plan_covered_gpus = 0.0;
   for (int i = 0; i < n; ++i) {
     const VenueParams& v = venues_[i];
     VenueHour& h = hour_[i];
     const double launched = expected_launched(i);
     h.billed_instance_hours = venue_billed_instance_hours(v, h.instances, launched);
     // - 0.0 is exact: a venue the savings plan does not cover keeps every bit.
-    const double covered = i == covered_ ? expected_cover(i, savings_plan_usd) : 0.0;
-    if (i == covered_) out.savings_plan_covered_instances = covered;
+    const double covered = expected_covered_[i];
+    if (covered > 0.0) out.savings_plan_covered_gpus += covered * v.gpus_per_instance;
+    if (v.savings_plan_order == 0) out.savings_plan_covered_instances = covered;
     h.usd = (h.billed_instance_hours - covered) * v.usd_per_instance_hour * (v.spot ? spot_factor : on_demand_factor);
     const double billed_gpus = h.billed_instance_hours * v.gpus_per_instance;
     if (v.spot) {
@@ -122,13 +135,36 @@ double VenueStepper::expected_launched(int i) const {
                            [](double n, double before) { return n > before ? n - before : 0.0; });
 }
 
-double VenueStepper::expected_cover(int i, double savings_plan_usd) const {
-  const VenueParams& v = venues_[i];
-  // The hours the venue holds nothing bill nothing to cover.
-  return over_branch_pairs(branches_[i], previous_branches_[i], [&](double n, double before) {
-    const double launched = n > before ? n - before : 0.0;
-    return venue_savings_plan_cover(v, venue_billed_instance_hours(v, n, launched), savings_plan_usd);
-  });
+void VenueStepper::add_cover_leaf(int depth, double probability) {
+  // The venues past `depth` hold nothing on this leaf; only the covered venues' instances matter.
+  for (std::size_t j = static_cast<std::size_t>(depth); j < path_instances_.size(); ++j) path_instances_[j] = 0.0;
+  for (CoverLeaf& leaf : cover_leaves_) {
+    const bool same = std::all_of(covered_venues_.begin(), covered_venues_.end(),
+                                  [&](int i) { return leaf.instances[i] == path_instances_[i]; });
+    if (same) {
+      leaf.probability += probability;
+      return;
+    }
+  }
+  CoverLeaf leaf{probability, std::vector<double>(path_instances_.size(), 0.0)};
+  for (const int i : covered_venues_) leaf.instances[i] = path_instances_[i];
+  cover_leaves_.push_back(std::move(leaf));
+}
+
+void VenueStepper::expect_cover(double savings_plan_usd) {
+  const int n = static_cast<int>(venues_.size());
+  std::fill(expected_covered_.begin(), expected_covered_.end(), 0.0);
+  std::vector<double> billed(n, 0.0), covered(n, 0.0);
+  for (const CoverLeaf& now : cover_leaves_)
+    for (const CoverLeaf& before : previous_cover_leaves_) {
+      for (const int i : covered_venues_) {
+        const double launched = now.instances[i] > before.instances[i] ? now.instances[i] - before.instances[i] : 0.0;
+        billed[i] = venue_billed_instance_hours(venues_[i], now.instances[i], launched);
+      }
+      venues_savings_plan_cover(venues_.data(), n, billed.data(), savings_plan_usd, covered.data());
+      const double probability = now.probability * before.probability;
+      for (const int i : covered_venues_) expected_covered_[i] += probability * covered[i];
+    }
 }
 
 HourOutcome step_venue_hour(const FleetParams& f, const HourInputs& in, double backlog_gpu_hours, long hour,

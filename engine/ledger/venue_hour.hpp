@@ -9,9 +9,10 @@
 //   R_i+1    = R_i - X_i taken_i
 //   billed_i = X_i n_i x (1 for on-demand, spot_overhead_factor for spot) + new_i x delay_i
 //   usd_i    = (billed_i - covered_i) x usd per instance-hour x the hour's price factor
-// covered_i: on the on-demand venue the plan's savings plan names, min(billed_i, C_h / r) instance-
-// hours (C_h the hour's commitment, r its rate; venue_savings_plan_cover), 0 elsewhere; the
-// commitment itself is a fixed bill (engine/ledger/commitment_booking.hpp).
+// covered_i: on the on-demand venues the plan's savings plan covers, in its order (highest
+// discount first), min(billed_i, L_i / r_i) instance-hours where L_i is what the hour's commitment
+// C_h has left after the venues before (venues_savings_plan_cover), 0 elsewhere; the commitment
+// itself is a fixed bill (engine/ledger/commitment_booking.hpp).
 // new_i = max(0, n_i(h) - n_i(h-1)): instances launched this hour pay the provisioning delay (its
 // expectation over both hours' branches in the deterministic run: availability is drawn hour by
 // hour, so a venue that comes back relaunches what it holds).
@@ -21,8 +22,9 @@
 // The deterministic run takes the expectation over the 2^n combinations of the venues'
 // availability in the hour (a branch of probability 0 is skipped, so availability 1 leaves one
 // branch and today's numbers to the bit), the launches and the savings plan's cover included:
-// E[max(0, n_b - n_b')] and E[min(n_b + new_bb' delay, C_h / r)] over the pairs of this hour's
-// branch b and the last hour's b' (independent draws); a Monte Carlo path draws X_i per venue and hour
+// E[max(0, n_b - n_b')] per venue over the pairs of this hour's branch b and the last hour's b'
+// (independent draws), and E[covered_i] over the pairs of whole combinations (the covered venues
+// share the commitment); a Monte Carlo path draws X_i per venue and hour
 // (RandomSource::venue_availability, entity = venue index, draw = hour). The hour's expectation
 // is exact; the backlog carried is its expectation (exact when the last venue takes everything).
 // Example: R = 100 GPUs, 8-GPU instances, venue 1 quota 64 with a = 0.9, venue 2 uncapped a = 1:
@@ -100,12 +102,24 @@ class VenueStepper {
   // Venue i's expected instances launched this hour, E[max(0, n - n')], and the savings plan's
   // expected cover of its bill, E[min(billed, C / r)], over this hour's and the last hour's branches.
   double expected_launched(int i) const;
-  double expected_cover(int i, double savings_plan_usd) const;
 
-  int covered_ = -1;               // the venue the savings plan covers; -1: none
+  // The savings plan's cover: the hour's leaves (one combination of the venues' availability
+  // each), merged where the covered venues hold the same instances, and E[covered_i] over the
+  // pairs of this hour's and the last hour's leaves (one leaf of probability 1 on a path).
+  struct CoverLeaf {
+    double probability;
+    std::vector<double> instances;  // per venue; 0 for a venue the savings plan does not cover
+  };
+  void add_cover_leaf(int depth, double probability);
+  void expect_cover(double savings_plan_usd);
+
+  std::vector<int> covered_venues_;  // the venues the savings plan covers (empty: none)
   // Per venue, this hour's and the last hour's branches that hold instances.
   std::vector<std::vector<Branch>> branches_, previous_branches_;
   std::vector<VenueTotals> totals_;
+  std::vector<double> path_instances_;  // the visit's instances per venue down to the current depth
+  std::vector<CoverLeaf> cover_leaves_, previous_cover_leaves_;
+  std::vector<double> expected_covered_;  // this hour's E[covered instance-hours] per venue
 };
 
 // A whole hour of a plan with venues: on-prem as step_hour (energy included), then reserved

@@ -27,6 +27,7 @@ struct VenueParams {
   int spot = 0;                       // 1: bills at the spot price (and its factors)
   // > 0: the plan's savings plan covers this (on-demand) venue's usage at this rate per instance-hour
   double savings_plan_usd_per_instance_hour = 0.0;
+  int savings_plan_order = -1;  // where the commitment reaches it among the venues it covers (0 first)
 
   bool operator==(const VenueParams&) const = default;
 };
@@ -49,13 +50,25 @@ TCO_HD double venue_billed_instance_hours(const VenueParams& v, double instances
   return instances * v.billed_per_instance_hour + launched * v.provisioning_delay_h;
 }
 
-// Instance-hours of the venue's `billed_instance_hours` that the hour's savings-plan commitment
-// covers at the plan's rate (models/commitment/savings_plan.hpp, one usage type); 0 for a venue it
-// does not cover. The covered instance-hours are paid by the commitment, not at the venue's price.
-// Example: $50 this hour at $6: 8.33 of 10 instance-hours covered; the venue bills 1.67.
-TCO_HD double venue_savings_plan_cover(const VenueParams& v, double billed_instance_hours, double commitment_usd) {
-  if (v.savings_plan_usd_per_instance_hour <= 0.0) return 0.0;
-  return savings_plan_covered_instances(commitment_usd, v.savings_plan_usd_per_instance_hour, billed_instance_hours);
+// Instance-hours of each venue's `billed_instance_hours[i]` that the hour's savings-plan
+// commitment covers (models/commitment/savings_plan.hpp): the venues it covers in their order
+// (savings_plan_order 0, 1, ...; highest discount first), covered_i = min(billed_i, left / r_i),
+// left -= covered_i r_i; 0 for a venue it does not cover. The covered instance-hours are paid
+// by the commitment, not at the venue's price.
+// Example: $50 this hour; venue A at $6 (of $10) bills 5, venue B at $15 (of $20) bills 3: A first
+// (40% off) covers 5 for $30; B covers 20 / 15 = 1.333 of its 3 and bills 1.667.
+TCO_HD void venues_savings_plan_cover(const VenueParams* venues, int n, const double* billed_instance_hours,
+                                      double commitment_usd, double* covered_instance_hours) {
+  for (int i = 0; i < n; ++i) covered_instance_hours[i] = 0.0;
+  double left_usd = commitment_usd;
+  for (int order = 0; order < n; ++order)
+    for (int i = 0; i < n; ++i) {
+      const VenueParams& v = venues[i];
+      if (v.savings_plan_order != order || v.savings_plan_usd_per_instance_hour <= 0.0) continue;
+      covered_instance_hours[i] =
+          savings_plan_covered_instances(left_usd, v.savings_plan_usd_per_instance_hour, billed_instance_hours[i]);
+      left_usd -= covered_instance_hours[i] * v.savings_plan_usd_per_instance_hour;
+    }
 }
 
 // Whether venue `venue` of a plan has capacity in hour `hour` of a Monte Carlo path: its

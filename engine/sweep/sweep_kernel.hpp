@@ -328,6 +328,7 @@ TCO_HD HourOutcome sweep_venue_hour(const SweepPlanParams& p, const FleetParams&
   const double after_reserved = cloud_gpus - out.reserved_used_gpus;
   out.committed_used_gpus = after_reserved < in.committed_gpus ? after_reserved : in.committed_gpus;
   double rest = after_reserved - out.committed_used_gpus;
+  double billed[kMaxVenuesPerPlan], covered[kMaxVenuesPerPlan];
   for (int i = 0; i < p.venue_count; ++i) {
     const VenueParams& v = p.venues[i];
     double instances = 0.0;
@@ -338,10 +339,13 @@ TCO_HD HourOutcome sweep_venue_hour(const SweepPlanParams& p, const FleetParams&
     }
     const double launched = instances > held[i] ? instances - held[i] : 0.0;
     held[i] = instances;
-    const double billed = venue_billed_instance_hours(v, instances, launched);
+    billed[i] = venue_billed_instance_hours(v, instances, launched);
+  }
+  venues_savings_plan_cover(p.venues, p.venue_count, billed, in.savings_plan_usd, covered);
+  for (int i = 0; i < p.venue_count; ++i) {
+    const VenueParams& v = p.venues[i];
     // - 0.0 is exact: a venue the savings plan does not cover keeps every bit.
-    const double covered = venue_savings_plan_cover(v, billed, in.savings_plan_usd);
-    const double usd = (billed - covered) * v.usd_per_instance_hour * prices.factor *
+    const double usd = (billed[i] - covered[i]) * v.usd_per_instance_hour * prices.factor *
                        (v.spot ? prices.spot_mult : prices.on_demand_mult);
     if (v.spot) {
       out.spot_usd += usd;

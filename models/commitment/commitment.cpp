@@ -53,8 +53,41 @@ void parse_capacity_block(JsonObjectReader& r, Commitment& c, const CommitmentOf
            &r.value("days"));
 }
 
+// "venues": [{"venue": name, "usd_per_instance_hour": rate}, ...], several on-demand venues of
+// one provider. Each name and rate is checked against the plan's venues once they are read
+// (models/scenario.cpp), which also puts them in the order the commitment reaches them.
+void parse_covered_venues(JsonObjectReader& r, Commitment& c) {
+  for (const char* single : {"venue", "usd_per_instance_hour"})
+    if (r.has(single))
+      r.fail(single,
+             "either \"venues\" (each with its rate) or \"venue\" and \"usd_per_instance_hour\", not both",
+             &r.value(single));
+  const Json& list = r.value("venues");
+  if (!list.is_array() || list.empty())
+    r.fail("venues", "a non-empty list of {\"venue\", \"usd_per_instance_hour\"}: the on-demand venues it covers",
+           &list);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    JsonObjectReader vr(list[i], r.file(), r.pointer_of("venues") + "/" + std::to_string(i));
+    Commitment::VenueRate v;
+    v.venue = vr.string("venue");
+    if (v.venue.empty()) vr.fail("venue", "the name of one of the plan's on-demand venues", &vr.value("venue"));
+    v.usd_per_instance_hour = vr.number("usd_per_instance_hour", Bounds{0.0, limits::kUsdPerInstanceHour.max, true});
+    vr.finish();
+    for (const Commitment::VenueRate& seen : c.venue_rates)
+      if (seen.venue == v.venue)
+        vr.fail("venue", fmt::format("each venue once (\"{}\" is listed twice)", v.venue), &vr.value("venue"));
+    c.venue_rates.push_back(v);
+  }
+  c.venues_written = true;
+}
+
 void parse_savings_plan(JsonObjectReader& r, Commitment& c, const CommitmentOffer& offer, int horizon_months) {
   c.usd_per_hour = r.number("usd_per_hour", limits::kUsdPerHourCommitment);
+  if (r.has("venues")) {
+    parse_covered_venues(r, c);
+    parse_term(r, c, horizon_months);
+    return;
+  }
   c.usd_per_instance_hour = r.number("usd_per_instance_hour", Bounds{0.0, limits::kUsdPerInstanceHour.max, true});
   // A venue's rate is checked against that venue's price once the venues are read (models/scenario.cpp).
   if (r.has("venue")) {
@@ -136,6 +169,13 @@ double committed_gpus_at(const Commitment& c, long hour, double gpus_per_instanc
   return 0.0;
 }
 
+SavingsPlanVenueTerms savings_plan_terms_at(const Commitment& c, const std::string& venue) {
+  if (c.kind != Commitment::Kind::savings_plan) return {};
+  for (std::size_t i = 0; i < c.venue_rates.size(); ++i)
+    if (c.venue_rates[i].venue == venue) return {c.venue_rates[i].usd_per_instance_hour, static_cast<int>(i)};
+  return {};
+}
+
 double savings_plan_usd_at(const Commitment& c, long hour) {
   if (c.kind != Commitment::Kind::savings_plan || hour < term_start_h(c) || hour >= term_end_h(c)) return 0.0;
   return c.usd_per_hour;
@@ -195,7 +235,15 @@ Json to_json(const Commitment& c) {
       out["usd_per_instance_hour"] = c.usd_per_instance_hour;
       out["start_month"] = c.start_month;
       out["term_months"] = c.term_months;
-      if (!c.venue.empty()) out["venue"] = c.venue;
+      if (c.venues_written) {
+        out.erase("usd_per_instance_hour");
+        Json venues = Json::array();
+        for (const Commitment::VenueRate& v : c.venue_rates)
+          venues.push_back({{"venue", v.venue}, {"usd_per_instance_hour", v.usd_per_instance_hour}});
+        out["venues"] = std::move(venues);
+      } else if (!c.venue.empty()) {
+        out["venue"] = c.venue;
+      }
       break;
     case Commitment::Kind::take_or_pay:
       out["gpus"] = c.gpus;

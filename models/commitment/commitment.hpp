@@ -39,8 +39,19 @@ struct Commitment {
   int term_months = 12;
   double usd_per_hour = 0.0;  // the savings plan's commitment
   // savings_plan in a plan with venues: the on-demand venue whose usage it covers (one provider's
-  // offer, whose on-demand price its rate is below); "" without venues (the plan's offer)
+  // offer, whose on-demand price its rate is below); "" without venues (the plan's offer). With
+  // several ("venues"), the one it reaches first, and usd_per_instance_hour is that venue's rate.
   std::string venue;
+  // savings_plan in a plan with venues: each on-demand venue it covers at its rate, in the order
+  // the commitment reaches them (highest discount 1 - rate / on-demand first, ties as written);
+  // one entry for the "venue" form. Empty without venues.
+  struct VenueRate {
+    std::string venue;
+    double usd_per_instance_hour = 0.0;
+    bool operator==(const VenueRate&) const = default;
+  };
+  std::vector<VenueRate> venue_rates;
+  bool venues_written = false;  // written as "venues" (echoed so), not "venue"
   // take_or_pay
   int gpus = 0;
   double usd_per_gpu_hour = 0.0;
@@ -69,6 +80,14 @@ double committed_gpus_at(const Commitment& c, long hour, double gpus_per_instanc
 
 // The savings plan's commitment in hour h (0 outside its term, and for the other kinds).
 double savings_plan_usd_at(const Commitment& c, long hour);
+
+// A savings plan's rate at venue `venue` and that venue's place in the order the commitment
+// reaches the venues it covers; order -1 (rate 0) where it does not cover it.
+struct SavingsPlanVenueTerms {
+  double usd_per_instance_hour = 0.0;
+  int order = -1;
+};
+SavingsPlanVenueTerms savings_plan_terms_at(const Commitment& c, const std::string& venue);
 
 // What the plan's cloud offer lends a commitment: its instance size, on-demand price and
 // capacity-block rate (absent: a block must give its own usd_per_instance_hour).
