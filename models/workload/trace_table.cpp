@@ -8,16 +8,20 @@
 
 #include "core/error.hpp"
 #include "core/io/mapped_file.hpp"
+#include "core/memory/huge_page_allocator.hpp"
 #include "core/parallel_for_index.hpp"
 #include "models/workload/trace_csv.hpp"
 
 namespace tco {
 
+template <class T>
+using Column = std::vector<T, HugePageAllocator<T>>;
+
 struct TraceTableBuilder::Owned {
-  std::vector<double> submit_h, duration_h, checkpoint_h, max_wait_h, deadline_h;
-  std::vector<std::int32_t> gpus;
-  std::vector<std::uint32_t> gpu_type, job_class;
-  std::vector<std::uint8_t> flags;
+  Column<double> submit_h, duration_h, checkpoint_h, max_wait_h, deadline_h;
+  Column<std::int32_t> gpus;
+  Column<std::uint32_t> gpu_type, job_class;
+  Column<std::uint8_t> flags;
 };
 
 TraceTable::TraceTable(std::shared_ptr<const void> owner, const TraceColumns& columns,
