@@ -53,6 +53,14 @@ class VectorFeed final : public des::JobFeed {
   std::size_t i_ = 0;
 };
 
+// The replay of `jobs` by the scenario `doc`'s first plan on one path (seed 7, path 0).
+inline des::PathOutcome replay_first_plan(const Json& doc, std::vector<des::SimJob> jobs) {
+  const Scenario s = load_des_scenario(doc);
+  const des::DesPlans plans = des::prepare_des_plans(s);
+  VectorFeed feed(std::move(jobs));
+  return des::simulate_feed(s, plans.plans[0], feed, {7, 0, 0.0});
+}
+
 inline const McPlanStats& mc_plan(const MonteCarloRun& mc, const std::string& name) {
   for (const auto& p : mc.plans)
     if (p.name == name) return p;

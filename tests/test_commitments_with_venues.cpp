@@ -110,10 +110,7 @@ TEST_CASE("commitments beside venues: in the replay, the block first, then the v
                                   {"instances", 4},
                                   {"usd_per_instance_hour", 10.0}}}}}});
   doc["baseline"] = "block-venues";
-  const Scenario s = load_des_scenario(doc);
-  const des::DesPlans plans = des::prepare_des_plans(s);
-  VectorFeed feed({job_at(720.0, 32, 100.0), job_at(720.0, 8, 10.0)});
-  const des::PathOutcome o = des::simulate_feed(s, plans.plans[0], feed, {7, 0, 0.0});
+  const des::PathOutcome o = replay_first_plan(doc, {job_at(720.0, 32, 100.0), job_at(720.0, 8, 10.0)});
   CHECK(category_total(o, Category::cloud_on_demand) == doctest::Approx(100.0).epsilon(kEps));
   CHECK(o.gpu_hours.reserved_used == doctest::Approx(3200.0).epsilon(kEps));
   CHECK(o.jobs.completed_reserved == 1);

@@ -16,7 +16,7 @@
 #include "des_support.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
 #include "models/workload/workload.hpp"
-#include "test_sweep_support.hpp"
+#include "venue_paths_support.hpp"
 #include "venue_support.hpp"
 
 namespace tco::test {
@@ -114,29 +114,7 @@ TEST_CASE("savings plan beside venues: a fluid Monte Carlo path is the stepper w
                                {"commitments", Json::array({savings_plan(40.0, 2)})}}});
   doc["baseline"] = "venues";
   const Scenario s = load_scenario_json(doc, "savings-plan-venues.json", source_path("tests"));
-  constexpr std::uint64_t kSeed = 29;
-  constexpr long kPaths = 48;
-  const OnePointRun run = run_one_point(s, kSeed, kPaths, 2);
-  const std::vector<double> demand = demand_gpus_by_hour(s.workload, s.horizon_hours(), s.calendar);
-  for (long p = 0; p < 4; ++p) {
-    EvaluationOptions options;
-    options.venue_draws = VenueDrawKey{kSeed, static_cast<std::uint32_t>(p)};
-    const PlanResult drawn = evaluate_plan(s, s.plans[1], demand, options);
-    INFO("path " << p);
-    CHECK(run.total(1, p) == doctest::Approx(drawn.total_usd).epsilon(1e-11));
-    CHECK(drawn.commitments[0].used_gpu_hours > 0.0);
-  }
-  double sum = 0.0, sum2 = 0.0, sum0 = 0.0;
-  for (long p = 0; p < kPaths; ++p) {
-    sum0 += run.total(0, p);
-    sum += run.total(1, p);
-    sum2 += run.total(1, p) * run.total(1, p);
-  }
-  const double mean = sum / kPaths;
-  const double se = std::sqrt((sum2 / kPaths - mean * mean) / (kPaths - 1));
-  const double deterministic = evaluate_plan(s, s.plans[1], demand).total_usd;
-  INFO("mean " << mean << " se " << se << " deterministic " << deterministic << " plan 0: mean " << sum0 / kPaths << " deterministic " << evaluate_plan(s, s.plans[0], demand).total_usd);
-  CHECK(std::abs(mean - deterministic) <= 4.0 * se);
+  check_venue_paths(s, 1, /*seed=*/29, /*paths=*/48);
 }
 
 TEST_CASE("savings plan beside venues: in the replay, it covers the named venue's on-demand runs") {
@@ -150,10 +128,7 @@ TEST_CASE("savings plan beside venues: in the replay, it covers the named venue'
                                {"venues", Json::array({neocloud({{"quota_gpus", 8}}), hyperscaler()})},
                                {"commitments", Json::array({savings_plan(6.0, 12)})}}});
   doc["baseline"] = "sp-venues";
-  const Scenario s = load_des_scenario(doc);
-  const des::DesPlans plans = des::prepare_des_plans(s);
-  VectorFeed feed({job_at(0.0, 8, 10.0), job_at(0.0, 8, 10.0)});
-  const des::PathOutcome o = des::simulate_feed(s, plans.plans[0], feed, {7, 0, 0.0});
+  const des::PathOutcome o = replay_first_plan(doc, {job_at(0.0, 8, 10.0), job_at(0.0, 8, 10.0)});
   CHECK(category_total(o, Category::cloud_on_demand) == doctest::Approx(100.0 + 80.0).epsilon(kEps));
   REQUIRE(o.venue_totals.size() == 2);
   CHECK(o.venue_totals[0].cost_usd == doctest::Approx(100.0).epsilon(kEps));
