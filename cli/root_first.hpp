@@ -32,6 +32,7 @@ auto root_first(Check&& check) {
         return check();
       } catch (...) {
         broadcast_int(exit_code_of_current_exception());
+        mark_error_known_to_every_rank();  // the others now end with PeerFailed: no MPI_Abort
         throw;
       }
     }();
