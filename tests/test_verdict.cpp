@@ -173,6 +173,17 @@ TEST_CASE("wording: payback and IRR for no investment, never paying back, paying
   CHECK(irr_words(Json{{"irr_per_year", 5.89}, {"starts_with_investment", false}}) == "-");
 }
 
+TEST_CASE("wording: a horizon of one month is \"1 month\" in the verdict, the Markdown and the HTML") {
+  CHECK(format_months(1) == "1 month");
+  CHECK(format_months(36) == "36 months");
+  Json doc = two_offers_json();
+  doc["horizon_months"] = 1;
+  const Json report = run_scenario_json(doc).report();
+  CHECK(verdict_sentence(report).find("over 1 month.") != std::string::npos);
+  CHECK(markdown_summary(report).find("1 month from ") != std::string::npos);
+  CHECK(html_report(report).find("<p>1 month from ") != std::string::npos);
+}
+
 TEST_CASE("verdict: a run whose random inputs are all off shows no interval") {
   const ScenarioOutcome o = run_scenario_json(two_offers_json());
   MonteCarloOptions options;

@@ -149,10 +149,10 @@ std::string files_written_lines(const std::vector<std::string>& files) {
 std::string terminal_answer(const Json& report, const std::vector<std::string>& files_written, int columns) {
   const Json& sc = report.at("scenario");
   std::string out = wrapped(headline_decision(report), columns, 0) + "\n";
-  out += fmt::format("Plans over {} months, in USD, against the baseline {}\n"
+  out += fmt::format("Plans over {}, in USD, against the baseline {}\n"
                      "(saving = the baseline's NPV minus the plan's: positive means the plan is cheaper; payback\n"
                      "\"none needed\": the plan never costs more than the baseline, there is no investment):\n",
-                     sc.at("horizon_months").get<int>(), sc.at("baseline").get<std::string>());
+                     format_months(sc.at("horizon_months").get<int>()), sc.at("baseline").get<std::string>());
   out += plans_table(report, columns);
   for (const std::string& part : {breakeven_lines(report, columns), monte_carlo_lines(report, columns)})
     if (!part.empty()) out += "\n" + part;

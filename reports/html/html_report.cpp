@@ -194,7 +194,7 @@ std::string html_report(const Json& report) {
   html += fmt::format("<h1>tcosim: {}</h1>\n<p>{}</p>\n", html_escape(sc.at("name").get<std::string>()),
                       html_escape(sc.value("description", "")));
   html += "<p class=headline>" + html_escape(headline_decision(report)) + "</p>\n";
-  html += fmt::format("<p>{} months from {}, discount rate {:.2f}% a year, baseline {}.</p>\n", sc.at("horizon_months").get<int>(),
+  html += fmt::format("<p>{} from {}, discount rate {:.2f}% a year, baseline {}.</p>\n", format_months(sc.at("horizon_months").get<int>()),
                       html_escape(sc.at("start").get<std::string>()), 100 * sc.at("discount_rate_per_year").get<double>(),
                       html_escape(sc.at("baseline").get<std::string>()));
   // An uncertain scenario's answer is its uncertainty: on the first screen, with the tornado.

@@ -110,6 +110,8 @@ std::string format_usd(double x) {
   return (x < 0 && std::round(std::fabs(x)) != 0 ? "-$" : "$") + group_thousands(x);
 }
 
+std::string format_months(int months) { return fmt::format("{} month{}", months, months == 1 ? "" : "s"); }
+
 std::string format_usd(const Json& value) {
   return value.is_number() ? format_usd(value.get<double>()) : std::string("n/a");
 }
@@ -134,8 +136,8 @@ std::string implied_forwards_markdown(const Json& report) {
 std::string markdown_summary(const Json& report) {
   const Json& sc = report.at("scenario");
   std::string md = fmt::format("## tcosim: {}\n\n", sc.at("name").get<std::string>());
-  md += fmt::format("{} months from {}, discount rate {:.1f}%/yr, baseline **{}**.\n\n",
-                    sc.at("horizon_months").get<int>(), sc.at("start").get<std::string>(),
+  md += fmt::format("{} from {}, discount rate {:.1f}%/yr, baseline **{}**.\n\n",
+                    format_months(sc.at("horizon_months").get<int>()), sc.at("start").get<std::string>(),
                     100.0 * sc.at("discount_rate_per_year").get<double>(), sc.at("baseline").get<std::string>());
   md += "**Verdict.** " + verdict_sentence(report) + "\n\n";
   if (const std::string uncertainty = uncertainty_sentence(report); !uncertainty.empty())

@@ -18,4 +18,7 @@ inline constexpr double kMaxGroupedUsd = 1e15;
 std::string format_usd(double usd);
 std::string format_usd(const Json& value);
 
+// "1 month" / "36 months".
+std::string format_months(int months);
+
 }  // namespace tco

@@ -156,6 +156,9 @@ std::string line_chart(const std::vector<Series>& series, const std::vector<Mark
     for (std::size_t k = 0; k < series[i].y.size(); ++k)
       points += fmt::format("{:.1f},{:.1f} ", x.map(static_cast<double>(k)), y.map(series[i].y[k]));
     out += series_line(points, i);
+    if (series[i].y.size() == 1)  // a one-month horizon: a line of one point draws nothing
+      out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\"/>", x.map(0.0),
+                         y.map(series[i].y[0]), series_color(i));
     end_y.push_back(series[i].y.empty() ? bottom : y.map(series[i].y.back()));
   }
   // End labels: baselines 4 px under the line's end, moved apart where they collide.

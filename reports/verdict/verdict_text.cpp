@@ -149,11 +149,11 @@ std::string verdict_sentence(const Json& report) {
   const int months = sc.at("horizon_months").get<int>();
   std::string out;
   if (!v.at("npv_saving_usd").is_number()) {
-    out = fmt::format("Keep the baseline, {}: no plan that serves the work costs less over {} months (NPV {}).", plan,
-                      months, format_usd(v.at("npv_usd")));
+    out = fmt::format("Keep the baseline, {}: no plan that serves the work costs less over {} (NPV {}).", plan,
+                      format_months(months), format_usd(v.at("npv_usd")));
   } else {
-    out = fmt::format("Choose {}: it saves {} in NPV against {} over {} months{}.", plan, format_usd(v.at("npv_saving_usd")),
-                      baseline, months, interval_words(report, plan));
+    out = fmt::format("Choose {}: it saves {} in NPV against {} over {}{}.", plan, format_usd(v.at("npv_saving_usd")),
+                      baseline, format_months(months), interval_words(report, plan));
   }
   const double unserved = v.at("unserved_gpu_hours").get<double>();
   if (unserved > 0.0)
