@@ -125,48 +125,60 @@ TraceTable TraceTableBuilder::finish(std::optional<TraceStart> start) {
 namespace {
 
 constexpr std::size_t kMinBytesPerPart = 4u << 20;
+constexpr std::size_t kSampleBytes = 64u << 10;
 
-// One part of the file's body: whole lines from `begin` to `end`, the first of them line
-// `first_line`. Parsed with the submit order checked inside the part only; the order across parts
-// is checked when they are joined.
+// One part of the file's body: whole lines from `begin` to `end`. Parsed with its lines numbered
+// from 1 and the submit order checked inside the part only; the numbers become the file's, and
+// the order across parts is checked, when the parts are joined (so no pass counts the lines first).
 struct TracePart {
   const char* begin = nullptr;
   const char* end = nullptr;
-  long first_line = 0;
+  long lines = 0;  // line breaks in the part, counted while parsing
   TraceTableBuilder rows;
-  std::string_view first_row;  // its first non-blank line, and that line's number
+  std::string_view first_row;  // its first non-blank line, and that line's number in the part
   long first_row_line = 0;
   double last_submit_h = 0.0;
+  // The first bad line, with the submit time before it, to be parsed again under its number in
+  // the file; `error` is what parsing it threw.
   std::exception_ptr error;
+  std::string_view error_row;
+  long error_row_line = 0;
+  double submit_h_before_error = 0.0;
 
-  // Hands each non-blank line (without '\n' and one '\r') and its number to `row`.
+  // Hands each non-blank line (without '\n' and one '\r') and its number in the part to `row`.
   template <class Row>
-  void for_each_line(Row row) const {
-    long line = first_line;
-    for (const char* at = begin; at < end; ++line) {
+  void for_each_line(Row row) {
+    for (const char* at = begin; at < end;) {
       const char* stop = static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(end - at)));
       if (stop == nullptr) stop = end;
       std::string_view text(at, static_cast<std::size_t>(stop - at));
       if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
       at = stop == end ? end : stop + 1;
-      if (!text.empty()) row(text, line);
+      ++lines;
+      if (!text.empty()) row(text, lines);
     }
   }
 
   void parse(const TraceRowParser& parser) {
     Job job;
-    try {
-      for_each_line([&](std::string_view text, long line) {
-        if (first_row.data() == nullptr) {
-          first_row = text;
-          first_row_line = line;
-        }
+    for_each_line([&](std::string_view text, long line) {
+      if (first_row.data() == nullptr) {
+        first_row = text;
+        first_row_line = line;
+      }
+      const double before = last_submit_h;
+      try {
         parser.parse(text, line, job, last_submit_h);
-        rows.add(job);
-      });
-    } catch (...) {
-      error = std::current_exception();
-    }
+      } catch (...) {
+        error = std::current_exception();
+        error_row = text;
+        error_row_line = line;
+        submit_h_before_error = before;
+        end = text.data();  // stops the walk: nothing after the first bad line counts
+        return;
+      }
+      rows.add(job);
+    });
   }
 };
 
@@ -174,6 +186,14 @@ struct TracePart {
 const char* after_line_break(const char* at, const char* end) {
   const void* stop = std::memchr(at, '\n', static_cast<std::size_t>(end - at));
   return stop == nullptr ? end : static_cast<const char*>(stop) + 1;
+}
+
+// Rows to reserve for `bytes` of body whose first `sample` bytes hold `sample_lines` lines: the
+// sample's mean line length, plus 5%. Too few only costs the columns one copy as they grow.
+std::size_t estimated_rows(std::size_t bytes, std::size_t sample, long sample_lines) {
+  if (sample == 0) return 0;
+  const double bytes_per_line = static_cast<double>(sample) / static_cast<double>(std::max(1L, sample_lines));
+  return static_cast<std::size_t>(static_cast<double>(bytes) / bytes_per_line * 1.05) + 16;
 }
 
 }  // namespace
@@ -200,36 +220,35 @@ TraceTable read_trace_table(const std::string& csv_path, int threads) {
     cut = k + 1 == parts ? end : after_line_break(body + bytes * static_cast<std::size_t>(k + 1) / parts, end);
     part[k].end = std::max(cut, part[k].begin);
   }
-  // Line numbers: the line breaks before each part, counted in parallel.
-  std::vector<long> breaks(part.size());
+  // The first part is reserved for the whole table: the join moves it in and appends the others
+  // after it, so its rows are never copied.
+  const std::size_t sample = std::min(bytes, kSampleBytes);
+  const long sample_lines = static_cast<long>(std::count(body, body + sample, '\n'));
   parallel_for_index(parts, threads, [&](long k) {
-    breaks[k] = static_cast<long>(std::count(part[k].begin, part[k].end, '\n'));
-  });
-  long line = header_lines + 1;
-  for (long k = 0; k < parts; ++k) {
-    part[k].first_line = line;
-    line += breaks[k];
-  }
-  // A row per line at most. The first part is reserved for the whole table: the join moves it
-  // in and appends the others after it, so its rows are never copied.
-  const auto table_rows = static_cast<std::size_t>(line - header_lines);
-  parallel_for_index(parts, threads, [&](long k) {
-    part[k].rows.reserve(k == 0 ? table_rows : static_cast<std::size_t>(breaks[k]) + 1);
+    const auto part_bytes = static_cast<std::size_t>(part[k].end - part[k].begin);
+    part[k].rows.reserve(estimated_rows(k == 0 ? bytes : part_bytes, sample, sample_lines));
     part[k].parse(parser);
   });
 
   // Joined in order, the first bad line first: a part's first row is checked against the rows
-  // before it exactly as the streaming reader would (the order across the cut, or its own error).
+  // before it exactly as the streaming reader would (the order across the cut, or its own error),
+  // and a part's bad line is parsed again under its number in the file.
   TraceTableBuilder table;
   double last_submit_h = 0.0;
   bool any_row = false;
+  long lines_before = header_lines;
   for (TracePart& p : part) {
+    Job job;
     if (p.first_row.data() != nullptr && any_row) {
-      Job job;
       double previous = last_submit_h;
-      parser.parse(p.first_row, p.first_row_line, job, previous);
+      parser.parse(p.first_row, lines_before + p.first_row_line, job, previous);
     }
-    if (p.error) std::rethrow_exception(p.error);
+    if (p.error) {
+      double previous = p.submit_h_before_error;
+      parser.parse(p.error_row, lines_before + p.error_row_line, job, previous);
+      std::rethrow_exception(p.error);  // not an error of the line's text (out of memory)
+    }
+    lines_before += p.lines;
     if (p.rows.rows() == 0) continue;
     if (any_row) {
       table.append(p.rows);
