@@ -13,6 +13,7 @@
 
 #include <array>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,22 @@ std::string_view trace_column_name(TraceColumn c);
 // The header the writer puts out: every column, in the order above.
 std::string canonical_trace_header();
 
+// One data line's job, its strings as views into the line (valid while the line is); the other
+// fields as in Job, with its defaults.
+struct TraceRow {
+  double submit_h = 0.0;
+  int gpus = 1;
+  double duration_h = 0.0;
+  std::string_view gpu_type;
+  bool preemptible = false;
+  double checkpoint_h = 0.0;
+  double max_wait_h = -1.0;
+  double deadline_h = std::numeric_limits<double>::infinity();
+  bool deferrable = false;
+  std::string_view job_class;
+};
+TraceRow trace_row(const Job& job);  // views into `job`'s strings
+
 // One data line of a trace whose header gave `column_of_field` (a TraceColumn per field): the
 // fields are scanned in place, no field list is built. Errors are TraceReader's, at `line_number`.
 // Jobs must come in submit_h order: `last_submit_h` is the previous line's (0 before the first).
@@ -45,6 +62,7 @@ class TraceRowParser {
       : path_(std::move(path)), column_of_field_(std::move(column_of_field)) {}
 
   // `line` without its '\n' and '\r', not blank.
+  void parse(std::string_view line, long line_number, TraceRow& row, double& last_submit_h) const;
   void parse(std::string_view line, long line_number, Job& job, double& last_submit_h) const;
   const std::string& path() const { return path_; }
 

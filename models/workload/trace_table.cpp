@@ -46,28 +46,29 @@ Job TraceTable::job(std::size_t i) const {
 
 TraceTableBuilder::TraceTableBuilder() : owned_(std::make_shared<Owned>()) { string_id("", last_class_); }
 
-std::uint32_t TraceTableBuilder::string_id(const std::string& text, std::uint32_t& last) {
+std::uint32_t TraceTableBuilder::string_id(std::string_view text, std::uint32_t& last) {
   if (last < strings_.size() && strings_[last] == text) return last;
-  const auto it = ids_.find(text);
+  std::string key(text);
+  const auto it = ids_.find(key);
   if (it != ids_.end()) return last = it->second;
   last = static_cast<std::uint32_t>(strings_.size());
-  strings_.push_back(text);
-  ids_.emplace(text, last);
+  strings_.push_back(key);
+  ids_.emplace(std::move(key), last);
   return last;
 }
 
-void TraceTableBuilder::add(const Job& job) {
+void TraceTableBuilder::add(const TraceRow& row) {
   Owned& o = *owned_;
-  o.submit_h.push_back(job.submit_h);
-  o.duration_h.push_back(job.duration_h);
-  o.checkpoint_h.push_back(job.checkpoint_h);
-  o.max_wait_h.push_back(job.max_wait_h);
-  o.deadline_h.push_back(job.deadline_h);
-  o.gpus.push_back(job.gpus);
-  o.gpu_type.push_back(string_id(job.gpu_type, last_gpu_type_));
-  o.job_class.push_back(string_id(job.job_class, last_class_));
-  o.flags.push_back(static_cast<std::uint8_t>((job.preemptible ? kTraceFlagPreemptible : 0) |
-                                              (job.deferrable ? kTraceFlagDeferrable : 0)));
+  o.submit_h.push_back(row.submit_h);
+  o.duration_h.push_back(row.duration_h);
+  o.checkpoint_h.push_back(row.checkpoint_h);
+  o.max_wait_h.push_back(row.max_wait_h);
+  o.deadline_h.push_back(row.deadline_h);
+  o.gpus.push_back(row.gpus);
+  o.gpu_type.push_back(string_id(row.gpu_type, last_gpu_type_));
+  o.job_class.push_back(string_id(row.job_class, last_class_));
+  o.flags.push_back(static_cast<std::uint8_t>((row.preemptible ? kTraceFlagPreemptible : 0) |
+                                              (row.deferrable ? kTraceFlagDeferrable : 0)));
 }
 
 std::size_t TraceTableBuilder::rows() const { return owned_->submit_h.size(); }
@@ -160,7 +161,7 @@ struct TracePart {
   }
 
   void parse(const TraceRowParser& parser) {
-    Job job;
+    TraceRow row;
     for_each_line([&](std::string_view text, long line) {
       if (first_row.data() == nullptr) {
         first_row = text;
@@ -168,7 +169,7 @@ struct TracePart {
       }
       const double before = last_submit_h;
       try {
-        parser.parse(text, line, job, last_submit_h);
+        parser.parse(text, line, row, last_submit_h);
       } catch (...) {
         error = std::current_exception();
         error_row = text;
@@ -177,7 +178,7 @@ struct TracePart {
         end = text.data();  // stops the walk: nothing after the first bad line counts
         return;
       }
-      rows.add(job);
+      rows.add(row);
     });
   }
 };
@@ -238,14 +239,14 @@ TraceTable read_trace_table(const std::string& csv_path, int threads) {
   bool any_row = false;
   long lines_before = header_lines;
   for (TracePart& p : part) {
-    Job job;
+    TraceRow row;
     if (p.first_row.data() != nullptr && any_row) {
       double previous = last_submit_h;
-      parser.parse(p.first_row, lines_before + p.first_row_line, job, previous);
+      parser.parse(p.first_row, lines_before + p.first_row_line, row, previous);
     }
     if (p.error) {
       double previous = p.submit_h_before_error;
-      parser.parse(p.error_row, lines_before + p.error_row_line, job, previous);
+      parser.parse(p.error_row, lines_before + p.error_row_line, row, previous);
       std::rethrow_exception(p.error);  // not an error of the line's text (out of memory)
     }
     lines_before += p.lines;

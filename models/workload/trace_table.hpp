@@ -12,10 +12,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "models/workload/job.hpp"
+#include "models/workload/trace_csv.hpp"
 #include "models/workload/trace_start.hpp"
 
 namespace tco {
@@ -61,7 +63,8 @@ class TraceTable {
 class TraceTableBuilder {
  public:
   TraceTableBuilder();
-  void add(const Job& job);
+  void add(const TraceRow& row);
+  void add(const Job& job) { add(trace_row(job)); }
   void reserve(std::size_t rows);
   // Adds every row of `part` after this builder's, its strings mapped onto this builder's ids.
   void append(const TraceTableBuilder& part);
@@ -70,7 +73,7 @@ class TraceTableBuilder {
 
  private:
   // The id of `text`; `last` is the id this column had on the previous job (most jobs repeat it).
-  std::uint32_t string_id(const std::string& text, std::uint32_t& last);
+  std::uint32_t string_id(std::string_view text, std::uint32_t& last);
 
   struct Owned;
   std::shared_ptr<Owned> owned_;
