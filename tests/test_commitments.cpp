@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "engine/ledger/ledger.hpp"
+#include "engine/ledger/venue_step.hpp"
 #include "engine/montecarlo/fluid_monte_carlo.hpp"
 #include "engine/sweep/sweep_prepare.hpp"
 #include "models/commitment/savings_plan.hpp"
@@ -110,28 +111,33 @@ TEST_CASE("commitments: a savings plan covers two instance types in the document
   // C = $50/h. A: 5 instance-hours at $10 on-demand, $6 plan rate (40% off); B: 3 at $20, $15 (25%).
   // A first: 5 x 6 = $30 covers all of A, $20 left; B: 20 / 15 = 1.3333 instance-hours covered.
   // Bill: 50 + (3 - 1.3333) x 20 = $83.333 against 5 x 10 + 3 x 20 = $110 on-demand.
+  // The order (A: 0, B: 1) is the scenario reader's; where the venues sit in the plan does not matter.
   for (const bool b_first : {false, true}) {
     CAPTURE(b_first);
-    SavingsPlanUsage a{5.0, 6.0, 10.0, 0.0};
-    SavingsPlanUsage b{3.0, 15.0, 20.0, 0.0};
-    SavingsPlanUsage usage[2] = {b_first ? b : a, b_first ? a : b};
-    const double left = savings_plan_cover(50.0, usage, 2);
-    const SavingsPlanUsage& ua = b_first ? usage[1] : usage[0];
-    const SavingsPlanUsage& ub = b_first ? usage[0] : usage[1];
-    CHECK(left == 0.0);
-    CHECK(ua.covered_instance_hours == doctest::Approx(5.0).epsilon(kEps));
-    CHECK(ub.covered_instance_hours == doctest::Approx(20.0 / 15.0).epsilon(kEps));
-    const double bill = 50.0 + (a.instance_hours - ua.covered_instance_hours) * a.on_demand_usd_per_instance_hour +
-                        (b.instance_hours - ub.covered_instance_hours) * b.on_demand_usd_per_instance_hour;
+    VenueParams a, b;
+    a.savings_plan_usd_per_instance_hour = 6.0;
+    a.savings_plan_order = 0;
+    b.savings_plan_usd_per_instance_hour = 15.0;
+    b.savings_plan_order = 1;
+    const VenueParams venues[2] = {b_first ? b : a, b_first ? a : b};
+    const double billed[2] = {b_first ? 3.0 : 5.0, b_first ? 5.0 : 3.0};
+    double covered[2] = {-1.0, -1.0};
+    venues_savings_plan_cover(venues, 2, billed, 50.0, covered);
+    const double covered_a = covered[b_first ? 1 : 0], covered_b = covered[b_first ? 0 : 1];
+    CHECK(covered_a == doctest::Approx(5.0).epsilon(kEps));
+    CHECK(covered_b == doctest::Approx(20.0 / 15.0).epsilon(kEps));
+    const double bill = 50.0 + (5.0 - covered_a) * 10.0 + (3.0 - covered_b) * 20.0;
     CHECK(bill == doctest::Approx(50.0 + (3.0 - 20.0 / 15.0) * 20.0).epsilon(kEps));
     CHECK(bill == doctest::Approx(83.3333333333).epsilon(kEps));
   }
-  // A commitment larger than the usage: all covered, $50 - 30 - 45 = ... only $75 of usage at plan
-  // rates exists, so with C = $100 the unused $25 is still paid.
-  SavingsPlanUsage both[2] = {{5.0, 6.0, 10.0, 0.0}, {3.0, 15.0, 20.0, 0.0}};
-  CHECK(savings_plan_cover(100.0, both, 2) == doctest::Approx(25.0).epsilon(kEps));
-  CHECK(both[0].covered_instance_hours == 5.0);
-  CHECK(both[1].covered_instance_hours == 3.0);
+  // A commitment larger than the usage: all covered, and of C = $100 only 5 x 6 + 3 x 15 = $75 is
+  // used: the unused $25 is still paid.
+  double left_usd = 100.0;
+  CHECK(savings_plan_cover_step(left_usd, 6.0, 5.0) == 5.0);
+  CHECK(savings_plan_cover_step(left_usd, 15.0, 3.0) == 3.0);
+  CHECK(left_usd == 25.0);
+  CHECK(savings_plan_cover_step(left_usd, 15.0, 0.0) == 0.0);  // nothing billed: nothing covered
+  CHECK(left_usd == 25.0);
 }
 
 TEST_CASE("commitments: a savings plan on the plan's offer, sized under and over the usage") {

@@ -17,6 +17,7 @@
 #include "engine/des/des_plan.hpp"
 #include "engine/des/month_index.hpp"
 #include "engine/des/simulator.hpp"
+#include "models/commitment/savings_plan.hpp"
 
 namespace tco::des {
 
@@ -53,7 +54,6 @@ class SavingsPlanMeter {
   const DesPlan::SavingsPlan* terms() const { return terms_; }
   double instance_hours_at(std::size_t h) const { return instance_hours_[h]; }
   double usd_at(std::size_t h) const { return usd_[h]; }
-  std::size_t hours() const { return instance_hours_.size(); }
 
  private:
   const DesPlan::SavingsPlan* terms_ = nullptr;
@@ -70,9 +70,9 @@ struct SavingsPlanShare {
 
 // At the horizon: each hour's commitment C_h covers the shares' instance-hours in the order the
 // savings plan reaches them (DesPlan::SavingsPlan::order, highest discount first), each at its
-// rate r: covered = min(instance-hours_h, left / r), left -= covered x r; each share's covered bill
-// comes off its cost rows' on-demand category. Returns the covered GPU-hours. Meters without
-// terms are skipped.
+// rate r: covered = min(instance-hours_h, left / r), left -= covered x r (savings_plan_cover_step);
+// each share's covered bill comes off its cost rows' on-demand category. Returns the covered
+// GPU-hours. Meters without terms are skipped.
 inline double settle_savings_plan(std::vector<SavingsPlanShare> shares, const MonthIndex& month_index) {
   std::erase_if(shares, [](const SavingsPlanShare& s) { return !s.meter->active(); });
   if (shares.empty()) return 0.0;
@@ -88,11 +88,9 @@ inline double settle_savings_plan(std::vector<SavingsPlanShare> shares, const Mo
       const SavingsPlanMeter& meter = *shares[k].meter;
       const double used = meter.instance_hours_at(h);
       if (!(used > 0.0) || !(left_usd > 0.0)) continue;
-      const double rate = meter.terms()->usd_per_instance_hour;
-      const double covered = std::min(used, left_usd / rate);
+      const double covered = savings_plan_cover_step(left_usd, meter.terms()->usd_per_instance_hour, used);
       (*shares[k].cost_by_month)[month_index.at(static_cast<double>(h))][on_demand] -= meter.usd_at(h) * (covered / used);
       covered_instance_hours[k] += covered;
-      left_usd -= covered * rate;
     }
   }
   double covered_gpu_hours = 0.0;

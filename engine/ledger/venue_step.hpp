@@ -66,8 +66,7 @@ TCO_HD void venues_savings_plan_cover(const VenueParams* venues, int n, const do
       const VenueParams& v = venues[i];
       if (v.savings_plan_order != order || v.savings_plan_usd_per_instance_hour <= 0.0) continue;
       covered_instance_hours[i] =
-          savings_plan_covered_instances(left_usd, v.savings_plan_usd_per_instance_hour, billed_instance_hours[i]);
-      left_usd -= covered_instance_hours[i] * v.savings_plan_usd_per_instance_hour;
+          savings_plan_cover_step(left_usd, v.savings_plan_usd_per_instance_hour, billed_instance_hours[i]);
     }
 }
 
