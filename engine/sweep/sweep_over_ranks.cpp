@@ -69,12 +69,41 @@ std::vector<SweepPointValues> sweep_point_values_from_bytes(const std::string& b
   return values;
 }
 
-std::vector<SweepPointValues> evaluate_grid_points_over_ranks(const SweepInputs& in, PointRange range,
-                                                              SweepBackend backend, int threads, bool split,
-                                                              ProgressCounter* progress, std::int64_t items_total,
-                                                              std::int64_t items_done) {
-  if (!split || process_count() == 1)
-    return evaluate_grid_points(in, range, backend, threads, progress, items_total, items_done);
+namespace {
+
+// The CPU's split: every rank prepares the range's points (cheap beside the paths) and evaluates
+// them on its block of paths; the root joins each point's paths in rank order, which is path
+// order. Each rank draws only its own paths' random inputs, which the points share.
+std::vector<SweepPointValues> evaluate_paths_over_ranks(const SweepInputs& in, PointRange range, int threads,
+                                                        ProgressCounter* progress) {
+  const std::vector<std::string> pieces = gather_item_blocks(in.paths, true, [&](IndexBlock mine) {
+    const PreparedGridPoints prepared = prepare_grid_points(in, range, threads);
+    return sweep_point_values_bytes(evaluate_prepared_paths_cpu(in, prepared, mine.begin, mine.size(), threads, progress));
+  });
+  std::vector<SweepPointValues> all;
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    std::vector<SweepPointValues> part = sweep_point_values_from_bytes(pieces[k]);
+    if (k == 0) {
+      all = std::move(part);
+      continue;
+    }
+    if (part.size() != all.size()) throw std::runtime_error("gathered sweep values: a rank returned another point count");
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      const auto append = [](std::vector<std::vector<double>>& into, const std::vector<std::vector<double>>& from) {
+        if (from.size() != into.size()) throw std::runtime_error("gathered sweep values: another plan count");
+        for (std::size_t j = 0; j < into.size(); ++j) into[j].insert(into[j].end(), from[j].begin(), from[j].end());
+      };
+      append(all[i].npv_usd, part[i].npv_usd);
+      append(all[i].total_usd, part[i].total_usd);
+    }
+  }
+  return all;
+}
+
+// The CUDA split: a rank's device evaluates its block of points on every path (the device reduces
+// each point's moments over all its paths, so a point's paths stay on one rank).
+std::vector<SweepPointValues> evaluate_points_over_ranks(const SweepInputs& in, PointRange range,
+                                                         SweepBackend backend, int threads, ProgressCounter* progress) {
   const std::vector<std::string> pieces = gather_item_blocks(range.end - range.first, true, [&](IndexBlock mine) {
     std::vector<SweepPointValues> values;
     if (mine.size() > 0)
@@ -85,6 +114,18 @@ std::vector<SweepPointValues> evaluate_grid_points_over_ranks(const SweepInputs&
   for (const std::string& piece : pieces)
     for (SweepPointValues& v : sweep_point_values_from_bytes(piece)) all.push_back(std::move(v));
   return all;
+}
+
+}  // namespace
+
+std::vector<SweepPointValues> evaluate_grid_points_over_ranks(const SweepInputs& in, PointRange range,
+                                                              SweepBackend backend, int threads, bool split,
+                                                              ProgressCounter* progress, std::int64_t items_total,
+                                                              std::int64_t items_done) {
+  if (!split || process_count() == 1)
+    return evaluate_grid_points(in, range, backend, threads, progress, items_total, items_done);
+  if (backend == SweepBackend::cuda) return evaluate_points_over_ranks(in, range, backend, threads, progress);
+  return evaluate_paths_over_ranks(in, range, threads, progress);
 }
 
 }  // namespace tco

@@ -1,11 +1,14 @@
-// A range of grid points evaluated by the ranks of an mpirun job (docs/cluster.md): the points
-// split in contiguous blocks (core/parallel/process_group.hpp: index_block), each rank evaluates
-// its block on every path, and the per-path values (NPV and nominal total of every plan and
-// path, each point's deterministic NPVs, the device's moments with CUDA) are gathered to the
-// root in rank order, which is point order. A point's values do not depend on the points that
-// share its chunk (engine/sweep/sweep_backend.hpp), so the root holds exactly what
-// evaluate_grid_points gives one process, and computes every statistic from them as one
-// process does. Example: 10 points over 4 ranks: points [0,3) [3,6) [6,8) [8,10).
+// A range of grid points evaluated by the ranks of an mpirun job (docs/cluster.md). On the CPU
+// the paths split in contiguous blocks (core/parallel/process_group.hpp: index_block): every rank
+// evaluates every point of the range on its block of paths, so each path's random inputs, which
+// the points share, are drawn on one rank only. With CUDA the points split instead (a rank's
+// device reduces each of its points over every path). Either way the per-path values (NPV and
+// nominal total of every plan and path, each point's deterministic NPVs, the device's moments
+// with CUDA) are gathered to the root in rank order and joined in point and path order. A
+// point's values on a path depend neither on the points that share its chunk nor on the other
+// paths (engine/sweep/sweep_backend.hpp), so the root holds exactly what evaluate_grid_points
+// gives one process, and computes every statistic from them as one process does.
+// Example: 1,000 paths over 4 ranks: paths [0,250) [250,500) [500,750) [750,1000).
 #pragma once
 
 #include <cstdint>

@@ -198,50 +198,63 @@ std::vector<SweepPointValues> evaluate_grid_points(const SweepInputs& in, PointR
                                   items_total, items_done);
 }
 
-std::vector<SweepPointValues> evaluate_prepared_points(const SweepInputs& in, const PreparedGridPoints& prepared,
-                                                       SweepBackend backend, int threads, ProgressCounter* progress,
-                                                       std::int64_t items_total, std::int64_t items_done) {
-  const PointRange range = prepared.range;
+namespace {
+
+// Each prepared point's values from the backend's: `values` holds values.paths paths.
+std::vector<SweepPointValues> point_values(const SweepInputs& in, const PreparedGridPoints& prepared,
+                                           const SweepPathValues& values, const SweepDeviceMoments* moments) {
   const std::vector<SweepPoint>& points = prepared.points;
   const SweepChunk& chunk = prepared.chunk;
-  const long count = range.end - range.first;
-  progress_begin(progress, items_total > 0 ? items_total : static_cast<std::int64_t>(count) * in.paths,
-                 "points x paths", items_done);
-  SweepDeviceMoments moments;
-  const bool on_device = backend == SweepBackend::cuda;
-  const SweepPathValues values =
-      on_device ? run_sweep_cuda(chunk, in.paths, &moments, progress) : run_sweep_cpu(chunk, in.paths, threads, progress);
-
   std::vector<SweepPointValues> out;
   out.reserve(points.size());
   for (std::size_t i = 0; i < points.size(); ++i) {
     const SweepPointHeader& pt = chunk.points[i];
     SweepPointValues v;
-    v.index = range.first + static_cast<long>(i);
+    v.index = prepared.range.first + static_cast<long>(i);
     v.grid_values = in.grid.point_values(v.index);
     v.deterministic_npv_usd = points[i].deterministic_npv_usd;
-    v.npv_usd.assign(pt.plan_count, std::vector<double>(in.paths));
-    v.total_usd.assign(pt.plan_count, std::vector<double>(in.paths));
+    v.npv_usd.assign(pt.plan_count, std::vector<double>(values.paths));
+    v.total_usd.assign(pt.plan_count, std::vector<double>(values.paths));
     for (int j = 0; j < pt.plan_count; ++j) {
-      for (long k = 0; k < in.paths; ++k) {
+      for (long k = 0; k < values.paths; ++k) {
         v.npv_usd[j][k] = values.npv_usd[values.index(pt, k, j)];
         v.total_usd[j][k] = values.total_usd[values.index(pt, k, j)];
       }
     }
-    if (on_device) {
+    if (moments != nullptr) {
       SweepDeviceMoments d;
       const auto slice = [&](const std::vector<double>& all) {
         return std::vector<double>(all.begin() + pt.first_plan, all.begin() + pt.first_plan + pt.plan_count);
       };
-      d.npv_mean_usd = slice(moments.npv_mean_usd);
-      d.npv_stderr_usd = slice(moments.npv_stderr_usd);
-      d.saving_mean_usd = slice(moments.saving_mean_usd);
-      d.saving_stderr_usd = slice(moments.saving_stderr_usd);
+      d.npv_mean_usd = slice(moments->npv_mean_usd);
+      d.npv_stderr_usd = slice(moments->npv_stderr_usd);
+      d.saving_mean_usd = slice(moments->saving_mean_usd);
+      d.saving_stderr_usd = slice(moments->saving_stderr_usd);
       v.device = std::move(d);
     }
     out.push_back(std::move(v));
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<SweepPointValues> evaluate_prepared_points(const SweepInputs& in, const PreparedGridPoints& prepared,
+                                                       SweepBackend backend, int threads, ProgressCounter* progress,
+                                                       std::int64_t items_total, std::int64_t items_done) {
+  const long count = prepared.range.end - prepared.range.first;
+  progress_begin(progress, items_total > 0 ? items_total : static_cast<std::int64_t>(count) * in.paths,
+                 "points x paths", items_done);
+  if (backend != SweepBackend::cuda)
+    return point_values(in, prepared, run_sweep_cpu(prepared.chunk, in.paths, threads, progress), nullptr);
+  SweepDeviceMoments moments;
+  return point_values(in, prepared, run_sweep_cuda(prepared.chunk, in.paths, &moments, progress), &moments);
+}
+
+std::vector<SweepPointValues> evaluate_prepared_paths_cpu(const SweepInputs& in, const PreparedGridPoints& prepared,
+                                                          long first_path, long paths, int threads,
+                                                          ProgressCounter* progress) {
+  return point_values(in, prepared, run_sweep_cpu(prepared.chunk, paths, threads, progress, first_path), nullptr);
 }
 
 Json sweep_point_json(const SweepInputs& in, const SweepPointValues& v) {

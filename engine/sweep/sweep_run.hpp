@@ -106,6 +106,11 @@ std::vector<SweepPointValues> evaluate_prepared_points(const SweepInputs& inputs
                                                        SweepBackend backend, int threads,
                                                        ProgressCounter* progress = nullptr,
                                                        std::int64_t items_total = 0, std::int64_t items_done = 0);
+// The prepared points on paths first_path .. first_path + paths - 1 only, on the CPU (a rank's
+// block of paths under mpirun): each point's npv_usd and total_usd hold those paths.
+std::vector<SweepPointValues> evaluate_prepared_paths_cpu(const SweepInputs& inputs, const PreparedGridPoints& prepared,
+                                                          long first_path, long paths, int threads,
+                                                          ProgressCounter* progress = nullptr);
 
 // The resolved backend for a request: automatic -> cuda when built and a device is visible,
 // else cpu. Throws InputError for cuda without the backend or without a device.
