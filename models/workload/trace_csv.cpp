@@ -98,34 +98,36 @@ void TraceReader::read_header() {
   rows_ = TraceRowParser(csv_.path(), std::move(column_of_field));
 }
 
+namespace {
+
+// The fields a Job and a TraceRow share, from one to the other (strings viewed one way, copied
+// into the job's buffers the other).
+template <class From, class To>
+void copy_job_fields(const From& from, To& to) {
+  to.submit_h = from.submit_h;
+  to.gpus = from.gpus;
+  to.duration_h = from.duration_h;
+  to.gpu_type = from.gpu_type;
+  to.preemptible = from.preemptible;
+  to.checkpoint_h = from.checkpoint_h;
+  to.max_wait_h = from.max_wait_h;
+  to.deadline_h = from.deadline_h;
+  to.deferrable = from.deferrable;
+  to.job_class = from.job_class;
+}
+
+}  // namespace
+
 TraceRow trace_row(const Job& job) {
   TraceRow row;
-  row.submit_h = job.submit_h;
-  row.gpus = job.gpus;
-  row.duration_h = job.duration_h;
-  row.gpu_type = job.gpu_type;
-  row.preemptible = job.preemptible;
-  row.checkpoint_h = job.checkpoint_h;
-  row.max_wait_h = job.max_wait_h;
-  row.deadline_h = job.deadline_h;
-  row.deferrable = job.deferrable;
-  row.job_class = job.job_class;
+  copy_job_fields(job, row);
   return row;
 }
 
 void TraceRowParser::parse(std::string_view line, long line_number, Job& job, double& last_submit_h) const {
   TraceRow row;
   parse(line, line_number, row, last_submit_h);
-  job.submit_h = row.submit_h;
-  job.gpus = row.gpus;
-  job.duration_h = row.duration_h;
-  job.gpu_type = row.gpu_type;  // keeps the string's buffer
-  job.preemptible = row.preemptible;
-  job.checkpoint_h = row.checkpoint_h;
-  job.max_wait_h = row.max_wait_h;
-  job.deadline_h = row.deadline_h;
-  job.deferrable = row.deferrable;
-  job.job_class = row.job_class;
+  copy_job_fields(row, job);
 }
 
 void TraceRowParser::parse(std::string_view line, long line_number, TraceRow& row, double& last_submit_h) const {
