@@ -190,11 +190,15 @@ const char* after_line_break(const char* at, const char* end) {
 }
 
 // Rows to reserve for `bytes` of body whose first `sample` bytes hold `sample_lines` lines: the
-// sample's mean line length, plus 5%. Too few only costs the columns one copy as they grow.
+// sample's mean line length, plus 5%, and never more than a row per 16 bytes (a sample of blank
+// lines must not reserve tens of bytes of columns per byte of file). Too few only costs the
+// columns one copy as they grow.
 std::size_t estimated_rows(std::size_t bytes, std::size_t sample, long sample_lines) {
+  constexpr std::size_t kFewestBytesPerReservedRow = 16;
   if (sample == 0) return 0;
   const double bytes_per_line = static_cast<double>(sample) / static_cast<double>(std::max(1L, sample_lines));
-  return static_cast<std::size_t>(static_cast<double>(bytes) / bytes_per_line * 1.05) + 16;
+  const auto estimate = static_cast<std::size_t>(static_cast<double>(bytes) / bytes_per_line * 1.05);
+  return std::min(estimate, bytes / kFewestBytesPerReservedRow) + 16;
 }
 
 }  // namespace
