@@ -77,7 +77,7 @@ namespace {
 std::vector<SweepPointValues> evaluate_paths_over_ranks(const SweepInputs& in, PointRange range, int threads,
                                                         ProgressCounter* progress) {
   const std::vector<std::string> pieces = gather_item_blocks(in.paths, true, [&](IndexBlock mine) {
-    const PreparedGridPoints prepared = prepare_grid_points(in, range, threads);
+    const PreparedGridPoints prepared = prepare_grid_points(in, range, threads, progress);
     return sweep_point_values_bytes(evaluate_prepared_paths_cpu(in, prepared, mine.begin, mine.size(), threads, progress));
   });
   std::vector<SweepPointValues> all;

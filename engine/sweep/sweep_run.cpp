@@ -254,6 +254,8 @@ std::vector<SweepPointValues> evaluate_prepared_points(const SweepInputs& in, co
 std::vector<SweepPointValues> evaluate_prepared_paths_cpu(const SweepInputs& in, const PreparedGridPoints& prepared,
                                                           long first_path, long paths, int threads,
                                                           ProgressCounter* progress) {
+  progress_begin(progress, static_cast<std::int64_t>(prepared.range.end - prepared.range.first) * paths,
+                 "points x paths");
   return point_values(in, prepared, run_sweep_cpu(prepared.chunk, paths, threads, progress, first_path), nullptr);
 }
 
