@@ -52,17 +52,8 @@ Json two_venue_savings_plan(double usd_per_hour, int term_months) {
 // One month of a steady 100 GPUs; plan "sp" rents aws-small (availability `small_availability`)
 // then aws-large, with the savings plan of `usd_per_hour`.
 Json steady_doc(double usd_per_hour, double small_availability) {
-  Json doc = base_scenario_json();
-  doc["horizon_months"] = 1;
-  doc["workload"] = {{"profiles", Json::array({{{"type", "steady"}, {"gpus", 100}}})}};
   const Json venues = Json::array({aws_small({{"availability", small_availability}}), aws_large()});
-  doc["plans"] = Json::array({{{"name", "venues"}, {"kind", "cloud"}, {"venues", venues}},
-                              {{"name", "sp"},
-                               {"kind", "cloud"},
-                               {"venues", venues},
-                               {"commitments", Json::array({two_venue_savings_plan(usd_per_hour, 1)})}}});
-  doc["baseline"] = "venues";
-  return doc;
+  return savings_plan_venues_doc(1, 0.0, venues, two_venue_savings_plan(usd_per_hour, 1));
 }
 
 }  // namespace
@@ -111,18 +102,10 @@ TEST_CASE("savings plan on two venues: a fluid Monte Carlo path is the stepper w
   // Three months of a diurnal 100 GPUs; aws-small drawn per hour (0.6) with a 0.5 h start,
   // aws-large always there (nothing waits, so the deterministic hour is the paths' mean hour)
   // with a 0.25 h start; a savings plan of $90/h over two months on both.
-  Json doc = base_scenario_json();
-  doc["horizon_months"] = 3;
-  doc["workload"] = {{"profiles", Json::array({{{"type", "steady"}, {"gpus", 100}, {"diurnal_amplitude", 0.4}}})}};
   const Json venues = Json::array({aws_small({{"availability", 0.6}, {"provisioning_delay_h", 0.5}}),
                                    aws_large({{"provisioning_delay_h", 0.25}})});
-  doc["plans"] = Json::array({{{"name", "venues"}, {"kind", "cloud"}, {"venues", venues}},
-                              {{"name", "sp"},
-                               {"kind", "cloud"},
-                               {"venues", venues},
-                               {"commitments", Json::array({two_venue_savings_plan(90.0, 2)})}}});
-  doc["baseline"] = "venues";
-  const Scenario s = load_scenario_json(doc, "savings-plan-two-venues.json", source_path("tests"));
+  const Scenario s =
+      savings_plan_paths_scenario(venues, two_venue_savings_plan(90.0, 2), "savings-plan-two-venues.json");
   check_venue_paths(s, 1, /*seed=*/31, /*paths=*/48);
 }
 

@@ -35,20 +35,10 @@ Json savings_plan(double usd_per_hour, int term_months) {
 // One month of a steady 100 GPUs; plan "sp" rents from the neocloud (quota 64 GPUs, availability
 // `neocloud_availability`) then the hyperscaler, with a savings plan of `usd_per_hour`.
 Json steady_doc(double usd_per_hour, double neocloud_availability) {
-  Json doc = base_scenario_json();
-  doc["horizon_months"] = 1;
-  doc["workload"] = {{"profiles", Json::array({{{"type", "steady"}, {"gpus", 100}}})}};
   const Json venues =
       Json::array({neocloud({{"quota_gpus", 64}, {"availability", neocloud_availability}}), hyperscaler()});
-  doc["plans"] = Json::array({{{"name", "venues"}, {"kind", "cloud"}, {"venues", venues}},
-                              {{"name", "sp"},
-                               {"kind", "cloud"},
-                               {"venues", venues},
-                               {"commitments", Json::array({savings_plan(usd_per_hour, 1)})}}});
-  doc["baseline"] = "venues";
-  return doc;
+  return savings_plan_venues_doc(1, 0.0, venues, savings_plan(usd_per_hour, 1));
 }
-
 
 }  // namespace
 
@@ -102,18 +92,9 @@ TEST_CASE("savings plan beside venues: a fluid Monte Carlo path is the stepper w
   // Three months of a diurnal 100 GPUs; the neocloud drawn per hour (0.6), the hyperscaler always
   // there (so nothing waits and the deterministic hour is the paths' mean hour) with a 0.25 h start,
   // and a savings plan of $40/h over two months on the hyperscaler.
-  Json doc = base_scenario_json();
-  doc["horizon_months"] = 3;
-  doc["workload"] = {{"profiles", Json::array({{{"type", "steady"}, {"gpus", 100}, {"diurnal_amplitude", 0.4}}})}};
   const Json venues = Json::array({neocloud({{"quota_gpus", 64}, {"availability", 0.6}}),
                                    hyperscaler({{"provisioning_delay_h", 0.25}})});
-  doc["plans"] = Json::array({{{"name", "venues"}, {"kind", "cloud"}, {"venues", venues}},
-                              {{"name", "sp"},
-                               {"kind", "cloud"},
-                               {"venues", venues},
-                               {"commitments", Json::array({savings_plan(40.0, 2)})}}});
-  doc["baseline"] = "venues";
-  const Scenario s = load_scenario_json(doc, "savings-plan-venues.json", source_path("tests"));
+  const Scenario s = savings_plan_paths_scenario(venues, savings_plan(40.0, 2), "savings-plan-venues.json");
   check_venue_paths(s, 1, /*seed=*/29, /*paths=*/48);
 }
 

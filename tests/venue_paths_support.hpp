@@ -1,20 +1,45 @@
-// The Monte Carlo checks of a plan with venues (tests of savings plans beside venues): on its
-// first paths, the sweep kernel's total equals evaluate_plan with that path's venue draws (and
+// The Monte Carlo checks of a plan with venues (tests of savings plans beside venues), on a
+// scenario of three months of a diurnal 100 GPUs (savings_plan_paths_scenario): on its first paths, the sweep kernel's total equals evaluate_plan with that path's venue draws (and
 // the savings plan covers something); over all paths, the deterministic run is the mean within
 // 4 standard errors.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <doctest/doctest.h>
 
 #include "engine/ledger/plan_evaluator.hpp"
 #include "models/workload/workload.hpp"
+#include "scenario_builder.hpp"
 #include "test_sweep_support.hpp"
 
 namespace tco::test {
+
+// `months` of a steady 100 GPUs (swinging by `diurnal_amplitude` over the day when it is not 0),
+// and two cloud plans on `venues`: "venues" (the baseline) and "sp", which adds `savings_plan`.
+inline Json savings_plan_venues_doc(int months, double diurnal_amplitude, const Json& venues,
+                                    const Json& savings_plan) {
+  Json doc = base_scenario_json();
+  doc["horizon_months"] = months;
+  Json profile = {{"type", "steady"}, {"gpus", 100}};
+  if (diurnal_amplitude != 0.0) profile["diurnal_amplitude"] = diurnal_amplitude;
+  doc["workload"] = {{"profiles", Json::array({profile})}};
+  doc["plans"] = Json::array({{{"name", "venues"}, {"kind", "cloud"}, {"venues", venues}},
+                              {{"name", "sp"},
+                               {"kind", "cloud"},
+                               {"venues", venues},
+                               {"commitments", Json::array({savings_plan})}}});
+  doc["baseline"] = "venues";
+  return doc;
+}
+
+// The scenario check_venue_paths runs on: three months swinging by 0.4.
+inline Scenario savings_plan_paths_scenario(const Json& venues, const Json& savings_plan, const std::string& name) {
+  return load_scenario_json(savings_plan_venues_doc(3, 0.4, venues, savings_plan), name, source_path("tests"));
+}
 
 inline void check_venue_paths(const Scenario& s, int plan, std::uint64_t seed, long paths) {
   const OnePointRun run = run_one_point(s, seed, paths, 2);
