@@ -9,6 +9,7 @@
 
 #include "cli/app.hpp"
 #include "core/error.hpp"
+#include "core/memory/freed_memory_reuse.hpp"
 #include "core/parallel/process_group.hpp"
 #include "core/parallel/rank_errors.hpp"
 
@@ -51,6 +52,7 @@ class WholeLineStderr : public std::streambuf {
 }  // namespace
 
 int main(int argc, char** argv) {
+  tco::keep_freed_memory_for_reuse();
   tco::ProcessGroupScope group(argc, argv);
   if (!group.launch_problem().empty()) {
     std::cerr << "tcosim: error: " << group.launch_problem() << "\n";
