@@ -14,6 +14,7 @@
 
 #include "core/stats/statistics.hpp"
 #include "engine/sweep/sweep_kernel.hpp"
+#include "engine/sweep/sweep_over_ranks.hpp"
 #include "engine/sweep/sweep_run.hpp"
 #include "test_sweep_support.hpp"
 
@@ -201,6 +202,30 @@ TEST_CASE("sweep chunk: points share equal series and name each plan's earlier t
   // Plans: cloud, buy-2, own-4 per point. cloud and own-4 do not depend on buy-2's node count;
   // buy-2 of point 3 (2 nodes) is buy-2 of point 1, not of point 2 (3 nodes).
   CHECK(chunk.same_as == std::vector<int>{-1, -1, -1, 0, -1, 2, 3, 1, 5});
+}
+
+TEST_CASE("sweep: prepared points cross ranks as bytes and come back bit for bit") {
+  const std::vector<SweepPoint> points = three_node_counts(4);
+  const PreparedGridPoints prepared = pack_grid_points({5, 8}, points);
+  REQUIRE(prepared.deterministic_npv_usd.size() == 3);
+  CHECK(prepared.deterministic_npv_usd[1] == points[1].deterministic_npv_usd);
+  const std::string bytes = prepared_grid_points_bytes(prepared);
+  const PreparedGridPoints back = prepared_grid_points_from_bytes(bytes);
+  CHECK(back.range == PointRange{5, 8});
+  const SweepChunk& a = prepared.chunk;
+  const SweepChunk& b = back.chunk;
+  REQUIRE(b.points.size() == a.points.size());
+  CHECK(std::memcmp(b.points.data(), a.points.data(), a.points.size() * sizeof(SweepPointHeader)) == 0);
+  CHECK(b.plans == a.plans);
+  REQUIRE(b.data.size() == a.data.size());
+  CHECK(std::memcmp(b.data.data(), a.data.data(), a.data.size() * sizeof(double)) == 0);
+  CHECK(b.same_as == a.same_as);
+  CHECK(b.max_failure_scratch == a.max_failure_scratch);
+  CHECK(back.deterministic_npv_usd == prepared.deterministic_npv_usd);
+  CHECK(run_sweep_cpu(b, 5, 1).npv_usd == run_sweep_cpu(a, 5, 1).npv_usd);
+  // A broadcast cut short, or with bytes left over, is refused rather than read past its end.
+  CHECK_THROWS_AS(prepared_grid_points_from_bytes(bytes.substr(0, bytes.size() - 1)), std::runtime_error);
+  CHECK_THROWS_AS(prepared_grid_points_from_bytes(bytes + "x"), std::runtime_error);
 }
 
 TEST_CASE("sweep: evaluating twins once gives the bits of evaluating every plan, with any blocks of points") {

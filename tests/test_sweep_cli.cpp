@@ -167,6 +167,18 @@ TEST_CASE("sweep cli: shards 1/3 + 2/3 + 3/3 merged equal the unsplit run byte f
   }
 }
 
+TEST_CASE("sweep: blocks of two points write the bytes of one block of nine") {
+  // One block: the check's prepared points serve it. Blocks of two: they serve the first block,
+  // and the four blocks after it prepare their points again.
+  const SweepFiles f = sweep_files("sweep-blocks", random_sweep_json(), fixture_grid());
+  SweepOptions o = blocks_of_two(f, "twos.json");
+  run_sweep(o);
+  o.block_points = 0;
+  o.out = (f.dir / "one.json").string();
+  run_sweep(o);
+  CHECK(read_text_file(o.out) == read_text_file((f.dir / "twos.json").string()));
+}
+
 TEST_CASE("sweep: --resume keeps the blocks an interrupted run wrote and gives the same bytes") {
   const SweepFiles f = sweep_files("sweep-resume", random_sweep_json(), fixture_grid());
   SweepOptions o = blocks_of_two(f, "fresh.json");

@@ -1,8 +1,10 @@
 #include "engine/sweep/sweep_over_ranks.hpp"
 
+#include <optional>
 #include <stdexcept>
 
 #include "core/parallel/byte_codec.hpp"
+#include "core/parallel/rank_errors.hpp"
 #include "core/parallel/split_items.hpp"
 
 namespace tco {
@@ -69,15 +71,59 @@ std::vector<SweepPointValues> sweep_point_values_from_bytes(const std::string& b
   return values;
 }
 
+std::string prepared_grid_points_bytes(const PreparedGridPoints& prepared) {
+  std::string out;
+  put_value(out, static_cast<std::int64_t>(prepared.range.first));
+  put_value(out, static_cast<std::int64_t>(prepared.range.end));
+  const SweepChunk& c = prepared.chunk;
+  put_vector(out, c.points);
+  put_vector(out, c.plans);
+  put_vector(out, c.data);
+  put_value(out, static_cast<std::int32_t>(c.max_failure_scratch));
+  put_vector(out, c.same_as);
+  put_rows(out, prepared.deterministic_npv_usd);
+  return out;
+}
+
+PreparedGridPoints prepared_grid_points_from_bytes(const std::string& bytes) {
+  constexpr const char* what = "a sweep's prepared points";
+  std::size_t at = 0;
+  PreparedGridPoints prepared;
+  std::int64_t first = 0, end = 0;
+  get_value(bytes, at, first, what);
+  get_value(bytes, at, end, what);
+  prepared.range = {static_cast<long>(first), static_cast<long>(end)};
+  SweepChunk& c = prepared.chunk;
+  c.points = get_vector<SweepPointHeader>(bytes, at, what);
+  c.plans = get_vector<SweepPlanParams>(bytes, at, what);
+  c.data = get_vector<double>(bytes, at, what);
+  std::int32_t scratch = 0;
+  get_value(bytes, at, scratch, what);
+  c.max_failure_scratch = scratch;
+  c.same_as = get_vector<int>(bytes, at, what);
+  prepared.deterministic_npv_usd = get_rows(bytes, at);
+  if (at != bytes.size() || prepared.deterministic_npv_usd.size() != c.points.size())
+    throw std::runtime_error("broadcast bytes are corrupt: a sweep's prepared points");
+  return prepared;
+}
+
 namespace {
 
-// The CPU's split: every rank prepares the range's points (cheap beside the paths) and evaluates
-// them on its block of paths; the root joins each point's paths in rank order, which is path
-// order. Each rank draws only its own paths' random inputs, which the points share.
+// The CPU's split: every rank evaluates the range's points on its block of paths; the root joins
+// each point's paths in rank order, which is path order. Each rank draws only its own paths'
+// random inputs, which the points share. Points the root's check kept go to every rank (for 8
+// points, milliseconds to broadcast against a tenth of a second to prepare on each rank);
+// otherwise every rank prepares them.
 std::vector<SweepPointValues> evaluate_paths_over_ranks(const SweepInputs& in, PointRange range, int threads,
-                                                        ProgressCounter* progress) {
+                                                        ProgressCounter* progress,
+                                                        const PreparedGridPoints* root_points) {
+  const std::string shared =
+      root_computes([&] { return root_points ? prepared_grid_points_bytes(*root_points) : std::string(); }, true);
   const std::vector<std::string> pieces = gather_item_blocks(in.paths, true, [&](IndexBlock mine) {
-    const PreparedGridPoints prepared = prepare_grid_points(in, range, threads, progress);
+    std::optional<PreparedGridPoints> own;
+    if (shared.empty()) own = prepare_grid_points(in, range, threads, progress);
+    else if (root_points == nullptr) own = prepared_grid_points_from_bytes(shared);
+    const PreparedGridPoints& prepared = own ? *own : *root_points;
     return sweep_point_values_bytes(evaluate_prepared_paths_cpu(in, prepared, mine.begin, mine.size(), threads, progress));
   });
   std::vector<SweepPointValues> all;
@@ -121,11 +167,14 @@ std::vector<SweepPointValues> evaluate_points_over_ranks(const SweepInputs& in, 
 std::vector<SweepPointValues> evaluate_grid_points_over_ranks(const SweepInputs& in, PointRange range,
                                                               SweepBackend backend, int threads, bool split,
                                                               ProgressCounter* progress, std::int64_t items_total,
-                                                              std::int64_t items_done) {
-  if (!split || process_count() == 1)
+                                                              std::int64_t items_done,
+                                                              const PreparedGridPoints* root_points) {
+  if (!split || process_count() == 1) {
+    if (root_points) return evaluate_prepared_points(in, *root_points, backend, threads, progress, items_total, items_done);
     return evaluate_grid_points(in, range, backend, threads, progress, items_total, items_done);
+  }
   if (backend == SweepBackend::cuda) return evaluate_points_over_ranks(in, range, backend, threads, progress);
-  return evaluate_paths_over_ranks(in, range, threads, progress);
+  return evaluate_paths_over_ranks(in, range, threads, progress, root_points);
 }
 
 }  // namespace tco

@@ -23,14 +23,22 @@ namespace tco {
 // other ranks an empty list. A collective under split: every rank calls it with the same range.
 // An error on any rank is raised on the root, with its message and exit code, and as PeerFailed
 // on the others (core/parallel/rank_errors.hpp). `progress` counts this rank's items.
+// `root_points` (the root's alone; null elsewhere): the range's points already prepared there,
+// which the CPU's split broadcasts instead of every rank preparing them again (the CUDA split,
+// where each rank prepares only its points, leaves them).
 std::vector<SweepPointValues> evaluate_grid_points_over_ranks(const SweepInputs& in, PointRange range,
                                                               SweepBackend backend, int threads, bool split,
                                                               ProgressCounter* progress = nullptr,
                                                               std::int64_t items_total = 0,
-                                                              std::int64_t items_done = 0);
+                                                              std::int64_t items_done = 0,
+                                                              const PreparedGridPoints* root_points = nullptr);
 
 // The bytes of points' values and back (exact: the doubles' bits), as gathered.
 std::string sweep_point_values_bytes(const std::vector<SweepPointValues>& values);
 std::vector<SweepPointValues> sweep_point_values_from_bytes(const std::string& bytes);
+
+// The bytes of prepared points and back (exact), as broadcast.
+std::string prepared_grid_points_bytes(const PreparedGridPoints& prepared);
+PreparedGridPoints prepared_grid_points_from_bytes(const std::string& bytes);
 
 }  // namespace tco

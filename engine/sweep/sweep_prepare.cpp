@@ -33,24 +33,42 @@ bool power_of_two(double d) {
   return d > 0.0 && std::frexp(d, &exponent) == 0.5;
 }
 
-// Appends a series to the point's data unless an identical one is there already; returns its offset.
+// A point's series, each stored once, laid end to end by into(): one copy of each into a buffer
+// of the final size (appending to the point's data as they came made it regrow and copy a
+// megabyte a few times over, a third of preparing a point).
 class SeriesStore {
  public:
-  explicit SeriesStore(std::vector<double>& data) : data_(data) {}
-
-  long add(const std::vector<double>& series) {
-    for (const auto& [offset, size] : stored_) {
-      if (size == series.size() && std::equal(series.begin(), series.end(), data_.begin() + offset)) return offset;
-    }
-    const long offset = static_cast<long>(data_.size());
-    data_.insert(data_.end(), series.begin(), series.end());
-    stored_.push_back({offset, series.size()});
+  // Stored whatever is there already (the point's demand and discount factors come first).
+  long append(std::vector<double> series) {
+    const long offset = size_;
+    size_ += static_cast<long>(series.size());
+    series_.push_back({offset, std::move(series), false});
     return offset;
   }
 
+  // Stored unless an identical series was added before; returns its offset.
+  long add(std::vector<double> series) {
+    for (const Stored& s : series_)
+      if (s.shared && s.values == series) return s.offset;
+    const long offset = append(std::move(series));
+    series_.back().shared = true;
+    return offset;
+  }
+
+  void into(std::vector<double>& data) && {
+    data.clear();
+    data.reserve(static_cast<std::size_t>(size_));
+    for (const Stored& s : series_) data.insert(data.end(), s.values.begin(), s.values.end());
+  }
+
  private:
-  std::vector<double>& data_;
-  std::vector<std::pair<long, std::size_t>> stored_;
+  struct Stored {
+    long offset;
+    std::vector<double> values;
+    bool shared;
+  };
+  std::vector<Stored> series_;
+  long size_ = 0;
 };
 
 static_assert(kSweepPreemptionLevels == kSpotPreemptionLevels);
@@ -118,8 +136,8 @@ void set_drawn_arrival(SweepPlanParams& p, const Scenario& s, const Plan& plan, 
     npv[a] = f.npv_usd + embodied.npv_usd + hold.npv_usd;
     total[a] = f.total_usd + embodied.total_usd + hold.total_usd;
   }
-  p.fixed_npv_by_arrival_offset = store.add(npv);
-  p.fixed_total_by_arrival_offset = store.add(total);
+  p.fixed_npv_by_arrival_offset = store.add(std::move(npv));
+  p.fixed_total_by_arrival_offset = store.add(std::move(total));
 }
 
 void set_spot(SweepPlanParams& p, const Plan& plan) {
@@ -142,7 +160,7 @@ void set_venues(SweepPlanParams& p, const Plan& plan, long hours, SeriesStore& s
   if (c.price_change_per_year != 0.0) {
     std::vector<double> factor(hours);
     for (long t = 0; t < hours; ++t) factor[t] = hourly_growth_factor(c.price_change_per_year, t);
-    p.venue_factor_offset = store.add(factor);
+    p.venue_factor_offset = store.add(std::move(factor));
   }
   if (std::any_of(venues.begin(), venues.end(), [](const VenueParams& v) { return v.spot != 0; })) {
     p.spot_price_sigma = c.spot.price_sigma;
@@ -184,12 +202,11 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
   h.growth_sigma_per_year = s.monte_carlo.demand_growth_sigma_per_year;
 
   const std::vector<double> demand = demand_gpus_by_hour(s.workload, hours, s.calendar);
-  auto& data = point.data;
-  h.demand_offset = 0;
-  data = demand;
-  h.discount_offset = static_cast<long>(data.size());
-  for (int m = 0; m < months; ++m) data.push_back(discount_end_of_month(s.discount_rate_per_year, m));
-  SeriesStore store(data);
+  SeriesStore store;
+  h.demand_offset = store.append(demand);
+  std::vector<double> discount(static_cast<std::size_t>(months));
+  for (int m = 0; m < months; ++m) discount[m] = discount_end_of_month(s.discount_rate_per_year, m);
+  h.discount_offset = store.append(std::move(discount));
 
   for (const Plan& plan : s.plans) {
     const PlanResult det = evaluate_plan(s, plan, demand);
@@ -255,14 +272,14 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
       if (c.price_change_per_year != 0.0 || c.price_schedules.on_demand || c.generation_step.active()) {
         std::vector<double> factor(hours);
         for (long t = 0; t < hours; ++t) factor[t] = c.on_demand_factor(t);
-        p.cloud_factor_offset = store.add(factor);
+        p.cloud_factor_offset = store.add(std::move(factor));
       }
       // Spot follows the on-demand series unless either kind has a schedule of its own.
       p.spot_factor_offset = p.cloud_factor_offset;
       if (c.price_schedules.on_demand || c.price_schedules.spot) {
         std::vector<double> factor(hours);
         for (long t = 0; t < hours; ++t) factor[t] = c.spot_factor(t);
-        p.spot_factor_offset = store.add(factor);
+        p.spot_factor_offset = store.add(std::move(factor));
       }
       set_spot(p, plan);
       p.on_demand_process = c.price_processes.on_demand_params();
@@ -271,9 +288,9 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
       // Commitments: their bills are fixed (cloud_reserved, above); the hours' pool and savings plan
       // change what each path's overflow pays.
       if (!plan.commitments.empty()) {
-        const CommitmentHours committed = commitment_hours(plan, hours);
-        p.committed_gpus_offset = store.add(committed.committed_gpus);
-        p.savings_plan_usd_offset = store.add(committed.savings_plan_usd);
+        CommitmentHours committed = commitment_hours(plan, hours);
+        p.committed_gpus_offset = store.add(std::move(committed.committed_gpus));
+        p.savings_plan_usd_offset = store.add(std::move(committed.savings_plan_usd));
       }
     }
 
@@ -319,7 +336,7 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
         p.demand_charge_usd_per_kw_month = o.power.demand_charge_usd_per_kw_month;
         std::vector<double> growth(months);
         for (int m = 0; m < months; ++m) growth[m] = monthly_growth_factor(o.power.escalation_per_year, m);
-        p.demand_charge_offset = store.add(growth);
+        p.demand_charge_offset = store.add(std::move(growth));
       }
       set_failures(p, o.failures, nodes, hours);
     }
@@ -327,6 +344,7 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
     h.failure_scratch += p.failure_capacity;
     point.plans.push_back(p);
   }
+  std::move(store).into(point.data);
   return point;
 }
 

@@ -1,6 +1,7 @@
 #include "engine/sweep/sweep_run.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -146,49 +147,82 @@ SweepPoint prepare_grid_point(const SweepInputs& in, long index) {
   }
 }
 
-// Prepares every point of `range` (throwing for the first invalid one) and returns the bytes of
-// the largest; the points themselves are not kept.
-static double largest_prepared_point_bytes(const SweepInputs& in, PointRange range, int threads) {
-  const long count = range.end - range.first;
-  std::vector<double> bytes(static_cast<std::size_t>(std::max(0L, count)));
-  parallel_for_index(count, threads, [&](long i) {
-    const SweepPoint p = prepare_grid_point(in, range.first + i);
-    bytes[i] = static_cast<double>(p.data.size() * sizeof(double) + p.plans.size() * sizeof(SweepPlanParams));
-  });
-  return bytes.empty() ? 0.0 : *std::max_element(bytes.begin(), bytes.end());
+namespace {
+
+double prepared_point_bytes(const SweepPoint& p) {
+  return static_cast<double>(p.data.size() * sizeof(double) + p.plans.size() * sizeof(SweepPlanParams));
 }
 
-// Every point of the range is built and validated before the first path runs, and the size is
-// checked against its caps with the largest prepared point's bytes. Returns the points per block.
-static long checked_block_points(const SweepInputs& in, PointRange range, long requested_block, int threads) {
+// What checking a range found: the points per block, and the first block's points prepared when
+// the check could keep them all.
+struct CheckedRange {
+  long block_points = 0;
+  std::optional<PreparedGridPoints> first_block;
+};
+
+// Every point of the range is built and validated before the first path runs (the failing point
+// with the lowest index is the one reported), and the size is checked against its caps with the
+// largest prepared point's bytes. The points are kept while they fit in half a block's memory cap
+// (the other half is their chunk), so that the first block, often the only one, is not prepared
+// a second time: for a sweep of a few points and paths that was a third of its time.
+CheckedRange checked_block_points(const SweepInputs& in, PointRange range, long requested_block, int threads,
+                                  bool keep_first_block) {
   const auto size = [&](long block, double bytes_per_point) {
     return estimate_sweep_size(range.end - range.first, in.paths, static_cast<int>(in.base.plans.size()),
                                in.base.horizon_hours(), block, bytes_per_point);
   };
   check_sweep_size(size(1, 0.0), in.grid.file);  // points and path-hours, before preparing any point
-  const double bytes_per_point = largest_prepared_point_bytes(in, range, threads);
+  const long count = range.end - range.first;
+  std::vector<double> bytes(static_cast<std::size_t>(std::max(0L, count)));
+  std::vector<std::optional<SweepPoint>> kept(bytes.size());
+  std::atomic<double> kept_bytes{0.0};
+  parallel_for_index(count, threads, [&](long i) {
+    SweepPoint p = prepare_grid_point(in, range.first + i);
+    bytes[i] = prepared_point_bytes(p);
+    if (keep_first_block && kept_bytes.fetch_add(bytes[i]) + bytes[i] <= kMaxSweepBlockBytes / 2.0)
+      kept[i] = std::move(p);
+  });
+  const double bytes_per_point = bytes.empty() ? 0.0 : *std::max_element(bytes.begin(), bytes.end());
   const double path_hours_per_point = static_cast<double>(in.paths) * static_cast<double>(in.base.horizon_hours());
-  const long block = requested_block > 0 ? requested_block : default_block_points(path_hours_per_point, bytes_per_point);
-  check_sweep_size(size(block, bytes_per_point), in.grid.file);
-  return block;
+  CheckedRange checked;
+  checked.block_points =
+      requested_block > 0 ? requested_block : default_block_points(path_hours_per_point, bytes_per_point);
+  check_sweep_size(size(checked.block_points, bytes_per_point), in.grid.file);
+
+  const long first_block = std::min(count, checked.block_points);
+  if (keep_first_block && std::all_of(kept.begin(), kept.begin() + first_block, [](const auto& p) { return p.has_value(); })) {
+    std::vector<SweepPoint> points;
+    points.reserve(static_cast<std::size_t>(first_block));
+    for (long i = 0; i < first_block; ++i) points.push_back(std::move(*kept[i]));
+    kept.clear();
+    checked.first_block = pack_grid_points({range.first, range.first + first_block}, points);
+  }
+  return checked;
 }
+
+}  // namespace
 
 void check_sweep(const SweepOptions& options) {
   const SweepInputs in = load_sweep_inputs(options);
-  checked_block_points(in, {0, in.grid.points()}, options.block_points, options.threads);
+  checked_block_points(in, {0, in.grid.points()}, options.block_points, options.threads, false);
+}
+
+PreparedGridPoints pack_grid_points(PointRange range, const std::vector<SweepPoint>& points) {
+  PreparedGridPoints prepared;
+  prepared.range = range;
+  prepared.chunk = make_sweep_chunk(points);
+  prepared.deterministic_npv_usd.reserve(points.size());
+  for (const SweepPoint& p : points) prepared.deterministic_npv_usd.push_back(p.deterministic_npv_usd);
+  return prepared;
 }
 
 PreparedGridPoints prepare_grid_points(const SweepInputs& in, PointRange range, int threads, ProgressCounter* progress) {
-  PreparedGridPoints prepared;
-  prepared.range = range;
   const long count = range.end - range.first;
-  std::vector<SweepPoint>& points = prepared.points;
-  points.resize(static_cast<std::size_t>(std::max(0L, count)));
+  std::vector<SweepPoint> points(static_cast<std::size_t>(std::max(0L, count)));
   // Points are prepared in parallel; the failing point with the lowest index is the one reported.
   progress_begin(progress, count, "points prepared");
   parallel_for_index(count, threads, [&](long i) { points[i] = prepare_grid_point(in, range.first + i); }, progress);
-  prepared.chunk = make_sweep_chunk(points);
-  return prepared;
+  return pack_grid_points(range, points);
 }
 
 std::vector<SweepPointValues> evaluate_grid_points(const SweepInputs& in, PointRange range, SweepBackend backend,
@@ -203,16 +237,15 @@ namespace {
 // Each prepared point's values from the backend's: `values` holds values.paths paths.
 std::vector<SweepPointValues> point_values(const SweepInputs& in, const PreparedGridPoints& prepared,
                                            const SweepPathValues& values, const SweepDeviceMoments* moments) {
-  const std::vector<SweepPoint>& points = prepared.points;
   const SweepChunk& chunk = prepared.chunk;
   std::vector<SweepPointValues> out;
-  out.reserve(points.size());
-  for (std::size_t i = 0; i < points.size(); ++i) {
+  out.reserve(chunk.points.size());
+  for (std::size_t i = 0; i < chunk.points.size(); ++i) {
     const SweepPointHeader& pt = chunk.points[i];
     SweepPointValues v;
     v.index = prepared.range.first + static_cast<long>(i);
     v.grid_values = in.grid.point_values(v.index);
-    v.deterministic_npv_usd = points[i].deterministic_npv_usd;
+    v.deterministic_npv_usd = prepared.deterministic_npv_usd[i];
     v.npv_usd.assign(pt.plan_count, std::vector<double>(values.paths));
     v.total_usd.assign(pt.plan_count, std::vector<double>(values.paths));
     for (int j = 0; j < pt.plan_count; ++j) {
@@ -346,6 +379,7 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
   PointRange range;
   bool whole = true;
   long block = 0;
+  std::optional<PreparedGridPoints> ready;  // the first block's points, when the root's check kept them
   std::vector<SweepBlock> blocks;
   const fs::path parts = o.out + ".parts";
   RemovePartsIfEmpty remove_parts_on_error{parts};
@@ -392,7 +426,9 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
           }
         }
 
-        block = checked_block_points(in, range, o.block_points, o.threads);
+        CheckedRange checked = checked_block_points(in, range, o.block_points, o.threads, true);
+        block = checked.block_points;
+        ready = std::move(checked.first_block);
         if (!o.resume) fs::remove_all(parts);
         std::error_code ec;
         remove_parts_on_error.armed = !fs::exists(parts, ec);
@@ -416,6 +452,7 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
           else summary.points_resumed += e - b;
           blocks.push_back(std::move(blk));
         }
+        if (ready && (blocks.empty() || !blocks.front().points.is_null())) ready.reset();  // resumed
         return to_compute.dump();
       },
       split);
@@ -440,9 +477,10 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
   // each rank prepares its share of a block in turn.
   const bool overlap = summary.backend == SweepBackend::cuda && !split;
   std::future<PreparedGridPoints> next_prepared;
+  const auto kept_by_check = [&](PointRange r) { return ready && ready->range == r; };
   const auto start_preparing_after = [&](std::size_t done) {
     for (std::size_t b = done; b < blocks.size(); ++b)
-      if (blocks[b].points.is_null()) {
+      if (blocks[b].points.is_null() && !kept_by_check(blocks[b].range)) {
         next_prepared = std::async(std::launch::async, prepare_grid_points, std::cref(in), blocks[b].range, o.threads,
                                    nullptr);
         return;
@@ -456,14 +494,16 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
     if (!blk.points.is_null()) continue;
     const long n = blk.range.end - blk.range.first;
     std::vector<SweepPointValues> values;
+    const PreparedGridPoints* kept = kept_by_check(blk.range) ? &*ready : nullptr;
     if (overlap) {
-      const PreparedGridPoints prepared = next_prepared.get();
-      start_preparing_after(b + 1);
+      const PreparedGridPoints prepared = kept ? std::move(*ready) : next_prepared.get();
+      if (!kept) start_preparing_after(b + 1);
       values = evaluate_prepared_points(in, prepared, summary.backend, o.threads, progress, items_total, items_done);
     } else {
       values = evaluate_grid_points_over_ranks(in, blk.range, summary.backend, o.threads, split, progress,
-                                               split ? 0 : items_total, items_done);
+                                               split ? 0 : items_total, items_done, kept);
     }
+    if (kept) ready.reset();
     // The root computes the points' statistics and writes the block; the other ranks go on once
     // it is on disk (or end with the root's exit code when it is not).
     root_does([&] {

@@ -70,6 +70,7 @@ SweepInputs load_sweep_inputs(const SweepOptions& options);
 struct PointRange {
   long first = 0;
   long end = 0;
+  bool operator==(const PointRange&) const = default;
 };
 PointRange shard_point_range(long points, int shard_index, int shard_count);
 
@@ -97,11 +98,13 @@ std::vector<SweepPointValues> evaluate_grid_points(const SweepInputs& inputs, Po
 // prepares the next block this way, uncounted, while the device evaluates the current one.
 struct PreparedGridPoints {
   PointRange range;
-  std::vector<SweepPoint> points;
   SweepChunk chunk;
+  std::vector<std::vector<double>> deterministic_npv_usd;  // [point of the range][plan]
 };
 PreparedGridPoints prepare_grid_points(const SweepInputs& inputs, PointRange range, int threads,
                                        ProgressCounter* progress = nullptr);
+// Points already prepared (points[i] is point range.first + i) packed the same way.
+PreparedGridPoints pack_grid_points(PointRange range, const std::vector<SweepPoint>& points);
 std::vector<SweepPointValues> evaluate_prepared_points(const SweepInputs& inputs, const PreparedGridPoints& prepared,
                                                        SweepBackend backend, int threads,
                                                        ProgressCounter* progress = nullptr,

@@ -12,14 +12,13 @@ namespace {
 
 constexpr double kBlockPathHours = 8e9;  // seconds on a GPU, tens of seconds on a CPU
 constexpr long kMaxBlockPoints = 4096;
-constexpr double kMaxBlockBytes = 2.0 * (1L << 30);
 constexpr double kDocumentBytesPerPointPlan = 1024.0;
 
 }  // namespace
 
 long default_block_points(double path_hours_per_point, double bytes_per_point) {
   const double by_time = kBlockPathHours / std::max(path_hours_per_point, 1.0);
-  const double by_memory = kMaxBlockBytes / std::max(2.0 * bytes_per_point, 1.0);
+  const double by_memory = kMaxSweepBlockBytes / std::max(2.0 * bytes_per_point, 1.0);
   return static_cast<long>(std::clamp(std::min(by_time, by_memory), 1.0, static_cast<double>(kMaxBlockPoints)));
 }
 

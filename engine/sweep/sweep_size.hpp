@@ -17,6 +17,8 @@ inline constexpr long kMaxSweepPoints = 1'000'000;
 inline constexpr double kMaxSweepPathHours = 1e15;           // ~23 days on 2 cores, hours on a GPU
 inline constexpr double kMaxSweepMemoryBytes = 16.0 * (1L << 30);
 inline constexpr double kCpuPathHoursPerSecondPerThread = 2.5e8;
+// A block's prepared points and their chunk, at most (the default block's memory cap).
+inline constexpr double kMaxSweepBlockBytes = 2.0 * (1L << 30);
 
 struct SweepSize {
   long points = 0;
