@@ -120,8 +120,9 @@ std::vector<UtilizationBreakeven> utilization_breakevens(const Scenario& s, cons
   const int fleet_nodes = std::max(plan.onprem_nodes, 1);
   const FacilityFigures layout = facility_figures(o, fleet_nodes);
   Ledger ownership(life_months);
-  book_ownership_costs(o, {1, static_cast<double>(layout.racks) / fleet_nodes, 1.0 / fleet_nodes, std::nullopt}, life_months,
-                       ownership);
+  const OwnershipTerms one_node{1, static_cast<double>(layout.racks) / fleet_nodes, 1.0 / fleet_nodes, std::nullopt,
+                                std::nullopt};
+  book_ownership_costs(o, one_node, life_months, ownership);
   const NodeEnergyPv energy(o, s.calendar, life_months, r);
   const double pv_idle_energy_usd = energy.usd(0.0);
   const double pv_fixed = ownership.npv_usd(r) + pv_idle_energy_usd;

@@ -243,8 +243,9 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
       own = book_refreshed_ownership(plan, r.facility.racks, months, r.ledger, figures);
       r.refresh = figures;
     } else {
-      own = book_ownership_costs(o, {owned_nodes(plan), static_cast<double>(r.facility.racks), 1.0, std::nullopt},
-                                 months, r.ledger);
+      const OwnershipTerms fleet{owned_nodes(plan), static_cast<double>(r.facility.racks), 1.0, std::nullopt,
+                                 std::nullopt};
+      own = book_ownership_costs(o, fleet, months, r.ledger);
     }
     r.depreciation_usd_by_month = own.depreciation_usd_by_month;
     r.depreciation_total_usd = own.depreciation_total_usd;
