@@ -24,6 +24,7 @@
 
 #include <fmt/format.h>
 
+#include "core/memory/freed_memory_reuse.hpp"
 #include "process_usage.hpp"
 #include "engine/des/batch_draws.hpp"
 #include "engine/des/des_plan.hpp"
@@ -163,6 +164,7 @@ void streaming_memory(long jobs_wanted) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  tco::keep_freed_memory_for_reuse();  // as tcosim does (cli/main.cpp)
   long paths = 5, mc_paths = 1000, stream_jobs = 10'000'000;
   int threads = 2;
   std::string skip;

@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "core/memory/freed_memory_reuse.hpp"
 #include "core/io/json_reader.hpp"
 #include "engine/decisions/sizing.hpp"
 
@@ -45,6 +46,7 @@ double seconds_of(F&& f) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  tco::keep_freed_memory_for_reuse();  // as tcosim does (cli/main.cpp)
   long paths = 1000;
   long to = 64;
   int threads = 0;

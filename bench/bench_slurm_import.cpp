@@ -20,6 +20,7 @@
 
 #include <fmt/format.h>
 
+#include "core/memory/freed_memory_reuse.hpp"
 #include "process_usage.hpp"
 #include "core/io/block_lines.hpp"
 #include "models/importers/jobs/slurm_import.hpp"
@@ -64,6 +65,7 @@ void write_sacct(const std::string& path, long rows) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  tco::keep_freed_memory_for_reuse();  // as tcosim does (cli/main.cpp)
   long rows = 5'000'000;
   bool keep_file = false;
   for (int i = 1; i < argc; ++i) {

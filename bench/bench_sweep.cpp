@@ -22,6 +22,7 @@
 
 #include <fmt/format.h>
 
+#include "core/memory/freed_memory_reuse.hpp"
 #include "process_usage.hpp"
 #include "core/parallel_for_index.hpp"
 #include "engine/sweep/sweep_backend.hpp"
@@ -95,6 +96,7 @@ double process_cpu_seconds() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  tco::keep_freed_memory_for_reuse();  // as tcosim does (cli/main.cpp)
   long points = 8;
   long paths = 256;
   int threads = 0;

@@ -25,6 +25,7 @@
 
 #include <fmt/format.h>
 
+#include "core/memory/freed_memory_reuse.hpp"
 #include "core/parallel_for_index.hpp"
 
 #include "process_usage.hpp"
@@ -173,6 +174,7 @@ void replay(const std::string& dir, long paths) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  tco::keep_freed_memory_for_reuse();  // as tcosim does (cli/main.cpp)
   long jobs = 2'000'000;
   int repeat = 3;
   long paths = 3;

@@ -91,6 +91,8 @@ def main():
     parser.add_argument("--only", choices=["run", "sweep"])
     a = parser.parse_args()
     env = dict(os.environ, OMP_NUM_THREADS="1")
+    # docs/cluster.md "Ranks x threads": on one machine OMPI_MCA_pml=ob1 spares UCX's probe.
+    print(f"OMPI_MCA_pml={os.environ.get('OMPI_MCA_pml', '(unset: Open MPI chooses)')}", flush=True)
     work = tempfile.mkdtemp(prefix="tcosim-mpi-scaling-")
     try:
         if a.only in (None, "run"):
