@@ -113,7 +113,7 @@ class VenueStepper {
   void add_cover_leaf(int depth, double probability);
   void expect_cover(double savings_plan_usd);
 
-  std::vector<int> covered_venues_;  // the venues the savings plan covers (empty: none)
+  std::vector<int> covered_venues_;  // the venues the savings plan covers, in the order it reaches them
   // Per venue, this hour's and the last hour's branches that hold instances.
   std::vector<std::vector<Branch>> branches_, previous_branches_;
   std::vector<VenueTotals> totals_;
