@@ -77,7 +77,7 @@ def measure(name, command, out, ranks, repeat, env):
         print(f"  K = {k}: efficiency T1 / ({k} T{k}) = {one_rank / (k * tk):.2f} against mpirun -n 1, "
               f"{plain / (k * tk):.2f} against one process; same bytes as one process")
         if block:
-            gathered = {key: value for key, value in block.items() if "gather" in key or "bytes" in key}
+            gathered = {key: value for key, value in block.items() if "gather" in key or "bytes" in key or "wait" in key}
             print(f"         rank 0's run block: {json.dumps(gathered)}")
 
 

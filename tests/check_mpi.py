@@ -98,6 +98,9 @@ def same_bytes(a):
             check(text == reference, f"K={k}, {paths} paths: the report differs from one process's ({out})")
             check(block is None or block.get("ranks") == (int(k) if int(k) > 1 else None),
                   f"K={k}: the run block says ranks {block and block.get('ranks')}")
+            if block and "gathered_bytes" in block:  # the replay's gather: its bytes and rank 0's seconds
+                check(int(k) > 1 and block["gathered_bytes"] > 0 and block["root_wait_for_ranks_s"] >= 0 and
+                      block["root_gather_and_statistics_s"] >= 0, f"K={k}: the run block's gather figures: {block}")
             print(f"ok: {a.command} {a.args}: K={k}, {paths} paths: {len(text)} bytes as one process")
 
 

@@ -92,6 +92,7 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
       if (is_root_process()) {
         RunMetadata measured = meta;
         measured.gathered_bytes = mc.gathered_bytes;
+        measured.root_wait_for_ranks_s = mc.root_wait_for_ranks_s;
         measured.root_gather_and_statistics_s = mc.root_gather_and_statistics_s;
         report = report_json(scenario, mc, measured);
         if (!o.xlsx.empty()) workbook_paths.npv_usd_by_path = mc.npv_by_path;

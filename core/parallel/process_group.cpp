@@ -114,6 +114,12 @@ int broadcast_int(int value) {
   return value;
 }
 
+void wait_for_every_process() {
+#if defined(TCO_HAVE_MPI)
+  if (process_count() > 1) MPI_Barrier(MPI_COMM_WORLD);
+#endif
+}
+
 void broadcast_bytes(std::string& bytes) {
 #if defined(TCO_HAVE_MPI)
   if (process_count() == 1) return;

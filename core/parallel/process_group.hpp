@@ -42,6 +42,8 @@ bool started_by_launcher();
 
 // The root's value, on every rank (a collective: every rank calls it at the same point).
 int broadcast_int(int value);
+// Returns once every rank has called it (one process: at once).
+void wait_for_every_process();
 // The root's bytes, on every rank.
 void broadcast_bytes(std::string& bytes);
 // Every rank's bytes, concatenated in rank order, on the root; empty on the others.

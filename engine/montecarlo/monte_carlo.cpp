@@ -519,6 +519,11 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       results[i] = std::move(per_plan);
       progress_add(o.progress);
     }
+    if (ranks > 1 && !from_checkpoint) {
+      const auto waiting = std::chrono::steady_clock::now();
+      wait_for_every_process();
+      mc.root_wait_for_ranks_s += seconds_since(waiting);
+    }
     const auto gathering = std::chrono::steady_clock::now();
     if (ranks > 1 && !from_checkpoint) mc.gathered_bytes += gather_outcomes(results, mine);
     if (checkpointing && !from_checkpoint)

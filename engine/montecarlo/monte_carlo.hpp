@@ -86,9 +86,12 @@ struct MonteCarloRun {
   std::vector<std::vector<double>> npv_by_path;  // [plan][path]
   long total_events = 0;
   long jobs_per_path = 0;  // path 0
-  // Split over MPI ranks, on the root: the bytes of path outcomes gathered, and the seconds spent
-  // gathering them, reducing them and computing the statistics (the run block of the report).
+  // Split over MPI ranks, on the root (the run block of the report): the bytes of path outcomes
+  // gathered; the seconds it waited, its own block of each batch done, for the last rank's
+  // (the ranks' imbalance); and the seconds then spent gathering, reducing and computing the
+  // statistics.
   std::size_t gathered_bytes = 0;
+  double root_wait_for_ranks_s = 0.0;
   double root_gather_and_statistics_s = 0.0;
   long paths_from_checkpoints = 0;  // with checkpoint_dir: the paths read, not computed
 };

@@ -157,6 +157,7 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
   if (meta.ranks > 1) report["run"]["ranks"] = meta.ranks;
   if (meta.gathered_bytes > 0) {
     report["run"]["gathered_bytes"] = meta.gathered_bytes;
+    report["run"]["root_wait_for_ranks_s"] = meta.root_wait_for_ranks_s;
     report["run"]["root_gather_and_statistics_s"] = meta.root_gather_and_statistics_s;
   }
   Json records = Json::array();

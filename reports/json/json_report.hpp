@@ -19,9 +19,11 @@ struct RunMetadata {
   std::string command = "run";
   int threads = 1;
   int ranks = 1;  // MPI processes (docs/cluster.md); written only when more than one
-  // With more than one rank, what the root gathered and its seconds gathering and computing the
-  // statistics (the replay's Monte Carlo; 0: not measured, not written).
+  // With more than one rank, what the root gathered, its seconds waiting for the other ranks'
+  // blocks and then gathering and computing the statistics (the replay's Monte Carlo; 0: not
+  // measured, not written).
   std::size_t gathered_bytes = 0;
+  double root_wait_for_ranks_s = 0.0;
   double root_gather_and_statistics_s = 0.0;
 };
 
