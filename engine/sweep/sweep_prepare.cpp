@@ -34,8 +34,8 @@ bool power_of_two(double d) {
 }
 
 // A point's series, each stored once, laid end to end by into(): one copy of each into a buffer
-// of the final size (appending to the point's data as they came made it regrow and copy a
-// megabyte a few times over, a third of preparing a point).
+// of the final size (appending to the point's data as they came made it regrow, copying the
+// megabyte or so of series before at every growth).
 class SeriesStore {
  public:
   // Stored whatever is there already (the point's demand and discount factors come first).
