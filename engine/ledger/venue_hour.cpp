@@ -46,7 +46,8 @@ VenueStepper::VenueStepper(std::vector<VenueParams> venues, std::optional<VenueD
     if (venues_[i].savings_plan_usd_per_instance_hour > 0.0) covered_venues_.push_back(static_cast<int>(i));
   std::stable_sort(covered_venues_.begin(), covered_venues_.end(),
                    [&](int a, int b) { return venues_[a].savings_plan_order < venues_[b].savings_plan_order; });
-  if (!covered_venues_.empty()) cover_leaves_.push_back({1.0, std::vector<double>(venues_.size(), 0.0)});
+  // The hour before the first holds nothing.
+  if (!covered_venues_.empty()) cover_tree_.add(covered_venues_, std::vector<double>(venues_.size(), 0.0), 1.0);
 }
 
 double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, double spot_factor,
@@ -60,8 +61,8 @@ double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, 
   std::fill(hour_.begin(), hour_.end(), VenueHour{});
   std::swap(branches_, previous_branches_);
   for (auto& b : branches_) b.clear();
-  std::swap(cover_leaves_, previous_cover_leaves_);
-  cover_leaves_.clear();
+  std::swap(cover_tree_, previous_cover_tree_);
+  cover_tree_.clear();
   double left = 0.0;
   // Depth first over the venues' availability: each branch carries its probability; a branch of
   // probability 0 (availability 1 or 0) is not taken, so a sure venue costs one branch.
@@ -138,38 +139,35 @@ double VenueStepper::expected_launched(int i) const {
 }
 
 void VenueStepper::add_cover_leaf(int depth, double probability) {
-  // The venues past `depth` hold nothing on this leaf; only the covered venues' instances matter.
+  // The venues past `depth` hold nothing in this combination.
   for (std::size_t j = static_cast<std::size_t>(depth); j < path_instances_.size(); ++j) path_instances_[j] = 0.0;
-  for (CoverLeaf& leaf : cover_leaves_) {
-    const bool same = std::all_of(covered_venues_.begin(), covered_venues_.end(),
-                                  [&](int i) { return leaf.instances[i] == path_instances_[i]; });
-    if (same) {
-      leaf.probability += probability;
-      return;
-    }
-  }
-  CoverLeaf leaf{probability, std::vector<double>(path_instances_.size(), 0.0)};
-  for (const int i : covered_venues_) leaf.instances[i] = path_instances_[i];
-  cover_leaves_.push_back(std::move(leaf));
+  cover_tree_.add(covered_venues_, path_instances_, probability);
 }
 
-// The pairs of leaves are 4^u for u uncertain venues: the cover is venues_savings_plan_cover's,
-// step for step, over covered_venues_ (already in the plan's order) rather than over every venue
-// once per order (docs/performance.md "Venues' expectation").
+// E[covered_i] = sum over this hour's and the last hour's combinations b, b' of P(b) P(b') x
+// covered_i(b, b'), and covered_i depends on the covered venues down to i alone: the sum runs over
+// pairs of tree nodes at i's depth, each weighing the probabilities below them. Once the hour's
+// commitment is spent the venues after cover nothing, and their pairs are not visited.
 void VenueStepper::expect_cover(double savings_plan_usd) {
   std::fill(expected_covered_.begin(), expected_covered_.end(), 0.0);
-  for (const CoverLeaf& now : cover_leaves_)
-    for (const CoverLeaf& before : previous_cover_leaves_) {
-      const double probability = now.probability * before.probability;
-      double left_usd = savings_plan_usd;
-      for (const int i : covered_venues_) {
-        if (left_usd <= 0.0) break;  // the venues after cover nothing: adding 0 changes no bit
-        const double launched = now.instances[i] > before.instances[i] ? now.instances[i] - before.instances[i] : 0.0;
-        const double billed = venue_billed_instance_hours(venues_[i], now.instances[i], launched);
-        expected_covered_[i] +=
-            probability * savings_plan_cover_step(left_usd, venues_[i].savings_plan_usd_per_instance_hour, billed);
-      }
+  expect_cover_below(CoverTree::kRoot, CoverTree::kRoot, 0, savings_plan_usd);
+}
+
+void VenueStepper::expect_cover_below(int now, int before, std::size_t depth, double left_usd) {
+  const int i = covered_venues_[depth];
+  const VenueParams& v = venues_[i];
+  for (int a = cover_tree_.node(now).first_child; a >= 0; a = cover_tree_.node(a).next_sibling) {
+    const CoverTree::Node& held = cover_tree_.node(a);
+    for (int b = previous_cover_tree_.node(before).first_child; b >= 0; b = previous_cover_tree_.node(b).next_sibling) {
+      const CoverTree::Node& held_before = previous_cover_tree_.node(b);
+      const double launched = held.instances > held_before.instances ? held.instances - held_before.instances : 0.0;
+      double left = left_usd;
+      const double covered = savings_plan_cover_step(left, v.savings_plan_usd_per_instance_hour,
+                                                     venue_billed_instance_hours(v, held.instances, launched));
+      expected_covered_[i] += held.probability * held_before.probability * covered;
+      if (depth + 1 < covered_venues_.size() && left > 0.0) expect_cover_below(a, b, depth + 1, left);
     }
+  }
 }
 
 HourOutcome step_venue_hour(const FleetParams& f, const HourInputs& in, double backlog_gpu_hours, long hour,

@@ -24,7 +24,8 @@
 // branch and today's numbers to the bit), the launches and the savings plan's cover included:
 // E[max(0, n_b - n_b')] per venue over the pairs of this hour's branch b and the last hour's b'
 // (independent draws), and E[covered_i] over the pairs of whole combinations (the covered venues
-// share the commitment); a Monte Carlo path draws X_i per venue and hour
+// share the commitment; summed depth by depth over a CoverTree, engine/ledger/cover_tree.hpp); a
+// Monte Carlo path draws X_i per venue and hour
 // (RandomSource::venue_availability, entity = venue index, draw = hour). The hour's expectation
 // is exact; the backlog carried is its expectation (exact when the last venue takes everything).
 // Example: R = 100 GPUs, 8-GPU instances, venue 1 quota 64 with a = 0.9, venue 2 uncapped a = 1:
@@ -39,6 +40,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/ledger/cover_tree.hpp"
 #include "engine/ledger/hourly_model.hpp"
 #include "engine/ledger/venue_step.hpp"
 #include "models/scenario.hpp"
@@ -103,22 +105,20 @@ class VenueStepper {
   // expected cover of its bill, E[min(billed, C / r)], over this hour's and the last hour's branches.
   double expected_launched(int i) const;
 
-  // The savings plan's cover: the hour's leaves (one combination of the venues' availability
-  // each), merged where the covered venues hold the same instances, and E[covered_i] over the
-  // pairs of this hour's and the last hour's leaves (one leaf of probability 1 on a path).
-  struct CoverLeaf {
-    double probability;
-    std::vector<double> instances;  // per venue; 0 for a venue the savings plan does not cover
-  };
+  // The savings plan's cover: the hour's combinations of the venues' availability (one of
+  // probability 1 on a path) in a CoverTree, and E[covered_i] over the pairs of this hour's and
+  // the last hour's, depth by depth (expect_cover_below: the pairs of nodes under `now` and
+  // `before` at depth `depth`, with `left_usd` of the commitment left).
   void add_cover_leaf(int depth, double probability);
   void expect_cover(double savings_plan_usd);
+  void expect_cover_below(int now, int before, std::size_t depth, double left_usd);
 
   std::vector<int> covered_venues_;  // the venues the savings plan covers, in the order it reaches them
   // Per venue, this hour's and the last hour's branches that hold instances.
   std::vector<std::vector<Branch>> branches_, previous_branches_;
   std::vector<VenueTotals> totals_;
   std::vector<double> path_instances_;  // the visit's instances per venue down to the current depth
-  std::vector<CoverLeaf> cover_leaves_, previous_cover_leaves_;
+  CoverTree cover_tree_, previous_cover_tree_;
   std::vector<double> expected_covered_;  // this hour's E[covered instance-hours] per venue
 };
 
