@@ -1,5 +1,7 @@
 // tcosim pricing import --format skypilot FILE... -o OUT.json --as-of YYYY-MM-DD [--source TEXT]
 // tcosim pricing import --format price-index FILE -o OUT.json [--interpolation step|log_linear]
+// tcosim pricing import --format aws-price-list FILE... -o OUT.json [--reserved-term TERM] [--source TEXT]
+// tcosim pricing import --format azure-retail PAGE... -o OUT.json [--as-of YYYY-MM-DD] [--source TEXT]
 #include <memory>
 
 #include <CLI/CLI.hpp>
@@ -8,6 +10,8 @@
 #include "cli/app.hpp"
 #include "core/error.hpp"
 #include "models/catalog/catalog_validation.hpp"
+#include "models/importers/prices/aws_price_list_import.hpp"
+#include "models/importers/prices/azure_retail_import.hpp"
 #include "models/importers/prices/price_index_import.hpp"
 #include "models/importers/prices/skypilot_import.hpp"
 #include "core/io/atomic_file.hpp"
@@ -22,6 +26,7 @@ struct PricingImportOptions {
   std::string as_of;
   std::string source;
   std::string interpolation = "log_linear";
+  std::string reserved_term = "standard-no-upfront";
   bool quiet = false;
 };
 
@@ -51,13 +56,52 @@ static ImportedFile import_skypilot_files(const PricingImportOptions& o) {
   return {std::move(imported.catalog), std::move(imported.notes), std::move(summary)};
 }
 
+// A provider price list (AWS offer file, Azure retail pages) into cloud_offer records, with the
+// drop-and-count summary.
+static ImportedFile price_list_file(PriceListImport imported, const PricingImportOptions& o) {
+  const std::string dropped = imported.dropped.total() == 0 ? "none" : imported.dropped.summary();
+  std::string summary = fmt::format("{} cloud_offer records to {} as of {} ({} {} read; dropped: {})",
+                                    imported.catalog.at("records").size(), o.out,
+                                    imported.as_of.empty() ? "(no item)" : imported.as_of, imported.items_read,
+                                    o.format == "aws-price-list" ? "products" : "price items", dropped);
+  return {std::move(imported.catalog), std::move(imported.notes), std::move(summary)};
+}
+
+static ImportedFile import_aws_files(const PricingImportOptions& o) {
+  // "standard-no-upfront" -> OfferingClass "standard", PurchaseOption "No Upfront".
+  const std::size_t dash = o.reserved_term.find('-');
+  const std::string option = o.reserved_term.substr(dash + 1);
+  AwsPriceListOptions options;
+  options.reserved_offering_class = o.reserved_term.substr(0, dash);
+  options.reserved_purchase_option =
+      option == "no-upfront" ? "No Upfront" : option == "partial-upfront" ? "Partial Upfront" : "All Upfront";
+  options.source_note = o.source;
+  return price_list_file(import_aws_price_list(o.files, options), o);
+}
+
+static ImportedFile import_azure_files(const PricingImportOptions& o) {
+  return price_list_file(import_azure_retail(o.files, AzureRetailOptions{o.as_of, o.source}), o);
+}
+
+static ImportedFile import_files(const PricingImportOptions& o) {
+  if (o.format == "price-index") return import_price_index_file(o);
+  if (o.format == "aws-price-list") return import_aws_files(o);
+  if (o.format == "azure-retail") return import_azure_files(o);
+  return import_skypilot_files(o);
+}
+
 static int run_pricing_import(const PricingImportOptions& o, CommandContext& ctx) {
   const bool price_index = o.format == "price-index";
   if (price_index && o.files.size() != 1) {
     ctx.err << "tcosim pricing import --format price-index: expected one CSV file, found " << o.files.size() << "\n";
     return kExitBadInput;
   }
-  if (!price_index && o.as_of.empty()) {
+  if (o.format == "aws-price-list" && !o.as_of.empty()) {
+    ctx.err << "tcosim pricing import --format aws-price-list: --as-of is not taken: every record's as_of is the "
+               "offer file's publicationDate\n";
+    return kExitBadInput;
+  }
+  if (o.format == "skypilot" && o.as_of.empty()) {
     ctx.err << "tcosim pricing import: --as-of YYYY-MM-DD is required: SkyPilot's CSVs carry no date, so say "
                "when the prices were read (every catalog record keeps it as its as_of)\n";
     return kExitBadInput;
@@ -65,7 +109,7 @@ static int run_pricing_import(const PricingImportOptions& o, CommandContext& ctx
   OutputSet outputs(ctx.out);
   outputs.add_file("--out", o.out, true);
   for (const auto& file : o.files) outputs.add_input("an input file", file);
-  const ImportedFile imported = price_index ? import_price_index_file(o) : import_skypilot_files(o);
+  const ImportedFile imported = import_files(o);
   // The file is written only once everything parsed: a bad row leaves no half file behind.
   outputs.stage(o.out, imported.json.dump(2) + "\n");
   outputs.commit();
@@ -97,20 +141,36 @@ void setup_pricing(CLI::App& app, CommandContext& ctx) {
                      "YYYY-MM-DD, usd_per_gpu_hour, optional source and kind, as "
                      "../shared/data/published-prices/h100_rental_index.csv), into one price schedule object "
                      "{interpolation, points} for a scenario's cloud.price_schedule.on_demand or .spot "
-                     "(docs/model.md section 4); $0 rows are skipped and NaN rows dropped, both counted.")
+                     "(docs/model.md section 4); $0 rows are skipped and NaN rows dropped, both counted. "
+                     "aws-price-list: the AWS Price List API's regional EC2 offer file, index.json or index.csv "
+                     "(pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonEC2/current/<region>/index.json): "
+                     "Linux, Shared tenancy, no pre-installed software, capacitystatus Used, GPU families; "
+                     "on-demand and the --reserved-term Reserved terms (effective hourly = upfront / "
+                     "(8,760 h x years) + hourly); as_of = the file's publicationDate. "
+                     "azure-retail: pages of the Azure Retail Prices API (prices.azure.com/api/retail/prices): "
+                     "Linux Consumption items give on-demand and Spot prices, Reservation items the term price / "
+                     "(8,760 h x years), DevTest items are dropped; as_of = --as-of or the newest "
+                     "effectiveStartDate. Both drop and count what they cannot use, by reason.")
       ->required()
-      ->check(CLI::IsMember({"skypilot", "price-index"}));
-  import->add_option("files", opts->files, "The CSV files to import (one or more; read together)")->required();
+      ->check(CLI::IsMember({"skypilot", "price-index", "aws-price-list", "azure-retail"}));
+  import->add_option("files", opts->files, "The files to import (one or more; read together)")->required();
   import->add_option("--out,-o", opts->out, "Write the catalog file here (JSON; \"-\": the standard output)")->required();
   import->add_option("--as-of", opts->as_of,
                      "skypilot: date the prices were read, YYYY-MM-DD (required: the CSVs carry no date); becomes "
-                     "each record's as_of");
+                     "each record's as_of. azure-retail: the day the pages were downloaded (default: the newest "
+                     "effectiveStartDate of the items). Not taken by aws-price-list (its publicationDate dates it)");
+  import->add_option("--reserved-term", opts->reserved_term,
+                     "aws-price-list: the Reserved term carried as reserved_1y/3y_usd_per_hour (the catalog "
+                     "holds one per length; the others are counted as not carried)")
+      ->check(CLI::IsMember({"standard-no-upfront", "standard-partial-upfront", "standard-all-upfront",
+                             "convertible-no-upfront", "convertible-partial-upfront", "convertible-all-upfront"}))
+      ->default_str("standard-no-upfront");
   import->add_option("--interpolation", opts->interpolation,
                      "price-index: how the schedule moves between points: step or log_linear (default)")
       ->check(CLI::IsMember({"step", "log_linear"}));
   import->add_option("--source", opts->source,
-                     "Text appended to each record's source after \"SkyPilot catalog v7: <file>\", e.g. the "
-                     "catalog commit or URL the files came from");
+                     "Text appended to each record's source (after \"SkyPilot catalog v7: <file>\" or the price "
+                     "list's file and date), e.g. the catalog commit or URL the files came from");
   import->add_flag("--quiet,-q", opts->quiet, "Print no summary line on success (quirks are still printed)");
   import->callback([opts, &ctx] { ctx.exit_code = run_pricing_import(*opts, ctx); });
 }
