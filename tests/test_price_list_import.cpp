@@ -93,7 +93,8 @@ TEST_CASE("aws-price-list: the GPU families of an EC2 offer file, on-demand and 
   CHECK(d.count("reserved terms not carried (the catalog keeps standard No Upfront)") == 4);
   CHECK(d.total() == 1 + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 4);
   bool named_g4ad = false;
-  for (const Finding& f : imported.notes) named_g4ad |= f.code == "gpu-family-not-in-table" && f.message.find("g4ad") != std::string::npos;
+  for (const Finding& f : imported.notes)
+    named_g4ad |= f.code == "gpu-family-not-in-table" && f.message.find("g4ad") != std::string::npos;
   CHECK(named_g4ad);
   check_validates(imported, "aws-price-list-json");
 }
@@ -154,7 +155,8 @@ TEST_CASE("aws-price-list: the real AWS price-list CSV excerpt (ec2-priceit) is 
   CHECK(imported.dropped.count("operating system not Linux") == 1);
   CHECK(imported.dropped.total() == 15);
   bool g5_line = false;
-  for (const Finding& f : imported.notes) g5_line |= f.message == "1 dropped: operating system not Linux" && f.where == "line 32";
+  for (const Finding& f : imported.notes)
+    g5_line |= f.message == "1 dropped: operating system not Linux" && f.where == "line 32";
   CHECK(g5_line);
 }
 
@@ -219,11 +221,18 @@ TEST_CASE("azure-retail: --as-of dates the records; the GPU table agrees with th
   CHECK(imported.as_of == "2025-03-10");
   REQUIRE(imported.catalog.at("records").size() == 1);
   CHECK(imported.catalog.at("records")[0].at("as_of") == "2025-03-10");
+  // A Consumption item may carry "reservationTerm": null (some API versions write it).
+  const auto dir = scratch_dir("azure-retail-null-term");
+  Json page = Json::parse(read_text_file(azure_fixture("constructed-page-1.json")));
+  page["Items"][0]["reservationTerm"] = nullptr;
+  const std::string null_term = write_file(dir, "page.json", page.dump());
+  CHECK(import_azure_retail({null_term}, options).catalog.at("records").size() == 1);
   options.as_of = "2025-13-01";
   CHECK_THROWS_AS(import_azure_retail({azure_fixture("constructed-page-1.json")}, options), InputError);
 
-  for (const char* size : {"ND96isr_H100_v5", "ND96isr_H200_v5", "ND96amsr_A100_v4", "ND96asr_v4", "ND96isr_MI300X_v5",
-                           "NC40ads_H100_v5", "NC80adis_H100_v5", "NC24ads_A100_v4", "NC48ads_A100_v4", "NC96ads_A100_v4"}) {
+  for (const char* size : {"ND96isr_H100_v5", "ND96isr_H200_v5", "ND96amsr_A100_v4", "ND96asr_v4",
+                           "ND96isr_MI300X_v5", "NC40ads_H100_v5", "NC80adis_H100_v5", "NC24ads_A100_v4",
+                           "NC48ads_A100_v4", "NC96ads_A100_v4"}) {
     INFO(size);
     const AzureGpuSize gpu = azure_gpu_of_size(std::string("Standard_") + size);
     CHECK_FALSE(gpu.gpu_id.empty());
@@ -234,13 +243,14 @@ TEST_CASE("azure-retail: --as-of dates the records; the GPU table agrees with th
 TEST_CASE("pricing import aws-price-list / azure-retail: the command writes the catalog and its summary") {
   const auto dir = scratch_dir("price-list-cli");
   const auto out = (dir / "aws.json").string();
-  CliResult r = run_cli({"pricing", "import", "--format", "aws-price-list", aws_fixture("constructed-us-east-1-gpu.json"),
-                         "-o", out});
+  CliResult r = run_cli(
+      {"pricing", "import", "--format", "aws-price-list", aws_fixture("constructed-us-east-1-gpu.json"), "-o", out});
   INFO("stderr: " << r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("wrote 3 cloud_offer records to " + out + " as of 2025-08-14 (12 products read; dropped: ") !=
         std::string::npos);
-  CHECK(r.err.find("4 dropped: reserved terms not carried (the catalog keeps standard No Upfront)") != std::string::npos);
+  CHECK(r.err.find("4 dropped: reserved terms not carried (the catalog keeps standard No Upfront)") !=
+        std::string::npos);
   CHECK(Json::parse(read_text_file(out)).at("records").size() == 3);
 
   // --reserved-term picks the term carried.
@@ -265,8 +275,10 @@ TEST_CASE("pricing import aws-price-list / azure-retail: the command writes the 
 
 TEST_CASE("aws-price-list: malformed offer files exit 2 naming the file and the pointer or line, and write nothing") {
   const auto dir = scratch_dir("aws-price-list-bad");
-  const std::string head = R"({"publicationDate": "2025-08-14T19:11:05Z", "products": {"S1": {"productFamily": "Compute Instance", "attributes": {"instanceType": "p5.48xlarge"}}}, )";
-  const std::string dims = R"("priceDimensions": {"S1.JRTCKXETXF.6YS6EN2CT7": {"unit": "Hrs", "pricePerUnit": {"USD": )";
+  const std::string head = R"({"publicationDate": "2025-08-14T19:11:05Z", "products": {"S1": {"productFamily": )"
+                           R"("Compute Instance", "attributes": {"instanceType": "p5.48xlarge"}}}, )";
+  const std::string dims =
+      R"("priceDimensions": {"S1.JRTCKXETXF.6YS6EN2CT7": {"unit": "Hrs", "pricePerUnit": {"USD": )";
   check_rejected("pricing", "aws-price-list", "index.json",
                  {
                      {"truncated JSON", head.substr(0, 80), "line 1, column 81"},
@@ -276,10 +288,12 @@ TEST_CASE("aws-price-list: malformed offer files exit 2 naming the file and the 
                      {"no publicationDate", R"({"products": {}, "terms": {}})", "/publicationDate"},
                      {"publicationDate not a date", R"({"publicationDate": "yesterday", "products": {}, "terms": {}})",
                       "/publicationDate"},
-                     {"products of the wrong type", R"({"publicationDate": "2025-08-14T19:11:05Z", "products": [], "terms": {}})",
+                     {"products of the wrong type",
+                      R"({"publicationDate": "2025-08-14T19:11:05Z", "products": [], "terms": {}})",
                       "/products"},
                      {"unit of the wrong type",
-                      head + R"("terms": {"OnDemand": {"S1": {"S1.JRTCKXETXF": {"priceDimensions": {"R": {"unit": 3}}}}}}})",
+                      head + R"("terms": {"OnDemand": {"S1": {"S1.JRTCKXETXF": )"
+                             R"({"priceDimensions": {"R": {"unit": 3}}}}}}})",
                       "/terms/OnDemand/S1/S1.JRTCKXETXF/priceDimensions/R/unit"},
                  },
                  dir);
@@ -306,8 +320,9 @@ TEST_CASE("azure-retail: malformed pages exit 2 naming the file and the pointer,
   const auto dir = scratch_dir("azure-retail-bad");
   const std::string item =
       R"({"serviceName": "Virtual Machines", "type": "Consumption", "currencyCode": "USD", "unitOfMeasure": "1 Hour",)"
-      R"( "armSkuName": "Standard_ND96isr_H100_v5", "armRegionName": "eastus", "productName": "Virtual Machines NDsr H100 v5 Series",)"
-      R"( "meterName": "ND96isr H100 v5", "skuName": "ND96isr H100 v5", "effectiveStartDate": "2024-03-01T00:00:00Z", "retailPrice": )";
+      R"( "armSkuName": "Standard_ND96isr_H100_v5", "armRegionName": "eastus",)"
+      R"( "productName": "Virtual Machines NDsr H100 v5 Series", "meterName": "ND96isr H100 v5",)"
+      R"( "skuName": "ND96isr H100 v5", "effectiveStartDate": "2024-03-01T00:00:00Z", "retailPrice": )";
   check_rejected("pricing", "azure-retail", "page.json",
                  {
                      {"truncated JSON", R"({"Items": [)" + item, "line 1, column"},
@@ -318,7 +333,8 @@ TEST_CASE("azure-retail: malformed pages exit 2 naming the file and the pointer,
                       R"({"Items": [)" + item + R"(98.32}, {"serviceName": 7}]})", "/Items/1/serviceName"},
                      {"no effectiveStartDate",
                       R"({"Items": [{"serviceName": "Virtual Machines", "type": "Consumption", "currencyCode": "USD", )"
-                      R"("unitOfMeasure": "1 Hour", "armSkuName": "", "armRegionName": "", "productName": "", "meterName": "", )"
+                      R"("unitOfMeasure": "1 Hour", "armSkuName": "", "armRegionName": "", "productName": "", )"
+                      R"("meterName": "", )"
                       R"("skuName": "", "retailPrice": 1.0}]})",
                       "/Items/0/effectiveStartDate"},
                  },

@@ -57,7 +57,8 @@ struct OfferFile {
 
 std::string publication_date(const std::string& path, const std::string& where, const std::string& text) {
   const auto day = date_of_timestamp(text);
-  if (!day) throw InputError(path, where, "expected a publication date \"YYYY-MM-DDThh:mm:ssZ\", found \"" + text + "\"");
+  if (!day)
+    throw InputError(path, where, "expected a publication date \"YYYY-MM-DDThh:mm:ssZ\", found \"" + text + "\"");
   return *day;
 }
 
@@ -389,7 +390,9 @@ class Builder {
     }
 
     const std::string id = "aws/" + p.instance_type + "/" + p.region_code;
-    if (!gpu.known_gpu_id) note("unknown-gpu", place, p.instance_type + ": its accelerator has no catalog gpu id: kept as \"" + gpu.gpu_id + "\"");
+    if (!gpu.known_gpu_id)
+      note("unknown-gpu", place,
+           p.instance_type + ": its accelerator has no catalog gpu id: kept as \"" + gpu.gpu_id + "\"");
     Json record = {{"id", id},
                    {"provider", "aws"},
                    {"instance_type", p.instance_type},

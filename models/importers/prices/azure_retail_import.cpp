@@ -51,7 +51,8 @@ Item read_item(const Json& json, const std::string& path, const std::string& poi
   item.product = r.string("productName");
   item.meter = r.string("meterName");
   item.sku_name = r.string("skuName");
-  item.term = r.string_or("reservationTerm", "");
+  // Consumption items carry no reservationTerm, or a null one.
+  if (r.has("reservationTerm") && !json.at("reservationTerm").is_null()) item.term = r.string("reservationTerm");
   const Json& price = r.value("retailPrice");
   if (!price.is_number() || !price_of(price)) r.fail("retailPrice", "a price (a number >= 0)", &price);
   item.price_usd = price.get<double>();
@@ -95,8 +96,10 @@ class Importer {
     for (const auto& [key, offer] : offers_) {
       const auto& [size, region] = key;
       if (!offer.on_demand) {
-        result_.dropped.add("size and region without an on-demand (Consumption) price: no record",
-                            offer.spot ? offer.spot_where : offer.reserved[0] ? offer.reserved_where[0] : offer.reserved_where[1]);
+        const std::string& first = offer.spot          ? offer.spot_where
+                                   : offer.reserved[0] ? offer.reserved_where[0]
+                                                       : offer.reserved_where[1];
+        result_.dropped.add("size and region without an on-demand (Consumption) price: no record", first);
         continue;
       }
       const AzureGpuSize gpu = azure_gpu_of_size(size);
