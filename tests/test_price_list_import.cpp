@@ -309,6 +309,10 @@ TEST_CASE("aws-price-list: malformed offer files exit 2 naming the file and the 
                       header + row + "\"abc\",\"USD\",,,,\"Compute Instance\",\"p5.48xlarge\",\"us-east-1\",\"Linux\","
                                      "\"Shared\",\"NA\",\"Used\",\"No License required\",\"8\"\n",
                       "line 4, column 36"},
+                     {"price not a number, in a product outside the GPU families",
+                      header + row + "\"abc\",\"USD\",,,,\"Compute Instance\",\"m5.xlarge\",\"us-east-1\",\"Linux\","
+                                     "\"Shared\",\"NA\",\"Used\",\"No License required\",\"\"\n",
+                      "line 4, column 36"},
                      {"truncated row", header + row + "\"55.04\",\"USD\"", "line 4, column"},
                      {"no Publication Date", header.substr(header.find("\"SKU\"")), "Publication Date"},
                      {"no header row", "\"FormatVersion\",\"v1.0\"\n", "line 1"},

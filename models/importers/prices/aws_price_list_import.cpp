@@ -200,6 +200,9 @@ OfferFile read_csv_offer_file(const std::string& path) {
                        fmt::format("expected {} fields (as in the header row), found {}", header.size(), f.size()));
     const std::string& sku = f[c_sku].text;
     const std::string where = fmt::format("line {}", line_number);
+    // A region's CSV runs to gigabytes: the terms of a product outside the GPU families are
+    // never read (the product is dropped on its family), so they are not kept.
+    const bool gpu_family = !aws_gpu_of_instance_type(f[c_type_name].text).gpu_id.empty();
     if (!file.products.count(sku)) {
       Product p;
       p.where = where;
@@ -215,6 +218,14 @@ OfferFile read_csv_offer_file(const std::string& path) {
       p.gpu = f[c_gpu].text;
       file.products.emplace(sku, std::move(p));
     }
+    // Every price is checked, kept or not: a malformed file is refused wherever the fault is.
+    const bool usd = f[c_currency].text == "USD";
+    const auto price = price_of(Json(f[c_price].text));
+    if (usd && !price)
+      throw InputError(path, csv_position(line_number, static_cast<std::size_t>(f[c_price].column)),
+                       "expected a price in USD (a number >= 0) in column PricePerUnit, found \"" + f[c_price].text +
+                           "\"");
+    if (!gpu_family) continue;
     auto [it, inserted] = file.terms[sku].try_emplace(f[c_code].text);
     Term& term = it->second;
     if (inserted) {
@@ -224,15 +235,10 @@ OfferFile read_csv_offer_file(const std::string& path) {
       term.purchase_option = f[c_option].text;
       term.offering_class = f[c_class].text;
     }
-    if (f[c_currency].text != "USD") {
+    if (!usd) {
       term.non_usd_currency = f[c_currency].text;
       continue;
     }
-    const auto price = price_of(Json(f[c_price].text));
-    if (!price)
-      throw InputError(path, csv_position(line_number, static_cast<std::size_t>(f[c_price].column)),
-                       "expected a price in USD (a number >= 0) in column PricePerUnit, found \"" + f[c_price].text +
-                           "\"");
     add_price(term, f[c_unit].text, *price);
   }
   return file;
