@@ -25,7 +25,7 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -
 # The same configuration as scripts/test.sh --sanitize; only the harnesses are built here.
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTCO_FUZZ=ON \
   -DTCO_SANITIZE=address,undefined -DTCO_CUDA=OFF -DTCO_BENCH=OFF "${launcher[@]}" >/dev/null
-cmake --build "$build" -j"$jobs" --target fuzz_scenario fuzz_catalog fuzz_grid fuzz_trace fuzz_series fuzz_skypilot fuzz_report
+cmake --build "$build" -j"$jobs" --target fuzz_scenario fuzz_catalog fuzz_grid fuzz_trace fuzz_series fuzz_skypilot fuzz_price_list fuzz_report
 
 runs=$build/fuzz-runs
 # Each run: name, harness binary, TCO_FUZZ_FORMAT, seed files (globs; missing ones are skipped).
@@ -50,10 +50,12 @@ add_run series-philly_nodes fuzz_series philly_nodes "$shared/helios-artifact-de
 add_run series-prometheus fuzz_series  prometheus   "tests/fixtures/own-history/prometheus.json"
 add_run series-opencost fuzz_series    opencost     "tests/fixtures/own-history/opencost.json"
 add_run skypilot        fuzz_skypilot  ""           "$shared/skypilot-catalog/*.csv"
+add_run price-list-aws  fuzz_price_list aws-price-list "tests/fixtures/aws-price-list/*.json tests/fixtures/aws-price-list/*.csv"
+add_run price-list-azure fuzz_price_list azure-retail "tests/fixtures/azure-retail/*.json"
 add_run report          fuzz_report    ""           "tests/baselines/*.json tests/fixtures/des/mc_small.report.json"
 order=(scenario catalog grid trace-canonical trace-openb trace-dlrm trace-philly trace-pai trace-helios
        trace-slurm trace-k8s-pods series-csv series-helios_vc series-philly_nodes series-prometheus series-opencost
-       skypilot report)
+       skypilot price-list-aws price-list-azure report)
 (($#)) && order=("$@")
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
