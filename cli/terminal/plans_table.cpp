@@ -13,18 +13,18 @@ namespace tco::cli {
 
 namespace {
 
-constexpr std::size_t kCells = 10;
+constexpr std::size_t kCells = 9;
 constexpr std::size_t kNameCell = 1;
 constexpr int kNarrowestName = 10;
 using Row = std::array<std::string, kCells>;
 
 // The report's payback words, with "none needed (no investment)" cut to "none needed" (the
 // terminal answer's header says why) so that plan names keep their width.
-std::string short_payback(std::string words) {
+std::string payback_cell(const Json& comparison) {
+  std::string words = payback_words(comparison);
   if (const auto cut = words.find(" (no investment)"); cut != std::string::npos) words.erase(cut);
   return words;
 }
-std::string payback_cell(const Json& comparison) { return short_payback(payback_words(comparison)); }
 
 const Json* comparison_of(const Json& report, const std::string& plan) {
   for (const auto& c : report.at("comparisons"))
@@ -39,8 +39,7 @@ Row plan_row(const Json& report, const Json& p, std::size_t number) {
   return {std::to_string(number), name, p.at("kind").get<std::string>(), std::to_string(p.at("onprem_nodes").get<int>()),
           format_usd(p.at("npv_usd")), format_usd(p.at("total_nominal_usd")),
           per_hour.is_number() ? fmt::format("{:.2f}", per_hour.get<double>()) : "n/a",
-          c ? format_usd(c->at("npv_saving_usd")) : "baseline", c ? payback_cell(*c) : "-",
-          recommended_reference(report).empty() ? "" : short_payback(payback_vs_recommended_words(report, name))};
+          c ? format_usd(c->at("npv_saving_usd")) : "baseline", c ? payback_cell(*c) : "-"};
 }
 
 std::string row_text(const Row& row, const std::array<std::size_t, kCells>& width) {
@@ -57,8 +56,7 @@ std::string row_text(const Row& row, const std::array<std::size_t, kCells>& widt
 }  // namespace
 
 std::string plans_table(const Json& report, int columns) {
-  std::vector<Row> rows = {{"#", "plan", "kind", "nodes", "NPV", "total", "$/GPU-h", "saving (NPV)", "payback",
-                            recommended_reference(report).empty() ? "" : "vs rec."}};
+  std::vector<Row> rows = {{"#", "plan", "kind", "nodes", "NPV", "total", "$/GPU-h", "saving (NPV)", "payback"}};
   std::size_t number = 0;
   for (const auto& p : report.at("plans")) rows.push_back(plan_row(report, p, ++number));
 

@@ -1,6 +1,8 @@
 #include "cli/terminal/terminal_answer.hpp"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -105,6 +107,26 @@ constexpr const char* kSignConvention =
     "  (NPV of the plan minus NPV of the baseline, path by path: negative means the plan is cheaper;\n"
     "   P(cheaper) is the share of paths on which it is)\n";
 
+// "Payback against the recommended plan, X: never for a, b; month 5 for c." The plans grouped by
+// their words, in the table's order, so that the table keeps its width.
+std::string payback_vs_recommended_line(const Json& report, int columns) {
+  const std::string recommended = recommended_reference(report);
+  if (recommended.empty()) return "";
+  std::vector<std::pair<std::string, std::string>> groups;  // words, plans
+  for (const auto& p : report.at("plans")) {
+    const std::string name = p.at("name").get<std::string>();
+    if (name == recommended) continue;
+    const std::string words = payback_vs_recommended_words(report, name);
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == words; });
+    if (it == groups.end()) groups.push_back({words, name});
+    else it->second += ", " + name;
+  }
+  std::string out = "Payback against the recommended plan, " + recommended + ":";
+  for (std::size_t i = 0; i < groups.size(); ++i)
+    out += fmt::format("{} {} for {}", i == 0 ? "" : ";", groups[i].first, groups[i].second);
+  return wrapped(out + ".", columns, 2);
+}
+
 }  // namespace
 
 std::string breakeven_lines(const Json& report, int columns) {
@@ -172,12 +194,10 @@ std::string terminal_answer(const Json& report, const std::vector<std::string>& 
   out += "\n";
   out += fmt::format("Plans over {}, in USD, against the baseline {}\n"
                      "(saving = the baseline's NPV minus the plan's: positive means the plan is cheaper; payback\n"
-                     "\"none needed\": the plan never costs more than the baseline, there is no investment{}):\n",
-                     format_months(sc.at("horizon_months").get<int>()), sc.at("baseline").get<std::string>(),
-                     recommended_reference(report).empty()
-                         ? std::string()
-                         : "; \"vs rec.\": the payback against the recommended plan, " + recommended_reference(report));
+                     "\"none needed\": the plan never costs more than the baseline, there is no investment):\n",
+                     format_months(sc.at("horizon_months").get<int>()), sc.at("baseline").get<std::string>());
   out += plans_table(report, columns);
+  out += payback_vs_recommended_line(report, columns);
   for (const std::string& part : {breakeven_lines(report, columns), monte_carlo_lines(report, columns)})
     if (!part.empty()) out += "\n" + part;
   if (!report.at("warnings").empty()) out += "\n";

@@ -212,6 +212,7 @@ std::vector<UtilizationBreakeven> utilization_breakevens(const Scenario& s, cons
     b.life_end_usd_per_gpu_hour = p.figures.end_usd_per_gpu_hour;
     b.price_change_per_year = cloud.price_change_per_year;
     b.price_scheduled = cloud.price_schedules.any();
+    b.resale_at_end = plan.onprem->residual_enabled;
     out.push_back(b);
   }
   return out;

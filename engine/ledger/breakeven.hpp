@@ -60,6 +60,7 @@ struct UtilizationBreakeven {
   double life_end_usd_per_gpu_hour = 0.0;  // the last hour of the life
   double price_change_per_year = 0.0;
   bool price_scheduled = false;
+  bool resale_at_end = false;  // the residual is on: the node is sold at the end of the months priced
   BreakevenOverMonths over_horizon;  // the same node over the plans' horizon, sold at its end
 };
 

@@ -141,6 +141,7 @@ Json verdict_json(const Scenario& s, const ScenarioRun& run) {
                  {"utilization", opt(b.utilization)},
                  {"gpu_hours_per_month_per_node", opt(b.gpu_hours_per_month)},
                  {"horizon_months", b.over_horizon.months},
+                 {"resale_at_end", b.resale_at_end},
                  {"utilization_over_horizon", opt(b.over_horizon.utilization)},
                  {"gpu_hours_per_month_per_node_over_horizon", opt(b.over_horizon.gpu_hours_per_month)}};
   }
@@ -153,7 +154,10 @@ Json verdict_json(const Scenario& s, const ScenarioRun& run) {
     int peak_month = 0;
     for (int m = 0; m < low.ledger.months(); ++m) {
       excess_usd += low.ledger.month_total_usd(m) - chosen.ledger.month_total_usd(m);
-      if (excess_usd > peak_usd) peak_usd = excess_usd, peak_month = m;
+      if (excess_usd > peak_usd) {
+        peak_usd = excess_usd;
+        peak_month = m;
+      }
     }
     lowest_nominal = {{"plan", s.plans[*r.lowest_nominal].name},
                       {"total_nominal_usd", low.total_usd},
