@@ -84,8 +84,8 @@ TEST_CASE("verdict breakeven: \"never\" over the horizon the plans run, agreeing
   CHECK(report.at("verdict").at("plan") == "cloud");
   CHECK(verdict_breakeven_sentence(report) ==
         "Renting at the on-demand price of test/gpu8/region-a ($1.40 per GPU-hour throughout) costs less than an owned "
-        "test-node-8 node (in a 1-node fleet) even when the node is busy all the time, over the 12 months the plans run, "
-        "sold at their end as the plans sell theirs; over the node's 60-month life, owning beats it above 75.2%.");
+        "test-node-8 node (in a 1-node fleet) even when the node is busy all the time over the 12 months the plans run "
+        "(sold at their end, as the plans sell theirs); over the node's 60-month life, owning beats it above 75.2%.");
 }
 
 TEST_CASE("verdict breakeven: 97% over the horizon, the figure of the table, and a 100%-busy plan that saves") {
@@ -108,9 +108,9 @@ TEST_CASE("verdict breakeven: 97% over the horizon, the figure of the table, and
   CHECK(report.at("verdict").at("plan") == "buy-1");
   CHECK(verdict_breakeven_sentence(report) ==
         "Owning beats the on-demand price of test/gpu8/region-a ($1.51 per GPU-hour throughout) when an owned "
-        "test-node-8 node (in a 1-node fleet) is busy more than 97.2% of the time over the 12 months the plans run, sold "
-        "at their end as the plans sell theirs (5676 GPU-hours per node per month); over the node's 60-month life, "
-        "owning beats it above 69.1%.");
+        "test-node-8 node (in a 1-node fleet) is busy more than 97.2% of the time (5676 GPU-hours per node per month) "
+        "over the 12 months the plans run (sold at their end, as the plans sell theirs); over the node's 60-month "
+        "life, owning beats it above 69.1%.");
   // The table's cells say the same figures.
   CHECK(horizon_breakeven_cell(row) == "97.2%");
   CHECK(life_breakeven_cell(row) == "69.1% (60 months)");
@@ -143,9 +143,9 @@ TEST_CASE("verdict breakeven: a falling price path is named, with the price wher
   CHECK(verdict_breakeven_sentence(report) ==
         "Owning beats the on-demand price of test/gpu8/region-a ($1.60 per GPU-hour at the start, falling 10% a year to "
         "$1.44 at the horizon's end) when an owned test-node-8 node (in a 1-node fleet) is busy more than 96.6% of the "
-        "time over the 12 months the plans run, sold at their end as the plans sell theirs (5640 GPU-hours per node per "
-        "month); over the node's 60-month life, owning beats it above 86.0%.");
-  CHECK(price_path_cell(row) == "$1.600, -10%/yr");
+        "time (5640 GPU-hours per node per month) over the 12 months the plans run (sold at their end, as the plans "
+        "sell theirs); over the node's 60-month life, owning beats it above 86.0%.");
+  CHECK(price_path_cell(row) == "$1.600/GPU-h, -10%/yr");
 }
 
 TEST_CASE("first screen: why the lowest nominal total is not recommended, before tax, in every format") {
@@ -169,7 +169,7 @@ TEST_CASE("first screen: why the lowest nominal total is not recommended, before
   CHECK(npv_gap > 0.0);
   const std::string why = "buy-1 has the lowest nominal total (" + format_usd(low.at("total_nominal_usd")) +
                           ", $2,681 less than cloud's) but a higher NPV (by " + format_usd(npv_gap) +
-                          "): it spends more first, up to $194,777 more by month 0, and saves it back later, and at 8% "
+                          "): it spends more first, up to $194,777 more in month 0, and saves it back later, and at 8% "
                           "a year the later savings are worth less than the earlier spending.";
   const std::string tax = "All figures are before tax (the scenario sets no tax rate).";
   REQUIRE(verdict_notes(report).size() == 2);

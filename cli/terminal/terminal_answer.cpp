@@ -51,7 +51,7 @@ std::string basis_text(const std::string& price_basis) {
 std::string utilization_line(const Json& b, int horizon_months) {
   std::string against = basis_text(b.at("price_basis").get<std::string>());
   if (b.contains("offer") && b.at("offer").is_string()) against += " of " + b.at("offer").get<std::string>();
-  against += " (" + price_path_cell(b) + "/GPU-h)";
+  against += " (" + price_path_cell(b) + ")";
   const std::string who = fmt::format("{} ({} x {})", b.at("plan").get<std::string>(), b.at("fleet_nodes").get<int>(),
                                       b.at("server").get<std::string>());
   const std::string life = life_breakeven_cell(b);

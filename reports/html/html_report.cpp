@@ -102,7 +102,7 @@ std::string breakdown_table(const Json& report) {
 }
 
 std::string utilization_rows(const Json& report, bool deciding_only) {
-  std::string out = "<table><tr><th>server</th><th>fleet</th><th>cloud offer</th><th>price</th><th>$/GPU-h at the start, "
+  std::string out = "<table><tr><th>server</th><th>fleet</th><th>cloud offer</th><th>price</th><th>cloud price at the start, "
                     "path</th><th>breakeven utilization per node " +
                     html_escape(horizon_header(report)) +
                     "</th><th>over the node's life</th><th>GPU-hours per node per month (horizon)</th></tr>\n";

@@ -168,7 +168,7 @@ std::string markdown_summary(const Json& report) {
     md += "\n**Utilization breakeven** (one node, with its share of the fleet's fixed staff, room and racks, vs renting "
           "the same GPU-hours on the cloud price's path; over the horizon the node is sold at its end as the plans sell "
           "theirs). The rows for the prices the plans pay:\n\n";
-    md += fmt::format("| server | fleet | cloud offer | price | $/GPU-h at the start, path | breakeven utilization per "
+    md += fmt::format("| server | fleet | cloud offer | price | cloud price at the start, path | breakeven utilization per "
                       "node {} | over the node's life | GPU-hours per node per month (horizon) |\n"
                       "|---|---:|---|---|---:|---:|---:|---:|\n",
                       horizon_header(report));

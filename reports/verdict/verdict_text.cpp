@@ -119,15 +119,15 @@ std::string verdict_breakeven_sentence(const Json& report) {
   const std::string against = fmt::format("{} ({})", offer, price_path_words(b));
   const int horizon = b.at("horizon_months").get<int>(), life = b.at("life_months").get<int>();
   const std::string over = fmt::format("over the {} the plans run, {}", format_months(horizon),
-                                       b.value("resale_at_end", true) ? "sold at their end as the plans sell theirs"
-                                                                      : "with no resale at their end, as in the plans");
+                                       b.value("resale_at_end", true) ? "(sold at their end, as the plans sell theirs)"
+                                                                      : "(with no resale at their end, as in the plans)");
   const Json& u_h = b.at("utilization_over_horizon");
   std::string out =
       u_h.is_number()
-          ? fmt::format("Owning beats {} when {} is busy more than {} of the time {} ({:.0f} GPU-hours per node per month)",
-                        against, node, percent_words(u_h.get<double>()), over,
-                        b.at("gpu_hours_per_month_per_node_over_horizon").get<double>())
-          : fmt::format("Renting at {} costs less than {} even when the node is busy all the time, {}", against, node,
+          ? fmt::format("Owning beats {} when {} is busy more than {} of the time ({:.0f} GPU-hours per node per month) {}",
+                        against, node, percent_words(u_h.get<double>()),
+                        b.at("gpu_hours_per_month_per_node_over_horizon").get<double>(), over)
+          : fmt::format("Renting at {} costs less than {} even when the node is busy all the time {}", against, node,
                         over);
   if (life == horizon) return out + ".";
   const Json& u_l = b.at("utilization");
@@ -156,9 +156,10 @@ std::string lowest_nominal_sentence(const Json& report) {
                                        format_usd(low.at("npv_usd").get<double>() - v.at("npv_usd").get<double>()));
   const double ahead = low.at("peak_extra_spending_usd").get<double>();
   if (ahead <= 0.0) return head + fmt::format(", discounted at {:.3g}% a year.", 100.0 * rate);
-  return head + fmt::format(": it spends more first, up to {} more by month {}, and saves it back later, and at {:.3g}% "
+  const int month = low.at("peak_extra_spending_month").get<int>();
+  return head + fmt::format(": it spends more first, up to {} more {} month {}, and saves it back later, and at {:.3g}% "
                             "a year the later savings are worth less than the earlier spending.",
-                            format_usd(ahead), low.at("peak_extra_spending_month").get<int>(), 100.0 * rate);
+                            format_usd(ahead), month == 0 ? "in" : "by", month, 100.0 * rate);
 }
 
 std::string tax_sentence(const Json& report) {
@@ -197,13 +198,13 @@ std::string payback_vs_recommended_words(const Json& report, const std::string& 
 
 std::string price_path_cell(const Json& row) {
   const double today = row.at("cloud_usd_per_gpu_hour").get<double>();
-  if (!row.contains("price_path")) return fmt::format("${:.3f}", today);
+  if (!row.contains("price_path")) return fmt::format("${:.3f}/GPU-h", today);
   const Json& path = row.at("price_path");
   const double start = path.at("start_usd_per_gpu_hour").get<double>();
-  if (path.at("scheduled").get<bool>()) return fmt::format("${:.3f}, schedule", start);
+  if (path.at("scheduled").get<bool>()) return fmt::format("${:.3f}/GPU-h, schedule", start);
   const double change = path.at("change_per_year").get<double>();
-  if (change == 0.0) return fmt::format("${:.3f}, flat", start);
-  return fmt::format("${:.3f}, {:+.3g}%/yr", start, 100.0 * change);
+  if (change == 0.0) return fmt::format("${:.3f}/GPU-h, flat", start);
+  return fmt::format("${:.3f}/GPU-h, {:+.3g}%/yr", start, 100.0 * change);
 }
 
 std::string horizon_breakeven_cell(const Json& row) {

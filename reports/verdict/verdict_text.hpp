@@ -35,7 +35,7 @@ std::string payback_vs_recommended_words(const Json& report, const std::string& 
 // when a multiple was found.
 bool utilization_row_decides(const Json& row);
 bool price_row_decides(const Json& row);
-// A utilization row's cells: the price path ("$2.99, -10%/yr"; "$8.70, schedule"), the breakeven over
+// A utilization row's cells: the price path ("$2.990/GPU-h, -10%/yr"; "$8.700/GPU-h, schedule"), the breakeven over
 // the horizon ("98.1%", "never", or "n/a" in a report without it) and over the life ("97.4% (60 months)").
 std::string price_path_cell(const Json& row);
 std::string horizon_breakeven_cell(const Json& row);
