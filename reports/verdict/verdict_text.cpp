@@ -118,7 +118,7 @@ std::string verdict_breakeven_sentence(const Json& report) {
                               node);
   const std::string against = fmt::format("{} ({})", offer, price_path_words(b));
   const int horizon = b.at("horizon_months").get<int>(), life = b.at("life_months").get<int>();
-  const std::string over = fmt::format("over the {} the plans run, {}", format_months(horizon),
+  const std::string over = fmt::format("over the {} the plans run {}", format_months(horizon),
                                        b.value("resale_at_end", true) ? "(sold at their end, as the plans sell theirs)"
                                                                       : "(with no resale at their end, as in the plans)");
   const Json& u_h = b.at("utilization_over_horizon");
