@@ -246,3 +246,21 @@ TEST_CASE("the cumulative cost chart labels the last month's drop: the resale") 
 }
 
 }  // namespace tco::test
+
+namespace tco::test {
+
+TEST_CASE("verdict: a plan dearer than the baseline is chosen with its extra cost, not a negative saving") {
+  // The baseline leaves work unserved and is passed over (training-cluster-spares: -$426,106 read
+  // "it saves -$426,106"). Here the $1.51 report with its saving made -$1,000 and drawn paths
+  // whose difference (plan - baseline) lies in 900 .. 1,100: an extra cost of $900 .. $1,100.
+  Json report = run_scenario_json(one_node_json(1.51)).report();
+  report["verdict"]["npv_saving_usd"] = -1000.0;
+  report["monte_carlo"] = {{"comparisons", Json::array({{{"plan", "buy-1"},
+                                                         {"p_cheaper", 0.0},
+                                                         {"npv_difference_usd",
+                                                          {{"mean", 1000.0}, {"ci95_low", 900.0}, {"ci95_high", 1100.0}}}}})}};
+  CHECK(verdict_sentence(report).find("Choose buy-1: it costs $1,000 more in NPV than cloud over 12 months (95% CI of "
+                                      "the extra cost $900 .. $1,100, cheaper than the baseline on 0% of paths).") == 0);
+}
+
+}  // namespace tco::test

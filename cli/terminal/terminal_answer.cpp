@@ -136,8 +136,8 @@ std::string breakeven_lines(const Json& report, int columns) {
   const Json utilization = b.value("utilization", Json::array());
   const int horizon = report.at("scenario").at("horizon_months").get<int>();
   if (!utilization.empty()) {
-    out += "Utilization breakevens (SPEC §8: average utilization of the owned nodes; over the horizon the node is\n"
-           "sold at its end as the plans sell theirs), for the prices the plans pay:\n";
+    out += "Utilization breakevens (SPEC §8: average utilization of the owned nodes; over the horizon the node\n"
+           "ends as the plans do, sold at its end when they book a resale), for the prices the plans pay:\n";
     for (const auto& u : utilization)
       if (utilization_row_decides(u)) out += wrapped("  " + utilization_line(u, horizon), columns, 4);
     if (const std::string hidden = hidden_utilization_rows_line(report); !hidden.empty())

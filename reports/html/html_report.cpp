@@ -132,8 +132,8 @@ std::string breakevens_section(const Json& report) {
   const Json& util = report.at("breakevens").at("utilization");
   if (!util.empty()) {
     out += "<p>Utilization breakeven: one node, with its share of the fleet's fixed staff, room and racks, against "
-           "renting the same GPU-hours on the cloud price's path; over the horizon the node is sold at its end as the "
-           "plans sell theirs. The rows for the prices the plans pay:</p>\n" +
+           "renting the same GPU-hours on the cloud price's path; over the horizon the node ends as the plans do, sold "
+           "at the horizon's end when they book a resale. The rows for the prices the plans pay:</p>\n" +
            utilization_rows(report, true);
     if (!hidden_utilization_rows_line(report).empty())
       out += fmt::format("<details><summary>show all {} rows</summary>{}</details>\n", util.size(),

@@ -166,8 +166,8 @@ std::string markdown_summary(const Json& report) {
   const Json& util = report.at("breakevens").at("utilization");
   if (!util.empty()) {
     md += "\n**Utilization breakeven** (one node, with its share of the fleet's fixed staff, room and racks, vs renting "
-          "the same GPU-hours on the cloud price's path; over the horizon the node is sold at its end as the plans sell "
-          "theirs). The rows for the prices the plans pay:\n\n";
+          "the same GPU-hours on the cloud price's path; over the horizon the node ends as the plans do, sold at the "
+          "horizon's end when they book a resale). The rows for the prices the plans pay:\n\n";
     md += fmt::format("| server | fleet | cloud offer | price | cloud price at the start, path | breakeven utilization per "
                       "node {} | over the node's life | GPU-hours per node per month (horizon) |\n"
                       "|---|---:|---|---|---:|---:|---:|---:|\n",

@@ -37,11 +37,13 @@ std::string interval_words(const Json& report, const std::string& plan) {
   const Json* c = drawn_difference(report, plan);
   if (!c) return "";
   const Json& d = c->at("npv_difference_usd");
-  // The difference is plan minus baseline; the saving is its negative.
+  // The difference is plan minus baseline; the saving is its negative, an extra cost when all of it is.
+  const double low = d.at("ci95_low").get<double>(), high = d.at("ci95_high").get<double>();
   const std::string interval =
-      fmt::format("95% CI of the saving {} .. {}, cheaper than the baseline on {:.0f}% of paths",
-                  format_usd(-d.at("ci95_high").get<double>()), format_usd(-d.at("ci95_low").get<double>()),
-                  100.0 * c->at("p_cheaper").get<double>());
+      low > 0.0 ? fmt::format("95% CI of the extra cost {} .. {}, cheaper than the baseline on {:.0f}% of paths",
+                              format_usd(low), format_usd(high), 100.0 * c->at("p_cheaper").get<double>())
+                : fmt::format("95% CI of the saving {} .. {}, cheaper than the baseline on {:.0f}% of paths",
+                              format_usd(-high), format_usd(-low), 100.0 * c->at("p_cheaper").get<double>());
   if (report.contains("uncertainty") && c == difference_in(report.at("uncertainty"), plan))
     return fmt::format(" at the inputs as written (over the drawn inputs of `uncertain`: a mean saving of {}, {})",
                        format_usd(-d.at("mean").get<double>()), interval);
@@ -305,8 +307,12 @@ std::string verdict_sentence(const Json& report) {
     out = fmt::format("Keep the baseline, {}: no plan that serves the work costs less over {} (NPV {}).", plan,
                       format_months(months), format_usd(v.at("npv_usd")));
   } else {
-    out = fmt::format("Choose {}: it saves {} in NPV against {} over {}{}.", plan, format_usd(v.at("npv_saving_usd")),
-                      baseline, format_months(months), interval_words(report, plan));
+    const double saving = v.at("npv_saving_usd").get<double>();
+    // A plan dearer than the baseline is chosen when the baseline leaves work unserved (named below).
+    out = saving >= 0.0 ? fmt::format("Choose {}: it saves {} in NPV against {} over {}{}.", plan, format_usd(saving),
+                                      baseline, format_months(months), interval_words(report, plan))
+                        : fmt::format("Choose {}: it costs {} more in NPV than {} over {}{}.", plan, format_usd(-saving),
+                                      baseline, format_months(months), interval_words(report, plan));
   }
   const double unserved = v.at("unserved_gpu_hours").get<double>();
   if (unserved > 0.0)
