@@ -264,3 +264,20 @@ TEST_CASE("verdict: a plan dearer than the baseline is chosen with its extra cos
 }
 
 }  // namespace tco::test
+
+namespace tco::test {
+
+TEST_CASE("verdict breakeven: against spot it says it prices the spot price alone") {
+  // buy-1 with spot_share 1 pays spot: the verdict's breakeven is against test/gpu8's spot price,
+  // $8/h = $1.00 per GPU-hour: 8 x 1.00 x 8,760 = 70,080 per u < 92,628 + 10,512: never over the horizon.
+  Json doc = one_node_json(1.51);
+  doc["plans"][1]["spot_share"] = 1.0;
+  doc["plans"][0]["spot_share"] = 1.0;
+  const Json report = run_scenario_json(doc).report();
+  REQUIRE(report.at("verdict").at("breakeven").at("price_basis") == "spot");
+  CHECK(verdict_breakeven_sentence(report).find(
+            "Renting at the spot price of test/gpu8/region-a ($1.00 per GPU-hour throughout; the spot price alone, "
+            "without the preemptions, overhead and on-demand fallback the plans pay) costs less than") == 0);
+}
+
+}  // namespace tco::test

@@ -118,7 +118,13 @@ std::string verdict_breakeven_sentence(const Json& report) {
   if (!b.contains("utilization_over_horizon"))
     return life_only_sentence(b, fmt::format("{} (${:.2f} per GPU-hour)", offer, b.at("cloud_usd_per_gpu_hour").get<double>()),
                               node);
-  const std::string against = fmt::format("{} ({})", offer, price_path_words(b));
+  // Spot is priced alone: the plans also pay its preemptions, overhead and on-demand fallback, which
+  // the breakeven does not (docs/model.md §7), so the sentence says so.
+  const std::string spot_alone = b.at("price_basis") == "spot"
+                                     ? "; the spot price alone, without the preemptions, overhead and on-demand "
+                                       "fallback the plans pay"
+                                     : "";
+  const std::string against = fmt::format("{} ({}{})", offer, price_path_words(b), spot_alone);
   const int horizon = b.at("horizon_months").get<int>(), life = b.at("life_months").get<int>();
   const std::string over = fmt::format("over the {} the plans run {}", format_months(horizon),
                                        b.value("resale_at_end", true) ? "(sold at their end, as the plans sell theirs)"
