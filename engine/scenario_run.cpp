@@ -67,6 +67,7 @@ ScenarioRun run_deterministic(const Scenario& s) {
   }
   run.utilization_breakevens = scenario_utilization_breakevens(s);
   run.recommendation = recommend(s, run.plans, run.demand.gpu_hours, run.utilization_breakevens);
+  run.recommended_comparisons = compare_with_recommended(s, run.plans, run.recommendation);
   const std::size_t chosen = run.recommendation.plan;
   if (static_cast<int>(chosen) != s.baseline_index) {
     for (std::size_t i = 0; i < s.plans.size(); ++i)

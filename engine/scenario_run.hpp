@@ -27,6 +27,7 @@ struct ScenarioRun {
   std::vector<PriceBreakeven> price_breakevens;  // each non-baseline plan vs the baseline, then each other plan
                                                  // vs the recommended plan (when that is not the baseline)
   Recommendation recommendation;
+  std::vector<Comparison> recommended_comparisons;  // each other plan vs the recommended one (none when it is the baseline)
   std::vector<Finding> warnings;             // the scenario's, then the run's
 };
 

@@ -73,31 +73,56 @@ TEST_CASE("terminal answer: a name too long for 100 columns is shortened, and th
   CHECK(contains(table, "$13,782,748     month 4"));  // its saving still found by its full name
 }
 
-TEST_CASE("terminal answer: the breakevens, one line per entry of the report's lists") {
+TEST_CASE("terminal answer: the breakevens that decide, one line each, and a count of the others") {
   Json report = baseline_report("base-load-and-burst");
   const std::string wrapped = cli::breakeven_lines(report);
   CHECK(widest_line(wrapped) <= 100);
   const std::string lines = unwrapped(wrapped);
-  // utilization 0.238084 -> 23.8%; 1390.41 GPU-hours per node per month.
-  CHECK(contains(lines, "  buy-4-burst (4 x hgx-h100-8) vs on-demand at $12.29/GPU-h of aws/p5.48xlarge/us-east-1: owning is cheaper above 23.8% "
-                        "utilization (1390 GPU-hours per node per month)\n"));
-  // At spot's $2.4575 the breakeven is null: u* > 1.
-  CHECK(contains(lines, "  buy-4-burst (4 x hgx-h100-8) vs spot at $2.46/GPU-h of aws/p5.48xlarge/us-east-1: renting is cheaper at any "
-                        "utilization\n"));
-  // cloud_price_multiplier 0.254299 for buy-4-burst; null for a cloud plan.
+  // over_horizon.utilization 0.244572 -> 24.5%, x 8 GPUs x 730 h = 1428 GPU-hours per node per month;
+  // over the life 0.238084 -> 23.8%.
+  CHECK(contains(lines, "  buy-4-burst (4 x hgx-h100-8) vs on-demand of aws/p5.48xlarge/us-east-1 ($12.290/GPU-h, -10%/yr): "
+                        "owning is cheaper above 24.5% utilization over the 36-month horizon (1428 GPU-hours per node per "
+                        "month); over its life: 23.8% (60 months)\n"));
+  // buy-6-burst-half-spot pays spot ($2.4575): null over the horizon and over the life, u* > 1.
+  CHECK(contains(lines, "  buy-6-burst (6 x hgx-h100-8) vs spot of aws/p5.48xlarge/us-east-1 ($2.458/GPU-h, -10%/yr): renting "
+                        "is cheaper at any utilization over the 36-month horizon; over its life: never (60 months)\n"));
+  // No plan of a 4-node fleet pays spot: that row is folded into the count.
+  CHECK_FALSE(contains(lines, "buy-4-burst (4 x hgx-h100-8) vs spot"));
+  // cloud_price_multiplier 0.254299 for buy-4-burst; a pair with none (null) is counted, not listed.
   CHECK(contains(lines, "  buy-4-burst vs cloud-on-demand: they cost the same when the cloud prices (on_demand+spot+reserved) "
                         "are 0.254 x today's\n"));
-  CHECK(contains(lines, "  cloud-half-spot vs cloud-on-demand: no scale of the cloud prices (on_demand+spot+reserved) between "
-                        "0 and 1000 makes them cost the same\n"));
-  // One line per entry of the two lists (8 + 7 in this report), under their two headings.
+  CHECK_FALSE(contains(lines, "cloud-half-spot vs cloud-on-demand"));
+  // 18 utilization rows, 7 of which decide; 18 price rows, 8 with a multiple: 11 and 10 counted.
+  std::size_t deciding = 0, priced = 0;
+  for (const auto& u : report["breakevens"]["utilization"]) deciding += u.at("decides").get<bool>();
+  for (const auto& p : report["breakevens"]["cloud_price_multiplier"]) priced += p.at("cloud_price_multiplier").is_number();
+  CHECK(deciding == 7);
+  CHECK(priced == 8);
+  CHECK(contains(lines, "  11 more rows price these fleets against offers and price bases that no plan pays"));
+  CHECK(contains(lines, "  10 more pairs of plans cost the same at no multiple"));
+  // One line per row shown, and one per count, under their two headings.
   std::size_t entries = 0;
   std::istringstream in(lines);
   for (std::string line; std::getline(in, line);) entries += line.rfind("  ", 0) == 0 ? 1 : 0;
-  CHECK(entries == report["breakevens"]["utilization"].size() + report["breakevens"]["cloud_price_multiplier"].size());
+  CHECK(entries == deciding + priced + 2);
   // A breakeven keyed by an offer names it.
   report["breakevens"]["utilization"][0]["offer"] = "neocloud-h100";
   CHECK(contains(unwrapped(cli::breakeven_lines(report)),
-                 "vs on-demand at $12.29/GPU-h of neocloud-h100: owning is cheaper"));
+                 "vs on-demand of neocloud-h100 ($12.290/GPU-h, -10%/yr): owning is cheaper"));
+}
+
+TEST_CASE("terminal answer: the first screen says why the lowest nominal total is not chosen, the tax basis, and "
+          "the payback against the recommended plan") {
+  const std::string answer = cli::terminal_answer(baseline_report("base-load-and-burst"), {}, 1000);  // unwrapped
+  const std::string table = answer.substr(answer.find("Plans over"));
+  // verdict.lowest_nominal: buy-6-burst-neocloud, total 6,934,759.80 against neocloud-on-demand's
+  // 7,147,120.09 (212,360 less), NPV 6,444,741.65 - 6,353,321.20 = 91,420 more; 2,017,079 ahead in month 0.
+  CHECK(answer.find("buy-6-burst-neocloud has the lowest nominal total ($6,934,760, $212,360 less than") <
+        answer.find("Plans over"));
+  CHECK(contains(answer, "up to $2,017,079 more in month 0"));
+  CHECK(answer.find("All figures are before tax (the scenario sets no tax rate).") < answer.find("Plans over"));
+  // recommended_comparisons: every other plan's payback against neocloud-on-demand is null.
+  CHECK(contains(table, "Payback against the recommended plan, neocloud-on-demand: never for cloud-on-demand,"));
 }
 
 TEST_CASE("terminal answer: Monte Carlo differences come with their sign convention") {

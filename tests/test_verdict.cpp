@@ -121,9 +121,14 @@ TEST_CASE("verdict: the cheapest plan leaves work unserved and waiting is free, 
         "Choose neo: it saves $28,032 in NPV against cloud over 12 months. own-1 costs less (NPV " +
             format_usd(o.plan("own-1").npv_usd) +
             ") but leaves 70,080 GPU-hours of work unserved, which this scenario does not price "
-            "(waiting_usd_per_gpu_hour is 0), so it is not recommended. Owning beats the on-demand price of "
-            "test/gpu1/region-a ($1.80 per GPU-hour) when an owned test-node-8 node (in a 1-node fleet) is busy "
-            "more than 62.8% of the time (3668 GPU-hours per node per month).");
+            "(waiting_usd_per_gpu_hour is 0), so it is not recommended. Renting at the on-demand price of "
+            "test/gpu1/region-a ($1.80 per GPU-hour throughout) costs less than an owned test-node-8 node (in a 1-node "
+            "fleet) even when the node is busy all the time over the 12 months the plans run (with no resale at their "
+            "end, as in the plans); over the node's 60-month life, owning beats it above 62.8%.");
+  // Over the 12 months without a resale: PV(fixed) = 200,000 + 12 x (1,000 + 1,500 + 219) = 232,628 against
+  // 8 x 1.80 x 8,760 - 10,512 = 115,632 per u: u* = 2.01, never; over the life 62.8% (above).
+  CHECK(b.at("utilization_over_horizon").is_null());
+  CHECK_FALSE(b.at("resale_at_end").get<bool>());
   // The same sentence leads the HTML page and the Markdown.
   CHECK(html_report(report).find(html_escape(sentence.substr(0, 40))) != std::string::npos);
   CHECK(markdown_summary(report).find("**Verdict.** " + sentence) != std::string::npos);

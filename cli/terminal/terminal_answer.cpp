@@ -1,11 +1,14 @@
 #include "cli/terminal/terminal_answer.hpp"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "reports/html/html_report.hpp"
 #include "reports/markdown/markdown_summary.hpp"
+#include "reports/verdict/verdict_text.hpp"
 
 namespace tco::cli {
 
@@ -42,19 +45,29 @@ std::string basis_text(const std::string& price_basis) {
   return price_basis;
 }
 
-// "buy-4-burst (4 x hgx-h100-8) vs on-demand at $12.29/GPU-h [offer]: owning is cheaper above 23.8%
-// utilization, 1,390 GPU-hours per node per month". The offer is named when the report keys the
-// breakeven by one.
-std::string utilization_line(const Json& b) {
-  std::string against = fmt::format("{} at ${:.2f}/GPU-h", basis_text(b.at("price_basis").get<std::string>()),
-                                    b.at("cloud_usd_per_gpu_hour").get<double>());
+// "buy-4-burst (4 x hgx-h100-8) vs on-demand of aws/p5.48xlarge/us-east-1 ($12.290/GPU-h, -10%/yr): owning
+// is cheaper above 25.1% utilization over the 36-month horizon (1,466 GPU-hours per node per month), 23.8%
+// over its 60-month life". The offer is named when the report keys the breakeven by one.
+std::string utilization_line(const Json& b, int horizon_months) {
+  std::string against = basis_text(b.at("price_basis").get<std::string>());
   if (b.contains("offer") && b.at("offer").is_string()) against += " of " + b.at("offer").get<std::string>();
+  against += " (" + price_path_cell(b) + ")";
   const std::string who = fmt::format("{} ({} x {})", b.at("plan").get<std::string>(), b.at("fleet_nodes").get<int>(),
                                       b.at("server").get<std::string>());
-  if (!b.at("utilization").is_number())
-    return fmt::format("{} vs {}: renting is cheaper at any utilization", who, against);
-  return fmt::format("{} vs {}: owning is cheaper above {:.1f}% utilization ({:.0f} GPU-hours per node per month)",
-                     who, against, 100.0 * b.at("utilization").get<double>(), b.at("gpu_hours_per_month").get<double>());
+  const std::string life = life_breakeven_cell(b);
+  if (!b.contains("over_horizon")) {
+    if (!b.at("utilization").is_number()) return fmt::format("{} vs {}: renting is cheaper at any utilization", who, against);
+    return fmt::format("{} vs {}: owning is cheaper above {:.1f}% utilization ({:.0f} GPU-hours per node per month)",
+                       who, against, 100.0 * b.at("utilization").get<double>(), b.at("gpu_hours_per_month").get<double>());
+  }
+  const Json& h = b.at("over_horizon");
+  if (!h.at("utilization").is_number())
+    return fmt::format("{} vs {}: renting is cheaper at any utilization over the {}-month horizon; over its life: {}",
+                       who, against, horizon_months, life);
+  return fmt::format("{} vs {}: owning is cheaper above {:.1f}% utilization over the {}-month horizon ({:.0f} GPU-hours "
+                     "per node per month); over its life: {}",
+                     who, against, 100.0 * h.at("utilization").get<double>(), horizon_months,
+                     h.at("gpu_hours_per_month").get<double>(), life);
 }
 
 std::string price_line(const Json& b) {
@@ -94,6 +107,26 @@ constexpr const char* kSignConvention =
     "  (NPV of the plan minus NPV of the baseline, path by path: negative means the plan is cheaper;\n"
     "   P(cheaper) is the share of paths on which it is)\n";
 
+// "Payback against the recommended plan, X: never for a, b; month 5 for c." The plans grouped by
+// their words, in the table's order, so that the table keeps its width.
+std::string payback_vs_recommended_line(const Json& report, int columns) {
+  const std::string recommended = recommended_reference(report);
+  if (recommended.empty()) return "";
+  std::vector<std::pair<std::string, std::string>> groups;  // words, plans
+  for (const auto& p : report.at("plans")) {
+    const std::string name = p.at("name").get<std::string>();
+    if (name == recommended) continue;
+    const std::string words = payback_vs_recommended_words(report, name);
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == words; });
+    if (it == groups.end()) groups.push_back({words, name});
+    else it->second += ", " + name;
+  }
+  std::string out = "Payback against the recommended plan, " + recommended + ":";
+  for (std::size_t i = 0; i < groups.size(); ++i)
+    out += fmt::format("{} {} for {}", i == 0 ? "" : ";", groups[i].first, groups[i].second);
+  return wrapped(out + ".", columns, 2);
+}
+
 }  // namespace
 
 std::string breakeven_lines(const Json& report, int columns) {
@@ -101,14 +134,22 @@ std::string breakeven_lines(const Json& report, int columns) {
   const Json& b = report.at("breakevens");
   std::string out;
   const Json utilization = b.value("utilization", Json::array());
+  const int horizon = report.at("scenario").at("horizon_months").get<int>();
   if (!utilization.empty()) {
-    out += "Utilization breakevens (SPEC §8: average utilization of the owned nodes):\n";
-    for (const auto& u : utilization) out += wrapped("  " + utilization_line(u), columns, 4);
+    out += "Utilization breakevens (SPEC §8: average utilization of the owned nodes; over the horizon the node\n"
+           "ends as the plans do, sold at its end when they book a resale), for the prices the plans pay:\n";
+    for (const auto& u : utilization)
+      if (utilization_row_decides(u)) out += wrapped("  " + utilization_line(u, horizon), columns, 4);
+    if (const std::string hidden = hidden_utilization_rows_line(report); !hidden.empty())
+      out += wrapped("  " + hidden, columns, 4);
   }
   const Json price = b.value("cloud_price_multiplier", Json::array());
   if (!price.empty()) {
     out += "Cloud-price breakevens (all of the named cloud prices scaled alike):\n";
-    for (const auto& p : price) out += wrapped("  " + price_line(p), columns, 4);
+    for (const auto& p : price)
+      if (price_row_decides(p)) out += wrapped("  " + price_line(p), columns, 4);
+    if (const std::string hidden = hidden_price_rows_line(report); !hidden.empty())
+      out += wrapped("  " + hidden, columns, 4);
   }
   return out;
 }
@@ -148,12 +189,15 @@ std::string files_written_lines(const std::vector<std::string>& files) {
 
 std::string terminal_answer(const Json& report, const std::vector<std::string>& files_written, int columns) {
   const Json& sc = report.at("scenario");
-  std::string out = wrapped(headline_decision(report), columns, 0) + "\n";
+  std::string out = wrapped(headline_decision(report), columns, 0);
+  for (const std::string& note : verdict_notes(report)) out += wrapped(note, columns, 0);
+  out += "\n";
   out += fmt::format("Plans over {}, in USD, against the baseline {}\n"
                      "(saving = the baseline's NPV minus the plan's: positive means the plan is cheaper; payback\n"
                      "\"none needed\": the plan never costs more than the baseline, there is no investment):\n",
                      format_months(sc.at("horizon_months").get<int>()), sc.at("baseline").get<std::string>());
   out += plans_table(report, columns);
+  out += payback_vs_recommended_line(report, columns);
   for (const std::string& part : {breakeven_lines(report, columns), monte_carlo_lines(report, columns)})
     if (!part.empty()) out += "\n" + part;
   if (!report.at("warnings").empty()) out += "\n";

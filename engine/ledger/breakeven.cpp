@@ -102,28 +102,33 @@ double cloud_pv_per_u(double gpus, double usd_per_gpu_hour, const std::optional<
   return pv;
 }
 
-}  // namespace
+// One price basis of the reference offer, priced over `months`.
+struct PricedBasis {
+  const char* name = "";
+  double usd_per_gpu_hour = 0.0;
+  double start_usd_per_gpu_hour = 0.0;
+  BreakevenOverMonths figures;
+};
 
-std::vector<UtilizationBreakeven> utilization_breakevens(const Scenario& s, const Plan& plan,
-                                                         const CloudSpec& cloud) {
-  std::vector<UtilizationBreakeven> out;
-  if (!plan.onprem) return out;
+// One node of `plan`'s fleet bought at month 0 and kept `months` (sold at the end of month
+// months - 1 when the residual is on), against each price basis the offer has.
+std::vector<PricedBasis> priced_bases(const Scenario& s, const Plan& plan, const CloudSpec& cloud, int months) {
+  std::vector<PricedBasis> out;
   OnPremSpec o = *plan.onprem;
   o.purchase_month = 0;
   o.procurement.reset();  // one node over its life from its delivery: no deposit, no slip
   o.resale_step = {};     // today's market, as the cloud side's prices below (docs/model.md "Next generation")
-  const int life_months = static_cast<int>(std::lround(o.life_years * 12.0));
   const double r = s.discount_rate_per_year;
 
   // One node's share of the plan's fleet: its own costs, 1 / N of the fixed staff and room
   // capex, and 1 / N of the racks the plan pays for. With N = 1 this is the single-node ledger.
   const int fleet_nodes = std::max(plan.onprem_nodes, 1);
   const FacilityFigures layout = facility_figures(o, fleet_nodes);
-  Ledger ownership(life_months);
+  Ledger ownership(months);
   const OwnershipTerms one_node{1, static_cast<double>(layout.racks) / fleet_nodes, 1.0 / fleet_nodes, std::nullopt,
                                 std::nullopt};
-  book_ownership_costs(o, one_node, life_months, ownership);
-  const NodeEnergyPv energy(o, s.calendar, life_months, r);
+  book_ownership_costs(o, one_node, months, ownership);
+  const NodeEnergyPv energy(o, s.calendar, months, r);
   const double pv_idle_energy_usd = energy.usd(0.0);
   const double pv_fixed = ownership.npv_usd(r) + pv_idle_energy_usd;
   const bool energy_linear = energy.linear();
@@ -145,17 +150,20 @@ std::vector<UtilizationBreakeven> utilization_breakevens(const Scenario& s, cons
                          {"reserved_3y", offer.reserved_3y_usd_per_hour, 3L * kHoursPerYear, sched.reserved}};
   for (const auto& basis : bases) {
     if (!basis.usd_per_instance_hour) continue;
-    UtilizationBreakeven b;
-    b.server_id = o.server.provenance.id;
-    b.offer_id = offer.provenance.id;
-    b.plan = plan.name;
-    b.fleet_nodes = fleet_nodes;
-    b.price_basis = basis.name;
-    b.life_months = life_months;
-    b.cloud_usd_per_gpu_hour = *basis.usd_per_instance_hour / offer.gpus_per_instance;
+    PricedBasis p;
+    p.name = basis.name;
+    p.usd_per_gpu_hour = *basis.usd_per_instance_hour / offer.gpus_per_instance;
+    const auto price_at = [&](long h) {
+      const long priced_at = basis.fixed_term_hours > 0 ? (h / basis.fixed_term_hours) * basis.fixed_term_hours : h;
+      return p.usd_per_gpu_hour * price_factor(basis.schedule, cloud.price_change_per_year, priced_at);
+    };
+    p.start_usd_per_gpu_hour = price_at(0);
+    BreakevenOverMonths& b = p.figures;
+    b.months = months;
+    b.end_usd_per_gpu_hour = price_at(static_cast<long>(months) * kHoursPerMonth - 1);
     b.pv_fixed_usd = pv_fixed;
-    b.pv_cloud_per_u_usd = cloud_pv_per_u(cloud_gpus_per_u, b.cloud_usd_per_gpu_hour, basis.schedule, cloud.price_change_per_year,
-                                          basis.fixed_term_hours, life_months, r);
+    b.pv_cloud_per_u_usd = cloud_pv_per_u(cloud_gpus_per_u, p.usd_per_gpu_hour, basis.schedule, cloud.price_change_per_year,
+                                          basis.fixed_term_hours, months, r);
     // Owning minus renting at utilization u: PV(fixed) > 0 at u = 0, convex in u.
     auto gap = [&](double u) { return pv_fixed + (energy.usd(u) - pv_idle_energy_usd) - u * b.pv_cloud_per_u_usd; };
     b.pv_dynamic_energy_per_u_usd = energy.usd(1.0) - pv_idle_energy_usd;
@@ -174,8 +182,47 @@ std::vector<UtilizationBreakeven> utilization_breakevens(const Scenario& s, cons
       b.utilization = *u;
       b.gpu_hours_per_month = *u * o.server.gpus * kHoursPerMonth;
     }
+    out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<UtilizationBreakeven> utilization_breakevens(const Scenario& s, const Plan& plan,
+                                                         const CloudSpec& cloud) {
+  std::vector<UtilizationBreakeven> out;
+  if (!plan.onprem) return out;
+  const int life_months = static_cast<int>(std::lround(plan.onprem->life_years * 12.0));
+  for (const PricedBasis& p : priced_bases(s, plan, cloud, life_months)) {
+    UtilizationBreakeven b;
+    b.server_id = plan.onprem->server.provenance.id;
+    b.offer_id = cloud.offer.provenance.id;
+    b.plan = plan.name;
+    b.fleet_nodes = std::max(plan.onprem_nodes, 1);
+    b.price_basis = p.name;
+    b.life_months = life_months;
+    b.cloud_usd_per_gpu_hour = p.usd_per_gpu_hour;
+    b.pv_fixed_usd = p.figures.pv_fixed_usd;
+    b.pv_dynamic_energy_per_u_usd = p.figures.pv_dynamic_energy_per_u_usd;
+    b.pv_cloud_per_u_usd = p.figures.pv_cloud_per_u_usd;
+    b.utilization = p.figures.utilization;
+    b.gpu_hours_per_month = p.figures.gpu_hours_per_month;
+    b.start_usd_per_gpu_hour = p.start_usd_per_gpu_hour;
+    b.life_end_usd_per_gpu_hour = p.figures.end_usd_per_gpu_hour;
+    b.price_change_per_year = cloud.price_change_per_year;
+    b.price_scheduled = cloud.price_schedules.any();
+    b.resale_at_end = plan.onprem->residual_enabled;
     out.push_back(b);
   }
+  return out;
+}
+
+std::vector<BreakevenOverMonths> utilization_breakevens_over(const Scenario& s, const Plan& plan,
+                                                             const CloudSpec& cloud, int months) {
+  std::vector<BreakevenOverMonths> out;
+  if (!plan.onprem) return out;
+  for (const PricedBasis& p : priced_bases(s, plan, cloud, months)) out.push_back(p.figures);
   return out;
 }
 
@@ -213,8 +260,13 @@ std::vector<UtilizationBreakeven> scenario_utilization_breakevens(const Scenario
     // (offer, basis, price): one row each, so the same offer used by several plans is priced once.
     std::set<std::tuple<std::string, std::string, double>> priced;
     for (const CloudSpec* cloud : clouds) {
-      for (const UtilizationBreakeven& b : utilization_breakevens(s, plan, *cloud))
-        if (priced.insert({b.offer_id, b.price_basis, b.cloud_usd_per_gpu_hour}).second) out.push_back(b);
+      std::vector<UtilizationBreakeven> life = utilization_breakevens(s, plan, *cloud);
+      const std::vector<BreakevenOverMonths> horizon = utilization_breakevens_over(s, plan, *cloud, s.horizon_months);
+      for (std::size_t i = 0; i < life.size(); ++i) {
+        life[i].over_horizon = horizon[i];
+        if (priced.insert({life[i].offer_id, life[i].price_basis, life[i].cloud_usd_per_gpu_hour}).second)
+          out.push_back(life[i]);
+      }
     }
   }
   return out;

@@ -627,6 +627,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   }
   run.utilization_breakevens = scenario_utilization_breakevens(s);
   run.recommendation = recommend(s, run.plans, run.demand.gpu_hours, run.utilization_breakevens);
+  run.recommended_comparisons = compare_with_recommended(s, run.plans, run.recommendation);
 
   // Young's checkpoint interval for every class of preemptible jobs, on every plan that uses spot.
   for (std::size_t k = 0; k < plan_count; ++k) {

@@ -1,10 +1,12 @@
 #include "reports/html/html_charts.hpp"
 
+#include <cmath>
 #include <optional>
 
 #include <fmt/format.h>
 
 #include "reports/html/html_escape.hpp"
+#include "reports/markdown/markdown_summary.hpp"
 #include "reports/svg/svg_chart.hpp"
 
 namespace tco {
@@ -26,6 +28,28 @@ std::optional<int> payback_after_start(const Json& report, const std::string& pl
   return std::nullopt;
 }
 
+struct ResaleStep {
+  std::string plans;  // "buy-4-burst $1,234,567 (NPV $987,654); ..."
+};
+
+// The plans whose last month books a resale (the residual column), with what they sell for.
+ResaleStep resale_in_last_month(const Json& report) {
+  ResaleStep out;
+  const double rate = report.at("scenario").at("discount_rate_per_year").get<double>();
+  for (const auto& p : report.at("plans")) {
+    const Json& monthly = p.at("monthly");
+    const int col = column_index(monthly.at("columns"), "residual");
+    if (col < 0 || monthly.at("rows").empty()) continue;
+    const double residual = monthly.at("rows").back().at(col).get<double>();
+    if (residual >= 0.0) continue;
+    // Booked at the end of the last month: discounted (1 + r)^(-H/12).
+    const double months = static_cast<double>(monthly.at("rows").size());
+    out.plans += fmt::format("{}{} {}, {} discounted", out.plans.empty() ? "" : "; ", p.at("name").get<std::string>(),
+                             format_usd(-residual), format_usd(-residual * std::pow(1.0 + rate, -months / 12.0)));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string cumulative_cost_section(const Json& report) {
@@ -42,7 +66,14 @@ std::string cumulative_cost_section(const Json& report) {
                                      report.at("scenario").at("baseline").get<std::string>(), *month)});
     series.push_back(std::move(s));
   }
-  return svg::line_chart(series, markers, "month", "cumulative discounted cost (USD)");
+  const ResaleStep resale = resale_in_last_month(report);
+  if (resale.plans.empty()) return svg::line_chart(series, markers, "month", "cumulative discounted cost (USD)");
+  const int last = report.at("scenario").at("horizon_months").get<int>() - 1;
+  std::string out = svg::line_chart(series, markers, "month", "cumulative discounted cost (USD)", svg::kContentWidthPx,
+                                    320, svg::XNote{last, fmt::format("month {}: resale booked, the lines drop", last)});
+  return out + fmt::format("<p class=note>The lines of the plans that own hardware drop in the last month, {}: the "
+                           "resale of their nodes is booked there as a negative cost ({}), as SPEC §12.5 books it.</p>\n",
+                           last, html_escape(resale.plans));
 }
 
 std::string sizing_section(const Json& report) {

@@ -1,5 +1,6 @@
 #include "reports/html/html_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -40,27 +41,33 @@ const Json* find_comparison(const Json& report, const std::string& plan) {
 }
 
 std::string plans_table(const Json& report) {
+  const std::string recommended = recommended_reference(report);
   std::string out =
       "<table><tr><th>plan</th><th>kind</th><th>nodes</th><th>NPV</th><th>total (nominal)</th><th>$/useful "
-      "GPU-h</th><th>NPV saving vs baseline</th><th>payback</th><th>IRR</th><th>on-prem utilization</th></tr>\n";
+      "GPU-h</th><th>NPV saving vs baseline</th><th>payback</th><th>IRR</th><th>on-prem utilization</th>" +
+      (recommended.empty() ? std::string() : "<th>payback vs " + html_escape(recommended) + "</th>") + "</tr>\n";
   for (const auto& p : report.at("plans")) {
     const std::string name = p.at("name").get<std::string>();
     const Json* c = find_comparison(report, name);
     const Json& util = p.at("onprem_utilization");
     out += fmt::format(
         "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td "
-        "class=n>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td></tr>\n",
+        "class=n>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td>{}</tr>\n",
         html_escape(name), html_escape(p.at("kind").get<std::string>()), p.at("onprem_nodes").get<int>(), format_usd(p.at("npv_usd").get<double>()),
         format_usd(p.at("total_nominal_usd")),
         p.at("usd_per_useful_gpu_hour").is_number() ? fmt::format("${:.2f}", p.at("usd_per_useful_gpu_hour").get<double>()) : "n/a",
         c ? format_usd(c->at("npv_saving_usd")) : "baseline",
         c ? payback_words(*c) : "-", c ? irr_words(*c) : "-",
-        util.is_number() ? fmt::format("{:.1f}%", 100 * util.get<double>()) : "-");
+        util.is_number() ? fmt::format("{:.1f}%", 100 * util.get<double>()) : "-",
+        recommended.empty() ? std::string() : "<td>" + html_escape(payback_vs_recommended_words(report, name)) + "</td>");
   }
   out += "</table>\n";
   return out + fmt::format("<p class=note>Savings, payback and IRR are against the baseline, {}. The IRR is the return "
-                           "on the extra money a plan spends first; a plan that saves from its first month has none.</p>\n",
-                           html_escape(report.at("scenario").at("baseline").get<std::string>()));
+                           "on the extra money a plan spends first; a plan that saves from its first month has none.{}</p>\n",
+                           html_escape(report.at("scenario").at("baseline").get<std::string>()),
+                           recommended.empty() ? std::string()
+                                               : " The last column is the payback against the recommended plan, " +
+                                                     html_escape(recommended) + ".");
 }
 
 std::string monthly_tables(const Json& report) {
@@ -94,26 +101,53 @@ std::string breakdown_table(const Json& report) {
   return out + "</table>\n";
 }
 
+std::string utilization_rows(const Json& report, bool deciding_only) {
+  std::string out = "<table><tr><th>server</th><th>fleet</th><th>cloud offer</th><th>price</th><th>cloud price at the start, "
+                    "path</th><th>breakeven utilization per node " +
+                    html_escape(horizon_header(report)) +
+                    "</th><th>over the node's life</th><th>GPU-hours per node per month (horizon)</th></tr>\n";
+  for (const auto& b : report.at("breakevens").at("utilization")) {
+    if (deciding_only && !utilization_row_decides(b)) continue;
+    const Json* h = b.contains("over_horizon") ? &b.at("over_horizon").at("gpu_hours_per_month") : nullptr;
+    out += fmt::format("<tr><td>{}</td><td class=n>{} nodes</td><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td></tr>\n",
+                       html_escape(b.at("server").get<std::string>()), b.value("fleet_nodes", 1),
+                       html_escape(b.value("offer", "")), html_escape(b.at("price_basis").get<std::string>()),
+                       html_escape(price_path_cell(b)), html_escape(horizon_breakeven_cell(b)),
+                       html_escape(life_breakeven_cell(b)),
+                       h && h->is_number() ? fmt::format("{:.0f}", h->get<double>()) : "-");
+  }
+  return out + "</table>\n";
+}
+
+std::string price_rows(const Json& report, bool deciding_only) {
+  std::string out = "<ul>";
+  for (const auto& b : report.at("breakevens").at("cloud_price_multiplier"))
+    if (!deciding_only || price_row_decides(b)) out += "<li>" + html_escape(price_breakeven_sentence(b)) + "</li>";
+  return out + "</ul>\n";
+}
+
+// The rows that decide, and the full list behind "show all" when some are left out.
 std::string breakevens_section(const Json& report) {
   std::string out;
   const Json& util = report.at("breakevens").at("utilization");
   if (!util.empty()) {
-    out += "<table><tr><th>server</th><th>fleet</th><th>cloud offer</th><th>price</th><th>cloud $/GPU-h</th><th>breakeven utilization per node</th><th>GPU-hours per node per month</th></tr>\n";
-    for (const auto& b : util) {
-      out += fmt::format("<tr><td>{}</td><td class=n>{} nodes</td><td>{}</td><td>{}</td><td class=n>${:.3f}</td><td class=n>{}</td><td class=n>{}</td></tr>\n",
-                         html_escape(b.at("server").get<std::string>()), b.value("fleet_nodes", 1),
-                         html_escape(b.value("offer", "")),
-                         html_escape(b.at("price_basis").get<std::string>()),
-                         b.at("cloud_usd_per_gpu_hour").get<double>(),
-                         b.at("utilization").is_number() ? fmt::format("{:.1f}%", 100 * b.at("utilization").get<double>()) : "never",
-                         b.at("gpu_hours_per_month").is_number() ? fmt::format("{:.0f}", b.at("gpu_hours_per_month").get<double>()) : "-");
-    }
-    out += "</table>\n";
+    out += "<p>Utilization breakeven: one node, with its share of the fleet's fixed staff, room and racks, against "
+           "renting the same GPU-hours on the cloud price's path; over the horizon the node ends as the plans do, sold "
+           "at the horizon's end when they book a resale. The rows for the prices the plans pay:</p>\n" +
+           utilization_rows(report, true);
+    if (!hidden_utilization_rows_line(report).empty())
+      out += fmt::format("<details><summary>show all {} rows</summary>{}</details>\n", util.size(),
+                         utilization_rows(report, false));
   }
-  out += "<ul>";
-  for (const auto& b : report.at("breakevens").at("cloud_price_multiplier"))
-    out += "<li>" + html_escape(price_breakeven_sentence(b)) + "</li>";
-  return out + "</ul>\n";
+  const Json& price = report.at("breakevens").at("cloud_price_multiplier");
+  out += price_rows(report, true);
+  if (!hidden_price_rows_line(report).empty())
+    out += fmt::format("<details><summary>show all {} cloud-price breakevens (with the {} pairs that cost the same at no "
+                       "multiple between 0 and 1000)</summary>{}</details>\n",
+                       price.size(),
+                       std::count_if(price.begin(), price.end(), [](const Json& b) { return !price_row_decides(b); }),
+                       price_rows(report, false));
+  return out;
 }
 
 void flatten(const Json& value, const std::string& prefix, std::string& out) {
@@ -194,6 +228,7 @@ std::string html_report(const Json& report) {
   html += fmt::format("<h1>tcosim: {}</h1>\n<p>{}</p>\n", html_escape(sc.at("name").get<std::string>()),
                       html_escape(sc.value("description", "")));
   html += "<p class=headline>" + html_escape(headline_decision(report)) + "</p>\n";
+  for (const std::string& note : verdict_notes(report)) html += "<p>" + html_escape(note) + "</p>\n";
   html += fmt::format("<p>{} from {}, discount rate {:.2f}% a year, baseline {}.</p>\n", format_months(sc.at("horizon_months").get<int>()),
                       html_escape(sc.at("start").get<std::string>()), 100 * sc.at("discount_rate_per_year").get<double>(),
                       html_escape(sc.at("baseline").get<std::string>()));

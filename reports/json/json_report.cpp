@@ -106,6 +106,16 @@ Json plan_json(const Plan& plan, const PlanResult& r, double rate, bool with_rep
   return out;
 }
 
+// The path the breakeven priced the cloud on: today's price, its change a year (and a schedule when
+// the scenario has one), and where it stands at the end of the horizon and of the node's life.
+Json price_path_json(const UtilizationBreakeven& b) {
+  return {{"start_usd_per_gpu_hour", b.start_usd_per_gpu_hour},
+          {"change_per_year", b.price_change_per_year},
+          {"scheduled", b.price_scheduled},
+          {"horizon_end_usd_per_gpu_hour", b.over_horizon.end_usd_per_gpu_hour},
+          {"life_end_usd_per_gpu_hour", b.life_end_usd_per_gpu_hour}};
+}
+
 Json verdict_json(const Scenario& s, const ScenarioRun& run) {
   const Recommendation& r = run.recommendation;
   const PlanResult& chosen = run.plans[r.plan];
@@ -126,9 +136,40 @@ Json verdict_json(const Scenario& s, const ScenarioRun& run) {
                  {"offer", b.offer_id},
                  {"price_basis", b.price_basis},
                  {"cloud_usd_per_gpu_hour", b.cloud_usd_per_gpu_hour},
+                 {"price_path", price_path_json(b)},
+                 {"life_months", b.life_months},
                  {"utilization", opt(b.utilization)},
-                 {"gpu_hours_per_month_per_node", opt(b.gpu_hours_per_month)}};
+                 {"gpu_hours_per_month_per_node", opt(b.gpu_hours_per_month)},
+                 {"horizon_months", b.over_horizon.months},
+                 {"resale_at_end", b.resale_at_end},
+                 {"utilization_over_horizon", opt(b.over_horizon.utilization)},
+                 {"gpu_hours_per_month_per_node_over_horizon", opt(b.over_horizon.gpu_hours_per_month)}};
   }
+  Json lowest_nominal = nullptr;
+  if (r.lowest_nominal) {
+    const PlanResult& low = run.plans[*r.lowest_nominal];
+    // How far the cheaper-in-dollars plan's spending runs ahead of the recommended plan's: the
+    // largest cumulative nominal excess, and the month it is reached.
+    double excess_usd = 0.0, peak_usd = 0.0;
+    int peak_month = 0;
+    for (int m = 0; m < low.ledger.months(); ++m) {
+      excess_usd += low.ledger.month_total_usd(m) - chosen.ledger.month_total_usd(m);
+      if (excess_usd > peak_usd) {
+        peak_usd = excess_usd;
+        peak_month = m;
+      }
+    }
+    lowest_nominal = {{"plan", s.plans[*r.lowest_nominal].name},
+                      {"total_nominal_usd", low.total_usd},
+                      {"npv_usd", low.npv_usd},
+                      {"unserved_gpu_hours", low.gpu_hours.unserved},
+                      {"peak_extra_spending_usd", peak_usd},
+                      {"peak_extra_spending_month", peak_month}};
+  }
+  Json tax = {{"basis", "before_tax"}, {"rate", nullptr}};
+  for (const Plan& p : s.plans)
+    if (p.onprem && p.onprem_nodes > 0 && p.onprem->tax_shield_enabled && p.onprem->tax_rate > 0.0)
+      tax = {{"basis", "tax_shield_on_owned_hardware"}, {"rate", p.onprem->tax_rate}};
   return {{"plan", name},
           {"baseline", s.plans[s.baseline_index].name},
           {"npv_usd", chosen.npv_usd},
@@ -136,7 +177,29 @@ Json verdict_json(const Scenario& s, const ScenarioRun& run) {
           {"unserved_gpu_hours", chosen.gpu_hours.unserved},
           {"waiting_priced", r.waiting_priced},
           {"passed_over", passed_over},
+          {"lowest_nominal", lowest_nominal},
+          {"tax", tax},
           {"breakeven", breakeven}};
+}
+
+Json over_months_json(const BreakevenOverMonths& b) {
+  return {{"months", b.months},
+          {"pv_fixed_usd", b.pv_fixed_usd},
+          {"pv_dynamic_energy_per_u_usd", b.pv_dynamic_energy_per_u_usd},
+          {"pv_cloud_per_u_usd", b.pv_cloud_per_u_usd},
+          {"end_usd_per_gpu_hour", b.end_usd_per_gpu_hour},
+          {"utilization", opt(b.utilization)},
+          {"gpu_hours_per_month", opt(b.gpu_hours_per_month)}};
+}
+
+Json comparison_json(const Comparison& c) {
+  return {{"plan", c.plan},
+          {"baseline", c.baseline},
+          {"npv_saving_usd", c.npv_saving_usd},
+          {"nominal_saving_usd", c.nominal_saving_usd},
+          {"payback_month", opt(c.payback_month)},
+          {"irr_per_year", opt(c.irr_per_year)},
+          {"starts_with_investment", c.starts_with_investment}};
 }
 
 Json finding_json(const Finding& f) {
@@ -199,20 +262,20 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
   report["plans"] = plans;
 
   Json comparisons = Json::array();
-  for (const auto& c : run.comparisons) {
-    comparisons.push_back({{"plan", c.plan},
-                           {"baseline", c.baseline},
-                           {"npv_saving_usd", c.npv_saving_usd},
-                           {"nominal_saving_usd", c.nominal_saving_usd},
-                           {"payback_month", opt(c.payback_month)},
-                           {"irr_per_year", opt(c.irr_per_year)},
-                           {"starts_with_investment", c.starts_with_investment}});
-  }
+  for (const auto& c : run.comparisons) comparisons.push_back(comparison_json(c));
   report["comparisons"] = comparisons;
+  Json recommended = Json::array();
+  for (const auto& c : run.recommended_comparisons) recommended.push_back(comparison_json(c));
+  report["recommended_comparisons"] = recommended;
 
   Json utilization = Json::array();
-  for (const auto& b : run.utilization_breakevens) {
+  const auto& deciding = run.recommendation.deciding_breakevens;
+  for (std::size_t i = 0; i < run.utilization_breakevens.size(); ++i) {
+    const UtilizationBreakeven& b = run.utilization_breakevens[i];
     utilization.push_back({{"server", b.server_id},
+                           {"decides", std::binary_search(deciding.begin(), deciding.end(), i)},
+                           {"price_path", price_path_json(b)},
+                           {"over_horizon", over_months_json(b.over_horizon)},
                            {"offer", b.offer_id},
                            {"plan", b.plan},
                            {"fleet_nodes", b.fleet_nodes},

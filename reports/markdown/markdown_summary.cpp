@@ -140,41 +140,54 @@ std::string markdown_summary(const Json& report) {
                     format_months(sc.at("horizon_months").get<int>()), sc.at("start").get<std::string>(),
                     100.0 * sc.at("discount_rate_per_year").get<double>(), sc.at("baseline").get<std::string>());
   md += "**Verdict.** " + verdict_sentence(report) + "\n\n";
+  for (const std::string& note : verdict_notes(report)) md += note + "\n\n";
   if (const std::string uncertainty = uncertainty_sentence(report); !uncertainty.empty())
     md += uncertainty + "\n\n" + tornado_markdown(report);
-  md += "| plan | kind | nodes | NPV | total (nominal) | $/useful GPU-h | NPV saving vs baseline | payback | IRR |\n";
-  md += "|---|---|---:|---:|---:|---:|---:|---|---:|\n";
+  const std::string recommended = recommended_reference(report);
+  md += "| plan | kind | nodes | NPV | total (nominal) | $/useful GPU-h | NPV saving vs baseline | payback | IRR |" +
+        (recommended.empty() ? std::string() : " payback vs " + recommended + " |") + "\n";
+  md += "|---|---|---:|---:|---:|---:|---:|---|---:|" + std::string(recommended.empty() ? "" : "---|") + "\n";
   for (const auto& p : report.at("plans")) {
     const std::string name = p.at("name").get<std::string>();
     const Json* c = comparison_for(report, name);
-    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name, p.at("kind").get<std::string>(),
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |", name, p.at("kind").get<std::string>(),
                       p.at("onprem_nodes").get<int>(), format_usd(p.at("npv_usd").get<double>()),
                       format_usd(p.at("total_nominal_usd")), fmt_or_na(p.at("usd_per_useful_gpu_hour"), "${:.2f}"),
                       c ? format_usd(c->at("npv_saving_usd")) : std::string("(baseline)"),
                       c ? payback_words(*c) : std::string("-"), c ? irr_words(*c) : std::string("-"));
+    md += (recommended.empty() ? std::string() : " " + payback_vs_recommended_words(report, name) + " |") + "\n";
   }
   md += fmt::format("\nSavings, payback and IRR are against the baseline, {}; the IRR is the return on the extra money a "
-                    "plan spends first (a plan that saves from its first month has none).\n",
-                    sc.at("baseline").get<std::string>());
+                    "plan spends first (a plan that saves from its first month has none).{}\n",
+                    sc.at("baseline").get<std::string>(),
+                    recommended.empty() ? std::string()
+                                        : fmt::format(" The last column is the payback against the recommended plan, {}.",
+                                                      recommended));
   const Json& util = report.at("breakevens").at("utilization");
   if (!util.empty()) {
-    md += "\n**Utilization breakeven** (one node over its life, with its share of the fleet's fixed staff, room and "
-          "racks, vs renting the same GPU-hours):\n\n";
-    md += "| server | fleet | cloud offer | price | cloud $/GPU-h | breakeven utilization per node | GPU-hours per node "
-          "per month |\n|---|---:|---|---|---:|---:|---:|\n";
+    md += "\n**Utilization breakeven** (one node, with its share of the fleet's fixed staff, room and racks, vs renting "
+          "the same GPU-hours on the cloud price's path; over the horizon the node ends as the plans do, sold at the "
+          "horizon's end when they book a resale). The rows for the prices the plans pay:\n\n";
+    md += fmt::format("| server | fleet | cloud offer | price | cloud price at the start, path | breakeven utilization per "
+                      "node {} | over the node's life | GPU-hours per node per month (horizon) |\n"
+                      "|---|---:|---|---|---:|---:|---:|---:|\n",
+                      horizon_header(report));
     for (const auto& b : util) {
-      md += fmt::format("| {} | {} nodes | {} | {} | ${:.3f} | {} | {} |\n", b.at("server").get<std::string>(),
-                        b.value("fleet_nodes", 1), b.value("offer", ""),
-                        b.at("price_basis").get<std::string>(), b.at("cloud_usd_per_gpu_hour").get<double>(),
-                        b.at("utilization").is_number() ? fmt::format("{:.1f}%", 100.0 * b.at("utilization").get<double>())
-                                                        : std::string("never"),
-                        fmt_or_na(b.at("gpu_hours_per_month"), "{:.0f}"));
+      if (!utilization_row_decides(b)) continue;
+      const Json* h = b.contains("over_horizon") ? &b.at("over_horizon") : nullptr;
+      md += fmt::format("| {} | {} nodes | {} | {} | {} | {} | {} | {} |\n", b.at("server").get<std::string>(),
+                        b.value("fleet_nodes", 1), b.value("offer", ""), b.at("price_basis").get<std::string>(),
+                        price_path_cell(b), horizon_breakeven_cell(b), life_breakeven_cell(b),
+                        h ? fmt_or_na(h->at("gpu_hours_per_month"), "{:.0f}") : std::string("n/a"));
     }
+    if (const std::string hidden = hidden_utilization_rows_line(report); !hidden.empty()) md += "\n" + hidden + "\n";
   }
   const Json& price = report.at("breakevens").at("cloud_price_multiplier");
   if (!price.empty()) {
     md += "\n**Cloud price breakeven** (the multiple of every cloud price at which two plans cost the same NPV):\n\n";
-    for (const auto& b : price) md += "- " + price_breakeven_sentence(b) + "\n";
+    for (const auto& b : price)
+      if (price_row_decides(b)) md += "- " + price_breakeven_sentence(b) + "\n";
+    if (const std::string hidden = hidden_price_rows_line(report); !hidden.empty()) md += "\n" + hidden + "\n";
   }
   md += carbon_markdown(report);
   md += procurement_markdown(report);

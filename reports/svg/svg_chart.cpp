@@ -116,7 +116,8 @@ double label_column_px(const std::vector<std::string>& labels, int width) {
 }  // namespace
 
 std::string line_chart(const std::vector<Series>& series, const std::vector<Marker>& markers,
-                       const std::string& x_label, const std::string& y_label, int width, int plot_height) {
+                       const std::string& x_label, const std::string& y_label, int width, int plot_height,
+                       const std::optional<XNote>& note) {
   double lo = 0.0, hi = -std::numeric_limits<double>::infinity();
   std::size_t n = 1;
   std::vector<std::string> names;
@@ -180,6 +181,14 @@ std::string line_chart(const std::vector<Series>& series, const std::vector<Mark
     out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"white\" stroke=\"{}\" stroke-width=\"2.5\"/>",
                        left + 5.0, row_y - 4.0, c);
     out += text(left + 15.0, row_y, series[m.series].name + ": " + m.label) + "\n";
+  }
+  if (note && note->x >= 0 && static_cast<std::size_t>(note->x) < n) {
+    // Under the axis title's baseline, right-aligned to the dashed line, clear of the centred title.
+    const double nx = x.map(static_cast<double>(note->x));
+    out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#888\" "
+                       "stroke-dasharray=\"4 3\"/>",
+                       nx, top, bottom + 20.0);
+    out += text(nx, bottom + 30.0, note->label, "end") + "\n";
   }
   out += axis_titles(left, right, top, bottom, x_label, y_label);
   return out + "</svg>\n";

@@ -25,11 +25,18 @@ struct Marker {
   std::string label;
 };
 
+// A dashed vertical line at x with its label under the axis, ending at the line (e.g. the month
+// a resale is booked, where the lines step down).
+struct XNote {
+  int x = 0;
+  std::string label;
+};
+
 // Lines over x = 0..n-1 (e.g. months), each named at its end, and marked points (e.g. payback)
 // drawn as rings and listed under the plot as "series: label", one row each.
 std::string line_chart(const std::vector<Series>& series, const std::vector<Marker>& markers,
                        const std::string& x_label, const std::string& y_label, int width = kContentWidthPx,
-                       int plot_height = 320);
+                       int plot_height = 320, const std::optional<XNote>& note = std::nullopt);
 
 // Points (x, y) joined by a line, with low/high whiskers per point and one highlighted x.
 struct CurvePoint {

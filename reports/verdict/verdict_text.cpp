@@ -37,11 +37,13 @@ std::string interval_words(const Json& report, const std::string& plan) {
   const Json* c = drawn_difference(report, plan);
   if (!c) return "";
   const Json& d = c->at("npv_difference_usd");
-  // The difference is plan minus baseline; the saving is its negative.
+  // The difference is plan minus baseline; the saving is its negative, an extra cost when all of it is.
+  const double low = d.at("ci95_low").get<double>(), high = d.at("ci95_high").get<double>();
   const std::string interval =
-      fmt::format("95% CI of the saving {} .. {}, cheaper than the baseline on {:.0f}% of paths",
-                  format_usd(-d.at("ci95_high").get<double>()), format_usd(-d.at("ci95_low").get<double>()),
-                  100.0 * c->at("p_cheaper").get<double>());
+      low > 0.0 ? fmt::format("95% CI of the extra cost {} .. {}, cheaper than the baseline on {:.0f}% of paths",
+                              format_usd(low), format_usd(high), 100.0 * c->at("p_cheaper").get<double>())
+                : fmt::format("95% CI of the saving {} .. {}, cheaper than the baseline on {:.0f}% of paths",
+                              format_usd(-high), format_usd(-low), 100.0 * c->at("p_cheaper").get<double>());
   if (report.contains("uncertainty") && c == difference_in(report.at("uncertainty"), plan))
     return fmt::format(" at the inputs as written (over the drawn inputs of `uncertain`: a mean saving of {}, {})",
                        format_usd(-d.at("mean").get<double>()), interval);
@@ -76,20 +78,179 @@ std::string irr_words(const Json& c) {
   return fmt::format("{:.1f}%", 100.0 * c.at("irr_per_year").get<double>());
 }
 
-std::string verdict_breakeven_sentence(const Json& report) {
-  if (!report.contains("verdict") || !report.at("verdict").at("breakeven").is_object()) return "";
-  const Json& b = report.at("verdict").at("breakeven");
-  const std::string against = fmt::format("the {} price of {} (${:.2f} per GPU-hour)",
-                                          basis_words(b.at("price_basis").get<std::string>()),
-                                          b.at("offer").get<std::string>(), b.at("cloud_usd_per_gpu_hour").get<double>());
-  const std::string node = fmt::format("an owned {} node (in a {}-node fleet)", b.at("server").get<std::string>(),
-                                       b.at("fleet_nodes").get<int>());
+namespace {
+
+std::string percent_words(double fraction) { return fmt::format("{:.1f}%", 100.0 * fraction); }
+
+// "$2.99 per GPU-hour at the start, falling 10% a year to $2.18 at the horizon's end".
+std::string price_path_words(const Json& b) {
+  const Json& path = b.at("price_path");
+  const double start = path.at("start_usd_per_gpu_hour").get<double>();
+  const double end = path.at("horizon_end_usd_per_gpu_hour").get<double>();
+  const double change = path.at("change_per_year").get<double>();
+  if (path.at("scheduled").get<bool>())
+    return fmt::format("${:.2f} per GPU-hour at the start on the scenario's price schedule, ${:.2f} at the horizon's end",
+                       start, end);
+  if (change == 0.0) return fmt::format("${:.2f} per GPU-hour throughout", start);
+  return fmt::format("${:.2f} per GPU-hour at the start, {} {:.3g}% a year to ${:.2f} at the horizon's end", start,
+                     change < 0.0 ? "falling" : "rising", 100.0 * std::fabs(change), end);
+}
+
+// The breakeven of a report written before it was priced over the horizon (one figure, over the life).
+std::string life_only_sentence(const Json& b, const std::string& against, const std::string& node) {
   if (!b.at("utilization").is_number())
     return fmt::format("Owning never beats {}: {} costs more than renting its GPU-hours even when busy all the time.",
                        against, node);
-  return fmt::format("Owning beats {} when {} is busy more than {:.1f}% of the time ({:.0f} GPU-hours per node per month).",
-                     against, node, 100.0 * b.at("utilization").get<double>(),
+  return fmt::format("Owning beats {} when {} is busy more than {} of the time ({:.0f} GPU-hours per node per month).",
+                     against, node, percent_words(b.at("utilization").get<double>()),
                      b.at("gpu_hours_per_month_per_node").get<double>());
+}
+
+}  // namespace
+
+std::string verdict_breakeven_sentence(const Json& report) {
+  if (!report.contains("verdict") || !report.at("verdict").at("breakeven").is_object()) return "";
+  const Json& b = report.at("verdict").at("breakeven");
+  const std::string offer = fmt::format("the {} price of {}", basis_words(b.at("price_basis").get<std::string>()),
+                                        b.at("offer").get<std::string>());
+  const std::string node = fmt::format("an owned {} node (in a {}-node fleet)", b.at("server").get<std::string>(),
+                                       b.at("fleet_nodes").get<int>());
+  if (!b.contains("utilization_over_horizon"))
+    return life_only_sentence(b, fmt::format("{} (${:.2f} per GPU-hour)", offer, b.at("cloud_usd_per_gpu_hour").get<double>()),
+                              node);
+  // Spot is priced alone: the plans also pay its preemptions, overhead and on-demand fallback, which
+  // the breakeven does not (docs/model.md §7), so the sentence says so.
+  const std::string spot_alone = b.at("price_basis") == "spot"
+                                     ? "; the spot price alone, without the preemptions, overhead and on-demand "
+                                       "fallback the plans pay"
+                                     : "";
+  const std::string against = fmt::format("{} ({}{})", offer, price_path_words(b), spot_alone);
+  const int horizon = b.at("horizon_months").get<int>(), life = b.at("life_months").get<int>();
+  const std::string over = fmt::format("over the {} the plans run {}", format_months(horizon),
+                                       b.value("resale_at_end", true) ? "(sold at their end, as the plans sell theirs)"
+                                                                      : "(with no resale at their end, as in the plans)");
+  const Json& u_h = b.at("utilization_over_horizon");
+  std::string out =
+      u_h.is_number()
+          ? fmt::format("Owning beats {} when {} is busy more than {} of the time ({:.0f} GPU-hours per node per month) {}",
+                        against, node, percent_words(u_h.get<double>()),
+                        b.at("gpu_hours_per_month_per_node_over_horizon").get<double>(), over)
+          : fmt::format("Renting at {} costs less than {} even when the node is busy all the time {}", against, node,
+                        over);
+  if (life == horizon) return out + ".";
+  const Json& u_l = b.at("utilization");
+  return out + fmt::format("; over the node's {}-month life, {}.", life,
+                           u_l.is_number() ? "owning beats it above " + percent_words(u_l.get<double>())
+                                           : std::string("owning costs more even when it is busy all the time"));
+}
+
+namespace {
+
+std::string lowest_nominal_sentence(const Json& report) {
+  const Json& v = report.at("verdict");
+  if (!v.contains("lowest_nominal") || !v.at("lowest_nominal").is_object()) return "";
+  const Json& low = v.at("lowest_nominal");
+  const std::string name = low.at("plan").get<std::string>();
+  // A plan passed over for the work it leaves undone is named, with its reason, by the verdict.
+  if (v.at("passed_over").is_object() && v.at("passed_over").at("plan") == name) return "";
+  const std::string plan = v.at("plan").get<std::string>();
+  double plan_total = 0.0;
+  for (const auto& p : report.at("plans"))
+    if (p.at("name") == plan) plan_total = p.at("total_nominal_usd").get<double>();
+  const double rate = report.at("scenario").at("discount_rate_per_year").get<double>();
+  const std::string head = fmt::format("{} has the lowest nominal total ({}, {} less than {}'s) but a higher NPV (by {})",
+                                       name, format_usd(low.at("total_nominal_usd")),
+                                       format_usd(plan_total - low.at("total_nominal_usd").get<double>()), plan,
+                                       format_usd(low.at("npv_usd").get<double>() - v.at("npv_usd").get<double>()));
+  const double ahead = low.at("peak_extra_spending_usd").get<double>();
+  if (ahead <= 0.0) return head + fmt::format(", discounted at {:.3g}% a year.", 100.0 * rate);
+  const int month = low.at("peak_extra_spending_month").get<int>();
+  return head + fmt::format(": it spends more first, up to {} more {} month {}, and saves it back later, and at {:.3g}% "
+                            "a year the later savings are worth less than the earlier spending.",
+                            format_usd(ahead), month == 0 ? "in" : "by", month, 100.0 * rate);
+}
+
+std::string tax_sentence(const Json& report) {
+  const Json& v = report.at("verdict");
+  if (!v.contains("tax")) return "";
+  const Json& tax = v.at("tax");
+  if (tax.at("basis") == "before_tax") return "All figures are before tax (the scenario sets no tax rate).";
+  return fmt::format("Figures are before tax except for owned hardware: its depreciation tax shield at {:.3g}% (and "
+                     "the tax on its resale, with a tax view) is booked as a saving; cloud bills and running costs are "
+                     "not tax-deducted.",
+                     100.0 * tax.at("rate").get<double>());
+}
+
+}  // namespace
+
+std::vector<std::string> verdict_notes(const Json& report) {
+  std::vector<std::string> out;
+  if (!report.contains("verdict")) return out;
+  for (const std::string& s : {lowest_nominal_sentence(report), tax_sentence(report)})
+    if (!s.empty()) out.push_back(s);
+  return out;
+}
+
+std::string recommended_reference(const Json& report) {
+  if (!report.contains("recommended_comparisons") || report.at("recommended_comparisons").empty()) return "";
+  return report.at("verdict").at("plan").get<std::string>();
+}
+
+std::string payback_vs_recommended_words(const Json& report, const std::string& plan) {
+  if (recommended_reference(report) == plan) return "(recommended)";
+  if (!report.contains("recommended_comparisons")) return "-";
+  for (const auto& c : report.at("recommended_comparisons"))
+    if (c.at("plan") == plan) return payback_words(c);
+  return "-";
+}
+
+std::string price_path_cell(const Json& row) {
+  const double today = row.at("cloud_usd_per_gpu_hour").get<double>();
+  if (!row.contains("price_path")) return fmt::format("${:.3f}/GPU-h", today);
+  const Json& path = row.at("price_path");
+  const double start = path.at("start_usd_per_gpu_hour").get<double>();
+  if (path.at("scheduled").get<bool>()) return fmt::format("${:.3f}/GPU-h, schedule", start);
+  const double change = path.at("change_per_year").get<double>();
+  if (change == 0.0) return fmt::format("${:.3f}/GPU-h, flat", start);
+  return fmt::format("${:.3f}/GPU-h, {:+.3g}%/yr", start, 100.0 * change);
+}
+
+std::string horizon_breakeven_cell(const Json& row) {
+  if (!row.contains("over_horizon")) return "n/a";
+  const Json& u = row.at("over_horizon").at("utilization");
+  return u.is_number() ? percent_words(u.get<double>()) : "never";
+}
+
+std::string life_breakeven_cell(const Json& row) {
+  const Json& u = row.at("utilization");
+  return fmt::format("{} ({} months)", u.is_number() ? percent_words(u.get<double>()) : std::string("never"),
+                     row.at("life_months").get<int>());
+}
+
+std::string horizon_header(const Json& report) {
+  return fmt::format("over the {}-month horizon", report.at("scenario").at("horizon_months").get<int>());
+}
+
+bool utilization_row_decides(const Json& row) { return row.value("decides", true); }
+
+bool price_row_decides(const Json& row) { return row.at("cloud_price_multiplier").is_number(); }
+
+std::string hidden_utilization_rows_line(const Json& report) {
+  std::size_t hidden = 0;
+  for (const auto& b : report.at("breakevens").at("utilization")) hidden += !utilization_row_decides(b);
+  if (hidden == 0) return "";
+  return fmt::format("{} more row{} price these fleets against offers and price bases that no plan pays (all in the "
+                     "JSON report's breakevens.utilization, and behind \"show all\" in the HTML).",
+                     hidden, hidden == 1 ? "" : "s");
+}
+
+std::string hidden_price_rows_line(const Json& report) {
+  std::size_t hidden = 0;
+  for (const auto& b : report.at("breakevens").at("cloud_price_multiplier")) hidden += !price_row_decides(b);
+  if (hidden == 0) return "";
+  return fmt::format("{} more pair{} of plans cost the same at no multiple of today's cloud prices between 0 and 1000 "
+                     "(all in the JSON report's breakevens.cloud_price_multiplier, and behind \"show all\" in the HTML).",
+                     hidden, hidden == 1 ? "" : "s");
 }
 
 std::string price_breakeven_sentence(const Json& b) {
@@ -152,8 +313,12 @@ std::string verdict_sentence(const Json& report) {
     out = fmt::format("Keep the baseline, {}: no plan that serves the work costs less over {} (NPV {}).", plan,
                       format_months(months), format_usd(v.at("npv_usd")));
   } else {
-    out = fmt::format("Choose {}: it saves {} in NPV against {} over {}{}.", plan, format_usd(v.at("npv_saving_usd")),
-                      baseline, format_months(months), interval_words(report, plan));
+    const double saving = v.at("npv_saving_usd").get<double>();
+    // A plan dearer than the baseline is chosen when the baseline leaves work unserved (named below).
+    out = saving >= 0.0 ? fmt::format("Choose {}: it saves {} in NPV against {} over {}{}.", plan, format_usd(saving),
+                                      baseline, format_months(months), interval_words(report, plan))
+                        : fmt::format("Choose {}: it costs {} more in NPV than {} over {}{}.", plan, format_usd(-saving),
+                                      baseline, format_months(months), interval_words(report, plan));
   }
   const double unserved = v.at("unserved_gpu_hours").get<double>();
   if (unserved > 0.0)
