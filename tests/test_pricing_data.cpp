@@ -31,7 +31,7 @@ Record parsed(const Catalog& catalog, const std::string& kind, const std::string
 
 TEST_CASE("pricing-data: the shipped catalog loads and validates without errors or warnings") {
   const Catalog catalog = Catalog::load(catalog_dir());
-  CHECK(catalog.records().size() == 49);
+  CHECK(catalog.records().size() == 50);  // 24 cloud offers, 6 servers, 7 GPUs, 6 power regions, 4 cooling, 3 colocation
   for (const CatalogRecord& record : catalog.records()) check_record(record.kind, record.fields, record.file, record.pointer, record.id);
   const auto findings = validate_catalog_dir(catalog_dir());
   for (const Finding& f : findings) MESSAGE(std::string(format_finding(f)));
@@ -44,7 +44,12 @@ TEST_CASE("pricing-data: the SPEC section 11 reference figures are present") {
   const CloudOffer p5 = parsed<CloudOffer>(catalog, "cloud_offer", "aws/p5.48xlarge/us-east-1", parse_cloud_offer);
   CHECK(p5.gpus_per_instance == 8);
   CHECK(p5.gpu_model == "h100-sxm-80gb");
-  CHECK(p5.on_demand_usd_per_hour == doctest::Approx(98.32).epsilon(1e-12));
+  // The SPEC's $98.32 was p5.48xlarge's price until AWS's June 2025 cut; the record carries the
+  // post-cut list price, 98.32 x (1 - 0.44) = 55.06, listed as $55.04 ($6.88 per GPU-hour), and
+  // names the SPEC figure in its source (tests/fixtures/reference_spot.json keeps the arithmetic).
+  CHECK(p5.on_demand_usd_per_hour == doctest::Approx(55.04).epsilon(1e-12));
+  CHECK(p5.provenance.source.find("98.32 before, the SPEC section 11 reference figure") != std::string::npos);
+  CHECK(p5.provenance.as_of == "2026-09-10");
   REQUIRE(p5.spot_usd_per_hour.has_value());
   CHECK(*p5.spot_usd_per_hour == doctest::Approx(19.66).epsilon(1e-12));
   CHECK(*p5.spot_notice_s == doctest::Approx(120.0).epsilon(1e-12));
@@ -94,6 +99,7 @@ TEST_CASE("pricing-data: H100, H200, A100 80GB and L40S offers at clouds and GPU
   CHECK(providers_by_gpu["a100-sxm-80gb"] == std::set<std::string>{"aws", "azure", "gcp", "lambda", "runpod"});
   CHECK(providers_by_gpu["h200-sxm-141gb"] == std::set<std::string>{"aws", "runpod"});
   CHECK(providers_by_gpu["l40s"] == std::set<std::string>{"aws", "runpod"});
+  CHECK(providers_by_gpu["b200"] == std::set<std::string>{"runpod"});
   // The GCP record is host + accelerator: 1.18251 + 4.20076 = 5.38327 (us-central1-a).
   const CloudOffer a3 = parsed<CloudOffer>(catalog, "cloud_offer", "gcp/a3-highgpu-1g/us-central1", parse_cloud_offer);
   CHECK(a3.on_demand_usd_per_hour == doctest::Approx(1.18251 + 4.20076).epsilon(1e-12));
