@@ -10,6 +10,7 @@
 #include "cli/app.hpp"
 #include "models/catalog/catalog.hpp"
 #include "models/catalog/catalog_validation.hpp"
+#include "models/catalog/field_provenance.hpp"
 #include "models/catalog/records.hpp"
 #include "test_support.hpp"
 
@@ -53,7 +54,12 @@ TEST_CASE("pricing-data: the SPEC section 11 reference figures are present") {
   REQUIRE(p5.spot_usd_per_hour.has_value());
   CHECK(*p5.spot_usd_per_hour == doctest::Approx(19.66).epsilon(1e-12));
   CHECK(*p5.spot_notice_s == doctest::Approx(120.0).epsilon(1e-12));
-  CHECK(p5.provenance.source.find("industry write-up") != std::string::npos);
+  // The spot figure is dated and sourced apart from the record (field_provenance).
+  const FigureProvenance* spot = find_figure(p5.provenance, "spot_usd_per_hour");
+  REQUIRE(spot != nullptr);
+  CHECK(spot->source.find("industry write-up") != std::string::npos);
+  CHECK(spot->as_of == "2026-03-31");
+  CHECK(spot->own_as_of);
 
   const GpuModel h100 = parsed<GpuModel>(catalog, "gpu", "h100-sxm-80gb", parse_gpu);
   CHECK(h100.tdp_w == doctest::Approx(700.0).epsilon(1e-12));
@@ -87,6 +93,32 @@ TEST_CASE("pricing-data: the SPEC section 11 reference figures are present") {
   }
   CHECK(aws == 8);
   CHECK(gcp_azure == 8);
+}
+
+TEST_CASE("pricing-data: on 2026-11-28 the refreshed p5 us-east-1 figures are fresh and a pre-cut spot price is stale") {
+  ValidationOptions options;
+  options.today = "2026-11-28";
+  const auto findings = validate_catalog_dir(catalog_dir(), options);
+  std::set<std::string> stale_in_offers;
+  for (const Finding& f : findings)
+    if (f.file.find("cloud_offers.json") != std::string::npos) {
+      CHECK(f.code == "as-of-stale");
+      stale_in_offers.insert(f.where);
+    }
+  // aws/p5.48xlarge/us-east-1 (record 0): on-demand 2026-09-10 (79 days), spot and 1-year
+  // 2026-03-31 (242 days), capacity block 2026-05-11: all within 365 days.
+  for (const std::string& where : stale_in_offers) CHECK(where.rfind("/records/0/", 0) != 0);
+  // aws/p5.48xlarge/us-east-2 (record 1): its spot is a pre-cut SkyPilot price, 2025-05-31:
+  // 2025-05-31 -> 2026-05-31 is 365 days, then June 30 + July 31 + August 31 + September 30 +
+  // October 31 + 28 = 181: 546 days; its capacity block 2024-12-31 is 697 days old.
+  CHECK(stale_in_offers.count("/records/1/field_provenance/spot_usd_per_hour/as_of") == 1);
+  CHECK(stale_in_offers.count("/records/1/capacity_block_as_of") == 1);
+  CHECK(stale_in_offers.count("/records/1/as_of") == 0);  // the record itself (2026-09-10) is fresh
+  bool message_found = false;
+  for (const Finding& f : findings)
+    if (f.where == "/records/1/field_provenance/spot_usd_per_hour/as_of")
+      message_found = f.message == "spot_usd_per_hour as_of 2025-05-31 is 546 days old (more than 365): re-check the figure";
+  CHECK(message_found);
 }
 
 TEST_CASE("pricing-data: H100, H200, A100 80GB and L40S offers at clouds and GPU clouds") {
