@@ -47,7 +47,7 @@ TEST_CASE("pricing-data: the SPEC section 11 reference figures are present") {
   CHECK(p5.gpu_model == "h100-sxm-80gb");
   // The SPEC's $98.32 was p5.48xlarge's price until AWS's June 2025 cut; the record carries the
   // post-cut list price, 98.32 x (1 - 0.44) = 55.06, listed as $55.04 ($6.88 per GPU-hour), and
-  // names the SPEC figure in its source (tests/fixtures/reference_spot.json keeps the arithmetic).
+  // names the SPEC figure in its source (tests/fixtures/scenarios/reference_spot.json keeps the arithmetic).
   CHECK(p5.on_demand_usd_per_hour == doctest::Approx(55.04).epsilon(1e-12));
   CHECK(p5.provenance.source.find("98.32 before, the SPEC section 11 reference figure") != std::string::npos);
   CHECK(p5.provenance.as_of == "2026-09-10");
