@@ -385,29 +385,30 @@ TEST_CASE("commitments: the shipped quarterly-burst scenario: the block saves up
   // The campaigns (256 GPUs, days 30 + 91 k for 14 days, k = 0..11 inside 1,095 days) and the
   // blocks (32 p5.48xlarge = 256 GPUs, the same windows) coincide. In a window a plan without a
   // block bills 32 more on-demand instances than one with it (ceil((x + 256) / 8) = ceil(x / 8) +
-  // 32 for the rest x of the overflow): 32 x $98.32 x 336 h x 12 = $12,685,639.68 on-demand,
-  // against 12 blocks prepaid 32 x 336 x $39.33 = $422,876.16 each, $5,074,513.92 in all.
+  // 32 for the rest x of the overflow): 32 x $55.04 x 336 h x 12 = $7,101,480.96 on-demand,
+  // against 12 blocks prepaid 32 x 336 x $34.608 = $372,105.216 each, $4,465,262.592 in all
+  // (the catalog's p5.48xlarge us-east-1 on-demand and capacity-block rates, pricing-data/README.md).
   // For the cloud plans (the overflow x is the whole base load, > 0 every hour) the saving is
-  // 12,685,639.68 - 5,074,513.92 = $7,611,125.76 nominal, and the blocks' 256 GPUs x 336 h x 12 =
+  // 7,101,480.96 - 4,465,262.592 = $2,636,218.368 nominal, and the blocks' 256 GPUs x 336 h x 12 =
   // 1,032,192 GPU-hours are all used.
-  const double saving_usd = 12685639.68 - 5074513.92;
+  const double saving_usd = 7101480.96 - 4465262.592;
   CHECK(o.plan("cloud-on-demand").total_usd - o.plan("cloud-burst-on-capacity-blocks").total_usd ==
         doctest::Approx(saving_usd).epsilon(1e-9));
   const CommitmentFigures& cloud = only_figures(o.plan("cloud-burst-on-capacity-blocks"));
   CHECK(cloud.committed_gpu_hours == doctest::Approx(1032192.0).epsilon(1e-12));
   CHECK(cloud.used_gpu_hours == doctest::Approx(1032192.0).epsilon(1e-12));
-  CHECK(cloud.cost_nominal_usd == doctest::Approx(5074513.92).epsilon(1e-12));
+  CHECK(cloud.cost_nominal_usd == doctest::Approx(4465262.592).epsilon(1e-12));
   // The owned plan's 48 GPUs take part of the campaign when the base load is low (nights,
   // weekends): an hour's overflow o < 256 leaves 256 - o of the block unused and saves ceil(o / 8)
-  // = 32 - floor((256 - o) / 8) instances instead of 32. So its saving lies between $7,611,125.76
-  // less unused / 8 instance-hours at $98.32, and $7,611,125.76.
+  // = 32 - floor((256 - o) / 8) instances instead of 32. So its saving lies between $2,636,218.368
+  // less unused / 8 instance-hours at $55.04, and $2,636,218.368.
   const CommitmentFigures& owned = only_figures(o.plan("buy-6-burst-on-capacity-blocks"));
   CHECK(owned.committed_gpu_hours == doctest::Approx(1032192.0).epsilon(1e-12));
   CHECK(owned.unused_gpu_hours > 0.0);
   CHECK(owned.unused_gpu_hours == doctest::Approx(owned.committed_gpu_hours - owned.used_gpu_hours).epsilon(1e-12));
-  CHECK(owned.unused_usd == doctest::Approx(5074513.92 * owned.unused_gpu_hours / 1032192.0).epsilon(1e-12));
+  CHECK(owned.unused_usd == doctest::Approx(4465262.592 * owned.unused_gpu_hours / 1032192.0).epsilon(1e-12));
   const double owned_saving_usd =
       o.plan("buy-6-burst-on-demand").total_usd - o.plan("buy-6-burst-on-capacity-blocks").total_usd;
   CHECK(owned_saving_usd <= saving_usd + 1e-6);
-  CHECK(owned_saving_usd >= saving_usd - owned.unused_gpu_hours / 8.0 * 98.32 - 1e-6);
+  CHECK(owned_saving_usd >= saving_usd - owned.unused_gpu_hours / 8.0 * 55.04 - 1e-6);
 }

@@ -10,6 +10,7 @@
 #include "cli/app.hpp"
 #include "models/catalog/catalog.hpp"
 #include "models/catalog/catalog_validation.hpp"
+#include "models/catalog/field_provenance.hpp"
 #include "models/catalog/records.hpp"
 #include "test_support.hpp"
 
@@ -31,7 +32,7 @@ Record parsed(const Catalog& catalog, const std::string& kind, const std::string
 
 TEST_CASE("pricing-data: the shipped catalog loads and validates without errors or warnings") {
   const Catalog catalog = Catalog::load(catalog_dir());
-  CHECK(catalog.records().size() == 49);
+  CHECK(catalog.records().size() == 50);  // 24 cloud offers, 6 servers, 7 GPUs, 6 power regions, 4 cooling, 3 colocation
   for (const CatalogRecord& record : catalog.records()) check_record(record.kind, record.fields, record.file, record.pointer, record.id);
   const auto findings = validate_catalog_dir(catalog_dir());
   for (const Finding& f : findings) MESSAGE(std::string(format_finding(f)));
@@ -44,11 +45,21 @@ TEST_CASE("pricing-data: the SPEC section 11 reference figures are present") {
   const CloudOffer p5 = parsed<CloudOffer>(catalog, "cloud_offer", "aws/p5.48xlarge/us-east-1", parse_cloud_offer);
   CHECK(p5.gpus_per_instance == 8);
   CHECK(p5.gpu_model == "h100-sxm-80gb");
-  CHECK(p5.on_demand_usd_per_hour == doctest::Approx(98.32).epsilon(1e-12));
+  // The SPEC's $98.32 was p5.48xlarge's price until AWS's June 2025 cut; the record carries the
+  // post-cut list price, 98.32 x (1 - 0.44) = 55.06, listed as $55.04 ($6.88 per GPU-hour), and
+  // names the SPEC figure in its source (tests/fixtures/scenarios/reference_spot.json keeps the arithmetic).
+  CHECK(p5.on_demand_usd_per_hour == doctest::Approx(55.04).epsilon(1e-12));
+  CHECK(p5.provenance.source.find("98.32 before, the SPEC section 11 reference figure") != std::string::npos);
+  CHECK(p5.provenance.as_of == "2026-09-10");
   REQUIRE(p5.spot_usd_per_hour.has_value());
   CHECK(*p5.spot_usd_per_hour == doctest::Approx(19.66).epsilon(1e-12));
   CHECK(*p5.spot_notice_s == doctest::Approx(120.0).epsilon(1e-12));
-  CHECK(p5.provenance.source.find("industry write-up") != std::string::npos);
+  // The spot figure is dated and sourced apart from the record (field_provenance).
+  const FigureProvenance* spot = find_figure(p5.provenance, "spot_usd_per_hour");
+  REQUIRE(spot != nullptr);
+  CHECK(spot->source.find("industry write-up") != std::string::npos);
+  CHECK(spot->as_of == "2026-03-31");
+  CHECK(spot->own_as_of);
 
   const GpuModel h100 = parsed<GpuModel>(catalog, "gpu", "h100-sxm-80gb", parse_gpu);
   CHECK(h100.tdp_w == doctest::Approx(700.0).epsilon(1e-12));
@@ -84,6 +95,32 @@ TEST_CASE("pricing-data: the SPEC section 11 reference figures are present") {
   CHECK(gcp_azure == 8);
 }
 
+TEST_CASE("pricing-data: on 2026-11-28 the refreshed p5 us-east-1 figures are fresh and a pre-cut spot price is stale") {
+  ValidationOptions options;
+  options.today = "2026-11-28";
+  const auto findings = validate_catalog_dir(catalog_dir(), options);
+  std::set<std::string> stale_in_offers;
+  for (const Finding& f : findings)
+    if (f.file.find("cloud_offers.json") != std::string::npos) {
+      CHECK(f.code == "as-of-stale");
+      stale_in_offers.insert(f.where);
+    }
+  // aws/p5.48xlarge/us-east-1 (record 0): on-demand 2026-09-10 (79 days), spot and 1-year
+  // 2026-03-31 (242 days), capacity block 2026-05-11: all within 365 days.
+  for (const std::string& where : stale_in_offers) CHECK(where.rfind("/records/0/", 0) != 0);
+  // aws/p5.48xlarge/us-east-2 (record 1): its spot is a pre-cut SkyPilot price, 2025-05-31:
+  // 2025-05-31 -> 2026-05-31 is 365 days, then June 30 + July 31 + August 31 + September 30 +
+  // October 31 + 28 = 181: 546 days; its capacity block 2024-12-31 is 697 days old.
+  CHECK(stale_in_offers.count("/records/1/field_provenance/spot_usd_per_hour/as_of") == 1);
+  CHECK(stale_in_offers.count("/records/1/capacity_block_as_of") == 1);
+  CHECK(stale_in_offers.count("/records/1/as_of") == 0);  // the record itself (2026-09-10) is fresh
+  bool message_found = false;
+  for (const Finding& f : findings)
+    if (f.where == "/records/1/field_provenance/spot_usd_per_hour/as_of")
+      message_found = f.message == "spot_usd_per_hour as_of 2025-05-31 is 546 days old (more than 365): re-check the figure";
+  CHECK(message_found);
+}
+
 TEST_CASE("pricing-data: H100, H200, A100 80GB and L40S offers at clouds and GPU clouds") {
   const Catalog catalog = Catalog::load(catalog_dir());
   std::map<std::string, std::set<std::string>> providers_by_gpu;
@@ -94,6 +131,7 @@ TEST_CASE("pricing-data: H100, H200, A100 80GB and L40S offers at clouds and GPU
   CHECK(providers_by_gpu["a100-sxm-80gb"] == std::set<std::string>{"aws", "azure", "gcp", "lambda", "runpod"});
   CHECK(providers_by_gpu["h200-sxm-141gb"] == std::set<std::string>{"aws", "runpod"});
   CHECK(providers_by_gpu["l40s"] == std::set<std::string>{"aws", "runpod"});
+  CHECK(providers_by_gpu["b200"] == std::set<std::string>{"runpod"});
   // The GCP record is host + accelerator: 1.18251 + 4.20076 = 5.38327 (us-central1-a).
   const CloudOffer a3 = parsed<CloudOffer>(catalog, "cloud_offer", "gcp/a3-highgpu-1g/us-central1", parse_cloud_offer);
   CHECK(a3.on_demand_usd_per_hour == doctest::Approx(1.18251 + 4.20076).epsilon(1e-12));

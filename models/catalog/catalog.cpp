@@ -168,6 +168,13 @@ ResolvedRecord resolve_reference(const Catalog& catalog, std::string_view kind, 
     if (value.is_null()) resolved.merged.erase(key);
     else resolved.merged[key] = value;
   }
+  // A figure the scenario replaces (or removes) loses the catalog's date and source for it,
+  // unless the override writes its own field_provenance (which replaces the catalog's whole).
+  auto dates = resolved.merged.find("field_provenance");
+  if (!ref.contains("field_provenance") && dates != resolved.merged.end() && dates->is_object()) {
+    for (const auto& [key, value] : ref.items()) dates->erase(key);
+    if (dates->empty()) resolved.merged.erase(dates);
+  }
   return resolved;
 }
 

@@ -117,18 +117,34 @@ class CatalogValidator {
     }
   }
 
+  // The record's as_of, then each figure's own (field_provenance, capacity_block_as_of).
   void check_dates(const CatalogRecord& record, const Provenance& provenance) {
+    if (options_.today.empty()) return;
+    if (provenance.as_of != "1970-01-01")
+      check_date(record, pointer_join(record.pointer, "as_of"), "as_of", provenance.as_of);
+    for (const FigureProvenance& figure : provenance.figures) {
+      if (!figure.own_as_of) continue;
+      const bool block = figure.field == "capacity_block_usd_per_hour" && record.fields.contains("capacity_block_as_of");
+      const std::string where =
+          block ? pointer_join(record.pointer, "capacity_block_as_of")
+                : pointer_join(pointer_join(pointer_join(record.pointer, "field_provenance"), figure.field), "as_of");
+      check_date(record, where, figure.field + " as_of", figure.as_of);
+    }
+  }
+
+  void check_date(const CatalogRecord& record, const std::string& where, const std::string& what,
+                  const std::string& date_text) {
     Date as_of;
-    if (options_.today.empty() || provenance.as_of == "1970-01-01" || !parse_date(provenance.as_of, as_of)) return;
+    if (!parse_date(date_text, as_of)) return;
     const long age_days = days_between(as_of, today_);
     if (age_days < 0) {
-      add(kError, "as-of-in-future", record, "as_of",
-          fmt::format("as_of {} is {} days after today ({}): a typo in the year?", provenance.as_of, -age_days,
-                      options_.today));
+      findings_.push_back(make(kError, "as-of-in-future", record.file, where,
+          fmt::format("{} {} is {} days after today ({}): a typo in the year?", what, date_text, -age_days,
+                      options_.today)));
     } else if (age_days > options_.max_age_days) {
-      add(kWarning, "as-of-stale", record, "as_of",
-          fmt::format("as_of {} is {} days old (more than {}): re-check the figure", provenance.as_of, age_days,
-                      options_.max_age_days));
+      findings_.push_back(make(kWarning, "as-of-stale", record.file, where,
+          fmt::format("{} {} is {} days old (more than {}): re-check the figure", what, date_text, age_days,
+                      options_.max_age_days)));
     }
   }
 

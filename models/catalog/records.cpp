@@ -11,6 +11,7 @@
 
 #include "core/calendar.hpp"
 #include "core/error.hpp"
+#include "models/catalog/field_provenance.hpp"
 #include "models/input_limits.hpp"
 
 namespace tco {
@@ -35,14 +36,15 @@ int count_at_least_one(JsonObjectReader& r, std::string_view key) {
 }
 
 // What every record parser does around its own fields: "id" allowed, the fields read by
-// `read_fields(record)`, then the provenance, then no key left unread. The order fixes which
-// error a record with several mistakes reports first.
+// `read_fields(record)`, then the provenance and the figures' own (field_provenance), then no key
+// left unread. The order fixes which error a record with several mistakes reports first.
 template <class Record, class ReadFields>
 Record parse_record(JsonObjectReader& r, const char* kind, const std::string& id, ReadFields read_fields) {
   allow_common(r);
   Record record;
   read_fields(record);
   record.provenance = parse_provenance(r, kind, id);
+  read_field_provenance(r, record.provenance);
   r.finish();
   return record;
 }
@@ -62,8 +64,29 @@ Provenance parse_provenance(JsonObjectReader& r, const std::string& kind, const 
   return p;
 }
 
+// capacity_block_as_of is the field-level date of capacity_block_usd_per_hour: a rate needs one,
+// given there or as field_provenance.capacity_block_usd_per_hour.as_of (both only when equal).
+static void date_capacity_block(JsonObjectReader& r, CloudOffer& o) {
+  FigureProvenance* figure = nullptr;
+  for (FigureProvenance& f : o.provenance.figures)
+    if (f.field == "capacity_block_usd_per_hour") figure = &f;
+  if (!figure) return;  // no rate: the parser refused a capacity_block_as_of already
+  const std::string entry_pointer = r.pointer_of("field_provenance") + "/capacity_block_usd_per_hour/as_of";
+  if (o.capacity_block_as_of.empty() && !figure->own_as_of)
+    r.fail("capacity_block_as_of",
+           "a date \"YYYY-MM-DD\" (the capacity-block rate's own date; or field_provenance."
+           "capacity_block_usd_per_hour.as_of)", nullptr);
+  if (!o.capacity_block_as_of.empty() && figure->own_as_of && figure->as_of != o.capacity_block_as_of)
+    throw InputError(r.file(), entry_pointer,
+                     fmt::format("expected the capacity_block_as_of date {} (both date the capacity-block rate), "
+                                 "found {}: give one of the two", o.capacity_block_as_of, figure->as_of));
+  if (o.capacity_block_as_of.empty()) o.capacity_block_as_of = figure->as_of;
+  figure->as_of = o.capacity_block_as_of;
+  figure->own_as_of = true;
+}
+
 CloudOffer parse_cloud_offer(JsonObjectReader& r, const std::string& id) {
-  return parse_record<CloudOffer>(r, "cloud_offer", id, [&r](CloudOffer& o) {
+  CloudOffer offer = parse_record<CloudOffer>(r, "cloud_offer", id, [&r](CloudOffer& o) {
     o.provider = non_empty_string(r, "provider");
     o.instance_type = non_empty_string(r, "instance_type");
     o.region = non_empty_string(r, "region");
@@ -74,14 +97,14 @@ CloudOffer parse_cloud_offer(JsonObjectReader& r, const std::string& id) {
     o.reserved_1y_usd_per_hour = r.optional_number("reserved_1y_usd_per_hour", limits::kUsdPerInstanceHour);
     o.reserved_3y_usd_per_hour = r.optional_number("reserved_3y_usd_per_hour", limits::kUsdPerInstanceHour);
     o.capacity_block_usd_per_hour = r.optional_number("capacity_block_usd_per_hour", limits::kUsdPerInstanceHour);
-    if (o.capacity_block_usd_per_hour) {
+    if (r.has("capacity_block_as_of") && !o.capacity_block_usd_per_hour)
+      r.fail("capacity_block_as_of", "no date without a capacity_block_usd_per_hour", &r.value("capacity_block_as_of"));
+    if (r.has("capacity_block_as_of")) {
       const Json& block_as_of = r.value("capacity_block_as_of");
       Date block_date;
       if (!block_as_of.is_string() || !parse_date(block_as_of.get<std::string>(), block_date))
         r.fail("capacity_block_as_of", "a date \"YYYY-MM-DD\" (the capacity-block rate's own date)", &block_as_of);
       o.capacity_block_as_of = block_as_of.get<std::string>();
-    } else if (r.has("capacity_block_as_of")) {
-      r.fail("capacity_block_as_of", "no date without a capacity_block_usd_per_hour", &r.value("capacity_block_as_of"));
     }
     o.billing_granularity_s = r.number_or("billing_granularity_s", o.billing_granularity_s, limits::kPositiveSeconds);
     o.minimum_billed_s = r.number_or("minimum_billed_s", o.minimum_billed_s, limits::kSeconds);
@@ -93,6 +116,8 @@ CloudOffer parse_cloud_offer(JsonObjectReader& r, const std::string& id) {
     o.pue = r.optional_number("pue", limits::kPue);
     o.g_co2_per_kwh = r.optional_number("g_co2_per_kwh", limits::kGCo2PerKwh);
   });
+  date_capacity_block(r, offer);
+  return offer;
 }
 
 ServerModel parse_server(JsonObjectReader& r, const std::string& id) {

@@ -6,17 +6,30 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/io/json_reader.hpp"
 
 namespace tco {
 
-// Where a figure comes from. `as_of` is "YYYY-MM-DD"; `source` a URL or a citation.
+// One numeric field of a record with its own date and source: its "field_provenance" entry,
+// each part falling back to the record's own `as_of` / `source` (models/catalog/field_provenance.hpp).
+struct FigureProvenance {
+  std::string field;   // "on_demand_usd_per_hour"
+  std::string source;
+  std::string as_of;
+  bool own_as_of = false;   // dated by its own entry (or capacity_block_as_of), not the record's
+  bool own_source = false;
+};
+
+// Where a record's figures come from. `as_of` is "YYYY-MM-DD"; `source` a URL or a citation.
 struct Provenance {
   std::string kind;    // catalog kind, e.g. "cloud_offer"
   std::string id;      // catalog id, or "" for a record written inline in a scenario
   std::string source;
   std::string as_of;
+  // Every numeric field the record carries, in the kind's field order, each with its resolved date.
+  std::vector<FigureProvenance> figures;
 };
 
 // Spot preemptions above this rate (one every 6 minutes per instance) are refused: no published
@@ -108,7 +121,7 @@ PowerRegion parse_power_region(JsonObjectReader& r, const std::string& id);
 CoolingType parse_cooling(JsonObjectReader& r, const std::string& id);
 Colocation parse_colocation(JsonObjectReader& r, const std::string& id);
 
-// Reads `source` and `as_of` (a date that must parse) into a Provenance.
+// Reads `source` and `as_of` (a date that must parse) into a Provenance (figures left empty).
 Provenance parse_provenance(JsonObjectReader& r, const std::string& kind, const std::string& id);
 
 }  // namespace tco
