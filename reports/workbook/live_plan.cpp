@@ -1,0 +1,409 @@
+#include "reports/workbook/live_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace tco {
+
+namespace {
+
+constexpr int kHoursInMonth = 730;
+constexpr double kHoursInYear = 8760.0;
+
+enum Kind { on_demand, spot, reserved, egress, energy, capex, lease, maintenance, facility, staff, residual };
+
+const std::vector<std::pair<std::string, Kind>>& categories() {
+  static const std::vector<std::pair<std::string, Kind>> all = {
+      {"cloud_on_demand", on_demand}, {"cloud_spot", spot},   {"cloud_reserved", reserved}, {"egress", egress},
+      {"energy", energy},             {"capex", capex},       {"lease", lease},             {"maintenance", maintenance},
+      {"facility", facility},         {"staff", staff},       {"residual", residual}};
+  return all;
+}
+
+// The inputs each kind reads (keys under inputs.plans[NAME]).
+const std::vector<std::string> kCloudKeys = {"cloud.offer.on_demand_usd_per_hour", "cloud.offer.gpus_per_instance",
+                                             "cloud.gpu.perf_relative",            "cloud.price_change_per_year",
+                                             "spot_share",                         "cloud.spot.availability",
+                                             "cloud.packing_efficiency",           "reserved_instances"};
+const std::vector<std::string> kOnPremKeys = {"onprem_nodes", "onprem.purchase_month", "onprem.server.gpus",
+                                              "onprem.packing_efficiency", "onprem.gpu.perf_relative"};
+const std::vector<std::string> kEnergyKeys = {"onprem.server.idle_kw", "onprem.server.peak_kw", "onprem.cooling.pue",
+                                              "onprem.power.tariff.usd_per_kwh", "onprem.power.escalation_per_year"};
+const std::vector<std::string> kOwnKeys = {"onprem_nodes",
+                                           "onprem.purchase_month",
+                                           "onprem.server.price_usd",
+                                           "onprem.network_usd_per_node",
+                                           "onprem.storage_usd_per_node",
+                                           "onprem.install_usd_per_node",
+                                           "onprem.room_capex_usd",
+                                           "onprem.maintenance_per_year",
+                                           "onprem.staff.fixed_fte",
+                                           "onprem.staff.fte_per_node",
+                                           "onprem.staff.usd_per_fte_year",
+                                           "onprem.staff.escalation_per_year",
+                                           "onprem.residual.enabled",
+                                           "onprem.residual.resale_decline_per_year",
+                                           "onprem.server.peak_kw",
+                                           "onprem.cooling.rack_limit_kw"};
+
+constexpr const char* kOwnsNothing = "the plan owns nothing";
+constexpr const char* kRentsNothing = "the plan rents nothing";
+constexpr const char* kBuys = "the plan buys its nodes";
+
+bool truthy(const Json& j, const char* key) {
+  return j.contains(key) && !j.at(key).is_null() && !(j.at(key).is_boolean() && !j.at(key).get<bool>()) &&
+         !(j.at(key).is_array() && j.at(key).empty());
+}
+
+double number_at(const Json& j, const std::string& pointer) {
+  const Json::json_pointer p(pointer);
+  return j.contains(p) && j.at(p).is_number() ? j.at(p).get<double>() : 0.0;
+}
+
+std::string ceil_instances(const std::string& gpus, const std::string& gpi) {
+  return fmt::format("(({0})>1e-9)*-INT(-(({0})/{1}-1e-9))", gpus, gpi);
+}
+
+double ceil_instances(double gpus, double gpi) { return gpus <= 1e-9 ? 0.0 : std::ceil(gpus / gpi - 1e-9); }
+
+}  // namespace
+
+LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells, const HoursSheet& hours,
+                   int horizon_months, bool replay)
+    : plan_name_(plan.at("name").get<std::string>()), hours_(hours), horizon_months_(horizon_months) {
+  const std::string prefix = "inputs.plans[" + plan_name_ + "].";
+  for (const auto& [name, cell] : cells)
+    if (name.compare(0, prefix.size(), prefix) == 0) {
+      refs_[name.substr(prefix.size())] = cell.ref;
+      values_[name.substr(prefix.size())] = cell.value;
+    }
+  const Json& onprem = inputs.contains("onprem") ? inputs.at("onprem") : Json();
+  const Json& cloud = inputs.contains("cloud") ? inputs.at("cloud") : Json();
+  owned_ = onprem.is_object();
+  leased_ = owned_ && onprem.at("financing").value("type", "") == "lease";
+  colocated_ = owned_ && onprem.contains("colocation") && onprem.at("colocation").is_object();
+
+  // Why the hourly flows (cloud bills, egress, energy) cannot be formulas.
+  std::string dispatch_why;
+  if (replay)
+    dispatch_why = "the discrete-event replay's queue decides them (means over the paths)";
+  else if (!hours.demand_gpus)
+    dispatch_why = "no hourly demand in a workbook rebuilt from a saved report (tcosim run --xlsx writes it)";
+  else if (inputs.value("kind", "") == "onprem")
+    dispatch_why = "an on-prem plan queues what it cannot serve (a backlog carried hour to hour)";
+  else if (truthy(inputs, "venues"))
+    dispatch_why = "the plan's venues";
+  else if (truthy(inputs, "commitments"))
+    dispatch_why = "the plan's commitments";
+  else if (truthy(inputs, "refresh"))
+    dispatch_why = "the plan's refresh";
+  else if (cloud.is_object() && truthy(cloud, "price_schedule"))
+    dispatch_why = "the offer's dated price schedule";
+  else if (owned_ && (truthy(onprem, "spares") || truthy(onprem, "procurement") || truthy(onprem, "site")))
+    dispatch_why = "spares, procurement or a site power cap";
+  std::string energy_why = dispatch_why;
+  if (energy_why.empty() && owned_) {
+    if (truthy(onprem, "ambient"))
+      energy_why = "the ambient temperature (hourly PUE and throttling)";
+    else if (onprem.at("cooling").value("pue_model", "") != "constant")
+      energy_why = "a PUE that varies with the temperature";
+    else if (onprem.at("power").at("tariff").value("type", "") != "flat")
+      energy_why = "a tariff that varies by hour";
+    else if (number_at(onprem, "/power/demand_charge_usd_per_kw_month") > 0.0)
+      energy_why = "the demand charge on the month's peak kW";
+    else if (number_at(onprem, "/carbon/usd_per_tonne") > 0.0)
+      energy_why = "the carbon price";
+  }
+  // Why the ownership costs cannot be formulas.
+  std::string own_why;
+  if (owned_) {
+    const std::string financing = onprem.at("financing").value("type", "");
+    if (truthy(inputs, "refresh"))
+      own_why = "the plan's refresh";
+    else if (truthy(onprem, "procurement"))
+      own_why = "procurement (deposit and delivery)";
+    else if (truthy(onprem, "spares"))
+      own_why = "spare nodes";
+    else if (financing == "loan")
+      own_why = "a loan's schedule";
+    else if (onprem.contains("residual") && truthy(onprem.at("residual"), "follows_cloud_price"))
+      own_why = "a resale price that follows the cloud price";
+  }
+
+  auto need = [&](const std::vector<std::string>& keys) {
+    return std::all_of(keys.begin(), keys.end(), [&](const std::string& k) { return has(k); });
+  };
+  const Json& columns = plan.at("monthly").at("columns");
+  const Json& rows = plan.at("monthly").at("rows");
+  for (std::size_t c = 1; c < columns.size() && columns[c] != "total_usd"; ++c) {
+    const std::string category = columns[c].get<std::string>();
+    const auto found = std::find_if(categories().begin(), categories().end(),
+                                    [&](const auto& p) { return p.first == category; });
+    std::string why;
+    if (found == categories().end()) {
+      why = category == "waiting"       ? "the wait is the queue's"
+            : category == "tax_shield"  ? "the tax shield follows the depreciation schedules"
+            : category == "carbon"      ? "the carbon price is not modelled in the sheet"
+            : category == "financing_interest" ? "a loan's schedule"
+                                               : "not modelled in the sheet";
+    } else {
+      const Kind kind = found->second;
+      const bool cloud_kind = kind == on_demand || kind == spot || kind == reserved || kind == egress;
+      const bool own_kind = kind == capex || kind == lease || kind == maintenance || kind == facility ||
+                            kind == staff || kind == residual;
+      if (cloud_kind) {
+        why = !cloud.is_object() ? kRentsNothing : dispatch_why;
+        if (why.empty() && !need(kCloudKeys)) why = "an input it needs is not a number";
+        if (why.empty() && owned_ && !need(kOnPremKeys)) why = "an input it needs is not a number";
+        if (why.empty() && kind == spot &&
+            (!has("cloud.offer.spot_usd_per_hour") || !has("cloud.spot_overhead_factor") ||
+             number_at(cloud, "/spot/preemptions_per_instance_hour") > 0.0))
+          why = "spot preemptions (an expected preemption factor), or no spot price";
+        if (why.empty() && kind == reserved && !has(v("reserved_term_years") == 3 ? "cloud.offer.reserved_3y_usd_per_hour"
+                                                                                    : "cloud.offer.reserved_1y_usd_per_hour"))
+          why = "the offer has no reserved price for the term";
+        if (why.empty() && kind == egress && (!has("cloud.egress_gb_per_gpu_hour") || !has("cloud.egress_usd_per_gb")))
+          why = "an input it needs is not a number";
+      } else if (kind == energy) {
+        why = !owned_ ? kOwnsNothing : energy_why;
+        if (why.empty() && (!need(kOnPremKeys) || !need(kEnergyKeys))) why = "an input it needs is not a number";
+      } else if (own_kind) {
+        why = !owned_ ? kOwnsNothing : own_why;
+        if (why.empty() && !need(kOwnKeys)) why = "an input it needs is not a number";
+        if (why.empty() && kind == lease && (!leased_ || !has("onprem.financing.usd_per_node_month")))
+          why = leased_ ? "an input it needs is not a number" : kBuys;
+        if (why.empty() && (kind == maintenance && leased_) && !has("onprem.financing.maintenance_included"))
+          why = "an input it needs is not a number";
+        if (why.empty() && kind == facility && colocated_ &&
+            (!has("onprem.colocation.usd_per_kw_month") || !has("onprem.colocation.usd_per_rack_month")))
+          why = "an input it needs is not a number";
+      }
+      // The check: the formulas' values are the run's, month by month.
+      for (int m = 0; why.empty() && m < static_cast<int>(rows.size()); ++m) {
+        const double want = rows[m].at(c).get<double>(), got = value(kind, m);
+        if (std::abs(got - want) > 1e-9 * std::max(std::abs(got), std::abs(want)) + 1e-6)
+          why = fmt::format("the sheet's formula gives {:.6f} in month {}, the run {:.6f} (something the formulas leave "
+                            "out)",
+                            got, m, want);
+      }
+      if (why.empty()) live_[category] = kind;
+    }
+    const bool all_zero = std::all_of(rows.begin(), rows.end(), [&](const Json& row) { return row.at(c) == 0.0; });
+    const bool beside_the_plan = why == kOwnsNothing || why == kRentsNothing || why == kBuys;
+    if (beside_the_plan && all_zero)
+      continue;  // a category the plan cannot have: nothing to say
+    if (!why.empty() && all_zero)
+      zero_.push_back(category);
+    else if (!why.empty())
+      why_not_[category] = why;
+  }
+  check_start_of_month(plan);
+}
+
+void LivePlan::check_start_of_month(const Json& plan) {
+  const Json& columns = plan.at("monthly").at("columns");
+  std::size_t c_start = 0, c_capex = 0, c_lease = 0;
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (columns[c] == "start_of_month_usd") c_start = c;
+    if (columns[c] == "capex") c_capex = c;
+    if (columns[c] == "lease") c_lease = c;
+  }
+  start_live_ = c_start > 0 && c_capex > 0 && live("capex") && (!leased_ || live("lease"));
+  for (const Json& row : plan.at("monthly").at("rows")) {
+    if (!start_live_) break;
+    const double want = row.at(c_start).get<double>();
+    const double got = row.at(c_capex).get<double>() + (leased_ && c_lease > 0 ? row.at(c_lease).get<double>() : 0.0);
+    start_live_ = std::abs(got - want) <= 1e-9 * std::max(std::abs(got), std::abs(want)) + 1e-6;
+  }
+}
+
+std::optional<std::string> LivePlan::formula(const std::string& category, int m, const std::string& mc) const {
+  const auto it = live_.find(category);
+  if (it == live_.end()) return std::nullopt;
+  return text(it->second, m, mc);
+}
+
+std::vector<std::string> LivePlan::notes() const {
+  std::vector<std::string> out;
+  std::string live;
+  for (const auto& [category, kind] : live_) live += (live.empty() ? "" : ", ") + category;
+  out.push_back(live.empty() ? "No column is live: every monthly figure is the run's value."
+                             : "Live columns (formulas over the Inputs sheet's cells and the Hours sheet's demand): " +
+                                   live + ".");
+  std::string not_live;
+  for (const auto& [category, why] : why_not_) not_live += (not_live.empty() ? "" : "; ") + category + ": " + why;
+  if (!not_live.empty()) out.push_back("Not live (the run's values): " + not_live + ".");
+  std::string zero;
+  for (const std::string& category : zero_) zero += (zero.empty() ? "" : ", ") + category;
+  if (!zero.empty()) out.push_back("0 in every month, and not live: " + zero + ".");
+  return out;
+}
+
+std::string LivePlan::text(int kind, int m, const std::string& mc) const {
+  const int first = hours_.first_row + m * kHoursInMonth + 1, last = first + kHoursInMonth - 1;
+  const std::string sheet = "'" + hours_.name + "'!";
+  const std::string d = fmt::format("{}$B${}:$B${}", sheet, first, last);
+  const std::string h = fmt::format("{}$A${}:$A${}", sheet, first, last);
+  const std::string nodes_up = owned_ ? fmt::format("({}>={})*{}", mc, r("onprem.purchase_month"), r("onprem_nodes")) : "";
+  // On-prem GPUs jobs can fill, and the work they do in an hour (reference GPU-hours).
+  const std::string cap_gpus =
+      owned_ ? fmt::format("{}*{}*{}", nodes_up, r("onprem.server.gpus"), r("onprem.packing_efficiency")) : "0";
+  const std::string cap_work = owned_ ? fmt::format("{}*{}", cap_gpus, r("onprem.gpu.perf_relative")) : "0";
+  switch (kind) {
+    case on_demand:
+    case spot: {
+      const std::string z = fmt::format("(({}-{})/{}-{}*{})", d, cap_work, r("cloud.gpu.perf_relative"),
+                                        r("reserved_instances"), r("cloud.offer.gpus_per_instance"));
+      const std::string rest = fmt::format("({0}*({0}>0))", z);
+      const std::string share = r("spot_share"), q = r("cloud.packing_efficiency");
+      const std::string gpi = r("cloud.offer.gpus_per_instance"), a = r("cloud.spot.availability");
+      const std::string growth = fmt::format("(1+{})^({}/8760)", r("cloud.price_change_per_year"), h);
+      if (kind == spot)
+        return fmt::format("SUMPRODUCT({}*{}*{}*{}*{})", ceil_instances(fmt::format("{}*{}*(1/{})", rest, share, q), gpi),
+                           r("cloud.spot_overhead_factor"), a, r("cloud.offer.spot_usd_per_hour"), growth);
+      const std::string beside = ceil_instances(fmt::format("({0}-{0}*{1})*(1/{2})", rest, share, q), gpi);
+      const std::string without = ceil_instances(fmt::format("{}*(1/{})", rest, q), gpi);
+      return fmt::format("SUMPRODUCT(({0}+(1-{1})*({2}-{0}))*{3}*{4})", beside, a, without,
+                         r("cloud.offer.on_demand_usd_per_hour"), growth);
+    }
+    case reserved: {
+      const std::string term = r("reserved_term_years");
+      const std::string price =
+          has("cloud.offer.reserved_1y_usd_per_hour") && has("cloud.offer.reserved_3y_usd_per_hour")
+              ? fmt::format("IF({}=3,{},{})", term, r("cloud.offer.reserved_3y_usd_per_hour"),
+                            r("cloud.offer.reserved_1y_usd_per_hour"))
+              : r(v("reserved_term_years") == 3 ? "cloud.offer.reserved_3y_usd_per_hour"
+                                                : "cloud.offer.reserved_1y_usd_per_hour");
+      return fmt::format("730*({}*{})*(1+{})^(INT({}/(12*{}))*{})", price, r("reserved_instances"),
+                         r("cloud.price_change_per_year"), mc, term, term);
+    }
+    case egress: {
+      const std::string x = fmt::format("({}-{})", d, cap_work);
+      return fmt::format("SUMPRODUCT({0}*({0}>=1e-12)/{1})*({2}*{3})", x, r("cloud.gpu.perf_relative"),
+                         r("cloud.egress_gb_per_gpu_hour"), r("cloud.egress_usd_per_gb"));
+    }
+    case energy: {
+      const std::string per_gpu = fmt::format("{}/{}", d, r("onprem.gpu.perf_relative"));
+      const std::string busy = fmt::format("(({0}<{1})*{0}+({0}>={1})*{1})", per_gpu, "(" + cap_gpus + ")");
+      const std::string idle = r("onprem.server.idle_kw"), peak = r("onprem.server.peak_kw");
+      return fmt::format("SUMPRODUCT(({}*{}+({}-{})*{}/{})*{}*({}*(1+{})^({}/8760)))", nodes_up, idle, peak, idle, busy,
+                         r("onprem.server.gpus"), r("onprem.cooling.pue"), r("onprem.power.tariff.usd_per_kwh"),
+                         r("onprem.power.escalation_per_year"), h);
+    }
+    default: break;
+  }
+  const std::string n = r("onprem_nodes"), p = r("onprem.purchase_month");
+  const std::string per_node = fmt::format("({}+{}+{}+{})", r("onprem.server.price_usd"), r("onprem.network_usd_per_node"),
+                                           r("onprem.storage_usd_per_node"), r("onprem.install_usd_per_node"));
+  const std::string from_p = fmt::format("({}>={})", mc, p);
+  switch (kind) {
+    case capex:
+      return leased_ ? fmt::format("({}={})*{}", mc, p, r("onprem.room_capex_usd"))
+                     : fmt::format("({}={})*({}*{}+{})", mc, p, n, per_node, r("onprem.room_capex_usd"));
+    case lease: return fmt::format("{}*{}*{}", from_p, n, r("onprem.financing.usd_per_node_month"));
+    case maintenance: {
+      const std::string due = leased_ ? fmt::format("(1-{})*", r("onprem.financing.maintenance_included")) : "";
+      return fmt::format("{}{}*{}*{}*{}/12", due, from_p, n, per_node, r("onprem.maintenance_per_year"));
+    }
+    case facility: {
+      if (!colocated_) return "0";
+      const std::string per_rack = fmt::format("INT({}/{}+1e-9)", r("onprem.cooling.rack_limit_kw"), r("onprem.server.peak_kw"));
+      const std::string racks = fmt::format("({0}>0)*-INT(-{0}/{1})", n, per_rack);
+      return fmt::format("{}*({}*{}*{}+{}*{})", from_p, r("onprem.colocation.usd_per_kw_month"), n,
+                         r("onprem.server.peak_kw"), r("onprem.colocation.usd_per_rack_month"), racks);
+    }
+    case staff:
+      return fmt::format("{}*({}+{}*{})*{}/12*(1+{})^({}/12)", from_p, r("onprem.staff.fixed_fte"),
+                         r("onprem.staff.fte_per_node"), n, r("onprem.staff.usd_per_fte_year"),
+                         r("onprem.staff.escalation_per_year"), mc);
+    case residual:
+      if (leased_) return "0";
+      return fmt::format("({}={})*({}<{})*{}*-({}*({}+{}+{}))*(1-{})^(({}-{})/12)", mc, horizon_months_ - 1, p,
+                         horizon_months_, r("onprem.residual.enabled"), n, r("onprem.server.price_usd"),
+                         r("onprem.network_usd_per_node"), r("onprem.storage_usd_per_node"),
+                         r("onprem.residual.resale_decline_per_year"), horizon_months_, p);
+    default: return "0";
+  }
+}
+
+// The same arithmetic in C++, for the check against the run's figures.
+double LivePlan::value(int kind, int m) const {
+  const double up = owned_ && m >= v("onprem.purchase_month") ? v("onprem_nodes") : 0.0;
+  const double cap_gpus = owned_ ? up * v("onprem.server.gpus") * v("onprem.packing_efficiency") : 0.0;
+  const double cap_work = owned_ ? cap_gpus * v("onprem.gpu.perf_relative") : 0.0;
+  const bool hourly = kind == on_demand || kind == spot || kind == egress || kind == energy;
+  if (hourly) {
+    double sum = 0.0;
+    for (long h = static_cast<long>(m) * kHoursInMonth; h < static_cast<long>(m + 1) * kHoursInMonth; ++h) {
+      const double demand = (*hours_.demand_gpus)[h];
+      if (kind == energy) {
+        const double per_gpu = demand / v("onprem.gpu.perf_relative");
+        const double busy = per_gpu < cap_gpus ? per_gpu : cap_gpus;
+        const double it_kw = up * v("onprem.server.idle_kw") +
+                             (v("onprem.server.peak_kw") - v("onprem.server.idle_kw")) * busy / v("onprem.server.gpus");
+        sum += it_kw * v("onprem.cooling.pue") *
+               (v("onprem.power.tariff.usd_per_kwh") *
+                std::pow(1.0 + v("onprem.power.escalation_per_year"), static_cast<double>(h) / kHoursInYear));
+        continue;
+      }
+      const double x = demand - cap_work;
+      if (kind == egress) {
+        sum += (x >= 1e-12 ? x : 0.0) / v("cloud.gpu.perf_relative") *
+               (v("cloud.egress_gb_per_gpu_hour") * v("cloud.egress_usd_per_gb"));
+        continue;
+      }
+      const double gpi = v("cloud.offer.gpus_per_instance"), q = v("cloud.packing_efficiency");
+      const double share = v("spot_share"), a = v("cloud.spot.availability");
+      const double z = x / v("cloud.gpu.perf_relative") - v("reserved_instances") * gpi;
+      const double rest = z > 0.0 ? z : 0.0;
+      const double growth = std::pow(1.0 + v("cloud.price_change_per_year"), static_cast<double>(h) / kHoursInYear);
+      if (kind == spot) {
+        sum += ceil_instances(rest * share * (1.0 / q), gpi) * v("cloud.spot_overhead_factor") * a *
+               v("cloud.offer.spot_usd_per_hour") * growth;
+      } else {
+        const double beside = ceil_instances((rest - rest * share) * (1.0 / q), gpi);
+        const double without = ceil_instances(rest * (1.0 / q), gpi);
+        sum += (beside + (1.0 - a) * (without - beside)) * v("cloud.offer.on_demand_usd_per_hour") * growth;
+      }
+    }
+    return sum;
+  }
+  if (kind == reserved) {
+    const double term = v("reserved_term_years");
+    const double price = v(term == 3 ? "cloud.offer.reserved_3y_usd_per_hour" : "cloud.offer.reserved_1y_usd_per_hour");
+    return 730.0 * (price * v("reserved_instances")) *
+           std::pow(1.0 + v("cloud.price_change_per_year"), std::floor(m / (12.0 * term)) * term);
+  }
+  const double n = v("onprem_nodes"), p = v("onprem.purchase_month");
+  const double per_node = v("onprem.server.price_usd") + v("onprem.network_usd_per_node") +
+                          v("onprem.storage_usd_per_node") + v("onprem.install_usd_per_node");
+  const double from_p = m >= p ? 1.0 : 0.0;
+  switch (kind) {
+    case capex: return m == p ? (leased_ ? v("onprem.room_capex_usd") : n * per_node + v("onprem.room_capex_usd")) : 0.0;
+    case lease: return from_p * n * v("onprem.financing.usd_per_node_month");
+    case maintenance:
+      return (leased_ ? 1.0 - v("onprem.financing.maintenance_included") : 1.0) * from_p * n * per_node *
+             v("onprem.maintenance_per_year") / 12.0;
+    case facility: {
+      if (!colocated_) return 0.0;
+      const double per_rack = std::floor(v("onprem.cooling.rack_limit_kw") / v("onprem.server.peak_kw") + 1e-9);
+      const double racks = n > 0.0 ? std::ceil(n / per_rack) : 0.0;
+      return from_p * (v("onprem.colocation.usd_per_kw_month") * n * v("onprem.server.peak_kw") +
+                       v("onprem.colocation.usd_per_rack_month") * racks);
+    }
+    case staff:
+      return from_p * (v("onprem.staff.fixed_fte") + v("onprem.staff.fte_per_node") * n) *
+             v("onprem.staff.usd_per_fte_year") / 12.0 *
+             std::pow(1.0 + v("onprem.staff.escalation_per_year"), m / 12.0);
+    case residual:
+      if (leased_ || m != horizon_months_ - 1 || p >= horizon_months_) return 0.0;
+      return v("onprem.residual.enabled") *
+             -(n * (v("onprem.server.price_usd") + v("onprem.network_usd_per_node") + v("onprem.storage_usd_per_node"))) *
+             std::pow(1.0 - v("onprem.residual.resale_decline_per_year"), (horizon_months_ - p) / 12.0);
+    default: return 0.0;
+  }
+}
+
+}  // namespace tco
