@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The workbook is live: inputs edited in the xlsx move the totals as `tcosim run` would (docs/report.md).
 
-usage: check_live_workbook.py TCOSIM SCENARIO WORKDIR --edit POINTER SCENARIO_VALUE CELL_REGEX CELL_VALUE ...
+usage: check_live_workbook.py TCOSIM SCENARIO WORKDIR [--paths N]
+         --edit POINTER SCENARIO_VALUE CELL_REGEX CELL_VALUE [--edit ...]
 
 1. `tcosim run SCENARIO --out r.json --xlsx r.xlsx`.
 2. Each --edit sets, in a copy of the xlsx, every Inputs cell whose name (column A) matches
@@ -10,7 +11,7 @@ usage: check_live_workbook.py TCOSIM SCENARIO WORKDIR --edit POINTER SCENARIO_VA
    come from LibreOffice's recalculation (headless, as tests/check_workbook.py).
 3. `tcosim run` of the edited scenario. Every plan's NPV, total and category totals on its sheet,
    and the Summary's NPVs, totals and savings, must equal that run's within 1e-9 relative; and
-   each edit must have moved some plan's NPV (an edit nothing reads proves nothing).
+   the edits must have moved some plan's NPV (an edit nothing reads proves nothing).
 Exit 77 (skipped) when LibreOffice (soffice) is not installed.
 """
 import argparse
@@ -67,6 +68,7 @@ def main():
     ap.add_argument("tcosim")
     ap.add_argument("scenario")
     ap.add_argument("workdir")
+    ap.add_argument("--paths", type=int)
     ap.add_argument("--edit", nargs=4, action="append", required=True,
                     metavar=("POINTER", "SCENARIO_VALUE", "CELL_REGEX", "CELL_VALUE"))
     a = ap.parse_args()
@@ -78,7 +80,8 @@ def main():
     os.makedirs(a.workdir)
     report_path = os.path.join(a.workdir, "r.json")
     xlsx = os.path.join(a.workdir, "r.xlsx")
-    run([a.tcosim, "run", a.scenario, "--out", report_path, "--xlsx", xlsx, "-q"])
+    paths = ["--paths", str(a.paths)] if a.paths else []
+    run([a.tcosim, "run", a.scenario, "--out", report_path, "--xlsx", xlsx, "-q"] + paths)
     before = json.load(open(report_path))
     parts = sheet_files(xlsx)
     plan_names = [p["name"] for p in before["plans"]]
@@ -115,7 +118,7 @@ def main():
     moved = os.path.join(a.workdir, "edited-scenario.json")
     json.dump(scenario, open(moved, "w"), indent=1)
     expected_path = os.path.join(a.workdir, "r-edited.json")
-    run([a.tcosim, "run", moved, "--out", expected_path, "-q"])
+    run([a.tcosim, "run", moved, "--out", expected_path, "-q"] + paths)
     expected = json.load(open(expected_path))
 
     sheets = recalculated_sheets(soffice, edited, a.workdir)

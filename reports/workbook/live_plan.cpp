@@ -12,7 +12,11 @@ namespace {
 constexpr int kHoursInMonth = 730;
 constexpr double kHoursInYear = 8760.0;
 
-enum Kind { on_demand, spot, reserved, egress, energy, capex, lease, maintenance, facility, staff, residual };
+enum Kind { on_demand, spot, reserved, egress, energy, capex, lease, maintenance, facility, staff, residual,
+            // The run's figure scaled by its price: price cell x (the run's figure / the price).
+            scaled_on_demand, scaled_spot, scaled_energy };
+
+bool dispatch_kind(int kind) { return kind == on_demand || kind == spot || kind == egress || kind == energy; }
 
 const std::vector<std::pair<std::string, Kind>>& categories() {
   static const std::vector<std::pair<std::string, Kind>> all = {
@@ -71,7 +75,7 @@ double ceil_instances(double gpus, double gpi) { return gpus <= 1e-9 ? 0.0 : std
 }  // namespace
 
 LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells, const HoursSheet& hours,
-                   int horizon_months, bool replay)
+                   int horizon_months, bool replay, bool next_generation)
     : plan_name_(plan.at("name").get<std::string>()), hours_(hours), horizon_months_(horizon_months) {
   const std::string prefix = "inputs.plans[" + plan_name_ + "].";
   for (const auto& [name, cell] : cells)
@@ -103,6 +107,10 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
     dispatch_why = "the offer's dated price schedule";
   else if (owned_ && (truthy(onprem, "spares") || truthy(onprem, "procurement") || truthy(onprem, "site")))
     dispatch_why = "spares, procurement or a site power cap";
+  else if (next_generation)
+    dispatch_why = "the next generation's price step";
+  else if (owned_ && truthy(onprem, "ambient") && truthy(onprem.at("ambient"), "throttle_above_c"))
+    dispatch_why = "throttling in hot hours (the ambient temperature)";
   std::string energy_why = dispatch_why;
   if (energy_why.empty() && owned_) {
     if (truthy(onprem, "ambient"))
@@ -131,12 +139,20 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
     else if (onprem.contains("residual") && truthy(onprem.at("residual"), "follows_cloud_price"))
       own_why = "a resale price that follows the cloud price";
   }
+  // Prices that scale a figure of the run, where the hours cannot be formulas.
+  const bool own_prices = cloud.is_object() && !truthy(inputs, "venues") && !truthy(inputs, "commitments") &&
+                          !truthy(cloud, "price_schedule");
+  const bool power_linear = owned_ && onprem.at("cooling").value("pue_model", "") == "constant" &&
+                            onprem.at("power").at("tariff").value("type", "") == "flat" &&
+                            number_at(onprem, "/power/demand_charge_usd_per_kw_month") == 0.0;
 
   auto need = [&](const std::vector<std::string>& keys) {
     return std::all_of(keys.begin(), keys.end(), [&](const std::string& k) { return has(k); });
   };
   const Json& columns = plan.at("monthly").at("columns");
   const Json& rows = plan.at("monthly").at("rows");
+  std::vector<std::pair<std::size_t, std::string>> reasons;  // column -> why it is not live ("" live)
+  std::string dispatch_mismatch;
   for (std::size_t c = 1; c < columns.size() && columns[c] != "total_usd"; ++c) {
     const std::string category = columns[c].get<std::string>();
     const auto found = std::find_if(categories().begin(), categories().end(),
@@ -176,7 +192,8 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
           why = leased_ ? "an input it needs is not a number" : kBuys;
         if (why.empty() && (kind == maintenance && leased_) && !has("onprem.financing.maintenance_included"))
           why = "an input it needs is not a number";
-        if (why.empty() && kind == facility && colocated_ &&
+        if (why.empty() && kind == residual && next_generation) why = "the next generation's resale step";
+      if (why.empty() && kind == facility && colocated_ &&
             (!has("onprem.colocation.usd_per_kw_month") || !has("onprem.colocation.usd_per_rack_month")))
           why = "an input it needs is not a number";
       }
@@ -189,11 +206,49 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
                             got, m, want);
       }
       if (why.empty()) live_[category] = kind;
+      if (why.empty() || !dispatch_kind(kind)) {
+      } else if (dispatch_mismatch.empty() && why.compare(0, 20, "the sheet's formula ") == 0) {
+        dispatch_mismatch = category + ": " + why;
+      }
     }
+    reasons.emplace_back(c, why);
+  }
+  // The cloud bills, egress and energy share the hour's dispatch: one that the formulas do not
+  // reproduce makes all of them suspect.
+  for (auto& [c, why] : reasons) {
+    const std::string category = columns[c].get<std::string>();
+    const auto it = live_.find(category);
+    if (!dispatch_mismatch.empty() && it != live_.end() && dispatch_kind(it->second)) {
+      live_.erase(it);
+      why = "the hour's dispatch, as in " + dispatch_mismatch;
+    }
+  }
+  for (auto& [c, why] : reasons) {
+    const std::string category = columns[c].get<std::string>();
     const bool all_zero = std::all_of(rows.begin(), rows.end(), [&](const Json& row) { return row.at(c) == 0.0; });
+    // Not live in the hours, but the figure is a price times the run's quantity: live in the price.
+    if (!why.empty() && !all_zero && why != kOwnsNothing && why != kRentsNothing) {
+      const std::pair<const char*, std::vector<std::string>> scalable[] = {
+          {"cloud_on_demand", {"cloud.offer.on_demand_usd_per_hour"}},
+          {"cloud_spot", {"cloud.offer.spot_usd_per_hour"}},
+          {"energy", {"onprem.cooling.pue", "onprem.power.tariff.usd_per_kwh"}}};
+      for (const auto& [name, prices] : scalable) {
+        if (category != name || !(category == "energy" ? power_linear : own_prices) || !need(prices)) continue;
+        double product = 1.0;
+        for (const std::string& p : prices) product *= v(p);
+        if (!(product > 0.0)) continue;
+        Scaled& scaled = scaled_[category];
+        scaled.prices = prices;
+        for (const Json& row : rows) scaled.quantity.push_back(row.at(c).get<double>() / product);
+        live_[category] = category == "energy" ? scaled_energy : category == "cloud_spot" ? scaled_spot : scaled_on_demand;
+        std::string cells_named;
+        for (const std::string& p : prices) cells_named += (cells_named.empty() ? "" : " and ") + p;
+        why_scaled_[category] = "live in " + cells_named + " only; the quantities are the run's (" + why + ")";
+        why.clear();
+      }
+    }
     const bool beside_the_plan = why == kOwnsNothing || why == kRentsNothing || why == kBuys;
-    if (beside_the_plan && all_zero)
-      continue;  // a category the plan cannot have: nothing to say
+    if (beside_the_plan && all_zero) continue;  // a category the plan cannot have: nothing to say
     if (!why.empty() && all_zero)
       zero_.push_back(category);
     else if (!why.empty())
@@ -222,16 +277,25 @@ void LivePlan::check_start_of_month(const Json& plan) {
 std::optional<std::string> LivePlan::formula(const std::string& category, int m, const std::string& mc) const {
   const auto it = live_.find(category);
   if (it == live_.end()) return std::nullopt;
+  if (const auto scaled = scaled_.find(category); scaled != scaled_.end()) {
+    std::string out;
+    for (const std::string& p : scaled->second.prices) out += r(p) + "*";
+    return out + fmt::format("{:.17g}", scaled->second.quantity.at(m));
+  }
   return text(it->second, m, mc);
 }
 
 std::vector<std::string> LivePlan::notes() const {
   std::vector<std::string> out;
   std::string live;
-  for (const auto& [category, kind] : live_) live += (live.empty() ? "" : ", ") + category;
-  out.push_back(live.empty() ? "No column is live: every monthly figure is the run's value."
+  for (const auto& [category, kind] : live_)
+    if (!scaled_.count(category)) live += (live.empty() ? "" : ", ") + category;
+  out.push_back(live.empty() ? "No column is live in its hours: see below."
                              : "Live columns (formulas over the Inputs sheet's cells and the Hours sheet's demand): " +
                                    live + ".");
+  std::string scaled;
+  for (const auto& [category, why] : why_scaled_) scaled += (scaled.empty() ? "" : "; ") + category + ": " + why;
+  if (!scaled.empty()) out.push_back("Live in their prices only: " + scaled + ".");
   std::string not_live;
   for (const auto& [category, why] : why_not_) not_live += (not_live.empty() ? "" : "; ") + category + ": " + why;
   if (!not_live.empty()) out.push_back("Not live (the run's values): " + not_live + ".");

@@ -16,8 +16,11 @@
 //   capex, lease, maintenance, facility, staff, residual: docs/model.md §6 with the cells
 // A column is live only when the plan uses nothing the formulas leave out (a queue, venues,
 // commitments, schedules, ambient PUE, ...) and, as a check, when the formulas' own values equal
-// the run's figures month by month within 1e-9 relative; otherwise it keeps the run's values and
-// the sheet's note says why.
+// the run's figures month by month within 1e-9 relative. Where the hours cannot be formulas (a
+// replay's queue, throttling, ...) but the figure is a price times a quantity, it is live in the
+// price: cloud_on_demand = on_demand_usd_per_hour x (the run's figure / that price), the same for
+// spot, energy = PUE x usd_per_kwh x (the run's figure / both) (a flat tariff and a constant PUE,
+// no demand charge). Otherwise it keeps the run's values, and the sheet's note says why.
 #pragma once
 
 #include <map>
@@ -48,7 +51,7 @@ class LivePlan {
  public:
   // `plan` the report's plans[i], `inputs` its inputs.plans[i]; `horizon_months` the scenario's.
   LivePlan(const Json& plan, const Json& inputs, const InputCells& cells, const HoursSheet& hours, int horizon_months,
-           bool replay);
+           bool replay, bool next_generation);
 
   // Category `category`'s formula (without "=") in month m, whose month index is in `month_cell`
   // (e.g. "$A8"); nullopt when the column keeps the run's values.
@@ -62,6 +65,13 @@ class LivePlan {
  private:
   std::string plan_name_;
   std::map<std::string, std::string> why_not_;  // category -> reason it keeps values
+  // A figure live in its prices only: price cells x the run's quantity (the figure / the prices).
+  struct Scaled {
+    std::vector<std::string> prices;
+    std::vector<double> quantity;  // per month
+  };
+  std::map<std::string, Scaled> scaled_;
+  std::map<std::string, std::string> why_scaled_;
   std::vector<std::string> zero_;               // not live, and 0 in every month
   std::map<std::string, int> live_;             // category -> kind of formula (an index)
   std::map<std::string, std::string> refs_;     // input key -> cell

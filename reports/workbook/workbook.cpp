@@ -732,7 +732,8 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
     const double rate = report.at("scenario").at("discount_rate_per_year").get<double>();
     std::vector<PlanCells> cells;
     for (std::size_t i = 0; i < plans.size(); ++i) {
-      const LivePlan live(plans[i], report.at("inputs").at("plans").at(i), input_cells, hours, horizon_months, replay);
+      const LivePlan live(plans[i], report.at("inputs").at("plans").at(i), input_cells, hours, horizon_months, replay,
+                          report.at("inputs").contains("next_generation"));
       cells.push_back(write_plan(Sheet(plan_sheets[i], &first_error), sheet_names[i], plans[i], live, rate, f));
     }
     write_summary(summary, report, cells, sheet_names, f);
