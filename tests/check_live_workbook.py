@@ -10,7 +10,7 @@ usage: check_live_workbook.py TCOSIM SCENARIO WORKDIR [--paths N]
    SCENARIO_VALUE (JSON). Every formula's cached value is zeroed, so that the figures can only
    come from LibreOffice's recalculation (headless, as tests/check_workbook.py).
 3. `tcosim run` of the edited scenario. Every plan's NPV, total and category totals on its sheet,
-   and the Summary's NPVs, totals and savings, must equal that run's within 1e-9 relative; and
+   and the Summary's node counts, NPVs, totals and savings, must equal that run's within 1e-9 relative; and
    the edits must have moved some plan's NPV (an edit nothing reads proves nothing).
 Exit 77 (skipped) when LibreOffice (soffice) is not installed.
 """
@@ -138,6 +138,7 @@ def main():
     for i, p in enumerate(expected["plans"]):
         check.eq(f"summary {p['name']} NPV", cell(sheets["Summary"], f"D{13 + i}"), p["npv_usd"])
         check.eq(f"summary {p['name']} total", cell(sheets["Summary"], f"E{13 + i}"), p["total_nominal_usd"])
+        check.eq(f"summary {p['name']} on-prem nodes", cell(sheets["Summary"], f"C{13 + i}"), p["onprem_nodes"])
     for c in expected["comparisons"]:
         row = 13 + plan_names.index(c["plan"])
         check.eq(f"{c['plan']} NPV saving", cell(sheets["Summary"], f"I{row}"), c["npv_saving_usd"])

@@ -291,7 +291,7 @@ std::vector<std::string> LivePlan::notes() const {
   for (const auto& [category, kind] : live_)
     if (!scaled_.count(category)) live += (live.empty() ? "" : ", ") + category;
   out.push_back(live.empty() ? "No column is live in its hours: see below."
-                             : "Live columns (formulas over the Inputs sheet's cells and the Hours sheet's demand): " +
+                             : "Live columns (green headers; formulas over the Inputs sheet's cells and the Hours sheet's demand): " +
                                    live + ".");
   std::string scaled;
   for (const auto& [category, why] : why_scaled_) scaled += (scaled.empty() ? "" : "; ") + category + ": " + why;

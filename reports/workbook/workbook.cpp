@@ -88,6 +88,7 @@ struct Formats {
   lxw_format* usd;
   lxw_format* factor;
   lxw_format* rate;
+  lxw_format* live;  // the header of a live column (green) and the input cells they read
 };
 
 // The unit of an input from its key, by the project's naming rule (units in names, STYLE.md 5):
@@ -357,11 +358,12 @@ PlanCells write_plan(Sheet sheet, const std::string& sheet_name, const Json& pla
   const bool start_live = live.start_of_month_live();
 
   sheet.str(header, 0, "month", f.bold);
-  for (int i = 0; i < n_cat; ++i) sheet.str(header, 1 + i, categories[i] + "_usd", f.bold);
+  for (int i = 0; i < n_cat; ++i)
+    sheet.str(header, 1 + i, categories[i] + "_usd", live.live(categories[i]) ? f.live : f.bold);
   const char* extra[] = {"total_usd",           "start_of_month_usd", "end_of_month_usd",
                          "discount_factor_start", "discount_factor_end", "discounted_usd",
                          "cumulative_discounted_usd", "depreciation_usd", "peak_facility_kw"};
-  for (int i = 0; i < 9; ++i) sheet.str(header, k_total + i, extra[i], f.bold);
+  for (int i = 0; i < 9; ++i) sheet.str(header, k_total + i, extra[i], i == 1 && start_live ? f.live : f.bold);
 
   for (int m = 0; m < months; ++m) {
     const Json& r = rows[m];
@@ -425,7 +427,7 @@ const Json* comparison_for(const Json& comparisons, const std::string& plan) {
 }
 
 void write_summary(Sheet sheet, const Json& report, const std::vector<PlanCells>& cells,
-                   const std::vector<std::string>& sheet_names, const Formats& f) {
+                   const std::vector<std::string>& sheet_names, const InputCells& inputs, const Formats& f) {
   const Json& sc = report.at("scenario");
   const Json& plans = report.at("plans");
   const std::string baseline = sc.at("baseline").get<std::string>();
@@ -471,7 +473,12 @@ void write_summary(Sheet sheet, const Json& report, const std::vector<PlanCells>
     const int row = header + 1 + static_cast<int>(i);
     sheet.value(row, 0, p.at("name"));
     sheet.value(row, 1, p.at("kind"));
-    sheet.value(row, 2, p.at("onprem_nodes"));
+    // The node count is the Inputs sheet's cell, so that an edited count shows here too.
+    const auto nodes = inputs.find("inputs.plans[" + p.at("name").get<std::string>() + "].onprem_nodes");
+    if (nodes != inputs.end() && p.at("onprem_nodes").is_number())
+      sheet.formula(row, 2, nodes->second.ref, p.at("onprem_nodes").get<double>());
+    else
+      sheet.value(row, 2, p.at("onprem_nodes"));
     sheet.formula(row, 3, cells[i].npv, p.at("npv_usd").get<double>(), f.usd);
     sheet.formula(row, 4, cells[i].total, p.at("total_nominal_usd").get<double>(), f.usd);
     const double useful = p.at("gpu_hours").at("useful").get<double>();
@@ -703,8 +710,11 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
   if (!wb) throw InputError(file, "", "cannot create the workbook here");
   lxw_error first_error = LXW_NO_ERROR;
   try {
-    Formats f{workbook_add_format(wb), workbook_add_format(wb), workbook_add_format(wb), workbook_add_format(wb)};
+    Formats f{workbook_add_format(wb), workbook_add_format(wb), workbook_add_format(wb), workbook_add_format(wb),
+              workbook_add_format(wb)};
     format_set_bold(f.bold);
+    format_set_bold(f.live);
+    format_set_bg_color(f.live, 0xC6EFCE);
     format_set_num_format(f.usd, "#,##0.00");
     format_set_num_format(f.factor, "0.0000000000");
     format_set_num_format(f.rate, "0.0000%");
@@ -736,7 +746,7 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
                           report.at("inputs").contains("next_generation"));
       cells.push_back(write_plan(Sheet(plan_sheets[i], &first_error), sheet_names[i], plans[i], live, rate, f));
     }
-    write_summary(summary, report, cells, sheet_names, f);
+    write_summary(summary, report, cells, sheet_names, input_cells, f);
     if (paths_sheet) write_paths(Sheet(paths_sheet, &first_error), report, paths, f);
     if (has_procurement(plans))
       write_procurement(Sheet(workbook_add_worksheet(wb, "Procurement"), &first_error), plans, f);
