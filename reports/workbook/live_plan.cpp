@@ -12,7 +12,7 @@ namespace {
 constexpr int kHoursInMonth = 730;
 constexpr double kHoursInYear = 8760.0;
 
-enum Kind { on_demand, spot, reserved, egress, energy, capex, lease, maintenance, facility, staff, residual,
+enum Kind { on_demand, spot, reserved, egress, energy, capex, lease, maintenance, facility, staff, residual, interest,
             // The run's figure scaled by its price: price cell x (the run's figure / the price).
             scaled_on_demand, scaled_spot, scaled_energy };
 
@@ -22,7 +22,7 @@ const std::vector<std::pair<std::string, Kind>>& categories() {
   static const std::vector<std::pair<std::string, Kind>> all = {
       {"cloud_on_demand", on_demand}, {"cloud_spot", spot},   {"cloud_reserved", reserved}, {"egress", egress},
       {"energy", energy},             {"capex", capex},       {"lease", lease},             {"maintenance", maintenance},
-      {"facility", facility},         {"staff", staff},       {"residual", residual}};
+      {"facility", facility},         {"staff", staff},       {"residual", residual},       {"financing_interest", interest}};
   return all;
 }
 
@@ -56,6 +56,9 @@ constexpr const char* kOwnsNothing = "the plan owns nothing";
 constexpr const char* kRentsNothing = "the plan rents nothing";
 constexpr const char* kBuys = "the plan buys its nodes";
 
+const std::vector<std::string> kLoanKeys = {"onprem.financing.apr", "onprem.financing.term_months",
+                                            "onprem.financing.down_payment_fraction"};
+
 bool truthy(const Json& j, const char* key) {
   return j.contains(key) && !j.at(key).is_null() && !(j.at(key).is_boolean() && !j.at(key).get<bool>()) &&
          !(j.at(key).is_array() && j.at(key).empty());
@@ -87,6 +90,7 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
   const Json& cloud = inputs.contains("cloud") ? inputs.at("cloud") : Json();
   owned_ = onprem.is_object();
   leased_ = owned_ && onprem.at("financing").value("type", "") == "lease";
+  loan_ = owned_ && onprem.at("financing").value("type", "") == "loan";
   colocated_ = owned_ && onprem.contains("colocation") && onprem.at("colocation").is_object();
 
   // Why the hourly flows (cloud bills, egress, energy) cannot be formulas.
@@ -134,8 +138,9 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
       own_why = "procurement (deposit and delivery)";
     else if (truthy(onprem, "spares"))
       own_why = "spare nodes";
-    else if (financing == "loan")
-      own_why = "a loan's schedule";
+    else if (financing == "loan" && !(number_at(onprem, "/financing/apr") > 0.0 &&
+                                       number_at(onprem, "/financing/term_months") >= 1.0))
+      own_why = "a loan at 0% or of no term";
     else if (onprem.contains("residual") && truthy(onprem.at("residual"), "follows_cloud_price"))
       own_why = "a resale price that follows the cloud price";
   }
@@ -162,13 +167,12 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
       why = category == "waiting"       ? "the wait is the queue's"
             : category == "tax_shield"  ? "the tax shield follows the depreciation schedules"
             : category == "carbon"      ? "the carbon price is not modelled in the sheet"
-            : category == "financing_interest" ? "a loan's schedule"
                                                : "not modelled in the sheet";
     } else {
       const Kind kind = found->second;
       const bool cloud_kind = kind == on_demand || kind == spot || kind == reserved || kind == egress;
       const bool own_kind = kind == capex || kind == lease || kind == maintenance || kind == facility ||
-                            kind == staff || kind == residual;
+                            kind == staff || kind == residual || kind == interest;
       if (cloud_kind) {
         why = !cloud.is_object() ? kRentsNothing : dispatch_why;
         if (why.empty() && !need(kCloudKeys)) why = "an input it needs is not a number";
@@ -193,6 +197,9 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
         if (why.empty() && (kind == maintenance && leased_) && !has("onprem.financing.maintenance_included"))
           why = "an input it needs is not a number";
         if (why.empty() && kind == residual && next_generation) why = "the next generation's resale step";
+        if (why.empty() && (kind == interest || kind == capex) && loan_ && !need(kLoanKeys))
+          why = "an input it needs is not a number";
+        if (why.empty() && kind == interest && !loan_) why = kBuys;
       if (why.empty() && kind == facility && colocated_ &&
             (!has("onprem.colocation.usd_per_kw_month") || !has("onprem.colocation.usd_per_rack_month")))
           why = "an input it needs is not a number";
@@ -269,9 +276,27 @@ void LivePlan::check_start_of_month(const Json& plan) {
   for (const Json& row : plan.at("monthly").at("rows")) {
     if (!start_live_) break;
     const double want = row.at(c_start).get<double>();
-    const double got = row.at(c_capex).get<double>() + (leased_ && c_lease > 0 ? row.at(c_lease).get<double>() : 0.0);
+    const double got = loan_ ? start_of_month_value(row.at(0).get<int>())
+                             : row.at(c_capex).get<double>() + (leased_ && c_lease > 0 ? row.at(c_lease).get<double>() : 0.0);
     start_live_ = std::abs(got - want) <= 1e-9 * std::max(std::abs(got), std::abs(want)) + 1e-6;
   }
+}
+
+std::string LivePlan::start_of_month_formula(const std::string& mc, const std::string& capex_cell,
+                                             const std::string& lease_cell) const {
+  if (!loan_) return capex_cell + (leased_ && !lease_cell.empty() ? "+" + lease_cell : "");
+  const std::string amount = fmt::format("({}*({}+{}+{}+{})+{})", r("onprem_nodes"), r("onprem.server.price_usd"),
+                                         r("onprem.network_usd_per_node"), r("onprem.storage_usd_per_node"),
+                                         r("onprem.install_usd_per_node"), r("onprem.room_capex_usd"));
+  return fmt::format("({}={})*{}*{}", mc, r("onprem.purchase_month"), amount, r("onprem.financing.down_payment_fraction"));
+}
+
+double LivePlan::start_of_month_value(int m) const {
+  if (m != v("onprem.purchase_month")) return 0.0;
+  return (v("onprem_nodes") * (v("onprem.server.price_usd") + v("onprem.network_usd_per_node") +
+                               v("onprem.storage_usd_per_node") + v("onprem.install_usd_per_node")) +
+          v("onprem.room_capex_usd")) *
+         v("onprem.financing.down_payment_fraction");
 }
 
 std::optional<std::string> LivePlan::formula(const std::string& category, int m, const std::string& mc) const {
@@ -364,8 +389,10 @@ std::string LivePlan::text(int kind, int m, const std::string& mc) const {
   const std::string from_p = fmt::format("({}>={})", mc, p);
   switch (kind) {
     case capex:
+      if (loan_) return loan_text(true, mc);
       return leased_ ? fmt::format("({}={})*{}", mc, p, r("onprem.room_capex_usd"))
                      : fmt::format("({}={})*({}*{}+{})", mc, p, n, per_node, r("onprem.room_capex_usd"));
+    case interest: return loan_text(false, mc);
     case lease: return fmt::format("{}*{}*{}", from_p, n, r("onprem.financing.usd_per_node_month"));
     case maintenance: {
       const std::string due = leased_ ? fmt::format("(1-{})*", r("onprem.financing.maintenance_included")) : "";
@@ -445,7 +472,10 @@ double LivePlan::value(int kind, int m) const {
                           v("onprem.storage_usd_per_node") + v("onprem.install_usd_per_node");
   const double from_p = m >= p ? 1.0 : 0.0;
   switch (kind) {
-    case capex: return m == p ? (leased_ ? v("onprem.room_capex_usd") : n * per_node + v("onprem.room_capex_usd")) : 0.0;
+    case capex:
+      if (loan_) return loan_value(true, m);
+      return m == p ? (leased_ ? v("onprem.room_capex_usd") : n * per_node + v("onprem.room_capex_usd")) : 0.0;
+    case interest: return loan_value(false, m);
     case lease: return from_p * n * v("onprem.financing.usd_per_node_month");
     case maintenance:
       return (leased_ ? 1.0 - v("onprem.financing.maintenance_included") : 1.0) * from_p * n * per_node *
@@ -468,6 +498,49 @@ double LivePlan::value(int kind, int m) const {
              std::pow(1.0 - v("onprem.residual.resale_decline_per_year"), (horizon_months_ - p) / 12.0);
     default: return 0.0;
   }
+}
+
+// A loan (docs/model.md §6): amount A = N capex_node + room, down payment A d at the start of p,
+// principal P = A - A d repaid by n payments pay = P i / (1 - (1+i)^-n), i = apr / 12; the balance
+// before payment k is B(k) = P (1+i)^k - pay ((1+i)^k - 1) / i, its interest B(k) i, its principal
+// pay - B(k) i (the last: B(k)); a balance left at the horizon's end is paid there (capex).
+std::string LivePlan::loan_text(bool principal, const std::string& mc) const {
+  const std::string n = r("onprem_nodes"), p = r("onprem.purchase_month");
+  const std::string amount = fmt::format("({}*({}+{}+{}+{})+{})", n, r("onprem.server.price_usd"),
+                                         r("onprem.network_usd_per_node"), r("onprem.storage_usd_per_node"),
+                                         r("onprem.install_usd_per_node"), r("onprem.room_capex_usd"));
+  const std::string down = r("onprem.financing.down_payment_fraction"), term = r("onprem.financing.term_months");
+  const std::string i = fmt::format("({}/12)", r("onprem.financing.apr"));
+  const std::string loan = fmt::format("({0}-{0}*{1})", amount, down);
+  const std::string pay = fmt::format("({0}*{1}/(1-(1+{1})^(-{2})))", loan, i, term);
+  const auto balance = [&](const std::string& k) {
+    return fmt::format("({0}*(1+{1})^({3})-{2}*((1+{1})^({3})-1)/{1})", loan, i, pay, k);
+  };
+  const std::string k = fmt::format("({}-{})", mc, p);
+  const std::string paying = fmt::format("({}>={})*({}<{})", mc, p, k, term);
+  if (!principal) return fmt::format("{}*{}*{}", paying, balance(k), i);
+  const int h = horizon_months_;
+  return fmt::format("({0}={1})*{2}*{3}+{4}*IF({5}={6}-1,{7},{8}-{7}*{9})+({0}={10})*({1}<{11})*({11}-{1}<{6})*{12}", mc,
+                     p, amount, down, paying, k, term, balance(k), pay, i, h - 1, h, balance(fmt::format("{}-{}", h, p)));
+}
+
+double LivePlan::loan_value(bool principal, int m) const {
+  const double p = v("onprem.purchase_month"), term = v("onprem.financing.term_months");
+  const double amount = v("onprem_nodes") * (v("onprem.server.price_usd") + v("onprem.network_usd_per_node") +
+                                             v("onprem.storage_usd_per_node") + v("onprem.install_usd_per_node")) +
+                        v("onprem.room_capex_usd");
+  const double down = amount * v("onprem.financing.down_payment_fraction"), loan = amount - down;
+  const double i = v("onprem.financing.apr") / 12.0;
+  const double pay = loan * i / (1.0 - std::pow(1.0 + i, -term));
+  const auto balance = [&](double k) { return loan * std::pow(1.0 + i, k) - pay * (std::pow(1.0 + i, k) - 1.0) / i; };
+  const double k = m - p;
+  const bool paying = m >= p && k < term;
+  if (!principal) return paying ? balance(k) * i : 0.0;
+  const int h = horizon_months_;
+  double out = m == p ? down : 0.0;
+  if (paying) out += k == term - 1 ? balance(k) : pay - balance(k) * i;
+  if (m == h - 1 && p < h && h - p < term) out += balance(h - p);
+  return out;
 }
 
 }  // namespace tco

@@ -61,6 +61,10 @@ class LivePlan {
   bool live(const std::string& category) const { return live_.count(category) > 0; }
   // The flows at the start of a month (capex paid in cash, leases) are then live columns' sum.
   bool start_of_month_live() const { return start_live_; }
+  // The month's start-of-month flows as a formula, given the capex and lease cells of the row
+  // ("" when the sheet has no lease column): capex + lease, or a loan's down payment.
+  std::string start_of_month_formula(const std::string& month_cell, const std::string& capex_cell,
+                                     const std::string& lease_cell) const;
 
  private:
   std::string plan_name_;
@@ -80,6 +84,7 @@ class LivePlan {
   int horizon_months_;
   bool owned_ = false;
   bool leased_ = false;
+  bool loan_ = false;
   bool colocated_ = false;
   bool start_live_ = false;
 
@@ -89,6 +94,9 @@ class LivePlan {
   std::string text(int kind, int m, const std::string& mc) const;
   // start_live_: capex (+ lease) are live and are the run's start-of-month flows in every month.
   void check_start_of_month(const Json& plan);
+  double start_of_month_value(int m) const;
+  std::string loan_text(bool principal, const std::string& month_cell) const;
+  double loan_value(bool principal, int m) const;
   double value(int kind, int m) const;
 };
 

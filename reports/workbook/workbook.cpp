@@ -380,11 +380,12 @@ PlanCells write_plan(Sheet sheet, const std::string& sheet_name, const Json& pla
     }
     sheet.formula(row, k_total, fmt::format("SUM({}:{})", ref(row, 1), ref(row, n_cat)), total, f.usd);
     if (start_live) {
-      std::string text;
-      for (int i = 0; i < n_cat; ++i)
-        if (categories[i] == "capex" || (categories[i] == "lease" && live.live("lease")))
-          text += (text.empty() ? "" : "+") + ref(row, 1 + i);
-      sheet.formula(row, k_start, text, start, f.usd);
+      std::string capex_cell, lease_cell;
+      for (int i = 0; i < n_cat; ++i) {
+        if (categories[i] == "capex") capex_cell = ref(row, 1 + i);
+        if (categories[i] == "lease") lease_cell = ref(row, 1 + i);
+      }
+      sheet.formula(row, k_start, live.start_of_month_formula("$" + ref(row, 0), capex_cell, lease_cell), start, f.usd);
     } else {
       sheet.num(row, k_start, start, f.usd);
     }
