@@ -353,7 +353,7 @@ PlanCells write_plan(Sheet sheet, const std::string& sheet_name, const Json& pla
   sheet.str(4, 2, "from Inputs; flows at the start of month m are discounted (1+rate)^(-m/12), at its end "
                   "(1+rate)^(-(m+1)/12) (SPEC §6)");
   const std::vector<std::string> notes = live.notes();
-  for (std::size_t i = 0; i < notes.size() && i < 4; ++i) sheet.str(static_cast<int>(i), 3, notes[i]);
+  for (std::size_t i = 0; i < notes.size() && i < 4; ++i) sheet.str(static_cast<int>(i), 2, notes[i]);
   // Capex and leases are the flows at the start of a month: a formula when they are live.
   const bool start_live = live.start_of_month_live();
 
