@@ -1,9 +1,9 @@
 #include "reports/workbook/live_plan.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 namespace tco {
 
@@ -12,25 +12,52 @@ namespace {
 constexpr int kHoursInMonth = 730;
 constexpr double kHoursInYear = 8760.0;
 
-enum Kind { on_demand, spot, reserved, egress, energy, capex, lease, maintenance, facility, staff, residual, interest,
-            // The run's figure scaled by its price: price cell x (the run's figure / the price).
-            scaled_on_demand, scaled_spot, scaled_energy };
+enum Kind {
+  on_demand,
+  spot,
+  reserved,
+  egress,
+  energy,
+  capex,
+  lease,
+  maintenance,
+  facility,
+  staff,
+  residual,
+  interest,
+  // The run's figure scaled by its price: price cell x (the run's figure / the price).
+  scaled_on_demand,
+  scaled_spot,
+  scaled_energy
+};
 
 bool dispatch_kind(int kind) { return kind == on_demand || kind == spot || kind == egress || kind == energy; }
 
 const std::vector<std::pair<std::string, Kind>>& categories() {
-  static const std::vector<std::pair<std::string, Kind>> all = {
-      {"cloud_on_demand", on_demand}, {"cloud_spot", spot},   {"cloud_reserved", reserved}, {"egress", egress},
-      {"energy", energy},             {"capex", capex},       {"lease", lease},             {"maintenance", maintenance},
-      {"facility", facility},         {"staff", staff},       {"residual", residual},       {"financing_interest", interest}};
+  static const std::vector<std::pair<std::string, Kind>> all = {{"cloud_on_demand", on_demand},
+                                                                {"cloud_spot", spot},
+                                                                {"cloud_reserved", reserved},
+                                                                {"egress", egress},
+                                                                {"energy", energy},
+                                                                {"capex", capex},
+                                                                {"lease", lease},
+                                                                {"maintenance", maintenance},
+                                                                {"facility", facility},
+                                                                {"staff", staff},
+                                                                {"residual", residual},
+                                                                {"financing_interest", interest}};
   return all;
 }
 
 // The inputs each kind reads (keys under inputs.plans[NAME]).
-const std::vector<std::string> kCloudKeys = {"cloud.offer.on_demand_usd_per_hour", "cloud.offer.gpus_per_instance",
-                                             "cloud.gpu.perf_relative",            "cloud.price_change_per_year",
-                                             "spot_share",                         "cloud.spot.availability",
-                                             "cloud.packing_efficiency",           "reserved_instances"};
+const std::vector<std::string> kCloudKeys = {"cloud.offer.on_demand_usd_per_hour",
+                                             "cloud.offer.gpus_per_instance",
+                                             "cloud.gpu.perf_relative",
+                                             "cloud.price_change_per_year",
+                                             "spot_share",
+                                             "cloud.spot.availability",
+                                             "cloud.packing_efficiency",
+                                             "reserved_instances"};
 const std::vector<std::string> kOnPremKeys = {"onprem_nodes", "onprem.purchase_month", "onprem.server.gpus",
                                               "onprem.packing_efficiency", "onprem.gpu.perf_relative"};
 const std::vector<std::string> kEnergyKeys = {"onprem.server.idle_kw", "onprem.server.peak_kw", "onprem.cooling.pue",
@@ -138,8 +165,8 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
       own_why = "procurement (deposit and delivery)";
     else if (truthy(onprem, "spares"))
       own_why = "spare nodes";
-    else if (financing == "loan" && !(number_at(onprem, "/financing/apr") > 0.0 &&
-                                       number_at(onprem, "/financing/term_months") >= 1.0))
+    else if (financing == "loan" &&
+             !(number_at(onprem, "/financing/apr") > 0.0 && number_at(onprem, "/financing/term_months") >= 1.0))
       own_why = "a loan at 0% or of no term";
     else if (onprem.contains("residual") && truthy(onprem.at("residual"), "follows_cloud_price"))
       own_why = "a resale price that follows the cloud price";
@@ -160,14 +187,14 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
   std::string dispatch_mismatch;
   for (std::size_t c = 1; c < columns.size() && columns[c] != "total_usd"; ++c) {
     const std::string category = columns[c].get<std::string>();
-    const auto found = std::find_if(categories().begin(), categories().end(),
-                                    [&](const auto& p) { return p.first == category; });
+    const auto found =
+        std::find_if(categories().begin(), categories().end(), [&](const auto& p) { return p.first == category; });
     std::string why;
     if (found == categories().end()) {
-      why = category == "waiting"       ? "the wait is the queue's"
-            : category == "tax_shield"  ? "the tax shield follows the depreciation schedules"
-            : category == "carbon"      ? "the carbon price is not modelled in the sheet"
-                                               : "not modelled in the sheet";
+      why = category == "waiting"      ? "the wait is the queue's"
+            : category == "tax_shield" ? "the tax shield follows the depreciation schedules"
+            : category == "carbon"     ? "the carbon price is not modelled in the sheet"
+                                       : "not modelled in the sheet";
     } else {
       const Kind kind = found->second;
       const bool cloud_kind = kind == on_demand || kind == spot || kind == reserved || kind == egress;
@@ -181,8 +208,9 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
             (!has("cloud.offer.spot_usd_per_hour") || !has("cloud.spot_overhead_factor") ||
              number_at(cloud, "/spot/preemptions_per_instance_hour") > 0.0))
           why = "spot preemptions (an expected preemption factor), or no spot price";
-        if (why.empty() && kind == reserved && !has(v("reserved_term_years") == 3 ? "cloud.offer.reserved_3y_usd_per_hour"
-                                                                                    : "cloud.offer.reserved_1y_usd_per_hour"))
+        if (why.empty() && kind == reserved &&
+            !has(v("reserved_term_years") == 3 ? "cloud.offer.reserved_3y_usd_per_hour"
+                                               : "cloud.offer.reserved_1y_usd_per_hour"))
           why = "the offer has no reserved price for the term";
         if (why.empty() && kind == egress && (!has("cloud.egress_gb_per_gpu_hour") || !has("cloud.egress_usd_per_gb")))
           why = "an input it needs is not a number";
@@ -200,7 +228,7 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
         if (why.empty() && (kind == interest || kind == capex) && loan_ && !need(kLoanKeys))
           why = "an input it needs is not a number";
         if (why.empty() && kind == interest && !loan_) why = kBuys;
-      if (why.empty() && kind == facility && colocated_ &&
+        if (why.empty() && kind == facility && colocated_ &&
             (!has("onprem.colocation.usd_per_kw_month") || !has("onprem.colocation.usd_per_rack_month")))
           why = "an input it needs is not a number";
       }
@@ -208,9 +236,10 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
       for (int m = 0; why.empty() && m < static_cast<int>(rows.size()); ++m) {
         const double want = rows[m].at(c).get<double>(), got = value(kind, m);
         if (std::abs(got - want) > 1e-9 * std::max(std::abs(got), std::abs(want)) + 1e-6)
-          why = fmt::format("the sheet's formula gives {:.6f} in month {}, the run {:.6f} (something the formulas leave "
-                            "out)",
-                            got, m, want);
+          why = fmt::format(
+              "the sheet's formula gives {:.6f} in month {}, the run {:.6f} (something the formulas leave "
+              "out)",
+              got, m, want);
       }
       if (why.empty()) live_[category] = kind;
       if (why.empty() || !dispatch_kind(kind)) {
@@ -247,7 +276,9 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
         Scaled& scaled = scaled_[category];
         scaled.prices = prices;
         for (const Json& row : rows) scaled.quantity.push_back(row.at(c).get<double>() / product);
-        live_[category] = category == "energy" ? scaled_energy : category == "cloud_spot" ? scaled_spot : scaled_on_demand;
+        live_[category] = category == "energy"       ? scaled_energy
+                          : category == "cloud_spot" ? scaled_spot
+                                                     : scaled_on_demand;
         std::string cells_named;
         for (const std::string& p : prices) cells_named += (cells_named.empty() ? "" : " and ") + p;
         why_scaled_[category] = "live in " + cells_named + " only; the quantities are the run's (" + why + ")";
@@ -276,8 +307,9 @@ void LivePlan::check_start_of_month(const Json& plan) {
   for (const Json& row : plan.at("monthly").at("rows")) {
     if (!start_live_) break;
     const double want = row.at(c_start).get<double>();
-    const double got = loan_ ? start_of_month_value(row.at(0).get<int>())
-                             : row.at(c_capex).get<double>() + (leased_ && c_lease > 0 ? row.at(c_lease).get<double>() : 0.0);
+    const double got =
+        loan_ ? start_of_month_value(row.at(0).get<int>())
+              : row.at(c_capex).get<double>() + (leased_ && c_lease > 0 ? row.at(c_lease).get<double>() : 0.0);
     start_live_ = std::abs(got - want) <= 1e-9 * std::max(std::abs(got), std::abs(want)) + 1e-6;
   }
 }
@@ -288,7 +320,8 @@ std::string LivePlan::start_of_month_formula(const std::string& mc, const std::s
   const std::string amount = fmt::format("({}*({}+{}+{}+{})+{})", r("onprem_nodes"), r("onprem.server.price_usd"),
                                          r("onprem.network_usd_per_node"), r("onprem.storage_usd_per_node"),
                                          r("onprem.install_usd_per_node"), r("onprem.room_capex_usd"));
-  return fmt::format("({}={})*{}*{}", mc, r("onprem.purchase_month"), amount, r("onprem.financing.down_payment_fraction"));
+  return fmt::format("({}={})*{}*{}", mc, r("onprem.purchase_month"), amount,
+                     r("onprem.financing.down_payment_fraction"));
 }
 
 double LivePlan::start_of_month_value(int m) const {
@@ -315,9 +348,11 @@ std::vector<std::string> LivePlan::notes() const {
   std::string live;
   for (const auto& [category, kind] : live_)
     if (!scaled_.count(category)) live += (live.empty() ? "" : ", ") + category;
-  out.push_back(live.empty() ? "No column is live in its hours: see below."
-                             : "Live columns (green headers; formulas over the Inputs sheet's cells and the Hours sheet's demand): " +
-                                   live + ".");
+  out.push_back(
+      live.empty()
+          ? "No column is live in its hours: see below."
+          : "Live columns (green headers; formulas over the Inputs sheet's cells and the Hours sheet's demand): " +
+                live + ".");
   std::string scaled;
   for (const auto& [category, why] : why_scaled_) scaled += (scaled.empty() ? "" : "; ") + category + ": " + why;
   if (!scaled.empty()) out.push_back("Live in their prices only: " + scaled + ".");
@@ -335,7 +370,8 @@ std::string LivePlan::text(int kind, int m, const std::string& mc) const {
   const std::string sheet = "'" + hours_.name + "'!";
   const std::string d = fmt::format("{}$B${}:$B${}", sheet, first, last);
   const std::string h = fmt::format("{}$A${}:$A${}", sheet, first, last);
-  const std::string nodes_up = owned_ ? fmt::format("({}>={})*{}", mc, r("onprem.purchase_month"), r("onprem_nodes")) : "";
+  const std::string nodes_up =
+      owned_ ? fmt::format("({}>={})*{}", mc, r("onprem.purchase_month"), r("onprem_nodes")) : "";
   // On-prem GPUs jobs can fill, and the work they do in an hour (reference GPU-hours).
   const std::string cap_gpus =
       owned_ ? fmt::format("{}*{}*{}", nodes_up, r("onprem.server.gpus"), r("onprem.packing_efficiency")) : "0";
@@ -350,7 +386,8 @@ std::string LivePlan::text(int kind, int m, const std::string& mc) const {
       const std::string gpi = r("cloud.offer.gpus_per_instance"), a = r("cloud.spot.availability");
       const std::string growth = fmt::format("(1+{})^({}/8760)", r("cloud.price_change_per_year"), h);
       if (kind == spot)
-        return fmt::format("SUMPRODUCT({}*{}*{}*{}*{})", ceil_instances(fmt::format("{}*{}*(1/{})", rest, share, q), gpi),
+        return fmt::format("SUMPRODUCT({}*{}*{}*{}*{})",
+                           ceil_instances(fmt::format("{}*{}*(1/{})", rest, share, q), gpi),
                            r("cloud.spot_overhead_factor"), a, r("cloud.offer.spot_usd_per_hour"), growth);
       const std::string beside = ceil_instances(fmt::format("({0}-{0}*{1})*(1/{2})", rest, share, q), gpi);
       const std::string without = ceil_instances(fmt::format("{}*(1/{})", rest, q), gpi);
@@ -381,26 +418,31 @@ std::string LivePlan::text(int kind, int m, const std::string& mc) const {
                          r("onprem.server.gpus"), r("onprem.cooling.pue"), r("onprem.power.tariff.usd_per_kwh"),
                          r("onprem.power.escalation_per_year"), h);
     }
-    default: break;
+    default:
+      break;
   }
   const std::string n = r("onprem_nodes"), p = r("onprem.purchase_month");
-  const std::string per_node = fmt::format("({}+{}+{}+{})", r("onprem.server.price_usd"), r("onprem.network_usd_per_node"),
-                                           r("onprem.storage_usd_per_node"), r("onprem.install_usd_per_node"));
+  const std::string per_node =
+      fmt::format("({}+{}+{}+{})", r("onprem.server.price_usd"), r("onprem.network_usd_per_node"),
+                  r("onprem.storage_usd_per_node"), r("onprem.install_usd_per_node"));
   const std::string from_p = fmt::format("({}>={})", mc, p);
   switch (kind) {
     case capex:
       if (loan_) return loan_text(true, mc);
       return leased_ ? fmt::format("({}={})*{}", mc, p, r("onprem.room_capex_usd"))
                      : fmt::format("({}={})*({}*{}+{})", mc, p, n, per_node, r("onprem.room_capex_usd"));
-    case interest: return loan_text(false, mc);
-    case lease: return fmt::format("{}*{}*{}", from_p, n, r("onprem.financing.usd_per_node_month"));
+    case interest:
+      return loan_text(false, mc);
+    case lease:
+      return fmt::format("{}*{}*{}", from_p, n, r("onprem.financing.usd_per_node_month"));
     case maintenance: {
       const std::string due = leased_ ? fmt::format("(1-{})*", r("onprem.financing.maintenance_included")) : "";
       return fmt::format("{}{}*{}*{}*{}/12", due, from_p, n, per_node, r("onprem.maintenance_per_year"));
     }
     case facility: {
       if (!colocated_) return "0";
-      const std::string per_rack = fmt::format("INT({}/{}+1e-9)", r("onprem.cooling.rack_limit_kw"), r("onprem.server.peak_kw"));
+      const std::string per_rack =
+          fmt::format("INT({}/{}+1e-9)", r("onprem.cooling.rack_limit_kw"), r("onprem.server.peak_kw"));
       const std::string racks = fmt::format("({0}>0)*-INT(-{0}/{1})", n, per_rack);
       return fmt::format("{}*({}*{}*{}+{}*{})", from_p, r("onprem.colocation.usd_per_kw_month"), n,
                          r("onprem.server.peak_kw"), r("onprem.colocation.usd_per_rack_month"), racks);
@@ -415,7 +457,8 @@ std::string LivePlan::text(int kind, int m, const std::string& mc) const {
                          horizon_months_, r("onprem.residual.enabled"), n, r("onprem.server.price_usd"),
                          r("onprem.network_usd_per_node"), r("onprem.storage_usd_per_node"),
                          r("onprem.residual.resale_decline_per_year"), horizon_months_, p);
-    default: return "0";
+    default:
+      return "0";
   }
 }
 
@@ -475,8 +518,10 @@ double LivePlan::value(int kind, int m) const {
     case capex:
       if (loan_) return loan_value(true, m);
       return m == p ? (leased_ ? v("onprem.room_capex_usd") : n * per_node + v("onprem.room_capex_usd")) : 0.0;
-    case interest: return loan_value(false, m);
-    case lease: return from_p * n * v("onprem.financing.usd_per_node_month");
+    case interest:
+      return loan_value(false, m);
+    case lease:
+      return from_p * n * v("onprem.financing.usd_per_node_month");
     case maintenance:
       return (leased_ ? 1.0 - v("onprem.financing.maintenance_included") : 1.0) * from_p * n * per_node *
              v("onprem.maintenance_per_year") / 12.0;
@@ -494,9 +539,11 @@ double LivePlan::value(int kind, int m) const {
     case residual:
       if (leased_ || m != horizon_months_ - 1 || p >= horizon_months_) return 0.0;
       return v("onprem.residual.enabled") *
-             -(n * (v("onprem.server.price_usd") + v("onprem.network_usd_per_node") + v("onprem.storage_usd_per_node"))) *
+             -(n *
+               (v("onprem.server.price_usd") + v("onprem.network_usd_per_node") + v("onprem.storage_usd_per_node"))) *
              std::pow(1.0 - v("onprem.residual.resale_decline_per_year"), (horizon_months_ - p) / 12.0);
-    default: return 0.0;
+    default:
+      return 0.0;
   }
 }
 
@@ -506,9 +553,9 @@ double LivePlan::value(int kind, int m) const {
 // pay - B(k) i (the last: B(k)); a balance left at the horizon's end is paid there (capex).
 std::string LivePlan::loan_text(bool principal, const std::string& mc) const {
   const std::string n = r("onprem_nodes"), p = r("onprem.purchase_month");
-  const std::string amount = fmt::format("({}*({}+{}+{}+{})+{})", n, r("onprem.server.price_usd"),
-                                         r("onprem.network_usd_per_node"), r("onprem.storage_usd_per_node"),
-                                         r("onprem.install_usd_per_node"), r("onprem.room_capex_usd"));
+  const std::string amount =
+      fmt::format("({}*({}+{}+{}+{})+{})", n, r("onprem.server.price_usd"), r("onprem.network_usd_per_node"),
+                  r("onprem.storage_usd_per_node"), r("onprem.install_usd_per_node"), r("onprem.room_capex_usd"));
   const std::string down = r("onprem.financing.down_payment_fraction"), term = r("onprem.financing.term_months");
   const std::string i = fmt::format("({}/12)", r("onprem.financing.apr"));
   const std::string loan = fmt::format("({0}-{0}*{1})", amount, down);
@@ -520,8 +567,9 @@ std::string LivePlan::loan_text(bool principal, const std::string& mc) const {
   const std::string paying = fmt::format("({}>={})*({}<{})", mc, p, k, term);
   if (!principal) return fmt::format("{}*{}*{}", paying, balance(k), i);
   const int h = horizon_months_;
-  return fmt::format("({0}={1})*{2}*{3}+{4}*IF({5}={6}-1,{7},{8}-{7}*{9})+({0}={10})*({1}<{11})*({11}-{1}<{6})*{12}", mc,
-                     p, amount, down, paying, k, term, balance(k), pay, i, h - 1, h, balance(fmt::format("{}-{}", h, p)));
+  return fmt::format("({0}={1})*{2}*{3}+{4}*IF({5}={6}-1,{7},{8}-{7}*{9})+({0}={10})*({1}<{11})*({11}-{1}<{6})*{12}",
+                     mc, p, amount, down, paying, k, term, balance(k), pay, i, h - 1, h,
+                     balance(fmt::format("{}-{}", h, p)));
 }
 
 double LivePlan::loan_value(bool principal, int m) const {

@@ -25,6 +25,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,8 @@ namespace tco {
 struct InputCell {
   std::string ref;  // 'Inputs'!$B$57
   double value = 0.0;
+  int row = 0;  // 0-based, in column B
+  bool boolean = false;
 };
 using InputCells = std::map<std::string, InputCell>;
 
@@ -59,6 +62,8 @@ class LivePlan {
   // What the sheet says beside the figures: the live columns and, for the others, why not.
   std::vector<std::string> notes() const;
   bool live(const std::string& category) const { return live_.count(category) > 0; }
+  // The Inputs cells the formulas written so far read (their absolute references).
+  const std::set<std::string>& cells_read() const { return read_; }
   // The flows at the start of a month (capex paid in cash, leases) are then live columns' sum.
   bool start_of_month_live() const { return start_live_; }
   // The month's start-of-month flows as a formula, given the capex and lease cells of the row
@@ -76,11 +81,12 @@ class LivePlan {
   };
   std::map<std::string, Scaled> scaled_;
   std::map<std::string, std::string> why_scaled_;
-  std::vector<std::string> zero_;               // not live, and 0 in every month
-  std::map<std::string, int> live_;             // category -> kind of formula (an index)
-  std::map<std::string, std::string> refs_;     // input key -> cell
-  std::map<std::string, double> values_;        // input key -> value
+  std::vector<std::string> zero_;            // not live, and 0 in every month
+  std::map<std::string, int> live_;          // category -> kind of formula (an index)
+  std::map<std::string, std::string> refs_;  // input key -> cell
+  std::map<std::string, double> values_;     // input key -> value
   HoursSheet hours_;
+  mutable std::set<std::string> read_;
   int horizon_months_;
   bool owned_ = false;
   bool leased_ = false;
@@ -89,7 +95,10 @@ class LivePlan {
   bool start_live_ = false;
 
   bool has(const std::string& key) const { return refs_.count(key) > 0; }
-  const std::string& r(const std::string& key) const { return refs_.at(key); }
+  const std::string& r(const std::string& key) const {
+    read_.insert(refs_.at(key));
+    return refs_.at(key);
+  }
   double v(const std::string& key) const { return values_.at(key); }
   std::string text(int kind, int m, const std::string& mc) const;
   // start_live_: capex (+ lease) are live and are the run's start-of-month flows in every month.

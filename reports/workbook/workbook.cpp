@@ -88,7 +88,8 @@ struct Formats {
   lxw_format* usd;
   lxw_format* factor;
   lxw_format* rate;
-  lxw_format* live;  // the header of a live column (green) and the input cells they read
+  lxw_format* live;        // the header of a live column (green)
+  lxw_format* live_input;  // an input cell a live column reads (green)
 };
 
 // The unit of an input from its key, by the project's naming rule (units in names, STYLE.md 5):
@@ -216,7 +217,8 @@ InputCells write_inputs(lxw_workbook* wb, Sheet sheet, const Json& report, const
     sheet.value(row, 1, r.value);
     if (r.value.is_number() || r.value.is_boolean())
       cells[r.name] = {quoted_sheet("Inputs") + "!" + ref(row, 1, true),
-                       r.value.is_boolean() ? (r.value.get<bool>() ? 1.0 : 0.0) : r.value.get<double>()};
+                       r.value.is_boolean() ? (r.value.get<bool>() ? 1.0 : 0.0) : r.value.get<double>(), row,
+                       r.value.is_boolean()};
     sheet.str(row, 2, r.value.is_number() ? unit_of(last_key(r.name)) : std::string());
     sheet.str(row, 3, r.source);
     sheet.str(row, 4, r.as_of);
@@ -373,7 +375,7 @@ PlanCells write_plan(Sheet sheet, const std::string& sheet_name, const Json& pla
     const double dfe = std::pow(1.0 + rate, -static_cast<double>(m + 1) / 12.0);
     sheet.num(row, 0, r.at(0).get<double>());
     for (int i = 0; i < n_cat; ++i) {
-      if (const auto text = live.formula(categories[i], m, "$" + ref(row, 0)))
+      if (const auto text = live.formula(categories[i], m, fmt::format("${}", ref(row, 0))))
         sheet.formula(row, 1 + i, *text, r.at(1 + i).get<double>(), f.usd);
       else
         sheet.num(row, 1 + i, r.at(1 + i).get<double>(), f.usd);
@@ -385,7 +387,8 @@ PlanCells write_plan(Sheet sheet, const std::string& sheet_name, const Json& pla
         if (categories[i] == "capex") capex_cell = ref(row, 1 + i);
         if (categories[i] == "lease") lease_cell = ref(row, 1 + i);
       }
-      sheet.formula(row, k_start, live.start_of_month_formula("$" + ref(row, 0), capex_cell, lease_cell), start, f.usd);
+      sheet.formula(row, k_start, live.start_of_month_formula(fmt::format("${}", ref(row, 0)), capex_cell, lease_cell),
+                    start, f.usd);
     } else {
       sheet.num(row, k_start, start, f.usd);
     }
@@ -712,7 +715,8 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
   lxw_error first_error = LXW_NO_ERROR;
   try {
     Formats f{workbook_add_format(wb), workbook_add_format(wb), workbook_add_format(wb), workbook_add_format(wb),
-              workbook_add_format(wb)};
+              workbook_add_format(wb), workbook_add_format(wb)};
+    format_set_bg_color(f.live_input, 0xC6EFCE);
     format_set_bold(f.bold);
     format_set_bold(f.live);
     format_set_bg_color(f.live, 0xC6EFCE);
@@ -742,10 +746,20 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
     const bool replay = report.at("monte_carlo").value("mode", "") == "discrete_event";
     const double rate = report.at("scenario").at("discount_rate_per_year").get<double>();
     std::vector<PlanCells> cells;
+    std::set<std::string> read;
     for (std::size_t i = 0; i < plans.size(); ++i) {
       const LivePlan live(plans[i], report.at("inputs").at("plans").at(i), input_cells, hours, horizon_months, replay,
                           report.at("inputs").contains("next_generation"));
       cells.push_back(write_plan(Sheet(plan_sheets[i], &first_error), sheet_names[i], plans[i], live, rate, f));
+      read.insert(live.cells_read().begin(), live.cells_read().end());
+    }
+    // The input cells a formula reads are green, like the live columns' headers.
+    for (const auto& [name, cell] : input_cells) {
+      if (!read.count(cell.ref)) continue;
+      if (cell.boolean)
+        inputs.value(cell.row, 1, Json(cell.value != 0.0), f.live_input);
+      else
+        inputs.num(cell.row, 1, cell.value, f.live_input);
     }
     write_summary(summary, report, cells, sheet_names, input_cells, f);
     if (paths_sheet) write_paths(Sheet(paths_sheet, &first_error), report, paths, f);
