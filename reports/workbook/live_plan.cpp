@@ -138,8 +138,6 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
     dispatch_why = "the offer's dated price schedule";
   else if (owned_ && (truthy(onprem, "spares") || truthy(onprem, "procurement") || truthy(onprem, "site")))
     dispatch_why = "spares, procurement or a site power cap";
-  else if (next_generation)
-    dispatch_why = "the next generation's price step";
   else if (owned_ && truthy(onprem, "ambient") && truthy(onprem.at("ambient"), "throttle_above_c"))
     dispatch_why = "throttling in hot hours (the ambient temperature)";
   std::string energy_why = dispatch_why;
@@ -202,6 +200,7 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
                             kind == staff || kind == residual || kind == interest;
       if (cloud_kind) {
         why = !cloud.is_object() ? kRentsNothing : dispatch_why;
+        if (why.empty() && next_generation && kind != egress) why = "the next generation's price step";
         if (why.empty() && !need(kCloudKeys)) why = "an input it needs is not a number";
         if (why.empty() && owned_ && !need(kOnPremKeys)) why = "an input it needs is not a number";
         if (why.empty() && kind == spot &&
@@ -264,9 +263,13 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
     const bool all_zero = std::all_of(rows.begin(), rows.end(), [&](const Json& row) { return row.at(c) == 0.0; });
     // Not live in the hours, but the figure is a price times the run's quantity: live in the price.
     if (!why.empty() && !all_zero && why != kOwnsNothing && why != kRentsNothing) {
+      const std::string reserved_price = has("reserved_term_years") && v("reserved_term_years") == 3
+                                             ? "cloud.offer.reserved_3y_usd_per_hour"
+                                             : "cloud.offer.reserved_1y_usd_per_hour";
       const std::pair<const char*, std::vector<std::string>> scalable[] = {
           {"cloud_on_demand", {"cloud.offer.on_demand_usd_per_hour"}},
           {"cloud_spot", {"cloud.offer.spot_usd_per_hour"}},
+          {"cloud_reserved", {reserved_price}},
           {"energy", {"onprem.cooling.pue", "onprem.power.tariff.usd_per_kwh"}}};
       for (const auto& [name, prices] : scalable) {
         if (category != name || !(category == "energy" ? power_linear : own_prices) || !need(prices)) continue;
@@ -281,7 +284,7 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
                                                      : scaled_on_demand;
         std::string cells_named;
         for (const std::string& p : prices) cells_named += (cells_named.empty() ? "" : " and ") + p;
-        why_scaled_[category] = "live in " + cells_named + " only; the quantities are the run's (" + why + ")";
+        why_scaled_[category] = "live in " + cells_named + " only, the quantities being the run's: " + why;
         why.clear();
       }
     }

@@ -13,14 +13,15 @@
 //   egress          = sum_h max(0, D(h) - k) / perf_cloud x gb per GPU-hour x usd per GB
 //   energy          = sum_h (N_up idle_kw + (peak_kw - idle_kw) busy(h) / G) x PUE x usd_per_kwh
 //                     x (1 + escalation)^(h / 8760),  busy(h) = min(N_up G p, D(h) / perf)
-//   capex, lease, maintenance, facility, staff, residual: docs/model.md §6 with the cells
+//   capex, lease, maintenance, facility, staff, residual, a loan's principal and interest:
+//                     docs/model.md §6 with the cells
 // A column is live only when the plan uses nothing the formulas leave out (a queue, venues,
 // commitments, schedules, ambient PUE, ...) and, as a check, when the formulas' own values equal
 // the run's figures month by month within 1e-9 relative. Where the hours cannot be formulas (a
 // replay's queue, throttling, ...) but the figure is a price times a quantity, it is live in the
 // price: cloud_on_demand = on_demand_usd_per_hour x (the run's figure / that price), the same for
-// spot, energy = PUE x usd_per_kwh x (the run's figure / both) (a flat tariff and a constant PUE,
-// no demand charge). Otherwise it keeps the run's values, and the sheet's note says why.
+// spot and reserved, energy = PUE x usd_per_kwh x (the run's figure / both) (a flat tariff and a
+// constant PUE, no demand charge). Otherwise it keeps the run's values, and the note says why.
 #pragma once
 
 #include <map>
