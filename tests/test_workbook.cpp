@@ -1,6 +1,7 @@
 // The Excel workbook's pieces that need no spreadsheet engine: sheet names, the report's
 // start_of_month_usd column (the timing the workbook's formulas discount with), and the --xlsx
-// option's errors. The recalculation itself is tests/check_workbook.py in LibreOffice.
+// option's errors, and the live formulas' choice (reports/workbook/live_plan.hpp). The recalculation
+// itself is tests/check_workbook.py and tests/check_live_workbook.py in LibreOffice.
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -8,9 +9,11 @@
 #include <vector>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "cli_test_support.hpp"
 #include "core/io/json_reader.hpp"
+#include "reports/workbook/live_plan.hpp"
 #include "reports/workbook/workbook.hpp"
 #include "scenario_builder.hpp"
 #include "test_support.hpp"
@@ -116,4 +119,71 @@ TEST_CASE("workbook: --xlsx to a folder or a missing folder exits 2 naming the o
   CHECK(r.err.find("start_of_month_usd") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir / "old.xlsx"));
   CHECK_FALSE(std::filesystem::exists(dir / "old.xlsx.tmp"));
+}
+
+namespace {
+
+// Inputs cells for plan "p" from {key, value} pairs, at 'Inputs'!$B$2, $B$3, ... in order.
+InputCells plan_cells(const std::vector<std::pair<std::string, double>>& keys) {
+  InputCells cells;
+  int row = 2;
+  for (const auto& [key, value] : keys) cells["inputs.plans[p]." + key] = {fmt::format("'Inputs'!$B${}", row++), value};
+  return cells;
+}
+
+Json one_month_plan(double cloud_on_demand_usd) {
+  return Json::parse(fmt::format(R"({{"name": "p", "monthly": {{"columns": ["month", "cloud_on_demand", "total_usd",
+      "start_of_month_usd"], "rows": [[0, {0}, {0}, 0]]}}}})",
+                                 cloud_on_demand_usd));
+}
+
+}  // namespace
+
+TEST_CASE("workbook: a plan's cloud bill is live in the demand, the node count and the price, checked against the run") {
+  // 12 GPUs of demand every hour of one month; 8-GPU instances at $16 an hour, no price change.
+  const std::vector<double> demand(730, 12.0);
+  const HoursSheet hours{"Hours", 1, &demand};
+  const InputCells cloud_cells = plan_cells({{"cloud.offer.on_demand_usd_per_hour", 16.0},  // $B$2
+                                             {"cloud.offer.gpus_per_instance", 8.0},
+                                             {"cloud.gpu.perf_relative", 1.0},
+                                             {"cloud.price_change_per_year", 0.0},
+                                             {"spot_share", 0.0},
+                                             {"cloud.spot.availability", 1.0},
+                                             {"cloud.packing_efficiency", 1.0},
+                                             {"reserved_instances", 0.0},
+                                             {"onprem_nodes", 1.0},  // $B$10
+                                             {"onprem.purchase_month", 0.0},
+                                             {"onprem.server.gpus", 8.0},
+                                             {"onprem.packing_efficiency", 1.0},
+                                             {"onprem.gpu.perf_relative", 1.0}});
+  const Json cloud_only = Json::parse(R"({"name": "p", "kind": "cloud", "cloud": {}})");
+  const Json hybrid = Json::parse(R"({"name": "p", "kind": "hybrid", "cloud": {}, "onprem": {"financing": {"type":
+      "cash"}, "cooling": {"pue_model": "constant"}, "power": {"tariff": {"type": "flat"}}}})");
+
+  SUBCASE("renting it all: ceil(12 / 8) = 2 instances x 730 h x $16 = $23,360, a formula over the hours") {
+    const LivePlan live(one_month_plan(23360.0), cloud_only, cloud_cells, hours, 1, false, false);
+    REQUIRE(live.live("cloud_on_demand"));
+    const std::string text = *live.formula("cloud_on_demand", 0, "$A8");
+    CHECK(text.rfind("SUMPRODUCT(", 0) == 0);
+    CHECK(text.find("'Hours'!$B$2:$B$731") != std::string::npos);  // the month's 730 hours of demand
+    CHECK(text.find("'Inputs'!$B$2") != std::string::npos);         // the on-demand price
+  }
+  SUBCASE("one owned 8-GPU node: 12 - 8 = 4 GPUs burst, 1 instance x 730 h x $16 = $11,680; the nodes' cell is read") {
+    const LivePlan live(one_month_plan(11680.0), hybrid, cloud_cells, hours, 1, false, false);
+    REQUIRE(live.live("cloud_on_demand"));
+    CHECK(live.formula("cloud_on_demand", 0, "$A8")->find("'Inputs'!$B$10") != std::string::npos);
+  }
+  SUBCASE("a run figure the formulas do not reproduce ($20,000, not $23,360): live in the price only, x 1250 h") {
+    // 20,000 / 16 = 1,250 instance-hours, the run's quantity; the note names the mismatch.
+    const LivePlan live(one_month_plan(20000.0), cloud_only, cloud_cells, hours, 1, false, false);
+    REQUIRE(live.live("cloud_on_demand"));
+    CHECK(*live.formula("cloud_on_demand", 0, "$A8") == "'Inputs'!$B$2*1250");
+    std::string notes;
+    for (const std::string& n : live.notes()) notes += n + "\n";
+    CHECK(notes.find("the sheet's formula gives 23360.000000 in month 0, the run 20000.000000") != std::string::npos);
+  }
+  SUBCASE("a discrete-event replay: its queue decides the hours, so the price alone is live") {
+    const LivePlan live(one_month_plan(23360.0), cloud_only, cloud_cells, hours, 1, true, false);
+    CHECK(*live.formula("cloud_on_demand", 0, "$A8") == "'Inputs'!$B$2*1460");  // 23,360 / 16
+  }
 }

@@ -26,6 +26,7 @@
 #include "engine/montecarlo/monte_carlo.hpp"
 #include "engine/scenario_run.hpp"
 #include "models/scenario.hpp"
+#include "models/workload/workload.hpp"
 #include "core/io/atomic_file.hpp"
 #include "reports/json/json_report.hpp"
 #include "reports/workbook/workbook.hpp"
@@ -111,6 +112,9 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
   } else {
     report = make_report(scenario, mc_options, meta, o.xlsx.empty() ? nullptr : &workbook_paths.npv_usd_by_path,
                          &from_checkpoints);
+    // The hourly model's demand, an input of the workbook's live formulas (its Hours sheet).
+    if (!o.xlsx.empty() && is_root_process())
+      workbook_paths.demand_gpus_by_hour = demand_gpus_by_hour(scenario.workload, scenario.horizon_hours(), scenario.calendar);
     if (is_root_process() && report.at("monte_carlo").contains("paths"))
       paths = report.at("monte_carlo").at("paths").get<long>();
   }

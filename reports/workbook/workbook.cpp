@@ -19,6 +19,7 @@
 #include "reports/json/commitments_json.hpp"
 #include "reports/markdown/markdown_summary.hpp"
 #include "reports/verdict/verdict_text.hpp"
+#include "reports/workbook/live_plan.hpp"
 
 namespace tco {
 
@@ -87,6 +88,8 @@ struct Formats {
   lxw_format* usd;
   lxw_format* factor;
   lxw_format* rate;
+  lxw_format* live;        // the header of a live column (green)
+  lxw_format* live_input;  // an input cell a live column reads (green)
 };
 
 // The unit of an input from its key, by the project's naming rule (units in names, STYLE.md 5):
@@ -178,8 +181,11 @@ std::string last_key(const std::string& name) {
 }
 
 constexpr const char* kDiscountRateName = "DiscountRate";
+constexpr const char* kHoursSheetName = "Hours";
 
-void write_inputs(lxw_workbook* wb, Sheet sheet, const Json& report, const Formats& f) {
+// Returns the numeric and boolean input cells by name, for the plan sheets' live formulas.
+InputCells write_inputs(lxw_workbook* wb, Sheet sheet, const Json& report, const Formats& f) {
+  InputCells cells;
   const Json& sc = report.at("scenario");
   int row = 0;
   sheet.str(row, 0, "input", f.bold);
@@ -209,6 +215,10 @@ void write_inputs(lxw_workbook* wb, Sheet sheet, const Json& report, const Forma
   for (const InputRow& r : rows) {
     sheet.str(row, 0, r.name);
     sheet.value(row, 1, r.value);
+    if (r.value.is_number() || r.value.is_boolean())
+      cells[r.name] = {quoted_sheet("Inputs") + "!" + ref(row, 1, true),
+                       r.value.is_boolean() ? (r.value.get<bool>() ? 1.0 : 0.0) : r.value.get<double>(), row,
+                       r.value.is_boolean()};
     sheet.str(row, 2, r.value.is_number() ? unit_of(last_key(r.name)) : std::string());
     sheet.str(row, 3, r.source);
     sheet.str(row, 4, r.as_of);
@@ -274,6 +284,24 @@ void write_inputs(lxw_workbook* wb, Sheet sheet, const Json& report, const Forma
   sheet.width(1, 2, 16);
   sheet.width(3, 3, 80);
   sheet.width(4, 5, 14);
+  return cells;
+}
+
+// The hourly demand the plan sheets' cloud and energy formulas read: an input like the others.
+void write_hours(Sheet sheet, const std::vector<double>& demand_gpus, const Formats& f) {
+  sheet.str(0, 0, "hour", f.bold);
+  sheet.str(0, 1, "demand_gpus", f.bold);
+  sheet.str(0, 2, "month", f.bold);
+  sheet.str(0, 4, "D(h): the work demanded in hour h (reference GPUs) over the horizon, as the run computed it from "
+                  "the workload; the plan sheets' cloud and energy formulas read it. Edit it to change the demand.");
+  for (std::size_t h = 0; h < demand_gpus.size(); ++h) {
+    const int row = static_cast<int>(h) + 1;
+    sheet.num(row, 0, static_cast<double>(h));
+    sheet.num(row, 1, demand_gpus[h]);
+    sheet.num(row, 2, static_cast<double>(h / 730));
+  }
+  sheet.width(0, 2, 12);
+  worksheet_freeze_panes(sheet.raw(), 1, 0);
 }
 
 int column_index(const Json& columns, const std::string& name, const std::string& plan) {
@@ -292,7 +320,8 @@ struct PlanCells {
 
 // Layout: rows 1-5 the plan and its NPV and total (formulas), row 7 the header, one row per
 // month from row 8, then a row of totals.
-PlanCells write_plan(Sheet sheet, const std::string& sheet_name, const Json& plan, double rate, const Formats& f) {
+PlanCells write_plan(Sheet sheet, const std::string& sheet_name, const Json& plan, const LivePlan& live, double rate,
+                     const Formats& f) {
   const std::string name = plan.at("name").get<std::string>();
   const Json& columns = plan.at("monthly").at("columns");
   const Json& rows = plan.at("monthly").at("rows");
@@ -325,13 +354,18 @@ PlanCells write_plan(Sheet sheet, const std::string& sheet_name, const Json& pla
   sheet.formula(4, 1, kDiscountRateName, rate, f.rate);
   sheet.str(4, 2, "from Inputs; flows at the start of month m are discounted (1+rate)^(-m/12), at its end "
                   "(1+rate)^(-(m+1)/12) (SPEC §6)");
+  const std::vector<std::string> notes = live.notes();
+  for (std::size_t i = 0; i < notes.size() && i < 4; ++i) sheet.str(static_cast<int>(i), 2, notes[i]);
+  // Capex and leases are the flows at the start of a month: a formula when they are live.
+  const bool start_live = live.start_of_month_live();
 
   sheet.str(header, 0, "month", f.bold);
-  for (int i = 0; i < n_cat; ++i) sheet.str(header, 1 + i, categories[i] + "_usd", f.bold);
+  for (int i = 0; i < n_cat; ++i)
+    sheet.str(header, 1 + i, categories[i] + "_usd", live.live(categories[i]) ? f.live : f.bold);
   const char* extra[] = {"total_usd",           "start_of_month_usd", "end_of_month_usd",
                          "discount_factor_start", "discount_factor_end", "discounted_usd",
                          "cumulative_discounted_usd", "depreciation_usd", "peak_facility_kw"};
-  for (int i = 0; i < 9; ++i) sheet.str(header, k_total + i, extra[i], f.bold);
+  for (int i = 0; i < 9; ++i) sheet.str(header, k_total + i, extra[i], i == 1 && start_live ? f.live : f.bold);
 
   for (int m = 0; m < months; ++m) {
     const Json& r = rows[m];
@@ -340,9 +374,24 @@ PlanCells write_plan(Sheet sheet, const std::string& sheet_name, const Json& pla
     const double dfs = std::pow(1.0 + rate, -static_cast<double>(m) / 12.0);
     const double dfe = std::pow(1.0 + rate, -static_cast<double>(m + 1) / 12.0);
     sheet.num(row, 0, r.at(0).get<double>());
-    for (int i = 0; i < n_cat; ++i) sheet.num(row, 1 + i, r.at(1 + i).get<double>(), f.usd);
+    for (int i = 0; i < n_cat; ++i) {
+      if (const auto text = live.formula(categories[i], m, fmt::format("${}", ref(row, 0))))
+        sheet.formula(row, 1 + i, *text, r.at(1 + i).get<double>(), f.usd);
+      else
+        sheet.num(row, 1 + i, r.at(1 + i).get<double>(), f.usd);
+    }
     sheet.formula(row, k_total, fmt::format("SUM({}:{})", ref(row, 1), ref(row, n_cat)), total, f.usd);
-    sheet.num(row, k_start, start, f.usd);
+    if (start_live) {
+      std::string capex_cell, lease_cell;
+      for (int i = 0; i < n_cat; ++i) {
+        if (categories[i] == "capex") capex_cell = ref(row, 1 + i);
+        if (categories[i] == "lease") lease_cell = ref(row, 1 + i);
+      }
+      sheet.formula(row, k_start, live.start_of_month_formula(fmt::format("${}", ref(row, 0)), capex_cell, lease_cell),
+                    start, f.usd);
+    } else {
+      sheet.num(row, k_start, start, f.usd);
+    }
     sheet.formula(row, k_end, fmt::format("{}-{}", ref(row, k_total), ref(row, k_start)), total - start, f.usd);
     sheet.formula(row, k_dfs, fmt::format("(1+{})^(-{}/12)", kDiscountRateName, ref(row, 0)), dfs, f.factor);
     sheet.formula(row, k_dfe, fmt::format("(1+{})^(-({}+1)/12)", kDiscountRateName, ref(row, 0)), dfe, f.factor);
@@ -382,7 +431,7 @@ const Json* comparison_for(const Json& comparisons, const std::string& plan) {
 }
 
 void write_summary(Sheet sheet, const Json& report, const std::vector<PlanCells>& cells,
-                   const std::vector<std::string>& sheet_names, const Formats& f) {
+                   const std::vector<std::string>& sheet_names, const InputCells& inputs, const Formats& f) {
   const Json& sc = report.at("scenario");
   const Json& plans = report.at("plans");
   const std::string baseline = sc.at("baseline").get<std::string>();
@@ -411,8 +460,10 @@ void write_summary(Sheet sheet, const Json& report, const std::vector<PlanCells>
   sheet.str(8, 0, "its NPV saving vs baseline (USD)");
   sheet.formula(8, 1, fmt::format("{}-{}", cells[base].npv, cells[best].npv),
                 plans[base].at("npv_usd").get<double>() - plans[best].at("npv_usd").get<double>(), f.usd);
-  sheet.str(9, 0, "(the figures in this workbook are computed at the time of the run; a changed discount rate "
-                  "recomputes the NPVs and savings, not which plan the verdict names)");
+  sheet.str(9, 0, "(the plan sheets' live columns are formulas over the Inputs sheet's cells and the Hours sheet's "
+                  "demand, and the NPVs, totals and savings here follow them; each plan sheet says which of its columns "
+                  "are live. The verdict's wording, the recommended plan, useful and unserved GPU-hours, payback, IRR "
+                  "and CO2 are the run's values: an edit does not move them)");
 
   const int header = 11;
   const char* heads[] = {"plan",         "kind",         "on-prem nodes", "NPV (USD)",
@@ -426,7 +477,12 @@ void write_summary(Sheet sheet, const Json& report, const std::vector<PlanCells>
     const int row = header + 1 + static_cast<int>(i);
     sheet.value(row, 0, p.at("name"));
     sheet.value(row, 1, p.at("kind"));
-    sheet.value(row, 2, p.at("onprem_nodes"));
+    // The node count is the Inputs sheet's cell, so that an edited count shows here too.
+    const auto nodes = inputs.find("inputs.plans[" + p.at("name").get<std::string>() + "].onprem_nodes");
+    if (nodes != inputs.end() && p.at("onprem_nodes").is_number())
+      sheet.formula(row, 2, nodes->second.ref, p.at("onprem_nodes").get<double>());
+    else
+      sheet.value(row, 2, p.at("onprem_nodes"));
     sheet.formula(row, 3, cells[i].npv, p.at("npv_usd").get<double>(), f.usd);
     sheet.formula(row, 4, cells[i].total, p.at("total_nominal_usd").get<double>(), f.usd);
     const double useful = p.at("gpu_hours").at("useful").get<double>();
@@ -506,6 +562,9 @@ void write_paths(Sheet sheet, const Json& report, const WorkbookPaths& paths, co
   sheet.str(0, 0, fmt::format("Monte Carlo ({}): {} paths, seed {}; NPV per path (USD) and its statistics",
                               mc.at("mode").get<std::string>(), n, mc.at("seed").dump()),
             f.bold);
+  sheet.str(1, 0, "Not live: each path's NPV is the run's value (its draws are not in the workbook), so an edit on the "
+                  "Inputs sheet, the discount rate included, does not move this sheet; the statistics are formulas over "
+                  "these values.");
   const int stat_header = 2, first_stat = 3, path_header = first_stat + 12, first_path = path_header + 1;
   const int last_path = first_path + static_cast<int>(n) - 1;
   sheet.str(stat_header, 0, "statistic", f.bold);
@@ -655,8 +714,12 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
   if (!wb) throw InputError(file, "", "cannot create the workbook here");
   lxw_error first_error = LXW_NO_ERROR;
   try {
-    Formats f{workbook_add_format(wb), workbook_add_format(wb), workbook_add_format(wb), workbook_add_format(wb)};
+    Formats f{workbook_add_format(wb), workbook_add_format(wb), workbook_add_format(wb), workbook_add_format(wb),
+              workbook_add_format(wb), workbook_add_format(wb)};
+    format_set_bg_color(f.live_input, 0xC6EFCE);
     format_set_bold(f.bold);
+    format_set_bold(f.live);
+    format_set_bg_color(f.live, 0xC6EFCE);
     format_set_num_format(f.usd, "#,##0.00");
     format_set_num_format(f.factor, "0.0000000000");
     format_set_num_format(f.rate, "0.0000%");
@@ -670,15 +733,35 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
     Sheet inputs(workbook_add_worksheet(wb, "Inputs"), &first_error);
     std::vector<lxw_worksheet*> plan_sheets;
     for (const auto& name : sheet_names) plan_sheets.push_back(workbook_add_worksheet(wb, name.c_str()));
+    const int horizon_months = report.at("scenario").at("horizon_months").get<int>();
+    const bool with_hours =
+        static_cast<long>(paths.demand_gpus_by_hour.size()) == static_cast<long>(horizon_months) * 730;
+    lxw_worksheet* hours_sheet = with_hours ? workbook_add_worksheet(wb, kHoursSheetName) : nullptr;
     lxw_worksheet* paths_sheet = with_paths ? workbook_add_worksheet(wb, "Paths") : nullptr;
     for (lxw_worksheet* ws : plan_sheets)
       if (!ws) throw InputError(file, "", "cannot add a plan sheet");
-    write_inputs(wb, inputs, report, f);
+    const InputCells input_cells = write_inputs(wb, inputs, report, f);
+    if (hours_sheet) write_hours(Sheet(hours_sheet, &first_error), paths.demand_gpus_by_hour, f);
+    const HoursSheet hours{kHoursSheetName, 1, with_hours ? &paths.demand_gpus_by_hour : nullptr};
+    const bool replay = report.at("monte_carlo").value("mode", "") == "discrete_event";
     const double rate = report.at("scenario").at("discount_rate_per_year").get<double>();
     std::vector<PlanCells> cells;
-    for (std::size_t i = 0; i < plans.size(); ++i)
-      cells.push_back(write_plan(Sheet(plan_sheets[i], &first_error), sheet_names[i], plans[i], rate, f));
-    write_summary(summary, report, cells, sheet_names, f);
+    std::set<std::string> read;
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+      const LivePlan live(plans[i], report.at("inputs").at("plans").at(i), input_cells, hours, horizon_months, replay,
+                          report.at("inputs").contains("next_generation"));
+      cells.push_back(write_plan(Sheet(plan_sheets[i], &first_error), sheet_names[i], plans[i], live, rate, f));
+      read.insert(live.cells_read().begin(), live.cells_read().end());
+    }
+    // The input cells a formula reads are green, like the live columns' headers.
+    for (const auto& [name, cell] : input_cells) {
+      if (!read.count(cell.ref)) continue;
+      if (cell.boolean)
+        inputs.value(cell.row, 1, Json(cell.value != 0.0), f.live_input);
+      else
+        inputs.num(cell.row, 1, cell.value, f.live_input);
+    }
+    write_summary(summary, report, cells, sheet_names, input_cells, f);
     if (paths_sheet) write_paths(Sheet(paths_sheet, &first_error), report, paths, f);
     if (has_procurement(plans))
       write_procurement(Sheet(workbook_add_worksheet(wb, "Procurement"), &first_error), plans, f);
@@ -711,7 +794,7 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
 
 std::vector<std::string> workbook_plan_sheet_names(const std::vector<std::string>& plan_names) {
   std::set<std::string> taken = {"inputs",  "summary",     "paths",         "procurement", "depreciation",
-                                 "goodput", "commitments", "time shifting", "venues",      "refresh", "hourly time shift"};
+                                 "goodput", "commitments", "time shifting", "venues",      "refresh", "hourly time shift", "hours"};
   std::vector<std::string> out;
   for (const std::string& plan : plan_names) {
     std::string base;

@@ -3,10 +3,13 @@
 // the per-path NPVs that only `run` holds in memory. Every figure a reviewer would challenge
 // is a formula over the cells it comes from, with tcosim's value cached in it:
 //   Inputs   every resolved input, unit, source, as_of; the named cell DiscountRate
-//   <plan>   monthly flows; discount factors (1+DiscountRate)^(-m/12) at the start of month m,
+//   <plan>   monthly flows, live where reports/workbook/live_plan.hpp can write them as formulas over
+//            the Inputs cells and the Hours sheet's demand (the run's values otherwise); discount
+//            factors (1+DiscountRate)^(-m/12) at the start of month m,
 //            ^(-(m+1)/12) at its end (SPEC §6); NPV = SUMPRODUCT(start, df_start) +
 //            SUMPRODUCT(end, df_end); totals = SUM
 //   Summary  the plans table and the verdict, NPV and savings referring to the plan sheets
+//   Hours    (from `run` of a scenario without jobs) the hourly demand D(h), an input
 //   Paths    (Monte Carlo, from `run` only) NPV per path and plan, statistics as formulas
 #pragma once
 
@@ -17,10 +20,12 @@
 
 namespace tco {
 
-// Per-path NPVs of a Monte Carlo run, [plan][path], plans in the report's order. Empty: no
-// Paths sheet.
+// What only `run` holds in memory. The per-path NPVs of a Monte Carlo run, [plan][path], plans
+// in the report's order (empty: no Paths sheet); the hourly demand of the hourly model (empty: no
+// Hours sheet, and the plan sheets' cloud and energy columns keep the run's values).
 struct WorkbookPaths {
   std::vector<std::vector<double>> npv_usd_by_path;
+  std::vector<double> demand_gpus_by_hour;
 };
 
 // Sheet names for the plans: characters Excel forbids ([]:*?/\) replaced by '_', at most 31
