@@ -1010,7 +1010,7 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
              r.has("reserved_term_years") ? &r.value("reserved_term_years") : nullptr);
     if (r.has("commitments"))
       p.commitments = parse_commitments(
-          r, {o.provenance.id, o.gpus_per_instance, o.on_demand_usd_per_hour, o.capacity_block_usd_per_hour},
+          r, {o.provenance.id, o.gpus_per_instance, o.on_demand_usd_per_hour, o.capacity_block_usd_per_hour, o.provider},
           horizon_months);
   }
   if (p.onprem && p.onprem->resale_follows_cloud_price) tie_resale_to_cloud_price(r, p);
