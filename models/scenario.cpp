@@ -1224,9 +1224,9 @@ Scenario load_scenario(const std::string& path, const std::string& catalog_dir_o
   return s;
 }
 
-std::vector<Finding> validate_scenario_file(const std::string& path) {
+std::vector<Finding> validate_scenario_file(const std::string& path, const std::string& catalog_dir_override) {
   try {
-    return load_scenario(path).warnings;
+    return load_scenario(path, catalog_dir_override).warnings;
   } catch (const InputError& e) {
     return {{Finding::Severity::error, "invalid-scenario", e.file(), e.where(), e.what()}};
   } catch (const ModelError& e) {
