@@ -71,9 +71,10 @@ TEST_CASE("validate one file: two importer outputs in one folder, each file chec
 
 TEST_CASE("validate one file: --catalog as run has it, and validate's verdict is run's") {
   const fs::path dir = scratch_dir("validate-catalog-option");
+  fs::create_directories(dir / "scenarios");
   Json doc = base_scenario_json();
   doc["catalog_dir"] = (dir / "no-catalog-here").string();
-  const std::string scenario = write_json_file(dir / "scenario.json", doc);
+  const std::string scenario = write_json_file(dir / "scenarios" / "scenario.json", doc);
   const std::string report = (dir / "r.json").string();
   // Without --catalog the scenario's own catalog_dir is missing: both refuse it.
   const CliResult v1 = run_cli({"validate", scenario});
@@ -87,7 +88,8 @@ TEST_CASE("validate one file: --catalog as run has it, and validate's verdict is
   CHECK(v2.exit_code == 0);
   CHECK(r2.exit_code == 0);
   // A folder of scenarios takes --catalog too; a --catalog that is not a folder is refused.
-  CHECK(run_cli({"validate", dir.string(), "--catalog", fixture_catalog_dir()}).exit_code == 0);
+  CHECK(run_cli({"validate", (dir / "scenarios").string()}).exit_code == 2);
+  CHECK(run_cli({"validate", (dir / "scenarios").string(), "--catalog", fixture_catalog_dir()}).exit_code == 0);
   const CliResult bad = run_cli({"validate", scenario, "--catalog", (dir / "nowhere").string()});
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("--catalog expects a catalog folder") != std::string::npos);
