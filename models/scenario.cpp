@@ -337,9 +337,27 @@ CloudPriceSchedules parse_price_schedules(JsonObjectReader& r, const CloudOffer&
   return out;
 }
 
+// A reserved term priced at 0 is a missing figure typed as a price (a catalog file's is the
+// validator's zero-price error). An inline offer or an override that writes one is refused here,
+// naming its pointer, so that `validate` and `run` refuse it alike and no implied forward
+// divides by it. A catalog record's own 0 is the catalog's error (require_valid_catalog).
+void refuse_zero_reserved_prices(const Json& ref, const std::string& file, const std::string& offer_pointer) {
+  if (!ref.is_object()) return;
+  for (const char* field : {"reserved_1y_usd_per_hour", "reserved_3y_usd_per_hour"}) {
+    const auto it = ref.find(field);
+    if (it != ref.end() && it->is_number() && it->get<double>() == 0.0)
+      throw InputError(file, pointer_join(offer_pointer, field),
+                       fmt::format("expected a positive price, found 0: a reserved term priced at 0 is a missing "
+                                   "figure (leave {} out, or set it to null over a catalog record, when there is "
+                                   "no such term)",
+                                   field));
+  }
+}
+
 CloudSpec parse_cloud(JsonObjectReader& r, Resolver& resolver, const std::string& dir, const Date& start) {
   CloudSpec c;
   c.offer = resolver.resolve<CloudOffer>("cloud_offer", r.value("offer"), r.pointer_of("offer"), parse_cloud_offer);
+  refuse_zero_reserved_prices(r.value("offer"), r.file(), r.pointer_of("offer"));
   c.gpu = resolve_gpu(resolver, r, c.offer.gpu_model, r.pointer_of("offer"));
   c.price_change_per_year = r.number_or("price_change_per_year", 0.0, Bounds::between(-0.9, 2.0));
   if (r.has("price_schedule")) {
@@ -577,7 +595,7 @@ void add_implied_forward_warnings(Scenario& s) {
   for (std::size_t i = 0; i < s.plans.size(); ++i) {
     if (!s.plans[i].cloud) continue;
     const CloudOffer& o = s.plans[i].cloud->offer;
-    if (!o.reserved_1y_usd_per_hour || !o.reserved_3y_usd_per_hour) continue;
+    if (!has_implied_forward(o.reserved_1y_usd_per_hour, o.reserved_3y_usd_per_hour)) continue;
     const double forward =
         implied_forward_usd_per_hour(*o.reserved_1y_usd_per_hour, *o.reserved_3y_usd_per_hour, s.discount_rate_per_year);
     if (forward > 0.0 || !warned.insert(o.provenance.id).second) continue;
@@ -729,6 +747,7 @@ std::vector<CloudVenue> parse_venues(JsonObjectReader& r, Resolver& resolver) {
     JsonObjectReader vr(list[i], r.file(), pointer);
     CloudVenue v;
     v.offer = resolver.resolve<CloudOffer>("cloud_offer", vr.value("offer"), vr.pointer_of("offer"), parse_cloud_offer);
+    refuse_zero_reserved_prices(vr.value("offer"), r.file(), vr.pointer_of("offer"));
     v.gpu = resolve_gpu(resolver, vr, v.offer.gpu_model, vr.pointer_of("offer"));
     parse_venue_terms(vr, v);
     vr.finish();
@@ -991,7 +1010,7 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
              r.has("reserved_term_years") ? &r.value("reserved_term_years") : nullptr);
     if (r.has("commitments"))
       p.commitments = parse_commitments(
-          r, {o.provenance.id, o.gpus_per_instance, o.on_demand_usd_per_hour, o.capacity_block_usd_per_hour},
+          r, {o.provenance.id, o.gpus_per_instance, o.on_demand_usd_per_hour, o.capacity_block_usd_per_hour, o.provider},
           horizon_months);
   }
   if (p.onprem && p.onprem->resale_follows_cloud_price) tie_resale_to_cloud_price(r, p);
@@ -1205,9 +1224,9 @@ Scenario load_scenario(const std::string& path, const std::string& catalog_dir_o
   return s;
 }
 
-std::vector<Finding> validate_scenario_file(const std::string& path) {
+std::vector<Finding> validate_scenario_file(const std::string& path, const std::string& catalog_dir_override) {
   try {
-    return load_scenario(path).warnings;
+    return load_scenario(path, catalog_dir_override).warnings;
   } catch (const InputError& e) {
     return {{Finding::Severity::error, "invalid-scenario", e.file(), e.where(), e.what()}};
   } catch (const ModelError& e) {

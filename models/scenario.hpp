@@ -232,8 +232,8 @@ Scenario load_scenario(const std::string& path, const std::string& catalog_dir_o
 Scenario load_scenario_json(const Json& doc, const std::string& file, const std::string& dir,
                             const std::string& catalog_dir_override = "");
 
-// `tcosim validate` on a scenario file: an error finding for what load_scenario rejects,
-// plus the scenario's warnings.
-std::vector<Finding> validate_scenario_file(const std::string& path);
+// `tcosim validate` on a scenario file: an error finding for what load_scenario rejects (with
+// `catalog_dir_override` as `run --catalog` gives it), plus the scenario's warnings.
+std::vector<Finding> validate_scenario_file(const std::string& path, const std::string& catalog_dir_override = "");
 
 }  // namespace tco

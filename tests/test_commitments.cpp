@@ -250,21 +250,25 @@ TEST_CASE("commitments: each figure is in the JSON, Markdown, HTML and CSV repor
   CHECK(c.at("kind") == "capacity_block");
   CHECK(c.at("committed_gpu_hours").get<double>() == doctest::Approx(10752.0).epsilon(kEps));
   CHECK(c.at("unused_usd").get<double>() == doctest::Approx(6720.0).epsilon(kEps));
+  CHECK(c.at("committed_usd").get<double>() == doctest::Approx(13440.0).epsilon(kEps));
+  CHECK(c.at("used_usd").get<double>() == doctest::Approx(6720.0).epsilon(kEps));
   CHECK_FALSE(report.at("plans").at(0).contains("commitments"));  // a plan without: no key
   const std::string md = markdown_summary(report);
-  CHECK(md.find("| committed | q1-burst | capacity_block | 10,752 | 5,376 | 5,376 | $13,440 | $6,720 |") !=
+  // Committed $13,440 (the prepaid block), used 13,440 x 5,376 / 10,752 = $6,720, unused $6,720.
+  CHECK(md.find("| committed | q1-burst | capacity_block | $13,440 | $6,720 | $6,720 | 10,752 | 5,376 | 5,376 |") !=
         std::string::npos);
   const std::string html = html_report(report);
   CHECK(html.find("<h2>Commitments</h2>") != std::string::npos);
-  CHECK(html.find("<td>q1-burst</td><td>capacity_block</td><td class=n>10,752</td>") != std::string::npos);
+  CHECK(html.find("<td>q1-burst</td><td>capacity_block</td><td class=n>$13,440</td><td class=n>$6,720</td>"
+                  "<td class=n>$6,720</td><td class=n>10,752</td>") != std::string::npos);
   bool found = false;
   for (const auto& [name, text] : csv_tables(report)) {
     if (name != "commitments.csv") continue;
     found = true;
-    CHECK(text.rfind("plan,name,kind,committed_gpu_hours,used_gpu_hours,unused_gpu_hours,cost_nominal_usd,"
-                     "cost_npv_usd,unused_usd\n",
+    CHECK(text.rfind("plan,name,kind,committed_usd,used_usd,unused_usd,committed_gpu_hours,used_gpu_hours,"
+                     "unused_gpu_hours,cost_nominal_usd,cost_npv_usd\n",
                      0) == 0);
-    CHECK(text.find("committed,q1-burst,capacity_block,10752.0,5376.0,5376.0,13440.0,13440.0,6720.0") !=
+    CHECK(text.find("committed,q1-burst,capacity_block,13440.0,6720.0,6720.0,10752.0,5376.0,5376.0,13440.0,13440.0") !=
           std::string::npos);
   }
   CHECK(found);

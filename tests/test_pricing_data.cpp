@@ -156,7 +156,7 @@ TEST_CASE("cli: validate exits 0 on a clean catalog and 2 on errors") {
   CHECK(text.find("error: " + file + ": /records/1/tdp_kw: unknown key \"tdp_kw\"") != std::string::npos);
   CHECK(text.find("2 errors, 0 warnings\n") != std::string::npos);
 
-  // --today: a future as_of is an error; a single catalog file is checked with its folder.
+  // --today: a future as_of is an error; a single catalog file is checked on its own.
   std::ostringstream out3, err3;
   CHECK(tco::cli::run_main({"validate", catalog_dir() + "/gpus.json", "--today", "2025-05-01"}, out3, err3) == 2);
   CHECK(out3.str().find("[as-of-in-future]") != std::string::npos);

@@ -66,13 +66,14 @@ TEST_CASE("path outcome codec: an outcome comes back bit for bit, truncated byte
   std::string bytes;
   append_path_outcome(bytes, o);
   // Each: 8 x (2 sizes + 3 months x 16 categories + 3 peaks + 10 GPU-hour figures + 3 energy and
-  // CO2 + 1 event count) + 4 (throttled hours) + 29 x 8 (job counters) + 2 x 8 (the sizes of the
-  // empty commitment and venue vectors) = 536 + 4 + 232 + 16 = 788 bytes.
-  CHECK(bytes.size() == 788);
+  // CO2 + 1 event count) + 4 (throttled hours) + 29 x 8 (job counters) + 3 x 8 (the sizes of the
+  // empty commitment GPU-hour, commitment dollar and venue vectors) = 536 + 4 + 232 + 24 = 796 bytes.
+  CHECK(bytes.size() == 796);
   o.commitment_used_gpu_hours = {1.5, 0.0, 3e9};
+  o.commitment_used_usd = {0.0, 0.0, 2.5e8};
   o.venue_totals = {VenueTotals{1, 2, 3, 4, 5}, VenueTotals{0.1, 0.2, 0.3, 0.4, 0.5}};
   append_path_outcome(bytes, o);
-  CHECK(bytes.size() == 788 + 788 + 3 * 8 + 2 * 40);
+  CHECK(bytes.size() == 796 + 796 + 3 * 8 + 3 * 8 + 2 * 40);
   std::size_t offset = 0;
   for (int copy = 0; copy < 2; ++copy) {
     const des::PathOutcome back = read_path_outcome(bytes, offset);
@@ -85,6 +86,7 @@ TEST_CASE("path outcome codec: an outcome comes back bit for bit, truncated byte
     CHECK(back.jobs == o.jobs);
     CHECK(back.events == 9876543210L);
     CHECK(back.commitment_used_gpu_hours == (copy == 0 ? std::vector<double>{} : o.commitment_used_gpu_hours));
+    CHECK(back.commitment_used_usd == (copy == 0 ? std::vector<double>{} : o.commitment_used_usd));
     CHECK(back.venue_totals == (copy == 0 ? std::vector<VenueTotals>{} : o.venue_totals));
   }
   CHECK(offset == bytes.size());

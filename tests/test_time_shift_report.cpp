@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli_test_support.hpp"
+#include "des_support.hpp"
 #include "scenario_builder.hpp"
 #include "test_support.hpp"
 #include "reports/html/html_time_shift.hpp"
@@ -54,10 +55,11 @@ TEST_CASE("time shift report: a shifted plan beside its twin, by hand, none for 
   REQUIRE(rows.size() == 2);
   // own-shifted vs own: energy 940 against 1000, NPV change 4976 - 5000 = -24 (cheaper by $24),
   // deadline misses 0.25 against 0.25.
-  CHECK(rows[0] == Json::array({"own-shifted", 12.5, 40.0, 31.0, 0.25, 940.0, "own", 1000.0, -24.0, 0.25}));
-  CHECK(rows[1] == Json::array({"own3-shifted", 3.0, 5.0, 7.5, 0.0, 1200.0, nullptr, nullptr, nullptr, nullptr}));
+  CHECK(rows[0] == Json::array({"own-shifted", 12.5, 40.0, 31.0, 0.25, 940.0, "own", 1000.0, -24.0, 0.25, 0.0}));
+  CHECK(rows[1] ==
+        Json::array({"own3-shifted", 3.0, 5.0, 7.5, 0.0, 1200.0, nullptr, nullptr, nullptr, nullptr, nullptr}));
   CHECK(time_shift_cells(rows[0]) == std::vector<std::string>{"own-shifted", "12.5", "40", "$31", "0.2", "$940",
-                                                               "own", "$1,000", "-$24", "0.2"});
+                                                               "own", "$1,000", "-$24", "0.2", "+0.00"});
   CHECK(time_shift_cells(rows[1])[6] == "-");
   CHECK(time_shift_cells(rows[1])[8] == "-");
 }
@@ -65,7 +67,8 @@ TEST_CASE("time shift report: a shifted plan beside its twin, by hand, none for 
 TEST_CASE("time shift report: every format has the table, and none when no plan shifts") {
   const Json r = report();
   const std::string md = time_shift_markdown(r);
-  CHECK(md.find("| own-shifted | 12.5 | 40 | $31 | 0.2 | $940 | own | $1,000 | -$24 | 0.2 |") != std::string::npos);
+  CHECK(md.find("| own-shifted | 12.5 | 40 | $31 | 0.2 | $940 | own | $1,000 | -$24 | 0.2 | +0.00 |") != std::string::npos);
+  CHECK(md.find("**Flag:**") == std::string::npos);  // shifting added no miss
   CHECK(time_shift_section(r).find("<td>own</td><td class=n>$1,000</td><td class=n>-$24</td>") != std::string::npos);
 
   Json unshifted = r;
@@ -76,6 +79,67 @@ TEST_CASE("time shift report: every format has the table, and none when no plan 
   Json no_monte_carlo = r;
   no_monte_carlo.erase("monte_carlo");
   CHECK(time_shift_rows(no_monte_carlo).empty());
+}
+
+TEST_CASE("time shift report: misses that shifting adds are flagged beside the saving") {
+  // Issue #42 item 5: the shifted plan misses 0.15 deadlines per path against 0.10 unshifted
+  // while its NPV falls by $24: added 0.15 - 0.10 = 0.05 a path, flagged in the Markdown and HTML.
+  // Before: the two counts sat in the table, unflagged.
+  Json r = report();
+  r["monte_carlo"]["plans"][1]["jobs_mean_per_path"]["deadline_misses"] = 0.10;
+  r["monte_carlo"]["plans"][2]["jobs_mean_per_path"]["deadline_misses"] = 0.15;
+  const std::vector<Json> rows = time_shift_rows(r);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0][10].get<double>() == doctest::Approx(0.05).epsilon(1e-12));
+  const std::string flag = "time shifting adds 0.05 deadline misses per path on own-shifted (0.15 against 0.10 on own "
+                           "without shifting), beside an NPV change of -$24";
+  CHECK(time_shift_miss_flags(r) == std::vector<std::string>{flag});
+  CHECK(time_shift_markdown(r).find("**Flag:** " + flag + ".") != std::string::npos);
+  CHECK(time_shift_markdown(r).find("| 0.1 | +0.05 |") != std::string::npos);
+  CHECK(time_shift_section(r).find("<b>Flag:</b> " + flag + ".") != std::string::npos);
+  // Fewer misses than the twin: no flag.
+  r["monte_carlo"]["plans"][2]["jobs_mean_per_path"]["deadline_misses"] = 0.05;
+  CHECK(time_shift_miss_flags(r).empty());
+}
+
+// The issue's case replayed: Poisson 8-GPU deferrable jobs (1.2 an hour, median 3 h, max_wait_h 2,
+// deadline_factor 8) beside a $0.25 / $0.05 (0-8 h) time-of-use tariff, 10 owned nodes, 12
+// months, 40 paths, seed 2: the shifted plan misses 4 deadlines over the 40 paths (0.10 a path)
+// against 2 (0.05) without shifting, while its NPV falls; the report flags the 0.05 added.
+TEST_CASE("time shift report: the issue's 10-node case adds misses on the replay, and the report flags them") {
+  Json doc = test::des_scenario_json({{"poisson",
+                                       {{"jobs_per_hour", 1.2},
+                                        {"gpus", {{"8", 1.0}}},
+                                        {"duration_median_h", 3},
+                                        {"duration_sigma", 0.8},
+                                        {"max_duration_h", 48},
+                                        {"max_wait_h", 2},
+                                        {"deadline_factor", 8},
+                                        {"deferrable", true}}}});
+  Json night_cheap = Json::array();
+  for (int h = 0; h < 24; ++h) night_cheap.push_back(h < 8 ? 0.05 : 0.25);
+  doc["onprem"]["power"]["tariff"] = {
+      {"type", "time_of_use"}, {"weekday_usd_per_kwh", night_cheap}, {"weekend_usd_per_kwh", night_cheap}};
+  doc["waiting_usd_per_gpu_hour"] = 0.05;
+  doc["monte_carlo"] = {{"paths", 40}, {"seed", 2}};
+  doc["plans"] = Json::array({{{"name", "plain"}, {"kind", "hybrid"}, {"onprem_nodes", 10}},
+                              {{"name", "shift"}, {"kind", "hybrid"}, {"onprem_nodes", 10},
+                               {"scheduling", {{"time_shift", true}}}}});
+  doc["baseline"] = "plain";
+  const auto dir = test::scratch_dir("time-shift-report-misses");
+  const std::string file = test::write_json_file(dir / "s.json", doc);
+  const test::CliResult r = test::run_cli({"run", file, "--out", (dir / "r.json").string(), "--quiet"});
+  INFO("stderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  const Json report = Json::parse(test::read_text_file(dir / "r.json"));
+  const std::vector<Json> rows = time_shift_rows(report);
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0][4].get<double>() == doctest::Approx(4.0 / 40.0).epsilon(1e-12));
+  CHECK(rows[0][9].get<double>() == doctest::Approx(2.0 / 40.0).epsilon(1e-12));
+  CHECK(rows[0][8].get<double>() < 0.0);  // cheaper all the same
+  const std::vector<std::string> flags = time_shift_miss_flags(report);
+  REQUIRE(flags.size() == 1);
+  CHECK(flags[0].rfind("time shifting adds 0.05 deadline misses per path on shift (0.10 against 0.05 on plain", 0) == 0);
 }
 
 // The shipped scenario of #25's "done when": buy-8-2-spares-shifted is buy-8-2-spares with

@@ -1,8 +1,13 @@
-// tcosim validate PATH... [--today YYYY-MM-DD] [--max-age-days N] [--against OLD_DIR] [--warnings-as-errors]
-// A folder: its catalog files (JSON with "kind") are validated together as one catalog, its
-// scenarios (JSON with "plans") and grids (JSON with "fields", with the scenario of the same
-// name) one by one. A file: a scenario, a grid, or a catalog file (validated with the rest of
-// its folder's catalog, only its own findings shown).
+// tcosim validate PATH... [--catalog DIR] [--today YYYY-MM-DD] [--max-age-days N] [--against OLD_DIR]
+//                         [--warnings-as-errors]
+// Accepts exactly what `run` accepts. A folder: its catalog files (JSON with "kind") are
+// validated together as one catalog (as `run` loads a catalog folder), its scenarios (JSON with
+// "plans") and grids (JSON with "fields", with the scenario of the same name) one by one, each
+// with --catalog in place of its catalog_dir as `run --catalog` and `sweep --catalog` read it. A
+// file: a scenario, a grid, or a catalog file, checked on its own: the file alone as a catalog,
+// or with --catalog, as one more file of that catalog (only its own findings shown). The files
+// beside it are not read: two importer outputs in one folder are two catalogs until a folder
+// holds them both.
 #include <algorithm>
 #include <filesystem>
 #include <memory>
@@ -22,6 +27,7 @@ namespace fs = std::filesystem;
 
 struct ValidateOptions {
   std::vector<std::string> paths;
+  std::string catalog;
   std::string today;
   int max_age_days = 365;
   std::string against;
@@ -54,7 +60,7 @@ Classified classify(const std::string& path) {
 
 // A grid NAME.grid.json is checked with the scenario NAME.json beside it, as `tcosim sweep`
 // checks it before its first path: every point's scenario built and valid, the size capped.
-std::vector<Finding> validate_grid_file(const std::string& path) {
+std::vector<Finding> validate_grid_file(const std::string& path, const std::string& catalog) {
   const std::string suffix = ".grid.json";
   const bool named = path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
   const std::string scenario = named ? path.substr(0, path.size() - suffix.size()) + ".json" : std::string();
@@ -65,6 +71,7 @@ std::vector<Finding> validate_grid_file(const std::string& path) {
   SweepOptions options;
   options.scenario_file = scenario;
   options.grid_file = path;
+  options.catalog_dir = catalog;
   try {
     check_sweep(options);
     return {};
@@ -79,6 +86,7 @@ void append(std::vector<Finding>& to, std::vector<Finding> from) {
   to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
 }
 
+// Every catalog file of `dir` (JSON with "kind"), in the order `run` reads them.
 std::vector<std::string> catalog_files_in(const std::string& dir) {
   std::vector<std::string> out;
   for (const std::string& path : catalog_file_paths(dir))
@@ -89,7 +97,8 @@ std::vector<std::string> catalog_files_in(const std::string& dir) {
 // A folder with a catalog file in it is a catalog folder: `run` loads every JSON file in it as
 // a catalog file, so every one is checked as such (a `null`, a scenario, a file without "kind"
 // is an error). Any other folder is a folder of scenarios.
-std::vector<Finding> validate_folder(const std::string& dir, const ValidationOptions& options) {
+std::vector<Finding> validate_folder(const std::string& dir, const ValidationOptions& options,
+                                     const std::string& catalog) {
   std::vector<Finding> findings;
   std::vector<std::string> paths = catalog_file_paths(dir);
   std::vector<Classified> kinds;
@@ -98,8 +107,8 @@ std::vector<Finding> validate_folder(const std::string& dir, const ValidationOpt
     return validate_catalog_files(paths, options);
   for (std::size_t i = 0; i < paths.size(); ++i) {
     switch (kinds[i].kind) {
-      case FileKind::scenario: append(findings, validate_scenario_file(paths[i])); break;
-      case FileKind::grid: append(findings, validate_grid_file(paths[i])); break;
+      case FileKind::scenario: append(findings, validate_scenario_file(paths[i], catalog)); break;
+      case FileKind::grid: append(findings, validate_grid_file(paths[i], catalog)); break;
       case FileKind::unreadable: findings.push_back(std::move(kinds[i].problem)); break;
       case FileKind::other:
         findings.push_back({Finding::Severity::warning, "not-validated", paths[i], "",
@@ -111,28 +120,16 @@ std::vector<Finding> validate_folder(const std::string& dir, const ValidationOpt
   return findings;
 }
 
-std::vector<Finding> validate_path(const std::string& path, const ValidationOptions& options) {
+// A catalog file on its own, or (catalog not empty) as one more file of that catalog folder:
+// duplicates against it and its gpu ids count, and only the file's own findings are shown.
+std::vector<Finding> validate_catalog_file(const std::string& path, const ValidationOptions& options,
+                                           const std::string& catalog) {
   std::error_code ec;
-  if (fs::is_directory(path, ec)) return validate_folder(path, options);
-  if (!fs::is_regular_file(path, ec))
-    return {{Finding::Severity::error, "invalid-file", path, "", "no such file or folder"}};
-  Classified c = classify(path);
-  switch (c.kind) {
-    case FileKind::scenario: return validate_scenario_file(path);
-    case FileKind::grid: return validate_grid_file(path);
-    case FileKind::unreadable: return {std::move(c.problem)};
-    case FileKind::other:
-      return {{Finding::Severity::error, "invalid-file", path, "",
-               "expected a catalog file (with \"kind\"), a scenario (with \"plans\") or a grid (with \"fields\")"}};
-    case FileKind::catalog: break;
-  }
-  // A catalog file is checked with its folder's other catalog files (duplicates across files,
-  // gpu ids), showing only its own findings.
-  const std::string dir = fs::path(path).parent_path().empty() ? "." : fs::path(path).parent_path().string();
-  std::vector<std::string> paths = catalog_files_in(dir);
-  if (std::find_if(paths.begin(), paths.end(), [&](const std::string& p) { return fs::equivalent(p, path, ec); }) ==
-      paths.end())
-    paths.push_back(path);
+  std::vector<std::string> paths;
+  if (!catalog.empty())
+    for (std::string& p : catalog_files_in(catalog))
+      if (!fs::equivalent(p, path, ec)) paths.push_back(std::move(p));
+  paths.push_back(path);
   std::vector<Finding> own;
   for (Finding& f : validate_catalog_files(paths, options)) {
     if (fs::equivalent(f.file, path, ec)) {
@@ -143,14 +140,35 @@ std::vector<Finding> validate_path(const std::string& path, const ValidationOpti
   return own;
 }
 
+std::vector<Finding> validate_path(const std::string& path, const ValidationOptions& options,
+                                   const std::string& catalog) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return validate_folder(path, options, catalog);
+  if (!fs::is_regular_file(path, ec))
+    return {{Finding::Severity::error, "invalid-file", path, "", "no such file or folder"}};
+  Classified c = classify(path);
+  switch (c.kind) {
+    case FileKind::scenario: return validate_scenario_file(path, catalog);
+    case FileKind::grid: return validate_grid_file(path, catalog);
+    case FileKind::unreadable: return {std::move(c.problem)};
+    case FileKind::other:
+      return {{Finding::Severity::error, "invalid-file", path, "",
+               "expected a catalog file (with \"kind\"), a scenario (with \"plans\") or a grid (with \"fields\")"}};
+    case FileKind::catalog: break;
+  }
+  return validate_catalog_file(path, options, catalog);
+}
+
 }  // namespace
 
 static int run_validate(const ValidateOptions& o, CommandContext& ctx) {
   const ValidationOptions options{o.today, o.max_age_days, o.against};
   if (!o.against.empty() && !fs::is_directory(o.against))
     throw InputError(o.against, "", "--against expects the folder of a previous catalog, found no such folder");
+  if (!o.catalog.empty() && !fs::is_directory(o.catalog))
+    throw InputError(o.catalog, "", "--catalog expects a catalog folder, found no such folder");
   std::vector<Finding> findings;
-  for (const std::string& path : o.paths) append(findings, validate_path(path, options));
+  for (const std::string& path : o.paths) append(findings, validate_path(path, options, o.catalog));
 
   int errors = 0, warnings = 0;
   for (const Finding& f : findings) {
@@ -175,8 +193,13 @@ void setup_validate(CLI::App& app, CommandContext& ctx) {
       "are warnings and --warnings-as-errors is given, else 0.");
   cmd->add_option("paths", opts->paths,
                   "Folders or files. A folder: its JSON files with \"kind\" are one catalog, those with \"plans\" "
-                  "scenarios. A catalog file is checked together with its folder's other catalog files.")
+                  "scenarios. A file is checked on its own (a catalog file alone, or with --catalog as one more "
+                  "file of that catalog): the files beside it are not read.")
       ->required();
+  cmd->add_option("--catalog", opts->catalog,
+                  "Pricing catalog folder: a scenario or grid is checked with it in place of its catalog_dir, as "
+                  "run, optimize and sweep --catalog read it; a catalog file is checked as one more file of it "
+                  "(duplicate ids and gpu ids against it)");
   cmd->add_option("--today", opts->today,
                   "Today's date, YYYY-MM-DD, for the date checks: as_of after it is an error, older than "
                   "--max-age-days a warning. Without it, dates are not checked against a clock (runs stay "

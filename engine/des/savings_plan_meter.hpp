@@ -68,14 +68,21 @@ struct SavingsPlanShare {
   double gpus_per_instance = 8.0;
 };
 
+// What a savings plan's cover came to on a path: the on-demand GPU-hours it covered and the
+// dollars of commitment that spent (covered instance-hours x rate).
+struct SavingsPlanUse {
+  double covered_gpu_hours = 0.0;
+  double used_usd = 0.0;
+};
+
 // At the horizon: each hour's commitment C_h covers the shares' instance-hours in the order the
 // savings plan reaches them (DesPlan::SavingsPlan::order, highest discount first), each at its
 // rate r: covered = min(instance-hours_h, left / r), left -= covered x r (savings_plan_cover_step);
 // each share's covered bill comes off its cost rows' on-demand category. Returns the covered
-// GPU-hours. Meters without terms are skipped.
-inline double settle_savings_plan(std::vector<SavingsPlanShare> shares, const MonthIndex& month_index) {
+// GPU-hours and the commitment's dollars they used. Meters without terms are skipped.
+inline SavingsPlanUse settle_savings_plan(std::vector<SavingsPlanShare> shares, const MonthIndex& month_index) {
   std::erase_if(shares, [](const SavingsPlanShare& s) { return !s.meter->active(); });
-  if (shares.empty()) return 0.0;
+  if (shares.empty()) return {};
   std::stable_sort(shares.begin(), shares.end(), [](const SavingsPlanShare& a, const SavingsPlanShare& b) {
     return a.meter->terms()->order < b.meter->terms()->order;
   });
@@ -93,9 +100,12 @@ inline double settle_savings_plan(std::vector<SavingsPlanShare> shares, const Mo
       covered_instance_hours[k] += covered;
     }
   }
-  double covered_gpu_hours = 0.0;
-  for (std::size_t k = 0; k < shares.size(); ++k) covered_gpu_hours += covered_instance_hours[k] * shares[k].gpus_per_instance;
-  return covered_gpu_hours;
+  SavingsPlanUse use;
+  for (std::size_t k = 0; k < shares.size(); ++k) {
+    use.covered_gpu_hours += covered_instance_hours[k] * shares[k].gpus_per_instance;
+    use.used_usd += covered_instance_hours[k] * shares[k].meter->terms()->usd_per_instance_hour;
+  }
+  return use;
 }
 
 }  // namespace tco::des

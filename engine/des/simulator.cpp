@@ -677,6 +677,7 @@ class Simulator {
     const DesPlan& plan = *plans_[k];
     if (plan.plan->commitments.empty()) return;
     o.commitment_used_gpu_hours.assign(plan.plan->commitments.size(), 0.0);
+    o.commitment_used_usd.assign(plan.plan->commitments.size(), 0.0);
     for (std::size_t c = 0; c < committed_[k].size(); ++c)
       add_used_by_instrument(committed_[k][c].pool.occupied_gpu_hours(), plan.committed[c].instruments,
                              plan.committed[c].gpus_by_hour_by_instrument, o.commitment_used_gpu_hours);
@@ -685,7 +686,9 @@ class Simulator {
       std::vector<SavingsPlanShare> shares{clouds_[k].savings_plan_share()};
       if (routers_[k])
         for (CloudRuns& venue : routers_[k]->venue_runs()) shares.push_back(venue.savings_plan_share());
-      o.commitment_used_gpu_hours[plan.savings_plan.instrument] = settle_savings_plan(std::move(shares), month_index_);
+      const SavingsPlanUse use = settle_savings_plan(std::move(shares), month_index_);
+      o.commitment_used_gpu_hours[plan.savings_plan.instrument] = use.covered_gpu_hours;
+      o.commitment_used_usd[plan.savings_plan.instrument] = use.used_usd;
     }
   }
 

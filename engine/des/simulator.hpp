@@ -120,6 +120,9 @@ struct PathOutcome {
   // GPU-hours each commitment of the plan ran (plan->commitments' order; a savings plan's: the
   // on-demand GPU-hours it covered); empty for a plan without commitments.
   std::vector<double> commitment_used_gpu_hours;
+  // A savings plan's dollars of commitment its cover used (0 for the other kinds, whose used
+  // dollars follow from their GPU-hours at one rate); same order, same emptiness.
+  std::vector<double> commitment_used_usd;
   // A plan with venues: each venue's work, billed GPU-hours, bill and instances, in list order
   // (CloudRuns::venue_totals); empty without venues.
   std::vector<VenueTotals> venue_totals;

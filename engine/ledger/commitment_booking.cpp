@@ -15,6 +15,22 @@ double savings_plan_gpus_per_instance(const Plan& plan, const Commitment& c) {
   return gpus_per_instance_of(plan);
 }
 
+}  // namespace
+
+bool savings_plan_has_one_gpu_hour_rate(const Plan& plan, const Commitment& c) {
+  if (c.venue_rates.size() < 2) return true;
+  auto usd_per_gpu_hour = [&](const Commitment::VenueRate& r) {
+    for (const CloudVenue& v : plan.venues)
+      if (v.name == r.venue) return r.usd_per_instance_hour / v.offer.gpus_per_instance;
+    return r.usd_per_instance_hour / gpus_per_instance_of(plan);
+  };
+  const double first = usd_per_gpu_hour(c.venue_rates.front());
+  return std::all_of(c.venue_rates.begin(), c.venue_rates.end(),
+                     [&](const Commitment::VenueRate& r) { return usd_per_gpu_hour(r) == first; });
+}
+
+namespace {
+
 // Hours of month m inside [from_h, to_h) and the horizon.
 long hours_of_month_within(int m, long from_h, long to_h, long horizon_h) {
   const long begin = std::max<long>(static_cast<long>(m) * kHoursPerMonth, from_h);
@@ -80,6 +96,7 @@ CommitmentTracker::CommitmentTracker(const Plan& plan, long hours)
     CommitmentFigures f;
     f.name = c.name;
     f.kind = c.kind;
+    f.gpu_hours_apply = c.kind != Commitment::Kind::savings_plan || savings_plan_has_one_gpu_hour_rate(plan, c);
     figures_.push_back(f);
   }
 }
@@ -100,6 +117,7 @@ void CommitmentTracker::add_hour(long hour, const HourOutcome& out) {
     figures_[i].committed_gpu_hours += savings_plan_usd_at(c, hour) / c.usd_per_instance_hour * gpus_per_instance;
     figures_[i].used_gpu_hours += plan_.venues.empty() ? out.savings_plan_covered_instances * gpus_per_instance
                                                        : out.savings_plan_covered_gpus;
+    figures_[i].used_usd += out.savings_plan_used_usd;
   }
 }
 
@@ -110,8 +128,14 @@ std::vector<CommitmentFigures> CommitmentTracker::book(Ledger& ledger, double ra
     CommitmentFigures& f = figures_[i];
     f.cost_nominal_usd = bills.total_usd();
     f.cost_npv_usd = bills.npv_usd(rate_per_year);
-    f.unused_gpu_hours = std::max(0.0, f.committed_gpu_hours - f.used_gpu_hours);
-    f.unused_usd = f.committed_gpu_hours > 0.0 ? f.cost_nominal_usd * f.unused_gpu_hours / f.committed_gpu_hours : 0.0;
+    f.committed_usd = f.cost_nominal_usd;
+    // A savings plan's used dollars were summed hour by hour (scaled with its rates); a block's or
+    // a contract's are its cost's used share, at its one rate.
+    if (f.kind != Commitment::Kind::savings_plan)
+      f.used_usd = f.committed_gpu_hours > 0.0 ? f.committed_usd * f.used_gpu_hours / f.committed_gpu_hours : 0.0;
+    f.unused_usd = f.committed_usd - f.used_usd;
+    f.unused_gpu_hours = f.committed_gpu_hours - f.used_gpu_hours;
+    if (!f.gpu_hours_apply) f.committed_gpu_hours = f.used_gpu_hours = f.unused_gpu_hours = 0.0;
   }
   return figures_;
 }
@@ -122,17 +146,21 @@ double CommitmentTracker::used_gpu_hours() const {
   return used;
 }
 
-void CommitmentTracker::set_used_gpu_hours(const std::vector<double>& used_by_instrument) {
-  for (std::size_t i = 0; i < figures_.size() && i < used_by_instrument.size(); ++i)
-    figures_[i].used_gpu_hours = used_by_instrument[i];
+void CommitmentTracker::set_used(const std::vector<double>& used_gpu_hours_by_instrument,
+                                 const std::vector<double>& used_usd_by_instrument) {
+  for (std::size_t i = 0; i < figures_.size() && i < used_gpu_hours_by_instrument.size(); ++i)
+    figures_[i].used_gpu_hours = used_gpu_hours_by_instrument[i];
+  for (std::size_t i = 0; i < figures_.size() && i < used_usd_by_instrument.size(); ++i)
+    figures_[i].used_usd = used_usd_by_instrument[i];
 }
 
 std::vector<CommitmentFigures> replayed_commitment_figures(const Plan& plan, long hours, int months,
                                                            double rate_per_year,
-                                                           const std::vector<double>& used_by_instrument) {
+                                                           const std::vector<double>& used_gpu_hours_by_instrument,
+                                                           const std::vector<double>& used_usd_by_instrument) {
   CommitmentTracker tracker(plan, hours);
   for (long h = 0; h < hours; ++h) tracker.add_hour(h, HourOutcome{});
-  tracker.set_used_gpu_hours(used_by_instrument);
+  tracker.set_used(used_gpu_hours_by_instrument, used_usd_by_instrument);
   Ledger bills(months);
   return tracker.book(bills, rate_per_year, 1.0);
 }

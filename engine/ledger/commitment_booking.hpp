@@ -3,10 +3,15 @@
 // and paid whether used or not, SPEC §4 item 2) and, per instrument, what was committed, used and
 // left unused. The committed pool of an hour is used in the plan's order: take-or-pay contracts
 // first, then capacity blocks, each kind in list order.
-//   unused GPU-hours = committed - used;  unused USD = cost x unused / committed
-// A savings plan's committed GPU-hours are what its dollars buy at its rate: sum_h C_h / r x g;
-// used are the on-demand instance-hours it covered x g (g: the instance of the venue it covers,
-// or of the plan's offer).
+// Each instrument's figures are in dollars of its commitment:
+//   committed USD = its bills inside the horizon;  unused USD = committed - used
+//   block, take-or-pay: used USD = committed x used GPU-hours / committed GPU-hours (one rate)
+//   savings plan:       used USD = sum_h sum_k covered_k,h x rate_k (what the cover spent of C_h,
+//                       as AWS measures a savings plan's utilization)
+// and in GPU-hours where one rate applies (every kind but a savings plan whose venues' rates per
+// GPU-hour differ): a savings plan's committed GPU-hours are what its dollars buy at its rate,
+// sum_h C_h / r x g; used are the on-demand instance-hours it covered x g.
+// Nothing is clamped: unused < 0 would be a defect, and the tests look for it.
 // Example (tests/test_commitments.cpp): a 14-day block of 2 x 8-GPU instances at $40 (26,880 USD
 // prepaid, 5,376 GPU-hours) that serves 8 GPUs of overflow every hour: used 2,688, unused 2,688
 // GPU-hours and 13,440 USD.
@@ -24,12 +29,17 @@ namespace tco {
 struct CommitmentFigures {
   std::string name;
   Commitment::Kind kind = Commitment::Kind::capacity_block;
+  double committed_usd = 0.0;  // = cost_nominal_usd: the commitment's dollars inside the horizon
+  double used_usd = 0.0;
+  double unused_usd = 0.0;     // committed_usd - used_usd
+  // GPU-hours, meaningful only where gpu_hours_apply (one rate per GPU-hour; the JSON writes null
+  // otherwise).
+  bool gpu_hours_apply = true;
   double committed_gpu_hours = 0.0;
   double used_gpu_hours = 0.0;
   double unused_gpu_hours = 0.0;
   double cost_nominal_usd = 0.0;
   double cost_npv_usd = 0.0;
-  double unused_usd = 0.0;  // the cost of the unused share
 };
 
 // The hour-by-hour step inputs of a plan's commitments (both empty for a plan without any).
@@ -53,8 +63,10 @@ class CommitmentTracker {
   std::vector<CommitmentFigures> book(Ledger& ledger, double rate_per_year, double price_multiplier);
   // GPU-hours the instruments' capacity ran work (for the cloud's CO2).
   double used_gpu_hours() const;
-  // Replaces each instrument's used GPU-hours with ones measured elsewhere (the replay's).
-  void set_used_gpu_hours(const std::vector<double>& used_by_instrument);
+  // Replaces each instrument's used GPU-hours, and a savings plan's used dollars, with ones
+  // measured elsewhere (the replay's).
+  void set_used(const std::vector<double>& used_gpu_hours_by_instrument,
+                const std::vector<double>& used_usd_by_instrument);
 
  private:
   const Plan& plan_;
@@ -65,10 +77,15 @@ class CommitmentTracker {
 };
 
 // The figures of a plan whose instruments' use the discrete-event replay measured (the mean over
-// its paths, in plan.commitments' order): committed GPU-hours and bills as the hourly model
-// books them, NPV at rate_per_year.
+// its paths, in plan.commitments' order: GPU-hours, and a savings plan's dollars of cover):
+// committed GPU-hours and bills as the hourly model books them, NPV at rate_per_year.
 std::vector<CommitmentFigures> replayed_commitment_figures(const Plan& plan, long hours, int months,
                                                            double rate_per_year,
-                                                           const std::vector<double>& used_by_instrument);
+                                                           const std::vector<double>& used_gpu_hours_by_instrument,
+                                                           const std::vector<double>& used_usd_by_instrument);
+
+// Whether a savings plan's GPU-hours mean one thing: it covers one usage, or usages whose rates
+// per GPU-hour are equal (then its dollars buy the same GPU-hours wherever they go).
+bool savings_plan_has_one_gpu_hour_rate(const Plan& plan, const Commitment& c);
 
 }  // namespace tco

@@ -94,6 +94,8 @@ struct HourOutcome {
   double savings_plan_covered_instances = 0.0;  // on-demand instance-hours the savings plan paid
                                                 // (with venues: on the first venue it covers)
   double savings_plan_covered_gpus = 0.0;       // with venues: GPU-hours it paid on all of them
+  double savings_plan_used_usd = 0.0;           // of the hour's commitment, the dollars its cover spent
+                                                // (covered instance-hours x rate, summed over the venues)
   double spot_billed_gpus = 0.0;
   double on_demand_billed_gpus = 0.0;
   double spot_usd = 0.0;
@@ -175,6 +177,7 @@ TCO_HD void cloud_hour(const FleetParams& f, const HourInputs& in, double overfl
   out.spot_usd = spot_instance_hours * f.spot_usd_per_instance_hour * in.spot_price_factor * in.spot_price_multiplier;
   out.savings_plan_covered_instances = savings_plan_covered_instances(
       in.savings_plan_usd, f.savings_plan_usd_per_instance_hour, on_demand_instances);
+  out.savings_plan_used_usd = out.savings_plan_covered_instances * f.savings_plan_usd_per_instance_hour;
   out.on_demand_usd = (on_demand_instances - out.savings_plan_covered_instances) * f.on_demand_usd_per_instance_hour *
                       in.cloud_price_factor;
 }

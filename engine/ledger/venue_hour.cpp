@@ -88,6 +88,7 @@ double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, 
   if (!covered_venues_.empty()) expect_cover(savings_plan_usd);
 
   out.savings_plan_covered_gpus = 0.0;
+  out.savings_plan_used_usd = 0.0;
   for (int i = 0; i < n; ++i) {
     const VenueParams& v = venues_[i];
     VenueHour& h = hour_[i];
@@ -95,7 +96,10 @@ double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, 
     h.billed_instance_hours = venue_billed_instance_hours(v, h.instances, launched);
     // - 0.0 is exact: a venue the savings plan does not cover keeps every bit.
     const double covered = expected_covered_[i];
-    if (covered > 0.0) out.savings_plan_covered_gpus += covered * v.gpus_per_instance;
+    if (covered > 0.0) {
+      out.savings_plan_covered_gpus += covered * v.gpus_per_instance;
+      out.savings_plan_used_usd += covered * v.savings_plan_usd_per_instance_hour;
+    }
     if (v.savings_plan_order == 0) out.savings_plan_covered_instances = covered;
     h.usd = (h.billed_instance_hours - covered) * v.usd_per_instance_hour * (v.spot ? spot_factor : on_demand_factor);
     const double billed_gpus = h.billed_instance_hours * v.gpus_per_instance;

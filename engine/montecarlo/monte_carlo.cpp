@@ -163,6 +163,7 @@ struct PlanAccumulator {
   std::vector<double> counters;
   double events = 0.0;
   std::vector<double> commitment_used_gpu_hours;
+  std::vector<double> commitment_used_usd;
   std::vector<VenueTotals> venue_totals;
 
   void add(const PathOutcome& o) {
@@ -186,6 +187,8 @@ struct PlanAccumulator {
     if (commitment_used_gpu_hours.empty()) commitment_used_gpu_hours.assign(o.commitment_used_gpu_hours.size(), 0.0);
     for (std::size_t i = 0; i < o.commitment_used_gpu_hours.size(); ++i)
       commitment_used_gpu_hours[i] += o.commitment_used_gpu_hours[i];
+    if (commitment_used_usd.empty()) commitment_used_usd.assign(o.commitment_used_usd.size(), 0.0);
+    for (std::size_t i = 0; i < o.commitment_used_usd.size(); ++i) commitment_used_usd[i] += o.commitment_used_usd[i];
     if (venue_totals.empty()) venue_totals.resize(o.venue_totals.size());
     for (std::size_t i = 0; i < o.venue_totals.size(); ++i) {
       VenueTotals& t = venue_totals[i];
@@ -243,9 +246,11 @@ PlanResult mean_plan_result(const Scenario& s, const Plan& plan, const PlanFixed
                          : cloud_co2_kg(*plan.cloud, r.gpu_hours.on_demand_billed + r.gpu_hours.spot_billed +
                                                          r.gpu_hours.reserved_used);
   if (!plan.commitments.empty()) {
-    std::vector<double> used = a.commitment_used_gpu_hours;
+    std::vector<double> used = a.commitment_used_gpu_hours, used_usd = a.commitment_used_usd;
     for (double& x : used) x /= n;
-    r.commitments = replayed_commitment_figures(plan, s.horizon_hours(), s.horizon_months, s.discount_rate_per_year, used);
+    for (double& x : used_usd) x /= n;
+    r.commitments =
+        replayed_commitment_figures(plan, s.horizon_hours(), s.horizon_months, s.discount_rate_per_year, used, used_usd);
   }
   // n/a when nothing useful was served, or so little (1e-320 GPUs) that the ratio overflows.
   if (const double x = r.total_usd / r.gpu_hours.useful; r.gpu_hours.useful > 0.0 && std::isfinite(x))

@@ -17,7 +17,7 @@ namespace tco {
 
 namespace {
 
-constexpr const char* kFormat = "tcosim-path-checkpoint/1";
+constexpr const char* kFormat = "tcosim-path-checkpoint/2";
 
 std::string file_digest(const std::string& path) { return path.empty() ? std::string() : sha256_file_hex(path); }
 

@@ -9,7 +9,8 @@
 // the batch size. A file of another key is never read (its name and its first line carry the
 // key), nor one whose range, plan count or length does not match.
 // File: D/<first 16 hex of the key>-paths-<first>-<end>.bin, a first line
-// "tcosim-path-checkpoint/1 KEY FIRST END PLANS\n", then (END - FIRST) x PLANS outcomes in path
+// "tcosim-path-checkpoint/2 KEY FIRST END PLANS\n" (/2: the outcomes carry commitment_used_usd; a /1
+// file is not read), then (END - FIRST) x PLANS outcomes in path
 // order, plans within a path.
 #pragma once
 

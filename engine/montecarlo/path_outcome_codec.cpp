@@ -33,6 +33,7 @@ void append_path_outcome(std::string& bytes, const des::PathOutcome& o) {
   put(bytes, o.jobs);
   put(bytes, o.events);
   put_vector(bytes, o.commitment_used_gpu_hours);
+  put_vector(bytes, o.commitment_used_usd);
   put_vector(bytes, o.venue_totals);
 }
 
@@ -54,6 +55,7 @@ des::PathOutcome read_path_outcome(std::string_view bytes, std::size_t& offset) 
   get(bytes, offset, o.jobs);
   get(bytes, offset, o.events);
   o.commitment_used_gpu_hours = get_vector<double>(bytes, offset, "a path outcome");
+  o.commitment_used_usd = get_vector<double>(bytes, offset, "a path outcome");
   o.venue_totals = get_vector<VenueTotals>(bytes, offset, "a path outcome");
   return o;
 }

@@ -4,6 +4,7 @@
 
 #include "core/calendar.hpp"
 #include "core/error.hpp"
+#include "models/commitment/capacity_block_durations.hpp"
 #include "models/input_limits.hpp"
 
 namespace tco {
@@ -24,6 +25,12 @@ void parse_capacity_block(JsonObjectReader& r, Commitment& c, const CommitmentOf
   const long horizon_days = static_cast<long>(horizon_months) * kHoursPerMonth / kHoursPerDay;
   c.start_day = static_cast<int>(r.integer("start_day", 0, horizon_days - 1));
   c.days = static_cast<int>(r.integer("days", 1, limits::kMaxCapacityBlockDays));
+  if (!capacity_block_days_sold(offer.provider, c.days))
+    r.fail("days",
+           fmt::format("a block length that {} sells for the offer \"{}\": {} (pricing-data/README.md "
+                       "\"Capacity-block durations\")",
+                       offer.provider, offer.id, capacity_block_days_rule(offer.provider)),
+           &r.value("days"));
   c.instances = static_cast<int>(r.integer("instances", 1, limits::kMaxCount));
   c.lead_days = static_cast<int>(r.integer_or("lead_days", 0, 0, limits::kMaxBookingLeadDays));
   if (c.lead_days > c.start_day)

@@ -89,13 +89,15 @@ struct SavingsPlanVenueTerms {
 };
 SavingsPlanVenueTerms savings_plan_terms_at(const Commitment& c, const std::string& venue);
 
-// What the plan's cloud offer lends a commitment: its instance size, on-demand price and
-// capacity-block rate (absent: a block must give its own usd_per_instance_hour).
+// What the plan's cloud offer lends a commitment: its instance size, on-demand price,
+// capacity-block rate (absent: a block must give its own usd_per_instance_hour) and provider
+// (whose block lengths a block's days must be, models/commitment/capacity_block_durations.hpp).
 struct CommitmentOffer {
   std::string id;
   int gpus_per_instance = 8;
   double on_demand_usd_per_hour = 0.0;
   std::optional<double> capacity_block_usd_per_hour;
+  std::string provider;
 };
 
 // Reads a plan's "commitments" array (r is the plan). Errors name the file and the JSON pointer.

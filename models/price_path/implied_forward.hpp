@@ -8,7 +8,17 @@
 // that a year from now a 1-year term will cost $9, 25% below today's $12.
 #pragma once
 
+#include <optional>
+
 namespace tco {
+
+// Whether an offer's pair implies a forward: both prices given and positive (a price of 0 is a
+// missing figure, refused where a scenario writes one; F / P1 would divide by it).
+inline bool has_implied_forward(const std::optional<double>& reserved_1y_usd_per_hour,
+                                const std::optional<double>& reserved_3y_usd_per_hour) {
+  return reserved_1y_usd_per_hour && reserved_3y_usd_per_hour && *reserved_1y_usd_per_hour > 0.0 &&
+         *reserved_3y_usd_per_hour > 0.0;
+}
 
 double implied_forward_usd_per_hour(double reserved_1y_usd_per_hour, double reserved_3y_usd_per_hour,
                                     double discount_rate_per_year);

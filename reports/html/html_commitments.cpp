@@ -15,19 +15,23 @@ std::string commitments_section(const Json& report) {
     for (const auto& c : plan.at("commitments"))
       rows += fmt::format(
           "<tr><td>{}</td><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td>"
-          "<td class=n>{}</td><td class=n>{}</td><td class=n>{}</td></tr>\n",
+          "<td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td></tr>\n",
           html_escape(plan.at("name").get<std::string>()), html_escape(c.at("name").get<std::string>()),
-          html_escape(c.at("kind").get<std::string>()), format_gpu_hours(c.at("committed_gpu_hours")),
+          html_escape(c.at("kind").get<std::string>()), format_usd(c.at("committed_usd")),
+          format_usd(c.at("used_usd")), format_usd(c.at("unused_usd")), format_gpu_hours(c.at("committed_gpu_hours")),
           format_gpu_hours(c.at("used_gpu_hours")), format_gpu_hours(c.at("unused_gpu_hours")),
-          format_usd(c.at("cost_nominal_usd")), format_usd(c.at("cost_npv_usd")), format_usd(c.at("unused_usd")));
+          format_usd(c.at("cost_npv_usd")));
   }
   if (rows.empty()) return rows;
-  return "<h2>Commitments</h2>\n<table><tr><th>plan</th><th>instrument</th><th>kind</th><th>committed GPU-h</th>"
-         "<th>used GPU-h</th><th>unused GPU-h</th><th>cost</th><th>cost (NPV)</th><th>unused cost</th></tr>\n" +
+  return "<h2>Commitments</h2>\n<table><tr><th>plan</th><th>instrument</th><th>kind</th><th>committed</th>"
+         "<th>used</th><th>unused</th><th>committed GPU-h</th><th>used GPU-h</th><th>unused GPU-h</th>"
+         "<th>cost (NPV)</th></tr>\n" +
          rows +
          "</table>\n<p class=note>Capacity bought ahead: take-or-pay contracts, then capacity blocks (inside their "
          "window), take the overflow before the cloud offer; a savings plan pays for the on-demand usage it covers. "
-         "Each is paid whether used or not (in the cloud_reserved category).</p>\n";
+         "Each is paid whether used or not (in the cloud_reserved category). Committed, used and unused are in "
+         "dollars of the commitment (a savings plan's used: the covered instance-hours at its rates); GPU-hours "
+         "are n/a for a savings plan over venues whose rates per GPU-hour differ.</p>\n";
 }
 
 }  // namespace tco

@@ -13,7 +13,7 @@ Json implied_forwards_json(const Scenario& s) {
   for (const Plan& plan : s.plans) {
     if (!plan.cloud) continue;
     const CloudOffer& offer = plan.cloud->offer;
-    if (!offer.reserved_1y_usd_per_hour || !offer.reserved_3y_usd_per_hour) continue;
+    if (!has_implied_forward(offer.reserved_1y_usd_per_hour, offer.reserved_3y_usd_per_hour)) continue;
     if (!seen.insert(offer.provenance.id).second) continue;
     const double p1 = *offer.reserved_1y_usd_per_hour, p3 = *offer.reserved_3y_usd_per_hour;
     const double forward = implied_forward_usd_per_hour(p1, p3, s.discount_rate_per_year);

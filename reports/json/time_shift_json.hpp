@@ -2,7 +2,8 @@
 // read from the report's Monte Carlo block: the holds' figures from the replay's job counters,
 // and, where the scenario has the same plan without shifting (its twin: the same inputs under
 // another name, the same scheduling but for time_shift), the exact change on common random
-// numbers in energy, NPV and deadline misses. Shared by time_shift.csv, the workbook's Time
+// numbers in energy, NPV and deadline misses (deadline_misses_added_per_path: shifted - twin, which
+// the Markdown and HTML flag when above 0). Shared by time_shift.csv, the workbook's Time
 // shifting sheet, the Markdown summary and the HTML page.
 #pragma once
 

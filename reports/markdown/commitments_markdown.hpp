@@ -1,6 +1,6 @@
 // The Markdown summary's commitments section: per plan with `commitments`, one row per instrument
-// with its committed, used and unused GPU-hours and its cost. Empty when no plan has one, so other
-// summaries keep their bytes.
+// with its committed, used and unused dollars, and GPU-hours (n/a where several rates apply). Empty
+// when no plan has one, so other summaries keep their bytes.
 #pragma once
 
 #include <string>
@@ -11,7 +11,7 @@ namespace tco {
 
 std::string commitments_markdown(const Json& report);
 
-// Whole GPU-hours grouped in thousands: "86,016".
+// Whole GPU-hours grouped in thousands: "86,016"; null: "n/a".
 std::string format_gpu_hours(const Json& value);
 
 }  // namespace tco

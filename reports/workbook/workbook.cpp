@@ -657,7 +657,9 @@ void write_commitments(Sheet sheet, const Json& plans, const Formats& f) {
       for (std::size_t c = 0; c < kCommitmentFigureKeys.size(); ++c) {
         const std::string key(kCommitmentFigureKeys[c]);
         const bool usd = key.size() > 4 && key.compare(key.size() - 4, 4, "_usd") == 0;
-        sheet.value(row, static_cast<int>(c) + 1, commitment.at(key), usd ? f.usd : nullptr);
+        // null GPU-hours (a savings plan over several rates): blank, as commitments.csv's empty cell
+        if (!commitment.at(key).is_null())
+          sheet.value(row, static_cast<int>(c) + 1, commitment.at(key), usd ? f.usd : nullptr);
       }
       ++row;
     }
