@@ -6,6 +6,7 @@
 
 #include "reports/html/html_report.hpp"
 #include "reports/markdown/markdown_summary.hpp"
+#include "reports/verdict/prices_as_of.hpp"
 
 namespace tco::cli {
 
@@ -148,7 +149,9 @@ std::string files_written_lines(const std::vector<std::string>& files) {
 
 std::string terminal_answer(const Json& report, const std::vector<std::string>& files_written, int columns) {
   const Json& sc = report.at("scenario");
-  std::string out = wrapped(headline_decision(report), columns, 0) + "\n";
+  std::string out = wrapped(headline_decision(report), columns, 0);
+  if (const std::string dates = dates_sentence(report); !dates.empty()) out += wrapped(dates, columns, 0);
+  out += "\n";
   out += fmt::format("Plans over {}, in USD, against the baseline {}\n"
                      "(saving = the baseline's NPV minus the plan's: positive means the plan is cheaper; payback\n"
                      "\"none needed\": the plan never costs more than the baseline, there is no investment):\n",
