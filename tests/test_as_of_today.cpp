@@ -198,3 +198,25 @@ TEST_CASE("today: validate --today and run --today agree on a figure's age") {
   CHECK(contains(validate.out + validate.err, "reserved_1y_usd_per_hour as_of 2025-06-01 is 545 days old"));
   CHECK(contains(validate.out + validate.err, "capacity_block_usd_per_hour as_of 2024-12-31 is 697 days old"));
 }
+
+TEST_CASE("today: regress reruns a baseline on the day it records, so the calendar does not move it") {
+  const fs::path dir = tco::test::scratch_dir("today-regress");
+  fs::create_directories(dir / "scenarios");
+  fs::create_directories(dir / "baselines");
+  write_json_file(dir / "scenarios" / "dated.json", dated_scenario(dated_catalog("today-regress-cat"), false));
+  const std::string scenarios = (dir / "scenarios").string(), baselines = (dir / "baselines").string();
+  const auto update = run_cli({"regress", scenarios, "--baselines", baselines, "--update", "--today", "2027-01-01"});
+  REQUIRE_MESSAGE(update.exit_code == 0, update.out << update.err);
+  const std::string written = read_text_file(dir / "baselines" / "dated.json");
+  CHECK(Json::parse(written).at("pricing").at("today") == "2027-01-01");
+  // On 2027-01-01 the 1-year price (2025-06-01) is 365 + 214 (June 30 .. December 31) = 579 days
+  // old; the other records (2026-01-01) exactly 365, not above it. Aged on the system date
+  // instead, the warning would say another age and the bytes would differ.
+  CHECK(as_of_messages(Json::parse(written)) ==
+        std::vector<std::string>{"cloud_offer \"test/gpu8/region-a\" reserved_1y_usd_per_hour: dated 2025-06-01, 579 "
+                                 "days old on 2027-01-01 (more than 365): re-check the figure"});
+  // Without --today, regress and --update keep the baseline's day: nothing changes.
+  CHECK(run_cli({"regress", scenarios, "--baselines", baselines}).exit_code == 0);
+  CHECK(run_cli({"regress", scenarios, "--baselines", baselines, "--update"}).exit_code == 0);
+  CHECK(read_text_file(dir / "baselines" / "dated.json") == written);
+}
