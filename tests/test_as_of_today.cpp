@@ -135,7 +135,8 @@ TEST_CASE("today: run --today warns per stale figure, capacity block included, w
   CHECK(contains(terminal, "warning: " + reserved + " [as-of-stale]"));
   // Markdown: the line after the verdict, and the warnings.
   const std::string summary = read_text_file(md);
-  CHECK(contains(summary, "\n\n" + prices + " " + history + "\n\n| plan |"));
+  CHECK(contains(summary, "\n\n" + prices + " " + history + "\n\n"));
+  CHECK(summary.find(prices) < summary.find("| plan |"));
   CHECK(contains(summary, "- `as-of-stale` " + block));
   CHECK(contains(summary, "- `as-of-stale` " + reserved));
   // HTML: beside the headline, and in the Warnings section.
