@@ -2,8 +2,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <chrono>
 #include <iostream>
 
+#include "core/calendar.hpp"
+#include "core/error.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/progress/progress_bar.hpp"
 
@@ -36,6 +39,33 @@ SweepBackend backend_of(const std::string& backend) {
 
 void add_catalog_option(CLI::App& cmd, std::string& catalog) {
   cmd.add_option("--catalog", catalog, "Pricing catalog folder, replacing the scenario's catalog_dir");
+}
+
+void add_today_options(CLI::App& cmd, TodayOptions& options) {
+  cmd.add_option("--today", options.today,
+                 "Today's date, YYYY-MM-DD (default: the system date): every figure the report uses that is dated "
+                 "more than --max-age-days before it is a warning, and the report records it");
+  cmd.add_option("--max-age-days", options.max_age_days,
+                 "With --today: warn when a figure used is more than this many days old (default 365)")
+      ->check(CLI::Range(0, 1000000));
+}
+
+std::string resolved_today(const std::string& today) {
+  if (!today.empty()) {
+    Date date;
+    if (!parse_date(today, date))
+      throw InputError("", "--today", "expected a date YYYY-MM-DD, found \"" + today + "\"");
+    return today;
+  }
+  const std::chrono::year_month_day now{std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now())};
+  return format_date(Date{static_cast<int>(now.year()), static_cast<int>(static_cast<unsigned>(now.month())),
+                          static_cast<int>(static_cast<unsigned>(now.day()))});
+}
+
+RunMetadata with_today(RunMetadata meta, const TodayOptions& options) {
+  meta.today = resolved_today(options.today);
+  meta.max_age_days = options.max_age_days;
+  return meta;
 }
 
 void add_quiet_flag(CLI::App& cmd, bool& quiet) {

@@ -12,6 +12,7 @@
 #include "cli/app.hpp"
 #include "engine/montecarlo/monte_carlo.hpp"
 #include "engine/sweep/sweep_run.hpp"
+#include "reports/json/json_report.hpp"
 
 namespace tco::cli {
 
@@ -28,6 +29,19 @@ void add_backend_option(CLI::App& cmd, std::string& backend);
 SweepBackend backend_of(const std::string& backend);
 // --catalog: a pricing catalog folder in place of the scenario's catalog_dir.
 void add_catalog_option(CLI::App& cmd, std::string& catalog);
+// --today (default: the system date, UTC) and --max-age-days (default 365), as `validate` has
+// them: the day the figures' ages are taken on. A report records both and warns per figure used
+// that is older (models/catalog/figure_age.hpp; docs/cli.md).
+struct TodayOptions {
+  std::string today;  // "" until given: resolved_today() then reads the clock
+  int max_age_days = 365;
+};
+void add_today_options(CLI::App& cmd, TodayOptions& options);
+// The --today given (checked: InputError at --today for anything but YYYY-MM-DD), else the
+// system date.
+std::string resolved_today(const std::string& today);
+// A report's metadata with the resolved --today and --max-age-days.
+RunMetadata with_today(RunMetadata meta, const TodayOptions& options);
 // --quiet, -q: print nothing on success, and no progress bar.
 void add_quiet_flag(CLI::App& cmd, bool& quiet);
 // --out, -o: where the command writes its JSON report ("-": the standard output).

@@ -560,6 +560,27 @@ void warn(Scenario& s, std::string code, std::string where, std::string message)
   s.warnings.push_back({Finding::Severity::warning, std::move(code), s.file, std::move(where), std::move(message)});
 }
 
+// A cloud offer's capacity-block rate is used only by a plan that books a block at it; the
+// offer's other figures are used by every plan that names the offer (its prices by the plans,
+// the breakevens and the implied forward).
+void drop_unused_figures(Scenario& s) {
+  auto block_used = [&s](const std::string& offer_id) {
+    for (const Plan& plan : s.plans) {
+      if (!plan.cloud || plan.cloud->offer.provenance.id != offer_id) continue;
+      const auto& rate = plan.cloud->offer.capacity_block_usd_per_hour;
+      for (const Commitment& c : plan.commitments)
+        if (c.kind == Commitment::Kind::capacity_block && rate && c.usd_per_instance_hour == *rate) return true;
+    }
+    return false;
+  };
+  for (Provenance& p : s.records_used) {
+    if (p.kind != "cloud_offer" || block_used(p.id)) continue;
+    p.figures.erase(std::remove_if(p.figures.begin(), p.figures.end(),
+                                   [](const FigureProvenance& f) { return f.field == "capacity_block_usd_per_hour"; }),
+                    p.figures.end());
+  }
+}
+
 void add_provenance_warnings(Scenario& s) {
   for (const auto& p : s.records_used) {
     Date as_of;
@@ -1210,6 +1231,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   require_valid_catalog(catalog_dir);
 
   s.records_used = resolver.used();
+  drop_unused_figures(s);
   add_provenance_warnings(s);
   s.scenario_digest_sha256 = sha256_hex(doc.dump());
   return s;

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
+#include "cli/figure_dates.hpp"
 #include "cli/options.hpp"
 #include "cli/root_first.hpp"
 #include "core/parallel/process_group.hpp"
@@ -35,6 +36,7 @@ struct CalibrateOptions {
   std::string catalog;
   CalibrationOptions fit;  // --paths, --seed, --threads
   bool quiet = false;
+  TodayOptions today;
 };
 
 std::string factor_cell(const FactorFit& f) {
@@ -87,6 +89,7 @@ std::string calibration_console(const CalibrationResult& r) {
 
 int run_calibrate(const CalibrateOptions& o, CommandContext& ctx) {
   OutputSet outputs(ctx.out);
+  const std::string today = resolved_today(o.today.today);
   // Under mpirun, rank 0 checks the outputs and the scenario first; every rank replays its block
   // of paths, and rank 0 alone fits and writes.
   const Scenario scenario = root_first([&] {
@@ -106,10 +109,16 @@ int run_calibrate(const CalibrateOptions& o, CommandContext& ctx) {
   bar.stop();
   if (!is_root_process()) return kExitOk;
   // Everything is computed and checked before anything is written.
-  const Json calibration = calibration_json(scenario, result);
+  Json calibration = calibration_json(scenario, result);
+  // The dates of the figures the scenario uses, as a report records them (docs/cli.md, --today).
+  const Json ages = scenario_figure_ages(scenario, today, o.today.max_age_days);
+  calibration["pricing"] = {{"today", today},
+                            {"max_age_days", o.today.max_age_days},
+                            {"oldest_as_of", ages.at("pricing").at("oldest_as_of")}};
+  calibration["warnings"] = ages.at("warnings");
   require_finite_figures(calibration, o.scenario);
   commit_and_answer(ctx.out, outputs, o.out, calibration.dump(2) + "\n", o.quiet,
-                    [&] { return calibration_console(result); });
+                    [&] { return figure_age_lines(ages) + calibration_console(result); });
   return kExitOk;
 }
 
@@ -137,6 +146,7 @@ void setup_calibrate(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--out,-o", opts->out, "Write the fitted factors here as JSON (\"-\": the standard output)");
   add_catalog_option(*cmd, opts->catalog);
   add_quiet_flag(*cmd, opts->quiet);
+  add_today_options(*cmd, opts->today);
   cmd->callback([opts, &ctx] { ctx.exit_code = run_calibrate(*opts, ctx); });
 }
 

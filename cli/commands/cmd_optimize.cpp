@@ -52,6 +52,7 @@ struct OptimizeOptions {
   std::optional<std::uint64_t> seed;
   int threads = 0;
   bool quiet = false;
+  TodayOptions today;
 };
 
 // "k months after the arrival" or "never" (no refresh inside the horizon).
@@ -154,7 +155,8 @@ int size_and_report(const OptimizeOptions& o, CommandContext& ctx, int threads, 
   MonteCarloOptions mc = monte_carlo_options(o.paths, o.seed, threads);
   mc.progress = bar.counter();
   mc.split_over_processes = true;
-  Json report = make_report(o.scenario, o.catalog, mc, RunMetadata{"optimize", mc.threads, process_count()});
+  Json report =
+      make_report(o.scenario, o.catalog, mc, with_today(RunMetadata{"optimize", mc.threads, process_count()}, o.today));
   bar.stop();
   if (!is_root_process()) return kExitOk;
   report[key] = to_json(result);
@@ -260,6 +262,7 @@ void setup_optimize(CLI::App& app, CommandContext& ctx) {
   add_report_out_option(*cmd, opts->out);
   add_catalog_option(*cmd, opts->catalog);
   add_quiet_flag(*cmd, opts->quiet);
+  add_today_options(*cmd, opts->today);
   cmd->callback([opts, &ctx] { ctx.exit_code = run_optimize(*opts, ctx); });
 }
 

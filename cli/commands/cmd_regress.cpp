@@ -4,7 +4,9 @@
 // scenario's own paths and seed), diffs each report against DIR/<scenario file name> (a
 // report without its "run" block), and prints one Markdown table for the whole set. Exit 1
 // on any regression or missing baseline, 2 on bad input, else 0. --update rewrites the
-// baselines on purpose (atomically; exit 0).
+// baselines on purpose (atomically; exit 0). Each scenario runs on the `today` its baseline
+// records (pricing.today), so its as-of warnings do not move as the calendar does; --today
+// pins another day for all, and a scenario without a dated baseline runs on the system date.
 // A scenario whose input data is missing outside the project (e.g. ../shared/data, which
 // ships beside some checkouts only) is skipped with a note; a missing path inside the project
 // (the folder holding SCENARIOS_DIR) is a mistake and fails as bad input. Under `mpirun -n K`,
@@ -45,6 +47,7 @@ struct RegressOptions {
   std::string tolerance = "0.5%";
   double abs_tolerance_usd = 1000.0;
   int threads = 0;
+  TodayOptions today;
 };
 
 namespace {
@@ -209,6 +212,24 @@ class Regression {
     return files;
   }
 
+  // The day a scenario's figures are aged on: --today, else the day its baseline records, else
+  // the system date (a new baseline, or one written before reports recorded the day).
+  std::string today_of(const std::string& name) const {
+    if (!o_.today.today.empty()) return resolved_today(o_.today.today);
+    std::error_code ec;
+    if (fs::is_regular_file(baseline_path(name), ec)) {
+      try {
+        const Json baseline = read_report_file(baseline_path(name).string());
+        const Json* today = baseline.contains("pricing") ? &baseline.at("pricing") : nullptr;
+        if (today && today->contains("today") && today->at("today").is_string())
+          return resolved_today(today->at("today").get<std::string>());
+      } catch (const InputError&) {
+        // regress_one reports an unreadable baseline
+      }
+    }
+    return resolved_today("");
+  }
+
   // A scenario's report as `tcosim run` makes it, or why there is none.
   ComputedReport compute_report(const fs::path& file, ProgressCounter* progress) {
     ComputedReport c;
@@ -216,7 +237,10 @@ class Regression {
       MonteCarloOptions mc;
       mc.threads = resolved_thread_count(o_.threads);
       mc.progress = progress;
-      c.report = make_report(file.string(), o_.catalog, mc, RunMetadata{"regress", mc.threads});
+      RunMetadata meta{"regress", mc.threads};
+      meta.today = today_of(file.stem().string());
+      meta.max_age_days = o_.today.max_age_days;
+      c.report = make_report(file.string(), o_.catalog, mc, meta);
       c.report.erase("run");  // what may differ between runs is not part of a baseline
     } catch (const InputError& e) {
       if (const auto reason = skip_reason(e, project_root_)) {
@@ -392,6 +416,12 @@ void setup_regress(CLI::App& app, CommandContext& ctx) {
                 "Write each scenario's report as its new baseline (atomically), after showing what moved; exit 0");
   cmd->add_option("--catalog", opts->catalog, "Pricing catalog folder, replacing every scenario's catalog_dir");
   cmd->add_option("--md", opts->md, "Also write the Markdown table here (for a pull-request comment)");
+  cmd->add_option("--today", opts->today.today,
+                  "Run every scenario on this day, YYYY-MM-DD (default: the day its baseline records, so the "
+                  "figures' as-of warnings do not move with the calendar; the system date for a new baseline)");
+  cmd->add_option("--max-age-days", opts->today.max_age_days,
+                  "Warn when a figure used is more than this many days old on that day (default 365)")
+      ->check(CLI::Range(0, 1000000));
   cmd->add_option("--tolerance", opts->tolerance, "Relative tolerance: \"0.5%\" or \"0.005\" (default 0.5%)");
   cmd->add_option("--abs-tolerance-usd", opts->abs_tolerance_usd,
                   "Absolute tolerance for USD figures (default 1000); a move must exceed both to count")

@@ -1,16 +1,19 @@
 // tcosim report REPORT.json [--html OUT.html] [--md OUT.md] [--csv DIR] [--xlsx OUT.xlsx]: renders a saved
-// JSON report into the human formats, exactly as `run` would have.
+// JSON report into the human formats, exactly as `run` would have. [--today D [--max-age-days N]]
+// re-dates it: its as-of warnings become those of day D (default: the day the report records).
 #include <memory>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/app.hpp"
+#include "cli/options.hpp"
 #include "core/error.hpp"
 #include "core/io/atomic_file.hpp"
 #include "reports/csv/csv_report.hpp"
 #include "reports/html/html_report.hpp"
 #include "cli/command_outputs.hpp"
 #include "cli/terminal/terminal_answer.hpp"
+#include "reports/json/figure_ages_json.hpp"
 #include "reports/json/json_report.hpp"
 #include "reports/reader/report_reader.hpp"
 #include "reports/workbook/workbook.hpp"
@@ -21,6 +24,7 @@ struct ReportOptions {
   std::string report;
   HumanFormats formats;
   std::string xlsx;
+  TodayOptions today;
 };
 
 static int run_report(const ReportOptions& o, CommandContext& ctx) {
@@ -28,12 +32,13 @@ static int run_report(const ReportOptions& o, CommandContext& ctx) {
   add_human_formats(outputs, o.formats);
   outputs.add_file("--xlsx", o.xlsx);
   outputs.add_input("the report", o.report);
-  const Json report = read_report_file(o.report);
+  Json report = read_report_file(o.report);
   if (report.value("schema_version", "") != kReportSchemaVersion)
     throw InputError(o.report, "/schema_version",
                      std::string("expected a tcosim report with schema_version \"") + kReportSchemaVersion + "\", found " +
                          (report.contains("schema_version") ? report.at("schema_version").dump() : std::string("none")));
   try {
+    if (!o.today.today.empty()) redate_report(report, resolved_today(o.today.today), o.today.max_age_days);
     stage_human_formats(outputs, report, o.formats);
     // The JSON report holds no per-path NPVs: a workbook made from it has no Paths sheet.
     if (!o.xlsx.empty()) write_workbook_atomically(report, WorkbookPaths{}, outputs.staging_path(o.xlsx));
@@ -64,6 +69,12 @@ void setup_report(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--xlsx", opts->xlsx,
                   "Write an Excel workbook here: inputs, monthly flows per plan with NPV and totals as formulas, a "
                   "summary (no Paths sheet: the JSON report has no per-path NPVs; docs/report.md)");
+  cmd->add_option("--today", opts->today.today,
+                  "Re-date the report: its figures' ages taken on this day, YYYY-MM-DD (default: the day the report "
+                  "records, so a saved report renders as it was written)");
+  cmd->add_option("--max-age-days", opts->today.max_age_days,
+                  "With --today: warn when a figure used is more than this many days old (default 365)")
+      ->check(CLI::Range(0, 1000000));
   cmd->callback([opts, &ctx] { ctx.exit_code = run_report(*opts, ctx); });
 }
 

@@ -46,6 +46,7 @@ struct RunOptions {
   std::optional<double> target_ci_usd;
   long path_ceiling = 100000;
   std::string checkpoint_dir;
+  TodayOptions today;
 };
 
 // --checkpoint-dir: a folder (created when missing), never a file.
@@ -80,7 +81,7 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
   mc_options.progress = bar.counter();
   mc_options.split_over_processes = true;
   mc_options.checkpoint_dir = o.checkpoint_dir;
-  const RunMetadata meta{"run", threads, process_count()};
+  const RunMetadata meta = with_today(RunMetadata{"run", threads, process_count()}, o.today);
   Json report;
   WorkbookPaths workbook_paths;  // per-path NPVs for the workbook's Paths sheet
   long paths = 0, from_checkpoints = 0;  // printed once the progress bar is gone
@@ -158,6 +159,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
                   "Pricing catalog folder, replacing the scenario's catalog_dir (default: ../pricing-data beside "
                   "the scenario)");
   add_quiet_flag(*cmd, opts->quiet);
+  add_today_options(*cmd, opts->today);
   cmd->add_option("--paths", opts->paths,
                   "Monte Carlo paths of the discrete-event replay (scenarios with \"jobs\"), of the fluid model's "
                   "random inputs (scenarios without; more than 1 adds their statistics) and of the uncertain inputs "

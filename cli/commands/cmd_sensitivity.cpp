@@ -40,6 +40,7 @@ struct SensitivityOptions {
   std::optional<std::uint64_t> seed;
   int threads = 0;
   bool quiet = false;
+  TodayOptions today;
 };
 
 std::string sensitivity_console(const Json& report) {
@@ -88,7 +89,7 @@ int run_sensitivity(const SensitivityOptions& o, CommandContext& ctx) {
   MonteCarloOptions mc = monte_carlo_options(o.paths, o.seed, resolved_thread_count(o.threads));
   mc.progress = bar.counter();
   mc.split_over_processes = true;
-  Json report = make_report(scenario, mc, RunMetadata{"sensitivity", mc.threads, process_count()});
+  Json report = make_report(scenario, mc, with_today(RunMetadata{"sensitivity", mc.threads, process_count()}, o.today));
   add_uncertainty_analysis(report, o.scenario, o.catalog, mc, o.plan);
   bar.stop();
   if (!is_root_process()) return kExitOk;
@@ -122,6 +123,7 @@ void setup_sensitivity(CLI::App& app, CommandContext& ctx) {
   add_report_out_option(*cmd, opts->out);
   add_catalog_option(*cmd, opts->catalog);
   add_quiet_flag(*cmd, opts->quiet);
+  add_today_options(*cmd, opts->today);
   cmd->callback([opts, &ctx] { ctx.exit_code = run_sensitivity(*opts, ctx); });
 }
 

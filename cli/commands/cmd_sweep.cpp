@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
+#include "cli/figure_dates.hpp"
 #include "cli/options.hpp"
 #include "cli/terminal/terminal_answer.hpp"
 #include "core/progress/progress_bar.hpp"
@@ -31,6 +32,7 @@ struct SweepCliOptions {
   long paths = 0;
   std::uint64_t seed = 0;
   bool quiet = false;
+  TodayOptions today;
 };
 
 void parse_shard(const std::string& text, SweepOptions& o) {
@@ -48,6 +50,7 @@ int run_sweep_command(SweepCliOptions& o, CLI::App& cmd, CommandContext& ctx) {
   if (cmd.count("--seed")) s.seed = o.seed;
   s.backend = backend_of(o.backend);
   if (!o.shard.empty()) parse_shard(o.shard, s);
+  const std::string today = resolved_today(o.today.today);
 
   // Under mpirun, each block's points split over the ranks, and rank 0 alone writes (docs/cluster.md).
   s.split_over_processes = true;
@@ -64,6 +67,9 @@ int run_sweep_command(SweepCliOptions& o, CLI::App& cmd, CommandContext& ctx) {
                            r.points_computed, r.points_resumed, r.document.at("monte_carlo").at("paths").get<long>(),
                            to_string(r.backend), r.seconds, rate);
   }
+  // The base scenario's figures and their ages (the sweep's document records none: docs/cli.md).
+  ctx.out << figure_age_lines(
+      scenario_figure_ages(load_scenario(s.scenario_file, s.catalog_dir), today, o.today.max_age_days));
   std::map<std::string, long> best;
   for (const auto& p : r.document.at("points")) ++best[p.at("best_plan").get<std::string>()];
   for (const auto& name : r.document.at("plans"))
@@ -104,6 +110,7 @@ void setup_sweep(CLI::App& app, CommandContext& ctx) {
       ->check(CLI::Range(1L, 1000000000L));
   add_catalog_option(*cmd, opts->sweep.catalog_dir);
   add_quiet_flag(*cmd, opts->quiet);
+  add_today_options(*cmd, opts->today);
   cmd->callback([opts, cmd, &ctx] { ctx.exit_code = run_sweep_command(*opts, *cmd, ctx); });
 }
 

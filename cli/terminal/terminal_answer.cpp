@@ -8,6 +8,7 @@
 
 #include "reports/html/html_report.hpp"
 #include "reports/markdown/markdown_summary.hpp"
+#include "reports/verdict/prices_as_of.hpp"
 #include "reports/verdict/verdict_text.hpp"
 
 namespace tco::cli {
@@ -190,6 +191,7 @@ std::string files_written_lines(const std::vector<std::string>& files) {
 std::string terminal_answer(const Json& report, const std::vector<std::string>& files_written, int columns) {
   const Json& sc = report.at("scenario");
   std::string out = wrapped(headline_decision(report), columns, 0);
+  if (const std::string dates = dates_sentence(report); !dates.empty()) out += wrapped(dates, columns, 0);
   for (const std::string& note : verdict_notes(report)) out += wrapped(note, columns, 0);
   out += "\n";
   out += fmt::format("Plans over {}, in USD, against the baseline {}\n"

@@ -20,6 +20,7 @@
 #include "reports/html/html_refresh.hpp"
 #include "reports/html/html_venues.hpp"
 #include "reports/html/html_next_generation.hpp"
+#include "reports/verdict/prices_as_of.hpp"
 #include "reports/verdict/verdict_text.hpp"
 
 namespace tco {
@@ -161,11 +162,20 @@ void flatten(const Json& value, const std::string& prefix, std::string& out) {
 }
 
 std::string assumptions_section(const Json& report) {
-  std::string out = "<table><tr><th>catalog record</th><th>kind</th><th>source</th><th>as of</th></tr>\n";
+  std::string out = "<table><tr><th>catalog record</th><th>kind</th><th>source</th><th>as of</th>"
+                    "<th>figures with their own date or source</th></tr>\n";
   for (const auto& r : report.at("pricing").at("records")) {
-    out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_escape(r.at("id").get<std::string>()),
+    std::string own;
+    for (const auto& f : r.value("figures", Json::array())) {
+      const bool own_date = f.at("as_of") != r.at("as_of"), own_source = f.at("source") != r.at("source");
+      if (!own_date && !own_source) continue;
+      own += (own.empty() ? "" : "<br>") + html_escape(f.at("field").get<std::string>()) + ": " +
+             html_escape(f.at("as_of").get<std::string>()) +
+             (own_source ? " (" + html_escape(f.at("source").get<std::string>()) + ")" : std::string());
+    }
+    out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_escape(r.at("id").get<std::string>()),
                        html_escape(r.at("kind").get<std::string>()), html_escape(r.at("source").get<std::string>()),
-                       html_escape(r.at("as_of").get<std::string>()));
+                       html_escape(r.at("as_of").get<std::string>()), own);
   }
   out += "</table>\n";
   if (report.at("pricing").contains("implied_forwards")) {
@@ -228,6 +238,8 @@ std::string html_report(const Json& report) {
   html += fmt::format("<h1>tcosim: {}</h1>\n<p>{}</p>\n", html_escape(sc.at("name").get<std::string>()),
                       html_escape(sc.value("description", "")));
   html += "<p class=headline>" + html_escape(headline_decision(report)) + "</p>\n";
+  if (const std::string dates = dates_sentence(report); !dates.empty())
+    html += "<p class=asof>" + html_escape(dates) + "</p>\n";
   for (const std::string& note : verdict_notes(report)) html += "<p>" + html_escape(note) + "</p>\n";
   html += fmt::format("<p>{} from {}, discount rate {:.2f}% a year, baseline {}.</p>\n", format_months(sc.at("horizon_months").get<int>()),
                       html_escape(sc.at("start").get<std::string>()), 100 * sc.at("discount_rate_per_year").get<double>(),

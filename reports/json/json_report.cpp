@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "core/io/finite_figures.hpp"
+#include "models/catalog/figure_age.hpp"
+#include "reports/json/figure_ages_json.hpp"
 #include "reports/json/commitments_json.hpp"
 #include "reports/json/depreciation_json.hpp"
 #include "reports/json/goodput_json.hpp"
@@ -223,12 +225,8 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
     report["run"]["root_wait_for_ranks_s"] = meta.root_wait_for_ranks_s;
     report["run"]["root_gather_and_statistics_s"] = meta.root_gather_and_statistics_s;
   }
-  Json records = Json::array();
-  std::string oldest;
-  for (const auto& p : s.records_used) {
-    records.push_back({{"kind", p.kind}, {"id", p.id}, {"source", p.source}, {"as_of", p.as_of}});
-    if (oldest.empty() || p.as_of < oldest) oldest = p.as_of;
-  }
+  const Json records = pricing_records_json(s.records_used);
+  const std::string oldest = oldest_figure_as_of(s.records_used);
   report["scenario"] = {{"name", s.name},
                         {"description", s.description},
                         {"file", s.file},
@@ -301,6 +299,7 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
   Json warnings = Json::array();
   for (const auto& w : run.warnings) warnings.push_back(finding_json(w));
   report["warnings"] = warnings;
+  if (!meta.today.empty()) add_figure_ages(report, s.records_used, meta.today, meta.max_age_days);
   return report;
 }
 

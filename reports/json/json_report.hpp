@@ -25,6 +25,11 @@ struct RunMetadata {
   std::size_t gathered_bytes = 0;
   double root_wait_for_ranks_s = 0.0;
   double root_gather_and_statistics_s = 0.0;
+  // The day the figures' ages are taken on ("YYYY-MM-DD"; `--today`, default the system date):
+  // recorded in the report's "pricing" block with a warning per stale figure (models/catalog/
+  // figure_age.hpp). Empty: no date checks, no "today" in the report.
+  std::string today = "";
+  int max_age_days = 365;
 };
 
 Json report_json(const Scenario& scenario, const ScenarioRun& run, const RunMetadata& meta);

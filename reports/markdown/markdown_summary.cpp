@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/verdict/prices_as_of.hpp"
 #include "reports/verdict/verdict_text.hpp"
 
 namespace tco {
@@ -140,6 +141,7 @@ std::string markdown_summary(const Json& report) {
                     format_months(sc.at("horizon_months").get<int>()), sc.at("start").get<std::string>(),
                     100.0 * sc.at("discount_rate_per_year").get<double>(), sc.at("baseline").get<std::string>());
   md += "**Verdict.** " + verdict_sentence(report) + "\n\n";
+  if (const std::string dates = dates_sentence(report); !dates.empty()) md += dates + "\n\n";
   for (const std::string& note : verdict_notes(report)) md += note + "\n\n";
   if (const std::string uncertainty = uncertainty_sentence(report); !uncertainty.empty())
     md += uncertainty + "\n\n" + tornado_markdown(report);
