@@ -19,7 +19,9 @@ const std::string kGolden = "tests/fixtures/des/mc_small.report.json";
 // scenario's path made relative to the source folder (it is absolute on the command line).
 std::string fixture_report(const std::vector<std::string>& extra, const std::string& name) {
   const auto dir = test::scratch_dir(name);
-  std::vector<std::string> args = {"run", test::source_path(kFixture), "--out", (dir / "r.json").string(), "--quiet"};
+  // A pinned day: the report records it and ages the figures on it (docs/cli.md, --today).
+  std::vector<std::string> args = {"run", test::source_path(kFixture), "--out", (dir / "r.json").string(), "--quiet",
+                                   "--today", "2026-11-28"};
   args.insert(args.end(), extra.begin(), extra.end());
   const test::CliResult r = test::run_cli(args);
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
