@@ -118,6 +118,30 @@ TEST_CASE("depreciation ledger: the mid-quarter convention takes its table from 
   CHECK_FALSE(half.at("tax").contains("placed_in_service_quarter"));
 }
 
+TEST_CASE("depreciation ledger: the mid-quarter quarter comes from the delivery's calendar date") {
+  // One $200,000 node (no network, storage or install), start 2026-11-01, delivered at the start
+  // of month 2 = hour 1,460 = 2026-12-31: quarter 4, Pub 946 Table A-5 (5-year: 5%). Year 1
+  // deducts 5% x 200,000 = 10,000 (with 730-hour month arithmetic, November + 2 = January,
+  // quarter 1, Table A-2's 35%: 70,000). The shield: -25% x 10,000 / 12 a month in year 1.
+  Json doc = fixture_json("tax_depreciation.json");
+  doc["start"] = "2026-11-01";
+  doc["onprem"]["network_usd_per_node"] = 0;
+  doc["onprem"]["storage_usd_per_node"] = 0;
+  doc["onprem"]["install_usd_per_node"] = 0;
+  doc["onprem"]["purchase_month"] = 2;
+  doc["onprem"]["depreciation"]["tax"] = {{"macrs_class_years", 5}, {"convention", "mid_quarter"}};
+  doc["plans"] = {{{"name", "cloud"}, {"kind", "cloud"}}, {{"name", "buy-1"}, {"kind", "hybrid"}, {"onprem_nodes", 1}}};
+  const ScenarioOutcome o = run_scenario_json(doc);
+  const PlanResult& buy = o.plan("buy-1");
+  REQUIRE(buy.depreciation_views.has_value());
+  CHECK(buy.depreciation_views->placed_in_service_quarter == 4);
+  REQUIRE(buy.depreciation_views->tax_by_year.size() == 6);
+  CHECK(buy.depreciation_views->tax_by_year[0].total_usd == doctest::Approx(10000.0).epsilon(1e-12));
+  // Year 2: 38% x 200,000 = 76,000.
+  CHECK(buy.depreciation_views->tax_by_year[1].total_usd == doctest::Approx(76000.0).epsilon(1e-12));
+  CHECK(in_month(buy, 2, Category::tax_shield) == doctest::Approx(-0.25 * 10000.0 / 12.0).epsilon(1e-12));
+}
+
 TEST_CASE("depreciation ledger: without a view, nothing moves and the report carries no table") {
   Json doc = fixture_json("tax_depreciation.json");
   doc["onprem"]["depreciation"] = {{"life_years", 5}, {"salvage_fraction", 0.1}};
