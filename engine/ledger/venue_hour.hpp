@@ -133,7 +133,7 @@ class VenueStepper {
   // At most this many states: past it, the adjacent states closest in backlog (weighted by their
   // probabilities) merge, keeping the mean backlog (an approximation only where work keeps
   // waiting for many hours in many different amounts).
-  static constexpr std::size_t kMaxBacklogStates = 128;
+  static constexpr std::size_t kMaxBacklogStates = 1024;
 
  private:
   // A backlog state: its probability, backlog, and per venue the last hour's branches given it
