@@ -51,4 +51,23 @@ long days_between(const Date& a, const Date& b) {
   return days_from_civil(b.year, b.month, b.day) - days_from_civil(a.year, a.month, a.day);
 }
 
+// The date of a day count since 1970-01-01 (Howard Hinnant's civil_from_days).
+static Date civil_from_days(long z) {
+  z += 719468;
+  const long era = (z >= 0 ? z : z - 146096) / 146097;
+  const long doe = z - era * 146097;
+  const long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const long mp = (5 * doy + 2) / 153;
+  const int day = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
+  const int month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+  return Date{static_cast<int>(yoe + era * 400 + (month <= 2 ? 1 : 0)), month, day};
+}
+
+Date add_days(const Date& date, long days) {
+  return civil_from_days(days_from_civil(date.year, date.month, date.day) + days);
+}
+
+Date date_at_hour(const Date& start, long hour) { return add_days(start, hour / 24); }
+
 }  // namespace tco

@@ -32,6 +32,13 @@ int day_of_year(const Date& date);
 int weekday(const Date& date);
 // Days from `a` to `b` (b - a), by the real calendar.
 long days_between(const Date& a, const Date& b);
+// The real calendar's date `days` days after `date` (before it when negative): the inverse of
+// days_between. Example: 2026-11-01 + 60 days = 2026-12-31.
+Date add_days(const Date& date, long days);
+// The calendar date of model hour `hour` (>= 0) of a scenario that starts at 00:00 of `start`: a
+// calendar day is 24 model hours, as for dated price schedules (docs/model.md §4).
+// Example: start 2026-11-01, hour 1,460 (month 2) = day 60 = 2026-12-31.
+Date date_at_hour(const Date& start, long hour);
 
 struct Calendar {
   int start_day_of_year = 1;  // 1..366

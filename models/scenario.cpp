@@ -996,7 +996,7 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
     JsonObjectReader or_(onprem_json, r.file(), r.pointer_of("onprem"));
     try {
       p.onprem = parse_onprem(or_, resolver, horizon_months, dir);
-      if (p.onprem->tax_depreciation) p.onprem->tax_depreciation->start_month_of_year = start.month;
+      if (p.onprem->tax_depreciation) p.onprem->tax_depreciation->start = start;
     } catch (const InputError& e) {
       throw attribute_section_error(e, r.pointer_of("onprem"), "/onprem", r.has("onprem") ? r.value("onprem") : Json());
     }

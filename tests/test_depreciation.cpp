@@ -130,14 +130,31 @@ TEST_CASE("depreciation: every mid-quarter table sums to 100% and differs from t
   CHECK(macrs_mid_quarter_percent(4, 1).empty());
 }
 
-TEST_CASE("depreciation: the tax quarter is the calendar quarter of the delivery month") {
-  CHECK(tax_quarter_of_month(1, 0) == 1);    // January
-  CHECK(tax_quarter_of_month(1, 3) == 2);    // April
-  CHECK(tax_quarter_of_month(1, 11) == 4);   // December
-  CHECK(tax_quarter_of_month(1, 12) == 1);   // January of the next year
-  CHECK(tax_quarter_of_month(11, 3) == 1);   // November + 3 months = February
-  CHECK(tax_quarter_of_month(10, 2) == 4);   // October + 2 = December
-  CHECK(tax_quarter_of_month(12, 27) == 1);  // December + 27 = March, two years on
+TEST_CASE("depreciation: the tax quarter is the calendar quarter of the delivery's calendar date") {
+  // Delivery at the start of model month m = hour 730 m = day floor(730 m / 24) after the start.
+  CHECK(tax_quarter_of_month(Date{2026, 1, 1}, 0) == 1);   // 2026-01-01
+  CHECK(tax_quarter_of_month(Date{2026, 1, 1}, 3) == 2);   // day 91: 2026-04-02
+  CHECK(tax_quarter_of_month(Date{2026, 1, 1}, 11) == 4);  // day 334: 2026-12-01
+  CHECK(tax_quarter_of_month(Date{2026, 1, 1}, 12) == 1);  // day 365: 2027-01-01
+  CHECK(tax_quarter_of_month(Date{2026, 11, 1}, 3) == 1);  // day 91: 2027-01-31
+  CHECK(tax_quarter_of_month(Date{2026, 10, 1}, 2) == 4);  // day 60: 2026-11-30
+  // Issue 42: start 2026-11-01, month 2 = hour 1,460 = day 60 (60.83) = 2026-12-31, quarter 4;
+  // November + 2 calendar months would be January, quarter 1.
+  CHECK(tax_quarter_of_month(Date{2026, 11, 1}, 2) == 4);
+  // Month 27 of a 2026-12-01 start: day floor(19,710 / 24) = 821 = 2029-03-01 (2028 is a leap
+  // year: 2026-12-01 + 365 = 2027-12-01, + 456 = 2029-03-01).
+  CHECK(tax_quarter_of_month(Date{2026, 12, 1}, 27) == 1);
+}
+
+TEST_CASE("calendar: add_days and date_at_hour walk the real calendar") {
+  CHECK(format_date(add_days(Date{2026, 11, 1}, 60)) == "2026-12-31");
+  CHECK(format_date(add_days(Date{2028, 2, 28}, 1)) == "2028-02-29");
+  CHECK(format_date(add_days(Date{2027, 2, 28}, 1)) == "2027-03-01");
+  CHECK(format_date(add_days(Date{2026, 1, 5}, -5)) == "2025-12-31");
+  CHECK(format_date(add_days(Date{2026, 12, 1}, 821)) == "2029-03-01");
+  CHECK(days_between(Date{2026, 12, 1}, add_days(Date{2026, 12, 1}, 821)) == 821);
+  CHECK(format_date(date_at_hour(Date{2026, 11, 1}, 1460)) == "2026-12-31");  // 60.83 days
+  CHECK(format_date(date_at_hour(Date{2026, 11, 1}, 1439)) == "2026-12-30");  // 59.96 days
 }
 
 TEST_CASE("depreciation: 100% bonus puts the whole deduction in year one") {

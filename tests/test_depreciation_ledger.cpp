@@ -35,17 +35,19 @@ TEST_CASE("depreciation ledger: MACRS with section 179 and bonus drives the tax 
   CHECK(in_month(buy, 14, Category::tax_shield) == doctest::Approx(-5791.6666667).epsilon(1e-9));
   CHECK(in_month(buy, 15, Category::tax_shield) == doctest::Approx(-1600.0).epsilon(1e-12));
   // Deducted in the horizon: 278,000 + 9 x 6,400 = 335,600; basis left 470,000 - 335,600 = 134,400.
-  // The residual sells server + network + storage, 430,000 of the cost, for
-  // 430,000 x 0.7^(21/12) = 230,350.96, with its share of the basis 134,400 x 43/47 = 122,961.70:
-  // recapture 230,350.96 - 122,961.70 = 107,389.26, taxed 25% = 26,847.31 at the end of month 23.
+  // The residual sells server + network + storage, 430,000 of resale base, for
+  // 430,000 x 0.7^(21/12) = 230,350.96. The nodes sold carry their installation in their basis
+  // (Pub 551) and there is no room capex, so the whole basis left goes with them: 134,400 x
+  // 470/470 = 134,400 (not 43/47 of it, which left the installation's 11,438.30 undeducted):
+  // recapture 230,350.96 - 134,400 = 95,950.96, taxed 25% = 23,987.74 at the end of month 23.
   REQUIRE(buy.depreciation_views.has_value());
   const DepreciationViews& v = *buy.depreciation_views;
-  CHECK(v.sale.ordinary_recapture_usd == doctest::Approx(107389.2573772).epsilon(1e-9));
+  CHECK(v.sale.ordinary_recapture_usd == doctest::Approx(95950.9595049).epsilon(1e-9));
   CHECK(v.sale.capital_gain_usd == 0.0);
-  CHECK(v.sale_tax_usd == doctest::Approx(26847.3143443).epsilon(1e-9));
-  CHECK(in_month(buy, 23, Category::tax_shield) == doctest::Approx(-1600.0 + 26847.3143443).epsilon(1e-9));
-  // In all: -0.25 x 335,600 + 26,847.31 = -83,900 + 26,847.31 = -57,052.69.
-  CHECK(total(buy, Category::tax_shield) == doctest::Approx(-57052.6856557).epsilon(1e-9));
+  CHECK(v.sale_tax_usd == doctest::Approx(23987.7398762).epsilon(1e-9));
+  CHECK(in_month(buy, 23, Category::tax_shield) == doctest::Approx(-1600.0 + 23987.7398762).epsilon(1e-9));
+  // In all: -0.25 x 335,600 + 23,987.74 = -83,900 + 23,987.74 = -59,912.26.
+  CHECK(total(buy, Category::tax_shield) == doctest::Approx(-59912.2601238).epsilon(1e-9));
   // The yearly tables: MACRS years 1..6 and the book's double-declining balance (40% of 470,000
   // = 188,000 in year 1; salvage 47,000, so the 5 years total 423,000).
   REQUIRE(v.tax_by_year.size() == 6);
@@ -55,6 +57,34 @@ TEST_CASE("depreciation ledger: MACRS with section 179 and bonus drives the tax 
   CHECK(v.book_usd_by_year[0] == doctest::Approx(188000.0).epsilon(1e-12));
   // Book month 3 = 188,000 / 12 = 15,666.67.
   CHECK(buy.depreciation_usd_by_month[3] == doctest::Approx(188000.0 / 12.0).epsilon(1e-12));
+}
+
+TEST_CASE("depreciation ledger: the sale deducts the installation's share of the basis left (Pub 551)") {
+  // One node: a $200,000 server (test-node-8), no network or storage, $19,200 of installation,
+  // bought at month 0 of a 12-month horizon: C = 219,200. MACRS 5-year half-year, no 179, no
+  // bonus, 25% tax: year 1 deducts 20% x 219,200 = 43,840 inside the horizon; basis left 175,360.
+  // The residual sells the server for 200,000 x 0.7 = 140,000 (the installation resells for
+  // nothing). The sold node's basis is the whole 175,360, its installation's 15,360 (80% of
+  // 19,200) included: a loss of 175,360 - 140,000 = 35,360, a tax saving of 25% x 35,360 = 8,840.
+  // Before, only 200,000 / 219,200 of the basis (160,000) went with the sale: a loss of 20,000,
+  // a saving of 5,000, i.e. 3,840 = 25% x 15,360 more tax.
+  Json doc = fixture_json("tax_depreciation.json");
+  doc["horizon_months"] = 12;
+  doc["onprem"]["network_usd_per_node"] = 0;
+  doc["onprem"]["storage_usd_per_node"] = 0;
+  doc["onprem"]["install_usd_per_node"] = 19200;
+  doc["onprem"]["purchase_month"] = 0;
+  doc["onprem"]["depreciation"]["tax"] = {{"macrs_class_years", 5}, {"convention", "half_year"}};
+  doc["plans"] = {{{"name", "cloud"}, {"kind", "cloud"}}, {{"name", "buy-1"}, {"kind", "hybrid"}, {"onprem_nodes", 1}}};
+  const ScenarioOutcome o = run_scenario_json(doc);
+  const PlanResult& buy = o.plan("buy-1");
+  REQUIRE(buy.depreciation_views.has_value());
+  const DepreciationViews& v = *buy.depreciation_views;
+  CHECK(v.sale.loss_usd == doctest::Approx(35360.0).epsilon(1e-12));
+  CHECK(v.sale.ordinary_recapture_usd == 0.0);
+  CHECK(v.sale_tax_usd == doctest::Approx(-8840.0).epsilon(1e-12));
+  // The shield: -25% x 43,840 over months 0..11, then the sale's -8,840.
+  CHECK(total(buy, Category::tax_shield) == doctest::Approx(-0.25 * 43840.0 - 8840.0).epsilon(1e-12));
 }
 
 TEST_CASE("depreciation ledger: the mid-quarter convention takes its table from the delivery's calendar quarter") {
@@ -86,6 +116,30 @@ TEST_CASE("depreciation ledger: the mid-quarter convention takes its table from 
   const Json& half = report_plan(half_report, "buy-2-at-3").at("depreciation_views");
   CHECK(half.at("tax").at("convention") == "half_year");
   CHECK_FALSE(half.at("tax").contains("placed_in_service_quarter"));
+}
+
+TEST_CASE("depreciation ledger: the mid-quarter quarter comes from the delivery's calendar date") {
+  // One $200,000 node (no network, storage or install), start 2026-11-01, delivered at the start
+  // of month 2 = hour 1,460 = 2026-12-31: quarter 4, Pub 946 Table A-5 (5-year: 5%). Year 1
+  // deducts 5% x 200,000 = 10,000 (with 730-hour month arithmetic, November + 2 = January,
+  // quarter 1, Table A-2's 35%: 70,000). The shield: -25% x 10,000 / 12 a month in year 1.
+  Json doc = fixture_json("tax_depreciation.json");
+  doc["start"] = "2026-11-01";
+  doc["onprem"]["network_usd_per_node"] = 0;
+  doc["onprem"]["storage_usd_per_node"] = 0;
+  doc["onprem"]["install_usd_per_node"] = 0;
+  doc["onprem"]["purchase_month"] = 2;
+  doc["onprem"]["depreciation"]["tax"] = {{"macrs_class_years", 5}, {"convention", "mid_quarter"}};
+  doc["plans"] = {{{"name", "cloud"}, {"kind", "cloud"}}, {{"name", "buy-1"}, {"kind", "hybrid"}, {"onprem_nodes", 1}}};
+  const ScenarioOutcome o = run_scenario_json(doc);
+  const PlanResult& buy = o.plan("buy-1");
+  REQUIRE(buy.depreciation_views.has_value());
+  CHECK(buy.depreciation_views->placed_in_service_quarter == 4);
+  REQUIRE(buy.depreciation_views->tax_by_year.size() == 6);
+  CHECK(buy.depreciation_views->tax_by_year[0].total_usd == doctest::Approx(10000.0).epsilon(1e-12));
+  // Year 2: 38% x 200,000 = 76,000.
+  CHECK(buy.depreciation_views->tax_by_year[1].total_usd == doctest::Approx(76000.0).epsilon(1e-12));
+  CHECK(in_month(buy, 2, Category::tax_shield) == doctest::Approx(-0.25 * 10000.0 / 12.0).epsilon(1e-12));
 }
 
 TEST_CASE("depreciation ledger: without a view, nothing moves and the report carries no table") {
@@ -127,7 +181,7 @@ TEST_CASE("depreciation ledger: the JSON report carries the book and tax tables 
   const std::string md = markdown_summary(report);
   CHECK(md.find("**Depreciation views**") != std::string::npos);
   CHECK(md.find("| 1 | $188,000 | $282,000 | $278,000 | $192,000 | $169,000 | $301,000 |") != std::string::npos);
-  CHECK(md.find("tax $26,847") != std::string::npos);
+  CHECK(md.find("tax $23,988") != std::string::npos);
   CHECK(markdown_summary(run_fixture("purchase_month3.json").report()).find("Depreciation views") == std::string::npos);
 }
 

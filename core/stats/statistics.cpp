@@ -21,14 +21,31 @@ double student_t_975(long dof) {
   return boost::math::quantile(boost::math::students_t_distribution<double>(static_cast<double>(dof)), 0.975);
 }
 
+double compensated_sum(std::span<const double> values) {
+  double sum = 0.0;
+  double compensation = 0.0;  // the low-order bits each addition lost
+  for (double v : values) {
+    const double t = sum + v;
+    compensation += std::fabs(sum) >= std::fabs(v) ? (sum - t) + v : (v - t) + sum;
+    sum = t;
+  }
+  return sum + compensation;
+}
+
+double mean_of(std::span<const double> values) {
+  if (values.empty()) return 0.0;
+  const double first = values.front();
+  if (std::all_of(values.begin(), values.end(), [&](double v) { return v == first; })) return first;
+  return compensated_sum(values) / static_cast<double>(values.size());
+}
+
 Summary summarize(const std::vector<double>& values, WorstTail worst) {
   Summary s;
   s.n = static_cast<long>(values.size());
   if (s.n == 0) return s;
-  double sum = 0.0;
-  for (double v : values) sum += v;
-  s.mean = sum / s.n;
+  s.mean = mean_of(values);
   if (s.n > 1) {
+    // Exactly 0 for a constant sample: its mean is its value, every deviation 0.
     double squares = 0.0;
     for (double v : values) squares += (v - s.mean) * (v - s.mean);
     s.stderr_ = std::sqrt(squares / (s.n - 1)) / std::sqrt(static_cast<double>(s.n));
@@ -44,10 +61,8 @@ Summary summarize(const std::vector<double>& values, WorstTail worst) {
   s.p90 = sorted_quantile(sorted, 0.90);
   s.p95 = sorted_quantile(sorted, 0.95);
   const auto tail = static_cast<std::size_t>(std::ceil(0.05 * static_cast<double>(s.n)));
-  double tail_sum = 0.0;
   const std::size_t first = worst == WorstTail::high ? sorted.size() - tail : 0;
-  for (std::size_t i = first; i < first + tail; ++i) tail_sum += sorted[i];
-  s.cvar95 = tail_sum / static_cast<double>(tail);
+  s.cvar95 = mean_of(std::span<const double>(sorted).subspan(first, tail));
   s.min = sorted.front();
   s.max = sorted.back();
   return s;

@@ -50,7 +50,7 @@ DepreciationViews book_depreciation(const OnPremSpec& o, const DepreciableFleet&
 
   TaxDepreciationSpec spec = *o.tax_depreciation;
   spec.section_179_usd *= fleet.section_179_share;
-  spec.placed_in_service_quarter = tax_quarter_of_month(spec.start_month_of_year, p);
+  spec.placed_in_service_quarter = tax_quarter_of_month(spec.start, p);
   v.tax_by_year = tax_depreciation_by_year(fleet.cost_usd, spec);
   if (spec.convention == MacrsConvention::mid_quarter) v.placed_in_service_quarter = spec.placed_in_service_quarter;
   std::vector<double> tax_yearly_usd;

@@ -6,8 +6,10 @@
 //     section 179 total evenly, 1/12 a month, at each month's end; the shield is -tax_rate x that.
 //     The mid-quarter convention takes its table from the calendar quarter of month p.
 //     When the fleet is sold at the horizon's end (the residual), the tax on the sale is
-//     tax_rate x (recapture + capital gain - loss) of the sold part (its pro-rata share of the
-//     tax basis left), booked in the same category at the end of month H-1.
+//     tax_rate x (recapture + capital gain - loss) of the sold part: the nodes with their
+//     installation (IRS Pub 551: installation is part of the equipment's basis), their pro-rata
+//     share of the tax basis left (a room's capex is not sold); booked in the same category at
+//     the end of month H-1.
 // Example: $1,000,000 of 5-year MACRS with 100% bonus at a 21% rate bought at month 0: the
 // shield is -21% x 1,000,000 / 12 = -$17,500 at the end of each of months 0..11, nothing after.
 #pragma once
@@ -32,7 +34,7 @@ struct DepreciationViews {
 
 struct DepreciableFleet {
   double cost_usd = 0.0;           // what is depreciated: nodes' capex + room capex
-  double sold_cost_usd = 0.0;      // the cost of what the residual sells (server, network, storage)
+  double sold_cost_usd = 0.0;      // the tax cost of what the residual sells: the nodes' capex, installation included
   double sale_price_usd = 0.0;     // the residual value; 0 when no sale is booked
   double section_179_share = 1.0;  // share of the scenario's section 179 amount this fleet takes
 };

@@ -101,7 +101,9 @@ OwnershipSummary book_ownership_until(const OnPremSpec& o, const OwnershipTerms&
   if (o.residual_enabled) {
     const double age_years = (horizon_months - p) / 12.0;
     const double value_usd = n * o.resale_base_per_node_usd();
-    fleet.sold_cost_usd = value_usd;
+    // The tax cost of what is sold: the nodes with their capitalised installation (Pub 551: the
+    // installation is part of the equipment's basis), though the installation resells for nothing.
+    fleet.sold_cost_usd = node_capex_usd;
     // Sold in the last month: a next generation that arrived by then has stepped the resale curve
     // (sold early, at the start of the sale month: one arriving that month has).
     const int step_month = t.sold_month ? horizon_months : horizon_months - 1;

@@ -186,7 +186,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
     }
     // A plan with venues: its venues' prices follow price_change_per_year (the offer's schedules price its reserved).
     const HourOutcome out =
-        venues ? step_venue_hour(fleet, in, backlog, h, hourly_growth_factor(plan.cloud->price_change_per_year, h), *venues)
+        venues ? step_venue_hour(fleet, in, h, hourly_growth_factor(plan.cloud->price_change_per_year, h), *venues)
                : step_hour(fleet, in, backlog);
     backlog = out.backlog_gpu_hours;
     if (!commitments.empty()) commitments.add_hour(h, out);

@@ -1,6 +1,7 @@
 #include "engine/ledger/venue_hour.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "engine/ledger/plan_evaluator.hpp"
 
@@ -37,8 +38,9 @@ VenueStepper::VenueStepper(std::vector<VenueParams> venues, std::optional<VenueD
       draws_(draws),
       availability_(venues_.size(), 1.0),
       hour_(venues_.size()),
+      hour_expected_(venues_.size()),
+      launched_expected_(venues_.size(), 0.0),
       branches_(venues_.size()),
-      previous_branches_(venues_.size()),
       totals_(venues_.size()),
       path_instances_(venues_.size(), 0.0),
       expected_covered_(venues_.size(), 0.0) {
@@ -46,22 +48,34 @@ VenueStepper::VenueStepper(std::vector<VenueParams> venues, std::optional<VenueD
     if (venues_[i].savings_plan_usd_per_instance_hour > 0.0) covered_venues_.push_back(static_cast<int>(i));
   std::stable_sort(covered_venues_.begin(), covered_venues_.end(),
                    [&](int a, int b) { return venues_[a].savings_plan_order < venues_[b].savings_plan_order; });
-  // The hour before the first holds nothing.
-  if (!covered_venues_.empty()) cover_tree_.add(covered_venues_, std::vector<double>(venues_.size(), 0.0), 1.0);
+  // The hour before the first holds nothing and leaves no backlog.
+  State first;
+  first.branches.resize(venues_.size());
+  if (!covered_venues_.empty()) first.cover_tree.add(covered_venues_, std::vector<double>(venues_.size(), 0.0), 1.0);
+  states_.push_back(std::move(first));
 }
 
-double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, double spot_factor,
-                          double savings_plan_usd, HourOutcome& out) {
+void VenueStepper::begin_hour(long hour) {
   const int n = static_cast<int>(venues_.size());
-  std::vector<double>& availability = availability_;
   for (int i = 0; i < n; ++i) {
     const double a = venues_[i].availability;
-    availability[i] = draws_ ? (venue_draws_capacity(draws_->seed, draws_->path, i, hour, a) ? 1.0 : 0.0) : a;
+    availability_[i] = draws_ ? (venue_draws_capacity(draws_->seed, draws_->path, i, hour, a) ? 1.0 : 0.0) : a;
   }
+  std::fill(hour_expected_.begin(), hour_expected_.end(), VenueHour{});
+  std::fill(launched_expected_.begin(), launched_expected_.end(), 0.0);
+  leaves_.clear();
+  leaf_instances_.clear();
+}
+
+double VenueStepper::step(std::size_t k, double rest_gpus, double on_demand_factor, double spot_factor,
+                          double savings_plan_usd, double work_per_plan_gpu, HourOutcome& out) {
+  const int n = static_cast<int>(venues_.size());
+  const State& state = states_[k];
+  state_weight_ = state.probability;
+  work_per_plan_gpu_ = work_per_plan_gpu;
+  const std::vector<double>& availability = availability_;
   std::fill(hour_.begin(), hour_.end(), VenueHour{});
-  std::swap(branches_, previous_branches_);
   for (auto& b : branches_) b.clear();
-  std::swap(cover_tree_, previous_cover_tree_);
   cover_tree_.clear();
   double left = 0.0;
   // Depth first over the venues' availability: each branch carries its probability; a branch of
@@ -69,7 +83,11 @@ double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, 
   auto visit = [&](auto&& self, int i, double rest, double probability) -> void {
     if (i == n || rest <= 0.0) {
       left += probability * rest;
+      for (int j = i; j < n; ++j) path_instances_[j] = 0.0;
       if (!covered_venues_.empty()) add_cover_leaf(i, probability);
+      const double leaf_left = rest < 1e-12 ? 0.0 : rest;
+      leaves_.push_back({state_weight_ * probability, leaf_left * work_per_plan_gpu_, leaves_.size()});
+      leaf_instances_.insert(leaf_instances_.end(), path_instances_.begin(), path_instances_.end());
       return;
     }
     const double a = availability[i];
@@ -85,14 +103,14 @@ double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, 
     if (a < 1.0) self(self, i + 1, rest, probability * (1.0 - a));
   };
   visit(visit, 0, rest_gpus, 1.0);
-  if (!covered_venues_.empty()) expect_cover(savings_plan_usd);
+  if (!covered_venues_.empty()) expect_cover(savings_plan_usd, state.cover_tree);
 
   out.savings_plan_covered_gpus = 0.0;
   out.savings_plan_used_usd = 0.0;
   for (int i = 0; i < n; ++i) {
     const VenueParams& v = venues_[i];
     VenueHour& h = hour_[i];
-    const double launched = expected_launched(i);
+    const double launched = expected_launched(i, state);
     h.billed_instance_hours = venue_billed_instance_hours(v, h.instances, launched);
     // - 0.0 is exact: a venue the savings plan does not cover keeps every bit.
     const double covered = expected_covered_[i];
@@ -110,19 +128,160 @@ double VenueStepper::step(double rest_gpus, long hour, double on_demand_factor, 
       out.on_demand_billed_gpus += billed_gpus;
       out.on_demand_usd += h.usd;
     }
-    VenueTotals& t = totals_[i];
-    t.work_gpu_hours += h.plan_gpus * v.plan_perf;
-    t.billed_gpu_hours += billed_gpus;
-    t.cost_usd += h.usd;
-    t.instance_hours += h.instances;
-    t.launched_instances += launched;
+    // x 1.0 is exact: one state (always on a path) adds today's figures bit for bit.
+    VenueHour& e = hour_expected_[i];
+    e.plan_gpus += state_weight_ * h.plan_gpus;
+    e.instances += state_weight_ * h.instances;
+    e.billed_instance_hours += state_weight_ * h.billed_instance_hours;
+    e.usd += state_weight_ * h.usd;
+    launched_expected_[i] += state_weight_ * launched;
   }
   return left < 1e-12 ? 0.0 : left;
 }
 
-// Over the pairs (b this hour, b' the hour before) of venue i's branches, independent (each hour
-// draws its own availability), with the mass of holding nothing: 1 - sum of the branches'. A sure
-// venue has one branch, so these are max(0, n - n') and min(n + new x delay, C / r) to the bit.
+namespace {
+
+// Adds `probability` at `instances` to a venue's branches, merging an equal count.
+void add_branch(std::vector<VenueStepper::Branch>& branches, double instances, double probability) {
+  for (VenueStepper::Branch& b : branches)
+    if (b.instances == instances) {
+      b.probability += probability;
+      return;
+    }
+  branches.push_back({probability, instances});
+}
+
+}  // namespace
+
+void VenueStepper::end_hour() {
+  const std::size_t n = venues_.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const VenueParams& v = venues_[i];
+    const VenueHour& e = hour_expected_[i];
+    VenueTotals& t = totals_[i];
+    t.work_gpu_hours += e.plan_gpus * v.plan_perf;
+    t.billed_gpu_hours += e.billed_instance_hours * v.gpus_per_instance;
+    t.cost_usd += e.usd;
+    t.instance_hours += e.instances;
+    t.launched_instances += launched_expected_[i];
+  }
+  // One state whose leaves all leave the same backlog (always on a path, and whenever the last
+  // venue takes everything): the next state is this hour's branches and cover tree, as they are.
+  const bool one_next = states_.size() == 1 && std::all_of(leaves_.begin(), leaves_.end(), [&](const Leaf& l) {
+                          return l.backlog_gpu_hours == leaves_.front().backlog_gpu_hours;
+                        });
+  if (one_next) {
+    State& s = states_.front();
+    s.probability = 1.0;
+    s.backlog_gpu_hours = leaves_.empty() ? 0.0 : leaves_.front().backlog_gpu_hours;
+    std::swap(s.branches, branches_);
+    std::swap(s.cover_tree, cover_tree_);
+    return;
+  }
+  // Group the leaves by backlog (equal to 1e-12 relative), then merge states below the floor into
+  // the nearer neighbour; each state's branches and cover tree from its leaves, given the state.
+  std::sort(leaves_.begin(), leaves_.end(), [](const Leaf& a, const Leaf& b) {
+    return a.backlog_gpu_hours < b.backlog_gpu_hours || (a.backlog_gpu_hours == b.backlog_gpu_hours && a.index < b.index);
+  });
+  struct Group {
+    std::size_t first, last;  // leaves [first, last)
+    double probability, weighted_backlog;
+  };
+  std::vector<Group> groups;
+  for (std::size_t j = 0; j < leaves_.size(); ++j) {
+    const Leaf& l = leaves_[j];
+    if (!groups.empty()) {
+      Group& g = groups.back();
+      const double at = g.weighted_backlog / g.probability;
+      if (std::fabs(l.backlog_gpu_hours - at) <= 1e-12 * std::max(1.0, std::fabs(at))) {
+        g.last = j + 1;
+        g.probability += l.probability;
+        g.weighted_backlog += l.probability * l.backlog_gpu_hours;
+        continue;
+      }
+    }
+    groups.push_back({j, j + 1, l.probability, l.probability * l.backlog_gpu_hours});
+  }
+  // A state below the floor joins its nearer neighbour (one pass: a tiny state carried forward
+  // joins the next one).
+  const auto backlog_of = [](const Group& g) { return g.weighted_backlog / g.probability; };
+  const auto absorb = [](Group& to, const Group& from) {
+    to.first = std::min(to.first, from.first);
+    to.last = std::max(to.last, from.last);
+    to.probability += from.probability;
+    to.weighted_backlog += from.weighted_backlog;
+  };
+  std::vector<Group> kept;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    Group& here = groups[g];
+    const bool tiny = here.probability < kBacklogStateFloor && groups.size() > 1;
+    if (!tiny) {
+      kept.push_back(here);
+      continue;
+    }
+    const bool has_next = g + 1 < groups.size();
+    const bool into_previous =
+        !kept.empty() && (!has_next || backlog_of(here) - backlog_of(kept.back()) <=
+                                           backlog_of(groups[g + 1]) - backlog_of(here));
+    if (into_previous) absorb(kept.back(), here);
+    else if (has_next) absorb(groups[g + 1], here);
+    else kept.push_back(here);
+  }
+  groups.swap(kept);
+  // Past kMaxBacklogStates, merge adjacent states where it moves least: the pairs of smallest
+  // p1 p2 / (p1 + p2) (b1 - b2)^2 (the variance the merge removes), never the state of no backlog.
+  while (groups.size() > kMaxBacklogStates) {
+    const auto backlog = [&](const Group& g) { return g.weighted_backlog / g.probability; };
+    std::vector<std::pair<double, std::size_t>> costs;
+    for (std::size_t g = 0; g + 1 < groups.size(); ++g) {
+      if (backlog(groups[g]) == 0.0) continue;
+      const double gap = backlog(groups[g + 1]) - backlog(groups[g]);
+      costs.push_back({groups[g].probability * groups[g + 1].probability /
+                           (groups[g].probability + groups[g + 1].probability) * gap * gap,
+                       g});
+    }
+    std::sort(costs.begin(), costs.end());
+    std::vector<char> taken(groups.size(), 0);
+    std::size_t merges = groups.size() - kMaxBacklogStates;
+    for (const auto& [cost, g] : costs) {
+      if (merges == 0) break;
+      if (taken[g] || taken[g + 1]) continue;
+      taken[g] = taken[g + 1] = 1;
+      Group& to = groups[g];
+      to.last = groups[g + 1].last;
+      to.probability += groups[g + 1].probability;
+      to.weighted_backlog += groups[g + 1].weighted_backlog;
+      groups[g + 1].probability = 0.0;  // merged away
+      --merges;
+    }
+    groups.erase(std::remove_if(groups.begin(), groups.end(), [](const Group& g) { return g.probability == 0.0; }),
+                 groups.end());
+  }
+  next_states_.resize(groups.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    State& s = next_states_[g];
+    s.probability = groups[g].probability;
+    s.backlog_gpu_hours = groups[g].weighted_backlog / groups[g].probability;
+    if (s.backlog_gpu_hours < 1e-12) s.backlog_gpu_hours = 0.0;
+    s.branches.assign(n, {});
+    s.cover_tree.clear();
+    for (std::size_t j = groups[g].first; j < groups[g].last; ++j) {
+      const Leaf& l = leaves_[j];
+      const double given = l.probability / s.probability;
+      const double* held = &leaf_instances_[l.index * n];
+      for (std::size_t i = 0; i < n; ++i)
+        if (held[i] > 0.0) add_branch(s.branches[i], held[i], given);
+      if (!covered_venues_.empty())
+        s.cover_tree.add(covered_venues_, std::vector<double>(held, held + n), given);
+    }
+  }
+  std::swap(states_, next_states_);
+}
+
+// Over the pairs (b this hour, b' the hour before) of venue i's branches, independent given the
+// backlog state (each hour draws its own availability), with the mass of holding nothing: 1 - sum
+// of the branches'. A sure venue has one branch, so these are max(0, n - n') and
+// min(n + new x delay, C / r) to the bit.
 template <class Value>
 static double over_branch_pairs(const std::vector<VenueStepper::Branch>& now,
                                 const std::vector<VenueStepper::Branch>& before, Value value) {
@@ -137,8 +296,8 @@ static double over_branch_pairs(const std::vector<VenueStepper::Branch>& now,
   return sum;
 }
 
-double VenueStepper::expected_launched(int i) const {
-  return over_branch_pairs(branches_[i], previous_branches_[i],
+double VenueStepper::expected_launched(int i, const State& state) const {
+  return over_branch_pairs(branches_[i], state.branches[i],
                            [](double n, double before) { return n > before ? n - before : 0.0; });
 }
 
@@ -152,44 +311,69 @@ void VenueStepper::add_cover_leaf(int depth, double probability) {
 // covered_i(b, b'), and covered_i depends on the covered venues down to i alone: the sum runs over
 // pairs of tree nodes at i's depth, each weighing the probabilities below them. Once the hour's
 // commitment is spent the venues after cover nothing, and their pairs are not visited.
-void VenueStepper::expect_cover(double savings_plan_usd) {
+void VenueStepper::expect_cover(double savings_plan_usd, const CoverTree& before) {
   std::fill(expected_covered_.begin(), expected_covered_.end(), 0.0);
-  expect_cover_below(CoverTree::kRoot, CoverTree::kRoot, 0, savings_plan_usd);
+  expect_cover_below(before, CoverTree::kRoot, CoverTree::kRoot, 0, savings_plan_usd);
 }
 
-void VenueStepper::expect_cover_below(int now, int before, std::size_t depth, double left_usd) {
+void VenueStepper::expect_cover_below(const CoverTree& before_tree, int now, int before, std::size_t depth,
+                                      double left_usd) {
   const int i = covered_venues_[depth];
   const VenueParams& v = venues_[i];
   for (int a = cover_tree_.node(now).first_child; a >= 0; a = cover_tree_.node(a).next_sibling) {
     const CoverTree::Node& held = cover_tree_.node(a);
-    for (int b = previous_cover_tree_.node(before).first_child; b >= 0; b = previous_cover_tree_.node(b).next_sibling) {
-      const CoverTree::Node& held_before = previous_cover_tree_.node(b);
+    for (int b = before_tree.node(before).first_child; b >= 0; b = before_tree.node(b).next_sibling) {
+      const CoverTree::Node& held_before = before_tree.node(b);
       const double launched = held.instances > held_before.instances ? held.instances - held_before.instances : 0.0;
       double left = left_usd;
       const double covered = savings_plan_cover_step(left, v.savings_plan_usd_per_instance_hour,
                                                      venue_billed_instance_hours(v, held.instances, launched));
       expected_covered_[i] += held.probability * held_before.probability * covered;
-      if (depth + 1 < covered_venues_.size() && left > 0.0) expect_cover_below(a, b, depth + 1, left);
+      if (depth + 1 < covered_venues_.size() && left > 0.0) expect_cover_below(before_tree, a, b, depth + 1, left);
     }
   }
 }
 
-HourOutcome step_venue_hour(const FleetParams& f, const HourInputs& in, double backlog_gpu_hours, long hour,
-                            double venue_price_factor, VenueStepper& venues) {
+// expected += probability x out, figure by figure.
+static void accumulate_weighted(HourOutcome& expected, const HourOutcome& out, double probability) {
+  static_assert(sizeof(HourOutcome) == 15 * sizeof(double), "a new HourOutcome field: add it here");
+  auto add = [&](double HourOutcome::*figure) { expected.*figure += probability * out.*figure; };
+  for (double HourOutcome::*figure :
+       {&HourOutcome::busy_gpus, &HourOutcome::work_onprem, &HourOutcome::cloud_work, &HourOutcome::reserved_used_gpus,
+        &HourOutcome::committed_used_gpus, &HourOutcome::savings_plan_covered_instances,
+        &HourOutcome::savings_plan_covered_gpus, &HourOutcome::spot_billed_gpus, &HourOutcome::on_demand_billed_gpus,
+        &HourOutcome::spot_usd, &HourOutcome::on_demand_usd, &HourOutcome::it_kw, &HourOutcome::facility_kw,
+        &HourOutcome::energy_usd, &HourOutcome::backlog_gpu_hours})
+    add(figure);
+}
+
+HourOutcome step_venue_hour(const FleetParams& f, const HourInputs& in, long hour, double venue_price_factor,
+                            VenueStepper& venues) {
   FleetParams onprem_only = f;
   onprem_only.bursts = 0;
-  HourOutcome out = step_hour(onprem_only, in, backlog_gpu_hours);
-  const double overflow = out.backlog_gpu_hours;
-  const double cloud_gpus = overflow / f.perf_cloud;
-  out.reserved_used_gpus = cloud_gpus < f.reserved_gpus ? cloud_gpus : f.reserved_gpus;
-  const double after_reserved = cloud_gpus - out.reserved_used_gpus;
-  // - 0.0 is exact: a plan without commitments keeps every bit.
-  out.committed_used_gpus = after_reserved < in.committed_gpus ? after_reserved : in.committed_gpus;
-  const double left_gpus = venues.step(after_reserved - out.committed_used_gpus, hour, venue_price_factor,
-                                       venue_price_factor, in.savings_plan_usd, out);
-  out.backlog_gpu_hours = left_gpus * f.perf_cloud;
-  out.cloud_work = overflow - out.backlog_gpu_hours;
-  return out;
+  venues.begin_hour(hour);
+  HourOutcome expected;
+  const std::size_t states = venues.state_count();
+  for (std::size_t k = 0; k < states; ++k) {
+    HourOutcome out = step_hour(onprem_only, in, venues.state_backlog(k));
+    const double overflow = out.backlog_gpu_hours;
+    const double cloud_gpus = overflow / f.perf_cloud;
+    out.reserved_used_gpus = cloud_gpus < f.reserved_gpus ? cloud_gpus : f.reserved_gpus;
+    const double after_reserved = cloud_gpus - out.reserved_used_gpus;
+    // - 0.0 is exact: a plan without commitments keeps every bit.
+    out.committed_used_gpus = after_reserved < in.committed_gpus ? after_reserved : in.committed_gpus;
+    const double left_gpus = venues.step(k, after_reserved - out.committed_used_gpus, venue_price_factor,
+                                         venue_price_factor, in.savings_plan_usd, f.perf_cloud, out);
+    out.backlog_gpu_hours = left_gpus * f.perf_cloud;
+    out.cloud_work = overflow - out.backlog_gpu_hours;
+    if (states == 1) {
+      expected = out;
+      break;
+    }
+    accumulate_weighted(expected, out, venues.state_probability(k));
+  }
+  venues.end_hour();
+  return expected;
 }
 
 bool venues_change_co2(const Plan& plan) {

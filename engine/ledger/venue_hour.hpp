@@ -27,7 +27,8 @@
 // share the commitment; summed depth by depth over a CoverTree, engine/ledger/cover_tree.hpp); a
 // Monte Carlo path draws X_i per venue and hour
 // (RandomSource::venue_availability, entity = venue index, draw = hour). The hour's expectation
-// is exact; the backlog carried is its expectation (exact when the last venue takes everything).
+// is exact, and the backlog is carried as its distribution (VenueStepper below), so the run is the
+// Monte Carlo's expectation hour after hour.
 // Example: R = 100 GPUs, 8-GPU instances, venue 1 quota 64 with a = 0.9, venue 2 uncapped a = 1:
 //   X1 = 1 (p 0.9): n1 = 8 (c(100) = 13 > 8), taken 64, venue 2 gets 36 -> n2 = 5
 //   X1 = 0 (p 0.1): venue 2 gets 100 -> n2 = 13
@@ -75,7 +76,26 @@ struct VenueDrawKey {
 };
 
 
-// Steps the venues hour by hour, remembering each venue's instances for the provisioning delay.
+// Steps the venues hour by hour, remembering each venue's instances for the provisioning delay
+// and, in the deterministic run, the distribution of the backlog.
+//
+// The backlog (the work no venue took) is offered again the next hour, where it enters nonlinear
+// steps: on-prem's min(capacity, need), whole instances, quotas. So the deterministic run carries
+// its distribution, not its mean: a set of backlog states, each with its probability and, per
+// venue, the instances it held in the last hour given that state (the launches and the savings
+// plan's cover compare this hour's instances with those, and the backlog ties the two hours). An
+// hour runs every state's on-prem, reserved, committed and venue steps over the venues'
+// combinations; each combination's leaf leaves a backlog, and the leaves with the same backlog
+// (to 1e-12 relative) make the next hour's states. The hour's figures are the states' expectation,
+// E[f(B)] rather than f(E[B]), so the deterministic run is the Monte Carlo's mean (docs/model.md
+// §3b). States below kBacklogStateFloor of probability merge into their nearest neighbour, the
+// probability-weighted mean of the two backlogs (the mean backlog is kept exactly; the merged
+// nonlinear terms move by less than that probability's share). With a backlog that is always 0 (the
+// last venue uncapped and always available) there is one state, and the hour is today's to the bit;
+// a Monte Carlo path (one combination of probability 1 an hour) has one state, its own backlog.
+// Example: venue 1 (a 0.5, quota 64 GPUs) alone, 72 GPUs an hour, nothing on-prem: the first hour
+// leaves 8 GPUs (p 0.5) or 72 (p 0.5); the second offers 80 or 144 with venue 1 there, so 4 states,
+// 16, 80, 80 and 144: 3 after the merge (80 with p 0.5).
 class VenueStepper {
  public:
   // An availability branch in which a venue holds `instances` (> 0).
@@ -86,46 +106,91 @@ class VenueStepper {
 
   VenueStepper(std::vector<VenueParams> venues, std::optional<VenueDrawKey> draws);
 
-  // Sends `rest_gpus` (GPUs of the plan's offer after reserved) through the venues in hour
-  // `hour`; prices x the hour's factors (on-demand, spot); the savings plan's commitment this hour
-  // covers its venue's usage. Returns the plan GPUs left waiting, adds the venues' bills to
-  // out.on_demand_* / out.spot_* and their totals to totals(), and sets
-  // out.savings_plan_covered_instances.
-  double step(double rest_gpus, long hour, double on_demand_factor, double spot_factor, double savings_plan_usd,
-              HourOutcome& out);
+  // The backlog states the hour starts from (one on a Monte Carlo path): their count, probability
+  // and backlog (reference GPU-hours of work).
+  std::size_t state_count() const { return states_.size(); }
+  double state_probability(std::size_t k) const { return states_[k].probability; }
+  double state_backlog(std::size_t k) const { return states_[k].backlog_gpu_hours; }
+
+  // Starts hour `hour`: draws the venues' capacity on a path.
+  void begin_hour(long hour);
+  // Sends `rest_gpus` (GPUs of the plan's offer after reserved and the committed pool) of backlog
+  // state `k` through the venues; prices x the hour's factors (on-demand, spot); the savings plan's
+  // commitment this hour covers its venues' usage. Returns the plan GPUs left waiting (expected,
+  // given state k), sets out's venue bills (on_demand_*, spot_*, savings_plan_covered_*) given
+  // state k, and records the combinations' leaves for end_hour. `work_per_plan_gpu` turns left GPUs
+  // into work (perf_cloud).
+  double step(std::size_t k, double rest_gpus, double on_demand_factor, double spot_factor, double savings_plan_usd,
+              double work_per_plan_gpu, HourOutcome& out);
+  // Ends the hour: adds the states' expected venue figures to totals() and makes the next hour's
+  // backlog states from the leaves.
+  void end_hour();
 
   const std::vector<VenueTotals>& totals() const { return totals_; }
 
+  // States whose probability falls below this merge into their nearest neighbour (by backlog).
+  static constexpr double kBacklogStateFloor = 1e-13;
+  // At most this many states: past it, the adjacent states closest in backlog (weighted by their
+  // probabilities) merge, keeping the mean backlog (an approximation only where work keeps
+  // waiting for many hours in many different amounts).
+  static constexpr std::size_t kMaxBacklogStates = 1024;
+
  private:
+  // A backlog state: its probability, backlog, and per venue the last hour's branches given it
+  // (conditional probabilities) and the last hour's cover tree given it.
+  struct State {
+    double probability = 1.0;
+    double backlog_gpu_hours = 0.0;
+    std::vector<std::vector<Branch>> branches;
+    CoverTree cover_tree;
+  };
+  // A leaf of this hour's combinations: its probability (absolute), the backlog it leaves (work),
+  // and the venues' instances in it at leaf_instances_[index x n, (index + 1) x n).
+  struct Leaf {
+    double probability;
+    double backlog_gpu_hours;
+    std::size_t index;
+  };
+
   std::vector<VenueParams> venues_;
   std::optional<VenueDrawKey> draws_;
   std::vector<double> availability_;  // this hour's a_i, or X_i on a Monte Carlo path
-  std::vector<VenueHour> hour_;    // this hour's expectation, per venue
-  // Venue i's expected instances launched this hour, E[max(0, n - n')], and the savings plan's
-  // expected cover of its bill, E[min(billed, C / r)], over this hour's and the last hour's branches.
-  double expected_launched(int i) const;
+  std::vector<VenueHour> hour_;    // this hour's expectation given the state, per venue
+  std::vector<VenueHour> hour_expected_;  // over the states, for the totals
+  std::vector<double> launched_expected_;
+  // Venue i's expected instances launched this hour given the state stepped, E[max(0, n - n')], over
+  // this hour's branches and the state's last-hour branches.
+  double expected_launched(int i, const State& state) const;
 
   // The savings plan's cover: the hour's combinations of the venues' availability (one of
   // probability 1 on a path) in a CoverTree, and E[covered_i] over the pairs of this hour's and
-  // the last hour's, depth by depth (expect_cover_below: the pairs of nodes under `now` and
+  // the state's last hour's, depth by depth (expect_cover_below: the pairs of nodes under `now` and
   // `before` at depth `depth`, with `left_usd` of the commitment left).
   void add_cover_leaf(int depth, double probability);
-  void expect_cover(double savings_plan_usd);
-  void expect_cover_below(int now, int before, std::size_t depth, double left_usd);
+  void expect_cover(double savings_plan_usd, const CoverTree& before);
+  void expect_cover_below(const CoverTree& before_tree, int now, int before, std::size_t depth, double left_usd);
 
   std::vector<int> covered_venues_;  // the venues the savings plan covers, in the order it reaches them
-  // Per venue, this hour's and the last hour's branches that hold instances.
-  std::vector<std::vector<Branch>> branches_, previous_branches_;
+  // Per venue, this hour's branches given the state being stepped (as a single state's next).
+  std::vector<std::vector<Branch>> branches_;
   std::vector<VenueTotals> totals_;
   std::vector<double> path_instances_;  // the visit's instances per venue down to the current depth
-  CoverTree cover_tree_, previous_cover_tree_;
-  std::vector<double> expected_covered_;  // this hour's E[covered instance-hours] per venue
+  CoverTree cover_tree_;
+  std::vector<double> expected_covered_;  // this hour's E[covered instance-hours] per venue, given the state
+
+  std::vector<State> states_, next_states_;
+  std::vector<Leaf> leaves_;
+  std::vector<double> leaf_instances_;
+  double state_weight_ = 1.0;  // the probability of the state being stepped
+  double work_per_plan_gpu_ = 1.0;
 };
 
 // A whole hour of a plan with venues: on-prem as step_hour (energy included), then reserved
-// and the committed pool as cloud_hour, then the venues; what they leave is out.backlog_gpu_hours (work).
-HourOutcome step_venue_hour(const FleetParams& f, const HourInputs& in, double backlog_gpu_hours, long hour,
-                            double venue_price_factor, VenueStepper& venues);
+// and the committed pool as cloud_hour, then the venues, from each of the stepper's backlog states
+// (their expectation in the deterministic run); what the venues leave is out.backlog_gpu_hours
+// (work, its expectation), and the stepper carries its distribution to the next hour.
+HourOutcome step_venue_hour(const FleetParams& f, const HourInputs& in, long hour, double venue_price_factor,
+                            VenueStepper& venues);
 
 // Whether a venue's offer has another GPU power, PUE or grid than the plan's cloud offer, so
 // that the cloud's CO2 (cloud_co2_kg, SPEC §5) is summed venue by venue.

@@ -147,15 +147,25 @@ __device__ double block_sum(double value, double* shared) {
 }
 
 // Mean and standard error over the paths k of x_k = NPV(k, plan), or with `saving` of
-// x_k = NPV(k, baseline) - NPV(k, plan); two passes (the mean, then the squared deviations).
+// x_k = NPV(k, baseline) - NPV(k, plan); two passes (the mean, then the squared deviations). A
+// constant x is its own mean with a standard error of exactly 0, as on the host
+// (core/stats/statistics.hpp): the block counts the paths that differ from x_0.
 __device__ void moments(const double* npv, long paths, int plan_count, int plan, int baseline, bool saving,
                         double* shared, double& mean, double& stderr_) {
+  const double x0 = saving ? npv[baseline] - npv[plan] : npv[plan];
   double local = 0.0;
+  double differing = 0.0;
   for (long k = threadIdx.x; k < paths; k += blockDim.x) {
     const double x = saving ? npv[k * plan_count + baseline] - npv[k * plan_count + plan] : npv[k * plan_count + plan];
     local += x;
+    differing += x != x0 ? 1.0 : 0.0;
   }
   mean = block_sum(local, shared) / static_cast<double>(paths);
+  if (block_sum(differing, shared) == 0.0) {
+    mean = x0;
+    stderr_ = 0.0;
+    return;
+  }
   local = 0.0;
   for (long k = threadIdx.x; k < paths; k += blockDim.x) {
     const double x = saving ? npv[k * plan_count + baseline] - npv[k * plan_count + plan] : npv[k * plan_count + plan];

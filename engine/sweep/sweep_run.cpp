@@ -304,9 +304,7 @@ Json sweep_point_json(const SweepInputs& in, const SweepPointValues& v) {
     const Summary npv = summarize(v.npv_usd[j]);
     means[j] = v.device ? v.device->npv_mean_usd[j] : npv.mean;
     const double npv_se = v.device ? v.device->npv_stderr_usd[j] : npv.stderr_;
-    double total_mean = 0.0;
-    for (double x : v.total_usd[j]) total_mean += x;
-    total_mean /= static_cast<double>(v.total_usd[j].size());
+    const double total_mean = mean_of(v.total_usd[j]);
     Json plan = {{"name", in.base.plans[j].name},
                  {"deterministic_npv_usd", v.deterministic_npv_usd[j]},
                  {"npv_usd", stats_json(means[j], npv_se, npv.n, npv)},

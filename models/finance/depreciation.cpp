@@ -86,9 +86,9 @@ const char* macrs_convention_name(MacrsConvention convention) {
   return convention == MacrsConvention::mid_quarter ? "mid_quarter" : "half_year";
 }
 
-int tax_quarter_of_month(int start_month_of_year, int model_month) {
-  const int calendar_month_index = (start_month_of_year - 1 + model_month) % 12;  // 0 = January
-  return calendar_month_index / 3 + 1;
+int tax_quarter_of_month(const Date& start, int model_month) {
+  const Date delivery = date_at_hour(start, static_cast<long>(model_month) * kHoursPerMonth);
+  return (delivery.month - 1) / 3 + 1;
 }
 
 std::vector<TaxDepreciationYear> tax_depreciation_by_year(double cost_usd, const TaxDepreciationSpec& spec) {

@@ -19,6 +19,8 @@
 #include <span>
 #include <vector>
 
+#include "core/calendar.hpp"
+
 namespace tco {
 
 enum class BookMethod { straight_line, double_declining_balance };
@@ -36,10 +38,13 @@ std::span<const double> macrs_half_year_percent(int class_years);
 // 1..4 of the tax year (IRS Publication 946, Tables ); empty for another class or quarter.
 std::span<const double> macrs_mid_quarter_percent(int class_years, int quarter);
 
-// The quarter (1..4) of a calendar tax year that holds model month `model_month` (0 = the scenario's
-// start) when month 0 is calendar month `start_month_of_year` (1..12).
-// Example: a start in November (11), delivery at model month 3 = February: quarter 1.
-int tax_quarter_of_month(int start_month_of_year, int model_month);
+// The quarter (1..4) of the calendar tax year that holds the delivery at the start of model month
+// `model_month` (hour 730 x model_month) of a scenario that starts on `start`: the delivery's
+// calendar date on the price schedules' calendar (core/calendar.hpp date_at_hour), not the
+// calendar month `model_month` months on (730-hour months drift from the calendar's).
+// Example: start 2026-11-01, month 2 = hour 1,460 = 2026-12-31: quarter 4 (November + 2 months
+// would be January, quarter 1).
+int tax_quarter_of_month(const Date& start, int model_month);
 
 enum class MacrsConvention { half_year, mid_quarter };
 const char* macrs_convention_name(MacrsConvention convention);  // "half_year" | "mid_quarter"
@@ -49,9 +54,9 @@ struct TaxDepreciationSpec {
   double bonus_fraction = 0.0;  // of the cost left after section 179
   double section_179_usd = 0.0; // expensed first, up to the cost
   MacrsConvention convention = MacrsConvention::half_year;
-  // The calendar month (1..12) of model month 0, from the scenario's start (not an input): the
-  // mid-quarter convention takes its quarter from the delivery month's calendar month.
-  int start_month_of_year = 1;
+  // The scenario's start (not an input): the mid-quarter convention takes its quarter from the
+  // delivery's calendar date.
+  Date start{2026, 1, 1};
   int placed_in_service_quarter = 1;  // 1..4; mid-quarter only, set from the delivery month
 };
 

@@ -63,6 +63,16 @@ int check_parity(const char* name, const tco::SweepChunk& chunk, const std::vect
       const tco::Summary s = tco::summarize(values);
       mean_cpu[j] = s.mean;
       const int slot = pt.first_plan + j;
+      // A constant figure on the device is its value with a standard error of exactly 0 (issue 42).
+      bool gpu_constant = true;
+      for (long k = 1; k < paths; ++k)
+        gpu_constant = gpu_constant && gpu.npv_usd[gpu.index(pt, k, j)] == gpu.npv_usd[gpu.index(pt, 0, j)];
+      if (gpu_constant && (moments.npv_mean_usd[slot] != gpu.npv_usd[gpu.index(pt, 0, j)] ||
+                           moments.npv_stderr_usd[slot] != 0.0)) {
+        std::printf("FAIL: %s: a constant NPV at point %zu plan %d: device mean %.17g, stderr %.3e\n", name, p, j,
+                    moments.npv_mean_usd[slot], moments.npv_stderr_usd[slot]);
+        ++failures;
+      }
       worst_moment = std::max(worst_moment, relative(s.mean, moments.npv_mean_usd[slot]));
       worst_moment = std::max(worst_moment, std::fabs(s.stderr_ - moments.npv_stderr_usd[slot]) /
                                                 std::max(1.0, s.stderr_));
