@@ -336,12 +336,13 @@ void VenueStepper::expect_cover_below(const CoverTree& before_tree, int now, int
 
 // expected += probability x out, figure by figure.
 static void accumulate_weighted(HourOutcome& expected, const HourOutcome& out, double probability) {
-  static_assert(sizeof(HourOutcome) == 15 * sizeof(double), "a new HourOutcome field: add it here");
+  static_assert(sizeof(HourOutcome) == 16 * sizeof(double), "a new HourOutcome field: add it here");
   auto add = [&](double HourOutcome::*figure) { expected.*figure += probability * out.*figure; };
   for (double HourOutcome::*figure :
        {&HourOutcome::busy_gpus, &HourOutcome::work_onprem, &HourOutcome::cloud_work, &HourOutcome::reserved_used_gpus,
         &HourOutcome::committed_used_gpus, &HourOutcome::savings_plan_covered_instances,
-        &HourOutcome::savings_plan_covered_gpus, &HourOutcome::spot_billed_gpus, &HourOutcome::on_demand_billed_gpus,
+        &HourOutcome::savings_plan_covered_gpus, &HourOutcome::savings_plan_used_usd,
+        &HourOutcome::spot_billed_gpus, &HourOutcome::on_demand_billed_gpus,
         &HourOutcome::spot_usd, &HourOutcome::on_demand_usd, &HourOutcome::it_kw, &HourOutcome::facility_kw,
         &HourOutcome::energy_usd, &HourOutcome::backlog_gpu_hours})
     add(figure);
