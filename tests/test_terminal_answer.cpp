@@ -51,12 +51,13 @@ TEST_CASE("terminal answer: every shipped scenario's answer fits 100 columns") {
 
 TEST_CASE("terminal answer: the plans table of the main scenario, figures as in the report") {
   const std::string table = cli::plans_table(baseline_report("base-load-and-burst"));
-  // npv_usd 26114487.49 -> $26,114,487; total 29377292.32 -> $29,377,292; 10.8405 $/GPU-h -> 10.84.
-  CHECK(contains(table, " 1 cloud-on-demand        cloud      0 $26,114,487 $29,377,292   10.84     baseline           -"));
-  // buy-6-burst-half-spot: NPV 12331739.90, saving 26114487.49 - 12331739.90 = 13782747.59, payback 4.
-  CHECK(contains(table, " 7 buy-6-burst-half-spot  hybrid     6 $12,331,740 $13,591,588    5.02  $13,782,748     month 4"));
-  // A cloud plan that never costs more than the baseline has no investment to pay back.
-  CHECK(contains(table, " 3 neocloud-on-demand     cloud      0  $6,353,321  $7,147,120    2.64  $19,761,166 none needed"));
+  // npv_usd 14619013.34 -> $14,619,013; total 16445546.88 -> $16,445,547; 6.0685 $/GPU-h -> 6.07.
+  CHECK(contains(table, " 1 cloud-on-demand        cloud      0 $14,619,013 $16,445,547    6.07     baseline           -"));
+  // buy-6-burst-half-spot: NPV 9079307.49, saving 14619013.34 - 9079307.49 = 5539705.85, payback 9.
+  CHECK(contains(table, " 7 buy-6-burst-half-spot  hybrid     6  $9,079,307  $9,897,173    3.65   $5,539,706     month 9"));
+  // A cloud plan that never costs more than the baseline has no investment to pay back:
+  // 14619013.34 - 8478177.79 = 6140835.54.
+  CHECK(contains(table, " 3 neocloud-on-demand     cloud      0  $8,478,178  $9,537,461    3.52   $6,140,836 none needed"));
   CHECK_FALSE(contains(table, "~"));  // every name fits: no legend
 }
 
@@ -70,7 +71,7 @@ TEST_CASE("terminal answer: a name too long for 100 columns is shortened, and th
   CHECK(contains(table, "plans shortened above (~), in full:\n  7 = " + long_name + "\n"));
   CHECK(contains(table, "7 buy-6-nodes-of-hgx-h100"));
   CHECK(contains(table, "~ hybrid"));
-  CHECK(contains(table, "$13,782,748     month 4"));  // its saving still found by its full name
+  CHECK(contains(table, "$5,539,706     month 9"));  // its saving still found by its full name
 }
 
 TEST_CASE("terminal answer: the breakevens that decide, one line each, and a count of the others") {
@@ -78,28 +79,28 @@ TEST_CASE("terminal answer: the breakevens that decide, one line each, and a cou
   const std::string wrapped = cli::breakeven_lines(report);
   CHECK(widest_line(wrapped) <= 100);
   const std::string lines = unwrapped(wrapped);
-  // over_horizon.utilization 0.244572 -> 24.5%, x 8 GPUs x 730 h = 1428 GPU-hours per node per month;
-  // over the life 0.238084 -> 23.8%.
-  CHECK(contains(lines, "  buy-4-burst (4 x hgx-h100-8) vs on-demand of aws/p5.48xlarge/us-east-1 ($12.290/GPU-h, -10%/yr): "
-                        "owning is cheaper above 24.5% utilization over the 36-month horizon (1428 GPU-hours per node per "
-                        "month); over its life: 23.8% (60 months)\n"));
+  // over_horizon.utilization 0.460692 -> 46.1%, x 8 GPUs x 730 h = 2690 GPU-hours per node per month;
+  // over the life 0.448623 -> 44.9%. $55.04 / 8 GPUs = $6.880 per GPU-hour.
+  CHECK(contains(lines, "  buy-4-burst (4 x hgx-h100-8) vs on-demand of aws/p5.48xlarge/us-east-1 ($6.880/GPU-h, -10%/yr): "
+                        "owning is cheaper above 46.1% utilization over the 36-month horizon (2690 GPU-hours per node per "
+                        "month); over its life: 44.9% (60 months)\n"));
   // buy-6-burst-half-spot pays spot ($2.4575): null over the horizon and over the life, u* > 1.
   CHECK(contains(lines, "  buy-6-burst (6 x hgx-h100-8) vs spot of aws/p5.48xlarge/us-east-1 ($2.458/GPU-h, -10%/yr): renting "
                         "is cheaper at any utilization over the 36-month horizon; over its life: never (60 months)\n"));
   // No plan of a 4-node fleet pays spot: that row is folded into the count.
   CHECK_FALSE(contains(lines, "buy-4-burst (4 x hgx-h100-8) vs spot"));
-  // cloud_price_multiplier 0.254299 for buy-4-burst; a pair with none (null) is counted, not listed.
+  // cloud_price_multiplier 0.473073 for buy-4-burst; a pair with none (null) is counted, not listed.
   CHECK(contains(lines, "  buy-4-burst vs cloud-on-demand: they cost the same when the cloud prices (on_demand+spot+reserved) "
-                        "are 0.254 x today's\n"));
+                        "are 0.473 x today's\n"));
   CHECK_FALSE(contains(lines, "cloud-half-spot vs cloud-on-demand"));
-  // 18 utilization rows, 7 of which decide; 18 price rows, 8 with a multiple: 11 and 10 counted.
+  // 18 utilization rows, 7 of which decide; 18 price rows, 12 with a multiple: 11 and 6 counted.
   std::size_t deciding = 0, priced = 0;
   for (const auto& u : report["breakevens"]["utilization"]) deciding += u.at("decides").get<bool>();
   for (const auto& p : report["breakevens"]["cloud_price_multiplier"]) priced += p.at("cloud_price_multiplier").is_number();
   CHECK(deciding == 7);
-  CHECK(priced == 8);
+  CHECK(priced == 12);
   CHECK(contains(lines, "  11 more rows price these fleets against offers and price bases that no plan pays"));
-  CHECK(contains(lines, "  10 more pairs of plans cost the same at no multiple"));
+  CHECK(contains(lines, "  6 more pairs of plans cost the same at no multiple"));
   // One line per row shown, and one per count, under their two headings.
   std::size_t entries = 0;
   std::istringstream in(lines);
@@ -108,38 +109,42 @@ TEST_CASE("terminal answer: the breakevens that decide, one line each, and a cou
   // A breakeven keyed by an offer names it.
   report["breakevens"]["utilization"][0]["offer"] = "neocloud-h100";
   CHECK(contains(unwrapped(cli::breakeven_lines(report)),
-                 "vs on-demand of neocloud-h100 ($12.290/GPU-h, -10%/yr): owning is cheaper"));
+                 "vs on-demand of neocloud-h100 ($6.880/GPU-h, -10%/yr): owning is cheaper"));
 }
 
 TEST_CASE("terminal answer: the first screen says why the lowest nominal total is not chosen, the tax basis, and "
           "the payback against the recommended plan") {
+  // Since the catalog refresh the main scenario's recommended plan is also its lowest nominal total,
+  // so the sentence is read on openb-h100-hybrid, whose verdict.lowest_nominal is buy-2-burst-spot:
+  // total 2,027,699.58 against cloud-spot's 2,122,467.06 (94,767 less), NPV 1,896,453.64 -
+  // 1,881,570.93 = 14,883 more; 729,874 ahead in month 0.
+  const std::string openb = cli::terminal_answer(baseline_report("openb-h100-hybrid"), {}, 1000);  // unwrapped
+  CHECK(openb.find("buy-2-burst-spot has the lowest nominal total ($2,027,700, $94,767 less than cloud-spot's") <
+        openb.find("Plans over"));
+  CHECK(contains(openb, "up to $729,874 more in month 0"));
   const std::string answer = cli::terminal_answer(baseline_report("base-load-and-burst"), {}, 1000);  // unwrapped
   const std::string table = answer.substr(answer.find("Plans over"));
-  // verdict.lowest_nominal: buy-6-burst-neocloud, total 6,934,759.80 against neocloud-on-demand's
-  // 7,147,120.09 (212,360 less), NPV 6,444,741.65 - 6,353,321.20 = 91,420 more; 2,017,079 ahead in month 0.
-  CHECK(answer.find("buy-6-burst-neocloud has the lowest nominal total ($6,934,760, $212,360 less than") <
-        answer.find("Plans over"));
-  CHECK(contains(answer, "up to $2,017,079 more in month 0"));
+  CHECK_FALSE(contains(answer, "has the lowest nominal total"));
   CHECK(answer.find("All figures are before tax (the scenario sets no tax rate).") < answer.find("Plans over"));
-  // recommended_comparisons: every other plan's payback against neocloud-on-demand is null.
-  CHECK(contains(table, "Payback against the recommended plan, neocloud-on-demand: never for cloud-on-demand,"));
+  // recommended_comparisons: every other plan's payback against buy-6-burst-neocloud is null.
+  CHECK(contains(table, "Payback against the recommended plan, buy-6-burst-neocloud: never for cloud-on-demand,"));
 }
 
 TEST_CASE("terminal answer: Monte Carlo differences come with their sign convention") {
   const std::string lines = unwrapped(cli::monte_carlo_lines(baseline_report("startup-monte-carlo")));
   CHECK(contains(lines, "NPV of the plan minus NPV of the baseline, path by path: negative means the plan is cheaper"));
-  // mean -5792510.40 -> -$5,792,510; CI -6008202.62 .. -5576818.19; p_cheaper 1.0 -> 100.0%.
-  CHECK(contains(lines, "  cloud-half-spot - cloud-on-demand: -$5,792,510 (95% CI -$6,008,203 .. -$5,576,818), "
+  // mean -2351120.35 -> -$2,351,120; CI -2430404.96 .. -2271835.75; p_cheaper 1.0 -> 100.0%.
+  CHECK(contains(lines, "  cloud-half-spot - cloud-on-demand: -$2,351,120 (95% CI -$2,430,405 .. -$2,271,836), "
                         "P(cheaper) 100.0%\n"));
   CHECK(cli::monte_carlo_lines(baseline_report("base-load-and-burst")).empty());  // deterministic: none
   const std::string uncertain = unwrapped(cli::monte_carlo_lines(baseline_report("base-load-and-burst-uncertain")));
   CHECK(contains(uncertain, "Uncertain inputs (200 draws"));
   // Its fluid paths draw nothing (its uncertainty is the uncertain section's): no zero-width
-  // interval such as "-$9,462,460 .. -$9,462,460" is printed for them.
+  // interval such as "-$3,926,679 .. -$3,926,679" is printed for them.
   CHECK(contains(uncertain, "no random input of this model varies in this run"));
-  CHECK_FALSE(contains(uncertain, "-$9,462,460 .. -$9,462,460"));
-  // uncertainty.comparisons[0]: mean -9252958.90 -> -$9,252,959.
-  CHECK(contains(uncertain, "  cloud-half-spot - cloud-on-demand: -$9,252,959 (95% CI -$9,522,013 .. -$8,983,905)"));
+  CHECK_FALSE(contains(uncertain, "-$3,926,679 .. -$3,926,679"));
+  // uncertainty.comparisons[0]: mean -3751210.04 -> -$3,751,210; CI -3866398.64 .. -3636021.45.
+  CHECK(contains(uncertain, "  cloud-half-spot - cloud-on-demand: -$3,751,210 (95% CI -$3,866,399 .. -$3,636,021)"));
 }
 
 TEST_CASE("terminal answer: run prints the verdict first and every file it wrote last") {
