@@ -214,7 +214,7 @@ TEST_CASE("azure-retail: Consumption, Spot and Reservation items of two pages be
   CHECK(d.total() == 7);
 }
 
-TEST_CASE("azure-retail: --as-of dates the records; the GPU table agrees with the known instance table") {
+TEST_CASE("azure-retail: --as-of dates the records, and the GPU table agrees with the known instance table") {
   AzureRetailOptions options;
   options.as_of = "2025-03-10";
   const PriceListImport imported = import_azure_retail({azure_fixture("constructed-page-1.json")}, options);

@@ -78,7 +78,7 @@ TEST_CASE("savings plan in dollars: every dollar spent each hour is reported use
       CHECK(text.find("sp,sp,savings_plan,109500.0,") != std::string::npos);
 }
 
-TEST_CASE("savings plan in dollars: used above committed in GPU-hours was clamped; in dollars the figures add up") {
+TEST_CASE("savings plan in dollars: used above committed in GPU-hours was clamped, in dollars the figures add up") {
   // aws-small $40, rate $20 (50% off, first); aws-large $10, rate $6 (40% off). C = $150/h:
   // aws-small min(5, 150 / 20) = 5, $100; aws-large min(8, 50 / 6 = 8.33) = 8, $48; $2 left.
   // committed 150 x 730 = $109,500, used 148 x 730 = $108,040, unused 2 x 730 = $1,460.

@@ -221,7 +221,7 @@ TEST_CASE("payback against the recommended plan, in the plans table of every for
         std::string::npos);
 }
 
-TEST_CASE("breakeven lists show the rows that decide; the rest behind \"show all\" or a count") {
+TEST_CASE("breakeven lists show the rows that decide, the rest behind \"show all\" or a count") {
   // The offer has on-demand, spot ($1.00) and two reserved prices: four rows for the one fleet. buy-1
   // and the verdict pay on-demand: that row decides, the other three are folded.
   const Json report = run_scenario_json(one_node_json(1.51)).report();
