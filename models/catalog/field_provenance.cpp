@@ -55,8 +55,9 @@ void read_field_provenance(JsonObjectReader& r, Provenance& provenance) {
       throw InputError(r.file(), where,
                        fmt::format("field_provenance dates \"{}\", which this record does not have", field));
     JsonObjectReader e(entry, r.file(), where);
+    const std::string& dated = field;  // clang 14 cannot capture a structured binding
     FigureProvenance& figure = *std::find_if(provenance.figures.begin(), provenance.figures.end(),
-                                             [&field](const FigureProvenance& f) { return f.field == field; });
+                                             [&dated](const FigureProvenance& f) { return f.field == dated; });
     if (!e.has("as_of") && !e.has("source"))
       throw InputError(r.file(), where, "expected \"as_of\" and/or \"source\", found neither");
     if (e.has("as_of")) {
