@@ -260,7 +260,9 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
   }
   for (auto& [c, why] : reasons) {
     const std::string category = columns[c].get<std::string>();
-    const bool all_zero = std::all_of(rows.begin(), rows.end(), [&](const Json& row) { return row.at(c) == 0.0; });
+    const auto column = c;  // clang 14 cannot capture a structured binding
+    const bool all_zero =
+        std::all_of(rows.begin(), rows.end(), [&](const Json& row) { return row.at(column) == 0.0; });
     // Not live in the hours, but the figure is a price times the run's quantity: live in the price.
     if (!why.empty() && !all_zero && why != kOwnsNothing && why != kRentsNothing) {
       const std::string reserved_price = has("reserved_term_years") && v("reserved_term_years") == 3
