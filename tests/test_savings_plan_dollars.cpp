@@ -37,7 +37,8 @@ Json two_rate_doc(double small_usd, double small_rate, double large_usd, double 
   return savings_plan_venues_doc(1, 0.0, venues, plan);
 }
 
-const CommitmentFigures& figures_of(const ScenarioOutcome& o) {
+// A copy: the callers pass a temporary outcome, which dies at the end of their statement.
+CommitmentFigures figures_of(const ScenarioOutcome& o) {
   const PlanResult& r = o.plan("sp");
   REQUIRE(r.commitments.size() == 1);
   return r.commitments.front();
@@ -55,7 +56,7 @@ TEST_CASE("savings plan in dollars: every dollar spent each hour is reported use
   // (5 + 7.142857) x 8 x 730 = 70,914.29, unused 16,685.71 GPU-hours, 19% of the $109,500
   // ($20,857.14) reported unused though none was.
   const ScenarioOutcome o = run_scenario_json(two_rate_doc(16.0, 10.0, 20.0, 14.0, 150.0));
-  const CommitmentFigures& f = figures_of(o);
+  const CommitmentFigures f = figures_of(o);
   CHECK(f.committed_usd == doctest::Approx(109500.0).epsilon(1e-12));
   CHECK(f.used_usd == doctest::Approx(109500.0).epsilon(1e-12));
   CHECK(f.unused_usd == doctest::Approx(0.0).scale(109500.0).epsilon(1e-12));
@@ -84,7 +85,7 @@ TEST_CASE("savings plan in dollars: used above committed in GPU-hours was clampe
   // committed 150 x 730 = $109,500, used 148 x 730 = $108,040, unused 2 x 730 = $1,460.
   // The old figures: committed 150 / 20 x 8 x 730 = 43,800 GPU-hours, used (5 + 8) x 8 x 730 =
   // 75,920 (more than committed), unused clamped to 0 and $0.
-  const CommitmentFigures& f = figures_of(run_scenario_json(two_rate_doc(40.0, 20.0, 10.0, 6.0, 150.0)));
+  const CommitmentFigures f = figures_of(run_scenario_json(two_rate_doc(40.0, 20.0, 10.0, 6.0, 150.0)));
   CHECK(f.committed_usd == doctest::Approx(109500.0).epsilon(1e-12));
   CHECK(f.used_usd == doctest::Approx(108040.0).epsilon(1e-12));
   CHECK(f.unused_usd == doctest::Approx(1460.0).epsilon(1e-9));
@@ -96,7 +97,7 @@ TEST_CASE("savings plan in dollars: one rate per GPU-hour keeps GPU-hours, and t
   // committed 200 x 730 = $146,000 = 200 / 12 x 8 x 730 = 97,333.33 GPU-hours; used 156 x 730 =
   // $113,880 = 13 x 8 x 730 = 75,920 GPU-hours; unused $32,120 = 21,413.33 GPU-hours (x $1.50 =
   // $32,120). The old code clamped nothing here and agreed: the rule holds where it was right.
-  const CommitmentFigures& f = figures_of(run_scenario_json(two_rate_doc(16.0, 12.0, 20.0, 12.0, 200.0)));
+  const CommitmentFigures f = figures_of(run_scenario_json(two_rate_doc(16.0, 12.0, 20.0, 12.0, 200.0)));
   REQUIRE(f.gpu_hours_apply);
   CHECK(f.committed_usd == doctest::Approx(146000.0).epsilon(1e-12));
   CHECK(f.used_usd == doctest::Approx(113880.0).epsilon(1e-12));
@@ -115,7 +116,7 @@ TEST_CASE("savings plan in dollars: never clamped, so used never exceeds committ
       CAPTURE(small_availability);
       Json doc = two_rate_doc(40.0, 20.0, 10.0, 6.0, commitment_usd);
       doc["plans"][1]["venues"][0]["availability"] = small_availability;
-      const CommitmentFigures& f = figures_of(run_scenario_json(doc));
+      const CommitmentFigures f = figures_of(run_scenario_json(doc));
       const double tolerance = 1e-12 * f.committed_usd;
       CHECK(f.committed_usd == doctest::Approx(commitment_usd * kHours).epsilon(1e-12));
       CHECK(f.used_usd + f.unused_usd == doctest::Approx(f.committed_usd).epsilon(1e-15));
