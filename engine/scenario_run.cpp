@@ -70,8 +70,18 @@ ScenarioRun run_deterministic(const Scenario& s) {
   run.recommended_comparisons = compare_with_recommended(s, run.plans, run.recommendation);
   const std::size_t chosen = run.recommendation.plan;
   if (static_cast<int>(chosen) != s.baseline_index) {
-    for (std::size_t i = 0; i < s.plans.size(); ++i)
-      if (i != chosen) run.price_breakevens.push_back(price_breakeven(s, s.plans[i], s.plans[chosen], demand));
+    for (std::size_t i = 0; i < s.plans.size(); ++i) {
+      if (i == chosen) continue;
+      if (static_cast<int>(i) == s.baseline_index) {
+        // The baseline against the chosen plan is the chosen plan against the baseline with the
+        // gap's sign turned: toms748 takes the same steps (negation is exact) to the same root.
+        const auto mirror = std::find_if(run.price_breakevens.begin(), run.price_breakevens.end(),
+                                         [&](const PriceBreakeven& b) { return b.plan == s.plans[chosen].name; });
+        run.price_breakevens.push_back({baseline.name, s.plans[chosen].name, mirror->cloud_price_multiplier});
+        continue;
+      }
+      run.price_breakevens.push_back(price_breakeven(s, s.plans[i], s.plans[chosen], demand));
+    }
   }
   return run;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 #include "engine/ledger/plan_evaluator.hpp"
 
@@ -141,15 +142,36 @@ double VenueStepper::step(std::size_t k, double rest_gpus, double on_demand_fact
 
 namespace {
 
-// Adds `probability` at `instances` to a venue's branches, merging an equal count.
-void add_branch(std::vector<VenueStepper::Branch>& branches, double instances, double probability) {
-  for (VenueStepper::Branch& b : branches)
-    if (b.instances == instances) {
-      b.probability += probability;
+// A venue's branches of one state, built leaf by leaf: equal counts merge, in the order the counts
+// first came (the sums downstream run in that order, so the bits do not depend on how a count is
+// found). A scan while the list is short; past kScanLimit an index by count, since a state merged
+// from many leaves gathers hundreds of counts and the scan made end_hour quadratic.
+class BranchSums {
+ public:
+  explicit BranchSums(std::vector<VenueStepper::Branch>& branches) : branches_(branches) {}
+
+  void add(double instances, double probability) {
+    if (index_.empty()) {
+      for (VenueStepper::Branch& b : branches_)
+        if (b.instances == instances) {
+          b.probability += probability;
+          return;
+        }
+      branches_.push_back({probability, instances});
+      if (branches_.size() == kScanLimit)
+        for (std::size_t j = 0; j < branches_.size(); ++j) index_.emplace(branches_[j].instances, j);
       return;
     }
-  branches.push_back({probability, instances});
-}
+    const auto [at, added] = index_.try_emplace(instances, branches_.size());
+    if (added) branches_.push_back({probability, instances});
+    else branches_[at->second].probability += probability;
+  }
+
+ private:
+  static constexpr std::size_t kScanLimit = 32;
+  std::vector<VenueStepper::Branch>& branches_;
+  std::unordered_map<double, std::size_t> index_;
+};
 
 }  // namespace
 
@@ -265,12 +287,13 @@ void VenueStepper::end_hour() {
     if (s.backlog_gpu_hours < 1e-12) s.backlog_gpu_hours = 0.0;
     s.branches.assign(n, {});
     s.cover_tree.clear();
+    std::vector<BranchSums> sums(s.branches.begin(), s.branches.end());
     for (std::size_t j = groups[g].first; j < groups[g].last; ++j) {
       const Leaf& l = leaves_[j];
       const double given = l.probability / s.probability;
       const double* held = &leaf_instances_[l.index * n];
       for (std::size_t i = 0; i < n; ++i)
-        if (held[i] > 0.0) add_branch(s.branches[i], held[i], given);
+        if (held[i] > 0.0) sums[i].add(held[i], given);
       if (!covered_venues_.empty())
         s.cover_tree.add(covered_venues_, std::vector<double>(held, held + n), given);
     }
