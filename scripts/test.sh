@@ -25,8 +25,7 @@ if [ "${1:-}" = --sanitize ]; then
   # Chromium and LibreOffice render what the Release pass already checks (docs/testing.md). The
   # mpi tests run in the Release pass (Open MPI's own allocations would be LeakSanitizer reports);
   # this build is the one without MPI, so it checks that one too (mpi_absent_refuses_k_processes).
-  # The figures of the shipped scenarios are the Release pass's regress (release_only); here each
-  # scenario runs once on its own (tests/CMakeLists.txt, shipped_scenario_runs_clean_*).
+  # release_only: regress of the shipped scenarios, whose bytes the golden test checks here too.
   ctest --test-dir "$build" --output-on-failure -j"$jobs" -LE "external_renderer|mpi|release_only"
   exit
 fi

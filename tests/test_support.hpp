@@ -15,6 +15,20 @@ std::string source_path(const std::string& relative);
 std::string shared_data_path(const std::string& relative);
 bool shared_data_available();
 
+// Whether this build runs under AddressSanitizer (clang's and GCC's spellings): a few whole-scenario
+// checks that take minutes there are left to the Release pass.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kUnderSanitizers = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kUnderSanitizers = true;
+#else
+inline constexpr bool kUnderSanitizers = false;
+#endif
+#else
+inline constexpr bool kUnderSanitizers = false;
+#endif
+
 // A fresh empty folder for a test's output files, named after the checkout so that two
 // checkouts' suites running at once never share one.
 std::filesystem::path scratch_dir(const std::string& name);
