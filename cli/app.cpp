@@ -52,7 +52,18 @@ int exit_code_of_current_exception() {
   }
 }
 
-int run_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
+// A report lost to a full disk or a closed pipe is a failure, never exit 0. A stream's failure is
+// sticky, so one check after the command (and the flush that makes the last bytes leave) covers
+// every write the command made to `out`.
+static int checked_standard_output(int code, std::ostream& out, std::ostream& err) {
+  out.flush();
+  if (!out.fail()) return code;
+  err << "tcosim: error: writing to the standard output failed (a full disk or a closed pipe?): "
+         "what was written there is incomplete\n";
+  return code > kExitBadInput ? code : kExitBadInput;
+}
+
+static int run_command(int argc, char** argv, std::ostream& out, std::ostream& err) {
   // Named, so usage lines say "tcosim" rather than the path the program was started by.
   CLI::App app{"tcosim: rent, buy, or both? Total cost of GPU capacity, cloud vs on-prem.", "tcosim"};
   app.set_version_flag("--version", std::string("tcosim ") + TCO_VERSION);
@@ -93,6 +104,10 @@ int run_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
     return kExitInternal;
   }
   return ctx.exit_code;
+}
+
+int run_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
+  return checked_standard_output(run_command(argc, argv, out, err), out, err);
 }
 
 int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
