@@ -7,6 +7,7 @@
 
 #include "cli/root_first.hpp"
 #include "core/error.hpp"
+#include "core/io/utf8_text.hpp"
 #include "core/parallel/process_group.hpp"
 
 namespace tco::cli {
@@ -91,16 +92,16 @@ static int run_command(int argc, char** argv, std::ostream& out, std::ostream& e
       out << (app.get_subcommands().empty() ? app.help() : app.get_subcommands().front()->help());
       return kExitOk;
     }
-    err << "tcosim: " << e.what() << "\n" << "Run with --help for usage.\n";
+    err << "tcosim: " << escaped_text(e.what(), LineBreaks::keep) << "\n" << "Run with --help for usage.\n";
     return kExitBadInput;
   } catch (const InputError& e) {
-    err << "tcosim: error: " << e.what() << "\n";
+    err << "tcosim: error: " << escaped_text(e.what(), LineBreaks::keep) << "\n";
     return kExitBadInput;
   } catch (const ModelError& e) {
-    err << "tcosim: error: " << e.what() << "\n";
+    err << "tcosim: error: " << escaped_text(e.what(), LineBreaks::keep) << "\n";
     return kExitBadInput;
   } catch (const std::exception& e) {
-    err << "tcosim: internal error: " << e.what() << "\n";
+    err << "tcosim: internal error: " << escaped_text(e.what(), LineBreaks::keep) << "\n";
     return kExitInternal;
   }
   return ctx.exit_code;
