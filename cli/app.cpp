@@ -95,7 +95,10 @@ static int run_command(int argc, char** argv, std::ostream& out, std::ostream& e
     err << "tcosim: " << escaped_text(e.what(), LineBreaks::keep) << "\n" << "Run with --help for usage.\n";
     return kExitBadInput;
   } catch (const InputError& e) {
-    err << "tcosim: error: " << escaped_text(e.what(), LineBreaks::keep) << "\n";
+    // From its parts, not what(): a NUL in a quoted value would end what() there.
+    const std::string text = (e.file().empty() ? std::string("<input>") : e.file()) +
+                             (e.where().empty() ? std::string() : ": " + e.where()) + ": " + e.message();
+    err << "tcosim: error: " << escaped_text(text, LineBreaks::keep) << "\n";
     return kExitBadInput;
   } catch (const ModelError& e) {
     err << "tcosim: error: " << escaped_text(e.what(), LineBreaks::keep) << "\n";

@@ -60,8 +60,9 @@ TEST_CASE("standard output full: run, validate, diff, trace stats, demand stats 
 }
 
 TEST_CASE("standard output full: a command that failed already keeps its own exit code") {
-  // A missing scenario is exit 2 with its own message; the output check adds no second one.
-  const Outcome r = run_into_full_stdout({"validate", "no-such-file.json"});
+  // A missing scenario is exit 2 with its own message, before anything is written to the
+  // standard output: the output check adds no second one.
+  const Outcome r = run_into_full_stdout({"run", "no-such-file.json", "--out", "-"});
   CHECK(r.exit_code == 2);
   CHECK(!contains(r.err, "standard output"));
 }
