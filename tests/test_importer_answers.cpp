@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "cli_test_support.hpp"
 #include "core/error.hpp"
@@ -146,6 +147,39 @@ TEST_CASE("trace start line: the date, time, offset and zone are checked strictl
   const test::CliResult r = test::run_cli({"trace", "stats", trace});
   CHECK(r.exit_code == 2);
   CHECK(contains(r.err, "in \"# start: 2024-03-10T03:00:00-05:00 America/New_York\""));
+}
+
+}  // namespace tco
+
+namespace tco {
+
+TEST_CASE("catalog: an empty records array or an empty record is exit 2 naming the file and pointer") {
+  const auto dir = test::scratch_dir("catalog-empty-records");
+  const std::filesystem::path catalog = dir / "catalog";
+  std::filesystem::copy(test::fixture_catalog_dir(), catalog);
+  const std::string scenario = test::write_json_file(dir / "s.json", [&] {
+    Json doc = Json::parse(test::read_text_file(test::source_path("tests/fixtures/scenarios/simple.json")));
+    doc["catalog_dir"] = catalog.string();
+    return doc;
+  }());
+  const std::string extra = (catalog / "zz_extra.json").string();
+  struct Case {
+    const char* text;
+    const char* message;
+  };
+  for (const Case c : {Case{R"({"kind": "server", "records": []})",
+                            ": /records: expected at least one server record, found an empty array"},
+                       Case{R"({"kind": "gpu", "records": [{}]})",
+                            ": /records/0: expected a record object with its id and fields, found an empty object"}}) {
+    CAPTURE(c.text);
+    test::write_file(catalog, "zz_extra.json", c.text);
+    const test::CliResult run = test::run_cli({"run", scenario, "--out", (dir / "r.json").string(), "--quiet"});
+    CHECK(run.exit_code == 2);
+    CHECK(contains(run.err, extra + c.message));
+    const test::CliResult validate = test::run_cli({"validate", catalog.string()});
+    CHECK(validate.exit_code == 2);
+    CHECK(contains(validate.out, extra + c.message));
+  }
 }
 
 }  // namespace tco
