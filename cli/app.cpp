@@ -7,6 +7,7 @@
 
 #include "cli/root_first.hpp"
 #include "core/error.hpp"
+#include "core/io/utf8_text.hpp"
 #include "core/parallel/process_group.hpp"
 
 namespace tco::cli {
@@ -52,7 +53,18 @@ int exit_code_of_current_exception() {
   }
 }
 
-int run_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
+// A report lost to a full disk or a closed pipe is a failure, never exit 0. A stream's failure is
+// sticky, so one check after the command (and the flush that makes the last bytes leave) covers
+// every write the command made to `out`.
+static int checked_standard_output(int code, std::ostream& out, std::ostream& err) {
+  out.flush();
+  if (!out.fail()) return code;
+  err << "tcosim: error: writing to the standard output failed (a full disk or a closed pipe?): "
+         "what was written there is incomplete\n";
+  return code > kExitBadInput ? code : kExitBadInput;
+}
+
+static int run_command(int argc, char** argv, std::ostream& out, std::ostream& err) {
   // Named, so usage lines say "tcosim" rather than the path the program was started by.
   CLI::App app{"tcosim: rent, buy, or both? Total cost of GPU capacity, cloud vs on-prem.", "tcosim"};
   app.set_version_flag("--version", std::string("tcosim ") + TCO_VERSION);
@@ -80,19 +92,26 @@ int run_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
       out << (app.get_subcommands().empty() ? app.help() : app.get_subcommands().front()->help());
       return kExitOk;
     }
-    err << "tcosim: " << e.what() << "\n" << "Run with --help for usage.\n";
+    err << "tcosim: " << escaped_text(e.what(), LineBreaks::keep) << "\n" << "Run with --help for usage.\n";
     return kExitBadInput;
   } catch (const InputError& e) {
-    err << "tcosim: error: " << e.what() << "\n";
+    // From its parts, not what(): a NUL in a quoted value would end what() there.
+    const std::string text = (e.file().empty() ? std::string("<input>") : e.file()) +
+                             (e.where().empty() ? std::string() : ": " + e.where()) + ": " + e.message();
+    err << "tcosim: error: " << escaped_text(text, LineBreaks::keep) << "\n";
     return kExitBadInput;
   } catch (const ModelError& e) {
-    err << "tcosim: error: " << e.what() << "\n";
+    err << "tcosim: error: " << escaped_text(e.what(), LineBreaks::keep) << "\n";
     return kExitBadInput;
   } catch (const std::exception& e) {
-    err << "tcosim: internal error: " << e.what() << "\n";
+    err << "tcosim: internal error: " << escaped_text(e.what(), LineBreaks::keep) << "\n";
     return kExitInternal;
   }
   return ctx.exit_code;
+}
+
+int run_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
+  return checked_standard_output(run_command(argc, argv, out, err), out, err);
 }
 
 int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {

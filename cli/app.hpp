@@ -22,7 +22,8 @@ struct CommandContext {
 };
 
 // Runs the program with argv as given; returns the exit code (SPEC §2: 0 ok, 1 a
-// regression or check failed, 2 bad input or usage, 3 internal error).
+// regression or check failed, 2 bad input or usage, 3 internal error). A write to `out` that
+// failed (a full disk, a closed pipe) makes it at least 2, with a message on `err`.
 int run_main(int argc, char** argv, std::ostream& out, std::ostream& err);
 // The same with the arguments as strings (argv[0] is added).
 int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

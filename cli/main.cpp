@@ -1,4 +1,6 @@
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <ostream>
 #include <sstream>
@@ -49,6 +51,21 @@ class WholeLineStderr : public std::streambuf {
   std::string pending_;
 };
 
+// The last bytes of the standard output leave at its close: a close that fails (a full disk) loses
+// them, so it is checked too. std::cout shares stdout's buffer (synchronised with stdio); it is
+// detached first so that nothing writes to the closed stream at exit.
+int closed_standard_output(int code) {
+  std::cout.flush();
+  const bool written = !std::cout.fail();
+  std::cout.rdbuf(nullptr);
+  errno = 0;
+  const bool closed = std::fclose(stdout) == 0;
+  if ((written && closed) || code >= tco::kExitBadInput) return code;  // run_main said why already
+  std::cerr << "tcosim: error: writing to the standard output failed"
+            << (errno != 0 ? std::string(": ") + std::strerror(errno) : std::string()) << "\n";
+  return tco::kExitBadInput;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -58,7 +75,7 @@ int main(int argc, char** argv) {
     std::cerr << "tcosim: error: " << group.launch_problem() << "\n";
     return tco::kExitBadInput;
   }
-  if (tco::process_count() == 1) return tco::cli::run_main(argc, argv, std::cout, std::cerr);
+  if (tco::process_count() == 1) return closed_standard_output(tco::cli::run_main(argc, argv, std::cout, std::cerr));
   const bool root = tco::is_root_process();
   NullBuffer nothing;
   std::ostream quiet(&nothing);
@@ -78,5 +95,5 @@ int main(int argc, char** argv) {
     }
     tco::abort_process_group(code);
   }
-  return code;
+  return root ? closed_standard_output(code) : code;
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/app.hpp"
+#include "core/io/utf8_text.hpp"
 
 namespace tco::fuzz {
 
@@ -42,9 +43,15 @@ std::string write_input(const std::string& relative_path, const std::uint8_t* da
 int run_command(const std::vector<std::string>& args) {
   std::ostringstream out, err;
   const int code = cli::run_main(args, out, err);
-  if (code >= 0 && code <= 2) return code;
   std::string line = "tcosim";
   for (const auto& a : args) line += " " + a;
+  // Every message is text: bytes of the input that are not UTF-8, or control bytes, are escaped.
+  if (escaped_text(err.str(), LineBreaks::keep) != err.str()) {
+    std::fprintf(stderr, "FINDING: raw bytes that are not text in the messages of: %s\n%s\n", line.c_str(),
+                 escaped_text(err.str(), LineBreaks::keep).c_str());
+    std::abort();
+  }
+  if (code >= 0 && code <= 2) return code;
   std::fprintf(stderr, "FINDING: exit %d from: %s\n%s\n", code, line.c_str(), err.str().c_str());
   std::abort();
 }

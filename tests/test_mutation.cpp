@@ -20,6 +20,7 @@
 
 #include <doctest/doctest.h>
 
+#include "core/io/utf8_text.hpp"
 #include "scenario_builder.hpp"
 
 using namespace tco;
@@ -415,6 +416,7 @@ TEST_CASE("mutation: 200 mutants of the sacct, pods, Prometheus and OpenCost fix
     INFO("stderr: " << r.err);
     ++tally.mutants;
     REQUIRE((r.exit_code == 0 || r.exit_code == 2));
+    CHECK_MESSAGE(escaped_text(r.err, LineBreaks::keep) == r.err, "a message echoes bytes that are not text");
     if (r.exit_code == 0) {
       ++tally.accepted;
       const bool trace = std::string(s.command) == "trace";
@@ -432,5 +434,48 @@ TEST_CASE("mutation: 200 mutants of the sacct, pods, Prometheus and OpenCost fix
   MESSAGE("own-history mutants: " << tally.mutants << ", accepted " << tally.accepted << ", rejected " << tally.rejected);
   CHECK(tally.accepted >= 20);
   CHECK(tally.rejected >= 50);
+  fs::remove_all(root);
+}
+
+TEST_CASE("mutation: 90 mutants of a canonical trace and its # start: line, exit 0 or a named exit 2") {
+  const fs::path root = scratch_dir("mutation-start-line");
+  Mutator m(kSeed + 43);
+  Tally tally;
+  const std::string fixture = read_text_file(source_path("tests/fixtures/own-history/jobs.csv"));
+  const std::string start_line = fixture.substr(0, fixture.find('\n'));
+  for (int i = 0; i < 90; ++i) {
+    const Case c = fresh_case(root, i);
+    std::string what, text;
+    if (i % 2 == 0) {
+      text = m.mutate_csv(fixture, what);
+    } else {
+      // One byte of the start line replaced: a digit, a sign, a separator, a letter, a byte
+      // that is not UTF-8, a NUL.
+      static const std::string kBytes("09+-:TZ /aX\xff\xc3", 14);
+      std::string line = start_line;
+      const std::size_t at = m.below(line.size());
+      line[at] = kBytes[m.below(kBytes.size())];
+      text = line + fixture.substr(start_line.size());
+      what = "start line byte " + std::to_string(at) + " replaced";
+    }
+    const std::string input = (c.in / "jobs.csv").string();
+    write_text(input, text);
+    INFO(describe("jobs.csv", what));
+    const CliResult r = run_cli({"trace", "stats", input});
+    INFO("stderr: " << r.err);
+    ++tally.mutants;
+    REQUIRE((r.exit_code == 0 || r.exit_code == 2));
+    CHECK_MESSAGE(escaped_text(r.err, LineBreaks::keep) == r.err, "a message echoes bytes that are not text");
+    if (r.exit_code == 0) {
+      ++tally.accepted;
+      continue;
+    }
+    ++tally.rejected;
+    CHECK_MESSAGE(r.err.find(input) != std::string::npos, "the message names no input file");
+    CHECK_MESSAGE(r.err.find(": line ") != std::string::npos, "the message names no line");
+  }
+  MESSAGE("trace mutants: " << tally.mutants << ", accepted " << tally.accepted << ", rejected " << tally.rejected);
+  CHECK(tally.accepted >= 5);
+  CHECK(tally.rejected >= 30);
   fs::remove_all(root);
 }

@@ -37,6 +37,7 @@ static int run_report(const ReportOptions& o, CommandContext& ctx) {
     throw InputError(o.report, "/schema_version",
                      std::string("expected a tcosim report with schema_version \"") + kReportSchemaVersion + "\", found " +
                          (report.contains("schema_version") ? report.at("schema_version").dump() : std::string("none")));
+  check_report_inputs(report, o.report);
   try {
     if (!o.today.today.empty()) redate_report(report, resolved_today(o.today.today), o.today.max_age_days);
     stage_human_formats(outputs, report, o.formats);

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/io/utf8_text.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/markdown/markdown_summary.hpp"
 #include "reports/verdict/prices_as_of.hpp"
@@ -184,7 +185,7 @@ std::string monte_carlo_lines(const Json& report, int columns) {
 
 std::string files_written_lines(const std::vector<std::string>& files) {
   std::string out;
-  for (const auto& f : files) out += "wrote: " + f + "\n";
+  for (const auto& f : files) out += "wrote: " + escaped_text(f) + "\n";  // a file name need not be UTF-8
   return out;
 }
 

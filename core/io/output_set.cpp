@@ -96,7 +96,7 @@ void OutputSet::add_input_folder(const std::string& what, const std::string& fol
 
 void OutputSet::add_file(const std::string& option, const std::string& path, bool stdout_allowed) {
   if (path.empty()) return;
-  Output o{option, path, {}, false, false, {}, {}};
+  Output o{option, path, {}, false, false, {}, {}, {}};
   if (is_stdout(path)) {
     if (!stdout_allowed || stdout_ == nullptr)
       throw InputError(option, "", "\"-\" (the standard output) is accepted by --out only; name a file");
@@ -118,7 +118,7 @@ void OutputSet::add_file(const std::string& option, const std::string& path, boo
 
 void OutputSet::add_folder(const std::string& option, const std::string& path) {
   if (path.empty()) return;
-  Output o{option, path, fs::absolute(path).lexically_normal(), false, true, {}, {}};
+  Output o{option, path, fs::absolute(path).lexically_normal(), false, true, {}, {}, {}};
   const std::string kind = existing_kind(o.target, option);
   if (!kind.empty() && kind != "folder")
     throw InputError(option, "", fmt::format("{} is a {}, not a folder", path, kind));
@@ -128,7 +128,12 @@ void OutputSet::add_folder(const std::string& option, const std::string& path) {
 void OutputSet::declare(Output output) {
   check_against_inputs(output);
   check_against_outputs(output);
+  if (!output.to_stdout) remove_abandoned_staging_files_once(output.is_folder ? output.target : output.target.parent_path());
   outputs_.push_back(std::move(output));
+}
+
+void OutputSet::remove_abandoned_staging_files_once(const fs::path& folder) {
+  if (swept_folders_.insert(folder).second) remove_abandoned_staging_files(folder);
 }
 
 void OutputSet::check_against_inputs(const Output& o) const {
@@ -156,11 +161,12 @@ OutputSet::Output& OutputSet::declared(const std::string& path) {
   return *it;
 }
 
-fs::path OutputSet::new_temporary(const Output& o) {
+fs::path OutputSet::new_temporary(Output& o) {
   if (!o.temporary.empty()) throw std::logic_error("OutputSet: " + o.path + " staged twice");
-  const std::string name = fmt::format(".{}.tcosim-{}-{}.tmp", o.target.filename().string(), ::getpid(),
-                                       temporaries_made_++);
-  return o.target.parent_path() / name;
+  const fs::path temporary =
+      o.target.parent_path() / staging_file_name(o.target.filename().string(), ::getpid(), temporaries_made_++);
+  o.staged = std::make_unique<StagedPath>(temporary.string());  // before the file exists
+  return temporary;
 }
 
 void OutputSet::stage(const std::string& path, const std::string& contents) {
@@ -206,6 +212,7 @@ void OutputSet::commit() {
     fs::rename(o.temporary, o.target, ec);
     if (ec) throw InputError(o.path, "", "cannot replace the file: " + ec.message());
     o.temporary.clear();
+    o.staged.reset();
     written_.push_back(o.path);
   }
   committed_ = true;
@@ -215,8 +222,10 @@ void OutputSet::commit() {
 
 void OutputSet::discard() noexcept {
   std::error_code ec;
-  for (const Output& o : outputs_)
+  for (Output& o : outputs_) {
     if (!o.temporary.empty()) fs::remove(o.temporary, ec);
+    o.staged.reset();
+  }
   // Deepest first; a folder that holds anything else is left alone.
   for (const fs::path& folder : created_folders_) fs::remove(folder, ec);
 }

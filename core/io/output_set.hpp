@@ -9,12 +9,19 @@
 //   it must be a regular file or a path that does not exist yet, in an existing folder (never a
 //   folder, a device such as /dev/full, a FIFO or a socket: those are never replaced);
 //   "-" writes to the standard output, for the options that allow it.
+// Staging files are named ".NAME.tcosim-PID-N.tmp"; a signal that stops the command removes them,
+// and declaring an output removes those its folder holds of processes that no longer exist
+// (core/io/staging_files.hpp).
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <ostream>
+#include <set>
 #include <string>
 #include <vector>
+
+#include "core/io/staging_files.hpp"
 
 namespace tco {
 
@@ -65,6 +72,7 @@ class OutputSet {
     bool is_folder = false;
     std::filesystem::path temporary;  // empty until staged
     std::string stdout_text;
+    std::unique_ptr<StagedPath> staged;  // `temporary` in the signal handler's table
   };
   struct Input {
     std::string what;
@@ -75,13 +83,15 @@ class OutputSet {
   void check_against_inputs(const Output& output) const;
   void check_against_outputs(const Output& output) const;
   void declare(Output output);
-  std::filesystem::path new_temporary(const Output& output);
+  std::filesystem::path new_temporary(Output& output);
+  void remove_abandoned_staging_files_once(const std::filesystem::path& folder);
   void discard() noexcept;
 
   std::ostream* stdout_ = nullptr;
   std::vector<Output> outputs_;
   std::vector<Input> inputs_;
   std::vector<std::filesystem::path> created_folders_;
+  std::set<std::filesystem::path> swept_folders_;
   long temporaries_made_ = 0;
   bool committed_ = false;
   std::vector<std::string> written_;

@@ -169,11 +169,13 @@ bool parse_time_with_offset(std::string_view text, std::int64_t& utc_s) {
   if (text.size() < 20 || !parse_civil_time(text.substr(0, 19), civil_s)) return false;
   const std::string_view zone = text.substr(19);
   if (zone == "Z") return utc_s = civil_s, true;
-  int hours = 0, minutes = 0;
-  if (zone.size() != 6 || (zone[0] != '+' && zone[0] != '-') || zone[3] != ':' ||
-      std::sscanf(std::string(zone.substr(1)).c_str(), "%2d:%2d", &hours, &minutes) != 2 || hours > 23 ||
-      minutes > 59)
-    return false;
+  const auto digit = [&](std::size_t i) { return std::isdigit(static_cast<unsigned char>(zone[i])) != 0; };
+  if (zone.size() != 6 || (zone[0] != '+' && zone[0] != '-') || zone[3] != ':' || !digit(1) || !digit(2) ||
+      !digit(4) || !digit(5))
+    return false;  // two digits each: "+-5:00" and "+ 5:00" are not offsets
+  const int hours = (zone[1] - '0') * 10 + (zone[2] - '0');
+  const int minutes = (zone[4] - '0') * 10 + (zone[5] - '0');
+  if (hours > 23 || minutes > 59) return false;
   const std::int64_t offset_s = (zone[0] == '-' ? -1 : 1) * (hours * 3600L + minutes * 60L);
   utc_s = civil_s - offset_s;
   return true;

@@ -10,7 +10,9 @@
 namespace tco {
 
 // Throws InputError unless `doc` is an object with schema `schema`, an integer "shard" range
-// and "grid"/"points" count, and points whose figures are all finite numbers.
+// and "grid"/"points" count, and points whose figures are all finite numbers, with every statistic
+// a point has (the pointer of a missing one named) and each plan's statistics ordered as those of
+// one sample: p5 <= p50 <= p95, the CVaR beyond its tail's quantile, the mean inside its ci95.
 void check_sweep_shard(const std::string& file, const Json& doc, const char* schema);
 
 }  // namespace tco

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "core/error.hpp"
 #include "core/io/input_snapshot.hpp"
 #include "core/io/sha256.hpp"
@@ -40,12 +42,21 @@ CatalogFile read_catalog_file(const std::string& path) {
   file.kind = r.choice("kind", catalog_kinds());
   const Json& records = r.value("records");
   if (!records.is_array()) r.fail("records", "an array of records", &records);
+  // An empty list is a file cut or emptied by mistake (a scenario would then miss its records
+  // with a message about the scenario, not this file): a kind with no records has no file.
+  if (records.empty())
+    throw InputError(path, "/records",
+                     fmt::format("expected at least one {} record, found an empty array (remove the file if the "
+                                 "catalog has none of this kind)",
+                                 file.kind));
   r.finish();
   for (std::size_t i = 0; i < records.size(); ++i) {
     const std::string pointer = "/records/" + std::to_string(i);
     const Json& record = records[i];
-    if (!record.is_object())
-      throw InputError(path, pointer, "expected a record object, found " + describe_json(record));
+    if (!record.is_object() || record.empty())
+      throw InputError(path, pointer,
+                       "expected a record object with its id and fields, found " +
+                           (record.is_object() ? std::string("an empty object") : describe_json(record)));
     auto id = record.find("id");
     if (id == record.end() || !id->is_string() || id->get<std::string>().empty()) {
       throw InputError(path, pointer + "/id",

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/calendar.hpp"
+#include "core/io/utf8_text.hpp"
 #include "models/catalog/catalog.hpp"
 #include "models/catalog/records.hpp"
 
@@ -288,7 +289,8 @@ std::string format_finding(const Finding& finding) {
   const std::string repeated = (finding.file.empty() ? std::string("<input>") : finding.file) +
                                (finding.where.empty() ? std::string() : ": " + finding.where) + ": ";
   if (starts_with(message, repeated)) message = message.substr(repeated.size());
-  return out + message + " [" + finding.code + "]";
+  // Bytes of a file name or a quoted value that are not text are shown as \xNN (core/io/utf8_text.hpp).
+  return escaped_text(out + message + " [" + finding.code + "]", LineBreaks::keep);
 }
 
 std::string bare_error_message(const InputError& error) {

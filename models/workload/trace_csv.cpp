@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/io/utf8_text.hpp"
 #include "models/workload/trace_start.hpp"
 
 namespace tco {
@@ -162,6 +163,16 @@ void TraceRowParser::parse(std::string_view line, long line_number, TraceRow& ro
         fail(line_number, f, expected, text);
       into = x;
     };
+    // A text field is UTF-8 without control bytes, or an error at its first other byte.
+    auto text_field = [&](auto& into) {
+      const std::size_t bad = first_unprintable_byte(text);
+      if (bad != std::string_view::npos)
+        fail(line_number, f,
+             fmt::format("UTF-8 text without control characters (byte {} of the field is \\x{:02X})", bad + 1,
+                         static_cast<unsigned char>(text[bad])),
+             escaped_text(text));
+      into = text;
+    };
     switch (column) {
       case TraceColumn::submit_h:
         if (!parse_double(text, x) || x < 0.0 || x > kMaxTraceHours)
@@ -183,7 +194,9 @@ void TraceRowParser::parse(std::string_view line, long line_number, TraceRow& ro
       case TraceColumn::duration_h:
         hours(row.duration_h, false, "hours in (0, 1000000]");
         break;
-      case TraceColumn::gpu_type: row.gpu_type = text; break;
+      case TraceColumn::gpu_type:
+        text_field(row.gpu_type);
+        break;
       case TraceColumn::preemptible:
         if (!text.empty() && !parse_bool(text, row.preemptible)) fail(line_number, f, "0 or 1", text);
         break;
@@ -199,7 +212,9 @@ void TraceRowParser::parse(std::string_view line, long line_number, TraceRow& ro
       case TraceColumn::deferrable:
         if (!text.empty() && !parse_bool(text, row.deferrable)) fail(line_number, f, "0 or 1", text);
         break;
-      case TraceColumn::job_class: row.job_class = text; break;
+      case TraceColumn::job_class:
+        text_field(row.job_class);
+        break;
     }
   }
 }

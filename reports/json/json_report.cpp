@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/io/finite_figures.hpp"
+#include "core/io/utf8_text.hpp"
 #include "models/catalog/figure_age.hpp"
 #include "reports/json/figure_ages_json.hpp"
 #include "reports/json/commitments_json.hpp"
@@ -207,8 +208,8 @@ Json comparison_json(const Comparison& c) {
 Json finding_json(const Finding& f) {
   return {{"severity", f.severity == Finding::Severity::error ? "error" : "warning"},
           {"code", f.code},
-          {"where", f.where},
-          {"message", f.message}};
+          {"where", escaped_text(f.where)},
+          {"message", escaped_text(f.message, LineBreaks::keep)}};
 }
 
 }  // namespace
@@ -229,7 +230,7 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
   const std::string oldest = oldest_figure_as_of(s.records_used);
   report["scenario"] = {{"name", s.name},
                         {"description", s.description},
-                        {"file", s.file},
+                        {"file", escaped_text(s.file)},  // a file name need not be UTF-8; JSON text must
                         {"digest_sha256", s.scenario_digest_sha256},
                         {"start", format_date(s.start)},
                         {"horizon_months", s.horizon_months},

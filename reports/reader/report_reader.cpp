@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include <fmt/format.h>
+
 #include "core/error.hpp"
 
 namespace tco {
@@ -62,6 +64,23 @@ void check_report_figures(const Json& report, const std::string& file) {
       throw InputError(file, "/plans/" + std::to_string(i) + "/npv_usd", "expected a finite amount in USD, found none");
   for (const char* list : {"/plans", "/comparisons", "/monte_carlo/plans", "/monte_carlo/comparisons"})
     check_entries(report, list, file);
+}
+
+void check_report_inputs(const Json& report, const std::string& file) {
+  const auto inputs = report.find("inputs");
+  if (inputs == report.end() || !inputs->is_object())
+    throw InputError(file, "/inputs",
+                     "expected the inputs the report was computed from (an object, in every report tcosim run "
+                     "writes), found " + (inputs == report.end() ? std::string("none") : describe_json(*inputs)));
+  const auto plans = inputs->find("plans");
+  const std::size_t expected = report.at("plans").size();
+  if (plans == inputs->end() || !plans->is_array() || plans->size() != expected)
+    throw InputError(file, "/inputs/plans",
+                     fmt::format("expected the inputs of the report's {} plans (an array of {}), found {}", expected,
+                                 expected,
+                                 plans == inputs->end()  ? std::string("none")
+                                 : plans->is_array() ? fmt::format("an array of {}", plans->size())
+                                                     : describe_json(*plans)));
 }
 
 Json read_report_file(const std::string& path) {

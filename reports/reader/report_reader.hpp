@@ -19,4 +19,9 @@ Json read_report_file(const std::string& path);
 // The same checks on a report already in memory, blaming `file`.
 void check_report_figures(const Json& report, const std::string& file);
 
+// What the renderers of `report` (HTML, Markdown, CSV, workbook) read besides the figures: the
+// inputs echoed by `run`, an object whose "plans" has one entry per plan of /plans. InputError
+// naming /inputs or /inputs/plans otherwise (`diff` and `regress` do not need them).
+void check_report_inputs(const Json& report, const std::string& file);
+
 }  // namespace tco

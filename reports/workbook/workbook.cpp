@@ -1,5 +1,7 @@
 #include "reports/workbook/workbook.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <iterator>
 #include <cctype>
@@ -11,6 +13,7 @@
 #include <xlsxwriter.h>
 
 #include "core/error.hpp"
+#include "core/io/staging_files.hpp"
 #include "reports/json/depreciation_json.hpp"
 #include "reports/json/goodput_json.hpp"
 #include "reports/json/hourly_time_shift_json.hpp"
@@ -827,7 +830,10 @@ void check_workbook_target(const std::string& path, const std::string& option) {
 
 void write_workbook_atomically(const Json& report, const WorkbookPaths& paths, const std::string& path) {
   const fs::path target(path);
-  const fs::path temp = target.parent_path() / (target.filename().string() + ".tmp");
+  // Named and registered as a staging file (core/io/staging_files.hpp): a signal removes it, and
+  // so does the folder's next writer once this process is gone.
+  const fs::path temp = target.parent_path() / staging_file_name(target.filename().string(), ::getpid(), 0);
+  const StagedPath staged(temp.string());
   std::error_code ec;
   try {
     build_workbook(report, paths, temp.string());

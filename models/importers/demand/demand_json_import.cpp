@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -46,9 +47,13 @@ HourlyDemand import_prometheus(const std::string& path, const DemandImportOption
   const Json& result = array_member(data, "result", path, "/data");
   // Sums per timestamp, in milliseconds (Prometheus writes seconds with up to 3 decimals).
   std::map<std::int64_t, double> sum_by_ms;
+  // Where each (series, timestamp) was first seen: a sample given twice would be added twice. A
+  // series is its labels ("metric"), so the same labels in two entries of result are one series.
+  std::map<std::pair<std::string, std::int64_t>, std::string> first_sample_at;
   for (std::size_t s = 0; s < result.size(); ++s) {
     const std::string series = fmt::format("/data/result/{}", s);
     const Json& values = array_member(result[s], "values", path, series);
+    const std::string labels = result[s].contains("metric") ? result[s].at("metric").dump() : std::string("{}");
     for (std::size_t v = 0; v < values.size(); ++v) {
       const std::string at = fmt::format("{}/values/{}", series, v);
       const Json& pair = values[v];
@@ -60,7 +65,14 @@ HourlyDemand import_prometheus(const std::string& path, const DemandImportOption
       double value = 0.0;
       if (!parse_finite_double(pair[1].get<std::string>(), value) || value < 0)
         throw InputError(path, at + "/1", "expected a finite value >= 0, found " + describe_json(pair[1]));
-      sum_by_ms[std::llround(seconds * 1000.0)] += value;
+      const std::int64_t ms = std::llround(seconds * 1000.0);
+      const auto [first, inserted] = first_sample_at.emplace(std::make_pair(labels, ms), at);
+      if (!inserted)
+        throw InputError(path, at,
+                         fmt::format("the sample at {} s of the series {} is given twice (first at {}): Prometheus "
+                                     "answers each series once, one sample per timestamp",
+                                     seconds, labels, first->second));
+      sum_by_ms[ms] += value;
     }
   }
   std::int64_t step_ms = std::numeric_limits<std::int64_t>::max(), previous = -1;
@@ -80,6 +92,16 @@ HourlyDemand import_prometheus(const std::string& path, const DemandImportOption
 
 HourlyDemand import_opencost(const std::string& path, const DemandImportOptions& options) {
   const Json doc = read_json_file(path);
+  // An error answer ({"code": 500, "message": ...}, or a status other than "success") is not
+  // an empty history.
+  if (doc.is_object() && doc.contains("code") && doc.at("code") != 200)
+    throw InputError(path, "/code",
+                     "expected 200 (a successful answer), found " + describe_json(doc.at("code")) +
+                         (doc.contains("message") ? ": OpenCost answered with an error, " + describe_json(doc.at("message"))
+                                                  : std::string(": OpenCost answered with an error")));
+  if (doc.is_object() && doc.contains("status") && doc.at("status") != "success")
+    throw InputError(path, "/status",
+                     "expected \"success\", found " + describe_json(doc.at("status")) + ": OpenCost answered with an error");
   const Json& windows = array_member(doc, "data", path, "");
   HourlyBins bins;
   for (std::size_t w = 0; w < windows.size(); ++w) {

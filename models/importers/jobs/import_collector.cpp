@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/io/utf8_text.hpp"
 #include "core/time/time_zone.hpp"
 
 namespace tco {
@@ -39,9 +40,14 @@ void ImportCollector::keep_run(Job job, double submit_s, double start_s, double 
   job.submit_h = std::min(submit_s, start_s) / kSecondsPerHour;
   job.duration_h = (end_s - start_s) / kSecondsPerHour;
   submit_s_.push_back(static_cast<std::int64_t>(std::min(submit_s, start_s)));
-  for (std::string* text : {&job.job_class, &job.gpu_type})
+  for (std::string* text : {&job.job_class, &job.gpu_type}) {
     std::replace_if(
         text->begin(), text->end(), [](char ch) { return ch == ',' || ch == '"' || ch == '\n' || ch == '\r'; }, '|');
+    // The trace reader takes UTF-8 without control bytes only: any other byte a public trace
+    // holds becomes '|' too (the Slurm importer refuses them with their position first).
+    for (std::size_t bad = first_unprintable_byte(*text); bad != std::string::npos; bad = first_unprintable_byte(*text))
+      (*text)[bad] = '|';
+  }
   jobs_.push_back(std::move(job));
 }
 

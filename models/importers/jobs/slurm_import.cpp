@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/io/block_lines.hpp"
 #include "core/io/csv_lines.hpp"
+#include "core/io/utf8_text.hpp"
 #include "core/time/time_zone.hpp"
 #include "models/importers/import_time.hpp"
 #include "models/workload/trace_csv.hpp"
@@ -145,6 +146,15 @@ class SacctRows {
   std::string_view text(int c) const { return fields_[index_[c]]; }
   long line_number() const { return line_number_; }
 
+  // A field copied into the trace is UTF-8 without control bytes (the trace reader refuses
+  // anything else), or an error at its position.
+  void require_text(int c) const {
+    const std::size_t bad = first_unprintable_byte(text(c));
+    if (bad != std::string_view::npos)
+      fail(c, fmt::format("UTF-8 text without control characters (byte {} of the field is \\x{:02X})", bad + 1,
+                          static_cast<unsigned char>(text(c)[bad])));
+  }
+
   [[noreturn]] void fail(int c, const std::string& expected) const {
     throw InputError(path_, csv_position(line_number_, index_[c] + 1),
                      fmt::format("{}: expected {}, found \"{}\"", kNames[c], expected, text(c)));
@@ -203,6 +213,7 @@ class SlurmImporter {
     const bool never_scheduled = !start_s || id.find("_[") != std::string_view::npos;
     const bool unfinished = !end_s;
     Job job;
+    rows_.require_text(class_);
     job.job_class = std::string(rows_.text(class_));
     job.preemptible = listed(qos, o_.preemptible_qos) || listed(partition, o_.preemptible_partitions);
     if (het) {
@@ -255,6 +266,7 @@ class SlurmImporter {
   Gpus allocated_gpus() const {
     std::optional<long> total;
     Gpus typed;
+    rows_.require_text(alloc_tres);  // its GPU types become the trace's gpu_type
     std::string_view tres = rows_.text(alloc_tres);
     while (!tres.empty()) {
       const std::size_t comma = std::min(tres.find(','), tres.size());

@@ -1,0 +1,134 @@
+// Bytes that are not UTF-8 (issue 43, item 2): refused with their position where they are data
+// (a trace's class, a Slurm field copied into the trace), escaped as \xNN where they are only
+// echoed (a file name, a parse error). core/io/utf8_text.hpp does both.
+#include <filesystem>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "cli_test_support.hpp"
+#include "core/error.hpp"
+#include "core/io/utf8_text.hpp"
+#include "import_test_support.hpp"
+#include "scenario_builder.hpp"
+#include "test_support.hpp"
+
+namespace tco {
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// No byte of `text` is outside UTF-8, and none is a control byte but '\n' and '\t'.
+bool printable(const std::string& text) { return escaped_text(text, LineBreaks::keep) == text; }
+
+}  // namespace
+
+TEST_CASE("utf8 text: well-formed sequences pass, each other byte is found and escaped as \\xNN") {
+  CHECK(first_invalid_utf8("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80") == std::string::npos);  // é, €, 😀
+  CHECK(first_invalid_utf8("ab\xFF") == 2);
+  CHECK(first_invalid_utf8("\xC0\xAF") == 0);          // an overlong '/'
+  CHECK(first_invalid_utf8("x\xED\xA0\x80") == 1);     // a surrogate, U+D800
+  CHECK(first_invalid_utf8("\xF4\x90\x80\x80") == 0);  // above U+10FFFF
+  CHECK(first_invalid_utf8("\xE2\x82") == 0);          // cut short
+  CHECK(first_invalid_utf8(std::string("a\0b", 3)) == std::string::npos);  // NUL is UTF-8...
+  CHECK(first_unprintable_byte(std::string("a\0b", 3)) == 1);             // ...but a control byte
+  CHECK(first_unprintable_byte("tab\there") == 3);
+  CHECK(first_unprintable_byte("del\x7F") == 3);
+
+  CHECK(escaped_text("a\xFF" "b\n") == "a\\xFFb\\x0A");
+  CHECK(escaped_text("a\xFF" "b\n", LineBreaks::keep) == "a\\xFFb\n");
+  CHECK(escaped_text(std::string("\0\x1B[31m", 6)) == "\\x00\\x1B[31m");  // no terminal escape gets through
+  CHECK(escaped_text("caf\xC3\xA9") == "caf\xC3\xA9");
+  CHECK(escaped_text(escaped_text("\xFE\xFF")) == "\\xFE\\xFF");  // escaping twice changes nothing
+}
+
+TEST_CASE("utf8 text: an error message escapes the file name and the quoted value on the terminal") {
+  const auto dir = test::scratch_dir("utf8-message");
+  // A trace named with a Latin-1 byte whose gpus field holds a NUL and an ANSI escape.
+  const std::string trace = test::write_file(dir, "tr\xE1" "ce.csv",
+                                             std::string("submit_h,gpus,duration_h\n0,1\0\x1B[2J,1\n", 36));
+  const test::CliResult r = test::run_cli({"trace", "stats", trace});
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.err, "tr\\xE1ce.csv: line 2, column 2: gpus: expected an integer number of GPUs, 1..1000000, "
+                        "found \"1\\x00\\x1B[2J\""));
+  CHECK(printable(r.err));
+}
+
+TEST_CASE("utf8 text: a trace whose class holds invalid UTF-8 is exit 2 at its line and column") {
+  const auto dir = test::scratch_dir("utf8-trace");
+  const std::string trace = test::write_file(dir, "t.csv",
+                                             "submit_h,gpus,duration_h,class\n"
+                                             "0,1,1,train\n"
+                                             "1,1,1,tr\xFF\xFE" "in\n");
+  const test::CliResult r = test::run_cli({"trace", "stats", trace});
+  CHECK(r.exit_code == 2);
+  // Line 3, field 4; the field's third byte is 0xFF, echoed escaped.
+  CHECK(contains(r.err, trace + ": line 3, column 4: class: expected UTF-8 text without control characters "
+                                "(byte 3 of the field is \\xFF), found \"tr\\xFF\\xFEin\""));
+  CHECK(printable(r.err));
+  // A control byte (an ANSI escape) in gpu_type is refused the same way.
+  const std::string escape = test::write_file(dir, "e.csv", "submit_h,gpus,duration_h,gpu_type\n0,1,1,\x1B[2J\n");
+  const test::CliResult e = test::run_cli({"trace", "stats", escape});
+  CHECK(e.exit_code == 2);
+  CHECK(contains(e.err, "line 2, column 4: gpu_type: expected UTF-8 text without control characters (byte 1 of the "
+                        "field is \\x1B)"));
+  CHECK(printable(e.err));
+}
+
+TEST_CASE("utf8 text: the Slurm importer refuses a class or AllocTRES that is not UTF-8, and writes nothing") {
+  const auto dir = test::scratch_dir("utf8-slurm");
+  const std::string header =
+      "JobID|JobIDRaw|State|Submit|Start|End|Elapsed|NNodes|AllocTRES|ReqTRES|Partition|QOS|Account\n";
+  const std::string row_start = "1|1|COMPLETED|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T01:00:00|01:00:00|1|";
+  test::check_rejected("trace", "slurm", "s.txt", {
+      // --class partition (the default): the Partition field, column 11.
+      {"class not UTF-8", header + row_start + "gres/gpu=1||gp\xC3u|normal|a\n", "line 2, column 11"},
+      {"class with NUL", header + row_start + "gres/gpu=1||gpu" + std::string(1, '\0') + "|normal|a\n",
+       "line 2, column 11"},
+      {"GPU type not UTF-8", header + row_start + "gres/gpu:h\xFF=1||gpu|normal|a\n", "line 2, column 9"},
+  }, dir);
+  const test::CliResult r = test::run_cli({"trace", "import", "--format", "slurm",
+                                           test::write_file(dir, "s.txt", header + row_start + "gres/gpu=1||gp\xC3u|normal|a\n"),
+                                           "-o", (dir / "o.csv").string()});
+  CHECK(contains(r.err, "Partition: expected UTF-8 text without control characters (byte 3 of the field is \\xC3), "
+                        "found \"gp\\xC3u\""));
+}
+
+TEST_CASE("utf8 text: a scenario whose file name is not UTF-8 runs, and its name is escaped in messages") {
+  const auto dir = test::scratch_dir("utf8-file-name");
+  const std::filesystem::path scenario = dir / "sc\xE9nario.json";  // Latin-1 'é'
+  Json doc = Json::parse(test::read_text_file(test::source_path("tests/fixtures/scenarios/simple.json")));
+  doc["catalog_dir"] = test::fixture_catalog_dir();
+  test::write_json_file(scenario, doc);
+  for (const char* command : {"run", "optimize"}) {
+    CAPTURE(command);
+    const std::string out = (dir / (std::string(command) + ".json")).string();
+    const test::CliResult r = test::run_cli({command, scenario.string(), "--out", out, "--quiet"});
+    INFO(r.err);
+    CHECK(r.exit_code != 3);
+    CHECK(printable(r.out));
+    CHECK(printable(r.err));
+  }
+  const test::CliResult run = test::run_cli({"run", scenario.string(), "--out", "-"});
+  CHECK(run.exit_code == 0);
+  CHECK(printable(run.out));
+  CHECK(contains(run.out, "\"file\": \"" + dir.string() + "/sc\\\\xE9nario.json\""));  // JSON escapes the backslash
+  // A missing file of that name: exit 2, the name escaped.
+  const test::CliResult missing = test::run_cli({"validate", (dir / "n\xE9" "ant.json").string()});
+  CHECK(missing.exit_code == 2);
+  CHECK(contains(missing.out + missing.err, "n\\xE9ant.json"));
+  CHECK(printable(missing.out + missing.err));
+}
+
+TEST_CASE("utf8 text: a parse error does not echo the invalid bytes raw") {
+  const auto dir = test::scratch_dir("utf8-parse");
+  const std::string bad = test::write_file(dir, "bad.json", "{\"name\": \"a\xFF\x1B[2Jb\"}");
+  const test::CliResult r = test::run_cli({"validate", bad});
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.out + r.err, "line 1, column"));
+  CHECK(printable(r.out + r.err));
+  CHECK(!contains(r.out + r.err, "\x1B"));
+}
+
+}  // namespace tco
