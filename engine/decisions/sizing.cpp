@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "engine/sweep/sweep_over_ranks.hpp"
 #include "engine/sweep/sweep_size.hpp"
+#include "engine/decisions/replay_sizing.hpp"
 
 namespace tco {
 
@@ -96,17 +97,21 @@ double risk_value(const Summary& npv, const std::string& measure) {
   return npv.mean;
 }
 
-std::vector<SizingBest> best_per_measure(const std::vector<Summary>& npv) {
+std::vector<SizingBest> best_per_measure(const std::vector<Summary>& npv, const std::vector<bool>& eligible) {
+  auto ok = [&](std::size_t i) { return eligible.empty() || eligible[i]; };
+  std::size_t first = 0;
+  while (first + 1 < npv.size() && !ok(first)) ++first;
   std::vector<SizingBest> out;
   for (const char* measure : kRiskMeasures) {
     SizingBest b;
     b.measure = measure;
-    for (std::size_t i = 1; i < npv.size(); ++i)
-      if (risk_value(npv[i], measure) < risk_value(npv[b.point], measure)) b.point = i;
+    b.point = first;
+    for (std::size_t i = first + 1; i < npv.size(); ++i)
+      if (ok(i) && risk_value(npv[i], measure) < risk_value(npv[b.point], measure)) b.point = i;
     b.value_usd = risk_value(npv[b.point], measure);
     const double limit = b.value_usd + 0.01 * std::fabs(b.value_usd);
     for (std::size_t i = 0; i < npv.size(); ++i)
-      if (risk_value(npv[i], measure) <= limit) b.within_1pct.push_back(i);
+      if (ok(i) && risk_value(npv[i], measure) <= limit) b.within_1pct.push_back(i);
     out.push_back(b);
   }
   return out;
@@ -118,16 +123,12 @@ const SizingBest& SizingResult::best_for(const std::string& measure) const {
   return best.front();
 }
 
-SizingResult optimize_sizing(const Json& doc, const std::string& file, const std::string& dir,
-                             const std::string& catalog_dir, const SizingOptions& o) {
-  const auto started = std::chrono::steady_clock::now();
-  const Scenario s = load_scenario_json(doc, file, dir, catalog_dir);
-  if (!doc.contains("workload"))
-    throw InputError(file, "/workload",
-                     "expected a \"workload\" section (hourly demand): sizing runs the hourly fluid model, which a "
-                     "scenario of jobs alone does not have");
+SizingResult sizing_frame(const Scenario& s, const SizingOptions& o) {
+  const std::string& file = s.file;
   if (o.risk != "mean" && o.risk != "p90" && o.risk != "cvar95")
     throw InputError("", "--risk", fmt::format("expected mean, p90 or cvar95, found \"{}\"", o.risk));
+  if (o.search != "auto" && o.search != "all" && o.search != "bracket")
+    throw InputError("", "--search", fmt::format("expected auto, all or bracket, found \"{}\"", o.search));
   int k = -1;
   if (o.plan.empty()) {
     for (int j = 0; j < static_cast<int>(s.plans.size()) && k < 0; ++j)
@@ -213,6 +214,24 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
     r.refresh_values.push_back(s.horizon_months);
   }
 
+  return r;
+}
+
+SizingResult optimize_sizing(const Json& doc, const std::string& file, const std::string& dir,
+                             const std::string& catalog_dir, const SizingOptions& o) {
+  const auto started = std::chrono::steady_clock::now();
+  const Scenario s = load_scenario_json(doc, file, dir, catalog_dir);
+  if (s.jobs) return optimize_replay_sizing(doc, file, dir, catalog_dir, o);
+  if (!doc.contains("workload"))
+    throw InputError(file, "/workload",
+                     "expected a \"workload\" section (hourly demand, sized by the hourly fluid model) or a \"jobs\" "
+                     "section (sized by the discrete-event replay)");
+  SizingResult r = sizing_frame(s, o);
+  const int k = r.plan_index;
+  const Plan& plan = s.plans[k];
+  const std::string plan_pointer = "/plans/" + std::to_string(k);
+  r.randomness = {"the fluid model's own random inputs (monte_carlo: demand growth, spot availability and "
+                  "preemptions, spot and power price shocks, ambient noise, node failures, as the scenario sets them)"};
   // The sized plan alone, over the grid.
   const Json plan_doc = single_plan_document(doc, plan, k, o.reserved.has_value());
   Json fields = Json::array({{{"pointer", "/plans/0/onprem_nodes"}, {"values", r.node_values}}});
