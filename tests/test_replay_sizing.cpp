@@ -14,6 +14,7 @@
 #include "engine/decisions/sizing.hpp"
 #include "engine/decisions/sizing_search.hpp"
 #include "reports/json/decisions_json.hpp"
+#include "reports/markdown/sizing_markdown.hpp"
 
 using namespace tco;
 using namespace tco::test;
@@ -152,4 +153,28 @@ TEST_CASE("replay sizing: the same bytes for 1 and 2 threads, searched or not") 
     const std::string two = sizing_json(size(doc, options(0, 14, search, 2))).dump();
     CHECK(one == two);
   }
+}
+
+TEST_CASE("sizing answer: the efficient frontier of mean against CVaR95 and the reviewer's sentence, by hand") {
+  // (mean, CVaR95) = (10, 20), (11, 15), (12, 16), (13, 14): (12, 16) is beaten by (11, 15) on both.
+  std::vector<Summary> npv(4);
+  const double pairs[4][2] = {{10, 20}, {11, 15}, {12, 16}, {13, 14}};
+  for (int i = 0; i < 4; ++i) {
+    npv[i].mean = pairs[i][0];
+    npv[i].cvar95 = pairs[i][1];
+  }
+  CHECK(efficient_frontier(npv) == std::vector<std::size_t>{0, 1, 3});
+  CHECK(efficient_frontier(npv, {true, false, true, true}) == std::vector<std::size_t>{0, 2, 3});
+  const Json two = {{"answer",
+                     {{"mean_nodes", 3}, {"mean_npv_usd", 1000000.0}, {"mean_p90_usd", 1200000.0}, {"p90_nodes", 4},
+                      {"p90_npv_usd", 1010000.0}, {"p90_usd", 1150000.0}}}};
+  CHECK(sizing_answer_sentence(two) ==
+        "Own 3 nodes: the cheapest on average (mean NPV $1,000,000, 90th percentile $1,200,000); 4 if you want the "
+        "90th percentile no worse than $1,150,000 (mean NPV $1,010,000).");
+  Json one = two;
+  one["answer"]["p90_nodes"] = 1;
+  one["answer"]["mean_nodes"] = 1;
+  one["answer"]["p90_usd"] = 1200000.0;
+  CHECK(sizing_answer_sentence(one) ==
+        "Own 1 node: the cheapest on average (mean NPV $1,000,000), and the lowest 90th percentile too ($1,200,000).");
 }

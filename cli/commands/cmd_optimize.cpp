@@ -29,6 +29,7 @@
 #include "engine/decisions/spares_sizing.hpp"
 #include "reports/json/decisions_json.hpp"
 #include "reports/markdown/markdown_summary.hpp"
+#include "reports/markdown/sizing_markdown.hpp"
 #include "core/io/output_set.hpp"
 
 namespace tco::cli {
@@ -64,8 +65,9 @@ std::string refresh_months_words(const Json& k) {
 // The replay's service per evaluated point, its limits and its search.
 std::string replay_console(const Json& sizing) {
   const Json& limits = sizing.at("service_limits");
-  std::string out = fmt::format("  the jobs' service in the discrete-event replay (means per path; limits: mean first "
-                                "wait <= {} h, deadline misses <= the baseline's {:.2f}):\n",
+  std::string out = fmt::format("  the jobs' service in the discrete-event replay (means per path; limits: deadline "
+                                "misses <= the baseline's {1:.2f}, and for a plan that never bursts a mean first wait "
+                                "<= {0} h):\n",
                                 limits.at("max_wait_h").get<double>(), limits.at("baseline_deadline_misses").get<double>());
   out += fmt::format("  {:>6} {:>16} {:>14} {:>16} {:>10} {:>6} {:>16} {:>14}\n", "nodes", "waited GPU-h", "first wait h",
                      "unserved GPU-h", "missed", "meets", "minus prev N", "(paired se)");
@@ -115,6 +117,12 @@ std::string sizing_console(const Json& sizing) {
   if (const Json& cap = sizing.at("grid").at("site_cap_max_nodes"); cap.is_number())
     out += fmt::format("  the site's power cap fits at most {} nodes (spares aside): larger counts not evaluated\n",
                        cap.get<long>());
+  out += "  efficient frontier (mean NPV against CVaR95):";
+  for (const auto& f : sizing.at("frontier"))
+    out += fmt::format(" {} nodes {} / {};", f.at("nodes").get<long>(), format_usd(f.at("npv_mean_usd")),
+                       format_usd(f.at("npv_cvar95_usd")));
+  out.back() = '\n';
+  out += "  " + sizing_answer_sentence(sizing) + "\n";
   for (const char* measure : kRiskMeasures) {
     const Json& b = sizing.at("best").at(measure);
     out += fmt::format("  best N by {:<6}: {} (reserved {}{}{}), within 1%: {}..{}\n", measure,

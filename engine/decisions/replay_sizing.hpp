@@ -7,9 +7,10 @@
 // search evaluates it, so the curve's differences are paired.
 // Per point, beside the fluid sizing's figures (engine/decisions/sizing.hpp): the jobs' service
 // (waited and unserved GPU-hours, mean first wait, deadline misses, bursts; means per path).
-// A point meets the service limits when its mean first wait <= the plan's scheduling.max_wait_h
-// and its deadline misses per path <= the baseline's; the best point of each risk measure is
-// chosen among those (among all, flagged, when none does).
+// A point meets the service limits when its deadline misses per path <= the baseline's and, for
+// a plan that never bursts, its mean first wait <= the plan's scheduling.max_wait_h (a plan that
+// bursts keeps that limit by construction: a job leaves the queue for the cloud at max_wait_h);
+// the best point of each risk measure is chosen among those (among all, flagged, when none does).
 // With more than kFullGridNodeCounts node counts and nothing sized jointly, the counts are
 // searched (engine/decisions/sizing_search.hpp) instead of all evaluated.
 #pragma once

@@ -117,6 +117,21 @@ std::vector<SizingBest> best_per_measure(const std::vector<Summary>& npv, const 
   return out;
 }
 
+std::vector<std::size_t> efficient_frontier(const std::vector<Summary>& npv, const std::vector<bool>& eligible) {
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < npv.size(); ++i)
+    if (eligible.empty() || eligible[i]) order.push_back(i);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (npv[a].mean != npv[b].mean) return npv[a].mean < npv[b].mean;
+    if (npv[a].cvar95 != npv[b].cvar95) return npv[a].cvar95 < npv[b].cvar95;
+    return a < b;
+  });
+  std::vector<std::size_t> out;
+  for (std::size_t i : order)
+    if (out.empty() || npv[i].cvar95 < npv[out.back()].cvar95) out.push_back(i);
+  return out;
+}
+
 const SizingBest& SizingResult::best_for(const std::string& measure) const {
   for (const auto& b : best)
     if (b.measure == measure) return b;
@@ -306,6 +321,7 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
   std::vector<Summary> npv_by_point;
   for (const auto& pt : r.points) npv_by_point.push_back(pt.npv_usd);
   r.best = best_per_measure(npv_by_point);
+  r.frontier = efficient_frontier(npv_by_point);
   const std::vector<double>& best_npv = r.points[r.best_for("mean").point].npv_by_path_usd;
   for (auto& pt : r.points) {
     std::vector<double> minus_best(best_npv.size());

@@ -81,9 +81,9 @@ struct SizingOptions {
   bool split_over_processes = false;
 };
 
-// Per point of a replay sizing, the means per path of the jobs' service, and the limits test:
-// the mean first wait within the plan's scheduling.max_wait_h and no more deadline misses than
-// the baseline's on the same paths.
+// Per point of a replay sizing, the means per path of the jobs' service, and the limits test
+// (engine/decisions/replay_sizing.hpp): no more deadline misses than the baseline's on the same
+// paths and, for a plan that never bursts, the mean first wait within its scheduling.max_wait_h.
 struct ReplayService {
   double waited_gpu_hours = 0.0;
   double mean_first_wait_h = 0.0;
@@ -137,6 +137,9 @@ struct SizingResult {
   std::vector<SizingPoint> points;    // N slowest, then R
   Summary baseline_npv_usd;
   std::vector<SizingBest> best;       // mean, p90, cvar95
+  // Mean NPV against CVaR95: the points no other point beats on both (among those that meet the
+  // limits), by mean ascending (so CVaR95 descending).
+  std::vector<std::size_t> frontier;
   double seconds = 0.0;
   std::string model = "monte_carlo_hourly_fluid";  // or "monte_carlo_discrete_event" (a scenario of jobs)
   std::vector<std::string> randomness;  // the sources of randomness the curve drew, in words
@@ -160,6 +163,12 @@ inline const char* const kRiskMeasures[] = {"mean", "p90", "cvar95"};
 // among the eligible points (all when `eligible` is empty).
 std::vector<SizingBest> best_per_measure(const std::vector<Summary>& npv_by_point,
                                          const std::vector<bool>& eligible = {});
+
+// The efficient frontier of mean against CVaR95: indices of the eligible points (all when
+// `eligible` is empty) that no other eligible point beats on both, by mean ascending (then CVaR95,
+// then index). Example: (mean, CVaR95) = (10, 20), (11, 15), (12, 16), (13, 14): 0, 1, 3.
+std::vector<std::size_t> efficient_frontier(const std::vector<Summary>& npv_by_point,
+                                            const std::vector<bool>& eligible = {});
 
 // The sizing's frame before anything is evaluated: the plan, its index, the baseline, the paths,
 // the seed and the ranges (node counts that fit the site, reserved, commitment and refresh

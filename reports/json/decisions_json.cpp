@@ -111,9 +111,28 @@ Json sizing_json(const SizingResult& r) {
               {"baseline_deadline_misses", r.baseline_deadline_misses},
               {"met_by_none", r.limits_met_by_none}};
   }
+  Json frontier = Json::array();
+  for (std::size_t i : r.frontier) {
+    const SizingPoint& p = r.points[i];
+    frontier.push_back({{"nodes", p.nodes},
+                        {"reserved_instances", p.reserved_instances},
+                        {"npv_mean_usd", p.npv_usd.mean},
+                        {"npv_p90_usd", p.npv_usd.p90},
+                        {"npv_cvar95_usd", p.npv_usd.cvar95}});
+  }
+  const SizingPoint& by_mean = r.points[r.best_for("mean").point];
+  const SizingPoint& by_p90 = r.points[r.best_for("p90").point];
+  const Json answer = {{"mean_nodes", by_mean.nodes},
+                       {"mean_npv_usd", by_mean.npv_usd.mean},
+                       {"mean_p90_usd", by_mean.npv_usd.p90},
+                       {"p90_nodes", by_p90.nodes},
+                       {"p90_npv_usd", by_p90.npv_usd.mean},
+                       {"p90_usd", by_p90.npv_usd.p90}};
   return {{"plan", r.plan},
           {"baseline", r.baseline},
           {"model", r.model},
+          {"answer", answer},
+          {"frontier", frontier},
           {"randomness", r.randomness},
           {"search", search},
           {"service_limits", limits},
