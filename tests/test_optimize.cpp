@@ -283,12 +283,18 @@ TEST_CASE("optimize: the CLI writes run's report with a sizing section, bad rang
     CHECK(help.out.find(option) != std::string::npos);
 }
 
-TEST_CASE("optimize: a scenario with an uncertain section gets a note that the sizing curve does not draw it") {
+TEST_CASE("optimize: a scenario with an uncertain section draws it in the curve, and the report says so") {
+  const std::string out = (scratch_dir("optimize-uncertain") / "report.json").string();
   const CliResult r = run_cli({"optimize", source_path("scenarios/base-load-and-burst-uncertain.json"), "--nodes",
-                               "0:2", "--paths", "12", "--quiet"});
+                               "0:2", "--paths", "12", "--quiet", "--out", out});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.err.find("not the \"uncertain\" section") != std::string::npos);
+  CHECK(r.err.find("\"uncertain\"") == std::string::npos);  // the former note is gone
+  const Json sizing = Json::parse(read_text_file(out)).at("sizing");
+  REQUIRE(sizing.at("randomness").size() == 2);
+  CHECK(sizing.at("randomness").at(1).get<std::string>().find("uncertain section (9 inputs, with its rank "
+                                                              "correlation)") != std::string::npos);
+  for (const auto& p : sizing.at("curve")) CHECK(p.at("npv_p90_usd").get<double>() > p.at("npv_mean_usd").get<double>());
 }
 
 TEST_CASE("optimize --reserved: every shipped scenario with an hourly workload and a hybrid plan sizes its commitment") {

@@ -114,6 +114,7 @@ std::string sizing_console(const Json& sizing) {
                        format_usd(p.at("npv_cvar95_usd")), format_usd(p.at("saving_mean_usd")),
                        p.at("probability_saving").get<double>());
   if (!sizing.at("search").is_null()) out += replay_console(sizing);
+  for (const auto& source : sizing.at("randomness")) out += "  drew: " + source.get<std::string>() + "\n";
   if (const Json& cap = sizing.at("grid").at("site_cap_max_nodes"); cap.is_number())
     out += fmt::format("  the site's power cap fits at most {} nodes (spares aside): larger counts not evaluated\n",
                        cap.get<long>());
@@ -181,10 +182,6 @@ int size_and_report(const OptimizeOptions& o, CommandContext& ctx, int threads, 
     add_scenario_inputs(outputs, load_scenario(o.scenario, o.catalog));
     return read_json_file(o.scenario);
   });
-  if (o.spares.empty() && doc.is_object() && doc.contains("uncertain"))
-    ctx.err << "tcosim: note: the sizing curve draws the model's own random inputs (monte_carlo), not the "
-               "\"uncertain\" section: its P90 and CVaR95 leave those inputs at their base values (tcosim "
-               "sensitivity shows their effect; docs/decisions.md)\n";
   const std::string dir = std::filesystem::path(o.scenario).parent_path().string();
   ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
   const auto result = size(doc, dir.empty() ? std::string(".") : dir, bar.counter());

@@ -9,7 +9,10 @@
 
 #include "core/error.hpp"
 #include "core/parallel/process_group.hpp"
+#include "core/parallel_for_index.hpp"
+#include "core/progress/progress_counter.hpp"
 #include "engine/decisions/decision_monte_carlo.hpp"
+#include "engine/decisions/sizing_draws.hpp"
 #include "engine/decisions/sizing_search.hpp"
 #include "engine/montecarlo/monte_carlo.hpp"
 
@@ -77,36 +80,76 @@ SizingResult optimize_replay_sizing(const Json& doc, const std::string& file, co
                      "and --refresh-months, or --search all");
   r.search = o.search == "bracket" || (o.search == "auto" && !joint && count > kFullGridNodeCounts) ? "bracket" : "all";
 
+  const SizingDraws draws = sizing_draws(s, r.paths, r.seed);
+  if (draws.drawn()) r.randomness.push_back(draws.words());
   std::vector<std::optional<Evaluated>> evaluated(count);
   std::optional<Evaluated> baseline;
-  const Plan& base_plan = s.plans[s.baseline_index];
-  auto evaluate = [&](const std::vector<std::size_t>& indices) {
-    Json variants = doc;
+  // The plan at each of `indices` (beside the baseline first when asked) in the world `source`:
+  // the scenario's document, or a path's drawn one (its uncertain section then spent).
+  auto variants_of = [&](const Json& source, const std::vector<std::size_t>& indices, bool with_baseline) {
+    Json variants = source;
+    variants.erase("uncertain");
     variants["plans"] = Json::array();
-    const bool with_baseline = !baseline && r.evaluated_order.empty();
-    if (with_baseline) variants["plans"].push_back(doc.at("plans").at(static_cast<std::size_t>(s.baseline_index)));
+    if (with_baseline) variants["plans"].push_back(source.at("plans").at(static_cast<std::size_t>(s.baseline_index)));
     for (std::size_t i : indices) {
-      Json p = doc.at("plans").at(static_cast<std::size_t>(k));
+      Json p = source.at("plans").at(static_cast<std::size_t>(k));
       p["name"] = fmt::format("{} @ point {}", plan.name, i);
       const std::vector<long> v = point_values(fields, i);
       for (std::size_t f = 0; f < fields.size(); ++f) p[Json::json_pointer(fields[f].pointer)] = v[f];
       variants["plans"].push_back(p);
-      r.evaluated_order.push_back(v[0]);
     }
     variants["baseline"] = variants["plans"].at(0).at("name");
-    Scenario varied;
     try {
-      varied = load_scenario_json(variants, file, dir, catalog_dir);
+      return load_scenario_json(variants, file, dir, catalog_dir);
     } catch (const InputError& e) {
       throw InputError(e.file(), plan_pointer, fmt::format("plan \"{}\" cannot be sized: {}", plan.name, e.message()));
     }
-    const MonteCarloRun mc =
-        run_monte_carlo(varied, decision_monte_carlo(r.paths, r.seed, o.threads, o.progress, o.split_over_processes));
-    if (mc.plans.empty()) return;  // a rank other than the root: its share is with the root
+  };
+  auto evaluate = [&](const std::vector<std::size_t>& indices) {
+    const bool with_baseline = !baseline && r.evaluated_order.empty();
+    for (std::size_t i : indices) r.evaluated_order.push_back(point_values(fields, i)[0]);
     const std::size_t first = with_baseline ? 1 : 0;
-    if (with_baseline) baseline = Evaluated{mc.npv_by_path[0], mc.plans[0]};
-    for (std::size_t j = 0; j < indices.size(); ++j)
-      evaluated[indices[j]] = Evaluated{mc.npv_by_path[first + j], mc.plans[first + j]};
+    if (!draws.drawn()) {
+      const MonteCarloRun mc = run_monte_carlo(
+          variants_of(doc, indices, with_baseline),
+          decision_monte_carlo(r.paths, r.seed, o.threads, o.progress, o.split_over_processes));
+      if (mc.plans.empty()) return;  // a rank other than the root: its share is with the root
+      if (with_baseline) baseline = Evaluated{mc.npv_by_path[0], mc.plans[0]};
+      for (std::size_t j = 0; j < indices.size(); ++j)
+        evaluated[indices[j]] = Evaluated{mc.npv_by_path[first + j], mc.plans[first + j]};
+      return;
+    }
+    // Each path in its own drawn world, one path of the replay there (every rank runs every path).
+    const std::size_t plans = first + indices.size();
+    std::vector<std::vector<double>> npv(plans, std::vector<double>(static_cast<std::size_t>(r.paths)));
+    std::vector<std::vector<std::vector<double>>> means(plans, std::vector<std::vector<double>>(r.paths));
+    progress_begin(o.progress, r.paths, "paths");
+    parallel_for_index(r.paths, o.threads, [&](long p) {
+      Scenario world;
+      try {
+        world = variants_of(draws.document(doc, p), indices, with_baseline);
+      } catch (const InputError& e) {
+        throw InputError(e.file(), "/uncertain", fmt::format("{}: {}", draws.describe(p), e.message()));
+      }
+      MonteCarloOptions one = decision_monte_carlo(1, r.seed, 1, nullptr, false);
+      one.first_path = p;
+      const MonteCarloRun mc = run_monte_carlo(world, one);
+      for (std::size_t j = 0; j < plans; ++j) {
+        npv[j][p] = mc.npv_by_path[j][0];
+        means[j][p] = mc.plans[j].job_means;
+      }
+    }, o.progress);
+    for (std::size_t j = 0; j < plans; ++j) {
+      Evaluated e;
+      e.npv_by_path_usd = npv[j];
+      e.stats.npv_usd = summarize(npv[j]);
+      e.stats.job_means.assign(means[j][0].size(), 0.0);
+      for (const auto& m : means[j])  // in path order
+        for (std::size_t c = 0; c < m.size(); ++c) e.stats.job_means[c] += m[c];
+      for (double& v : e.stats.job_means) v /= static_cast<double>(r.paths);
+      if (with_baseline && j == 0) baseline = std::move(e);
+      else evaluated[indices[j - first]] = std::move(e);
+    }
   };
 
   // The evaluated points in index order, their NPV summaries and whether they meet the limits.

@@ -11,7 +11,10 @@
 #include "core/error.hpp"
 #include "engine/sweep/sweep_over_ranks.hpp"
 #include "engine/sweep/sweep_size.hpp"
+#include "core/parallel_for_index.hpp"
+#include "core/progress/progress_counter.hpp"
 #include "engine/decisions/replay_sizing.hpp"
+#include "engine/decisions/sizing_draws.hpp"
 
 namespace tco {
 
@@ -271,27 +274,62 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
                    : o.commitment   ? "--nodes/--commitment"
                    : o.reserved     ? "--nodes/--reserved"
                                     : "--nodes");
-  std::vector<SweepPointValues> values;
-  try {
-    values = evaluate_grid_points_over_ranks(in, {0, points}, r.backend, o.threads, o.split_over_processes, o.progress);
-  } catch (const InputError& e) {
-    // The grid's scenario holds the plan alone, at /plans/0: name it as the user's file does.
+  // The grid's scenario holds the plan alone, at /plans/0: errors name it as the user's file does.
+  auto renamed = [&](const InputError& e) {
     std::string message = e.message();
     for (std::size_t at = message.find("/plans/0"); at != std::string::npos; at = message.find("/plans/0", at + 1))
       message.replace(at, 8, plan_pointer);
-    throw InputError(e.file(), plan_pointer, fmt::format("plan \"{}\" cannot be sized: {}", plan.name, message));
-  }
-
-  // The baseline once, on the same paths.
+    return InputError(e.file(), plan_pointer, fmt::format("plan \"{}\" cannot be sized: {}", plan.name, message));
+  };
   const Plan& base_plan = s.plans[s.baseline_index];
-  const Json base_doc = single_plan_document(doc, base_plan, s.baseline_index, false);
-  const SweepInputs base_in =
-      grid_inputs(base_doc, file, dir, catalog_dir, r.paths, r.seed,
-                  Json::array({{{"pointer", "/plans/0/onprem_nodes"}, {"values", {base_plan.onprem_nodes}}}}));
-  const std::vector<SweepPointValues> base_values =
-      evaluate_grid_points_over_ranks(base_in, {0, 1}, r.backend, o.threads, o.split_over_processes, o.progress);
-  if (base_values.empty()) return r;  // a rank other than the root: its share is with the root
-  const std::vector<double>& base_npv = base_values.front().npv_usd[0];
+  const Json base_fields = Json::array({{{"pointer", "/plans/0/onprem_nodes"}, {"values", {base_plan.onprem_nodes}}}});
+  const SizingDraws draws = sizing_draws(s, r.paths, r.seed);
+  std::vector<SweepPointValues> values;
+  std::vector<double> base_npv;
+  if (draws.drawn()) {
+    // Path p of the sweep's own streams in path p's drawn world, on the CPU (every rank runs every
+    // path); the deterministic figures stay those of the document as written.
+    r.randomness.push_back(draws.words());
+    const PreparedGridPoints as_written = prepare_grid_points(in, {0, points}, o.threads);
+    values.resize(static_cast<std::size_t>(points));
+    base_npv.resize(static_cast<std::size_t>(r.paths));
+    std::vector<std::vector<SweepPointValues>> by_path(static_cast<std::size_t>(r.paths));
+    progress_begin(o.progress, r.paths, "paths");
+    parallel_for_index(r.paths, o.threads, [&](long p) {
+      Json world = draws.document(doc, p);
+      world.erase("uncertain");
+      try {
+        const SweepInputs pin = grid_inputs(single_plan_document(world, plan, k, o.reserved.has_value()), file, dir,
+                                            catalog_dir, 1, r.seed, fields);
+        by_path[p] = evaluate_prepared_paths_cpu(pin, prepare_grid_points(pin, {0, points}, 1), p, 1, 1);
+        const SweepInputs bin = grid_inputs(single_plan_document(world, base_plan, s.baseline_index, false), file, dir,
+                                            catalog_dir, 1, r.seed, base_fields);
+        base_npv[p] = evaluate_prepared_paths_cpu(bin, prepare_grid_points(bin, {0, 1}, 1), p, 1, 1)[0].npv_usd[0][0];
+      } catch (const InputError& e) {
+        throw InputError(e.file(), "/uncertain", fmt::format("{}: {}", draws.describe(p), renamed(e).message()));
+      }
+    }, o.progress);
+    for (long i = 0; i < points; ++i) {
+      SweepPointValues& v = values[i];
+      v = by_path[0][i];
+      v.deterministic_npv_usd = as_written.deterministic_npv_usd[i];
+      v.npv_usd[0].resize(static_cast<std::size_t>(r.paths));
+      for (long p = 0; p < r.paths; ++p) v.npv_usd[0][p] = by_path[p][i].npv_usd[0][0];
+    }
+  } else {
+    try {
+      values = evaluate_grid_points_over_ranks(in, {0, points}, r.backend, o.threads, o.split_over_processes, o.progress);
+    } catch (const InputError& e) {
+      throw renamed(e);
+    }
+    // The baseline once, on the same paths.
+    const Json base_doc = single_plan_document(doc, base_plan, s.baseline_index, false);
+    const SweepInputs base_in = grid_inputs(base_doc, file, dir, catalog_dir, r.paths, r.seed, base_fields);
+    const std::vector<SweepPointValues> base_values =
+        evaluate_grid_points_over_ranks(base_in, {0, 1}, r.backend, o.threads, o.split_over_processes, o.progress);
+    if (base_values.empty()) return r;  // a rank other than the root: its share is with the root
+    base_npv = base_values.front().npv_usd[0];
+  }
   r.baseline_npv_usd = summarize(base_npv);
 
   for (const auto& v : values) {
