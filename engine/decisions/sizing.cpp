@@ -21,7 +21,7 @@ namespace tco {
 namespace {
 
 // A scenario document with one plan (the k-th of `doc`), which is its own baseline, with the
-// grid's fields written so that the grid can point at them.
+// grid's fields written so that the grid can point at them, and without the uncertain section.
 Json single_plan_document(const Json& doc, const Plan& plan, int k, bool with_reserved) {
   Json out = doc;
   Json p = doc.at("plans").at(static_cast<std::size_t>(k));
@@ -29,6 +29,8 @@ Json single_plan_document(const Json& doc, const Plan& plan, int k, bool with_re
   if (with_reserved) p["reserved_instances"] = plan.reserved_instances;
   out["plans"] = Json::array({p});
   out["baseline"] = plan.name;
+  // Its pointers may name the other plans; sizing draws the section from the whole document.
+  out.erase("uncertain");
   return out;
 }
 
@@ -296,8 +298,7 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
     std::vector<std::vector<SweepPointValues>> by_path(static_cast<std::size_t>(r.paths));
     progress_begin(o.progress, r.paths, "paths");
     parallel_for_index(r.paths, o.threads, [&](long p) {
-      Json world = draws.document(doc, p);
-      world.erase("uncertain");
+      const Json world = draws.document(doc, p);
       try {
         const SweepInputs pin = grid_inputs(single_plan_document(world, plan, k, o.reserved.has_value()), file, dir,
                                             catalog_dir, 1, r.seed, fields);
