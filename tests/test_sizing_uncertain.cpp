@@ -78,6 +78,9 @@ TEST_CASE("sizing uncertain, replay: a drawn discount rate spreads every N, a by
       {{"poisson", {{"jobs_per_hour", 1.0}, {"duration_median_h", 3}, {"gpus", {{"4", 0.5}, {"8", 0.5}}}}}}));
   doc["onprem"]["failures"] = {{"afr_per_year", 2.0}, {"repair_h", 48}};
   doc["monte_carlo"] = {{"paths", 12}, {"seed", 6}, {"demand_growth_sigma_per_year", 0.2}};
+  // A scenario loads an uncertain section only beside an hourly workload (models/scenario.cpp);
+  // the sizing replays the jobs all the same.
+  doc["workload"] = base_scenario_json().at("workload");
   Json drawn = doc;
   drawn["uncertain"] = {{"inputs", {uniform_input("/discount_rate_per_year", 0.0, 0.4)}}};
   check_drawn_spread(size(drawn, 3));
