@@ -270,21 +270,31 @@ TEST_CASE("optimize: the CLI writes run's report with a sizing section, bad rang
   Json jobs_only = steady_sizing_scenario(22.0);
   jobs_only.erase("workload");
   jobs_only["jobs"] = {{"steady", {{"gpus", 8}, {"gpus_per_job", 8}, {"job_duration_h", 24}}}};
-  const CliResult no_workload = run_cli({"optimize", write_json_file(dir / "jobs.json", jobs_only)});
-  CHECK(no_workload.exit_code == 2);
-  CHECK(no_workload.err.find("/workload") != std::string::npos);
+  // A scenario of jobs is sized in the discrete-event replay (tests/test_replay_sizing.cpp).
+  const std::string jobs_out = (dir / "jobs-report.json").string();
+  const CliResult jobs_sized = run_cli({"optimize", write_json_file(dir / "jobs.json", jobs_only), "--nodes", "0:2",
+                                        "--paths", "2", "--out", jobs_out});
+  INFO(jobs_sized.err);
+  CHECK(jobs_sized.exit_code == 0);
+  CHECK(Json::parse(read_text_file(jobs_out)).at("sizing").at("model") == "monte_carlo_discrete_event");
   const CliResult help = run_cli({"optimize", "--help"});
   CHECK(help.exit_code == 0);
   for (const char* option : {"--nodes", "--plan", "--risk", "--reserved", "--paths", "--seed", "--threads", "--out"})
     CHECK(help.out.find(option) != std::string::npos);
 }
 
-TEST_CASE("optimize: a scenario with an uncertain section gets a note that the sizing curve does not draw it") {
+TEST_CASE("optimize: a scenario with an uncertain section draws it in the curve, and the report says so") {
+  const std::string out = (scratch_dir("optimize-uncertain") / "report.json").string();
   const CliResult r = run_cli({"optimize", source_path("scenarios/base-load-and-burst-uncertain.json"), "--nodes",
-                               "0:2", "--paths", "12", "--quiet"});
+                               "0:2", "--paths", "12", "--quiet", "--out", out});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.err.find("not the \"uncertain\" section") != std::string::npos);
+  CHECK(r.err.find("\"uncertain\"") == std::string::npos);  // the former note is gone
+  const Json sizing = Json::parse(read_text_file(out)).at("sizing");
+  REQUIRE(sizing.at("randomness").size() == 2);
+  CHECK(sizing.at("randomness").at(1).get<std::string>().find("uncertain section (9 inputs, with its rank "
+                                                              "correlation)") != std::string::npos);
+  for (const auto& p : sizing.at("curve")) CHECK(p.at("npv_p90_usd").get<double>() > p.at("npv_mean_usd").get<double>());
 }
 
 TEST_CASE("optimize --reserved: every shipped scenario with an hourly workload and a hybrid plan sizes its commitment") {

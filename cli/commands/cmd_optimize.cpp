@@ -29,6 +29,7 @@
 #include "engine/decisions/spares_sizing.hpp"
 #include "reports/json/decisions_json.hpp"
 #include "reports/markdown/markdown_summary.hpp"
+#include "reports/markdown/sizing_markdown.hpp"
 #include "core/io/output_set.hpp"
 
 namespace tco::cli {
@@ -45,6 +46,7 @@ struct OptimizeOptions {
   bool nodes_given = false;
   std::string plan;
   std::string risk = "mean";
+  std::string search = "auto";
   std::string backend = "auto";
   std::string out;
   std::string catalog;
@@ -58,6 +60,33 @@ struct OptimizeOptions {
 // "k months after the arrival" or "never" (no refresh inside the horizon).
 std::string refresh_months_words(const Json& k) {
   return k.is_null() ? std::string("never") : fmt::format("+{} mo", k.get<long>());
+}
+
+// The replay's service per evaluated point, its limits and its search.
+std::string replay_console(const Json& sizing) {
+  const Json& limits = sizing.at("service_limits");
+  std::string out = fmt::format("  the jobs' service in the discrete-event replay (means per path; limits: deadline "
+                                "misses <= the baseline's {1:.2f}, and for a plan that never bursts a mean first wait "
+                                "<= {0} h):\n",
+                                limits.at("max_wait_h").get<double>(), limits.at("baseline_deadline_misses").get<double>());
+  out += fmt::format("  {:>6} {:>16} {:>14} {:>16} {:>10} {:>6} {:>16} {:>14}\n", "nodes", "waited GPU-h", "first wait h",
+                     "unserved GPU-h", "missed", "meets", "minus prev N", "(paired se)");
+  for (const auto& p : sizing.at("points").is_null() ? sizing.at("curve") : sizing.at("points"))
+    out += fmt::format("  {:>6} {:>16.0f} {:>14.3f} {:>16.0f} {:>10.2f} {:>6} {:>16} {:>14}\n", p.at("nodes").get<long>(),
+                       p.at("waited_gpu_hours").get<double>(), p.at("mean_first_wait_h").get<double>(),
+                       p.at("unserved_gpu_hours").get<double>(), p.at("deadline_misses").get<double>(),
+                       p.at("meets_limits").get<bool>() ? "yes" : "no",
+                       p.at("minus_previous_mean_usd").is_null() ? "-" : format_usd(p.at("minus_previous_mean_usd")),
+                       p.at("minus_previous_stderr_usd").is_null() ? "-" : format_usd(p.at("minus_previous_stderr_usd")));
+  if (limits.at("met_by_none").get<bool>())
+    out += "  note: no node count meets the service limits: the best below are chosen over every count\n";
+  const Json& search = sizing.at("search");
+  std::string order;
+  for (const auto& n : search.at("evaluated_nodes_in_order")) order += (order.empty() ? "" : ", ") + std::to_string(n.get<long>());
+  out += fmt::format("  search: {} ({} of {} node counts in {} rounds: {})\n", search.at("method").get<std::string>(),
+                     search.at("points_evaluated").get<long>(), search.at("node_counts_in_range").get<long>(),
+                     search.at("rounds").get<long>(), order);
+  return out;
 }
 
 std::string sizing_console(const Json& sizing) {
@@ -84,9 +113,17 @@ std::string sizing_console(const Json& sizing) {
                        format_usd(p.at("npv_mean_usd")), format_usd(p.at("npv_p90_usd")),
                        format_usd(p.at("npv_cvar95_usd")), format_usd(p.at("saving_mean_usd")),
                        p.at("probability_saving").get<double>());
+  if (!sizing.at("search").is_null()) out += replay_console(sizing);
+  for (const auto& source : sizing.at("randomness")) out += "  drew: " + source.get<std::string>() + "\n";
   if (const Json& cap = sizing.at("grid").at("site_cap_max_nodes"); cap.is_number())
     out += fmt::format("  the site's power cap fits at most {} nodes (spares aside): larger counts not evaluated\n",
                        cap.get<long>());
+  out += "  efficient frontier (mean NPV against CVaR95):";
+  for (const auto& f : sizing.at("frontier"))
+    out += fmt::format(" {} nodes {} / {};", f.at("nodes").get<long>(), format_usd(f.at("npv_mean_usd")),
+                       format_usd(f.at("npv_cvar95_usd")));
+  out.back() = '\n';
+  out += "  " + sizing_answer_sentence(sizing) + "\n";
   for (const char* measure : kRiskMeasures) {
     const Json& b = sizing.at("best").at(measure);
     out += fmt::format("  best N by {:<6}: {} (reserved {}{}{}), within 1%: {}..{}\n", measure,
@@ -145,10 +182,6 @@ int size_and_report(const OptimizeOptions& o, CommandContext& ctx, int threads, 
     add_scenario_inputs(outputs, load_scenario(o.scenario, o.catalog));
     return read_json_file(o.scenario);
   });
-  if (o.spares.empty() && doc.is_object() && doc.contains("uncertain"))
-    ctx.err << "tcosim: note: the sizing curve draws the fluid model's random inputs (monte_carlo), not the "
-               "\"uncertain\" section: its P90 and CVaR95 leave those inputs at their base values (tcosim "
-               "sensitivity shows their effect; docs/decisions.md)\n";
   const std::string dir = std::filesystem::path(o.scenario).parent_path().string();
   ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
   const auto result = size(doc, dir.empty() ? std::string(".") : dir, bar.counter());
@@ -198,6 +231,7 @@ int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
   if (!o.commitment.empty()) s.commitment = parse_commitment_range(o.commitment, "--commitment");
   if (!o.refresh_months.empty()) s.refresh_months = parse_int_range(o.refresh_months, "--refresh-months");
   s.risk = o.risk;
+  s.search = o.search;
   s.paths = o.paths;
   s.seed = o.seed;
   s.threads = resolved_thread_count(o.threads);
@@ -239,6 +273,11 @@ void setup_optimize(CLI::App& app, CommandContext& ctx) {
                   "Risk measure of the recommendation: mean (expected NPV), p90 (the NPV exceeded on 10% of paths) or "
                   "cvar95 (the mean of the worst 5% of paths); the best N for every measure is reported anyway")
       ->check(CLI::IsMember({"mean", "p90", "cvar95"}));
+  cmd->add_option("--search", opts->search,
+                  "On a scenario of jobs (sized in the discrete-event replay): all (every node count), bracket (a "
+                  "coarse grid, then halving around the best of each risk measure until its neighbours are "
+                  "evaluated) or auto (bracket above 12 node counts when nothing is sized jointly; the default)")
+      ->check(CLI::IsMember({"auto", "all", "bracket"}));
   cmd->add_option("--reserved", opts->reserved,
                   "Also size the plan's reserved instances jointly with the nodes, FROM:TO[:STEP] instances (the "
                   "plan's reserved_term_years and the offer's reserved price apply)");

@@ -11,13 +11,17 @@
 #include "core/error.hpp"
 #include "engine/sweep/sweep_over_ranks.hpp"
 #include "engine/sweep/sweep_size.hpp"
+#include "core/parallel_for_index.hpp"
+#include "core/progress/progress_counter.hpp"
+#include "engine/decisions/replay_sizing.hpp"
+#include "engine/decisions/sizing_draws.hpp"
 
 namespace tco {
 
 namespace {
 
 // A scenario document with one plan (the k-th of `doc`), which is its own baseline, with the
-// grid's fields written so that the grid can point at them.
+// grid's fields written so that the grid can point at them, and without the uncertain section.
 Json single_plan_document(const Json& doc, const Plan& plan, int k, bool with_reserved) {
   Json out = doc;
   Json p = doc.at("plans").at(static_cast<std::size_t>(k));
@@ -25,6 +29,8 @@ Json single_plan_document(const Json& doc, const Plan& plan, int k, bool with_re
   if (with_reserved) p["reserved_instances"] = plan.reserved_instances;
   out["plans"] = Json::array({p});
   out["baseline"] = plan.name;
+  // Its pointers may name the other plans; sizing draws the section from the whole document.
+  out.erase("uncertain");
   return out;
 }
 
@@ -96,19 +102,38 @@ double risk_value(const Summary& npv, const std::string& measure) {
   return npv.mean;
 }
 
-std::vector<SizingBest> best_per_measure(const std::vector<Summary>& npv) {
+std::vector<SizingBest> best_per_measure(const std::vector<Summary>& npv, const std::vector<bool>& eligible) {
+  auto ok = [&](std::size_t i) { return eligible.empty() || eligible[i]; };
+  std::size_t first = 0;
+  while (first + 1 < npv.size() && !ok(first)) ++first;
   std::vector<SizingBest> out;
   for (const char* measure : kRiskMeasures) {
     SizingBest b;
     b.measure = measure;
-    for (std::size_t i = 1; i < npv.size(); ++i)
-      if (risk_value(npv[i], measure) < risk_value(npv[b.point], measure)) b.point = i;
+    b.point = first;
+    for (std::size_t i = first + 1; i < npv.size(); ++i)
+      if (ok(i) && risk_value(npv[i], measure) < risk_value(npv[b.point], measure)) b.point = i;
     b.value_usd = risk_value(npv[b.point], measure);
     const double limit = b.value_usd + 0.01 * std::fabs(b.value_usd);
     for (std::size_t i = 0; i < npv.size(); ++i)
-      if (risk_value(npv[i], measure) <= limit) b.within_1pct.push_back(i);
+      if (ok(i) && risk_value(npv[i], measure) <= limit) b.within_1pct.push_back(i);
     out.push_back(b);
   }
+  return out;
+}
+
+std::vector<std::size_t> efficient_frontier(const std::vector<Summary>& npv, const std::vector<bool>& eligible) {
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < npv.size(); ++i)
+    if (eligible.empty() || eligible[i]) order.push_back(i);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (npv[a].mean != npv[b].mean) return npv[a].mean < npv[b].mean;
+    if (npv[a].cvar95 != npv[b].cvar95) return npv[a].cvar95 < npv[b].cvar95;
+    return a < b;
+  });
+  std::vector<std::size_t> out;
+  for (std::size_t i : order)
+    if (out.empty() || npv[i].cvar95 < npv[out.back()].cvar95) out.push_back(i);
   return out;
 }
 
@@ -118,16 +143,12 @@ const SizingBest& SizingResult::best_for(const std::string& measure) const {
   return best.front();
 }
 
-SizingResult optimize_sizing(const Json& doc, const std::string& file, const std::string& dir,
-                             const std::string& catalog_dir, const SizingOptions& o) {
-  const auto started = std::chrono::steady_clock::now();
-  const Scenario s = load_scenario_json(doc, file, dir, catalog_dir);
-  if (!doc.contains("workload"))
-    throw InputError(file, "/workload",
-                     "expected a \"workload\" section (hourly demand): sizing runs the hourly fluid model, which a "
-                     "scenario of jobs alone does not have");
+SizingResult sizing_frame(const Scenario& s, const SizingOptions& o) {
+  const std::string& file = s.file;
   if (o.risk != "mean" && o.risk != "p90" && o.risk != "cvar95")
     throw InputError("", "--risk", fmt::format("expected mean, p90 or cvar95, found \"{}\"", o.risk));
+  if (o.search != "auto" && o.search != "all" && o.search != "bracket")
+    throw InputError("", "--search", fmt::format("expected auto, all or bracket, found \"{}\"", o.search));
   int k = -1;
   if (o.plan.empty()) {
     for (int j = 0; j < static_cast<int>(s.plans.size()) && k < 0; ++j)
@@ -213,6 +234,24 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
     r.refresh_values.push_back(s.horizon_months);
   }
 
+  return r;
+}
+
+SizingResult optimize_sizing(const Json& doc, const std::string& file, const std::string& dir,
+                             const std::string& catalog_dir, const SizingOptions& o) {
+  const auto started = std::chrono::steady_clock::now();
+  const Scenario s = load_scenario_json(doc, file, dir, catalog_dir);
+  if (s.jobs) return optimize_replay_sizing(doc, file, dir, catalog_dir, o);
+  if (!doc.contains("workload"))
+    throw InputError(file, "/workload",
+                     "expected a \"workload\" section (hourly demand, sized by the hourly fluid model) or a \"jobs\" "
+                     "section (sized by the discrete-event replay)");
+  SizingResult r = sizing_frame(s, o);
+  const int k = r.plan_index;
+  const Plan& plan = s.plans[k];
+  const std::string plan_pointer = "/plans/" + std::to_string(k);
+  r.randomness = {"the fluid model's own random inputs (monte_carlo: demand growth, spot availability and "
+                  "preemptions, spot and power price shocks, ambient noise, node failures, as the scenario sets them)"};
   // The sized plan alone, over the grid.
   const Json plan_doc = single_plan_document(doc, plan, k, o.reserved.has_value());
   Json fields = Json::array({{{"pointer", "/plans/0/onprem_nodes"}, {"values", r.node_values}}});
@@ -237,27 +276,61 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
                    : o.commitment   ? "--nodes/--commitment"
                    : o.reserved     ? "--nodes/--reserved"
                                     : "--nodes");
-  std::vector<SweepPointValues> values;
-  try {
-    values = evaluate_grid_points_over_ranks(in, {0, points}, r.backend, o.threads, o.split_over_processes, o.progress);
-  } catch (const InputError& e) {
-    // The grid's scenario holds the plan alone, at /plans/0: name it as the user's file does.
+  // The grid's scenario holds the plan alone, at /plans/0: errors name it as the user's file does.
+  auto renamed = [&](const InputError& e) {
     std::string message = e.message();
     for (std::size_t at = message.find("/plans/0"); at != std::string::npos; at = message.find("/plans/0", at + 1))
       message.replace(at, 8, plan_pointer);
-    throw InputError(e.file(), plan_pointer, fmt::format("plan \"{}\" cannot be sized: {}", plan.name, message));
-  }
-
-  // The baseline once, on the same paths.
+    return InputError(e.file(), plan_pointer, fmt::format("plan \"{}\" cannot be sized: {}", plan.name, message));
+  };
   const Plan& base_plan = s.plans[s.baseline_index];
-  const Json base_doc = single_plan_document(doc, base_plan, s.baseline_index, false);
-  const SweepInputs base_in =
-      grid_inputs(base_doc, file, dir, catalog_dir, r.paths, r.seed,
-                  Json::array({{{"pointer", "/plans/0/onprem_nodes"}, {"values", {base_plan.onprem_nodes}}}}));
-  const std::vector<SweepPointValues> base_values =
-      evaluate_grid_points_over_ranks(base_in, {0, 1}, r.backend, o.threads, o.split_over_processes, o.progress);
-  if (base_values.empty()) return r;  // a rank other than the root: its share is with the root
-  const std::vector<double>& base_npv = base_values.front().npv_usd[0];
+  const Json base_fields = Json::array({{{"pointer", "/plans/0/onprem_nodes"}, {"values", {base_plan.onprem_nodes}}}});
+  const SizingDraws draws = sizing_draws(s, r.paths, r.seed);
+  std::vector<SweepPointValues> values;
+  std::vector<double> base_npv;
+  if (draws.drawn()) {
+    // Path p of the sweep's own streams in path p's drawn world, on the CPU (every rank runs every
+    // path); the deterministic figures stay those of the document as written.
+    r.randomness.push_back(draws.words());
+    const PreparedGridPoints as_written = prepare_grid_points(in, {0, points}, o.threads);
+    values.resize(static_cast<std::size_t>(points));
+    base_npv.resize(static_cast<std::size_t>(r.paths));
+    std::vector<std::vector<SweepPointValues>> by_path(static_cast<std::size_t>(r.paths));
+    progress_begin(o.progress, r.paths, "paths");
+    parallel_for_index(r.paths, o.threads, [&](long p) {
+      const Json world = draws.document(doc, p);
+      try {
+        const SweepInputs pin = grid_inputs(single_plan_document(world, plan, k, o.reserved.has_value()), file, dir,
+                                            catalog_dir, 1, r.seed, fields);
+        by_path[p] = evaluate_prepared_paths_cpu(pin, prepare_grid_points(pin, {0, points}, 1), p, 1, 1);
+        const SweepInputs bin = grid_inputs(single_plan_document(world, base_plan, s.baseline_index, false), file, dir,
+                                            catalog_dir, 1, r.seed, base_fields);
+        base_npv[p] = evaluate_prepared_paths_cpu(bin, prepare_grid_points(bin, {0, 1}, 1), p, 1, 1)[0].npv_usd[0][0];
+      } catch (const InputError& e) {
+        throw InputError(e.file(), "/uncertain", fmt::format("{}: {}", draws.describe(p), renamed(e).message()));
+      }
+    }, o.progress);
+    for (long i = 0; i < points; ++i) {
+      SweepPointValues& v = values[i];
+      v = by_path[0][i];
+      v.deterministic_npv_usd = as_written.deterministic_npv_usd[i];
+      v.npv_usd[0].resize(static_cast<std::size_t>(r.paths));
+      for (long p = 0; p < r.paths; ++p) v.npv_usd[0][p] = by_path[p][i].npv_usd[0][0];
+    }
+  } else {
+    try {
+      values = evaluate_grid_points_over_ranks(in, {0, points}, r.backend, o.threads, o.split_over_processes, o.progress);
+    } catch (const InputError& e) {
+      throw renamed(e);
+    }
+    // The baseline once, on the same paths.
+    const Json base_doc = single_plan_document(doc, base_plan, s.baseline_index, false);
+    const SweepInputs base_in = grid_inputs(base_doc, file, dir, catalog_dir, r.paths, r.seed, base_fields);
+    const std::vector<SweepPointValues> base_values =
+        evaluate_grid_points_over_ranks(base_in, {0, 1}, r.backend, o.threads, o.split_over_processes, o.progress);
+    if (base_values.empty()) return r;  // a rank other than the root: its share is with the root
+    base_npv = base_values.front().npv_usd[0];
+  }
   r.baseline_npv_usd = summarize(base_npv);
 
   for (const auto& v : values) {
@@ -287,6 +360,7 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
   std::vector<Summary> npv_by_point;
   for (const auto& pt : r.points) npv_by_point.push_back(pt.npv_usd);
   r.best = best_per_measure(npv_by_point);
+  r.frontier = efficient_frontier(npv_by_point);
   const std::vector<double>& best_npv = r.points[r.best_for("mean").point].npv_by_path_usd;
   for (auto& pt : r.points) {
     std::vector<double> minus_best(best_npv.size());

@@ -66,6 +66,10 @@ struct SizingOptions {
   // refresh inside the horizon) is evaluated beside the range, on the same paths.
   std::optional<IntRange> refresh_months;
   std::string risk = "mean";        // the measure the recommendation uses: mean, p90, cvar95
+  // A scenario of jobs (the discrete-event replay, engine/decisions/replay_sizing.hpp): "all"
+  // evaluates every node count, "bracket" searches (engine/decisions/sizing_search.hpp), "auto"
+  // searches when the range holds more than kFullGridNodeCounts counts and nothing is sized jointly.
+  std::string search = "auto";
   std::optional<long> paths;        // default: the scenario's monte_carlo.paths
   std::optional<std::uint64_t> seed;
   int threads = 0;                  // 0: all cores
@@ -75,6 +79,18 @@ struct SizingOptions {
   // their per-path values gathered to rank 0 (engine/sweep/sweep_over_ranks.hpp), which alone
   // returns the result; the other ranks return it without points. Every rank must call.
   bool split_over_processes = false;
+};
+
+// Per point of a replay sizing, the means per path of the jobs' service, and the limits test
+// (engine/decisions/replay_sizing.hpp): no more deadline misses than the baseline's on the same
+// paths and, for a plan that never bursts, the mean first wait within its scheduling.max_wait_h.
+struct ReplayService {
+  double waited_gpu_hours = 0.0;
+  double mean_first_wait_h = 0.0;
+  double unserved_gpu_hours = 0.0;
+  double deadline_misses = 0.0;
+  double bursts = 0.0;
+  bool meets_limits = true;
 };
 
 struct SizingPoint {
@@ -88,6 +104,10 @@ struct SizingPoint {
   double probability_saving = 0.0;  // P(S > 0)
   Summary minus_best_mean_usd;      // NPV_N,p - NPV_best,p (best by mean), paired per path
   std::vector<double> npv_by_path_usd;
+  // The replay only: the service the jobs got at this point (means per path), whether it meets
+  // the scenario's limits, and the paired difference from the previous point of the curve.
+  std::optional<ReplayService> service;
+  std::optional<Summary> minus_previous_usd;  // NPV_N,p - NPV_N_prev,p (previous evaluated N)
 };
 
 struct SizingBest {
@@ -117,7 +137,20 @@ struct SizingResult {
   std::vector<SizingPoint> points;    // N slowest, then R
   Summary baseline_npv_usd;
   std::vector<SizingBest> best;       // mean, p90, cvar95
+  // Mean NPV against CVaR95: the points no other point beats on both (among those that meet the
+  // limits), by mean ascending (so CVaR95 descending).
+  std::vector<std::size_t> frontier;
   double seconds = 0.0;
+  std::string model = "monte_carlo_hourly_fluid";  // or "monte_carlo_discrete_event" (a scenario of jobs)
+  std::vector<std::string> randomness;  // the sources of randomness the curve drew, in words
+  // The replay only: the limits the best points were chosen under, and whether none met them
+  // (then the best are chosen over every point, and the report says so).
+  double max_wait_h = 0.0;
+  double baseline_deadline_misses = 0.0;
+  bool limits_met_by_none = false;
+  std::string search = "all";         // "all" or "bracket"
+  std::vector<long> evaluated_order;  // node counts in the order they were evaluated
+  long search_rounds = 1;
 
   const SizingBest& best_for(const std::string& measure) const;
 };
@@ -126,8 +159,21 @@ struct SizingResult {
 double risk_value(const Summary& npv, const std::string& measure);
 inline const char* const kRiskMeasures[] = {"mean", "p90", "cvar95"};
 
-// Per risk measure, the best of the points' NPVs (the first on a tie) and those within 1% of it.
-std::vector<SizingBest> best_per_measure(const std::vector<Summary>& npv_by_point);
+// Per risk measure, the best of the points' NPVs (the first on a tie) and those within 1% of it,
+// among the eligible points (all when `eligible` is empty).
+std::vector<SizingBest> best_per_measure(const std::vector<Summary>& npv_by_point,
+                                         const std::vector<bool>& eligible = {});
+
+// The efficient frontier of mean against CVaR95: indices of the eligible points (all when
+// `eligible` is empty) that no other eligible point beats on both, by mean ascending (then CVaR95,
+// then index). Example: (mean, CVaR95) = (10, 20), (11, 15), (12, 16), (13, 14): 0, 1, 3.
+std::vector<std::size_t> efficient_frontier(const std::vector<Summary>& npv_by_point,
+                                            const std::vector<bool>& eligible = {});
+
+// The sizing's frame before anything is evaluated: the plan, its index, the baseline, the paths,
+// the seed and the ranges (node counts that fit the site, reserved, commitment and refresh
+// values, with their pointers). Input errors name the option.
+SizingResult sizing_frame(const Scenario& scenario, const SizingOptions& options);
 
 // Sizes a plan of a scenario document (loaded by load_scenario_json; `file` and `dir` as there).
 SizingResult optimize_sizing(const Json& document, const std::string& file, const std::string& dir,

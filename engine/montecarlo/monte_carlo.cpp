@@ -431,7 +431,10 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   ReplayWorlds worlds(s, mc.seed);
   const des::DesPlans& prepared = worlds.plans(-1).prepared;
   const des::JobCatalog catalog = des::build_job_catalog(*s.jobs);
-  check_job_volume(s, catalog, mc.seed, ceiling);
+  const long first = o.first_path;
+  if (first < 0 || (first > 0 && !o.checkpoint_dir.empty()))
+    throw ModelError("first_path must be >= 0, and 0 with checkpoints (their key does not hold it)");
+  check_job_volume(s, catalog, mc.seed, first + ceiling);
   const std::size_t plan_count = s.plans.size();
   std::vector<PlanFixed> fixed;
   for (const Plan& p : s.plans) fixed.push_back(fixed_costs(s, p));
@@ -475,7 +478,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   long done = 0;
   while (done < ceiling) {
     const long batch = std::min(mc.batch_paths, ceiling - done);
-    worlds.prepare(done, done + batch);
+    worlds.prepare(first + done, first + done + batch);
     std::vector<std::vector<PathOutcome>> results(batch, std::vector<PathOutcome>(plan_count));
     // A batch that an earlier run of the same key wrote is read by the root; no rank computes it.
     bool from_checkpoint = false;
@@ -492,7 +495,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
     const IndexBlock mine = index_block(from_checkpoint ? 0 : batch, rank, ranks);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, o.threads))
     for (long i = mine.begin; i < mine.end; ++i) {
-      const auto path = static_cast<std::uint32_t>(done + i);
+      const auto path = static_cast<std::uint32_t>(first + done + i);
       const int arrival = worlds.arrival_month(path);
       const Scenario& world = worlds.scenario(arrival);
       const ReplayPlans& replay = worlds.plans(arrival);
@@ -542,7 +545,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
         const PathOutcome& out = results[i][k];
         const Ledger operating = operating_ledger(out);
         const Plan& plan = s.plans[k];
-        const auto path = static_cast<std::uint32_t>(done + i);
+        const auto path = static_cast<std::uint32_t>(first + done + i);
         const bool delivery_drawn = plan.onprem && plan.onprem_nodes > 0 && plan.onprem->delivery_drawn();
         const bool resale_drawn = worlds.arrival_drawn() && owned_nodes(plan) > 0 &&
                                   (plan.onprem->resale_step.active() || plan.refresh);

@@ -30,6 +30,9 @@ namespace tco {
 
 struct MonteCarloOptions {
   std::optional<long> paths;           // default: the scenario's monte_carlo.paths
+  // Paths first_path .. first_path + paths - 1 (stored from 0): one path of a world drawn per
+  // path (a sizing that draws the `uncertain` section, engine/decisions/replay_sizing.hpp).
+  long first_path = 0;
   std::optional<std::uint64_t> seed;   // default: the scenario's monte_carlo.seed
   int threads = 1;
   std::optional<double> target_ci_usd;

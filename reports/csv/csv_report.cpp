@@ -152,6 +152,8 @@ std::string commitments_table(const Json& report) {
 CsvTables csv_tables(const Json& report) {
   CsvTables tables = {{"monthly_cash_flows.csv", monthly_cash_flows(report)}, {"plans.csv", plans_table(report)}};
   if (report.contains("sizing")) tables.emplace_back("sizing.csv", objects_table(report.at("sizing").at("curve")));
+  if (report.contains("sizing") && report.at("sizing").contains("frontier"))
+    tables.emplace_back("sizing_frontier.csv", objects_table(report.at("sizing").at("frontier")));
   if (report.at("pricing").contains("implied_forwards"))
     tables.emplace_back("implied_forwards.csv", objects_table(report.at("pricing").at("implied_forwards")));
   if (report.contains("sensitivity") && report.at("sensitivity").contains("tornado"))

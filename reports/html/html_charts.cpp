@@ -1,5 +1,6 @@
 #include "reports/html/html_charts.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -7,6 +8,7 @@
 
 #include "reports/html/html_escape.hpp"
 #include "reports/markdown/markdown_summary.hpp"
+#include "reports/markdown/sizing_markdown.hpp"
 #include "reports/svg/svg_chart.hpp"
 
 namespace tco {
@@ -85,7 +87,25 @@ std::string sizing_section(const Json& report) {
     points.push_back({c.at("nodes").get<double>(), mean, c.value("npv_p10_usd", mean), c.value("npv_p90_usd", mean)});
   }
   const double best = sizing.at("best").at("mean").at("nodes").get<double>();
-  return svg::curve_chart(points, best, "on-prem nodes", "NPV (USD), P10-P90 whiskers");
+  std::string out = svg::curve_chart(points, best, "on-prem nodes", "NPV (USD), P10-P90 whiskers");
+  if (!sizing.contains("frontier")) return out;
+  // The efficient frontier: CVaR95 against the mean, one point per node count on it.
+  out += "<p>" + html_escape(sizing_answer_sentence(sizing)) + "</p>\n";
+  std::vector<svg::CurvePoint> frontier;
+  std::string rows;
+  for (const auto& f : sizing.at("frontier")) {
+    const double mean = f.at("npv_mean_usd").get<double>(), cvar = f.at("npv_cvar95_usd").get<double>();
+    frontier.push_back({mean, cvar, cvar, cvar});
+    rows += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", f.at("nodes").get<long>(),
+                        format_usd(f.at("npv_mean_usd")), format_usd(f.at("npv_p90_usd")),
+                        format_usd(f.at("npv_cvar95_usd")));
+  }
+  std::sort(frontier.begin(), frontier.end(), [](const auto& a, const auto& b) { return a.x < b.x; });
+  out += "<p>The efficient frontier: the node counts no other beats on both the mean NPV and the CVaR95 (the mean of "
+         "the worst 5% of paths).</p>\n";
+  if (frontier.size() > 1)
+    out += svg::curve_chart(frontier, frontier.front().x, "mean NPV (USD)", "CVaR95 of the NPV (USD)");
+  return out + "<table><tr><th>nodes</th><th>mean NPV</th><th>P90</th><th>CVaR95</th></tr>\n" + rows + "</table>\n";
 }
 
 std::string tornado_section(const Json& report) {

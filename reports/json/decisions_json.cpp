@@ -25,9 +25,10 @@ Json refresh_months_json(const SizingPoint& p) {
 // One flat row per point, so the CSV writer can table it; `commitment_size` and
 // `refresh_months_after_arrival` only when sized.
 Json point_json(const SizingPoint& p, bool with_commitment, bool with_refresh) {
+  // The replay has no deterministic figure (its NPV is the jobs' replay, drawn per path).
   Json out = {{"nodes", p.nodes},
           {"reserved_instances", p.reserved_instances},
-          {"deterministic_npv_usd", p.deterministic_npv_usd},
+          {"deterministic_npv_usd", p.service ? Json(nullptr) : Json(p.deterministic_npv_usd)},
           {"npv_mean_usd", p.npv_usd.mean},
           {"npv_stderr_usd", p.npv_usd.stderr_},
           {"npv_p10_usd", p.npv_usd.p10},
@@ -44,6 +45,16 @@ Json point_json(const SizingPoint& p, bool with_commitment, bool with_refresh) {
           {"minus_best_stderr_usd", p.minus_best_mean_usd.stderr_}};
   if (with_commitment) out["commitment_size"] = p.commitment_size;
   if (with_refresh) out["refresh_months_after_arrival"] = refresh_months_json(p);
+  if (p.service) {
+    out["waited_gpu_hours"] = p.service->waited_gpu_hours;
+    out["mean_first_wait_h"] = p.service->mean_first_wait_h;
+    out["unserved_gpu_hours"] = p.service->unserved_gpu_hours;
+    out["deadline_misses"] = p.service->deadline_misses;
+    out["bursts"] = p.service->bursts;
+    out["meets_limits"] = p.service->meets_limits;
+    out["minus_previous_mean_usd"] = p.minus_previous_usd ? Json(p.minus_previous_usd->mean) : Json(nullptr);
+    out["minus_previous_stderr_usd"] = p.minus_previous_usd ? Json(p.minus_previous_usd->stderr_) : Json(nullptr);
+  }
   return out;
 }
 
@@ -88,9 +99,43 @@ Json sizing_json(const SizingResult& r) {
                        {"within_1pct_max_nodes", hi},
                        {"within_1pct_points", within}};
   }
+  const bool replay = r.model == "monte_carlo_discrete_event";
+  Json search = nullptr, limits = nullptr;
+  if (replay) {
+    search = {{"method", r.search},
+              {"rounds", r.search_rounds},
+              {"node_counts_in_range", r.node_values.size()},
+              {"points_evaluated", r.points.size()},
+              {"evaluated_nodes_in_order", r.evaluated_order}};
+    limits = {{"max_wait_h", r.max_wait_h},
+              {"baseline_deadline_misses", r.baseline_deadline_misses},
+              {"met_by_none", r.limits_met_by_none}};
+  }
+  Json frontier = Json::array();
+  for (std::size_t i : r.frontier) {
+    const SizingPoint& p = r.points[i];
+    frontier.push_back({{"nodes", p.nodes},
+                        {"reserved_instances", p.reserved_instances},
+                        {"npv_mean_usd", p.npv_usd.mean},
+                        {"npv_p90_usd", p.npv_usd.p90},
+                        {"npv_cvar95_usd", p.npv_usd.cvar95}});
+  }
+  const SizingPoint& by_mean = r.points[r.best_for("mean").point];
+  const SizingPoint& by_p90 = r.points[r.best_for("p90").point];
+  const Json answer = {{"mean_nodes", by_mean.nodes},
+                       {"mean_npv_usd", by_mean.npv_usd.mean},
+                       {"mean_p90_usd", by_mean.npv_usd.p90},
+                       {"p90_nodes", by_p90.nodes},
+                       {"p90_npv_usd", by_p90.npv_usd.mean},
+                       {"p90_usd", by_p90.npv_usd.p90}};
   return {{"plan", r.plan},
           {"baseline", r.baseline},
-          {"model", "monte_carlo_hourly_fluid"},
+          {"model", r.model},
+          {"answer", answer},
+          {"frontier", frontier},
+          {"randomness", r.randomness},
+          {"search", search},
+          {"service_limits", limits},
           {"risk", r.risk},
           {"paths", r.paths},
           {"seed", r.seed},

@@ -1,3 +1,4 @@
+#include "reports/markdown/sizing_markdown.hpp"
 #include "reports/markdown/markdown_summary.hpp"
 #include "reports/markdown/carbon_markdown.hpp"
 #include "reports/markdown/depreciation_markdown.hpp"
@@ -202,6 +203,7 @@ std::string markdown_summary(const Json& report) {
   md += goodput_markdown(report);
   md += time_shift_markdown(report);
   md += hourly_time_shift_markdown(report);
+  md += sizing_markdown(report);
   if (has_monte_carlo(report)) md += monte_carlo_markdown(report);
   if (const std::string missing = missing_sections_line(sections_present(report)); !missing.empty())
     md += "\n" + missing + "\n";

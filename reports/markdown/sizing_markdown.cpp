@@ -1,0 +1,41 @@
+#include "reports/markdown/sizing_markdown.hpp"
+
+#include <fmt/format.h>
+
+#include "reports/markdown/markdown_summary.hpp"
+
+namespace tco {
+
+std::string sizing_answer_sentence(const Json& sizing) {
+  if (!sizing.contains("answer")) return "";
+  const Json& a = sizing.at("answer");
+  const long n = a.at("mean_nodes").get<long>(), n90 = a.at("p90_nodes").get<long>();
+  if (n == n90)
+    return fmt::format("Own {} node{}: the cheapest on average (mean NPV {}), and the lowest 90th percentile too ({}).", n, n == 1 ? "" : "s",
+                       format_usd(a.at("mean_npv_usd")), format_usd(a.at("p90_usd")));
+  return fmt::format("Own {} node{}: the cheapest on average (mean NPV {}, 90th percentile {}); {} if you want the "
+                     "90th percentile no worse than {} (mean NPV {}).",
+                     n, n == 1 ? "" : "s", format_usd(a.at("mean_npv_usd")), format_usd(a.at("mean_p90_usd")), n90,
+                     format_usd(a.at("p90_usd")), format_usd(a.at("p90_npv_usd")));
+}
+
+std::string sizing_markdown(const Json& report) {
+  if (!report.contains("sizing") || !report.at("sizing").contains("frontier")) return "";
+  const Json& sizing = report.at("sizing");
+  std::string md = fmt::format("\n**How many nodes** ({}, {} paths). {}\n\n", sizing.at("plan").get<std::string>(),
+                               sizing.at("paths").get<long>(), sizing_answer_sentence(sizing));
+  md += "The efficient frontier: the node counts no other beats on both the mean NPV and the CVaR95 (the mean of the "
+        "worst 5% of paths); each row buys a lower tail with a higher mean.\n\n"
+        "| nodes | mean NPV | P90 | CVaR95 |\n|---:|---:|---:|---:|\n";
+  for (const auto& f : sizing.at("frontier"))
+    md += fmt::format("| {} | {} | {} | {} |\n", f.at("nodes").get<long>(), format_usd(f.at("npv_mean_usd")),
+                      format_usd(f.at("npv_p90_usd")), format_usd(f.at("npv_cvar95_usd")));
+  if (const Json& r = sizing.at("randomness"); r.is_array() && !r.empty()) {
+    md += "\nThe curve drew";
+    for (std::size_t i = 0; i < r.size(); ++i) md += (i == 0 ? " " : "; and ") + r.at(i).get<std::string>();
+    md += ".\n";
+  }
+  return md;
+}
+
+}  // namespace tco

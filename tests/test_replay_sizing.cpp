@@ -1,0 +1,180 @@
+// Base-load sizing in the discrete-event replay (engine/decisions/replay_sizing.hpp, issue #44):
+// the replay's curve equals the fluid model's where the two models agree (whole-node jobs that
+// never wait), the neighbouring-N differences are paired (their standard error far below that
+// of independent runs), the bracketing search (engine/decisions/sizing_search.hpp) finds the
+// optimum of evaluating every N with fewer points, and the bytes do not depend on the threads.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "des_support.hpp"
+#include "engine/decisions/sizing.hpp"
+#include "engine/decisions/sizing_search.hpp"
+#include "reports/json/decisions_json.hpp"
+#include "reports/markdown/sizing_markdown.hpp"
+
+using namespace tco;
+using namespace tco::test;
+
+namespace {
+
+SizingResult size(const Json& doc, SizingOptions o) {
+  return optimize_sizing(doc, "test-scenario.json", source_path("tests"), "", o);
+}
+
+SizingOptions options(long from, long to, const std::string& search, int threads = 1) {
+  SizingOptions o;
+  o.nodes = {from, to, 1};
+  o.search = search;
+  o.threads = threads;
+  return o;
+}
+
+// Poisson jobs of 4 or 8 GPUs (median 3 h) on the fixture's 8-GPU nodes that fail twice a
+// node-year, demand growth drawn per path: every random source of the replay is on.
+Json random_jobs_scenario(double jobs_per_hour, std::uint64_t seed, long paths) {
+  Json doc = des_scenario_json(
+      {{"poisson", {{"jobs_per_hour", jobs_per_hour}, {"duration_median_h", 3}, {"gpus", {{"4", 0.5}, {"8", 0.5}}}}}});
+  doc["onprem"]["failures"] = {{"afr_per_year", 2.0}, {"repair_h", 48}};
+  doc["monte_carlo"] = {{"paths", paths}, {"seed", seed}, {"demand_growth_sigma_per_year", 0.3}};
+  return doc;
+}
+
+const SizingPoint* point_at(const SizingResult& r, long nodes) {
+  for (const auto& p : r.points)
+    if (p.nodes == nodes) return &p;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("replay sizing: whole-node jobs that never wait give the fluid model's curve at every N, to 1e-9") {
+  // 16 GPUs steady for 12 months: two 8-GPU jobs of 24 h renewed back to back (the replay), or
+  // 16 GPUs every hour (the fluid model). With max_wait_h 0 a job that finds no free node
+  // bursts at once, for its 24 h, as the fluid model's hour bursts: N = 0 rents 2 instances, N = 1
+  // owns one and rents one, N >= 2 rents none; no random input is on, so every path is alike.
+  Json hourly = base_scenario_json();
+  hourly["plans"][1]["scheduling"] = {{"max_wait_h", 0}};
+  hourly["monte_carlo"] = {{"paths", 2}, {"seed", 3}};
+  Json jobs = hourly;
+  jobs.erase("workload");
+  jobs["jobs"] = {{"steady", {{"gpus", 16}, {"gpus_per_job", 8}, {"job_duration_h", 24}}}};
+  const SizingResult fluid = size(hourly, options(0, 4, "all"));
+  const SizingResult replay = size(jobs, options(0, 4, "all"));
+  CHECK(fluid.model == "monte_carlo_hourly_fluid");
+  CHECK(replay.model == "monte_carlo_discrete_event");
+  REQUIRE(replay.points.size() == 5);
+  REQUIRE(fluid.points.size() == 5);
+  for (std::size_t i = 0; i < 5; ++i) {
+    INFO("N = " << replay.points[i].nodes);
+    CHECK(replay.points[i].nodes == fluid.points[i].nodes);
+    CHECK(replay.points[i].npv_usd.mean == doctest::Approx(fluid.points[i].npv_usd.mean).epsilon(1e-9));
+    CHECK(replay.points[i].npv_usd.p90 == doctest::Approx(fluid.points[i].npv_usd.p90).epsilon(1e-9));
+    CHECK(replay.points[i].npv_usd.cvar95 == doctest::Approx(fluid.points[i].npv_usd.cvar95).epsilon(1e-9));
+    CHECK(replay.points[i].saving_usd.mean == doctest::Approx(fluid.points[i].saving_usd.mean).epsilon(1e-9));
+    CHECK(replay.points[i].service->waited_gpu_hours == 0.0);
+    CHECK(replay.points[i].service->meets_limits);
+  }
+  // Owning the second node saves the second instance: 8,760 h x $16 = $140,160 of cloud against
+  // the node's $200,000 + 6% maintenance + $1,000/month colocation ... the fluid model's ledger;
+  // both models pick N = 2 (the demand, in whole nodes) by every measure.
+  for (const char* m : kRiskMeasures) CHECK(replay.points[replay.best_for(m).point].nodes ==
+                                            fluid.points[fluid.best_for(m).point].nodes);
+}
+
+TEST_CASE("replay sizing: the differences between neighbouring N are paired, far below independent runs' error") {
+  const SizingResult r = size(random_jobs_scenario(1.5, 5, 16), options(0, 5, "all"));
+  REQUIRE(r.points.size() == 6);
+  for (std::size_t i = 1; i < r.points.size(); ++i) {
+    const SizingPoint &a = r.points[i - 1], &b = r.points[i];
+    REQUIRE(b.minus_previous_usd.has_value());
+    // The paired mean is the difference of the means; its error is that of d_p = NPV_b,p - NPV_a,p.
+    CHECK(b.minus_previous_usd->mean == doctest::Approx(b.npv_usd.mean - a.npv_usd.mean).epsilon(1e-9));
+    // Two independent runs of 16 paths each would give sqrt(se_a^2 + se_b^2).
+    const double unpaired = std::sqrt(a.npv_usd.stderr_ * a.npv_usd.stderr_ + b.npv_usd.stderr_ * b.npv_usd.stderr_);
+    const double paired = b.minus_previous_usd->stderr_;
+    MESSAGE("N = " << b.nodes << ": paired stderr " << paired << ", unpaired " << unpaired << ", ratio "
+                   << paired / unpaired);
+    CHECK(paired < 0.5 * unpaired);
+  }
+}
+
+TEST_CASE("replay sizing: the bracketing search finds every measure's optimum with fewer points, on generated scenarios") {
+  // Three loads (a node's worth to four nodes' worth of GPUs), each with its own seed.
+  for (const auto& [rate, seed] : std::vector<std::pair<double, std::uint64_t>>{{0.6, 1}, {1.5, 2}, {3.0, 3}}) {
+    {
+      INFO("jobs per hour " << rate << ", seed " << seed);
+      const Json doc = random_jobs_scenario(rate, seed, 4);
+      const SizingResult all = size(doc, options(0, 20, "all", 2));
+      const SizingResult search = size(doc, options(0, 20, "bracket", 2));
+      CHECK(all.points.size() == 21);
+      CHECK(search.search == "bracket");
+      CHECK(search.points.size() < 16);
+      CHECK(search.evaluated_order.size() == search.points.size());
+      for (const char* m : kRiskMeasures) {
+        const long best = all.points[all.best_for(m).point].nodes;
+        CHECK(search.points[search.best_for(m).point].nodes == best);
+        // Confirmed against its neighbours: both were evaluated.
+        if (best > 0) CHECK(point_at(search, best - 1) != nullptr);
+        if (best < 20) CHECK(point_at(search, best + 1) != nullptr);
+      }
+      // Common random numbers: a point's NPV on every path is the same whichever round evaluated it.
+      for (const auto& p : search.points) CHECK(p.npv_by_path_usd == point_at(all, p.nodes)->npv_by_path_usd);
+    }
+  }
+}
+
+TEST_CASE("sizing search: on convex curves the search ends on the minimum, its neighbours evaluated") {
+  // f(i) = (i - m)^2 over 33 counts: s0 = ceil(32 / 8) = 4, 9 coarse points, then 2 and 2 more.
+  for (std::size_t m = 0; m < 33; ++m) {
+    std::vector<bool> seen(33, false);
+    const SearchTrace t = bracket_search(
+        33, [&](const std::vector<std::size_t>& next) { for (std::size_t i : next) seen[i] = true; },
+        [&] {
+          std::size_t best = 33;
+          for (std::size_t i = 0; i < 33; ++i)
+            if (seen[i] && (best == 33 || std::abs(double(i) - double(m)) < std::abs(double(best) - double(m)))) best = i;
+          return std::vector<std::size_t>{best};
+        });
+    INFO("m = " << m);
+    CHECK(seen[m]);
+    CHECK(t.order.size() <= 13);
+    CHECK(t.order.front() == 0);
+  }
+}
+
+TEST_CASE("replay sizing: the same bytes for 1 and 2 threads, searched or not") {
+  const Json doc = random_jobs_scenario(0.8, 9, 4);
+  for (const char* search : {"all", "bracket"}) {
+    const std::string one = sizing_json(size(doc, options(0, 14, search, 1))).dump();
+    const std::string two = sizing_json(size(doc, options(0, 14, search, 2))).dump();
+    CHECK(one == two);
+  }
+}
+
+TEST_CASE("sizing answer: the efficient frontier of mean against CVaR95 and the reviewer's sentence, by hand") {
+  // (mean, CVaR95) = (10, 20), (11, 15), (12, 16), (13, 14): (12, 16) is beaten by (11, 15) on both.
+  std::vector<Summary> npv(4);
+  const double pairs[4][2] = {{10, 20}, {11, 15}, {12, 16}, {13, 14}};
+  for (int i = 0; i < 4; ++i) {
+    npv[i].mean = pairs[i][0];
+    npv[i].cvar95 = pairs[i][1];
+  }
+  CHECK(efficient_frontier(npv) == std::vector<std::size_t>{0, 1, 3});
+  CHECK(efficient_frontier(npv, {true, false, true, true}) == std::vector<std::size_t>{0, 2, 3});
+  const Json two = {{"answer",
+                     {{"mean_nodes", 3}, {"mean_npv_usd", 1000000.0}, {"mean_p90_usd", 1200000.0}, {"p90_nodes", 4},
+                      {"p90_npv_usd", 1010000.0}, {"p90_usd", 1150000.0}}}};
+  CHECK(sizing_answer_sentence(two) ==
+        "Own 3 nodes: the cheapest on average (mean NPV $1,000,000, 90th percentile $1,200,000); 4 if you want the "
+        "90th percentile no worse than $1,150,000 (mean NPV $1,010,000).");
+  Json one = two;
+  one["answer"]["p90_nodes"] = 1;
+  one["answer"]["mean_nodes"] = 1;
+  one["answer"]["p90_usd"] = 1200000.0;
+  CHECK(sizing_answer_sentence(one) ==
+        "Own 1 node: the cheapest on average (mean NPV $1,000,000), and the lowest 90th percentile too ($1,200,000).");
+}
