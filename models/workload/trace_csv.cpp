@@ -165,7 +165,7 @@ void TraceRowParser::parse(std::string_view line, long line_number, TraceRow& ro
     switch (column) {
       case TraceColumn::submit_h:
         if (!parse_double(text, x) || x < 0.0 || x > kMaxTraceHours)
-          fail(line_number, f, "hours in [0, 1000000]", text);
+          fail(line_number, f, "hours in [0, 100000]", text);
         if (x < last_submit_h)
           fail(line_number, f,
                fmt::format("a submit_h >= the previous line's {} (the trace must be sorted by submit_h)", last_submit_h),
@@ -181,20 +181,20 @@ void TraceRowParser::parse(std::string_view line, long line_number, TraceRow& ro
         break;
       }
       case TraceColumn::duration_h:
-        hours(row.duration_h, false, "hours in (0, 1000000]");
+        hours(row.duration_h, false, "hours in (0, 100000]");
         break;
       case TraceColumn::gpu_type: row.gpu_type = text; break;
       case TraceColumn::preemptible:
         if (!text.empty() && !parse_bool(text, row.preemptible)) fail(line_number, f, "0 or 1", text);
         break;
       case TraceColumn::checkpoint_h:
-        if (!text.empty()) hours(row.checkpoint_h, true, "hours in [0, 1000000] (0 = no checkpoints)");
+        if (!text.empty()) hours(row.checkpoint_h, true, "hours in [0, 100000] (0 = no checkpoints)");
         break;
       case TraceColumn::max_wait_h:
-        if (!text.empty()) hours(row.max_wait_h, true, "hours in [0, 1000000] (empty = the plan's default)");
+        if (!text.empty()) hours(row.max_wait_h, true, "hours in [0, 100000] (empty = the plan's default)");
         break;
       case TraceColumn::deadline_h:
-        if (!text.empty()) hours(row.deadline_h, false, "hours in (0, 1000000] after submit_h (empty = none)");
+        if (!text.empty()) hours(row.deadline_h, false, "hours in (0, 100000] after submit_h (empty = none)");
         break;
       case TraceColumn::deferrable:
         if (!text.empty() && !parse_bool(text, row.deferrable)) fail(line_number, f, "0 or 1", text);
