@@ -50,7 +50,7 @@ SweepSize estimate_sweep_size(long points, long paths, int plans, long horizon_h
                               double bytes_per_point);
 
 // "9 points x 6 paths x 8760 hours = 473040 path-hours (3 plans): about 0.00189 s on 1 thread, after
-// 0.00493 s preparing the points; about 0.0105 GB of memory": what `sweep` prints before it starts.
+// 0.00493 s preparing the points; about 0.0076 GB of memory": what `sweep` prints before it starts.
 std::string sweep_size_words(const SweepSize& size, int threads);
 
 // Throws InputError (naming `grid_file`) when the sweep is past a cap; the message gives the
