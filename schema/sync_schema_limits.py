@@ -154,6 +154,8 @@ def apply(schema, bounds, nullable):
             here = f"{path}/{key}"
             if key == "properties" and isinstance(child, dict):
                 for name, prop in child.items():
+                    if isinstance(prop, dict) and prop.get("type") == "array" and isinstance(prop.get("items"), dict):
+                        prop = prop["items"]  # a list of numbers (r.numbers): the bounds are its items'
                     if isinstance(prop, dict) and name in bounds and numeric(prop):
                         lo, hi, exclusive = bounds[name]
                         want = {}
