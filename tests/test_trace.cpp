@@ -95,10 +95,12 @@ TEST_CASE("canonical trace: a malformed line is an error naming its line and col
   CHECK(input_error_where(write_text(dir, "f.csv", header + "0,8,1,maybe\n")) == "line 2, column 4");
   CHECK(input_error_where(write_text(dir, "g.csv", "submit_h,gpus,walltime\n")) == "line 1, column 3");
   CHECK(input_error_where(write_text(dir, "h.csv", "submit_h,gpus\n0,1\n")) == "line 1");
-  // Times beyond 100,000 h (about 11 years: the scenario's limits::kHours, as a job source's
-  // max_duration_h) are unit slips; 1e308 h would make GPU-hours infinite.
+  // A job's hours beyond 100,000 (about 11 years: the scenario's limits::kHours, as a job source's
+  // max_duration_h), or a submit time beyond 1,000,000, are unit slips; 1e308 h would make GPU-hours
+  // infinite.
   CHECK(input_error_where(write_text(dir, "j.csv", header + "0,8,1e308,0\n")) == "line 2, column 3");
-  CHECK(input_error_where(write_text(dir, "k.csv", header + "2e5,8,1,0\n")) == "line 2, column 1");
+  CHECK(input_error_where(write_text(dir, "k.csv", header + "2e6,8,1,0\n")) == "line 2, column 1");
+  CHECK(input_error_where(write_text(dir, "k2.csv", header + "2e5,8,1,0\n")) == "no error");  // a clock from an epoch
   CHECK(input_error_where(write_text(dir, "l.csv", header + "0,8,100000,0\n")) == "no error");
   CHECK(input_error_where(write_text(dir, "m.csv", header + "0,8,100001,0\n")) == "line 2, column 3");
   // Issue 43: 50 jobs of 10^6 GPUs (the most a scenario's job may ask for) for 10^6 hours ran to an

@@ -1,4 +1,5 @@
 #include "models/workload/trace_csv.hpp"
+#include "models/input_limits.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -14,6 +15,14 @@
 #include "models/workload/trace_start.hpp"
 
 namespace tco {
+
+// A job's own hours (duration, checkpoint, wait, deadline) are held to the scenario's table
+// (models/input_limits.hpp), as a "poisson" or "steady" job's are; its GPUs too (kMaxTraceGpus is
+// limits::kMaxGpusPerJob). Only the clock (submit_h) may run to kMaxTraceHours: public traces count
+// from an epoch. 50 jobs of 10^6 GPUs for 10^6 hours once ran to an NPV of 1.35e14 (issue 43).
+inline constexpr double kMaxTraceJobHours = limits::kHours.max;
+static_assert(kMaxTraceGpus == limits::kMaxGpusPerJob);
+
 
 namespace {
 
@@ -158,14 +167,14 @@ void TraceRowParser::parse(std::string_view line, long line_number, TraceRow& ro
     double x = 0.0;
     // An hours field: a number in [0, max] (or (0, max] when zero is not allowed).
     auto hours = [&](double& into, bool zero_allowed, const char* expected) {
-      if (!parse_double(text, x) || (zero_allowed ? x < 0.0 : x <= 0.0) || x > kMaxTraceHours)
+      if (!parse_double(text, x) || (zero_allowed ? x < 0.0 : x <= 0.0) || x > kMaxTraceJobHours)
         fail(line_number, f, expected, text);
       into = x;
     };
     switch (column) {
       case TraceColumn::submit_h:
         if (!parse_double(text, x) || x < 0.0 || x > kMaxTraceHours)
-          fail(line_number, f, "hours in [0, 100000]", text);
+          fail(line_number, f, "hours in [0, 1000000]", text);
         if (x < last_submit_h)
           fail(line_number, f,
                fmt::format("a submit_h >= the previous line's {} (the trace must be sorted by submit_h)", last_submit_h),

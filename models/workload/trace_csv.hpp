@@ -19,18 +19,15 @@
 #include <vector>
 
 #include "core/io/csv_lines.hpp"
-#include "models/input_limits.hpp"
 #include "models/workload/job.hpp"
 
 namespace tco {
 
-// Bounds on every time (about 11 years) and GPU count in a trace, shared by the reader and the
-// importers (an importer never writes a trace its reader rejects). They are the scenario's own
-// (models/input_limits.hpp: a job source's durations and waits, its GPUs per job), so that a trace
-// job is held to what a "poisson" or "steady" job may be: 50 jobs of 10^6 GPUs for 10^6 hours
-// once ran to an NPV of 1.35e14 with exit 0 (issue 43).
-inline constexpr double kMaxTraceHours = limits::kHours.max;
-inline constexpr long kMaxTraceGpus = limits::kMaxGpusPerJob;
+// Bounds on every time (about 114 years) and GPU count in a trace, shared by the reader and the
+// importers (an importer never writes a trace its reader rejects): beyond them a figure is a unit
+// slip, and GPU-hours would overflow.
+inline constexpr double kMaxTraceHours = 1e6;
+inline constexpr long kMaxTraceGpus = 1'000'000;
 
 enum class TraceColumn { submit_h, gpus, duration_h, gpu_type, preemptible, checkpoint_h, max_wait_h, deadline_h,
                          deferrable, job_class };
