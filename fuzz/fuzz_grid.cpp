@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string grid = tco::fuzz::write_input("input.grid.json", data, size);
   try {
     tco::SweepInputs in = base;
-    in.grid = tco::read_sweep_grid(grid, in.scenario_doc, in.scenario_file);
+    in.grid = tco::read_sweep_grid(grid, in.scenario_doc, in.scenario_file, in.integer_pointers);
     const long points = in.grid.points();
     tco::prepare_grid_point(in, 0);
     if (points > 1) tco::prepare_grid_point(in, points - 1);

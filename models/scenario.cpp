@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "core/error.hpp"
+#include "core/io/integer_fields.hpp"
 #include "core/io/input_snapshot.hpp"
 #include "core/io/sha256.hpp"
 #include "models/catalog/catalog.hpp"
@@ -1116,8 +1117,9 @@ void check_uncertain_tornado_values(const Json& doc, const std::string& file, co
 Scenario load_scenario_json(const Json& doc, const std::string& file, const std::string& dir,
                             const std::string& catalog_dir_override) {
   require_finite_numbers(doc, file, "");
+  IntegerFieldRecorder integer_fields(file);  // parse_uncertain asks it which fields are integers
   JsonObjectReader r(doc, file, "");
-  r.allow("$schema");
+  if (r.has("$schema")) r.string("$schema");  // an editor's link to the schema: any string, as the schema says
   Scenario s;
   s.file = file;
   s.dir = dir;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/io/integer_fields.hpp"
 #include "core/io/json_pointer.hpp"
 #include "core/random/random.hpp"
 
@@ -123,6 +124,9 @@ std::string to_string(UncertainDistribution::Type type) {
 double UncertainInput::as_written(double value) const { return integer ? std::nearbyint(value) : value; }
 
 UncertainSpec parse_uncertain(const Json& section, const std::string& file, const Json& document) {
+  // The scenario's integer fields, as load_scenario_json's reader read them before this section
+  // (issue 43, item 7: `"waiting_usd_per_gpu_hour": 1` is a real number, its draws not rounded).
+  const std::set<std::string>* integer_pointers = IntegerFieldRecorder::current();
   UncertainSpec spec;
   JsonObjectReader r(section, file, "/uncertain");
   const Json& inputs = r.value("inputs");
@@ -158,7 +162,7 @@ UncertainSpec parse_uncertain(const Json& section, const std::string& file, cons
                                    describe_json(*target)));
     if (!pointers.insert(in.pointer).second)
       throw InputError(file, where, fmt::format("\"{}\" is named by two uncertain inputs", in.pointer));
-    in.integer = target->is_number_integer();
+    in.integer = integer_pointers ? integer_pointers->count(in.pointer) > 0 : target->is_number_integer();
     in.base = target->get<double>();
     JsonObjectReader dr = ir.object("distribution");
     in.distribution = parse_distribution(dr, in.pointer);

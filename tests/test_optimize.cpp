@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include "core/error.hpp"
+#include "core/io/integer_fields.hpp"
 #include "engine/ledger/breakeven.hpp"
 #include "engine/decisions/sizing.hpp"
 #include "engine/sweep/sweep_run.hpp"
@@ -153,11 +154,15 @@ TEST_CASE("optimize: sizing a plan alone gives exactly the path NPVs of the full
   in.scenario_file = "sweep-test.json";
   in.scenario_dir = source_path("tests/fixtures/sweep");
   in.scenario_doc = doc;
-  in.base = load_sweep_scenario(doc);
+  {
+    IntegerFieldRecorder integer_fields("sweep-test.json");
+    in.base = load_sweep_scenario(doc);
+    in.integer_pointers = integer_fields.pointers();
+  }
   in.paths = 32;
   in.seed = 7;
   in.grid = parse_sweep_grid(Json::parse(R"({"fields": [{"pointer": "/plans/1/onprem_nodes", "values": [1, 2, 3]}]})"),
-                             "grid.json", doc, "sweep-test.json");
+                             "grid.json", doc, "sweep-test.json", in.integer_pointers);
   const auto full = evaluate_grid_points(in, {0, 3}, SweepBackend::cpu, 2);
   for (std::size_t i = 0; i < 3; ++i) {
     CAPTURE(i);

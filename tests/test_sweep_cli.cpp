@@ -1,6 +1,7 @@
 // `tcosim sweep` and `tcosim merge`: thread counts and shards give the same bytes, --resume
 // keeps finished blocks, grid errors name the pointer (exit 2), merge refuses shards that do
 // not belong together.
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 
@@ -107,6 +108,43 @@ TEST_CASE("sweep cli: the document holds every point's statistics and best plan,
   CHECK(csv_text.find(",saving_p95_usd,saving_cvar95_usd,probability_saving,") != std::string::npos);
   CHECK(std::count(csv_text.begin(), csv_text.end(), '\n') == 1 + 9 * 3);
   CHECK_FALSE(fs::exists(out + ".parts"));
+}
+
+TEST_CASE("sweep cli: the estimate comes before any point is prepared; more points than --max-points need --yes") {
+  // Issue 43: 8,000 points at 4 paths ran 346 s unannounced. The fixture's grid: 9 points x 6 paths
+  // x 8,760 hours (12 months of 730 h) = 473,040 path-hours; at 2.5e8 path-hours/s a thread,
+  // 0.00189 s on 1 thread; preparing, 9 x 8,760 / 1.6e7 = 0.00493 s; 3 plans.
+  const SweepFiles f = sweep_files("sweep-max-points", rich_sweep_json(), fixture_grid());
+  const std::string out = (f.dir / "out.json").string();
+  std::vector<std::string> args = {"sweep", f.scenario, "--grid",    f.grid, "--paths", "6",
+                                   "--backend", "cpu",  "--threads", "1",    "--out",   out};
+  SUBCASE("within the cap: the estimate on stderr, then the sweep") {
+    const CliResult r = run_cli(args);
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(r.err.find("sweep: estimate: 9 points x 6 paths x 8760 hours = 473040 path-hours (3 plans): about "
+                     "0.00189 s on 1 thread, after 0.00493 s preparing the points") != std::string::npos);
+    CHECK(fs::exists(out));
+  }
+  SUBCASE("past --max-points: exit 2 with the estimate and nothing written, unless --yes") {
+    args.insert(args.end(), {"--max-points", "8"});
+    const CliResult r = run_cli(args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("the sweep has 9 points, more than --max-points 8 (9 points x 6 paths") != std::string::npos);
+    CHECK_FALSE(fs::exists(out));
+    CHECK_FALSE(fs::exists(out + ".parts"));
+    args.push_back("--yes");
+    const CliResult yes = run_cli(args);
+    CHECK_MESSAGE(yes.exit_code == 0, yes.err);
+  }
+  SUBCASE("the default cap is 5,000 points, checked before any point is prepared") {
+    Json values = Json::array();
+    for (int i = 0; i <= 5000; ++i) values.push_back(i * 1e-5);  // 5,001 discount rates
+    const SweepFiles big = sweep_files("sweep-max-points-default", rich_sweep_json(),
+                                       {{"fields", {{{"pointer", "/discount_rate_per_year"}, {"values", values}}}}});
+    const CliResult r = run_cli(sweep_args(big, (big.dir / "out.json").string(), {}));
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("the sweep has 5001 points, more than --max-points 5000") != std::string::npos);
+  }
 }
 
 TEST_CASE("sweep cli: 1 and 2 threads write the same bytes") {
@@ -276,11 +314,34 @@ TEST_CASE("sweep cli: grid errors exit 2 and name the pointer") {
     CHECK(r.err.find("/fields/0/values/1") != std::string::npos);
     CHECK(r.err.find("found string \"x\"") != std::string::npos);
   }
+  SUBCASE("a real field the scenario writes 1 (not 1.0) is swept over fractions") {
+    // Issue 43, item 7: `"waiting_usd_per_gpu_hour": 1` was taken for an integer field, and 0.5
+    // refused with "is an integer in the scenario".
+    Json scenario = random_sweep_json();
+    scenario["waiting_usd_per_gpu_hour"] = 1;
+    scenario["plans"][1]["onprem_nodes"] = 2.0;  // a count written 2.0 is still a count
+    const SweepFiles f = sweep_files(
+        "sweep-grid-integer-literal", scenario,
+        Json::parse(R"({"fields": [{"pointer": "/waiting_usd_per_gpu_hour", "values": [0.5, 1.5]},
+                                   {"pointer": "/plans/1/onprem_nodes", "values": [1, 3]}]})"));
+    const std::string out = (f.dir / "out.json").string();
+    const CliResult r = run_cli(sweep_args(f, out, {}));
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const Json doc = Json::parse(read_text_file(out));
+    CHECK(doc.at("grid").at("fields").at(0).at("values") == Json({0.5, 1.5}));
+    CHECK(doc.at("points").at(3).at("values") == Json({1.5, 3}));
+    CHECK(doc.at("points").at(3).at("values").at(1).is_number_integer());
+    const CliResult fraction = sweep_with_grid(
+        "sweep-grid-integer-literal-count",
+        Json::parse(R"({"fields": [{"pointer": "/plans/1/onprem_nodes", "values": [2.5]}]})"));
+    CHECK(fraction.exit_code == 2);
+    CHECK(fraction.err.find("is an integer field of the scenario (a count), found the value 2.5") != std::string::npos);
+  }
   SUBCASE("a node count too large for an integer is refused, not wrapped around") {
     const CliResult r = sweep_with_grid(
         "sweep-grid-huge", Json::parse(R"({"fields": [{"pointer": "/plans/1/onprem_nodes", "values": [1e308]}]})"));
     CHECK(r.exit_code == 2);
-    CHECK(r.err.find("is an integer in the scenario, found the value 1e+308") != std::string::npos);
+    CHECK(r.err.find("is an integer field of the scenario (a count), found the value 1e+308") != std::string::npos);
   }
   SUBCASE("a value the scenario rejects names the grid point") {
     const CliResult r = sweep_with_grid(
@@ -298,7 +359,10 @@ TEST_CASE("sweep cli: the example sweep in scenarios/sweeps runs") {
                                source_path("scenarios/sweeps/hybrid-uncertain.grid.json"), "--paths", "3", "--shard",
                                "2/4", "--backend", "cpu", "--out", out});
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  CHECK(r.err.empty());  // no progress bar unless stderr is a terminal
+  // No progress bar unless stderr is a terminal: stderr holds the estimate alone (shard 2/4 of 20
+  // points is points 5-9).
+  CHECK(r.err.rfind("sweep: estimate: 5 points x 3 paths x ", 0) == 0);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   const Json shard = Json::parse(read_text_file(out));
   CHECK(shard.at("grid").at("points") == 20);
   CHECK(shard.at("points").size() == 5);

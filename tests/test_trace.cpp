@@ -95,10 +95,21 @@ TEST_CASE("canonical trace: a malformed line is an error naming its line and col
   CHECK(input_error_where(write_text(dir, "f.csv", header + "0,8,1,maybe\n")) == "line 2, column 4");
   CHECK(input_error_where(write_text(dir, "g.csv", "submit_h,gpus,walltime\n")) == "line 1, column 3");
   CHECK(input_error_where(write_text(dir, "h.csv", "submit_h,gpus\n0,1\n")) == "line 1");
-  // Times beyond 1,000,000 h (about 114 years) are unit slips; 1e308 h would make GPU-hours infinite.
+  // A job's hours beyond 100,000 (about 11 years: the scenario's limits::kHours, as a job source's
+  // max_duration_h), or a submit time beyond 1,000,000, are unit slips; 1e308 h would make GPU-hours
+  // infinite.
   CHECK(input_error_where(write_text(dir, "j.csv", header + "0,8,1e308,0\n")) == "line 2, column 3");
   CHECK(input_error_where(write_text(dir, "k.csv", header + "2e6,8,1,0\n")) == "line 2, column 1");
-  CHECK(input_error_where(write_text(dir, "l.csv", header + "0,8,1000000,0\n")) == "no error");
+  CHECK(input_error_where(write_text(dir, "k2.csv", header + "2e5,8,1,0\n")) == "no error");  // a clock from an epoch
+  CHECK(input_error_where(write_text(dir, "l.csv", header + "0,8,100000,0\n")) == "no error");
+  CHECK(input_error_where(write_text(dir, "m.csv", header + "0,8,100001,0\n")) == "line 2, column 3");
+  // Issue 43: 50 jobs of 10^6 GPUs (the most a scenario's job may ask for) for 10^6 hours ran to an
+  // NPV of 1.35e14 with exit 0; the first job's duration is refused, and one GPU more is too.
+  std::string huge = header;
+  for (int i = 0; i < 50; ++i) huge += std::to_string(i) + ",1000000,1000000,0\n";
+  CHECK(input_error_where(write_text(dir, "n.csv", huge)) == "line 2, column 3");
+  CHECK(input_error_where(write_text(dir, "o.csv", header + "0,1000001,1,0\n")) == "line 2, column 2");
+  CHECK(input_error_where(write_text(dir, "p.csv", header + "0,1000000,100000,0\n")) == "no error");
   try {
     read_trace(write_text(dir, "i.csv", header + "0,8,1,0\n1,eight,1,0\n"));
     FAIL("expected an InputError");

@@ -125,6 +125,31 @@ TEST_CASE("uncertain: the section loads, tornado ends default to P10 and P90, in
   CHECK(varied.at(Json::json_pointer("/plans/1/onprem_nodes")).is_number_integer());
 }
 
+TEST_CASE("uncertain: a real field written 1 (not 1.0) takes fractions; a count written 2.0 stays whole") {
+  // Issue 43, item 7: the literal's form decided, so waiting_usd_per_gpu_hour: 1 had its draws
+  // rounded to whole dollars.
+  Json doc = uncertain_scenario();
+  doc["waiting_usd_per_gpu_hour"] = 1;
+  doc["plans"][1]["onprem_nodes"] = 2.0;
+  doc["uncertain"]["inputs"] = Json::array(
+      {{{"name", "wait"}, {"pointer", "/waiting_usd_per_gpu_hour"}, {"distribution", uniform_json(0.5, 1.5)}},
+       {{"name", "nodes"}, {"pointer", "/plans/1/onprem_nodes"}, {"distribution", uniform_json(1, 3)}}});
+  const Scenario s = load(doc);
+  REQUIRE(s.uncertain.has_value());
+  const auto& in = s.uncertain->inputs;
+  CHECK_FALSE(in[0].integer);
+  // uniform(0.5, 1.5): P10 = 0.5 + 0.1 x 1 = 0.6, P90 = 1.4 (rounded, they were 1 and 1).
+  CHECK(in[0].low == doctest::Approx(0.6).epsilon(1e-14));
+  CHECK(in[0].high == doctest::Approx(1.4).epsilon(1e-14));
+  // uniform(1, 3): P10 = 1.2 -> 1, P90 = 2.8 -> 3 (unrounded before, as 2.0 is a float literal).
+  CHECK(in[1].integer);
+  CHECK(in[1].low == 1.0);
+  CHECK(in[1].high == 3.0);
+  const Json varied = document_with_values(doc, *s.uncertain, {0.75, 2.0});
+  CHECK(varied.at(Json::json_pointer("/waiting_usd_per_gpu_hour")) == 0.75);
+  CHECK(varied.at(Json::json_pointer("/plans/1/onprem_nodes")).is_number_integer());
+}
+
 TEST_CASE("uncertain: every error names the pointer") {
   struct Case {
     const char* what;

@@ -1,5 +1,6 @@
 // tcosim sweep SCENARIO --grid GRID --out SWEEP.json [--paths N] [--seed S] [--threads T]
 //   [--backend auto|cpu|cuda] [--shard k/N] [--csv SWEEP.csv] [--resume] [--catalog DIR]
+//   [--max-points N] [--yes]
 // Evaluates every point of a grid of scenario fields on every Monte Carlo path with the hourly
 // fluid model (docs/sweep.md) and writes per point the statistics of each plan's NPV and of its
 // saving vs the baseline, and the best plan. Under `mpirun -n K`, each block's points split over
@@ -18,6 +19,7 @@
 #include "core/progress/progress_bar.hpp"
 #include "core/error.hpp"
 #include "core/parallel/process_group.hpp"
+#include "core/parallel_for_index.hpp"
 #include "engine/sweep/sweep_run.hpp"
 #include "core/io/atomic_file.hpp"
 
@@ -54,6 +56,12 @@ int run_sweep_command(SweepCliOptions& o, CLI::App& cmd, CommandContext& ctx) {
 
   // Under mpirun, each block's points split over the ranks, and rank 0 alone writes (docs/cluster.md).
   s.split_over_processes = true;
+  // The estimate comes before any point is prepared (on stderr, as the bar: stdout is the summary).
+  if (!o.quiet && is_root_process())
+    s.estimated = [&ctx, &s](const SweepSize& size) {
+      ctx.err << "sweep: estimate: " << sweep_size_words(size, resolved_thread_count(s.threads)) << "\n";
+      ctx.err.flush();
+    };
   ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
   const SweepRunSummary r = run_sweep(s, bar.counter());
   bar.stop();
@@ -105,6 +113,12 @@ void setup_sweep(CLI::App& app, CommandContext& ctx) {
                   "tcosim merge");
   cmd->add_flag("--resume", opts->sweep.resume,
                 "Keep the point blocks an interrupted run already wrote beside --out (OUT.parts/) and compute the rest");
+  cmd->add_option("--max-points", opts->sweep.max_points,
+                  fmt::format("Refuse (exit 2) a sweep of more points than this, after printing its estimate, "
+                              "unless --yes (default {})",
+                              kDefaultMaxSweepPoints))
+      ->check(CLI::Range(1L, kMaxSweepPoints));
+  cmd->add_flag("--yes", opts->sweep.yes, "Run a sweep of more points than --max-points");
   cmd->add_option("--block-points", opts->sweep.block_points,
                   "Points per resumable block (default: about 8e9 path-hours per block)")
       ->check(CLI::Range(1L, 1000000000L));

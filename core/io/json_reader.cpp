@@ -4,10 +4,12 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "core/io/input_snapshot.hpp"
+#include "core/io/integer_fields.hpp"
 
 #include "core/error.hpp"
 
@@ -103,7 +105,31 @@ std::optional<double> JsonObjectReader::optional_number(std::string_view key, Bo
   return checked_number(key, *it, bounds);
 }
 
+namespace {
+thread_local IntegerFieldRecorder* active_integer_recorder = nullptr;
+}  // namespace
+
+IntegerFieldRecorder::IntegerFieldRecorder(std::string file)
+    : file_(std::move(file)), outer_(active_integer_recorder) {
+  active_integer_recorder = this;
+}
+
+IntegerFieldRecorder::~IntegerFieldRecorder() {
+  active_integer_recorder = outer_;
+  if (outer_ && outer_->file_ == file_) outer_->pointers_.insert(pointers_.begin(), pointers_.end());
+}
+
+const std::set<std::string>* IntegerFieldRecorder::current() {
+  return active_integer_recorder ? &active_integer_recorder->pointers_ : nullptr;
+}
+
+void IntegerFieldRecorder::note(const std::string& file, const std::string& pointer) {
+  if (active_integer_recorder && active_integer_recorder->file_ == file)
+    active_integer_recorder->pointers_.insert(pointer);
+}
+
 std::int64_t JsonObjectReader::integer(std::string_view key, std::int64_t min, std::int64_t max) {
+  IntegerFieldRecorder::note(file_, pointer_of(key));
   const Json& v = require(key);
   const std::string expected = fmt::format("an integer in [{}, {}]", min, max);
   if (!v.is_number_integer() && !(v.is_number_float() && std::nearbyint(v.get<double>()) == v.get<double>()))

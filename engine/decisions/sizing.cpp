@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/io/integer_fields.hpp"
 #include "engine/sweep/sweep_over_ranks.hpp"
 #include "engine/sweep/sweep_size.hpp"
 #include "core/parallel_for_index.hpp"
@@ -41,10 +42,14 @@ SweepInputs grid_inputs(const Json& plan_doc, const std::string& file, const std
   in.scenario_dir = dir;
   in.catalog_dir = catalog_dir;
   in.scenario_doc = plan_doc;
-  in.base = load_scenario_json(plan_doc, file, dir, catalog_dir);
+  {
+    IntegerFieldRecorder integer_fields(file);
+    in.base = load_scenario_json(plan_doc, file, dir, catalog_dir);
+    in.integer_pointers = integer_fields.pointers();
+  }
   in.paths = paths;
   in.seed = seed;
-  in.grid = parse_sweep_grid({{"fields", fields}}, file, plan_doc, file);
+  in.grid = parse_sweep_grid({{"fields", fields}}, file, plan_doc, file, in.integer_pointers);
   return in;
 }
 

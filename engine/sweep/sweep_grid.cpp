@@ -24,7 +24,8 @@ std::string file_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-GridField parse_field(JsonObjectReader& r, const Json& scenario, const std::string& scenario_file) {
+GridField parse_field(JsonObjectReader& r, const Json& scenario, const std::string& scenario_file,
+                      const std::set<std::string>& integer_pointers) {
   GridField f;
   f.pointer = r.string("pointer");
   const std::string where = r.pointer_of("pointer");
@@ -46,7 +47,7 @@ GridField parse_field(JsonObjectReader& r, const Json& scenario, const std::stri
     throw InputError(r.file(), where,
                      fmt::format("\"{}\" is not a numeric field of the scenario {}: found {}", f.pointer,
                                  file_name(scenario_file), describe_json(*target)));
-  f.integer = target->is_number_integer();
+  f.integer = integer_pointers.count(f.pointer) > 0;
 
   const bool has_values = r.has("values");
   const bool has_range = r.has("range");
@@ -86,7 +87,8 @@ GridField parse_field(JsonObjectReader& r, const Json& scenario, const std::stri
       // 2^53: beyond it a double no longer holds every integer (and the cast could overflow).
       if (std::nearbyint(v) != v || std::fabs(v) > 9007199254740992.0)
         throw InputError(r.file(), r.pointer(),
-                         fmt::format("\"{}\" is an integer in the scenario, found the value {}", f.pointer, v));
+                         fmt::format("\"{}\" is an integer field of the scenario (a count), found the value {}",
+                                     f.pointer, v));
   }
   r.finish();
   return f;
@@ -135,7 +137,7 @@ Json SweepGrid::values_json(const std::vector<double>& values) const {
 }
 
 SweepGrid parse_sweep_grid(const Json& grid, const std::string& grid_file, const Json& scenario,
-                           const std::string& scenario_file) {
+                           const std::string& scenario_file, const std::set<std::string>& integer_pointers) {
   SweepGrid g;
   g.file = grid_file;
   JsonObjectReader r(grid, grid_file, "");
@@ -147,7 +149,7 @@ SweepGrid parse_sweep_grid(const Json& grid, const std::string& grid_file, const
   double points = 1.0;
   for (std::size_t i = 0; i < fields.size(); ++i) {
     JsonObjectReader fr(fields[i], grid_file, "/fields/" + std::to_string(i));
-    GridField f = parse_field(fr, scenario, scenario_file);
+    GridField f = parse_field(fr, scenario, scenario_file, integer_pointers);
     if (!seen.insert(f.pointer).second)
       throw InputError(grid_file, fr.pointer_of("pointer"), fmt::format("\"{}\" is named twice", f.pointer));
     points *= static_cast<double>(f.values.size());
@@ -162,8 +164,9 @@ SweepGrid parse_sweep_grid(const Json& grid, const std::string& grid_file, const
   return g;
 }
 
-SweepGrid read_sweep_grid(const std::string& grid_file, const Json& scenario, const std::string& scenario_file) {
-  return parse_sweep_grid(read_json_file(grid_file), grid_file, scenario, scenario_file);
+SweepGrid read_sweep_grid(const std::string& grid_file, const Json& scenario, const std::string& scenario_file,
+                          const std::set<std::string>& integer_pointers) {
+  return parse_sweep_grid(read_json_file(grid_file), grid_file, scenario, scenario_file, integer_pointers);
 }
 
 Json grid_point_document(const SweepGrid& grid, const Json& scenario, long index) {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,7 @@ namespace tco {
 struct GridField {
   std::string pointer;
   std::vector<double> values;
-  bool integer = false;  // the scenario's field is an integer (node counts): values are too
+  bool integer = false;  // the scenario reads the field as an integer (node counts): values are too
 };
 
 struct SweepGrid {
@@ -41,9 +42,12 @@ struct SweepGrid {
 // Parses a grid document against the scenario document it varies. Throws InputError naming the
 // grid file and the field's pointer: a pointer that does not exist in the scenario, a field that
 // is not a number, an empty list or range, a step <= 0, a fractional value for an integer field.
+// `integer_pointers` names the scenario's integer fields (core/io/integer_fields.hpp, recorded while loading
+// it): how the scenario writes a value (`1` or `1.0`) does not decide whether it takes fractions.
 SweepGrid parse_sweep_grid(const Json& grid, const std::string& grid_file, const Json& scenario,
-                           const std::string& scenario_file);
-SweepGrid read_sweep_grid(const std::string& grid_file, const Json& scenario, const std::string& scenario_file);
+                           const std::string& scenario_file, const std::set<std::string>& integer_pointers);
+SweepGrid read_sweep_grid(const std::string& grid_file, const Json& scenario, const std::string& scenario_file,
+                          const std::set<std::string>& integer_pointers);
 
 // The scenario document of one grid point.
 Json grid_point_document(const SweepGrid& grid, const Json& scenario, long index);

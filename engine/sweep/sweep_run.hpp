@@ -12,12 +12,14 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "core/io/json_reader.hpp"
 #include "engine/sweep/sweep_backend.hpp"
 #include "engine/sweep/sweep_grid.hpp"
+#include "engine/sweep/sweep_size.hpp"
 #include "models/scenario.hpp"
 
 namespace tco {
@@ -41,6 +43,12 @@ struct SweepOptions {
   std::string out;                  // the sweep (or shard) document
   std::string csv;                  // also one CSV row per point and plan, when not empty
   bool resume = false;
+  // Work priced before it starts: the estimate is handed to `estimated` (the command prints it)
+  // before any point is prepared, and a range of more than `max_points` points is refused
+  // (InputError on --max-points, exit 2) unless `yes`.
+  long max_points = kDefaultMaxSweepPoints;
+  bool yes = false;
+  std::function<void(const SweepSize&)> estimated;
   // Called after each computed block is written, with the shard's points done so far (resumed
   // ones included); a test interrupts a run here.
   std::function<void(long points_done)> block_written;
@@ -58,6 +66,7 @@ struct SweepInputs {
   std::string catalog_dir;
   Json scenario_doc;
   Scenario base;  // the scenario as written (validated)
+  std::set<std::string> integer_pointers;  // base's integer fields: a grid keeps their values whole
   SweepGrid grid;
   std::string scenario_digest_sha256;
   long paths = 1;

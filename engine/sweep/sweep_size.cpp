@@ -28,14 +28,24 @@ SweepSize estimate_sweep_size(long points, long paths, int plans, long horizon_h
   s.points = points;
   s.paths = paths;
   s.plans = plans;
+  s.horizon_hours = horizon_hours;
   s.block_points = block_points;
   const double n = static_cast<double>(points);
   const double block = std::min(static_cast<double>(block_points), n);
   s.path_hours = n * static_cast<double>(paths) * static_cast<double>(horizon_hours);
   s.cpu_seconds_one_thread = s.path_hours / kCpuPathHoursPerSecondPerThread;
+  s.prepare_seconds_one_thread = n * static_cast<double>(horizon_hours) / kPreparePointHoursPerSecondPerThread;
   s.memory_bytes = block * 2.0 * bytes_per_point + block * static_cast<double>(paths) * plans * 16.0 +
                    n * plans * kDocumentBytesPerPointPlan;
   return s;
+}
+
+std::string sweep_size_words(const SweepSize& s, int threads) {
+  const int t = std::max(threads, 1);
+  return fmt::format("{} points x {} paths x {} hours = {:.6g} path-hours ({} plans): about {:.3g} s on {} thread{}, "
+                     "after {:.3g} s preparing the points; about {:.3g} GB of memory",
+                     s.points, s.paths, s.horizon_hours, s.path_hours, s.plans, s.cpu_seconds_one_thread / t, t,
+                     t == 1 ? "" : "s", s.prepare_seconds_one_thread / t, s.memory_bytes / 1e9);
 }
 
 void check_sweep_size(const SweepSize& s, const std::string& grid_file) {

@@ -4,6 +4,7 @@
 
 #include "core/calendar.hpp"
 #include "core/error.hpp"
+#include "core/io/integer_fields.hpp"
 #include "models/commitment/capacity_block_durations.hpp"
 #include "models/input_limits.hpp"
 
@@ -123,6 +124,7 @@ void parse_take_or_pay(JsonObjectReader& r, Commitment& c, int horizon_months) {
                                    c.term_months - 1, c.gpus, describe_json(ramp)));
     for (std::size_t i = 0; i < ramp.size(); ++i) {
       const Json& v = ramp[i];
+      IntegerFieldRecorder::note(r.file(), pointer + "/" + std::to_string(i));
       if (!v.is_number_integer() || v.get<long>() < 0 || v.get<long>() > c.gpus)
         throw InputError(r.file(), pointer + "/" + std::to_string(i),
                          fmt::format("expected a whole number of GPUs from 0 to {} (gpus), found {}", c.gpus,

@@ -16,9 +16,18 @@
 
 #include "core/error.hpp"
 #include "core/io/mapped_file.hpp"
+#include "models/input_limits.hpp"
 #include "models/workload/trace_csv.hpp"
 
 namespace tco {
+
+// A job's own hours (duration, checkpoint, wait, deadline) are held to the scenario's table
+// (models/input_limits.hpp), as a "poisson" or "steady" job's are; its GPUs too (kMaxTraceGpus is
+// limits::kMaxGpusPerJob). Only the clock (submit_h) may run to kMaxTraceHours: public traces count
+// from an epoch. 50 jobs of 10^6 GPUs for 10^6 hours once ran to an NPV of 1.35e14 (issue 43).
+inline constexpr double kMaxTraceJobHours = limits::kHours.max;
+static_assert(kMaxTraceGpus == limits::kMaxGpusPerJob);
+
 
 namespace {
 
@@ -78,10 +87,11 @@ std::string value_error(const TraceColumns& c, std::size_t strings) {
   for (std::size_t i = 0; i < c.rows; ++i) {
     const double submit_h = c.submit_h[i], duration_h = c.duration_h[i], checkpoint_h = c.checkpoint_h[i];
     const double max_wait_h = c.max_wait_h[i], deadline_h = c.deadline_h[i];
-    const bool ok = submit_h >= last_submit_h && submit_h <= max_h && duration_h > 0.0 && duration_h <= max_h &&
-                    checkpoint_h >= 0.0 && checkpoint_h <= max_h &&
-                    (max_wait_h == -1.0 || (max_wait_h >= 0.0 && max_wait_h <= max_h)) &&
-                    (deadline_h == std::numeric_limits<double>::infinity() || (deadline_h > 0.0 && deadline_h <= max_h)) &&
+    const double job_h = kMaxTraceJobHours;
+    const bool ok = submit_h >= last_submit_h && submit_h <= max_h && duration_h > 0.0 && duration_h <= job_h &&
+                    checkpoint_h >= 0.0 && checkpoint_h <= job_h &&
+                    (max_wait_h == -1.0 || (max_wait_h >= 0.0 && max_wait_h <= job_h)) &&
+                    (deadline_h == std::numeric_limits<double>::infinity() || (deadline_h > 0.0 && deadline_h <= job_h)) &&
                     c.gpus[i] >= 1 && c.gpus[i] <= kMaxTraceGpus && c.gpu_type[i] < strings &&
                     c.job_class[i] < strings && c.flags[i] <= (kTraceFlagPreemptible | kTraceFlagDeferrable);
     if (!ok) return fmt::format("job {} holds a value the CSV reader rejects", i + 1);

@@ -1,4 +1,5 @@
 #include "models/workload/trace_csv.hpp"
+#include "models/input_limits.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -15,6 +16,14 @@
 #include "models/workload/trace_start.hpp"
 
 namespace tco {
+
+// A job's own hours (duration, checkpoint, wait, deadline) are held to the scenario's table
+// (models/input_limits.hpp), as a "poisson" or "steady" job's are; its GPUs too (kMaxTraceGpus is
+// limits::kMaxGpusPerJob). Only the clock (submit_h) may run to kMaxTraceHours: public traces count
+// from an epoch. 50 jobs of 10^6 GPUs for 10^6 hours once ran to an NPV of 1.35e14 (issue 43).
+inline constexpr double kMaxTraceJobHours = limits::kHours.max;
+static_assert(kMaxTraceGpus == limits::kMaxGpusPerJob);
+
 
 namespace {
 
@@ -159,7 +168,7 @@ void TraceRowParser::parse(std::string_view line, long line_number, TraceRow& ro
     double x = 0.0;
     // An hours field: a number in [0, max] (or (0, max] when zero is not allowed).
     auto hours = [&](double& into, bool zero_allowed, const char* expected) {
-      if (!parse_double(text, x) || (zero_allowed ? x < 0.0 : x <= 0.0) || x > kMaxTraceHours)
+      if (!parse_double(text, x) || (zero_allowed ? x < 0.0 : x <= 0.0) || x > kMaxTraceJobHours)
         fail(line_number, f, expected, text);
       into = x;
     };
@@ -192,7 +201,7 @@ void TraceRowParser::parse(std::string_view line, long line_number, TraceRow& ro
         break;
       }
       case TraceColumn::duration_h:
-        hours(row.duration_h, false, "hours in (0, 1000000]");
+        hours(row.duration_h, false, "hours in (0, 100000]");
         break;
       case TraceColumn::gpu_type:
         text_field(row.gpu_type);
@@ -201,13 +210,13 @@ void TraceRowParser::parse(std::string_view line, long line_number, TraceRow& ro
         if (!text.empty() && !parse_bool(text, row.preemptible)) fail(line_number, f, "0 or 1", text);
         break;
       case TraceColumn::checkpoint_h:
-        if (!text.empty()) hours(row.checkpoint_h, true, "hours in [0, 1000000] (0 = no checkpoints)");
+        if (!text.empty()) hours(row.checkpoint_h, true, "hours in [0, 100000] (0 = no checkpoints)");
         break;
       case TraceColumn::max_wait_h:
-        if (!text.empty()) hours(row.max_wait_h, true, "hours in [0, 1000000] (empty = the plan's default)");
+        if (!text.empty()) hours(row.max_wait_h, true, "hours in [0, 100000] (empty = the plan's default)");
         break;
       case TraceColumn::deadline_h:
-        if (!text.empty()) hours(row.deadline_h, false, "hours in (0, 1000000] after submit_h (empty = none)");
+        if (!text.empty()) hours(row.deadline_h, false, "hours in (0, 100000] after submit_h (empty = none)");
         break;
       case TraceColumn::deferrable:
         if (!text.empty() && !parse_bool(text, row.deferrable)) fail(line_number, f, "0 or 1", text);

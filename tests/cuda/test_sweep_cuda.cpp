@@ -10,9 +10,11 @@
 #include <filesystem>
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "core/io/integer_fields.hpp"
 #include "core/stats/statistics.hpp"
 #include "engine/sweep/sweep_backend.hpp"
 #include "engine/sweep/sweep_grid.hpp"
@@ -105,8 +107,15 @@ std::vector<tco::SweepPoint> shipped_sweep_points() {
   const std::string scenario_file = std::string(TCO_SOURCE_DIR) + "/scenarios/sweeps/hybrid-uncertain.json";
   std::ifstream in(scenario_file, std::ios::binary);
   const Json scenario = Json::parse(in);
+  std::set<std::string> integer_pointers;
+  {
+    tco::IntegerFieldRecorder integer_fields(scenario_file);
+    tco::load_scenario_json(scenario, scenario_file, std::string(TCO_SOURCE_DIR) + "/scenarios/sweeps");
+    integer_pointers = integer_fields.pointers();
+  }
   const tco::SweepGrid grid = tco::read_sweep_grid(
-      std::string(TCO_SOURCE_DIR) + "/scenarios/sweeps/hybrid-uncertain.grid.json", scenario, scenario_file);
+      std::string(TCO_SOURCE_DIR) + "/scenarios/sweeps/hybrid-uncertain.grid.json", scenario, scenario_file,
+      integer_pointers);
   std::vector<tco::SweepPoint> points;
   for (long i = 0; i < grid.points(); ++i) {
     const Json doc = tco::grid_point_document(grid, scenario, i);

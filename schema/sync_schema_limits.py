@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Keeps the bounds of schema/scenario.schema.json equal to the ones `validate` reads with, so
+that they cannot drift (issue 43, item 8).
+
+The bounds come from the same place as validate's: the table models/input_limits.hpp and the
+calls of the strict reader (core/io/json_reader.hpp) in the models' parsers, e.g.
+    r.number_or("pue", 1.3, limits::kPue)         -> "pue": minimum 1, maximum 5
+    r.integer_or("peak_hour", 14, 0, 23)          -> "peak_hour": minimum 0, maximum 23
+    r.number_or("availability", 1.0, Bounds::fraction())
+A number read with a default (number_or, optional_number) everywhere also takes null, as the
+reader does (null is the default there: "pue": null).
+A key read with two different bounds in two places, or with a bound that depends on another
+field (`horizon_months - 1`), is left as the schema writes it (--check lists them).
+
+Usage: sync_schema_limits.py ROOT --check   (exit 1 and the differences when the schema drifted)
+       sync_schema_limits.py ROOT --write   (rewrites the schema's bounds)
+"""
+import glob
+import json
+import math
+import os
+import re
+import sys
+
+INF = math.inf
+
+
+def number(text):
+    text = text.strip().replace("'", "")
+    return float(text)
+
+
+def limits_table(root):
+    """{"kPue": (1.0, 5.0, False), "kMaxNodes": (100000, ...)} from models/input_limits.hpp."""
+    table = {}
+    with open(os.path.join(root, "models/input_limits.hpp"), encoding="utf-8") as f:
+        text = f.read()
+    for name, body in re.findall(r"inline constexpr Bounds (k\w+)\{([^}]*)\}", text):
+        parts = [p.strip() for p in body.split(",")]
+        table[name] = (number(parts[0]), number(parts[1]) if len(parts) > 1 else INF,
+                       len(parts) > 2 and parts[2] == "true")
+    for name, value in re.findall(r"inline constexpr long (k\w+) = ([0-9']+);", text):
+        table[name] = number(value)
+    return table
+
+
+def bounds_of(argument, table):
+    """(min, max, min_exclusive) of a Bounds argument as the parsers write it, or None."""
+    a = argument.strip()
+    m = re.fullmatch(r"limits::(k\w+)", a)
+    if m and isinstance(table.get(m.group(1)), tuple):
+        return table[m.group(1)]
+    if a == "Bounds::fraction()":
+        return (0.0, 1.0, False)
+    if a == "Bounds::positive()":
+        return (0.0, INF, True)
+    if a == "Bounds::non_negative()":
+        return (0.0, INF, False)
+    m = re.fullmatch(r"Bounds::between\(\s*(-?[0-9.e]+)\s*,\s*(-?[0-9.e]+)\s*\)", a)
+    if m:
+        return (number(m.group(1)), number(m.group(2)), False)
+    m = re.fullmatch(r"Bounds\{\s*(-?[0-9.e]+)\s*,\s*(-?[0-9.e]+)\s*(?:,\s*(true|false))?\s*\}", a)
+    if m:
+        return (number(m.group(1)), number(m.group(2)), m.group(3) == "true")
+    return None
+
+
+def integer_bound(text, table):
+    t = text.strip()
+    m = re.fullmatch(r"limits::(k\w+)", t)
+    if m and isinstance(table.get(m.group(1)), float):
+        return table[m.group(1)]
+    try:
+        return number(t)
+    except ValueError:
+        return None
+
+
+def split_arguments(text):
+    """The top-level comma-separated arguments of a call's text (after its opening parenthesis)."""
+    out, depth, current = [], 0, ""
+    for c in text:
+        if c in "({[":
+            depth += 1
+        elif c in ")}]":
+            if depth == 0:
+                out.append(current)
+                return out
+            depth -= 1
+        if c == "," and depth == 0:
+            out.append(current)
+            current = ""
+        else:
+            current += c
+    return None
+
+
+def parser_bounds(root, table):
+    """{key: (min, max, min_exclusive)} for keys read with one bound everywhere; and the others."""
+    seen, kinds = {}, {}
+    sources = glob.glob(os.path.join(root, "models/**/*.cpp"), recursive=True)
+    call = re.compile(r"\.(number|number_or|optional_number|numbers|integer|integer_or)\(\"(\w+)\"")
+    for path in sorted(sources):
+        if "/importers/" in path:
+            continue
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for m in call.finditer(text):
+            kind, key = m.group(1), m.group(2)
+            args = split_arguments(text[m.end():])
+            if args is None:
+                continue
+            bound = None
+            if kind in ("number", "optional_number", "numbers") and len(args) >= 2:
+                bound = bounds_of(args[1], table)
+            elif kind == "number_or" and len(args) >= 3:
+                bound = bounds_of(args[2], table)
+            elif kind == "integer" and len(args) >= 3:
+                lo, hi = integer_bound(args[1], table), integer_bound(args[2], table)
+                bound = (lo, hi, False) if lo is not None and hi is not None else None
+            elif kind == "integer_or" and len(args) >= 4:
+                lo, hi = integer_bound(args[2], table), integer_bound(args[3], table)
+                bound = (lo, hi, False) if lo is not None and hi is not None else None
+            seen.setdefault(key, set()).add(bound)
+            kinds.setdefault(key, set()).add(kind)
+    unique = {k: next(iter(v)) for k, v in seen.items() if len(v) == 1 and None not in v}
+    ambiguous = sorted(k for k, v in seen.items() if len(v) > 1 or None in v)
+    nullable = {k for k, v in kinds.items() if v <= {"number_or", "optional_number"}}
+    return unique, ambiguous, nullable
+
+
+def json_number(x):
+    return int(x) if float(x).is_integer() and abs(x) < 2**53 else x
+
+
+def apply(schema, bounds, nullable):
+    """Sets the bounds of every numeric property named in `bounds` (and null where the reader
+    takes it); returns the changes."""
+    changes = []
+
+    def numeric(node):
+        t = node.get("type")
+        types = t if isinstance(t, list) else [t]
+        return "number" in types or "integer" in types
+
+    def visit(node, path):
+        if isinstance(node, list):
+            for i, child in enumerate(node):
+                visit(child, f"{path}/{i}")
+            return
+        if not isinstance(node, dict):
+            return
+        for key, child in node.items():
+            here = f"{path}/{key}"
+            if key == "properties" and isinstance(child, dict):
+                for name, prop in child.items():
+                    if isinstance(prop, dict) and prop.get("type") == "array" and isinstance(prop.get("items"), dict):
+                        prop = prop["items"]  # a list of numbers (r.numbers): the bounds are its items'
+                    if isinstance(prop, dict) and name in bounds and numeric(prop):
+                        lo, hi, exclusive = bounds[name]
+                        want = {}
+                        if lo != -INF:
+                            want["exclusiveMinimum" if exclusive else "minimum"] = json_number(lo)
+                        if hi != INF:
+                            want["maximum"] = json_number(hi)
+                        if name in nullable:
+                            types = prop["type"] if isinstance(prop["type"], list) else [prop["type"]]
+                            want["type"] = types if "null" in types else types + ["null"]
+                        else:
+                            want["type"] = prop["type"]
+                        have = {k: prop[k] for k in ("minimum", "exclusiveMinimum", "maximum", "type") if k in prop}
+                        if have != want:
+                            changes.append(f"{here}/{name}: {have} -> {want}")
+                            for k in ("minimum", "exclusiveMinimum", "maximum"):
+                                prop.pop(k, None)
+                            prop.update(want)
+            visit(child, here)
+
+    visit(schema, "")
+    return changes
+
+
+def main():
+    root, mode = sys.argv[1], sys.argv[2]
+    path = os.path.join(root, "schema/scenario.schema.json")
+    with open(path, encoding="utf-8") as f:
+        schema = json.load(f)
+    bounds, ambiguous, nullable = parser_bounds(root, limits_table(root))
+    changes = apply(schema, bounds, nullable)
+    if mode == "--write":
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(json.dumps(schema, indent=1, ensure_ascii=False) + "\n")
+        print(f"{len(changes)} bounds written; {len(bounds)} keys with one bound; left as written: {', '.join(ambiguous)}")
+        return 0
+    for c in changes:
+        print("drift: " + c)
+    if changes:
+        print(f"{path}: {len(changes)} bounds differ from validate's; run schema/sync_schema_limits.py . --write")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
