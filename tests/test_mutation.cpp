@@ -410,12 +410,14 @@ TEST_CASE("mutation: the scenario schema and validate agree on the scenario muta
     MESSAGE("skipped: no python3-jsonschema");
     return;
   }
-  // Issue 43 asks for 0.99; measured 532 of 600 (0.887) with the bounds generated so far. The 68
-  // left are all "the schema accepts what validate rejects": a bound the generator leaves as written
-  // ("gpus", read with two bounds; lists read through a helper, the tariffs' 24 hourly prices; the
-  // plans' overrides, wrapped in anyOf), and the sections a plan needs by its kind ("cloud" for a
-  // plan that rents), which if/then could express. Raise this as they are closed.
-  constexpr double kSchemaAgreement = 0.88;
+  // Issue 43 asks for 0.99; measured 546 of 600 (0.91) with the bounds generated so far and the
+  // profiles' "gpus" bound and the plans' non-empty name written by hand. The 54 left are all "the
+  // schema accepts what validate rejects": a bound the generator leaves as written (lists read
+  // through a helper, the tariffs' 24 hourly prices; the plans' overrides, wrapped in anyOf), the
+  // sections a plan needs by its kind ("cloud" for a plan that rents), which if/then could express,
+  // and what only the catalog or the file system can tell (an unknown offer id, a missing catalog
+  // folder). Raise this as they are closed.
+  constexpr double kSchemaAgreement = 0.91;
   const fs::path root = scratch_dir("mutation-schema");
   Mutator m(kSeed);
   const std::vector<std::string> scenarios = {
