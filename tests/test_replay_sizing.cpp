@@ -104,7 +104,10 @@ TEST_CASE("replay sizing: the differences between neighbouring N are paired, far
 
 TEST_CASE("replay sizing: the bracketing search finds every measure's optimum with fewer points, on generated scenarios") {
   // Three loads (a node's worth to four nodes' worth of GPUs), each with its own seed.
-  for (const auto& [rate, seed] : std::vector<std::pair<double, std::uint64_t>>{{0.6, 1}, {1.5, 2}, {3.0, 3}}) {
+  for (const auto& load : std::vector<std::pair<double, std::uint64_t>>{{0.6, 1}, {1.5, 2}, {3.0, 3}}) {
+    // Named copies, not a structured binding: doctest's INFO captures them in a lambda (clang 14).
+    const double rate = load.first;
+    const std::uint64_t seed = load.second;
     {
       INFO("jobs per hour " << rate << ", seed " << seed);
       const Json doc = random_jobs_scenario(rate, seed, 4);

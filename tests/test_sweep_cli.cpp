@@ -110,7 +110,7 @@ TEST_CASE("sweep cli: the document holds every point's statistics and best plan,
   CHECK_FALSE(fs::exists(out + ".parts"));
 }
 
-TEST_CASE("sweep cli: the estimate comes before any point is prepared; more points than --max-points need --yes") {
+TEST_CASE("sweep cli: the estimate comes before any point is prepared, and more points than --max-points need --yes") {
   // Issue 43: 8,000 points at 4 paths ran 346 s unannounced. The fixture's grid: 9 points x 6 paths
   // x 8,760 hours (12 months of 730 h) = 473,040 path-hours; at 2.5e8 path-hours/s a thread,
   // 0.00189 s on 1 thread; preparing, 9 x 8,760 / 1.6e7 = 0.00493 s; 3 plans.

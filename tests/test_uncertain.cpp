@@ -125,7 +125,7 @@ TEST_CASE("uncertain: the section loads, tornado ends default to P10 and P90, in
   CHECK(varied.at(Json::json_pointer("/plans/1/onprem_nodes")).is_number_integer());
 }
 
-TEST_CASE("uncertain: a real field written 1 (not 1.0) takes fractions; a count written 2.0 stays whole") {
+TEST_CASE("uncertain: a real field written 1 (not 1.0) takes fractions, and a count written 2.0 stays whole") {
   // Issue 43, item 7: the literal's form decided, so waiting_usd_per_gpu_hour: 1 had its draws
   // rounded to whole dollars.
   Json doc = uncertain_scenario();
