@@ -68,8 +68,10 @@ TEST_CASE("scenario texts: burst-venues' verdict is the venue list, not the unli
   // the verdict is buy-6-venues ($13,554,174, $3,935,008 below bursting to the hyperscaler).
   const Scenario s = load_scenario(source_path("scenarios/burst-venues.json"));
   for (const Plan& p : s.plans) CHECK(p.name != "buy-6-burst-neocloud-unlimited");
-  ScenarioOutcome o{s, run_deterministic(s)};
-  CHECK(o.report().at("verdict").at("plan") == "buy-6-venues");
+  // The verdict as the baseline report records it: the golden test checks that a fresh run writes
+  // that report byte for byte (the run itself takes minutes; under the sanitizers, more).
+  const Json baseline = Json::parse(read_text_file(source_path("tests/baselines/burst-venues.json")));
+  CHECK(baseline.at("verdict").at("plan") == "buy-6-venues");
 }
 
 }  // namespace tco::test
