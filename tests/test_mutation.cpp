@@ -267,6 +267,18 @@ Case fresh_case(const fs::path& root, int n) {
 
 std::string describe(const std::string& source, const std::string& what) { return source + ": " + what; }
 
+// The scenarios both scenario campaigns mutate: the hourly shipped ones and the fixtures.
+const std::vector<std::string> kMutatedScenarios = {
+    "scenarios/base-load-and-burst.json",        "scenarios/air-vs-liquid-40kw.json",
+    "scenarios/electricity-100-nodes.json",      "scenarios/base-load-and-burst-uncertain.json",
+    "tests/fixtures/scenarios/simple.json",      "tests/fixtures/scenarios/cloud_venues.json",
+    "tests/fixtures/scenarios/lease.json",       "tests/fixtures/scenarios/loan.json",
+    "tests/fixtures/scenarios/payback.json",     "tests/fixtures/scenarios/power_tariffs.json",
+    "tests/fixtures/scenarios/purchase_month3.json", "tests/fixtures/scenarios/reference_energy.json",
+    "tests/fixtures/scenarios/reference_spot.json",  "tests/fixtures/scenarios/unserved.json",
+    "tests/fixtures/scenarios/hourly_series.json", "tests/fixtures/scenarios/savings_plan_venues.json",
+    "tests/fixtures/scenarios/savings_plan_two_venues.json"};
+
 }  // namespace
 
 TEST_CASE("mutation: 500+ mutants of shipped scenarios, catalogs, grids and series, exit 0 or a named exit 2") {
@@ -276,16 +288,7 @@ TEST_CASE("mutation: 500+ mutants of shipped scenarios, catalogs, grids and seri
   int n = 0;
 
   // Scenarios: the hourly shipped ones and the fixtures, against their pristine catalogs.
-  const std::vector<std::string> scenarios = {
-      "scenarios/base-load-and-burst.json",        "scenarios/air-vs-liquid-40kw.json",
-      "scenarios/electricity-100-nodes.json",      "scenarios/base-load-and-burst-uncertain.json",
-      "tests/fixtures/scenarios/simple.json",      "tests/fixtures/scenarios/cloud_venues.json",
-      "tests/fixtures/scenarios/lease.json",       "tests/fixtures/scenarios/loan.json",
-      "tests/fixtures/scenarios/payback.json",     "tests/fixtures/scenarios/power_tariffs.json",
-      "tests/fixtures/scenarios/purchase_month3.json", "tests/fixtures/scenarios/reference_energy.json",
-      "tests/fixtures/scenarios/reference_spot.json",  "tests/fixtures/scenarios/unserved.json",
-      "tests/fixtures/scenarios/hourly_series.json", "tests/fixtures/scenarios/savings_plan_venues.json",
-      "tests/fixtures/scenarios/savings_plan_two_venues.json"};
+  const std::vector<std::string>& scenarios = kMutatedScenarios;
   for (int i = 0; i < 300; ++i) {
     const std::string source = scenarios[static_cast<std::size_t>(i) % scenarios.size()];
     const Case c = fresh_case(root, n++);
@@ -420,16 +423,7 @@ TEST_CASE("mutation: the scenario schema and validate agree on the scenario muta
   constexpr double kSchemaAgreement = 0.91;
   const fs::path root = scratch_dir("mutation-schema");
   Mutator m(kSeed);
-  const std::vector<std::string> scenarios = {
-      "scenarios/base-load-and-burst.json",        "scenarios/air-vs-liquid-40kw.json",
-      "scenarios/electricity-100-nodes.json",      "scenarios/base-load-and-burst-uncertain.json",
-      "tests/fixtures/scenarios/simple.json",      "tests/fixtures/scenarios/cloud_venues.json",
-      "tests/fixtures/scenarios/lease.json",       "tests/fixtures/scenarios/loan.json",
-      "tests/fixtures/scenarios/payback.json",     "tests/fixtures/scenarios/power_tariffs.json",
-      "tests/fixtures/scenarios/purchase_month3.json", "tests/fixtures/scenarios/reference_energy.json",
-      "tests/fixtures/scenarios/reference_spot.json",  "tests/fixtures/scenarios/unserved.json",
-      "tests/fixtures/scenarios/hourly_series.json", "tests/fixtures/scenarios/savings_plan_venues.json",
-      "tests/fixtures/scenarios/savings_plan_two_venues.json"};
+  const std::vector<std::string>& scenarios = kMutatedScenarios;
   struct Mutant {
     std::string file, what, validate_message;
     bool validate_accepts = false;

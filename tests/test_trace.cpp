@@ -243,6 +243,31 @@ TEST_CASE("import philly: rows written to the documented cluster_job_log schema"
   CHECK_FALSE(std::filesystem::exists(dir / "o.csv"));
 }
 
+TEST_CASE("import philly: a run longer than a trace job may be is exit 2 at its end_time (the fuzzer's reproducer)") {
+  // libFuzzer (trace-philly, session 27): an attempt from 2017-10-03 11:00 to 2034-10-03 12:30 was
+  // imported as duration_h 149,018.5, which `trace stats` then refused (a job's own hours are at
+  // most limits::kHours, 100,000 h). 2017-10-03 to 2034-10-03 is 17 years with 4 leap days
+  // (2020, 2024, 2028, 2032): (17 x 365 + 4) x 24 = 149,016 h, + 1.5 h = 149,017.5 h from the
+  // last attempt's start; from the first attempt's start (10:00) one more: 149,018.5 h.
+  const auto dir = test::scratch_dir("import-philly-long");
+  const std::string long_run = R"([{"vc": "v", "submitted_time": "2017-10-03 09:00:00",
+    "attempts": [{"start_time": "2017-10-03 10:00:00", "end_time": "2017-10-03 10:10:00", "detail": [{"ip": "m", "gpus": ["g"]}]},
+                 {"start_time": "2017-10-03 11:00:00", "end_time": "2034-10-03 12:30:00", "detail": [{"ip": "m", "gpus": ["g"]}]}]}])";
+  const test::CliResult cli = test::run_cli({"trace", "import", "--format", "philly",
+                                             write_text(dir, "long.json", long_run), "-o", (dir / "o.csv").string()});
+  CHECK(cli.exit_code == 2);
+  CHECK(cli.err.find("/0/attempts/1/end_time") != std::string::npos);
+  CHECK(cli.err.find("expected a run of at most 100000 hours, found 14901") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir / "o.csv"));
+  // 100,000 h exactly is a run the reader takes: 100,000 h = 4,166 days and 16 h; 10:00 + 16 h is
+  // 02:00 of the next day, so 4,167 days after 2017-10-03 (3 leap days on the way): 2029-03-01 02:00.
+  const std::string longest = R"([{"vc": "v", "submitted_time": "2017-10-03 09:00:00",
+    "attempts": [{"start_time": "2017-10-03 10:00:00", "end_time": "2029-03-01 02:00:00", "detail": [{"ip": "m", "gpus": ["g"]}]}]}])";
+  const ImportResult r = import_trace("philly", write_text(dir, "longest.json", longest));
+  REQUIRE(r.jobs.size() == 1);
+  CHECK(r.jobs[0].duration_h == 100000.0);
+}
+
 TEST_CASE("import pai: headerless task-table rows, GPU shares rounded up, drops counted") {
   const auto dir = test::scratch_dir("import-pai");
   // job_name,task_name,inst_num,status,start_time,end_time,plan_cpu,plan_mem,plan_gpu,gpu_type

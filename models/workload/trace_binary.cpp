@@ -21,12 +21,6 @@
 
 namespace tco {
 
-// A job's own hours (duration, checkpoint, wait, deadline) are held to the scenario's table
-// (models/input_limits.hpp), as a "poisson" or "steady" job's are; its GPUs too (kMaxTraceGpus is
-// limits::kMaxGpusPerJob). Only the clock (submit_h) may run to kMaxTraceHours: public traces count
-// from an epoch. 50 jobs of 10^6 GPUs for 10^6 hours once ran to an NPV of 1.35e14 (issue 43).
-inline constexpr double kMaxTraceJobHours = limits::kHours.max;
-static_assert(kMaxTraceGpus == limits::kMaxGpusPerJob);
 
 
 namespace {

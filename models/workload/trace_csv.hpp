@@ -19,15 +19,21 @@
 #include <vector>
 
 #include "core/io/csv_lines.hpp"
+#include "models/input_limits.hpp"
 #include "models/workload/job.hpp"
 
 namespace tco {
 
-// Bounds on every time (about 114 years) and GPU count in a trace, shared by the reader and the
-// importers (an importer never writes a trace its reader rejects): beyond them a figure is a unit
-// slip, and GPU-hours would overflow.
+// Bounds on a trace, shared by the reader and the importers (an importer never writes a trace its
+// reader rejects): beyond them a figure is a unit slip, and GPU-hours would overflow. Only the
+// clock (submit_h) may run to kMaxTraceHours (about 114 years): public traces count from an epoch.
+// A job's own hours (duration, checkpoint, wait, deadline) are held to the scenario's table, as a
+// "poisson" or "steady" job's are; 50 jobs of 10^6 GPUs for 10^6 hours once ran to an NPV of
+// 1.35e14 (issue 43).
 inline constexpr double kMaxTraceHours = 1e6;
+inline constexpr double kMaxTraceJobHours = limits::kHours.max;
 inline constexpr long kMaxTraceGpus = 1'000'000;
+static_assert(kMaxTraceGpus == limits::kMaxGpusPerJob);
 
 enum class TraceColumn { submit_h, gpus, duration_h, gpu_type, preemptible, checkpoint_h, max_wait_h, deadline_h,
                          deferrable, job_class };

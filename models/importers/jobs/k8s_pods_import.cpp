@@ -139,6 +139,10 @@ class PodReader {
       return;
     if (*end_s < *start_s)
       throw InputError(file_, pointer + "/status", "expected the latest finishedAt at or after the earliest startedAt");
+    if (static_cast<double>(*end_s - *start_s) > kMaxTraceJobHours * 3600.0)
+      throw InputError(file_, pointer + "/status",
+                       fmt::format("expected a run of at most {:.0f} hours, found {:.0f} hours", kMaxTraceJobHours,
+                                   static_cast<double>(*end_s - *start_s) / 3600.0));
     Job job;
     job.gpus = static_cast<int>(gpus);
     job.job_class = class_of(metadata, pointer + "/metadata");

@@ -23,8 +23,8 @@ namespace {
 enum Column { job_id, submit, start, end, elapsed, alloc_tres, partition, qos, account, kColumns };
 constexpr const char* kNames[kColumns] = {"JobID", "Submit", "Start", "End", "Elapsed", "AllocTRES",
                                           "Partition", "QOS", "Account"};
-// An Elapsed beyond a century is a unit slip (models/importers/import_time.hpp bounds the times).
-constexpr std::int64_t kMaxElapsedS = 100LL * 365 * 86400;
+// A job's run, as the trace reader holds it (kMaxTraceJobHours: about 11 years).
+constexpr std::int64_t kMaxElapsedS = static_cast<std::int64_t>(kMaxTraceJobHours) * 3600;
 
 bool same_name(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -208,7 +208,7 @@ class SlurmImporter {
     const auto end_s = wall_time(end);
     const auto elapsed_s = elapsed_seconds(rows_.text(elapsed));
     if (!elapsed_s) rows_.fail(elapsed, "an elapsed time as [D-]HH:MM:SS");
-    if (*elapsed_s > kMaxElapsedS) rows_.fail(elapsed, "an elapsed time under 100 years");
+    if (*elapsed_s > kMaxElapsedS) rows_.fail(elapsed, fmt::format("an elapsed time of at most {:.0f} hours", kMaxTraceJobHours));
     const Gpus gpus = allocated_gpus();
     const bool never_scheduled = !start_s || id.find("_[") != std::string_view::npos;
     const bool unfinished = !end_s;

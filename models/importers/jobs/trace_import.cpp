@@ -133,7 +133,7 @@ double required_trace_seconds(const CsvRows& rows, std::size_t column) {
 }
 
 // Adds a job that ran from start_s to end_s (seconds), submitted at submit_s, or drops it. Every
-// time is within kMaxTraceHours of zero, and so is the run.
+// time is within kMaxTraceHours of zero, and the run within kMaxTraceJobHours.
 void keep_or_drop(ImportCollector& c, const CsvRows& rows, std::size_t end_column, double submit_s, double start_s,
                   double end_s, Job job) {
   constexpr double kMaxSeconds = kMaxTraceHours * 3600.0;
@@ -142,8 +142,9 @@ void keep_or_drop(ImportCollector& c, const CsvRows& rows, std::size_t end_colum
       rows.fail(end_column, fmt::format("times within {:.0f} s (1,000,000 hours) of zero; a time of this row is {}",
                                         kMaxSeconds, t));
   if (end_s < start_s) rows.fail(end_column, fmt::format("a time at or after the start {}", start_s));
-  if (end_s - start_s > kMaxSeconds)
-    rows.fail(end_column, fmt::format("a run of at most 1,000,000 hours, found {} hours", (end_s - start_s) / 3600.0));
+  if (end_s - start_s > kMaxTraceJobHours * 3600.0)
+    rows.fail(end_column, fmt::format("a run of at most {:.0f} hours, found {} hours", kMaxTraceJobHours,
+                                      (end_s - start_s) / 3600.0));
   c.keep_run(std::move(job), submit_s, start_s, end_s);
 }
 

@@ -77,9 +77,9 @@ ImportResult import_philly(const std::string& path) {
                                    *start - *end));
     if (gpus > kMaxTraceGpus)
       throw InputError(path, last + "/detail", fmt::format("expected at most {} GPUs, found {}", kMaxTraceGpus, gpus));
-    if (*end - *start > kMaxTraceHours * 3600.0)
+    if (*end - *start > kMaxTraceJobHours * 3600.0)
       throw InputError(path, last + "/end_time",
-                       fmt::format("expected a run of at most {:.0f} hours, found {:.0f} hours", kMaxTraceHours,
+                       fmt::format("expected a run of at most {:.0f} hours, found {:.0f} hours", kMaxTraceJobHours,
                                    (*end - *start) / 3600.0));
     Job job;
     job.gpus = static_cast<int>(gpus);
