@@ -19,7 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using tco::test::contains;
 
 // The terminal's text with its line wraps undone (a wrapped line's break and indent become one space).
 std::string unwrapped(const std::string& text) {

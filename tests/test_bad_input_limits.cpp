@@ -15,6 +15,7 @@
 #include "core/io/finite_figures.hpp"
 #include "reports/markdown/markdown_summary.hpp"
 #include "scenario_builder.hpp"
+#include "test_support.hpp"
 
 using namespace tco;
 using namespace tco::test;
@@ -22,12 +23,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string write_text(const fs::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-  return path.string();
-}
+using tco::test::write_text;
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using tco::test::contains;
 
 // A copy of the fixture catalog in `dir`/catalog, for a test to break.
 fs::path copy_fixture_catalog(const fs::path& dir) {

@@ -16,13 +16,14 @@
 #include "reports/markdown/markdown_summary.hpp"
 #include "load_error.hpp"
 #include "scenario_builder.hpp"
+#include "test_support.hpp"
 
 using namespace tco;
 using namespace tco::test;
 
 namespace {
 
-constexpr double kEps = 1e-12;
+using tco::test::kEps;
 constexpr double kHourlySumEps = 1e-9;  // 8,760 hourly additions
 
 // The base scenario (12 months, 16 GPUs steady; buy-2 owns 2 test-node-8 = 16 GPUs, all busy)

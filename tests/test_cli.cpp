@@ -10,13 +10,14 @@
 #include <doctest/doctest.h>
 
 #include "scenario_builder.hpp"
+#include "test_support.hpp"
 
 using namespace tco;
 using namespace tco::test;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using tco::test::contains;
 
 // The subcommand names CLI11 (2.1) lists under "Subcommands:" in a help text, one a line.
 std::vector<std::string> listed_subcommands(const std::string& help) {

@@ -26,7 +26,7 @@ using namespace tco::test;
 
 namespace {
 
-constexpr double kEps = 1e-9;
+constexpr double kRelativeTolerance = 1e-9;
 
 // The base scenario with only its cloud plan, holding `commitments`.
 Json cloud_with(const Json& commitments) {
@@ -62,27 +62,27 @@ TEST_CASE("commitments: a 14-day capacity block half used, prepaid at booking, t
   const CommitmentFigures& f = only_figures(r);
   // Window: hours 24 x 30 = 720 to 24 x 44 = 1,056 (336 h). Committed 32 GPUs x 336 h = 10,752
   // GPU-hours; the 16 GPUs of demand use 16 x 336 = 5,376 of them (half); 5,376 unused.
-  CHECK(f.committed_gpu_hours == doctest::Approx(10752.0).epsilon(kEps));
-  CHECK(f.used_gpu_hours == doctest::Approx(5376.0).epsilon(kEps));
-  CHECK(f.unused_gpu_hours == doctest::Approx(5376.0).epsilon(kEps));
+  CHECK(f.committed_gpu_hours == doctest::Approx(10752.0).epsilon(kRelativeTolerance));
+  CHECK(f.used_gpu_hours == doctest::Approx(5376.0).epsilon(kRelativeTolerance));
+  CHECK(f.unused_gpu_hours == doctest::Approx(5376.0).epsilon(kRelativeTolerance));
   // Prepaid 4 x 336 h x $10 = $13,440, booked at the start of the booking month:
   // month_of_hour(24 x (30 - 14)) = month_of_hour(384) = 0. Half of it bought nothing: $6,720.
-  CHECK(f.cost_nominal_usd == doctest::Approx(13440.0).epsilon(kEps));
-  CHECK(f.unused_usd == doctest::Approx(6720.0).epsilon(kEps));
-  CHECK(in_month(r, 0, Category::cloud_reserved) == doctest::Approx(13440.0).epsilon(kEps));
-  CHECK(r.ledger.month_start_usd(0) == doctest::Approx(13440.0).epsilon(kEps));
-  CHECK(r.ledger.category_total_usd(Category::cloud_reserved) == doctest::Approx(13440.0).epsilon(kEps));
+  CHECK(f.cost_nominal_usd == doctest::Approx(13440.0).epsilon(kRelativeTolerance));
+  CHECK(f.unused_usd == doctest::Approx(6720.0).epsilon(kRelativeTolerance));
+  CHECK(in_month(r, 0, Category::cloud_reserved) == doctest::Approx(13440.0).epsilon(kRelativeTolerance));
+  CHECK(r.ledger.month_start_usd(0) == doctest::Approx(13440.0).epsilon(kRelativeTolerance));
+  CHECK(r.ledger.category_total_usd(Category::cloud_reserved) == doctest::Approx(13440.0).epsilon(kRelativeTolerance));
   // On-demand outside the window, 2 instances x $16 = $32 an hour: month 0 (hours 0-729) has 10
   // hours in the window (720-729): 720 x 32 = $23,040; month 1 (730-1,459) has 326 (730-1,055):
   // (730 - 326) x 32 = $12,928; the year (8,760 - 336) x 32 = $269,568.
-  CHECK(in_month(r, 0, Category::cloud_on_demand) == doctest::Approx(23040.0).epsilon(kEps));
-  CHECK(in_month(r, 1, Category::cloud_on_demand) == doctest::Approx(12928.0).epsilon(kEps));
-  CHECK(r.ledger.category_total_usd(Category::cloud_on_demand) == doctest::Approx(269568.0).epsilon(kEps));
+  CHECK(in_month(r, 0, Category::cloud_on_demand) == doctest::Approx(23040.0).epsilon(kRelativeTolerance));
+  CHECK(in_month(r, 1, Category::cloud_on_demand) == doctest::Approx(12928.0).epsilon(kRelativeTolerance));
+  CHECK(r.ledger.category_total_usd(Category::cloud_on_demand) == doctest::Approx(269568.0).epsilon(kRelativeTolerance));
   // Total 269,568 + 13,440 = $283,008 against $280,320 all on-demand: half a block costs more.
-  CHECK(r.total_usd == doctest::Approx(283008.0).epsilon(kEps));
-  CHECK(o.plan("cloud").total_usd == doctest::Approx(280320.0).epsilon(kEps));
+  CHECK(r.total_usd == doctest::Approx(283008.0).epsilon(kRelativeTolerance));
+  CHECK(o.plan("cloud").total_usd == doctest::Approx(280320.0).epsilon(kRelativeTolerance));
   // All the work is still served: 16 x 8,760 = 140,160 GPU-hours.
-  CHECK(r.gpu_hours.useful == doctest::Approx(140160.0).epsilon(kEps));
+  CHECK(r.gpu_hours.useful == doctest::Approx(140160.0).epsilon(kRelativeTolerance));
 }
 
 TEST_CASE("commitments: a repeated block books each occurrence that ends inside the horizon") {
@@ -92,19 +92,19 @@ TEST_CASE("commitments: a repeated block books each occurrence that ends inside 
   const CommitmentFigures& f = only_figures(r);
   // Four occurrences x $13,440 = $53,760; booked at the months of hours 24 x (30, 130, 230, 330 - 14)
   // = 384, 2,784, 5,184, 7,584: months 0, 3, 7, 10.
-  CHECK(f.cost_nominal_usd == doctest::Approx(4 * 13440.0).epsilon(kEps));
-  for (int m : {0, 3, 7, 10}) CHECK(in_month(r, m, Category::cloud_reserved) == doctest::Approx(13440.0).epsilon(kEps));
-  CHECK(f.committed_gpu_hours == doctest::Approx(4 * 10752.0).epsilon(kEps));
-  CHECK(f.used_gpu_hours == doctest::Approx(4 * 5376.0).epsilon(kEps));
+  CHECK(f.cost_nominal_usd == doctest::Approx(4 * 13440.0).epsilon(kRelativeTolerance));
+  for (int m : {0, 3, 7, 10}) CHECK(in_month(r, m, Category::cloud_reserved) == doctest::Approx(13440.0).epsilon(kRelativeTolerance));
+  CHECK(f.committed_gpu_hours == doctest::Approx(4 * 10752.0).epsilon(kRelativeTolerance));
+  CHECK(f.used_gpu_hours == doctest::Approx(4 * 5376.0).epsilon(kRelativeTolerance));
   // Every 90 days instead: days 30, 120, 210, 300 fit; 390 starts past the horizon.
   block[0]["repeat_every_days"] = 90;
   CHECK(only_figures(run_scenario_json(cloud_with(block)).plan("committed")).cost_nominal_usd ==
-        doctest::Approx(4 * 13440.0).epsilon(kEps));
+        doctest::Approx(4 * 13440.0).epsilon(kRelativeTolerance));
   // Every 110 days: 30, 140, 250 fit; 360 + 14 = 374 days would end past 365: not booked.
   block[0]["repeat_every_days"] = 110;
   const CommitmentFigures g = only_figures(run_scenario_json(cloud_with(block)).plan("committed"));
-  CHECK(g.cost_nominal_usd == doctest::Approx(3 * 13440.0).epsilon(kEps));
-  CHECK(g.committed_gpu_hours == doctest::Approx(3 * 10752.0).epsilon(kEps));
+  CHECK(g.cost_nominal_usd == doctest::Approx(3 * 13440.0).epsilon(kRelativeTolerance));
+  CHECK(g.committed_gpu_hours == doctest::Approx(3 * 10752.0).epsilon(kRelativeTolerance));
 }
 
 TEST_CASE("commitments: a savings plan covers two instance types in the documented order, highest discount first") {
@@ -124,11 +124,11 @@ TEST_CASE("commitments: a savings plan covers two instance types in the document
     double covered[2] = {-1.0, -1.0};
     venues_savings_plan_cover(venues, 2, billed, 50.0, covered);
     const double covered_a = covered[b_first ? 1 : 0], covered_b = covered[b_first ? 0 : 1];
-    CHECK(covered_a == doctest::Approx(5.0).epsilon(kEps));
-    CHECK(covered_b == doctest::Approx(20.0 / 15.0).epsilon(kEps));
+    CHECK(covered_a == doctest::Approx(5.0).epsilon(kRelativeTolerance));
+    CHECK(covered_b == doctest::Approx(20.0 / 15.0).epsilon(kRelativeTolerance));
     const double bill = 50.0 + (5.0 - covered_a) * 10.0 + (3.0 - covered_b) * 20.0;
-    CHECK(bill == doctest::Approx(50.0 + (3.0 - 20.0 / 15.0) * 20.0).epsilon(kEps));
-    CHECK(bill == doctest::Approx(83.3333333333).epsilon(kEps));
+    CHECK(bill == doctest::Approx(50.0 + (3.0 - 20.0 / 15.0) * 20.0).epsilon(kRelativeTolerance));
+    CHECK(bill == doctest::Approx(83.3333333333).epsilon(kRelativeTolerance));
   }
   // A commitment larger than the usage: all covered, and of C = $100 only 5 x 6 + 3 x 15 = $75 is
   // used: the unused $25 is still paid.
@@ -147,12 +147,12 @@ TEST_CASE("commitments: a savings plan on the plan's offer, sized under and over
   const Json under = Json::array(
       {{{"kind", "savings_plan"}, {"usd_per_hour", 15.0}, {"usd_per_instance_hour", 10.0}, {"term_months", 12}}});
   const PlanResult r = run_scenario_json(cloud_with(under)).plan("committed");
-  CHECK(r.total_usd == doctest::Approx(201480.0).epsilon(kEps));
-  CHECK(r.ledger.category_total_usd(Category::cloud_reserved) == doctest::Approx(131400.0).epsilon(kEps));
-  CHECK(r.ledger.category_total_usd(Category::cloud_on_demand) == doctest::Approx(70080.0).epsilon(kEps));
-  CHECK(only_figures(r).committed_gpu_hours == doctest::Approx(105120.0).epsilon(kEps));
-  CHECK(only_figures(r).used_gpu_hours == doctest::Approx(105120.0).epsilon(kEps));
-  CHECK(only_figures(r).unused_gpu_hours == doctest::Approx(0.0).epsilon(kEps));
+  CHECK(r.total_usd == doctest::Approx(201480.0).epsilon(kRelativeTolerance));
+  CHECK(r.ledger.category_total_usd(Category::cloud_reserved) == doctest::Approx(131400.0).epsilon(kRelativeTolerance));
+  CHECK(r.ledger.category_total_usd(Category::cloud_on_demand) == doctest::Approx(70080.0).epsilon(kRelativeTolerance));
+  CHECK(only_figures(r).committed_gpu_hours == doctest::Approx(105120.0).epsilon(kRelativeTolerance));
+  CHECK(only_figures(r).used_gpu_hours == doctest::Approx(105120.0).epsilon(kRelativeTolerance));
+  CHECK(only_figures(r).unused_gpu_hours == doctest::Approx(0.0).epsilon(kRelativeTolerance));
   CHECK(only_figures(r).name == "savings_plan 1");
   // C = $30/h could cover 3 instances; only 2 run: bill 30 x 8,760 = $262,800 and nothing on-demand.
   // Committed 3 x 8 x 8,760 = 210,240 GPU-hours, used 2 x 8 x 8,760 = 140,160, unused 70,080: a
@@ -160,16 +160,16 @@ TEST_CASE("commitments: a savings plan on the plan's offer, sized under and over
   Json over = under;
   over[0]["usd_per_hour"] = 30.0;
   const PlanResult s = run_scenario_json(cloud_with(over)).plan("committed");
-  CHECK(s.total_usd == doctest::Approx(262800.0).epsilon(kEps));
+  CHECK(s.total_usd == doctest::Approx(262800.0).epsilon(kRelativeTolerance));
   CHECK(s.ledger.category_total_usd(Category::cloud_on_demand) == 0.0);
-  CHECK(only_figures(s).unused_gpu_hours == doctest::Approx(70080.0).epsilon(kEps));
-  CHECK(only_figures(s).unused_usd == doctest::Approx(87600.0).epsilon(kEps));
+  CHECK(only_figures(s).unused_gpu_hours == doctest::Approx(70080.0).epsilon(kRelativeTolerance));
+  CHECK(only_figures(s).unused_usd == doctest::Approx(87600.0).epsilon(kRelativeTolerance));
   // A 6-month term from month 3: months 3-8 (4,380 h) at $23, the other 4,380 h at $32:
   // 4,380 x 23 + 4,380 x 32 = 100,740 + 140,160 = $240,900.
   Json term = under;
   term[0]["start_month"] = 3;
   term[0]["term_months"] = 6;
-  CHECK(run_scenario_json(cloud_with(term)).plan("committed").total_usd == doctest::Approx(240900.0).epsilon(kEps));
+  CHECK(run_scenario_json(cloud_with(term)).plan("committed").total_usd == doctest::Approx(240900.0).epsilon(kRelativeTolerance));
 }
 
 TEST_CASE("commitments: a take-or-pay contract with a ramp, billed whether used or not") {
@@ -183,28 +183,28 @@ TEST_CASE("commitments: a take-or-pay contract with a ramp, billed whether used 
   const PlanResult r = run_scenario_json(cloud_with(contract)).plan("committed");
   // Bills at each month's end: month 0 8 x 730 x 1.5 = $8,760; month 1 12 x 730 x 1.5 = $13,140;
   // months 2-11 16 x 730 x 1.5 = $17,520 each (x 10 = $175,200); in all $197,100.
-  CHECK(in_month(r, 0, Category::cloud_reserved) == doctest::Approx(8760.0).epsilon(kEps));
-  CHECK(in_month(r, 1, Category::cloud_reserved) == doctest::Approx(13140.0).epsilon(kEps));
-  CHECK(in_month(r, 2, Category::cloud_reserved) == doctest::Approx(17520.0).epsilon(kEps));
-  CHECK(only_figures(r).cost_nominal_usd == doctest::Approx(197100.0).epsilon(kEps));
+  CHECK(in_month(r, 0, Category::cloud_reserved) == doctest::Approx(8760.0).epsilon(kRelativeTolerance));
+  CHECK(in_month(r, 1, Category::cloud_reserved) == doctest::Approx(13140.0).epsilon(kRelativeTolerance));
+  CHECK(in_month(r, 2, Category::cloud_reserved) == doctest::Approx(17520.0).epsilon(kRelativeTolerance));
+  CHECK(only_figures(r).cost_nominal_usd == doctest::Approx(197100.0).epsilon(kRelativeTolerance));
   // The rest of the 16 GPUs goes on-demand in whole 8-GPU instances: month 0 8 GPUs -> 1 instance,
   // month 1 4 GPUs -> 1 instance: 2 x 730 x $16 = $23,360; none after. Total $220,460.
-  CHECK(in_month(r, 0, Category::cloud_on_demand) == doctest::Approx(11680.0).epsilon(kEps));
-  CHECK(in_month(r, 1, Category::cloud_on_demand) == doctest::Approx(11680.0).epsilon(kEps));
+  CHECK(in_month(r, 0, Category::cloud_on_demand) == doctest::Approx(11680.0).epsilon(kRelativeTolerance));
+  CHECK(in_month(r, 1, Category::cloud_on_demand) == doctest::Approx(11680.0).epsilon(kRelativeTolerance));
   CHECK(in_month(r, 2, Category::cloud_on_demand) == 0.0);
-  CHECK(r.total_usd == doctest::Approx(220460.0).epsilon(kEps));
+  CHECK(r.total_usd == doctest::Approx(220460.0).epsilon(kRelativeTolerance));
   // Committed (8 + 12) x 730 + 16 x 7,300 = 131,400 GPU-hours, all used by the 16 GPUs of demand.
-  CHECK(only_figures(r).committed_gpu_hours == doctest::Approx(131400.0).epsilon(kEps));
-  CHECK(only_figures(r).used_gpu_hours == doctest::Approx(131400.0).epsilon(kEps));
+  CHECK(only_figures(r).committed_gpu_hours == doctest::Approx(131400.0).epsilon(kRelativeTolerance));
+  CHECK(only_figures(r).used_gpu_hours == doctest::Approx(131400.0).epsilon(kRelativeTolerance));
   // 24 GPUs for the same demand: 8 idle every hour, 8 x 8,760 = 70,080 GPU-hours unused; bill
   // 24 x 8,760 x 1.5 = $315,360 (no ramp), of which a third, $105,120, is unused.
   Json big = contract;
   big[0]["gpus"] = 24;
   big[0].erase("ramp_gpus_by_month");
   const CommitmentFigures f = only_figures(run_scenario_json(cloud_with(big)).plan("committed"));
-  CHECK(f.cost_nominal_usd == doctest::Approx(315360.0).epsilon(kEps));
-  CHECK(f.unused_gpu_hours == doctest::Approx(70080.0).epsilon(kEps));
-  CHECK(f.unused_usd == doctest::Approx(105120.0).epsilon(kEps));
+  CHECK(f.cost_nominal_usd == doctest::Approx(315360.0).epsilon(kRelativeTolerance));
+  CHECK(f.unused_gpu_hours == doctest::Approx(70080.0).epsilon(kRelativeTolerance));
+  CHECK(f.unused_usd == doctest::Approx(105120.0).epsilon(kRelativeTolerance));
 }
 
 TEST_CASE("commitments: the pool's order is take-or-pay, then blocks, both after owned nodes and reserved") {
@@ -225,7 +225,7 @@ TEST_CASE("commitments: the pool's order is take-or-pay, then blocks, both after
   doc["plans"][1].erase("reserved_instances");
   const PlanResult s = run_scenario_json(doc).plan("h");
   CHECK(s.commitments[0].used_gpu_hours == 0.0);
-  CHECK(s.commitments[1].used_gpu_hours == doctest::Approx(8.0 * 8760.0).epsilon(kEps));
+  CHECK(s.commitments[1].used_gpu_hours == doctest::Approx(8.0 * 8760.0).epsilon(kRelativeTolerance));
   CHECK(s.ledger.category_total_usd(Category::cloud_on_demand) == 0.0);
 }
 
@@ -239,7 +239,7 @@ TEST_CASE("commitments: the fluid Monte Carlo's paths match the hourly model whe
   // Block $13,440 + savings plan 4,380 h x $15 = $65,700 + on-demand: window hours (336, inside the
   // term) none; the other 4,380 - 336 = 4,044 term hours 0.5 x 16 = $8 each; 4,380 hours after at $32:
   // 13,440 + 65,700 + 4,044 x 8 + 4,380 x 32 = 13,440 + 65,700 + 32,352 + 140,160 = $251,652.
-  CHECK(det.total_usd == doctest::Approx(251652.0).epsilon(kEps));
+  CHECK(det.total_usd == doctest::Approx(251652.0).epsilon(kRelativeTolerance));
   CHECK(mc.plans[1].npv_usd.mean == doctest::Approx(det.npv_usd).epsilon(1e-12));
 }
 
@@ -248,10 +248,10 @@ TEST_CASE("commitments: each figure is in the JSON, Markdown, HTML and CSV repor
   const Json& c = report.at("plans").at(1).at("commitments").at(0);
   CHECK(c.at("name") == "q1-burst");
   CHECK(c.at("kind") == "capacity_block");
-  CHECK(c.at("committed_gpu_hours").get<double>() == doctest::Approx(10752.0).epsilon(kEps));
-  CHECK(c.at("unused_usd").get<double>() == doctest::Approx(6720.0).epsilon(kEps));
-  CHECK(c.at("committed_usd").get<double>() == doctest::Approx(13440.0).epsilon(kEps));
-  CHECK(c.at("used_usd").get<double>() == doctest::Approx(6720.0).epsilon(kEps));
+  CHECK(c.at("committed_gpu_hours").get<double>() == doctest::Approx(10752.0).epsilon(kRelativeTolerance));
+  CHECK(c.at("unused_usd").get<double>() == doctest::Approx(6720.0).epsilon(kRelativeTolerance));
+  CHECK(c.at("committed_usd").get<double>() == doctest::Approx(13440.0).epsilon(kRelativeTolerance));
+  CHECK(c.at("used_usd").get<double>() == doctest::Approx(6720.0).epsilon(kRelativeTolerance));
   CHECK_FALSE(report.at("plans").at(0).contains("commitments"));  // a plan without: no key
   const std::string md = markdown_summary(report);
   // Committed $13,440 (the prepaid block), used 13,440 x 5,376 / 10,752 = $6,720, unused $6,720.

@@ -15,12 +15,13 @@
 #include "engine/ledger/plan_evaluator.hpp"
 #include "models/workload/workload.hpp"
 #include "test_sweep_support.hpp"
+#include "test_support.hpp"
 
 namespace tco::test {
 
 namespace {
 
-constexpr double kEps = 1e-12;
+using tco::test::kEps;
 
 // A take-or-pay contract of 16 GPUs at $1.50 a GPU-hour over the first month.
 Json contract() {

@@ -12,6 +12,7 @@
 #include <doctest/doctest.h>
 
 #include "cli/app.hpp"
+#include "cli_test_support.hpp"
 #include "models/workload/workload.hpp"
 #include "scenario_builder.hpp"
 #include "test_support.hpp"
@@ -31,19 +32,8 @@ std::vector<double> read_series(const std::string& path, const std::string& form
   return read_hourly_series(s);
 }
 
-struct CliResult {
-  int exit_code;
-  std::string out;
-  std::string err;
-};
-
-CliResult run_cli(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  const int code = tco::cli::run_main(args, out, err);
-  return {code, out.str(), err.str()};
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using tco::test::contains;
+using tco::test::run_cli;
 
 const std::string kVchbv = "helios-artifact-derived/Earth_vchbv_cluster_sequence_vc.csv";
 const std::string kVc6ye = "helios-artifact-derived/Earth_vc6YE_cluster_sequence_vc.csv";

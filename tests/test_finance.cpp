@@ -8,12 +8,13 @@
 
 #include "engine/ledger/ledger.hpp"
 #include "models/finance.hpp"
+#include "test_support.hpp"
 
 using namespace tco;
 
 namespace {
 
-constexpr double kEps = 1e-12;
+using tco::test::kEps;
 // The loan's effective annual rate, 1.005^12 - 1: discounting at it makes an annuity at
 // 0.5 % a month worth exactly its principal.
 const double kLoanEffectiveRate = std::pow(1.005, 12) - 1.0;  // 0.0616778118644983

@@ -19,6 +19,7 @@
 #include "models/site/ambient.hpp"
 #include "models/site/hourly_series.hpp"
 #include "test_sweep_support.hpp"
+#include "test_support.hpp"
 
 using namespace tco;
 using namespace tco::test;
@@ -27,7 +28,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr double kEps = 1e-12;
+using tco::test::kEps;
 
 std::string series_fixture(const std::string& name) { return source_path("tests/fixtures/series/" + name); }
 
@@ -36,10 +37,7 @@ const std::string kAlternating = "prices_alternating_week.csv";
 // temps_hot_hour_week.csv: 168 rows, 20 °C every hour but hour 30 (Tuesday 06:00), 35 °C.
 const std::string kHotHour = "temps_hot_hour_week.csv";
 
-std::string write_text(const fs::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-  return path.string();
-}
+using tco::test::write_text;
 
 // The time-of-use tariff with the alternating series' rates: $0.10 at even hours of the day,
 // $0.20 at odd ones (24 is even, so hour-of-day parity is hour parity), weekends the same.
@@ -98,7 +96,7 @@ std::string results_of(const Json& report) {
 }
 
 // Loads a scenario whose hourly series file is bad; returns the InputError.
-InputError load_error(const Json& doc) {
+InputError series_load_error(const Json& doc) {
   try {
     load_scenario_json(doc, "bad-series.json", source_path("tests"));
   } catch (const InputError& e) {
@@ -301,59 +299,59 @@ TEST_CASE("hourly series: each bad file is an InputError naming the file and the
   auto price_file = [&](const std::string& name, const std::string& text) { return write_text(dir / name, text); };
 
   SUBCASE("missing file: the scenario's pointer and the path looked for") {
-    const InputError e = load_error(scenario_with_price_file((dir / "nowhere.csv").string()));
+    const InputError e = series_load_error(scenario_with_price_file((dir / "nowhere.csv").string()));
     CHECK(e.file() == "bad-series.json");
     CHECK(e.where() == "/onprem/power/tariff/file");
     CHECK(e.message().find("nowhere.csv") != std::string::npos);
   }
   SUBCASE("wrong header") {
     const std::string f = price_file("header.csv", "hour,price\n0,0.1\n");
-    const InputError e = load_error(scenario_with_price_file(f));
+    const InputError e = series_load_error(scenario_with_price_file(f));
     CHECK(e.file() == f);
     CHECK(e.where() == "line 1");
     CHECK(e.message().find("hour,usd_per_kwh") != std::string::npos);
   }
   SUBCASE("a bad number") {
     const std::string f = price_file("number.csv", "hour,usd_per_kwh\n0,0.1\n1,0.1x\n");
-    const InputError e = load_error(scenario_with_price_file(f));
+    const InputError e = series_load_error(scenario_with_price_file(f));
     CHECK(e.file() == f);
     CHECK(e.where() == "line 3, column 2");
     CHECK(e.message().find("\"0.1x\"") != std::string::npos);
   }
   SUBCASE("a hour that skips one") {
     const std::string f = price_file("gap.csv", "hour,usd_per_kwh\n0,0.1\n1,0.1\n3,0.1\n");
-    const InputError e = load_error(scenario_with_price_file(f));
+    const InputError e = series_load_error(scenario_with_price_file(f));
     CHECK(e.file() == f);
     CHECK(e.where() == "line 4, column 1");
     CHECK(e.message().find("expected 2") != std::string::npos);
   }
   SUBCASE("a hour that is not a whole number") {
     const std::string f = price_file("fraction.csv", "hour,usd_per_kwh\n0,0.1\n1.5,0.1\n");
-    const InputError e = load_error(scenario_with_price_file(f));
+    const InputError e = series_load_error(scenario_with_price_file(f));
     CHECK(e.where() == "line 3, column 1");
   }
   SUBCASE("a negative price") {
     const std::string f = price_file("negative.csv", "hour,usd_per_kwh\n0,0.1\n1,-0.05\n");
-    const InputError e = load_error(scenario_with_price_file(f));
+    const InputError e = series_load_error(scenario_with_price_file(f));
     CHECK(e.file() == f);
     CHECK(e.where() == "line 3, column 2");
     CHECK(e.message().find("within [0, 10]") != std::string::npos);
   }
   SUBCASE("a row with three fields") {
     const std::string f = price_file("fields.csv", "hour,usd_per_kwh\n0,0.1,7\n");
-    const InputError e = load_error(scenario_with_price_file(f));
+    const InputError e = series_load_error(scenario_with_price_file(f));
     CHECK(e.where() == "line 2, column 3");
   }
   SUBCASE("no rows") {
     const std::string f = price_file("empty.csv", "hour,usd_per_kwh\n");
-    const InputError e = load_error(scenario_with_price_file(f));
+    const InputError e = series_load_error(scenario_with_price_file(f));
     CHECK(e.where() == "line 2");
   }
   SUBCASE("too short for the horizon and the server's life, without repeat") {
     // 3 rows; the 12-month horizon needs 8,760 h, the utilization breakeven over the 5-year
     // life 60 x 730 = 43,800 h.
     const std::string f = price_file("short.csv", "hour,usd_per_kwh\n0,0.1\n1,0.1\n2,0.1\n");
-    const InputError e = load_error(scenario_with_price_file(f));
+    const InputError e = series_load_error(scenario_with_price_file(f));
     CHECK(e.file() == f);
     CHECK(e.where() == "line 4");
     CHECK(e.message().find("0..43799") != std::string::npos);
@@ -365,7 +363,7 @@ TEST_CASE("hourly series: each bad file is an InputError naming the file and the
     for (int h = 0; h < 100; ++h) text += fmt::format("{},0.1\n", h);
     Json doc = scenario_with_price_file(price_file("weeks.csv", text));
     doc["onprem"]["power"]["tariff"]["repeat"] = "week";
-    const InputError e = load_error(doc);
+    const InputError e = series_load_error(doc);
     CHECK(e.where() == "line 101");
     CHECK(e.message().find("168 h") != std::string::npos);
   }
@@ -373,21 +371,21 @@ TEST_CASE("hourly series: each bad file is an InputError naming the file and the
     const std::string f = price_file("kelvin.csv", "hour,temperature_c\n0,293.15\n");
     Json doc = base_scenario_json();
     doc["onprem"]["ambient"] = {{"series_file", f}, {"series_repeat", "none"}};
-    const InputError e = load_error(doc);
+    const InputError e = series_load_error(doc);
     CHECK(e.file() == f);
     CHECK(e.where() == "line 2, column 2");
   }
   SUBCASE("a formula field beside a temperature file") {
     Json doc = base_scenario_json();
     doc["onprem"]["ambient"] = {{"series_file", series_fixture(kHotHour)}, {"series_repeat", "week"}, {"mean_c", 15}};
-    const InputError e = load_error(doc);
+    const InputError e = series_load_error(doc);
     CHECK(e.where() == "/onprem/ambient/mean_c");
   }
   SUBCASE("an unknown key in the series tariff") {
     Json doc = scenario_with_price_file(series_fixture(kAlternating));
     doc["onprem"]["power"]["tariff"]["repeat"] = "week";
     doc["onprem"]["power"]["tariff"]["usd_per_kwh"] = 0.1;
-    const InputError e = load_error(doc);
+    const InputError e = series_load_error(doc);
     CHECK(e.where() == "/onprem/power/tariff/usd_per_kwh");
   }
 }

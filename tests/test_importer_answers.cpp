@@ -18,7 +18,7 @@ namespace tco {
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using tco::test::contains;
 
 // What require_trace_start_line says is wrong with `line` (its message up to the reminder of the
 // layout), or "" when it reads.

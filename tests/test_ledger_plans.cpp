@@ -9,13 +9,14 @@
 
 #include "engine/ledger/ledger.hpp"
 #include "scenario_builder.hpp"
+#include "test_support.hpp"
 
 using namespace tco;
 using namespace tco::test;
 
 namespace {
 
-constexpr double kEps = 1e-12;
+using tco::test::kEps;
 // Hourly sums: 8,760-17,520 additions of rounded terms carry up to ~1e-12 relative error;
 // 1e-9 leaves room for that and still catches a single wrong hour (1/8,760 = 1.1e-4).
 constexpr double kHourlySumEps = 1e-9;

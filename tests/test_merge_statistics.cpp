@@ -11,6 +11,7 @@
 #include "cli_test_support.hpp"
 #include "engine/sweep/sweep_run.hpp"
 #include "test_sweep_support.hpp"
+#include "test_support.hpp"
 
 namespace tco::test {
 
@@ -18,7 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using tco::test::contains;
 
 // The two shards (1/2: points 0-3, 2/2: points 4-8) of the fixture's 9-point grid on 6 paths,
 // written by `sweep --shard`; the tests edit the first.

@@ -25,6 +25,7 @@
 
 #include "core/io/utf8_text.hpp"
 #include "scenario_builder.hpp"
+#include "test_support.hpp"
 
 using namespace tco;
 using namespace tco::test;
@@ -173,7 +174,7 @@ class Mutator {
 
 Json read_json(const fs::path& path) { return Json::parse(read_text_file(path)); }
 
-void write_text(const fs::path& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+using tco::test::write_text;
 
 // A scenario made movable: its catalog folder and series files as absolute paths.
 Json movable_scenario(const fs::path& file, const std::string& catalog_dir = "") {

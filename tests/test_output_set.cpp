@@ -24,7 +24,7 @@ using tco::test::scratch_dir;
 
 namespace {
 
-void write_text(const fs::path& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+using tco::test::write_text;
 
 std::string read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -1,4 +1,5 @@
 // The checkout's paths for the tests (see test_support.hpp).
+#include <fstream>
 #include <functional>
 
 #include "test_support.hpp"
@@ -14,6 +15,11 @@ std::string shared_data_path(const std::string& relative) {
 }
 
 bool shared_data_available() { return std::filesystem::is_directory(TCO_SHARED_DATA_DIR); }
+
+std::string write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+  return path.string();
+}
 
 std::filesystem::path scratch_dir(const std::string& name) {
   const auto checkout_tag = std::hash<std::string>{}(TCO_SOURCE_DIR) % 1000000;

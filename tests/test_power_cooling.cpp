@@ -13,13 +13,14 @@
 #include "models/site/cooling.hpp"
 #include "models/site/power.hpp"
 #include "scenario_builder.hpp"
+#include "test_support.hpp"
 
 using namespace tco;
 using namespace tco::test;
 
 namespace {
 
-constexpr double kEps = 1e-12;
+using tco::test::kEps;
 
 Calendar calendar_from(const std::string& date_text) {
   Date start;

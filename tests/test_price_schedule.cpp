@@ -14,12 +14,13 @@
 #include "engine/montecarlo/fluid_monte_carlo.hpp"
 #include "models/price_path/implied_forward.hpp"
 #include "scenario_builder.hpp"
+#include "test_support.hpp"
 
 namespace tco::test {
 
 namespace {
 
-constexpr double kEps = 1e-12;
+using tco::test::kEps;
 
 // 8 GPUs steady (one test/gpu8 instance: $16/h on-demand = $2 per GPU-hour, $8/h spot, $12/h
 // 1-y reserved) for `months`, from 2026-01-01, one cloud plan.

@@ -16,13 +16,14 @@
 #include "models/finance/procurement.hpp"
 #include "load_error.hpp"
 #include "scenario_builder.hpp"
+#include "test_support.hpp"
 
 using namespace tco;
 using namespace tco::test;
 
 namespace {
 
-constexpr double kEps = 1e-12;
+using tco::test::kEps;
 
 double in_month(const PlanResult& r, int month, Category c) { return r.ledger.month_category_usd(month, c); }
 

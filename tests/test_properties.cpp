@@ -7,13 +7,14 @@
 #include <doctest/doctest.h>
 
 #include "scenario_builder.hpp"
+#include "test_support.hpp"
 
 using namespace tco;
 using namespace tco::test;
 
 namespace {
 
-constexpr double kEps = 1e-12;
+using tco::test::kEps;
 
 double total(const PlanResult& r, Category c) { return r.ledger.category_total_usd(c); }
 

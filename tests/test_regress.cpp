@@ -46,7 +46,7 @@ std::vector<std::string> regress_args(const fs::path& project, std::vector<std::
   return args;
 }
 
-bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+using tco::test::contains;
 
 }  // namespace
 

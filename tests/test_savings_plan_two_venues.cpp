@@ -20,12 +20,13 @@
 #include "models/workload/workload.hpp"
 #include "venue_paths_support.hpp"
 #include "venue_support.hpp"
+#include "test_support.hpp"
 
 namespace tco::test {
 
 namespace {
 
-constexpr double kEps = 1e-12;
+using tco::test::kEps;
 
 Json aws_small(const Json& extra = Json::object()) {
   Json v = hyperscaler({{"name", "aws-small"}, {"quota_gpus", 40}});

@@ -18,12 +18,11 @@
 #include "models/workload/workload.hpp"
 #include "venue_paths_support.hpp"
 #include "venue_support.hpp"
+#include "test_support.hpp"
 
 namespace tco::test {
 
 namespace {
-
-constexpr double kEps = 1e-12;
 
 // A savings plan of `usd_per_hour` over the whole horizon at $12 an instance-hour (the
 // hyperscaler's on-demand price is $16), covering the hyperscaler.
@@ -34,7 +33,7 @@ Json savings_plan(double usd_per_hour, int term_months) {
 
 // One month of a steady 100 GPUs; plan "sp" rents from the neocloud (quota 64 GPUs, availability
 // `neocloud_availability`) then the hyperscaler, with a savings plan of `usd_per_hour`.
-Json steady_doc(double usd_per_hour, double neocloud_availability) {
+Json steady_neocloud_doc(double usd_per_hour, double neocloud_availability) {
   const Json venues =
       Json::array({neocloud({{"quota_gpus", 64}, {"availability", neocloud_availability}}), hyperscaler()});
   return savings_plan_venues_doc(1, 0.0, venues, savings_plan(usd_per_hour, 1));
@@ -46,7 +45,7 @@ TEST_CASE("savings plan beside venues: it covers its venue's usage, by hand") {
   // The neocloud takes 64 GPUs (8 instances x $10 x 730 h = $58,400), the hyperscaler the other 36:
   // c(36 / 8) = 5 instances. C = $30/h at $12 covers 30 / 12 = 2.5 of them: the hyperscaler bills
   // (5 - 2.5) x $16 x 730 = $29,200; the commitment 30 x 730 = $21,900.
-  const ScenarioOutcome o = run_scenario_json(steady_doc(30.0, 1.0));
+  const ScenarioOutcome o = run_scenario_json(steady_neocloud_doc(30.0, 1.0));
   const PlanResult& r = o.plan("sp");
   CHECK(venue(r, "neocloud").cost_usd == doctest::Approx(58400.0).epsilon(kEps));
   CHECK(venue(r, "hyperscaler").cost_usd == doctest::Approx(29200.0).epsilon(kEps));
@@ -66,7 +65,7 @@ TEST_CASE("savings plan beside venues: it covers its venue's usage, by hand") {
 
   // C = $72/h buys 6 instance-hours an hour and 5 are there: the hyperscaler bills nothing;
   // committed 6 x 8 x 730 = 35,040, used 29,200, unused 5,840 GPU-hours = 72 x 730 / 6 = $8,760.
-  const ScenarioOutcome larger = run_scenario_json(steady_doc(72.0, 1.0));
+  const ScenarioOutcome larger = run_scenario_json(steady_neocloud_doc(72.0, 1.0));
   const PlanResult& big = larger.plan("sp");
   CHECK(venue(big, "hyperscaler").cost_usd == doctest::Approx(0.0).epsilon(kEps));
   CHECK(big.commitments[0].committed_gpu_hours == doctest::Approx(35040.0).epsilon(kEps));
@@ -80,7 +79,7 @@ TEST_CASE("savings plan beside venues: the deterministic cover is its expectatio
   // E[cover] = 0.9 x 5 + 0.1 x 6 = 5.1 instance-hours (not min(E[5.8], 6) = 5.8). The hyperscaler
   // bills (5.8 - 5.1) x $16 = $11.20 an hour: $8,176 over 730 h; the neocloud 0.9 x 8 x $10 x 730 =
   // $52,560; the commitment $52,560.
-  const ScenarioOutcome o = run_scenario_json(steady_doc(72.0, 0.9));
+  const ScenarioOutcome o = run_scenario_json(steady_neocloud_doc(72.0, 0.9));
   const PlanResult& r = o.plan("sp");
   CHECK(venue(r, "hyperscaler").cost_usd == doctest::Approx(8176.0).epsilon(1e-10));
   CHECK(venue(r, "neocloud").cost_usd == doctest::Approx(52560.0).epsilon(1e-10));
@@ -121,7 +120,7 @@ TEST_CASE("savings plan beside venues: in the replay, it covers the named venue'
 
 TEST_CASE("bad input: a savings plan beside venues names an on-demand venue it may cover, exit 2 naming the JSON pointer") {
   check_each_refused(
-      "savings-plan-venue-bad-", steady_doc(30.0, 1.0),
+      "savings-plan-venue-bad-", steady_neocloud_doc(30.0, 1.0),
       {{"no-venue", [](Json& d) { d["plans"][1]["commitments"][0].erase("venue"); }, "/plans/1/commitments/0",
         "names the on-demand venue whose usage it covers (\"venue\": one of \"neocloud\", \"hyperscaler\"), found none"},
        {"unknown-venue", [](Json& d) { d["plans"][1]["commitments"][0]["venue"] = "hyperscalr"; },

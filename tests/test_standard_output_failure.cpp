@@ -36,7 +36,7 @@ Outcome run_into_full_stdout(const std::vector<std::string>& args) {
   return {code, err.str()};
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using tco::test::contains;
 
 }  // namespace
 

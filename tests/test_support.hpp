@@ -29,6 +29,14 @@ inline constexpr bool kUnderSanitizers = false;
 inline constexpr bool kUnderSanitizers = false;
 #endif
 
+// The tolerance of a hand-computed figure that should agree to the last bits.
+inline constexpr double kEps = 1e-12;
+
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Writes text to path byte for byte; returns the path.
+std::string write_text(const std::filesystem::path& path, const std::string& text);
+
 // A fresh empty folder for a test's output files, named after the checkout so that two
 // checkouts' suites running at once never share one.
 std::filesystem::path scratch_dir(const std::string& name);

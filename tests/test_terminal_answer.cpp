@@ -11,6 +11,7 @@
 
 #include "cli/terminal/terminal_answer.hpp"
 #include "scenario_builder.hpp"
+#include "test_support.hpp"
 
 namespace tco::test {
 
@@ -22,7 +23,7 @@ Json baseline_report(const std::string& name) {
   return Json::parse(read_text_file(source_path("tests/baselines/" + name + ".json")));
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using tco::test::contains;
 
 std::size_t widest_line(const std::string& text) {
   std::size_t widest = 0;

@@ -17,7 +17,7 @@ namespace tco {
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using tco::test::contains;
 
 // No byte of `text` is outside UTF-8, and none is a control byte but '\n' and '\t'.
 bool printable(const std::string& text) { return escaped_text(text, LineBreaks::keep) == text; }

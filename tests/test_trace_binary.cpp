@@ -19,6 +19,7 @@
 #include "models/workload/trace_cache.hpp"
 #include "models/workload/trace_csv.hpp"
 #include "models/workload/trace_table.hpp"
+#include "test_support.hpp"
 
 namespace tco {
 
@@ -37,10 +38,7 @@ constexpr const char* kTrace =
     "2.5,16,100,train,1,0.5,2,,1,notebook\n"
     "2.5,3,0.1,a100,0,,,,0,train\n";
 
-std::string write_text(const fs::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-  return path.string();
-}
+using tco::test::write_text;
 
 void check_same_jobs(const std::vector<Job>& a, const std::vector<Job>& b) {
   REQUIRE(a.size() == b.size());

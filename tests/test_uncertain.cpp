@@ -62,7 +62,7 @@ Json uncertain_scenario() {
 Scenario load(const Json& doc) { return load_scenario_json(doc, "test-scenario.json", source_path("tests")); }
 
 // The InputError the loader throws for the document (fails the test when it loads).
-InputError load_error(const Json& doc) {
+InputError uncertain_load_error(const Json& doc) {
   try {
     load(doc);
   } catch (const InputError& e) {
@@ -198,7 +198,7 @@ TEST_CASE("uncertain: every error names the pointer") {
     CAPTURE(c.what);
     Json doc = uncertain_scenario();
     doc["uncertain"] = c.section;
-    const InputError e = load_error(doc);
+    const InputError e = uncertain_load_error(doc);
     CHECK(e.where() == c.where);
     CHECK_MESSAGE(e.message().find(c.says) != std::string::npos, e.what());
     CHECK(e.file() == "test-scenario.json");

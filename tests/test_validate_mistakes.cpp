@@ -42,10 +42,7 @@ Json h100_offer() {
           {"as_of", "2026-01-01"}};
 }
 
-void write_text(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-}
+using tco::test::write_text;
 
 // A scratch catalog: one gpu record and the given cloud offers. Returns its folder.
 std::string write_catalog(const std::string& name, const Json& offers) {

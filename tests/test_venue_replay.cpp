@@ -15,12 +15,13 @@
 #include "venue_support.hpp"
 #include "load_error.hpp"
 #include "core/random/random.hpp"
+#include "test_support.hpp"
 
 namespace tco::test {
 
 namespace {
 
-constexpr double kEps = 1e-12;
+using tco::test::kEps;
 
 // The replay's scenario with one cloud plan bursting to `venues` (retry_h 0.5, $2 per GPU-hour
 // waited); the jobs themselves come from a VectorFeed.

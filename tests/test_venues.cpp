@@ -19,13 +19,14 @@
 #include "load_error.hpp"
 #include "scenario_builder.hpp"
 #include "venue_support.hpp"
+#include "test_support.hpp"
 
 using namespace tco;
 using namespace tco::test;
 
 namespace {
 
-constexpr double kEps = 1e-12;
+using tco::test::kEps;
 
 // One month of a steady 100 GPUs; `plans` replace the base scenario's.
 Json month_of_100(const Json& plans) {

@@ -16,7 +16,7 @@ using namespace tco;
 
 namespace {
 
-constexpr double kEps = 1e-12;
+using tco::test::kEps;
 
 // 2026-01-01 is a Thursday: hours 48..95 are Saturday and Sunday (days 2 and 3).
 Calendar thursday_start() {
