@@ -95,7 +95,7 @@ std::vector<double> UncertainPaths::saving_usd(int plan, int baseline) const {
 
 namespace {
 
-constexpr const char* kWhat = "the uncertain inputs' path outcomes";
+constexpr const char* kUncertainOutcomesWhat = "the uncertain inputs' path outcomes";
 constexpr int kNoPayback = -1;  // payback months are >= 0
 
 void put_outcomes(std::string& bytes, const ScenarioOutcomes& o) {
@@ -108,9 +108,9 @@ void put_outcomes(std::string& bytes, const ScenarioOutcomes& o) {
 
 ScenarioOutcomes get_outcomes(const std::string& bytes, std::size_t& at) {
   ScenarioOutcomes o;
-  o.npv_usd = get_vector<double>(bytes, at, kWhat);
-  o.cloud_npv_usd = get_vector<double>(bytes, at, kWhat);
-  for (int m : get_vector<int>(bytes, at, kWhat))
+  o.npv_usd = get_vector<double>(bytes, at, kUncertainOutcomesWhat);
+  o.cloud_npv_usd = get_vector<double>(bytes, at, kUncertainOutcomesWhat);
+  for (int m : get_vector<int>(bytes, at, kUncertainOutcomesWhat))
     o.payback_month.push_back(m == kNoPayback ? std::nullopt : std::optional<int>(m));
   return o;
 }

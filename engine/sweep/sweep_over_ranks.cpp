@@ -11,7 +11,7 @@ namespace tco {
 
 namespace {
 
-constexpr const char* kWhat = "a sweep's per-path values";
+constexpr const char* kPathValuesWhat = "a sweep's per-path values";
 
 void put_rows(std::string& out, const std::vector<std::vector<double>>& rows) {
   put_value(out, static_cast<std::uint64_t>(rows.size()));
@@ -20,10 +20,10 @@ void put_rows(std::string& out, const std::vector<std::vector<double>>& rows) {
 
 std::vector<std::vector<double>> get_rows(const std::string& bytes, std::size_t& at) {
   std::uint64_t n = 0;
-  get_value(bytes, at, n, kWhat);
+  get_value(bytes, at, n, kPathValuesWhat);
   if (n > bytes.size()) throw std::runtime_error("gathered bytes are corrupt: a sweep's per-path values");
   std::vector<std::vector<double>> rows(static_cast<std::size_t>(n));
-  for (auto& r : rows) r = get_vector<double>(bytes, at, kWhat);
+  for (auto& r : rows) r = get_vector<double>(bytes, at, kPathValuesWhat);
   return rows;
 }
 
@@ -49,19 +49,19 @@ std::string sweep_point_values_bytes(const std::vector<SweepPointValues>& values
 std::vector<SweepPointValues> sweep_point_values_from_bytes(const std::string& bytes) {
   std::size_t at = 0;
   std::uint64_t count = 0;
-  get_value(bytes, at, count, kWhat);
+  get_value(bytes, at, count, kPathValuesWhat);
   if (count > bytes.size()) throw std::runtime_error("gathered bytes are corrupt: a sweep's per-path values");
   std::vector<SweepPointValues> values(static_cast<std::size_t>(count));
   for (SweepPointValues& v : values) {
     std::int64_t index = 0;
-    get_value(bytes, at, index, kWhat);
+    get_value(bytes, at, index, kPathValuesWhat);
     v.index = static_cast<long>(index);
-    v.grid_values = get_vector<double>(bytes, at, kWhat);
-    v.deterministic_npv_usd = get_vector<double>(bytes, at, kWhat);
+    v.grid_values = get_vector<double>(bytes, at, kPathValuesWhat);
+    v.deterministic_npv_usd = get_vector<double>(bytes, at, kPathValuesWhat);
     v.npv_usd = get_rows(bytes, at);
     v.total_usd = get_rows(bytes, at);
     std::uint8_t on_device = 0;
-    get_value(bytes, at, on_device, kWhat);
+    get_value(bytes, at, on_device, kPathValuesWhat);
     if (on_device != 0) {
       std::vector<std::vector<double>> m = get_rows(bytes, at);
       if (m.size() != 4) throw std::runtime_error("gathered sweep values: expected 4 device moments");

@@ -1,4 +1,5 @@
 #include "reports/json/decisions_json.hpp"
+#include "reports/json/json_values.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,15 +8,6 @@
 namespace tco {
 
 namespace {
-
-Json opt(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
-Json opt(const std::optional<int>& v) { return v ? Json(*v) : Json(nullptr); }
-
-Json statistics_json(const Summary& s) {
-  return {{"mean", s.mean}, {"stderr", s.stderr_}, {"ci95_low", s.ci95_low}, {"ci95_high", s.ci95_high},
-          {"p5", s.p5},     {"p10", s.p10},       {"p50", s.p50},           {"p90", s.p90},
-          {"p95", s.p95},   {"cvar95", s.cvar95}, {"min", s.min},           {"max", s.max}};
-}
 
 // A refresh's months after the arrival, or null for "never" (no refresh inside the horizon).
 Json refresh_months_json(const SizingPoint& p) {
@@ -161,7 +153,7 @@ Json sizing_json(const SizingResult& r) {
             {"reserved_instances", recommended.reserved_instances},
             {"commitment_size", with_commitment ? Json(recommended.commitment_size) : Json(nullptr)},
             {"refresh_months_after_arrival", refresh_months_json(recommended)}}},
-          {"baseline_npv_usd", statistics_json(r.baseline_npv_usd)}};
+          {"baseline_npv_usd", summary_json(r.baseline_npv_usd)}};
 }
 
 Json spares_sizing_json(const SparesSizingResult& r) {
@@ -221,7 +213,7 @@ Json sensitivity_json(const UncertaintyAnalysis& a) {
   });
   Json src = Json::array();
   for (std::size_t i : order)
-    src.push_back({{"input", a.spec.inputs[i].name}, {"pointer", a.spec.inputs[i].pointer}, {"src", opt(a.src.src[i])}});
+    src.push_back({{"input", a.spec.inputs[i].name}, {"pointer", a.spec.inputs[i].pointer}, {"src", optional_json(a.src.src[i])}});
   return {{"plan", a.plan_name},
           {"baseline", a.baseline},
           {"response", "npv_saving_usd"},
@@ -234,10 +226,10 @@ Json sensitivity_json(const UncertaintyAnalysis& a) {
             {"inputs", bars}}},
           {"src",
            {{"n", a.src.n},
-            {"r_squared", opt(a.src.r_squared)},
+            {"r_squared", optional_json(a.src.r_squared)},
             {"noise_level", a.src.n > 0 ? Json(2.0 / std::sqrt(static_cast<double>(a.src.n))) : Json(nullptr)},
             {"inputs", src}}},
-          {"saving_usd", statistics_json(a.saving_usd)},
+          {"saving_usd", summary_json(a.saving_usd)},
           {"probability_saving", a.probability_saving}};
 }
 
@@ -255,25 +247,25 @@ Json uncertainty_json(const UncertaintyAnalysis& a) {
                        {"paths", d.paths},
                        {"never_paths", d.never_paths},
                        {"probability_within_horizon", d.probability_within_horizon},
-                       {"p10_month", opt(d.p10_month)},
-                       {"p50_month", opt(d.p50_month)},
-                       {"p90_month", opt(d.p90_month)},
-                       {"base_payback_month", opt(d.base_payback_month)}});
+                       {"p10_month", optional_json(d.p10_month)},
+                       {"p50_month", optional_json(d.p50_month)},
+                       {"p90_month", optional_json(d.p90_month)},
+                       {"base_payback_month", optional_json(d.base_payback_month)}});
   Json price = Json::array();
   for (const auto& b : a.breakevens.price)
     price.push_back({{"plan", b.plan},
                      {"baseline", b.baseline},
                      {"prices", "on_demand+spot+reserved"},
-                     {"crn_mean_multiplier", opt(b.crn_mean_multiplier)},
+                     {"crn_mean_multiplier", optional_json(b.crn_mean_multiplier)},
                      {"probability_cheaper_at_1", b.probability_cheaper_at_1}});
   Json plans = Json::array();
   Json comparisons = Json::array();
   for (const UncertainPlanStats& p : a.plans) {
-    plans.push_back({{"name", p.name}, {"npv_usd", statistics_json(p.npv_usd)}});
+    plans.push_back({{"name", p.name}, {"npv_usd", summary_json(p.npv_usd)}});
     if (p.npv_difference_usd)
       comparisons.push_back({{"plan", p.name},
                              {"baseline", a.baseline},
-                             {"npv_difference_usd", statistics_json(*p.npv_difference_usd)},
+                             {"npv_difference_usd", summary_json(*p.npv_difference_usd)},
                              {"p_cheaper", p.p_cheaper}});
   }
   const auto& u = a.breakevens.utilization;
@@ -295,9 +287,9 @@ Json uncertainty_json(const UncertaintyAnalysis& a) {
             {"baseline", u.baseline},
             {"status", u.status},
             {"capacity_gpus", u.capacity_gpus},
-            {"steady_demand_gpus", opt(u.steady_demand_gpus)},
-            {"simulated_utilization", opt(u.utilization)},
-            {"closed_form_utilization", opt(u.closed_form_utilization)},
+            {"steady_demand_gpus", optional_json(u.steady_demand_gpus)},
+            {"simulated_utilization", optional_json(u.utilization)},
+            {"closed_form_utilization", optional_json(u.closed_form_utilization)},
             {"paths", u.paths}}}};
 }
 

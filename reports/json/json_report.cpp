@@ -1,4 +1,5 @@
 #include "reports/json/json_report.hpp"
+#include "reports/json/json_values.hpp"
 
 #include <algorithm>
 
@@ -21,9 +22,6 @@
 namespace tco {
 
 namespace {
-
-Json opt(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
-Json opt(const std::optional<int>& v) { return v ? Json(*v) : Json(nullptr); }
 
 // The `repair` category is in the report only when a plan of the scenario opts in with
 // `onprem.spares` (the reports of every other scenario stay as they were).
@@ -69,10 +67,10 @@ Json plan_json(const Plan& plan, const PlanResult& r, double rate, bool with_rep
               {"onprem_nodes", plan.onprem_nodes},
               {"total_nominal_usd", r.total_usd},
               {"npv_usd", r.npv_usd},
-              {"usd_per_useful_gpu_hour", opt(r.usd_per_useful_gpu_hour)},
+              {"usd_per_useful_gpu_hour", optional_json(r.usd_per_useful_gpu_hour)},
               {"breakdown_nominal_usd", breakdown(r.ledger, rate, false, with_repair)},
               {"breakdown_npv_usd", breakdown(r.ledger, rate, true, with_repair)},
-              {"onprem_utilization", opt(r.onprem_utilization)},
+              {"onprem_utilization", optional_json(r.onprem_utilization)},
               {"gpu_hours",
                {{"useful", g.useful},
                 {"onprem_busy", g.onprem_busy},
@@ -95,7 +93,7 @@ Json plan_json(const Plan& plan, const PlanResult& r, double rate, bool with_rep
                 {"rack_peak_kw", r.facility.rack_peak_kw},
                 {"airflow_cfm_per_rack", r.facility.airflow_cfm_per_rack},
                 {"provisioned_it_kw", r.facility.provisioned_it_kw}}},
-              {"co2_kg", {{"onprem", r.co2_onprem_kg}, {"cloud", opt(r.co2_cloud_kg)}, {"embodied", r.co2_embodied_kg}}},
+              {"co2_kg", {{"onprem", r.co2_onprem_kg}, {"cloud", optional_json(r.co2_cloud_kg)}, {"embodied", r.co2_embodied_kg}}},
               {"depreciation_total_usd", r.depreciation_total_usd},
               {"monthly", monthly_table(r, rate, with_repair)}};
   // Only for a scenario that opts in to a depreciation view, so other reports keep their bytes.
@@ -141,12 +139,12 @@ Json verdict_json(const Scenario& s, const ScenarioRun& run) {
                  {"cloud_usd_per_gpu_hour", b.cloud_usd_per_gpu_hour},
                  {"price_path", price_path_json(b)},
                  {"life_months", b.life_months},
-                 {"utilization", opt(b.utilization)},
-                 {"gpu_hours_per_month_per_node", opt(b.gpu_hours_per_month)},
+                 {"utilization", optional_json(b.utilization)},
+                 {"gpu_hours_per_month_per_node", optional_json(b.gpu_hours_per_month)},
                  {"horizon_months", b.over_horizon.months},
                  {"resale_at_end", b.resale_at_end},
-                 {"utilization_over_horizon", opt(b.over_horizon.utilization)},
-                 {"gpu_hours_per_month_per_node_over_horizon", opt(b.over_horizon.gpu_hours_per_month)}};
+                 {"utilization_over_horizon", optional_json(b.over_horizon.utilization)},
+                 {"gpu_hours_per_month_per_node_over_horizon", optional_json(b.over_horizon.gpu_hours_per_month)}};
   }
   Json lowest_nominal = nullptr;
   if (r.lowest_nominal) {
@@ -191,8 +189,8 @@ Json over_months_json(const BreakevenOverMonths& b) {
           {"pv_dynamic_energy_per_u_usd", b.pv_dynamic_energy_per_u_usd},
           {"pv_cloud_per_u_usd", b.pv_cloud_per_u_usd},
           {"end_usd_per_gpu_hour", b.end_usd_per_gpu_hour},
-          {"utilization", opt(b.utilization)},
-          {"gpu_hours_per_month", opt(b.gpu_hours_per_month)}};
+          {"utilization", optional_json(b.utilization)},
+          {"gpu_hours_per_month", optional_json(b.gpu_hours_per_month)}};
 }
 
 Json comparison_json(const Comparison& c) {
@@ -200,8 +198,8 @@ Json comparison_json(const Comparison& c) {
           {"baseline", c.baseline},
           {"npv_saving_usd", c.npv_saving_usd},
           {"nominal_saving_usd", c.nominal_saving_usd},
-          {"payback_month", opt(c.payback_month)},
-          {"irr_per_year", opt(c.irr_per_year)},
+          {"payback_month", optional_json(c.payback_month)},
+          {"irr_per_year", optional_json(c.irr_per_year)},
           {"starts_with_investment", c.starts_with_investment}};
 }
 
@@ -284,14 +282,14 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
                            {"pv_fixed_usd", b.pv_fixed_usd},
                            {"pv_dynamic_energy_per_u_usd", b.pv_dynamic_energy_per_u_usd},
                            {"pv_cloud_per_u_usd", b.pv_cloud_per_u_usd},
-                           {"utilization", opt(b.utilization)},
-                           {"gpu_hours_per_month", opt(b.gpu_hours_per_month)}});
+                           {"utilization", optional_json(b.utilization)},
+                           {"gpu_hours_per_month", optional_json(b.gpu_hours_per_month)}});
   }
   Json price = Json::array();
   for (const auto& b : run.price_breakevens) {
     const bool against_baseline = b.baseline == s.plans[s.baseline_index].name;
     price.push_back({{"plan", b.plan}, {"baseline", b.baseline}, {"prices", "on_demand+spot+reserved"},
-                     {"cloud_price_multiplier", opt(b.cloud_price_multiplier)},
+                     {"cloud_price_multiplier", optional_json(b.cloud_price_multiplier)},
                      {"reference", against_baseline ? "baseline" : "recommended"}});
   }
   report["breakevens"] = {{"utilization", utilization}, {"cloud_price_multiplier", price}};
@@ -311,12 +309,6 @@ std::string report_text(const Json& report) {
 }
 
 namespace {
-
-Json summary_json(const Summary& s) {
-  return {{"mean", s.mean}, {"stderr", s.stderr_}, {"ci95_low", s.ci95_low}, {"ci95_high", s.ci95_high},
-          {"p5", s.p5},     {"p10", s.p10},         {"p50", s.p50},           {"p90", s.p90},
-          {"p95", s.p95},   {"cvar95", s.cvar95},   {"min", s.min},           {"max", s.max}};
-}
 
 Json comparisons_json(const std::vector<McComparisonStats>& comparisons) {
   Json out = Json::array();

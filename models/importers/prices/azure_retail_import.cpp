@@ -63,9 +63,9 @@ Item read_item(const Json& json, const std::string& path, const std::string& poi
   return item;
 }
 
-class Importer {
+class AzureRetailImporter {
  public:
-  Importer(const AzureRetailOptions& options, const std::vector<std::string>& paths) : options_(options) {
+  AzureRetailImporter(const AzureRetailOptions& options, const std::vector<std::string>& paths) : options_(options) {
     if (!options_.as_of.empty()) {
       Date date;
       if (!parse_date(options_.as_of, date))
@@ -232,7 +232,7 @@ AzureGpuSize azure_gpu_of_size(const std::string& arm_sku_name) {
 
 PriceListImport import_azure_retail(const std::vector<std::string>& paths, const AzureRetailOptions& options) {
   if (paths.empty()) throw InputError("", "", "expected at least one Azure Retail Prices API page");
-  Importer importer(options, paths);
+  AzureRetailImporter importer(options, paths);
   for (const std::string& path : paths) importer.read(path);
   return importer.finish();
 }

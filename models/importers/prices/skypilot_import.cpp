@@ -170,9 +170,9 @@ std::optional<double> price_field(const skypilot::CsvField& field, const std::st
   return value;
 }
 
-class Importer {
+class SkypilotImporter {
  public:
-  explicit Importer(const SkypilotImportOptions& options) : options_(options) {
+  explicit SkypilotImporter(const SkypilotImportOptions& options) : options_(options) {
     Date date;
     if (!parse_date(options_.as_of, date))
       throw InputError("", "--as-of", "expected a date YYYY-MM-DD (the CSVs carry no date), found \"" +
@@ -479,7 +479,7 @@ std::string skypilot_gpu_id(std::string_view provider, std::string_view instance
 }
 
 SkypilotImport import_skypilot(const std::vector<std::string>& paths, const SkypilotImportOptions& options) {
-  Importer importer(options);
+  SkypilotImporter importer(options);
   if (paths.empty()) throw InputError("", "", "expected at least one SkyPilot CSV file");
   for (const std::string& path : paths) importer.read(path);
   return importer.finish();
