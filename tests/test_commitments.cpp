@@ -258,7 +258,7 @@ TEST_CASE("commitments: each figure is in the JSON, Markdown, HTML and CSV repor
   CHECK(md.find("| committed | q1-burst | capacity_block | $13,440 | $6,720 | $6,720 | 10,752 | 5,376 | 5,376 |") !=
         std::string::npos);
   const std::string html = html_report(report);
-  CHECK(html.find("<h2>Commitments</h2>") != std::string::npos);
+  CHECK(html.find("<h2 id=\"commitments\">Commitments</h2>") != std::string::npos);
   CHECK(html.find("<td>q1-burst</td><td>capacity_block</td><td class=n>$13,440</td><td class=n>$6,720</td>"
                   "<td class=n>$6,720</td><td class=n>10,752</td>") != std::string::npos);
   bool found = false;
