@@ -38,7 +38,7 @@ std::string plans_table(const Json& report) {
   std::string out =
       "<table><tr><th>plan</th><th>kind</th><th>nodes</th><th>NPV</th><th>total (nominal)</th><th>$/useful "
       "GPU-h</th><th>NPV saving vs baseline</th><th>payback</th><th>IRR</th><th>on-prem utilization</th>" +
-      (recommended.empty() ? std::string() : "<th>payback vs " + html_escape(recommended) + "</th>") + "</tr>\n";
+      (recommended.empty() ? std::string() : "<th>payback vs " + html_name(recommended) + "</th>") + "</tr>\n";
   for (const auto& p : report.at("plans")) {
     const std::string name = p.at("name").get<std::string>();
     const Json* c = find_comparison(report, name);
@@ -203,7 +203,7 @@ constexpr const char* kStyle = R"(body{font-family:sans-serif;max-width:1000px;m
 h1{font-size:1.6em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:2em}
 table{border-collapse:collapse;margin:.5em 0;font-size:.9em;max-width:100%}td,th{border:1px solid #ddd;padding:3px 6px;text-align:left;overflow-wrap:anywhere}
 .scroll{overflow-x:auto}p,li{overflow-wrap:anywhere}
-td.n{text-align:right;font-variant-numeric:tabular-nums}.headline{font-size:1.15em;background:#f3f7fb;padding:.8em;border-left:4px solid #1b6ca8}
+td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.headline{font-size:1.15em;background:#f3f7fb;padding:.8em;border-left:4px solid #1b6ca8}
 .note{color:#666}details{margin:.4em 0}code{font-size:.95em})";
 
 }  // namespace
