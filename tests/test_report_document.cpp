@@ -1,7 +1,8 @@
 // The report document (reports/document/): each kind of cell as the human formats write it, by
 // hand; the flag beyond +/-1,000%; a 200-character name in each format; a section with nothing
-// to show; and, for every shipped scenario's baseline report, each section in each format with
-// the numbers of its tables equal across Markdown, HTML and CSV, compared as numbers.
+// to show; and, for every shipped scenario's baseline report, each section in each format (the
+// terminal: drawn, or named when wider than it) with the numbers of its tables equal across
+// Markdown, HTML and CSV, compared as numbers.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/terminal/terminal_answer.hpp"
 #include "document_support.hpp"
 #include "reports/csv/csv_report.hpp"
 #include "reports/document/cell_text.hpp"
@@ -182,6 +184,7 @@ TEST_CASE("report document: every shipped scenario's sections are in each format
     CAPTURE(entry.path().filename().string());
     const Json report = Json::parse(file_text(entry.path()));
     const std::string md = markdown_summary(report), html = html_report(report);
+    const std::string terminal = cli::terminal_answer(report, {});
     const CsvTables csv = csv_tables(report);
     ++reports;
     for (const Section& s : report_sections(report, false)) {
@@ -190,6 +193,9 @@ TEST_CASE("report document: every shipped scenario's sections are in each format
       const std::string md_section = markdown_section(s), html_section_text = html_section(s);
       CHECK(md.find(md_section) != std::string::npos);
       CHECK(html.find(html_section_text) != std::string::npos);
+      // The terminal draws it within 100 columns, or names it among those too wide.
+      const bool drawn = terminal.find(terminal_section(s)) != std::string::npos;
+      CHECK((drawn || terminal.find("Wider than the terminal, in the Markdown, HTML and CSV outputs:") != std::string::npos));
       const auto csv_files = csv_section(s);
       for (const auto& [file, text] : csv_files) {
         bool found = false;

@@ -23,7 +23,9 @@ inline constexpr std::size_t kMaxShownNameChars = 48;
 
 std::string markdown_section(const Section& section);
 std::string html_section(const Section& section);
-std::string terminal_section(const Section& section);
+// Prose wrapped to `columns` (continuation lines indented 2 more); tables as they are, so the
+// caller checks their width (the terminal answer names a section too wide for its columns).
+std::string terminal_section(const Section& section, std::size_t columns = 100);
 
 // (file name, text) per table of the section that has a csv_file and rows.
 std::vector<std::pair<std::string, std::string>> csv_section(const Section& section);

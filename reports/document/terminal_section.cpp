@@ -18,6 +18,25 @@ std::string padded(const std::string& text, std::size_t width, bool right) {
   return right ? pad + text : text + pad;
 }
 
+// `text` in lines of at most `columns`, broken at spaces, each starting with `indent` spaces
+// (continuation lines two more).
+std::string wrapped(const std::string& text, std::size_t columns, std::size_t indent) {
+  std::string out, line(indent, ' ');
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (line.size() > indent && columns_of(line) + 1 + columns_of(word) > columns) {
+      out += line + "\n";
+      line = std::string(indent + 2, ' ');
+    }
+    line += (line.size() > indent && line.back() != ' ' ? " " : "") + word;
+    start = end + 1;
+  }
+  return out + line + "\n";
+}
+
 std::string terminal_table(const Table& t) {
   std::vector<std::size_t> shown;
   for (std::size_t c = 0; c < t.columns.size(); ++c)
@@ -39,31 +58,32 @@ std::string terminal_table(const Table& t) {
   for (std::size_t l = 0; l < lines.size(); ++l) {
     std::string text;
     for (std::size_t i = 0; i < shown.size(); ++i) {
-      const bool right = l > 0 && !t.rows.empty() && t.rows[l - 1].cells.at(shown[i]).kind != CellKind::text;
-      text += (i ? "  " : "  ") + padded(lines[l][i], width[i], right);
+      // A column of numbers is right-aligned, its header too; the first row says which it is.
+      const bool right = !t.rows.empty() && t.rows[l == 0 ? 0 : l - 1].cells.at(shown[i]).kind != CellKind::text;
+      text += "  " + padded(lines[l][i], width[i], right);
     }
     while (!text.empty() && text.back() == ' ') text.pop_back();
     out += text + "\n";
   }
-  if (!t.after.empty()) out += "  " + t.after + "\n";
   return out;
 }
 
 }  // namespace
 
-std::string terminal_section(const Section& s) {
+std::string terminal_section(const Section& s, std::size_t columns) {
   if (s.empty()) return "";
-  std::string out = "\n" + s.title + (s.lead.empty() ? "" : " (" + s.lead + ")") + ":\n";
-  for (const std::string& o : s.opening) out += "  " + o + "\n";
+  std::string out = "\n" + wrapped(s.title + (s.lead.empty() ? "" : " (" + s.lead + ")") + ":", columns, 0);
+  for (const std::string& o : s.opening) out += wrapped(o, columns, 2);
   bool rows = false;
   for (const Table& t : s.tables) {
     if (t.rows.empty()) continue;
     rows = true;
     out += terminal_table(t);
+    if (!t.after.empty()) out += wrapped(t.after, columns, 2);
   }
-  if (!rows && !s.nothing_to_show.empty()) out += "  " + s.nothing_to_show + "\n";
-  for (const std::string& sentence : s.sentences) out += "  " + sentence + "\n";
-  for (const std::string& f : s.flags) out += "  Flag: " + f + ".\n";
+  if (!rows && !s.nothing_to_show.empty()) out += wrapped(s.nothing_to_show, columns, 2);
+  for (const std::string& sentence : s.sentences) out += wrapped(sentence, columns, 2);
+  for (const std::string& f : s.flags) out += wrapped("Flag: " + f + ".", columns, 2);
   return out;
 }
 
