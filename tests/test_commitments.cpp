@@ -288,11 +288,12 @@ TEST_CASE("commitments: the workbook has a Commitments sheet with the instrument
   // The sheet's name in the workbook, the instrument's name among the shared strings, and its
   // committed GPU-hours (10,752) and prepaid cost (13,440) as cells of the sheet.
   const auto script = dir / "check.py";
-  std::ofstream(script) << "import sys, zipfile\n"
+  std::ofstream(script) << "import re, sys, zipfile\n"
                            "z = zipfile.ZipFile(sys.argv[1])\n"
                            "w = z.read('xl/workbook.xml').decode()\n"
                            "s = z.read('xl/sharedStrings.xml').decode()\n"
-                           "x = z.read('xl/worksheets/sheet%d.xml' % w.count('<sheet ')).decode()\n"
+                           "names = re.findall(r'<sheet name=\"([^\"]*)\"', w)\n"
+                           "x = z.read('xl/worksheets/sheet%d.xml' % (names.index('Commitments') + 1)).decode()\n"
                            "ok = 'name=\"Commitments\"' in w and 'q1-burst' in s and '<v>10752</v>' in x and '<v>13440</v>' in x\n"
                            "sys.exit(0 if ok else 1)\n";
   const std::string check = "python3 " + script.string() + " " + xlsx.string();
