@@ -92,7 +92,7 @@ TEST_CASE("report document: a 200-character name is shortened in HTML and the te
   CHECK(shortened(std::string(44, 'a') + "\xC3\xA9" + std::string(10, 'b'), 48) == std::string(44, 'a') + "...");
 }
 
-TEST_CASE("report document: a section with nothing to show says so once; an empty table is never drawn") {
+TEST_CASE("report document: a section with nothing to show says so once, and an empty table is never drawn") {
   Section s = make_section("x", "X", "", {make_table({{"plan", "plan"}}, "x.csv")});
   CHECK(s.empty());
   CHECK(markdown_section(s).empty());
