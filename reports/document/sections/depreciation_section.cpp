@@ -17,7 +17,7 @@ std::size_t rows_of(const Json& table) { return table.is_null() ? 0 : table.at("
 
 // Row k's column c of a {columns, rows} table; "-" past its last row.
 Cell year_cell(const Json& table, std::size_t k, std::size_t c) {
-  if (k >= rows_of(table)) return text_cell(Json(nullptr));
+  if (k >= rows_of(table)) return shown_as(usd_cell(Json(nullptr)), "-");  // a number's place, right-aligned
   return usd_cell(table.at("rows").at(k).at(c));
 }
 
