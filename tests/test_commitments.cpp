@@ -258,7 +258,7 @@ TEST_CASE("commitments: each figure is in the JSON, Markdown, HTML and CSV repor
   CHECK(md.find("| committed | q1-burst | capacity_block | $13,440 | $6,720 | $6,720 | 10,752 | 5,376 | 5,376 |") !=
         std::string::npos);
   const std::string html = html_report(report);
-  CHECK(html.find("<h2>Commitments</h2>") != std::string::npos);
+  CHECK(html.find("<h2 id=\"commitments\">Commitments</h2>") != std::string::npos);
   CHECK(html.find("<td>q1-burst</td><td>capacity_block</td><td class=n>$13,440</td><td class=n>$6,720</td>"
                   "<td class=n>$6,720</td><td class=n>10,752</td>") != std::string::npos);
   bool found = false;
@@ -288,11 +288,12 @@ TEST_CASE("commitments: the workbook has a Commitments sheet with the instrument
   // The sheet's name in the workbook, the instrument's name among the shared strings, and its
   // committed GPU-hours (10,752) and prepaid cost (13,440) as cells of the sheet.
   const auto script = dir / "check.py";
-  std::ofstream(script) << "import sys, zipfile\n"
+  std::ofstream(script) << "import re, sys, zipfile\n"
                            "z = zipfile.ZipFile(sys.argv[1])\n"
                            "w = z.read('xl/workbook.xml').decode()\n"
                            "s = z.read('xl/sharedStrings.xml').decode()\n"
-                           "x = z.read('xl/worksheets/sheet%d.xml' % w.count('<sheet ')).decode()\n"
+                           "names = re.findall(r'<sheet name=\"([^\"]*)\"', w)\n"
+                           "x = z.read('xl/worksheets/sheet%d.xml' % (names.index('Commitments') + 1)).decode()\n"
                            "ok = 'name=\"Commitments\"' in w and 'q1-burst' in s and '<v>10752</v>' in x and '<v>13440</v>' in x\n"
                            "sys.exit(0 if ok else 1)\n";
   const std::string check = "python3 " + script.string() + " " + xlsx.string();

@@ -217,7 +217,7 @@ TEST_CASE("hourly time shift: the report's block, table and summary") {
   CHECK(report.at("inputs").at("workload").at("deferrable").at("share") == 0.4);
   const std::string md = markdown_summary(report);
   CHECK(md.find("**Time shifting in the hourly model**") != std::string::npos);
-  CHECK(md.find("| shift | 40 % | 12 h |") != std::string::npos);
+  CHECK(md.find("| shift | 40% | 12 h |") != std::string::npos);
 }
 
 TEST_CASE("hourly time shift: bad inputs name their pointer") {

@@ -142,11 +142,11 @@ TEST_CASE("next generation: each plan's effect in the JSON, Markdown, HTML, CSV 
   CHECK(owned.at("npv_usd").get<double>() == o.plan("buy-2").npv_usd);
 
   const std::string md = markdown_summary(report);
-  CHECK(md.find("the ref-gpu successor arrives in month 6: rental prices x0.70, resale x0.55") != std::string::npos);
+  CHECK(md.find("The ref-gpu successor arrives in month 6: rental prices x0.70, resale x0.55") != std::string::npos);
   CHECK(md.find("| cloud | $238,272 | $280,320 | -$42,048 | none |") != std::string::npos);
   CHECK(md.find("| $126,000 | $126,000 |") != std::string::npos);
   const std::string html = html_report(report);
-  CHECK(html.find("<h2>Next generation</h2>") != std::string::npos);
+  CHECK(html.find("<h2 id=\"next_generation\">Next generation</h2>") != std::string::npos);
   CHECK(html.find("<td class=n>-$42,048</td><td class=n>none</td>") != std::string::npos);
   bool csv_found = false;
   for (const auto& [name, text] : csv_tables(report))

@@ -230,15 +230,14 @@ TEST_CASE("implied forward: the report shows it beside the schedule in JSON, Mar
   const std::string md = markdown_summary(report);
   CHECK(md.find("| test/gpu8/region-a | $12.000 | $10.000 | $8.878 | $1.110 | -26.0% |") != std::string::npos);
   const std::string html = html_report(report);
-  CHECK(html.find("<td>$8.878</td><td>$1.110</td><td>-26.0%</td>") != std::string::npos);
+  CHECK(html.find("<td class=n>$8.878</td><td class=n>$1.110</td><td class=n>-26.0%</td>") != std::string::npos);
   bool csv_found = false;
   for (const auto& [name, text] : csv_tables(report))
     if (name == "implied_forwards.csv") {
       csv_found = true;
       CHECK(text.find("implied_forward_usd_per_instance_hour") != std::string::npos);
-      // Columns in the JSON object's (sorted) key order: ..., offer, reserved_1y, reserved_3y.
-      CHECK(text.find(",8.878461538461") != std::string::npos);
-      CHECK(text.find(",test/gpu8/region-a,12.0,10.0\n") != std::string::npos);
+      // Columns in the tables' order (offer, 1-year, 3-year, forward, ...), the discount rate last.
+      CHECK(text.find("\ntest/gpu8/region-a,12.0,10.0,8.878461538461") != std::string::npos);
     }
   CHECK(csv_found);
 

@@ -215,7 +215,7 @@ TEST_CASE("spares: the Monte Carlo report carries goodput and the repair categor
   CHECK(std::filesystem::file_size(dir / "report.xlsx") > 0);
   const std::string md = read_text_file(dir / "summary.md");
   CHECK(md.find("**Goodput**") != std::string::npos);
-  CHECK(read_text_file(dir / "report.html").find("<h2>Goodput</h2>") != std::string::npos);
+  CHECK(read_text_file(dir / "report.html").find("<h2 id=\"goodput\">Goodput</h2>") != std::string::npos);
   // Without spares: no goodput, no repair key, no goodput table.
   Json plain = doc;
   plain["onprem"].erase("spares");

@@ -10,9 +10,10 @@
 #include "des_support.hpp"
 #include "scenario_builder.hpp"
 #include "test_support.hpp"
-#include "reports/html/html_time_shift.hpp"
+#include "document_support.hpp"
+#include "reports/document/section_order.hpp"
+#include "reports/document/section_render.hpp"
 #include "reports/json/time_shift_json.hpp"
-#include "reports/markdown/time_shift_markdown.hpp"
 
 namespace tco {
 
@@ -48,6 +49,11 @@ Json report() {
   return {{"inputs", {{"plans", inputs}}}, {"plans", plans}, {"monte_carlo", {{"plans", mc}}}};
 }
 
+Section time_shift(const Json& report) { return report_section(report, "time_shift"); }
+std::string time_shift_markdown(const Json& report) { return markdown_section(time_shift(report)); }
+std::string time_shift_html(const Json& report) { return html_section(time_shift(report)); }
+std::vector<std::string> time_shift_miss_flags(const Json& report) { return time_shift(report).flags; }
+
 }  // namespace
 
 TEST_CASE("time shift report: a shifted plan beside its twin, by hand, none for a plan without one") {
@@ -58,10 +64,12 @@ TEST_CASE("time shift report: a shifted plan beside its twin, by hand, none for 
   CHECK(rows[0] == Json::array({"own-shifted", 12.5, 40.0, 31.0, 0.25, 940.0, "own", 1000.0, -24.0, 0.25, 0.0}));
   CHECK(rows[1] ==
         Json::array({"own3-shifted", 3.0, 5.0, 7.5, 0.0, 1200.0, nullptr, nullptr, nullptr, nullptr, nullptr}));
-  CHECK(time_shift_cells(rows[0]) == std::vector<std::string>{"own-shifted", "12.5", "40", "$31", "0.2", "$940",
-                                                               "own", "$1,000", "-$24", "0.2", "+0.00"});
-  CHECK(time_shift_cells(rows[1])[6] == "-");
-  CHECK(time_shift_cells(rows[1])[8] == "-");
+  const Section section = time_shift(report());
+  const Table& t = section.tables.at(0);
+  CHECK(test::shown_cells(t, 0) == std::vector<std::string>{"own-shifted", "12.5", "40", "$31", "0.2", "$940", "own",
+                                                            "$1,000", "-$24", "0.2", "+0.00"});
+  CHECK(test::shown_cells(t, 1)[6] == "-");
+  CHECK(test::shown_cells(t, 1)[8] == "-");
 }
 
 TEST_CASE("time shift report: every format has the table, and none when no plan shifts") {
@@ -69,13 +77,13 @@ TEST_CASE("time shift report: every format has the table, and none when no plan 
   const std::string md = time_shift_markdown(r);
   CHECK(md.find("| own-shifted | 12.5 | 40 | $31 | 0.2 | $940 | own | $1,000 | -$24 | 0.2 | +0.00 |") != std::string::npos);
   CHECK(md.find("**Flag:**") == std::string::npos);  // shifting added no miss
-  CHECK(time_shift_section(r).find("<td>own</td><td class=n>$1,000</td><td class=n>-$24</td>") != std::string::npos);
+  CHECK(time_shift_html(r).find("<td>own</td><td class=n>$1,000</td><td class=n>-$24</td>") != std::string::npos);
 
   Json unshifted = r;
   for (auto& p : unshifted["monte_carlo"]["plans"]) p["scheduling"]["time_shift"] = false;
   CHECK(time_shift_rows(unshifted).empty());
   CHECK(time_shift_markdown(unshifted).empty());
-  CHECK(time_shift_section(unshifted).empty());
+  CHECK(time_shift_html(unshifted).empty());
   Json no_monte_carlo = r;
   no_monte_carlo.erase("monte_carlo");
   CHECK(time_shift_rows(no_monte_carlo).empty());
@@ -96,7 +104,7 @@ TEST_CASE("time shift report: misses that shifting adds are flagged beside the s
   CHECK(time_shift_miss_flags(r) == std::vector<std::string>{flag});
   CHECK(time_shift_markdown(r).find("**Flag:** " + flag + ".") != std::string::npos);
   CHECK(time_shift_markdown(r).find("| 0.1 | +0.05 |") != std::string::npos);
-  CHECK(time_shift_section(r).find("<b>Flag:</b> " + flag + ".") != std::string::npos);
+  CHECK(time_shift_html(r).find("<b>Flag:</b> " + flag + ".") != std::string::npos);
   // Fewer misses than the twin: no flag.
   r["monte_carlo"]["plans"][2]["jobs_mean_per_path"]["deadline_misses"] = 0.05;
   CHECK(time_shift_miss_flags(r).empty());

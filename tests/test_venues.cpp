@@ -249,11 +249,14 @@ TEST_CASE("venues: every report format shows each venue and the unserved GPU-hou
   CHECK(list[0].at("cost_nominal_usd").get<double>() == doctest::Approx(58400.0).epsilon(kEps));
   CHECK(list[1].at("work_gpu_hours").get<double>() == 26280.0);
   const std::string md = markdown_summary(report);
-  CHECK(md.find("| capped | 1. neocloud | on_demand | 46720 GPU-h | 46720 GPU-h | $58,400 |") != std::string::npos);
-  CHECK(md.find("| capped | 2. hyperscaler | on_demand | 26280 GPU-h | 29200 GPU-h | $58,400 |") != std::string::npos);
-  CHECK(md.find("| capped | no venue: waited / unserved | | 0 GPU-h / 0 GPU-h | | |") != std::string::npos);
+  // GPU-hours grouped in thousands, the unit in the header (reports/document/cell_text.hpp).
+  CHECK(md.find("| plan | venue | price | work served (GPU-h) | billed (GPU-h) | cost (nominal) |") != std::string::npos);
+  CHECK(md.find("| capped | 1. neocloud | on_demand | 46,720 | 46,720 | $58,400 |") != std::string::npos);
+  CHECK(md.find("| capped | 2. hyperscaler | on_demand | 26,280 | 29,200 | $58,400 |") != std::string::npos);
+  CHECK(md.find("| capped | no venue: waited | - | 0 | - | - |") != std::string::npos);
+  CHECK(md.find("| capped | no venue: unserved at the end | - | 0 | - | - |") != std::string::npos);
   const std::string html = html_report(report);
-  CHECK(html.find("<h2>Cloud venues</h2>") != std::string::npos);
+  CHECK(html.find("<h2 id=\"venues\">Cloud venues</h2>") != std::string::npos);
   CHECK(html.find("<td>capped</td><td>2. hyperscaler</td>") != std::string::npos);
   bool csv_found = false;
   for (const auto& [name, text] : csv_tables(report)) {

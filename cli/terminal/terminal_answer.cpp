@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "core/io/utf8_text.hpp"
+#include "reports/document/section_order.hpp"
+#include "reports/document/section_render.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/markdown/markdown_summary.hpp"
 #include "reports/verdict/prices_as_of.hpp"
@@ -189,6 +191,40 @@ std::string files_written_lines(const std::vector<std::string>& files) {
   return out;
 }
 
+namespace {
+
+// The widest line of `text` in terminal columns (UTF-8 continuation bytes take none).
+std::size_t widest_line(const std::string& text) {
+  std::size_t widest = 0, width = 0;
+  for (char c : text) {
+    if (c == '\n') {
+      widest = std::max(widest, width);
+      width = 0;
+    } else if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) {
+      ++width;
+    }
+  }
+  return std::max(widest, width);
+}
+
+// The report document's sections (reports/document/section_order.cpp) as the terminal draws them;
+// one too wide for `columns` is named in a line instead.
+std::string section_lines(const Json& report, int columns) {
+  std::string out, too_wide;
+  for (const Section& s : report_sections(report, false)) {
+    const std::string text = terminal_section(s, static_cast<std::size_t>(columns));
+    if (widest_line(text) <= static_cast<std::size_t>(columns))
+      out += text;
+    else
+      too_wide += (too_wide.empty() ? "" : ", ") + s.title;
+  }
+  if (!too_wide.empty())
+    out += "\n" + wrapped("Wider than the terminal, in the Markdown, HTML and CSV outputs: " + too_wide + ".", columns, 0);
+  return out;
+}
+
+}  // namespace
+
 std::string terminal_answer(const Json& report, const std::vector<std::string>& files_written, int columns) {
   const Json& sc = report.at("scenario");
   std::string out = wrapped(headline_decision(report), columns, 0);
@@ -203,6 +239,7 @@ std::string terminal_answer(const Json& report, const std::vector<std::string>& 
   out += payback_vs_recommended_line(report, columns);
   for (const std::string& part : {breakeven_lines(report, columns), monte_carlo_lines(report, columns)})
     if (!part.empty()) out += "\n" + part;
+  out += section_lines(report, columns);
   if (!report.at("warnings").empty()) out += "\n";
   for (const auto& w : report.at("warnings"))
     out += wrapped(fmt::format("warning: {} [{}]", w.at("message").get<std::string>(), w.at("code").get<std::string>()),

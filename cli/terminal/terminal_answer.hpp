@@ -1,6 +1,7 @@
 // What `tcosim run` (and `tcosim report` without an output) prints: the verdict, the plans table
 // fitting 100 columns, the breakevens the report holds, the Monte Carlo differences with their
-// sign convention spelled out, the warnings, and every file the command wrote. It renders the
+// sign convention spelled out, the report document's sections that fit the columns (the others
+// named), the warnings, and every file the command wrote. It renders the
 // JSON report only, so a saved report prints the same.
 #pragma once
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "reports/html/html_escape.hpp"
+#include "reports/document/section_render.hpp"
 #include "reports/markdown/markdown_summary.hpp"
 #include "reports/svg/svg_chart.hpp"
 
@@ -65,9 +66,9 @@ std::string statistics_table(const Json& mc) {
     const Json& npv = p.at("npv_usd");
     const Json* c = comparison_of(mc, name);
     out += fmt::format(
-        "<tr data-plan=\"{0}\"><td style=\"white-space:normal;overflow-wrap:anywhere;max-width:12em\">{0}</td>"
+        "<tr data-plan=\"{0}\"><td style=\"white-space:normal;overflow-wrap:anywhere;max-width:12em\">{3}</td>"
         "<td class=n>{1}</td><td class=\"n ci95\">{2}</td>", html_escape(name),
-        format_usd(npv.at("mean")), interval(npv));
+        format_usd(npv.at("mean")), interval(npv), html_name(name));
     if (c)
       out += fmt::format("<td class=n>{}</td><td class=\"n difference-ci95\">{}</td><td class=\"n p-cheaper\">{}</td></tr>\n",
                          format_usd(c->at("npv_difference_usd").at("mean")), interval(c->at("npv_difference_usd")),

@@ -8,18 +8,10 @@
 #include "reports/html/html_escape.hpp"
 
 #include "reports/markdown/markdown_summary.hpp"
-#include "reports/html/html_carbon.hpp"
 #include "reports/html/html_charts.hpp"
-#include "reports/html/html_depreciation.hpp"
 #include "reports/html/html_monte_carlo.hpp"
-#include "reports/html/html_goodput.hpp"
-#include "reports/html/html_time_shift.hpp"
-#include "reports/html/html_commitments.hpp"
-#include "reports/html/html_procurement.hpp"
-#include "reports/html/html_hourly_time_shift.hpp"
-#include "reports/html/html_refresh.hpp"
-#include "reports/html/html_venues.hpp"
-#include "reports/html/html_next_generation.hpp"
+#include "reports/document/section_order.hpp"
+#include "reports/document/section_render.hpp"
 #include "reports/verdict/prices_as_of.hpp"
 #include "reports/verdict/verdict_text.hpp"
 
@@ -46,7 +38,7 @@ std::string plans_table(const Json& report) {
   std::string out =
       "<table><tr><th>plan</th><th>kind</th><th>nodes</th><th>NPV</th><th>total (nominal)</th><th>$/useful "
       "GPU-h</th><th>NPV saving vs baseline</th><th>payback</th><th>IRR</th><th>on-prem utilization</th>" +
-      (recommended.empty() ? std::string() : "<th>payback vs " + html_escape(recommended) + "</th>") + "</tr>\n";
+      (recommended.empty() ? std::string() : "<th>payback vs " + html_name(recommended) + "</th>") + "</tr>\n";
   for (const auto& p : report.at("plans")) {
     const std::string name = p.at("name").get<std::string>();
     const Json* c = find_comparison(report, name);
@@ -54,7 +46,7 @@ std::string plans_table(const Json& report) {
     out += fmt::format(
         "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td "
         "class=n>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td>{}</tr>\n",
-        html_escape(name), html_escape(p.at("kind").get<std::string>()), p.at("onprem_nodes").get<int>(), format_usd(p.at("npv_usd").get<double>()),
+        html_name(name), html_escape(p.at("kind").get<std::string>()), p.at("onprem_nodes").get<int>(), format_usd(p.at("npv_usd").get<double>()),
         format_usd(p.at("total_nominal_usd")),
         p.at("usd_per_useful_gpu_hour").is_number() ? fmt::format("${:.2f}", p.at("usd_per_useful_gpu_hour").get<double>()) : "n/a",
         c ? format_usd(c->at("npv_saving_usd")) : "baseline",
@@ -75,7 +67,8 @@ std::string monthly_tables(const Json& report) {
   std::string out;
   for (const auto& p : report.at("plans")) {
     const Json& monthly = p.at("monthly");
-    out += fmt::format("<details><summary>{}: monthly cash flows (USD)</summary><table><tr>", html_escape(p.at("name").get<std::string>()));
+    out += fmt::format("<details><summary>{}: monthly cash flows (USD)</summary><div class=scroll><table><tr>",
+                       html_name(p.at("name").get<std::string>()));
     for (const auto& c : monthly.at("columns")) out += "<th>" + html_escape(c.get<std::string>()) + "</th>";
     out += "</tr>\n";
     for (const auto& row : monthly.at("rows")) {
@@ -84,7 +77,7 @@ std::string monthly_tables(const Json& report) {
         out += i == 0 ? fmt::format("<td>{}</td>", row[i].get<int>()) : fmt::format("<td class=n>{:.2f}</td>", row[i].get<double>());
       out += "</tr>\n";
     }
-    out += "</table></details>\n";
+    out += "</table></div></details>\n";
   }
   return out;
 }
@@ -92,7 +85,7 @@ std::string monthly_tables(const Json& report) {
 std::string breakdown_table(const Json& report) {
   const Json& plans = report.at("plans");
   std::string out = "<table><tr><th>category (NPV, USD)</th>";
-  for (const auto& p : plans) out += "<th>" + html_escape(p.at("name").get<std::string>()) + "</th>";
+  for (const auto& p : plans) out += "<th>" + html_name(p.at("name").get<std::string>()) + "</th>";
   out += "</tr>\n";
   for (const auto& [category, ignored] : plans.at(0).at("breakdown_npv_usd").items()) {
     out += "<tr><td>" + html_escape(category) + "</td>";
@@ -178,20 +171,6 @@ std::string assumptions_section(const Json& report) {
                        html_escape(r.at("as_of").get<std::string>()), own);
   }
   out += "</table>\n";
-  if (report.at("pricing").contains("implied_forwards")) {
-    out += "<p>Implied forward reserved price: the 1-year price for years two and three that the 3-year price implies, "
-           "discounted at the scenario's rate.</p>\n<table><tr><th>offer</th><th>1-year $/h</th><th>3-year $/h</th>"
-           "<th>implied forward $/h</th><th>$/GPU-h</th><th>vs 1-year</th></tr>\n";
-    for (const auto& f : report.at("pricing").at("implied_forwards"))
-      out += fmt::format("<tr><td>{}</td><td>${:.3f}</td><td>${:.3f}</td><td>${:.3f}</td><td>${:.3f}</td><td>{:+.1f}%</td></tr>\n",
-                         html_escape(f.at("offer").get<std::string>()),
-                         f.at("reserved_1y_usd_per_instance_hour").get<double>(),
-                         f.at("reserved_3y_usd_per_instance_hour").get<double>(),
-                         f.at("implied_forward_usd_per_instance_hour").get<double>(),
-                         f.at("implied_forward_usd_per_gpu_hour").get<double>(),
-                         100.0 * f.at("forward_change_vs_1y").get<double>());
-    out += "</table>\n";
-  }
   out += "<details><summary>every resolved input</summary><table>\n";
   flatten(report.at("inputs"), "", out);
   return out + "</table></details>\n";
@@ -222,8 +201,9 @@ std::string warnings_section(const Json& report) {
 
 constexpr const char* kStyle = R"(body{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222;line-height:1.4}
 h1{font-size:1.6em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:2em}
-table{border-collapse:collapse;margin:.5em 0;font-size:.9em}td,th{border:1px solid #ddd;padding:3px 6px;text-align:left}
-td.n{text-align:right;font-variant-numeric:tabular-nums}.headline{font-size:1.15em;background:#f3f7fb;padding:.8em;border-left:4px solid #1b6ca8}
+table{border-collapse:collapse;margin:.5em 0;font-size:.9em;max-width:100%}td,th{border:1px solid #ddd;padding:3px 6px;text-align:left;overflow-wrap:anywhere}
+.scroll{overflow-x:auto}p,li{overflow-wrap:anywhere}
+td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.headline{font-size:1.15em;background:#f3f7fb;padding:.8em;border-left:4px solid #1b6ca8}
 .note{color:#666}details{margin:.4em 0}code{font-size:.95em})";
 
 }  // namespace
@@ -257,16 +237,7 @@ std::string html_report(const Json& report) {
     html += "<h2>Sensitivity (tornado)</h2>\n" + tornado_section(report);
   if (const std::string missing = missing_sections_line(present); !missing.empty())
     html += "<p class=note>" + html_escape(missing) + "</p>\n";
-  html += carbon_section(report);
-  html += procurement_section(report);
-  html += venues_section(report);
-  html += commitments_section(report);
-  html += next_generation_section(report);
-  html += refresh_section(report);
-  html += depreciation_section(report);
-  html += goodput_section(report);
-  html += time_shift_section(report);
-  html += hourly_time_shift_section(report);
+  for (const Section& section : report_sections(report, false)) html += html_section(section);
   html += "<h2>Cost by category</h2>\n" + breakdown_table(report);
   html += "<h2>Breakevens</h2>\n" + breakevens_section(report);
   html += "<h2>Monthly cash flows</h2>\n" + monthly_tables(report);

@@ -1,38 +1,18 @@
 #include "reports/markdown/sizing_markdown.hpp"
 #include "reports/markdown/markdown_summary.hpp"
-#include "reports/markdown/carbon_markdown.hpp"
-#include "reports/markdown/depreciation_markdown.hpp"
-#include "reports/markdown/goodput_markdown.hpp"
-#include "reports/markdown/time_shift_markdown.hpp"
-#include "reports/markdown/commitments_markdown.hpp"
-#include "reports/markdown/procurement_markdown.hpp"
-#include "reports/markdown/hourly_time_shift_markdown.hpp"
-#include "reports/markdown/refresh_markdown.hpp"
-#include "reports/markdown/venues_markdown.hpp"
-#include "reports/markdown/next_generation_markdown.hpp"
 
 #include <cmath>
 
 #include <fmt/format.h>
 
+#include "reports/document/section_order.hpp"
+#include "reports/document/section_render.hpp"
 #include "reports/verdict/prices_as_of.hpp"
 #include "reports/verdict/verdict_text.hpp"
 
 namespace tco {
 
 namespace {
-
-// Whole dollars, rounded half away from zero; the digits of any double below
-// kMaxGroupedUsd (std::round of such a value is an integer that "{:.0f}" prints exactly).
-std::string group_thousands(double x) {
-  const std::string digits = fmt::format("{:.0f}", std::round(std::fabs(x)));
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 
 std::string fmt_or_na(const Json& v, const char* pattern) {
   return v.is_number() ? fmt::format(fmt::runtime(pattern), v.get<double>()) : std::string("n/a");
@@ -106,35 +86,6 @@ std::string tornado_markdown(const Json& report) {
 
 }  // namespace
 
-std::string format_usd(double x) {
-  if (!std::isfinite(x)) return "n/a";
-  if (std::fabs(x) >= kMaxGroupedUsd) return fmt::format("{}${:.3e}", x < 0 ? "-" : "", std::fabs(x));
-  return (x < 0 && std::round(std::fabs(x)) != 0 ? "-$" : "$") + group_thousands(x);
-}
-
-std::string format_months(int months) { return fmt::format("{} month{}", months, months == 1 ? "" : "s"); }
-
-std::string format_usd(const Json& value) {
-  return value.is_number() ? format_usd(value.get<double>()) : std::string("n/a");
-}
-
-// The forward reserved prices of the offers with a 1-year / 3-year pair (absent: nothing).
-std::string implied_forwards_markdown(const Json& report) {
-  const Json& pricing = report.at("pricing");
-  if (!pricing.contains("implied_forwards")) return "";
-  std::string md = "\n**Implied forward reserved price** (the 1-year price for years two and three that the 3-year "
-                   "price implies, discounted at the scenario's rate):\n\n";
-  md += "| offer | 1-year $/h | 3-year $/h | implied forward $/h | $/GPU-h | vs 1-year |\n|---|---:|---:|---:|---:|---:|\n";
-  for (const auto& f : pricing.at("implied_forwards"))
-    md += fmt::format("| {} | ${:.3f} | ${:.3f} | ${:.3f} | ${:.3f} | {:+.1f}% |\n", f.at("offer").get<std::string>(),
-                      f.at("reserved_1y_usd_per_instance_hour").get<double>(),
-                      f.at("reserved_3y_usd_per_instance_hour").get<double>(),
-                      f.at("implied_forward_usd_per_instance_hour").get<double>(),
-                      f.at("implied_forward_usd_per_gpu_hour").get<double>(),
-                      100.0 * f.at("forward_change_vs_1y").get<double>());
-  return md;
-}
-
 std::string markdown_summary(const Json& report) {
   const Json& sc = report.at("scenario");
   std::string md = fmt::format("## tcosim: {}\n\n", sc.at("name").get<std::string>());
@@ -192,17 +143,7 @@ std::string markdown_summary(const Json& report) {
       if (price_row_decides(b)) md += "- " + price_breakeven_sentence(b) + "\n";
     if (const std::string hidden = hidden_price_rows_line(report); !hidden.empty()) md += "\n" + hidden + "\n";
   }
-  md += carbon_markdown(report);
-  md += procurement_markdown(report);
-  md += venues_markdown(report);
-  md += commitments_markdown(report);
-  md += next_generation_markdown(report);
-  md += refresh_markdown(report);
-  md += implied_forwards_markdown(report);
-  md += depreciation_markdown(report);
-  md += goodput_markdown(report);
-  md += time_shift_markdown(report);
-  md += hourly_time_shift_markdown(report);
+  for (const Section& section : report_sections(report, false)) md += markdown_section(section);
   md += sizing_markdown(report);
   if (has_monte_carlo(report)) md += monte_carlo_markdown(report);
   if (const std::string missing = missing_sections_line(sections_present(report)); !missing.empty())

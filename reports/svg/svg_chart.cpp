@@ -180,7 +180,8 @@ std::string line_chart(const std::vector<Series>& series, const std::vector<Mark
                        py, c);
     out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"white\" stroke=\"{}\" stroke-width=\"2.5\"/>",
                        left + 5.0, row_y - 4.0, c);
-    out += text(left + 15.0, row_y, series[m.series].name + ": " + m.label) + "\n";
+    // A long plan or baseline name is shortened to the canvas; the plans table names both in full.
+    out += text(left + 15.0, row_y, fit_text(series[m.series].name + ": " + m.label, width - left - 19.0, kFontPx)) + "\n";
   }
   if (note && note->x >= 0 && static_cast<std::size_t>(note->x) < n) {
     // Under the axis title's baseline, right-aligned to the dashed line, clear of the centred title.

@@ -75,7 +75,7 @@ std::string payback_words(const Json& c) {
 
 std::string irr_words(const Json& c) {
   if (!c.value("starts_with_investment", false) || !c.at("irr_per_year").is_number()) return "-";
-  return fmt::format("{:.1f}%", 100.0 * c.at("irr_per_year").get<double>());
+  return format_percent(c.at("irr_per_year").get<double>(), 1);  // flagged beyond +/-1,000%
 }
 
 namespace {

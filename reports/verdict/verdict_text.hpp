@@ -51,7 +51,8 @@ std::string hidden_price_rows_line(const Json& report);
 // baseline (payback month 0), "never", or "month k".
 std::string payback_words(const Json& comparison);
 
-// A comparison's IRR as "12.3%" only where its incremental flows start with an investment; "-" else.
+// A comparison's IRR as "12.3%" only where its incremental flows start with an investment; "-" else;
+// beyond +/-1,000% with " (outside a meaningful range)" (reports/document/number_words.hpp).
 std::string irr_words(const Json& comparison);
 
 // One price breakeven of breakevens.cloud_price_multiplier as a sentence, naming what it is against.

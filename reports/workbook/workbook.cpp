@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -14,12 +15,8 @@
 
 #include "core/error.hpp"
 #include "core/io/staging_files.hpp"
+#include "reports/document/section_order.hpp"
 #include "reports/json/depreciation_json.hpp"
-#include "reports/json/goodput_json.hpp"
-#include "reports/json/hourly_time_shift_json.hpp"
-#include "reports/json/refresh_table.hpp"
-#include "reports/json/time_shift_json.hpp"
-#include "reports/json/commitments_json.hpp"
 #include "reports/markdown/markdown_summary.hpp"
 #include "reports/verdict/verdict_text.hpp"
 #include "reports/workbook/live_plan.hpp"
@@ -615,62 +612,6 @@ void write_paths(Sheet sheet, const Json& report, const WorkbookPaths& paths, co
   worksheet_freeze_panes(sheet.raw(), first_path, 1);
 }
 
-bool has_procurement(const Json& plans) {
-  return std::any_of(plans.begin(), plans.end(), [](const Json& p) { return p.contains("procurement"); });
-}
-
-// One row per plan with `procurement` (reports/json/procurement_json.hpp).
-void write_procurement(Sheet sheet, const Json& plans, const Formats& f) {
-  const std::vector<std::string> header = {"plan", "order_month", "deposit_usd", "purchase_month",
-                                           "planned_delivery_month", "delivery_slip", "paths", "delivery_month_mean",
-                                           "delivery_month_p5", "delivery_month_p50", "delivery_month_p95",
-                                           "share_later_than_planned", "share_past_horizon"};
-  for (std::size_t c = 0; c < header.size(); ++c) sheet.str(0, static_cast<int>(c), header[c], f.bold);
-  int row = 1;
-  for (const auto& plan : plans) {
-    if (!plan.contains("procurement")) continue;
-    const Json& p = plan.at("procurement");
-    const Json& d = p.at("delivery_month");
-    const Json values[] = {plan.at("name"), p.at("order_month"), p.at("deposit_usd"), p.at("purchase_month"),
-                           p.at("planned_delivery_month"), p.at("delivery_slip"), d.at("paths"), d.at("mean"),
-                           d.at("p5"), d.at("p50"), d.at("p95"), p.at("share_later_than_planned"),
-                           p.at("share_past_horizon")};
-    for (std::size_t c = 0; c < std::size(values); ++c)
-      sheet.value(row, static_cast<int>(c), values[c], c == 2 ? f.usd : nullptr);
-    ++row;
-  }
-  sheet.width(0, 0, 24);
-  sheet.width(1, 12, 14);
-}
-
-bool has_commitments(const Json& plans) {
-  return std::any_of(plans.begin(), plans.end(), [](const Json& p) { return p.contains("commitments"); });
-}
-
-// One row per instrument of each plan with `commitments`, as commitments.csv.
-void write_commitments(Sheet sheet, const Json& plans, const Formats& f) {
-  sheet.str(0, 0, "plan", f.bold);
-  for (std::size_t c = 0; c < kCommitmentFigureKeys.size(); ++c)
-    sheet.str(0, static_cast<int>(c) + 1, std::string(kCommitmentFigureKeys[c]), f.bold);
-  int row = 1;
-  for (const auto& plan : plans) {
-    if (!plan.contains("commitments")) continue;
-    for (const auto& commitment : plan.at("commitments")) {
-      sheet.value(row, 0, plan.at("name"), nullptr);
-      for (std::size_t c = 0; c < kCommitmentFigureKeys.size(); ++c) {
-        const std::string key(kCommitmentFigureKeys[c]);
-        const bool usd = key.size() > 4 && key.compare(key.size() - 4, 4, "_usd") == 0;
-        // null GPU-hours (a savings plan over several rates): blank, as commitments.csv's empty cell
-        if (!commitment.at(key).is_null())
-          sheet.value(row, static_cast<int>(c) + 1, commitment.at(key), usd ? f.usd : nullptr);
-      }
-      ++row;
-    }
-  }
-  sheet.width(0, 1, 24);
-  sheet.width(2, static_cast<int>(kCommitmentFigureKeys.size()), 16);
-}
-
 // A header of columns, then the rows, as the CSV table of the same name (depreciation.csv,
 // goodput.csv, time_shift.csv, refresh.csv, hourly_time_shift.csv); a column whose name holds "usd" is in dollars, a null
 // is blank.
@@ -685,33 +626,36 @@ void write_rows(Sheet sheet, const std::vector<std::string>& header, const std::
   sheet.width(1, static_cast<int>(header.size()) - 1, 16);
 }
 
-bool has_venues(const Json& plans) {
-  return std::any_of(plans.begin(), plans.end(), [](const Json& p) { return p.contains("venues"); });
+// The sheet of each report section with a CSV table (reports/document/section_order.cpp): the same
+// columns and raw figures as its CSV file, in the sections' order.
+const char* section_sheet_name(const std::string& id) {
+  static const std::map<std::string, const char*> names = {
+      {"carbon", "CO2"},           {"procurement", "Procurement"},      {"venues", "Venues"},
+      {"commitments", "Commitments"}, {"next_generation", "Next generation"}, {"refresh", "Refresh"},
+      {"implied_forwards", "Implied forwards"}, {"goodput", "Goodput"}, {"time_shift", "Time shifting"},
+      {"hourly_time_shift", "Hourly time shift"}};
+  const auto it = names.find(id);
+  return it == names.end() ? nullptr : it->second;
 }
 
-// One row per venue of each plan with `venues` (reports/json/venues_json.hpp), as venues.csv.
-void write_venues(Sheet sheet, const Json& plans, const Formats& f) {
-  const std::vector<std::string> header = {"plan", "order", "venue", "price", "work_gpu_hours", "billed_gpu_hours",
-                                           "cost_nominal_usd", "instance_hours", "launched_instances",
-                                           "plan_waited_gpu_hours", "plan_unserved_gpu_hours"};
-  for (std::size_t c = 0; c < header.size(); ++c) sheet.str(0, static_cast<int>(c), header[c], f.bold);
-  int row = 1;
-  for (const auto& plan : plans) {
-    if (!plan.contains("venues")) continue;
-    const Json& venues = plan.at("venues");
-    int order = 1;
-    for (const auto& v : venues.at("list")) {
-      const Json values[] = {plan.at("name"), order++, v.at("name"), v.at("price"), v.at("work_gpu_hours"),
-                             v.at("billed_gpu_hours"), v.at("cost_nominal_usd"), v.at("instance_hours"),
-                             v.at("launched_instances"), venues.at("waited_gpu_hours"),
-                             venues.at("unserved_gpu_hours")};
-      for (std::size_t c = 0; c < std::size(values); ++c)
-        sheet.value(row, static_cast<int>(c), values[c], c == 6 ? f.usd : nullptr);
-      ++row;
+void write_section_sheets(lxw_workbook* wb, const Json& report, lxw_error* first_error, const Formats& f) {
+  for (const Section& section : report_sections(report, false)) {
+    const char* sheet = section_sheet_name(section.id);
+    for (const Table& t : section.tables) {
+      if (!sheet || t.csv_file.empty() || t.rows.empty()) continue;
+      std::vector<std::string> header;
+      std::vector<Json> rows;
+      for (const Column& c : t.columns)
+        if (c.shown != Shown::human) header.push_back(c.csv_key);
+      for (const Row& r : t.rows) {
+        if (r.human_only) continue;
+        rows.push_back(Json::array());
+        for (std::size_t c = 0; c < t.columns.size(); ++c)
+          if (t.columns[c].shown != Shown::human) rows.back().push_back(r.cells.at(c).raw);
+      }
+      write_rows(Sheet(workbook_add_worksheet(wb, sheet), first_error), header, rows, f);
     }
   }
-  sheet.width(0, 0, 24);
-  sheet.width(1, 10, 16);
 }
 
 void build_workbook(const Json& report, const WorkbookPaths& paths, const std::string& file) {
@@ -768,22 +712,9 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
     }
     write_summary(summary, report, cells, sheet_names, input_cells, f);
     if (paths_sheet) write_paths(Sheet(paths_sheet, &first_error), report, paths, f);
-    if (has_procurement(plans))
-      write_procurement(Sheet(workbook_add_worksheet(wb, "Procurement"), &first_error), plans, f);
-    if (has_commitments(plans))
-      write_commitments(Sheet(workbook_add_worksheet(wb, "Commitments"), &first_error), plans, f);
-    if (const std::vector<Json> rows = refresh_rows(report); !rows.empty())
-      write_rows(Sheet(workbook_add_worksheet(wb, "Refresh"), &first_error), refresh_columns(), rows, f);
     if (const std::vector<Json> rows = depreciation_rows(report); !rows.empty())
       write_rows(Sheet(workbook_add_worksheet(wb, "Depreciation"), &first_error), depreciation_columns(), rows, f);
-    if (const std::vector<Json> rows = goodput_rows(report); !rows.empty())
-      write_rows(Sheet(workbook_add_worksheet(wb, "Goodput"), &first_error), goodput_columns(), rows, f);
-    if (const std::vector<Json> rows = time_shift_rows(report); !rows.empty())
-      write_rows(Sheet(workbook_add_worksheet(wb, "Time shifting"), &first_error), time_shift_columns(), rows, f);
-    if (const std::vector<Json> rows = hourly_time_shift_rows(report); !rows.empty())
-      write_rows(Sheet(workbook_add_worksheet(wb, "Hourly time shift"), &first_error), hourly_time_shift_columns(),
-                 rows, f);
-    if (has_venues(plans)) write_venues(Sheet(workbook_add_worksheet(wb, "Venues"), &first_error), plans, f);
+    write_section_sheets(wb, report, &first_error, f);
   } catch (...) {
     workbook_close(wb);  // frees it; the caller removes the partial file
     throw;

@@ -1,0 +1,55 @@
+#include "reports/document/section_order.hpp"
+
+#include <stdexcept>
+
+namespace tco {
+
+// One builder per concept, each in reports/document/sections/<id>_section.cpp.
+Section carbon_section(const Json& report);
+Section procurement_section(const Json& report);
+Section venues_section(const Json& report);
+Section commitments_section(const Json& report);
+Section next_generation_section(const Json& report);
+Section refresh_section(const Json& report);
+Section implied_forwards_section(const Json& report);
+Section depreciation_section(const Json& report);
+Section goodput_section(const Json& report);
+Section time_shift_section(const Json& report);
+Section hourly_time_shift_section(const Json& report);
+
+const std::vector<SectionSlot>& report_section_slots() {
+  // The verdict, its notes and the plans table open every format (each page draws them itself,
+  // reports/verdict/); the feature sections follow, in this order.
+  static const std::vector<SectionSlot> slots = {
+      {"carbon", carbon_section, false},
+      {"procurement", procurement_section, false},
+      {"venues", venues_section, false},
+      {"commitments", commitments_section, false},
+      {"next_generation", next_generation_section, false},
+      {"refresh", refresh_section, false},
+      {"implied_forwards", implied_forwards_section, false},
+      {"depreciation", depreciation_section, false},
+      {"goodput", goodput_section, false},
+      {"time_shift", time_shift_section, false},
+      {"hourly_time_shift", hourly_time_shift_section, false},
+  };
+  return slots;
+}
+
+std::vector<Section> report_sections(const Json& report, bool first_screen) {
+  std::vector<Section> sections;
+  for (const SectionSlot& slot : report_section_slots()) {
+    if (slot.first_screen != first_screen) continue;
+    Section s = slot.build(report);
+    if (!s.empty()) sections.push_back(std::move(s));
+  }
+  return sections;
+}
+
+Section report_section(const Json& report, const std::string& id) {
+  for (const SectionSlot& slot : report_section_slots())
+    if (id == slot.id) return slot.build(report);
+  throw std::logic_error("no report section \"" + id + "\"");
+}
+
+}  // namespace tco

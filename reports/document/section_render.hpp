@@ -1,0 +1,44 @@
+// One renderer per format draws every section of the report document
+// (reports/document/report_section.hpp); the formatting rules are theirs and cell_text's:
+// - Markdown: "**Title** (lead):", the tables, sentences, "**Flag:**" lines;
+// - HTML: <h2>, the tables (numbers right-aligned, a text cell longer than kMaxShownNameChars
+//   shortened with the full text in its title attribute, every cell free to wrap), the lead as
+//   a note under them;
+// - the terminal: the title and plain columns, text cells shortened to fit;
+// - CSV: each table that names a csv_file, its CSV columns and raw values.
+// A table without rows is never drawn; a section with nothing to show says so once.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "reports/document/report_section.hpp"
+
+namespace tco {
+
+// Names longer than this are shortened in HTML cells (the full name in the title attribute)
+// and in the terminal's columns, so that a table never runs off the page.
+inline constexpr std::size_t kMaxShownNameChars = 48;
+
+std::string markdown_section(const Section& section);
+std::string html_section(const Section& section);
+// Prose wrapped to `columns` (continuation lines indented 2 more); tables as they are, so the
+// caller checks their width (the terminal answer names a section too wide for its columns).
+std::string terminal_section(const Section& section, std::size_t columns = 100);
+
+// (file name, text) per table of the section that has a csv_file and rows.
+std::vector<std::pair<std::string, std::string>> csv_section(const Section& section);
+
+// A name for an HTML cell: escaped, and beyond kMaxShownNameChars shortened inside a span whose
+// title attribute holds it in full.
+std::string html_name(const std::string& text);
+
+// "abcdef..." of at most `max_chars` characters (UTF-8 safe: never cuts inside a character).
+std::string shortened(const std::string& text, std::size_t max_chars);
+
+// A CSV field: a string quoted when it holds a comma, a quote or a newline; a number as the JSON
+// report writes it; null empty.
+std::string csv_field(const Json& value);
+
+}  // namespace tco

@@ -1,0 +1,249 @@
+// The report document (reports/document/): each kind of cell as the human formats write it, by
+// hand; the flag beyond +/-1,000%; a 200-character name in each format; a section with nothing
+// to show; and, for every shipped scenario's baseline report, each section in each format (the
+// terminal: drawn, or named when wider than it) with the numbers of its tables equal across
+// Markdown, HTML and CSV, compared as numbers.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/terminal/terminal_answer.hpp"
+#include "document_support.hpp"
+#include "reports/csv/csv_report.hpp"
+#include "reports/document/cell_text.hpp"
+#include "reports/document/section_order.hpp"
+#include "reports/document/section_render.hpp"
+#include "reports/html/html_report.hpp"
+#include "reports/markdown/markdown_summary.hpp"
+#include "reports/verdict/verdict_text.hpp"
+#include "test_support.hpp"
+
+using namespace tco;
+namespace fs = std::filesystem;
+
+TEST_CASE("report document: money, prices, percentages, counts and units as the human formats write them") {
+  // Money: whole dollars, grouped, rounded half away from zero; "-$0" never appears.
+  CHECK(cell_text(usd_cell(1234567.4)) == "$1,234,567");
+  CHECK(cell_text(usd_cell(-1234.5)) == "-$1,235");
+  CHECK(cell_text(usd_cell(-0.4)) == "$0");
+  CHECK(cell_text(usd_cell(2e15)) == "$2.000e+15");
+  CHECK(cell_text(usd_cell(Json(nullptr))) == "n/a");
+  CHECK(cell_text(usd_price_cell(2.9876)) == "$2.988");
+  CHECK(cell_text(usd_price_cell(-0.5, 2)) == "-$0.50");
+  // Percentages of a fraction; one decimal unless told.
+  CHECK(cell_text(percent_cell(0.1234)) == "12.3%");
+  CHECK(cell_text(percent_cell(-0.005, 1)) == "-0.5%");
+  CHECK(cell_text(percent_cell(0.4, 0)) == "40%");
+  CHECK(cell_text(signed_percent_cell(-0.2601282)) == "-26.0%");
+  CHECK(cell_text(signed_percent_cell(0.03)) == "+3.0%");
+  // Counts and GPU-hours grouped; a signed count keeps its "+"; -0.001 at 2 decimals is "+0.00".
+  CHECK(cell_text(count_cell(1234.56, 1)) == "1,234.6");
+  CHECK(cell_text(signed_count_cell(0.05)) == "+0.05");
+  CHECK(cell_text(signed_count_cell(-0.25)) == "-0.25");
+  CHECK(cell_text(signed_count_cell(-0.001)) == "+0.00");
+  CHECK(cell_text(gpu_hours_cell(46720.4)) == "46,720");
+  CHECK(cell_text(month_cell(14)) == "14");
+  CHECK(cell_text(hours_cell(12.0)) == "12 h");
+  CHECK(cell_text(hours_cell(0.5)) == "0.5 h");
+  // CO2 in kg shown in tonnes: 105,100 kg = 105.1 t; 1,234,567 kg = 1,234.567 t -> "1,234.6 t".
+  CHECK(cell_text(co2_kg_cell(105100.0)) == "105.1 t");
+  CHECK(cell_text(co2_kg_cell(1234567.0)) == "1,234.6 t");
+  CHECK(cell_text(date_cell("2026-11-29")) == "2026-11-29");
+  CHECK(cell_text(text_cell(Json(nullptr))) == "-");
+  // Words in place of a number: the human formats show them, the CSV keeps the number.
+  const Cell none = shown_as(usd_cell(0.0), "none");
+  CHECK(cell_text(none) == "none");
+  CHECK(csv_field(none.raw) == "0.0");
+}
+
+TEST_CASE("report document: a percentage beyond +/-1,000% is flagged, in a cell and in the IRR column") {
+  // Before: quarterly-burst-capacity-block's IRR read "1640.3%" with no word beside it.
+  CHECK(cell_text(percent_cell(99.59)) == "9,959.0% (outside a meaningful range)");
+  CHECK(cell_text(percent_cell(-10.01)) == "-1,001.0% (outside a meaningful range)");
+  CHECK(cell_text(percent_cell(10.0)) == "1,000.0%");  // at the bound: shown plainly
+  CHECK(irr_words(Json{{"irr_per_year", 16.402843879622488}, {"starts_with_investment", true}}) ==
+        "1,640.3% (outside a meaningful range)");
+  CHECK(irr_words(Json{{"irr_per_year", 0.123}, {"starts_with_investment", true}}) == "12.3%");
+}
+
+TEST_CASE("report document: a 200-character name is shortened in HTML and the terminal, whole in Markdown and CSV") {
+  std::string name;
+  for (int i = 0; i < 20; ++i) name += "plan-name" + std::to_string(i % 10);  // 20 x 10 = 200 characters
+  REQUIRE(name.size() == 200);
+  Table t = make_table({{"plan", "plan"}, {"NPV", "npv_usd"}}, "x.csv");
+  t.rows.push_back(Row({text_cell(name), usd_cell(1000.0)}));
+  const Section s = make_section("x", "X", "a lead", {t});
+  // HTML: the first 45 characters and "...", the full name in the title attribute.
+  const std::string html = html_section(s);
+  CHECK(html.find("<td><span title=\"" + name + "\">" + name.substr(0, kMaxShownNameChars - 3) + "...</span></td>") !=
+        std::string::npos);
+  // The terminal: 48 columns at most.
+  CHECK(terminal_section(s).find(name.substr(0, kMaxShownNameChars - 3) + "...  $1,000") != std::string::npos);
+  CHECK(markdown_section(s).find("| " + name + " | $1,000 |") != std::string::npos);
+  CHECK(csv_section(s).at(0).second == "plan,npv_usd\n" + name + ",1000.0\n");
+  // A multi-byte character is never cut: "é" is two bytes at 44..45.
+  CHECK(shortened(std::string(44, 'a') + "\xC3\xA9" + std::string(10, 'b'), 48) == std::string(44, 'a') + "...");
+}
+
+TEST_CASE("report document: a section with nothing to show says so once, and an empty table is never drawn") {
+  Section s = make_section("x", "X", "", {make_table({{"plan", "plan"}}, "x.csv")});
+  CHECK(s.empty());
+  CHECK(markdown_section(s).empty());
+  CHECK(csv_section(s).empty());
+  s.nothing_to_show = "no plan has one";
+  CHECK(markdown_section(s) == "\n**X**: no plan has one\n");
+  CHECK(html_section(s) == "<h2 id=\"x\">X</h2>\n<p>No plan has one.</p>\n");
+  CHECK(terminal_section(s) == "\nX:\n  no plan has one\n");
+}
+
+namespace {
+
+std::string file_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+// "-$1,234" -> -1234; "9,959.0% (outside ...)" -> 9959; "105.1 t" -> 105.1; "+0.05" -> 0.05.
+double number_in(const std::string& text) {
+  std::string digits;
+  for (char c : text) {
+    if (c == '(') break;
+    if ((c >= '0' && c <= '9') || c == '.' || c == '-' || c == 'e' || c == '+') digits += c;
+  }
+  REQUIRE_MESSAGE(!digits.empty(), "no number in \"" << text << "\"");
+  return std::stod(digits);
+}
+
+std::vector<std::string> split(const std::string& text, char by) {
+  std::vector<std::string> out(1);
+  for (char c : text) {
+    if (c == by)
+      out.emplace_back();
+    else
+      out.back().push_back(c);
+  }
+  return out;
+}
+
+// The body rows of the Markdown tables in `md`, cells trimmed, in order.
+std::vector<std::vector<std::string>> markdown_rows(const std::string& md) {
+  std::vector<std::vector<std::string>> rows;
+  bool header = true;
+  for (const std::string& line : split(md, '\n')) {
+    if (line.rfind("|", 0) != 0) {
+      header = true;
+      continue;
+    }
+    if (line.rfind("|---", 0) == 0) continue;
+    if (header) {
+      header = false;
+      continue;
+    }
+    std::vector<std::string> cells = split(line.substr(2, line.size() - 4), '|');
+    for (std::string& c : cells) {  // " text " -> "text"
+      c.erase(0, c.find_first_not_of(' '));
+      c.erase(c.find_last_not_of(' ') + 1);
+    }
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+// The <td> texts of each body row of the HTML tables in `html`.
+std::vector<std::vector<std::string>> html_rows(const std::string& html) {
+  std::vector<std::vector<std::string>> rows;
+  static const std::regex row_re("<tr>((?:<td[^>]*>.*?</td>)+)</tr>");
+  static const std::regex cell_re("<td[^>]*>(.*?)</td>");
+  static const std::regex tag_re("<[^>]*>");
+  for (auto r = std::sregex_iterator(html.begin(), html.end(), row_re); r != std::sregex_iterator(); ++r) {
+    const std::string body = (*r)[1];
+    rows.emplace_back();
+    for (auto c = std::sregex_iterator(body.begin(), body.end(), cell_re); c != std::sregex_iterator(); ++c)
+      rows.back().push_back(std::regex_replace(std::string((*c)[1]), tag_re, ""));
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("report document: every shipped scenario's sections are in each format, their numbers equal as numbers") {
+  const fs::path baselines = test::source_path("tests/baselines");
+  int reports = 0, numbers = 0;
+  std::map<std::string, int> sections_seen;
+  for (const auto& entry : fs::directory_iterator(baselines)) {
+    if (entry.path().extension() != ".json") continue;
+    CAPTURE(entry.path().filename().string());
+    const Json report = Json::parse(file_text(entry.path()));
+    const std::string md = markdown_summary(report), html = html_report(report);
+    const std::string terminal = cli::terminal_answer(report, {});
+    const CsvTables csv = csv_tables(report);
+    ++reports;
+    for (const Section& s : report_sections(report, false)) {
+      CAPTURE(s.id);
+      ++sections_seen[s.id];
+      const std::string md_section = markdown_section(s), html_section_text = html_section(s);
+      CHECK(md.find(md_section) != std::string::npos);
+      CHECK(html.find(html_section_text) != std::string::npos);
+      // The terminal draws it within 100 columns, or names it among those too wide.
+      const bool drawn = terminal.find(terminal_section(s)) != std::string::npos;
+      CHECK((drawn || terminal.find("Wider than the terminal, in the Markdown, HTML and CSV outputs:") != std::string::npos));
+      const auto csv_files = csv_section(s);
+      for (const auto& [file, text] : csv_files) {
+        bool found = false;
+        for (const auto& [name, written] : csv) found = found || (name == file && written == text);
+        CHECK_MESSAGE(found, file);
+      }
+      const auto md_rows = markdown_rows(md_section), html_rows_ = html_rows(html_section_text);
+      REQUIRE(md_rows.size() == html_rows_.size());
+      std::size_t human_row = 0, csv_file = 0;
+      for (const Table& t : s.tables) {
+        if (t.rows.empty()) continue;
+        std::vector<std::vector<std::string>> csv_rows;
+        if (!t.csv_file.empty()) {
+          for (const auto& line : split(csv_files.at(csv_file++).second, '\n'))
+            if (!line.empty()) csv_rows.push_back(split(line, ','));
+          csv_rows.erase(csv_rows.begin());  // the header
+        }
+        std::size_t csv_row = 0;
+        for (const Row& r : t.rows) {
+          const auto& md_cells = md_rows.at(human_row);
+          const auto& html_cells = html_rows_.at(human_row);
+          ++human_row;
+          std::size_t human_column = 0, csv_column = 0;
+          for (std::size_t c = 0; c < t.columns.size(); ++c) {
+            const Column& column = t.columns[c];
+            const Cell& cell = r.cells.at(c);
+            const bool in_human = column.shown != Shown::csv, in_csv = column.shown != Shown::human && !t.csv_file.empty() && !r.human_only;
+            if (in_human && in_csv && cell.has_number() && cell.shown_as.empty() && cell.kind != CellKind::text &&
+                cell_text(cell).find("e+") == std::string::npos) {
+              CAPTURE(column.header);
+              const double shown_md = number_in(md_cells.at(human_column));
+              CHECK(number_in(html_cells.at(human_column)) == shown_md);
+              // Text cells with commas are quoted in the CSV; none of the numeric columns follow one.
+              Cell from_csv = cell;
+              from_csv.raw = std::stod(csv_rows.at(csv_row).at(csv_column));
+              CHECK(std::fabs(shown_md - cell_shown_number(from_csv)) <= cell_rounding(from_csv));
+              ++numbers;
+            }
+            if (in_human) ++human_column;
+            if (column.shown != Shown::human) ++csv_column;
+          }
+          if (!r.human_only && !t.csv_file.empty()) ++csv_row;
+        }
+      }
+    }
+  }
+  CHECK(reports >= 10);
+  for (const auto& [id, count] : sections_seen) MESSAGE(id << ": in " << count << " shipped reports");
+  CHECK(sections_seen.count("carbon") == 1);
+  CHECK(numbers > 400);  // 453 on the 18 shipped reports of 2026-11-29
+}
