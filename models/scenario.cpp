@@ -96,9 +96,9 @@ void check_site_capacity(const OnPremSpec& o, const Plan& p, const std::string& 
 }
 
 // The discrete-event replay moves a refreshing plan's jobs to the successor fleet at the cutover
-// (engine/des/simulator.cpp), runs jobs on take-or-pay contracts and capacity blocks
-// (engine/des/committed_pool.hpp) and applies a savings plan's dollars to its on-demand hours
-// (engine/des/savings_plan_meter.hpp; docs/des.md). Time shifting plans its holds on one fleet.
+// (engine/des/fleet_events.cpp), runs jobs on take-or-pay contracts and capacity blocks
+// (engine/des/cloud/committed_pool.hpp) and applies a savings plan's dollars to its on-demand hours
+// (engine/des/cloud/savings_plan_meter.hpp; docs/des.md). Time shifting plans its holds on one fleet.
 void check_replay_plans(const Scenario& s) {
   if (!s.jobs) return;
   for (std::size_t i = 0; i < s.plans.size(); ++i) {

@@ -8,7 +8,7 @@
 // - A restart costs spot.restart_h after a preemption and scheduling.restart_h after a node
 //   failure, on whichever venue the job starts next.
 // - A job sent to spot or on-demand lives there to its end without queue events
-//   (engine/des/cloud_runs.hpp); a spot retry waits at least one minute.
+//   (engine/des/cloud/cloud_runs.hpp); a spot retry waits at least one minute.
 #include "engine/des/simulator.hpp"
 
 #include <algorithm>
@@ -18,13 +18,13 @@
 #include <optional>
 
 #include "engine/des/checkpoint.hpp"
-#include "engine/des/cloud_runs.hpp"
-#include "engine/des/venue_router.hpp"
+#include "engine/des/cloud/cloud_runs.hpp"
+#include "engine/des/cloud/venue_router.hpp"
 #include "engine/des/kernel/cold.hpp"
 #include "engine/des/kernel/event_queue.hpp"
 #include "engine/des/month_index.hpp"
-#include "engine/des/node_pool.hpp"
-#include "engine/des/spare_pool.hpp"
+#include "engine/des/fleet/node_pool.hpp"
+#include "engine/des/fleet/spare_pool.hpp"
 #include "core/random/random.hpp"
 #include "models/site/power.hpp"
 
@@ -35,7 +35,7 @@ namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr int kBackfillScanLimit = 1000;  // waiting jobs a first-fit pass looks at
 // A node_repair event with this target is a failed node, repaired, joining the hot spares
-// (engine/des/spare_pool.hpp); any other target is a node's place coming back up.
+// (engine/des/fleet/spare_pool.hpp); any other target is a node's place coming back up.
 constexpr std::uint32_t kSpareReturn = 0xFFFFFFFFu;
 
 // Where a job in a slot is; a job sent to spot or on-demand leaves its slot (CloudRuns).
@@ -498,7 +498,7 @@ class Simulator {
     dispatch(slot);
   }
 
-  // The hold engine/des/time_shift_policy.hpp finds worth its wait, if any.
+  // The hold engine/des/fleet/time_shift_policy.hpp finds worth its wait, if any.
   std::optional<ShiftDecision> time_shift_hold(const Slot& j) {
     if (!p_.scheduling.time_shift || !j.job.deferrable || !j.job.has_deadline() || !p_.onprem) return std::nullopt;
     return shift_.choose(shift_request(j));
