@@ -1,7 +1,7 @@
 // What an uncertain venue costs the hourly model (docs/performance.md, "Venues' expectation"). The
 // deterministic run takes the expectation over the 2^n combinations of n uncertain venues'
 // availability each hour, and a savings plan's cover over the pairs of whole combinations
-// (engine/ledger/venue_hour.hpp); a Monte Carlo path draws each venue once an hour. This prints,
+// (engine/ledger/hourly/venue_hour.hpp); a Monte Carlo path draws each venue once an hour. This prints,
 // for n = 1 .. 8 on-demand venues of availability 0.9 (quota 16 GPUs each, against 100 GPUs of
 // steady demand, so every venue serves), with and without a savings plan covering them all: the
 // deterministic evaluation's hours per second, one drawn path's, and the deterministic

@@ -4,7 +4,8 @@
 The layers, lowest first: core, models, engine, reports, cli. A file may include its own layer
 and the layers below it. Inside engine/ the concept folders are ordered too: ledger/ at the
 bottom; des/ and sweep/ on it (neither includes the other); the scenario run (engine/*.hpp);
-montecarlo/; decisions/ on top. A file may include its own folder and the folders below it.
+montecarlo/; decisions/ on top. A file may include its own folder and the folders below it; a
+sub-folder belongs to its concept (engine/des/cloud/ is des/, engine/ledger/hourly/ is ledger/).
 
 Usage: check_layers.py REPO_ROOT. Prints each offending line as FILE:LINE and exits 1; exit 0
 when every include points down (or sideways within one folder).

@@ -1,4 +1,4 @@
-// The fluid model's on-prem and cloud packing efficiency (engine/ledger/hourly_model.hpp) and its calibration against the
+// The fluid model's on-prem and cloud packing efficiency (engine/ledger/hourly/hourly_model.hpp) and its calibration against the
 // discrete-event replay (engine/decisions/calibration.hpp, `tcosim calibrate`): hand-computed cases on the
 // round-number fixture catalog (tests/scenario_builder.hpp lists its figures).
 #include <doctest/doctest.h>
@@ -6,7 +6,7 @@
 #include "des_support.hpp"
 #include "engine/decisions/calibration.hpp"
 #include "core/error.hpp"
-#include "engine/ledger/hourly_model.hpp"
+#include "engine/ledger/hourly/hourly_model.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
 #include "test_sweep_support.hpp"
 

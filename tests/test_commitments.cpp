@@ -11,7 +11,7 @@
 
 #include "core/error.hpp"
 #include "engine/ledger/ledger.hpp"
-#include "engine/ledger/venue_step.hpp"
+#include "engine/ledger/hourly/venue_step.hpp"
 #include "engine/montecarlo/fluid_monte_carlo.hpp"
 #include "engine/sweep/sweep_prepare.hpp"
 #include "models/commitment/savings_plan.hpp"

@@ -1,5 +1,5 @@
 // The savings plan's cover over uncertain venues, taken depth by depth over a tree of the hour's
-// availability combinations (engine/ledger/cover_tree.hpp): the tree by hand, and with three
+// availability combinations (engine/ledger/hourly/cover_tree.hpp): the tree by hand, and with three
 // uncertain venues of four, covered in another order than the one work is routed in, each fluid
 // Monte Carlo path against the stepper with its draws and the paths' mean against the
 // deterministic run (within 4 standard errors).
@@ -7,7 +7,7 @@
 
 #include <doctest/doctest.h>
 
-#include "engine/ledger/cover_tree.hpp"
+#include "engine/ledger/hourly/cover_tree.hpp"
 #include "venue_paths_support.hpp"
 #include "venue_support.hpp"
 

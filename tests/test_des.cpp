@@ -16,8 +16,8 @@
 #include "core/error.hpp"
 #include "engine/des/kernel/event_queue.hpp"
 #include "engine/des/job_stream.hpp"
-#include "engine/des/node_pool.hpp"
-#include "engine/des/spot_market.hpp"
+#include "engine/des/fleet/node_pool.hpp"
+#include "engine/des/cloud/spot_market.hpp"
 #include "engine/des/kernel/trivial_vector.hpp"
 #include "core/random/random.hpp"
 

@@ -1,8 +1,8 @@
-// Commitments in the discrete-event replay (engine/des/committed_pool.hpp, docs/des.md
+// Commitments in the discrete-event replay (engine/des/cloud/committed_pool.hpp, docs/des.md
 // "Commitments"): jobs on a capacity block by hand (inside it, crowded out of it, leaving it when
 // its window closes), the block's prepaid bill and its used and unused GPU-hours in the Monte
 // Carlo's report, a campaign of jobs on a block against the same campaign on demand, and a
-// savings plan's dollars on the replay's on-demand hours (engine/des/savings_plan_meter.hpp).
+// savings plan's dollars on the replay's on-demand hours (engine/des/cloud/savings_plan_meter.hpp).
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -13,7 +13,7 @@
 
 #include "des_support.hpp"
 #include "core/error.hpp"
-#include "engine/des/committed_pool.hpp"
+#include "engine/des/cloud/committed_pool.hpp"
 
 namespace tco::test {
 

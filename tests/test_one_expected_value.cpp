@@ -11,8 +11,8 @@
 #include <doctest/doctest.h>
 
 #include "engine/montecarlo/fluid_monte_carlo.hpp"
-#include "engine/ledger/hourly_model.hpp"
-#include "engine/ledger/spot_draws.hpp"
+#include "engine/ledger/hourly/hourly_model.hpp"
+#include "engine/ledger/hourly/spot_draws.hpp"
 #include "models/workload/workload.hpp"
 #include "scenario_builder.hpp"
 #include "test_support.hpp"

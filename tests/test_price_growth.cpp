@@ -1,10 +1,10 @@
-// The replay's cloud price growth (engine/des/price_growth.hpp): e^{k t} from a table and a
+// The replay's cloud price growth (engine/des/cloud/price_growth.hpp): e^{k t} from a table and a
 // series, and its integral over a run, against the exp and expm1 themselves.
 #include <doctest/doctest.h>
 
 #include <cmath>
 
-#include "engine/des/price_growth.hpp"
+#include "engine/des/cloud/price_growth.hpp"
 
 namespace tco {
 

@@ -9,7 +9,7 @@
 
 #include "bad_input_support.hpp"
 
-#include "engine/des/price_growth.hpp"
+#include "engine/des/cloud/price_growth.hpp"
 #include "engine/ledger/ledger.hpp"
 #include "engine/montecarlo/fluid_monte_carlo.hpp"
 #include "models/price_path/implied_forward.hpp"

@@ -1,4 +1,4 @@
-// A refresh in the discrete-event replay (engine/des/simulator.cpp, refresh_fleet; docs/des.md
+// A refresh in the discrete-event replay (engine/des/fleet_events.cpp, refresh_fleet; docs/des.md
 // "Refresh"): the cutover of running jobs to the successor fleet by hand (with and without
 // checkpoints, ahead of the queue, a job the new pool cannot hold), and every replay path of a
 // steady load equal to the hourly model at its (drawn) refresh month.

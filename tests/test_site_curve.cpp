@@ -1,4 +1,4 @@
-// The replay's site curve (engine/des/site_curve.hpp): integrals of the hourly PUE and price
+// The replay's site curve (engine/des/fleet/site_curve.hpp): integrals of the hourly PUE and price
 // over spans, the work clock and the throttled hours, hand-computed; and plans with alike sites
 // sharing one curve per path without a bit of difference.
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-// Hot spares, repair cost and goodput (models/site/spares.hpp, engine/des/spare_pool.hpp,
+// Hot spares, repair cost and goodput (models/site/spares.hpp, engine/des/fleet/spare_pool.hpp,
 // engine/ledger/goodput.hpp): the owning costs and idle power of spares by hand in the fluid
 // model; goodput with and without a spare by hand in the replay; goodput never lower with one
 // more spare on the same paths, over generated scenarios; bad inputs exit 2 naming the pointer;

@@ -1,4 +1,4 @@
-// Time shifting that never hurts (engine/des/time_shift_policy.hpp, issue #25 item 4): the hold
+// Time shifting that never hurts (engine/des/fleet/time_shift_policy.hpp, issue #25 item 4): the hold
 // decision by hand, the time-of-use fixture of the issue, and a property over generated
 // scenarios that a shifted plan never misses more deadlines nor costs more than the same plan
 // without shifting, path by path on common random numbers.
@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "des_support.hpp"
-#include "engine/des/time_shift_policy.hpp"
+#include "engine/des/fleet/time_shift_policy.hpp"
 
 namespace tco {
 

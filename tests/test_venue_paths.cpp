@@ -13,7 +13,7 @@
 
 #include "cli_test_support.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
-#include "engine/ledger/venue_hour.hpp"
+#include "engine/ledger/hourly/venue_hour.hpp"
 #include "engine/montecarlo/fluid_monte_carlo.hpp"
 #include "load_error.hpp"
 #include "models/workload/workload.hpp"

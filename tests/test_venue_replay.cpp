@@ -1,5 +1,5 @@
 // A plan's ordered cloud venues in the discrete-event replay (issue #24,
-// engine/des/venue_router.hpp, docs/model.md §3b): one sure, uncapped venue is the plain burst
+// engine/des/cloud/venue_router.hpp, docs/model.md §3b): one sure, uncapped venue is the plain burst
 // bit for bit; a quota sends what does not fit to the next venue; a job that no venue takes waits
 // and is counted; availability is drawn per request.
 // Fixture catalog (tests/scenario_builder.hpp): test/gpu8/region-a, 8 GPUs at $16/h on-demand,

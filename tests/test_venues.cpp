@@ -1,4 +1,4 @@
-// A plan's ordered cloud venues (issue #24, docs/model.md §3b, engine/ledger/venue_hour.hpp).
+// A plan's ordered cloud venues (issue #24, docs/model.md §3b, engine/ledger/hourly/venue_hour.hpp).
 // Fixture catalog (tests/scenario_builder.hpp): test/gpu8/region-a is the "hyperscaler", 8 GPUs
 // at $16/h on-demand and $8/h spot; the "neocloud" is the same record with on-demand at $10/h.
 // Demand is a steady 100 GPUs over one month of 730 hours unless a test says otherwise.
@@ -11,7 +11,7 @@
 #include "core/error.hpp"
 #include "des_support.hpp"
 #include "engine/ledger/ledger.hpp"
-#include "engine/ledger/venue_hour.hpp"
+#include "engine/ledger/hourly/venue_hour.hpp"
 #include "models/workload/workload.hpp"
 #include "reports/csv/csv_report.hpp"
 #include "reports/html/html_report.hpp"

@@ -216,7 +216,7 @@ void fit_cloud_packing(const FluidOf& fluid, Factors at, double target, double d
 }
 
 // Spot overhead: the fluid model rounds spot work to whole instances and then bills each
-// instance s hours an hour (engine/ledger/hourly_model.hpp), so billed(s) = s x billed(1): the fitted
+// instance s hours an hour (engine/ledger/hourly/hourly_model.hpp), so billed(s) = s x billed(1): the fitted
 // factor is target / billed(1), within [kSpotOverheadMin, kSpotOverheadMax].
 void fit_spot_overhead(const FluidOf& fluid, Factors at, double target, FactorFit& fit) {
   at.spot_overhead = 1.0;

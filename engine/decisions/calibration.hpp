@@ -1,4 +1,4 @@
-// Calibrates the hourly fluid model (engine/ledger/hourly_model.hpp) against the discrete-event
+// Calibrates the hourly fluid model (engine/ledger/hourly/hourly_model.hpp) against the discrete-event
 // replay of the same jobs (SPEC §9, §12.17; docs/calibration.md). Both see the jobs of the same
 // Monte Carlo paths (same seed, same path indices, so the same jobs):
 //   demand D_h(k)   = sum over path k's jobs of gpus x |[submit, submit + duration) ∩ [h, h+1)|
@@ -52,7 +52,7 @@ struct CalibrationOptions {
 
 inline constexpr double kPackingFitMin = 0.01;
 inline constexpr double kCloudPackingFitMin = 0.01;
-inline constexpr double kSpotOverheadMin = 1.0;   // the scenario's bounds (models/scenario.cpp)
+inline constexpr double kSpotOverheadMin = 1.0;   // the scenario's bounds (models/cloud/cloud_reader.cpp)
 inline constexpr double kSpotOverheadMax = 10.0;
 
 // One fitted factor: what it matches and how well.

@@ -98,7 +98,7 @@ static DesVenue des_venue(const DesPlan& plan, const CloudSpec& c, const CloudVe
   out.availability = v.availability;
   if (const std::optional<double> quota = v.quota_instances()) out.quota_instances = static_cast<int>(*quota);
   // The savings plan meters each on-demand venue it covers, at that venue's rate
-  // (engine/des/savings_plan_meter.hpp).
+  // (engine/des/cloud/savings_plan_meter.hpp).
   if (plan.savings_plan.instrument >= 0) {
     const SavingsPlanVenueTerms terms = savings_plan_terms_at(plan.plan->commitments[plan.savings_plan.instrument], v.name);
     if (terms.order >= 0) {

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/des/price_growth.hpp"
-#include "engine/des/site_curve.hpp"
-#include "engine/des/spot_market.hpp"
-#include "engine/des/time_shift_policy.hpp"
+#include "engine/des/cloud/price_growth.hpp"
+#include "engine/des/fleet/site_curve.hpp"
+#include "engine/des/cloud/spot_market.hpp"
+#include "engine/des/fleet/time_shift_policy.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
 #include "models/scenario.hpp"
 
@@ -46,7 +46,7 @@ struct DesPlan {
   };
   long refresh_h = -1;
   Fleet successor;
-  int site_group = -1;                 // plans of one group have alike sites (engine/des/site_curve.hpp)
+  int site_group = -1;                 // plans of one group have alike sites (engine/des/fleet/site_curve.hpp)
   SiteCurve fixed_site;                // the site's curve when no path adds noise (ambient_c empty)
   // Cloud
   const CloudSpec* cloud = nullptr;    // null for an onprem plan
@@ -66,8 +66,8 @@ struct DesPlan {
   double egress_usd_per_gpu_hour = 0.0;
   PriceGrowth price_growth;            // of on-demand prices (none without a cloud)
   PriceGrowth spot_price_growth;       // of spot prices
-  std::vector<DesVenue> venues;        // the plan's ordered cloud venues (engine/des/venue_router.hpp)
-  // The plan's take-or-pay contracts and capacity blocks (engine/des/committed_pool.hpp): their
+  std::vector<DesVenue> venues;        // the plan's ordered cloud venues (engine/des/cloud/venue_router.hpp)
+  // The plan's take-or-pay contracts and capacity blocks (engine/des/cloud/committed_pool.hpp): their
   // GPUs by hour, pooled by the job class they serve; those for one class first, then those
   // for any job (""). Each pool's instruments (indices into plan->commitments, take-or-pay
   // contracts first, then blocks, as the hourly model fills them) share its use hour by hour.
@@ -78,7 +78,7 @@ struct DesPlan {
     std::vector<std::vector<double>> gpus_by_hour_by_instrument;
   };
   std::vector<Committed> committed;
-  // The plan's savings plan (engine/des/savings_plan_meter.hpp); instrument < 0: none.
+  // The plan's savings plan (engine/des/cloud/savings_plan_meter.hpp); instrument < 0: none.
   struct SavingsPlan {
     int instrument = -1;
     std::vector<double> usd_by_hour;
@@ -117,7 +117,7 @@ struct DesPlans {
   std::vector<std::unique_ptr<SpotTrace>> spot_traces;  // owned here, referenced by plans
 };
 
-// Do a and b give the event loop (engine/des/simulator.cpp) the same settings? Everything the
+// Do a and b give the event loop (engine/des/event_loop.hpp) the same settings? Everything the
 // loop reads outside CloudRuns: the on-prem pool, its site, failures and power, the queue
 // settings, the checkpoint write time, the price of waiting and whether the plan bursts. Plans
 // with reserved instances never share (the loop runs reserved jobs on the plan's cloud terms).

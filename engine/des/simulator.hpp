@@ -12,7 +12,7 @@
 // checkpoint.hpp); on-prem hours run at the throttled work rate. Cloud runs bill
 // ceil(t / granularity) granules (at least minimum_billed) per instance, provisioning included.
 // Energy accrues whenever the IT power changes (and at month ends), over the hours in between
-// through the site curve's integrals (engine/des/site_curve.hpp; hours that change the thermal
+// through the site curve's integrals (engine/des/fleet/site_curve.hpp; hours that change the thermal
 // work rate are events, since they re-time on-prem finishes):
 //   IT_kW = N_up idle + (peak - idle) busy / G,  cost = IT_kW x PUE(h) x price(h) x shock(m) x dt
 // booked in the month it is used, so a steady load gives the hourly model's energy exactly.

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/ledger/hourly_model.hpp"
+#include "engine/ledger/hourly/hourly_model.hpp"
 #include "engine/ledger/ledger.hpp"
 #include "models/scenario.hpp"
 

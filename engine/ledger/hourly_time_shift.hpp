@@ -32,8 +32,8 @@
 
 #include <vector>
 
-#include "engine/ledger/hourly_model.hpp"
-#include "engine/ledger/site_hour.hpp"
+#include "engine/ledger/hourly/hourly_model.hpp"
+#include "engine/ledger/hourly/site_hour.hpp"
 
 namespace tco {
 

@@ -5,7 +5,7 @@
 
 #include "engine/ledger/commitment_booking.hpp"
 #include "engine/ledger/ownership_costs.hpp"
-#include "engine/ledger/spot_draws.hpp"
+#include "engine/ledger/hourly/spot_draws.hpp"
 #include "models/site/cooling.hpp"
 
 namespace tco {
@@ -141,7 +141,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
                                    options.cloud_price_multiplier;
   const long term_hours = static_cast<long>(plan.reserved_term_years) * kHoursPerYear;
 
-  // Spot at the expectation of the Monte Carlo's draws (engine/ledger/spot_draws.hpp): the hour's bill
+  // Spot at the expectation of the Monte Carlo's draws (engine/ledger/hourly/spot_draws.hpp): the hour's bill
   // is linear in availability and in the preemption factor.
   const SpotDraws spot = spot_draws(plan);
   const double spot_available = spot.expected_availability;

@@ -1,5 +1,5 @@
 // Evaluates one plan of a scenario deterministically, hour by hour over the horizon (the
-// fluid model of engine/ledger/hourly_model.hpp), and books every cost into the monthly ledger.
+// fluid model of engine/ledger/hourly/hourly_model.hpp), and books every cost into the monthly ledger.
 #pragma once
 
 #include <optional>
@@ -9,13 +9,13 @@
 #include "engine/ledger/commitment_booking.hpp"
 #include "engine/ledger/depreciation_booking.hpp"
 #include "engine/ledger/goodput.hpp"
-#include "engine/ledger/hourly_model.hpp"
+#include "engine/ledger/hourly/hourly_model.hpp"
 #include "engine/ledger/hourly_time_shift.hpp"
 #include "engine/ledger/ledger.hpp"
 #include "engine/ledger/ownership_costs.hpp"
 #include "engine/ledger/refresh_booking.hpp"
-#include "engine/ledger/site_hour.hpp"
-#include "engine/ledger/venue_hour.hpp"
+#include "engine/ledger/hourly/site_hour.hpp"
+#include "engine/ledger/hourly/venue_hour.hpp"
 #include "models/scenario.hpp"
 
 namespace tco {
@@ -23,7 +23,7 @@ namespace tco {
 struct EvaluationOptions {
   // Multiplies every cloud price (on-demand, spot and reserved): the price breakeven's knob.
   double cloud_price_multiplier = 1.0;
-  // A Monte Carlo path of the venues' availability (engine/ledger/venue_hour.hpp); absent: its expectation.
+  // A Monte Carlo path of the venues' availability (engine/ledger/hourly/venue_hour.hpp); absent: its expectation.
   std::optional<VenueDrawKey> venue_draws;
 };
 

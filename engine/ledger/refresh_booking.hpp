@@ -13,7 +13,7 @@
 #include <optional>
 #include <string>
 
-#include "engine/ledger/hourly_model.hpp"
+#include "engine/ledger/hourly/hourly_model.hpp"
 #include "engine/ledger/ownership_costs.hpp"
 #include "models/scenario.hpp"
 

@@ -67,7 +67,7 @@ PlanFixed fixed_costs(const Scenario& s, const Plan& plan, std::optional<int> de
   f.ownership.depreciation_usd_by_month.assign(s.horizon_months, 0.0);
   if (plan.onprem && plan.onprem_nodes > 0) {
     f.facility = facility_figures(*plan.onprem, owned_nodes(plan));
-    if (plan.refresh) {  // its delivery is never drawn (models/scenario.cpp)
+    if (plan.refresh) {  // its delivery is never drawn (models/onprem/refresh_reader.cpp)
       f.refresh.emplace();
       f.ownership = book_refreshed_ownership(plan, f.facility.racks, s.horizon_months, f.ledger, *f.refresh);
     } else {
@@ -77,7 +77,7 @@ PlanFixed fixed_costs(const Scenario& s, const Plan& plan, std::optional<int> de
     }
   }
   // Commitments' bills are fixed: prepaid or paid whether used or not (the replay runs jobs on
-  // their capacity, engine/des/committed_pool.hpp).
+  // their capacity, engine/des/cloud/committed_pool.hpp).
   if (!plan.commitments.empty()) {
     CommitmentTracker commitments(plan, s.horizon_hours());
     commitments.book(f.ledger, s.discount_rate_per_year, 1.0);

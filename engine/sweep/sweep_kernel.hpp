@@ -45,8 +45,8 @@
 
 #include "core/calendar.hpp"
 #include "core/hd.hpp"
-#include "engine/ledger/hourly_model.hpp"
-#include "engine/ledger/venue_step.hpp"
+#include "engine/ledger/hourly/hourly_model.hpp"
+#include "engine/ledger/hourly/venue_step.hpp"
 #include "core/random/random.hpp"
 #include "models/next_generation/arrival_draw.hpp"
 #include "models/next_generation/refresh.hpp"
@@ -56,7 +56,7 @@
 
 namespace tco {
 
-inline constexpr int kSweepPreemptionLevels = 16;  // Poisson(rate) inverted up to 16 per hour (engine/ledger/spot_draws.hpp)
+inline constexpr int kSweepPreemptionLevels = 16;  // Poisson(rate) inverted up to 16 per hour (engine/ledger/hourly/spot_draws.hpp)
 inline constexpr int kSweepMonthHours = kHoursPerMonth;
 
 // Status codes of the device-side path evaluation (host code throws; device code returns).
@@ -109,7 +109,7 @@ struct SweepPlanParams {
   double repair_h = 0.0;
   int failure_capacity = 0;  // room for failure times on one path
   int failure_offset = 0;    // where this plan's room starts in the path's scratch
-  // venues (engine/ledger/venue_step.hpp): the overflow after reserved goes down the list, each
+  // venues (engine/ledger/hourly/venue_step.hpp): the overflow after reserved goes down the list, each
   // venue's capacity drawn per hour; their prices follow venue_factor alone (docs/model.md §3b)
   // and on a path the on-demand (spot) price process and shock of the plan's cloud section
   int venue_count = 0;
@@ -303,7 +303,7 @@ TCO_HD double sweep_hour_usd(const SweepPlanParams& p, const FleetParams& fleet,
   return sweep_outcome_usd(p, o);
 }
 
-// An hour of a plan with venues on one path: engine/ledger/venue_hour.cpp's step_venue_hour with
+// An hour of a plan with venues on one path: engine/ledger/hourly/venue_hour.cpp's step_venue_hour with
 // each venue's capacity drawn. On-prem first (the backlog too), then reserved, then the
 // commitments' GPUs (capacity blocks, take-or-pay contracts), then each venue
 // that has capacity takes what it can; what none takes waits as the backlog. held[i] carries

@@ -134,6 +134,9 @@ Json sweep_point_json(const SweepInputs& inputs, const SweepPointValues& values)
 
 // The identity of a sweep: what every shard of it must share.
 Json sweep_identity(const SweepInputs& inputs);
+// Everything of a sweep or shard document but its schema, shard and points: what a resumed
+// output and each merged shard must match (sweep_identity's, as written).
+Json sweep_document_identity(const Json& document);
 
 struct SweepRunSummary {
   Json document;            // the sweep document, or the shard document with --shard

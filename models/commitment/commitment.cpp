@@ -63,7 +63,7 @@ void parse_capacity_block(JsonObjectReader& r, Commitment& c, const CommitmentOf
 
 // "venues": [{"venue": name, "usd_per_instance_hour": rate}, ...], several on-demand venues of
 // one provider. Each name and rate is checked against the plan's venues once they are read
-// (models/scenario.cpp), which also puts them in the order the commitment reaches them.
+// (models/commitment/savings_plan_venues.cpp), which also puts them in the order the commitment reaches them.
 void parse_covered_venues(JsonObjectReader& r, Commitment& c) {
   for (const char* single : {"venue", "usd_per_instance_hour"})
     if (r.has(single))
@@ -97,7 +97,8 @@ void parse_savings_plan(JsonObjectReader& r, Commitment& c, const CommitmentOffe
     return;
   }
   c.usd_per_instance_hour = r.number("usd_per_instance_hour", Bounds{0.0, limits::kUsdPerInstanceHour.max, true});
-  // A venue's rate is checked against that venue's price once the venues are read (models/scenario.cpp).
+  // A venue's rate is checked against that venue's price once the venues are read
+  // (models/commitment/savings_plan_venues.cpp).
   if (r.has("venue")) {
     c.venue = r.string("venue");
     if (c.venue.empty()) r.fail("venue", "the name of one of the plan's on-demand venues", &r.value("venue"));

@@ -4,9 +4,9 @@
 //   for each usage type k in decreasing discount 1 - rate_k / on_demand_k:
 //     covered_k = min(instance_hours_k, remaining / rate_k),  remaining -= covered_k x rate_k
 //   hour's bill = C (always) + sum_k (instance_hours_k - covered_k) x on_demand_k
-// The order is fixed when the scenario is read (models/scenario.cpp); the hourly model, the sweep
-// kernel (engine/ledger/venue_step.hpp) and the replay (engine/des/savings_plan_meter.hpp) take
-// each usage's step with savings_plan_cover_step.
+// The order is fixed when the scenario is read (models/commitment/savings_plan_venues.cpp); the
+// hourly model, the sweep kernel (engine/ledger/hourly/venue_step.hpp) and the replay
+// (engine/des/cloud/savings_plan_meter.hpp) take each usage's step with savings_plan_cover_step.
 // Example (tests/test_commitments.cpp): C = $50/h; A 5 h at $10 on-demand, $6 plan rate (40% off);
 // B 3 h at $20, $15 (25% off). A first: covered 5, $30 used, $20 left; B: covered 20 / 15 =
 // 1.3333 h; bill 50 + (3 - 1.3333) x 20 = $83.33 against $110 on-demand.

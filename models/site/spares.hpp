@@ -1,4 +1,4 @@
-// Hot spares (docs/model.md "Spares and goodput"; the replay's side in engine/des/spare_pool.hpp).
+// Hot spares (docs/model.md "Spares and goodput"; the replay's side in engine/des/fleet/spare_pool.hpp).
 // S spare nodes are bought, racked, staffed and powered like the plan's N nodes, but take no jobs:
 //   owned nodes    = N + S   (capex, maintenance, staff per node, colocation kW, racks, residual,
 //                             depreciation, embodied carbon)

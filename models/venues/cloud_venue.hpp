@@ -6,7 +6,7 @@
 //   quota_gpus Q    the GPUs the venue lets the plan hold at once (whole instances:
 //                    floor(Q / GPUs per instance) of them); absent = no cap;
 //   provisioning_delay_h  billed for every instance newly launched (default: the offer's startup_h).
-// The formulas are in engine/ledger/venue_hour.hpp (docs/model.md §3b). Example: "lambda H100,
+// The formulas are in engine/ledger/hourly/venue_hour.hpp (docs/model.md §3b). Example: "lambda H100,
 // on_demand, a 0.9, Q 64" rents at most 8 instances of 8 GPUs at $23.92 an instance-hour.
 #pragma once
 

@@ -4,7 +4,7 @@
 // that end at its instant end on the old fleet), then what takes capacity (failures, timeouts,
 // releases, arrivals). The sequence number (insertion order) breaks the remaining
 // ties, so a run never depends on how the queue stores its events. A job's life on spot and
-// on-demand instances needs no events (engine/des/cloud_runs.hpp).
+// on-demand instances needs no events (engine/des/cloud/cloud_runs.hpp).
 #pragma once
 
 #include <bit>

@@ -1,14 +1,14 @@
 // One venue's part of one hour as plain numbers, shared by the deterministic stepper
-// (engine/ledger/venue_hour.cpp, which takes the expectation over the venues' availability) and
+// (engine/ledger/hourly/venue_hour.cpp, which takes the expectation over the venues' availability) and
 // the sweep kernel (engine/sweep/sweep_kernel.hpp, CPU and CUDA, which draws it per path and
-// hour). The formulas are in engine/ledger/venue_hour.hpp and docs/model.md §3b.
+// hour). The formulas are in engine/ledger/hourly/venue_hour.hpp and docs/model.md §3b.
 // Example: 100 plan GPUs, 8-GPU instances, quota 8 instances (64 GPUs): venue_take holds 8
 // instances and serves 64 GPUs; the other 36 go on to the next venue.
 #pragma once
 
 #include "core/hd.hpp"
 #include "core/random/random.hpp"
-#include "engine/ledger/hourly_model.hpp"
+#include "engine/ledger/hourly/hourly_model.hpp"
 #include "models/venues/venue_limit.hpp"
 
 namespace tco {

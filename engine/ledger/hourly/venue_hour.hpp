@@ -24,7 +24,7 @@
 // branch and today's numbers to the bit), the launches and the savings plan's cover included:
 // E[max(0, n_b - n_b')] per venue over the pairs of this hour's branch b and the last hour's b'
 // (independent draws), and E[covered_i] over the pairs of whole combinations (the covered venues
-// share the commitment; summed depth by depth over a CoverTree, engine/ledger/cover_tree.hpp); a
+// share the commitment; summed depth by depth over a CoverTree, engine/ledger/hourly/cover_tree.hpp); a
 // Monte Carlo path draws X_i per venue and hour
 // (RandomSource::venue_availability, entity = venue index, draw = hour). The hour's expectation
 // is exact, and the backlog is carried as its distribution (VenueStepper below), so the run is the
@@ -41,9 +41,9 @@
 #include <utility>
 #include <vector>
 
-#include "engine/ledger/cover_tree.hpp"
-#include "engine/ledger/hourly_model.hpp"
-#include "engine/ledger/venue_step.hpp"
+#include "engine/ledger/hourly/cover_tree.hpp"
+#include "engine/ledger/hourly/hourly_model.hpp"
+#include "engine/ledger/hourly/venue_step.hpp"
 #include "models/scenario.hpp"
 
 namespace tco {

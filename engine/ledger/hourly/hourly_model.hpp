@@ -20,7 +20,7 @@
 // The work is rounded to instances first; the overhead (billed GPU-hours per GPU-hour of work)
 // lengthens those instances' lives, it buys no instances. Both bills are linear in a, so the
 // deterministic run at a = E[a] is the Monte Carlo's expectation (the same for the preemption
-// factor, engine/ledger/spot_draws.hpp, and the price multiplier, whose means are what it takes).
+// factor, engine/ledger/hourly/spot_draws.hpp, and the price multiplier, whose means are what it takes).
 // Example (docs/model.md §3): 36 GPUs of overflow, share 0.6, 8-GPU instances, overhead 1.12,
 // a = 0.85: spot 0.85 x c(21.6) = 0.85 x 3 instances x 8 x 1.12 = 22.848 GPU-hours; on-demand
 // 0.85 x c(14.4) x 8 + 0.15 x c(36) x 8 = 0.85 x 16 + 0.15 x 40 = 19.6 GPU-hours.
@@ -76,7 +76,7 @@ struct HourInputs {
   double cloud_price_factor = 1.0;  // on-demand: (1 + price_change)^(h / 8760) or its schedule, x multiplier
   double spot_price_factor = 1.0;   // the same for spot
   // Drawn by the Monte Carlo (engine/sweep/sweep_kernel.hpp); their expectations in the deterministic
-  // run (engine/ledger/spot_draws.hpp). 1 is spot always there, never preempted, at its list price.
+  // run (engine/ledger/hourly/spot_draws.hpp). 1 is spot always there, never preempted, at its list price.
   double spot_available = 1.0;          // 0 in an hour with no spot capacity: spot goes on-demand
   double spot_preemption_factor = 1.0;  // extra billed spot hours from that hour's preemptions
   double spot_price_multiplier = 1.0;   // the month's spot price shock

@@ -1,4 +1,4 @@
-#include "engine/ledger/cover_tree.hpp"
+#include "engine/ledger/hourly/cover_tree.hpp"
 
 namespace tco {
 

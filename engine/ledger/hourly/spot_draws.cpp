@@ -1,4 +1,4 @@
-#include "engine/ledger/spot_draws.hpp"
+#include "engine/ledger/hourly/spot_draws.hpp"
 
 #include <cmath>
 

@@ -17,7 +17,7 @@
 // Example: 8 GPUs of 1 kW each at PUE 1.5, a 2 h run, $0.25/kWh now and $0.05 from 3 h on,
 // waiting $0.10/GPU-h: E(now) = 8 x 1.5 x 0.25 x 2 = $6, E(3) = 8 x 1.5 x 0.05 x 2 = $1.20,
 // hold(3) = 0.10 x 8 x 3 = $2.40; net 3.60 < 6: held 3 h, saving $4.80 of energy for $2.40.
-// At its hour a held job yields (is held one hour more, engine/des/simulator.cpp) while others
+// At its hour a held job yields (is held one hour more, engine/des/event_loop.hpp) while others
 // queue or fewer than its GPUs plus one node's are idle, as long as the next hour still keeps its
 // deadline with margin and its energy costs no more than E(now) at arrival.
 #pragma once

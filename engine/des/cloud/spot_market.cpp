@@ -1,4 +1,4 @@
-#include "engine/des/spot_market.hpp"
+#include "engine/des/cloud/spot_market.hpp"
 
 #include <algorithm>
 #include <cmath>

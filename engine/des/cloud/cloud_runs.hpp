@@ -6,7 +6,7 @@
 // running or waiting is booked as the horizon finds it (billed for the time used, unfinished).
 // Steps before the horizon that were events of their own (a preemption, a spot retry) still
 // count in PathOutcome::events. Reserved instances are a pool that jobs share, so reserved runs
-// stay in the event loop (engine/des/simulator.cpp).
+// stay in the event loop (engine/des/event_loop.hpp).
 // A CloudRuns books into a PathOutcome of its own (outcome()), which the replay adds to the
 // event loop's: plans whose event loops are alike (DesPlan::pool_group) share one event loop,
 // each with its own CloudRuns, and a plan's numbers do not depend on whether it shares one.
@@ -24,13 +24,13 @@
 #include <vector>
 
 #include "engine/des/checkpoint.hpp"
-#include "engine/des/committed_pool.hpp"
+#include "engine/des/cloud/committed_pool.hpp"
 #include "engine/des/kernel/cold.hpp"
 #include "engine/des/des_plan.hpp"
 #include "engine/des/month_index.hpp"
-#include "engine/des/savings_plan_meter.hpp"
+#include "engine/des/cloud/savings_plan_meter.hpp"
 #include "engine/des/simulator.hpp"
-#include "engine/des/spot_market.hpp"
+#include "engine/des/cloud/spot_market.hpp"
 #include "core/random/random.hpp"
 #include "models/price_path/price_process.hpp"
 
@@ -111,7 +111,7 @@ class CloudRuns {
   // What this plan's cloud booked so far (costs by month, GPU-hours, counters, events).
   PathOutcome& outcome() { return out_; }
 
-  // What this CloudRuns did as a venue of its plan (engine/ledger/venue_hour.hpp's VenueTotals):
+  // What this CloudRuns did as a venue of its plan (engine/ledger/hourly/venue_hour.hpp's VenueTotals):
   // reference work, billed GPU-hours and instance-hours (provisioning, restarts and billing
   // granules included), its spot and on-demand bill, and the instances its runs launched.
   VenueTotals venue_totals() const {
@@ -151,7 +151,7 @@ class CloudRuns {
     }
   }
 
-  // The job's run on the plan's committed capacity from t_h (engine/des/committed_pool.hpp), no
+  // The job's run on the plan's committed capacity from t_h (engine/des/cloud/committed_pool.hpp), no
   // bill here (the commitments are prepaid): true when its life ends there (finished, or still
   // running at the horizon). False when there is no room now, or when the room ends first; then
   // e holds the work left after a checkpoint at that hour (and a restart to pay), t_h the hour,
@@ -183,7 +183,7 @@ class CloudRuns {
   }
 
   // One run of the job on this CloudRuns' spot instances from t_h, as a spot venue of its plan
-  // (engine/des/venue_router.hpp: the venue granted capacity, its preemptions are the plan's spot
+  // (engine/des/cloud/venue_router.hpp: the venue granted capacity, its preemptions are the plan's spot
   // market's). True when its life ends there (finished, or running at the horizon); false when
   // preempted: then e holds the work left and a restart to pay, and t_h the preemption's time.
   bool run_spot_venue(CloudEntry& e, double& t_h) {

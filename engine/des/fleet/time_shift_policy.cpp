@@ -1,4 +1,4 @@
-#include "engine/des/time_shift_policy.hpp"
+#include "engine/des/fleet/time_shift_policy.hpp"
 
 #include <algorithm>
 #include <cmath>

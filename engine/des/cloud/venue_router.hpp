@@ -23,7 +23,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/des/cloud_runs.hpp"
+#include "engine/des/cloud/cloud_runs.hpp"
 #include "models/venues/venue_limit.hpp"
 
 namespace tco::des {

@@ -1,4 +1,4 @@
-#include "engine/ledger/venue_hour.hpp"
+#include "engine/ledger/hourly/venue_hour.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "engine/des/site_curve.hpp"
+#include "engine/des/fleet/site_curve.hpp"
 
 #include "core/random/ambient_draws.hpp"
 #include "engine/des/des_plan.hpp"

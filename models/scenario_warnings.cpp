@@ -1,0 +1,85 @@
+#include "models/scenario_warnings.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "models/price_path/implied_forward.hpp"
+
+namespace tco {
+
+namespace {
+
+void warn(Scenario& s, std::string code, std::string where, std::string message) {
+  s.warnings.push_back({Finding::Severity::warning, std::move(code), s.file, std::move(where), std::move(message)});
+}
+
+}  // namespace
+
+void drop_unused_figures(Scenario& s) {
+  auto block_used = [&s](const std::string& offer_id) {
+    for (const Plan& plan : s.plans) {
+      if (!plan.cloud || plan.cloud->offer.provenance.id != offer_id) continue;
+      const auto& rate = plan.cloud->offer.capacity_block_usd_per_hour;
+      for (const Commitment& c : plan.commitments)
+        if (c.kind == Commitment::Kind::capacity_block && rate && c.usd_per_instance_hour == *rate) return true;
+    }
+    return false;
+  };
+  for (Provenance& p : s.records_used) {
+    if (p.kind != "cloud_offer" || block_used(p.id)) continue;
+    p.figures.erase(std::remove_if(p.figures.begin(), p.figures.end(),
+                                   [](const FigureProvenance& f) { return f.field == "capacity_block_usd_per_hour"; }),
+                    p.figures.end());
+  }
+}
+
+void add_provenance_warnings(Scenario& s) {
+  for (const auto& p : s.records_used) {
+    Date as_of;
+    if (!parse_date(p.as_of, as_of)) continue;
+    const long age_days = days_between(as_of, s.start);
+    if (age_days > 365) {
+      warn(s, "catalog-stale", p.kind + ":" + p.id,
+           fmt::format("{} \"{}\" is dated {}, {} days before the scenario start: check the price is still current",
+                       p.kind, p.id, p.as_of, age_days));
+    }
+  }
+}
+
+void add_plan_warnings(Scenario& s, const Plan& plan, const std::string& pointer) {
+  if (plan.cloud) {
+    const auto& o = plan.cloud->offer;
+    if (o.spot_usd_per_hour && *o.spot_usd_per_hour > o.on_demand_usd_per_hour)
+      warn(s, "spot-above-on-demand", pointer + "/cloud",
+           fmt::format("the spot price {} is above the on-demand price {} USD/h", *o.spot_usd_per_hour,
+                       o.on_demand_usd_per_hour));
+    if (plan.reserved_instances > 0 && plan.reserved_term_years * 12 > s.horizon_months)
+      warn(s, "reserved-term-beyond-horizon", pointer + "/reserved_term_years",
+           fmt::format("the {}-year commitment runs past the {}-month horizon; only the months inside the "
+                       "horizon are counted",
+                       plan.reserved_term_years, s.horizon_months));
+  }
+}
+
+void add_implied_forward_warnings(Scenario& s) {
+  std::set<std::string> warned;
+  for (std::size_t i = 0; i < s.plans.size(); ++i) {
+    if (!s.plans[i].cloud) continue;
+    const CloudOffer& o = s.plans[i].cloud->offer;
+    if (!has_implied_forward(o.reserved_1y_usd_per_hour, o.reserved_3y_usd_per_hour)) continue;
+    const double forward =
+        implied_forward_usd_per_hour(*o.reserved_1y_usd_per_hour, *o.reserved_3y_usd_per_hour, s.discount_rate_per_year);
+    if (forward > 0.0 || !warned.insert(o.provenance.id).second) continue;
+    warn(s, "implied-forward-not-positive", "/plans/" + std::to_string(i) + "/cloud",
+         fmt::format("offer \"{}\": its 3-year reserved price {} and 1-year price {} USD/h imply a forward price "
+                     "of {:.4f} USD/h for years 2-3 at the {:.1f}% discount rate (docs/model.md §4 \"Implied "
+                     "forward price\"): no seller prices a term below nothing, so one of the two figures is "
+                     "likely wrong (a 3-year price per year of the term, or a per-GPU figure?)",
+                     o.provenance.id, *o.reserved_3y_usd_per_hour, *o.reserved_1y_usd_per_hour, forward,
+                     100.0 * s.discount_rate_per_year));
+  }
+}
+
+}  // namespace tco
