@@ -1,5 +1,5 @@
 #include "reports/json/json_report.hpp"
-#include "reports/json/json_values.hpp"
+#include "core/stats/summary_json.hpp"
 
 #include <algorithm>
 

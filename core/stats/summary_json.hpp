@@ -1,4 +1,4 @@
-// Small value-to-JSON conversions shared by the report's sections.
+// Small value-to-JSON conversions shared by the report's sections: an optional figure, a statistic.
 #pragma once
 
 #include <optional>
