@@ -20,6 +20,7 @@
 #include "models/venues/venue_limit.hpp"
 #include "models/next_generation/next_generation.hpp"
 #include "models/price_path/implied_forward.hpp"
+#include "models/serving/token_demand.hpp"
 
 namespace tco {
 
@@ -1146,6 +1147,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   if (r.has("workload") || !r.has("jobs")) {
     JsonObjectReader wr = r.object("workload");
     s.workload = parse_workload(wr, dir);
+    read_token_demand(s.workload, r.value("workload"), file, catalog, dir);
   }
   if (r.has("jobs")) {
     JsonObjectReader jr = r.object("jobs");

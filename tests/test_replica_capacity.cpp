@@ -127,3 +127,20 @@ TEST_CASE("replica capacity property: a stricter target never needs fewer GPUs (
 }
 
 }  // namespace tco::test
+
+#include "models/serving/token_cost.hpp"
+
+namespace tco::test {
+
+TEST_CASE("$ per million tokens: a GPU-hour price over the tokens a GPU serves in the hour") {
+  // $2.50 per GPU-hour at 1,000 tokens/s per GPU: 3,600 x 1,000 = 3.6e6 tokens a GPU-hour;
+  // 2.5 / 3.6e6 x 1e6 = 0.69444... $ per million tokens.
+  CHECK(usd_per_million_tokens_at(2.5, 1000.0) == doctest::Approx(2.5 / 3.6).epsilon(1e-12));
+  // The replica of the hand-computed target above: 183.333 tokens/s per GPU at $3.20 per GPU-hour:
+  // 3.2 x 1e6 / (183.333 x 3,600) = 3.2 / 0.66 = 4.848484... $ per million tokens.
+  CHECK(usd_per_million_tokens_at(3.2, 150.0 + 50.0 * 2.0 / 3.0) == doctest::Approx(3.2 / 0.66).epsilon(1e-12));
+  // A plan's cost over what it served: $1.2M for 3e11 tokens = $4 per million.
+  CHECK(usd_per_million_tokens(1.2e6, 3e11) == doctest::Approx(4.0).epsilon(1e-12));
+}
+
+}  // namespace tco::test

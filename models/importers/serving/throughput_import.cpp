@@ -8,7 +8,9 @@
 
 #include <fmt/format.h>
 
+#include "core/calendar.hpp"
 #include "core/error.hpp"
+#include "models/input_limits.hpp"
 #include "models/serving/serving_profile.hpp"
 
 namespace tco {
@@ -72,6 +74,8 @@ class Row {
 
 bool usable(const std::optional<double>& value) { return value && std::isfinite(*value) && *value > 0.0; }
 
+bool within_record_bounds(const ServingProfile& shape, const ServingPoint& point);
+
 // The profiles being built, by id, with the dates of their rows.
 class ProfileSet {
  public:
@@ -97,6 +101,10 @@ class ProfileSet {
   // profile already has is dropped.
   void add(const std::string& id, const ServingProfile& shape, const ServingPoint& point, const std::string& date,
            const std::string& where) {
+    if (!within_record_bounds(shape, point)) {
+      out_.dropped.add("a figure outside a serving profile's bounds", where);
+      return;
+    }
     auto [it, created] = profiles_.try_emplace(id, shape);
     Entry& entry = it->second;
     if (created) entry.profile.points.clear();
@@ -144,6 +152,23 @@ class ProfileSet {
   const ThroughputImportOptions& options_;
   std::map<std::string, Entry> profiles_;
 };
+
+// Whether the record's strict parser takes the point (the output must validate): a throughput
+// of more than 1e7 tokens/s per GPU or a TPOT of a nanosecond is a unit slip, not a measurement.
+bool within_record_bounds(const ServingProfile& shape, const ServingPoint& point) {
+  ServingProfile one = shape;
+  one.points = {point};
+  one.provenance.source = "check";
+  one.provenance.as_of = "2000-01-01";
+  const Json record = serving_profile_json(one);
+  try {
+    JsonObjectReader r(record, "", "");
+    parse_serving_profile(r, "check");
+    return true;
+  } catch (const InputError&) {
+    return false;
+  }
+}
 
 // A latency in ms from `ms_key` (ms) or `s_key` (s); a value that is not positive is nullopt
 // (the caller drops the row).
@@ -215,7 +240,8 @@ void import_inferencex_file(const std::string& path, ProfileSet& set, Throughput
     const long prefill_gpus = row.count("num_prefill_gpu").value_or(0);
     const long decode_gpus = row.count("num_decode_gpu").value_or(0);
     const long gpus = disagg ? prefill_gpus + decode_gpus : decode_tp;
-    if (disagg ? (prefill_gpus < 1 || decode_gpus < 1) : (decode_tp < 1 || prefill_tp != decode_tp)) {
+    if ((disagg ? (prefill_gpus < 1 || decode_gpus < 1) : (decode_tp < 1 || prefill_tp != decode_tp)) ||
+        gpus > limits::kMaxCount) {
       out.dropped.add("an impossible GPU count", row.pointer());
       continue;
     }
@@ -249,7 +275,10 @@ void import_inferencex_file(const std::string& path, ProfileSet& set, Throughput
                : fmt::format("tp{}ep{}{}", decode_tp, decode_ep, row.flag("decode_dp_attention") ? "dpa" : "");
     const std::string id = fmt::format("inferencex/{}/{}/{}/{}{}/{}-{}/{}", model, hardware, framework, precision,
                                        spec == "none" ? "" : "-" + spec, *isl, *osl, parallel);
-    const std::string date = row.json().contains("date") ? row.text("date") : "";
+    const std::string date = row.text("date");
+    Date parsed;
+    if (!parse_date(date, parsed))
+      throw InputError(path, row.where("date"), "expected the run's date YYYY-MM-DD, found \"" + date + "\"");
     set.add(id, shape, p, date, row.pointer());
   }
 }
@@ -260,10 +289,16 @@ void import_inferencex_file(const std::string& path, ProfileSet& set, Throughput
 std::string model_name_of(const std::string& model_id) {
   const std::size_t at = model_id.find("models--");
   if (at == std::string::npos) return model_id;
-  std::string name = model_id.substr(at + 8);
-  name = name.substr(0, name.find('/'));
-  for (std::size_t dash = name.find("--"); dash != std::string::npos; dash = name.find("--"))
-    name.replace(dash, 2, "/");
+  const std::string cached = model_id.substr(at + 8, model_id.find('/', at) - at - 8);
+  std::string name;
+  for (std::size_t i = 0; i < cached.size(); ++i) {
+    if (cached.compare(i, 2, "--") == 0) {
+      name += '/';
+      ++i;
+    } else {
+      name += cached[i];
+    }
+  }
   return name;
 }
 
@@ -325,7 +360,8 @@ void import_vllm_file(const std::string& path, const ThroughputImportOptions& o,
                   shape.output_tokens_per_request, disagg ? fmt::format("p{}-d{}", o.prefill_gpus, o.decode_gpus)
                                                           : fmt::format("{}gpu", gpus));
   const std::string date = row.json().contains("date") ? date_of_vllm(row.text("date")) : "";
-  if (date.empty()) throw InputError(path, "/date", "expected the run's date YYYYMMDD-HHMMSS (the record's as_of)");
+  Date parsed;
+  if (date.empty() || !parse_date(date, parsed)) throw InputError(path, "/date", "expected the run's date YYYYMMDD-HHMMSS (the record's as_of)");
   set.add(id, shape, p, date, path);
 }
 
