@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/commands/serving_commands.hpp"
 #include "cli/root_first.hpp"
 #include "core/error.hpp"
 #include "core/io/utf8_text.hpp"
@@ -26,6 +27,7 @@ static void register_commands(CLI::App& app, CommandContext& ctx) {
   setup_optimize(app, ctx);
   setup_sensitivity(app, ctx);
   setup_calibrate(app, ctx);
+  setup_throughput(app, ctx);
   // Under mpirun with K > 1, only the commands that split their work over the ranks may run;
   // the others would compute everything K times and write the same files K times.
   const std::set<std::string> splitting = {"run", "sweep", "optimize", "sensitivity", "calibrate", "regress"};

@@ -25,6 +25,7 @@
 #include "models/scenario_warnings.hpp"
 #include "models/site/cooling.hpp"
 #include "models/venues/venues_reader.hpp"
+#include "models/serving/token_demand.hpp"
 
 namespace tco {
 
@@ -447,6 +448,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   if (r.has("workload") || !r.has("jobs")) {
     JsonObjectReader wr = r.object("workload");
     s.workload = parse_workload(wr, dir);
+    read_token_demand(s.workload, r.value("workload"), file, catalog, dir);
   }
   if (r.has("jobs")) {
     JsonObjectReader jr = r.object("jobs");

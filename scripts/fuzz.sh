@@ -25,7 +25,7 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -
 # The same configuration as scripts/test.sh --sanitize; only the harnesses are built here.
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTCO_FUZZ=ON \
   -DTCO_SANITIZE=address,undefined -DTCO_CUDA=OFF -DTCO_BENCH=OFF "${launcher[@]}" >/dev/null
-cmake --build "$build" -j"$jobs" --target fuzz_scenario fuzz_catalog fuzz_grid fuzz_trace fuzz_series fuzz_skypilot fuzz_price_list fuzz_report
+cmake --build "$build" -j"$jobs" --target fuzz_scenario fuzz_catalog fuzz_grid fuzz_trace fuzz_series fuzz_skypilot fuzz_price_list fuzz_report fuzz_serving
 
 runs=$build/fuzz-runs
 # Each run: name, harness binary, TCO_FUZZ_FORMAT, seed files (globs; missing ones are skipped).
@@ -52,10 +52,13 @@ add_run series-opencost fuzz_series    opencost     "tests/fixtures/own-history/
 add_run skypilot        fuzz_skypilot  ""           "$shared/skypilot-catalog/*.csv"
 add_run price-list-aws  fuzz_price_list aws-price-list "tests/fixtures/aws-price-list/*.json tests/fixtures/aws-price-list/*.csv"
 add_run price-list-azure fuzz_price_list azure-retail "tests/fixtures/azure-retail/*.json"
+add_run serving-inferencex fuzz_serving inferencex "tests/fixtures/serving/inferencex_rows.json"
+add_run serving-vllm-bench fuzz_serving vllm-bench "tests/fixtures/serving/vllm_bench.json $shared/inference/vllm_bench_serve/gpt-oss-120b/concurrency_4_*.json $shared/inference/inferencex_long_context/glm-5/glm5_fp8_vllm_tp8_isl1024_osl128_conc16.json"
+add_run serving-azure-llm fuzz_serving azure-llm "tests/fixtures/serving/azure_llm_trace.csv $shared/inference/traces/AzureLLMInferenceTrace_conv.csv"
 add_run report          fuzz_report    ""           "tests/baselines/*.json tests/fixtures/des/mc_small.report.json"
 order=(scenario catalog grid trace-canonical trace-openb trace-dlrm trace-philly trace-pai trace-helios
        trace-slurm trace-k8s-pods series-csv series-helios_vc series-philly_nodes series-prometheus series-opencost
-       skypilot price-list-aws price-list-azure report)
+       skypilot price-list-aws price-list-azure serving-inferencex serving-vllm-bench serving-azure-llm report)
 (($#)) && order=("$@")
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}

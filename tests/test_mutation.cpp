@@ -278,7 +278,7 @@ const std::vector<std::string> kMutatedScenarios = {
     "tests/fixtures/scenarios/purchase_month3.json", "tests/fixtures/scenarios/reference_energy.json",
     "tests/fixtures/scenarios/reference_spot.json",  "tests/fixtures/scenarios/unserved.json",
     "tests/fixtures/scenarios/hourly_series.json", "tests/fixtures/scenarios/savings_plan_venues.json",
-    "tests/fixtures/scenarios/savings_plan_two_venues.json"};
+    "tests/fixtures/scenarios/savings_plan_two_venues.json", "tests/fixtures/scenarios/tokens.json"};
 
 }  // namespace
 
@@ -570,5 +570,62 @@ TEST_CASE("mutation: 90 mutants of a canonical trace and its # start: line, exit
   MESSAGE("trace mutants: " << tally.mutants << ", accepted " << tally.accepted << ", rejected " << tally.rejected);
   CHECK(tally.accepted >= 5);
   CHECK(tally.rejected >= 30);
+  fs::remove_all(root);
+}
+
+// The token-serving importers (issue 46): the fixtures of tests/fixtures/serving mutated and
+// imported. Exit 0 with an output its reader accepts (`validate` for the serving profiles), or
+// exit 2 naming the input and a line or JSON pointer, with nothing left in the output folder.
+TEST_CASE("mutation: 150 mutants of the serving importers' fixtures, exit 0 or a named exit 2") {
+  const fs::path root = scratch_dir("mutation-serving");
+  Mutator m(kSeed + 46);
+  Tally tally;
+  struct Source {
+    std::vector<std::string> command;  // before the input
+    const char* fixture;
+    bool json;
+  };
+  const std::string catalog = source_path("pricing-data");
+  const std::vector<Source> sources = {
+      {{"throughput", "import", "--format", "inferencex", "--catalog", catalog, "--drop-unknown-gpus"},
+       "inferencex_rows.json", true},
+      {{"throughput", "import", "--format", "vllm-bench", "--catalog", catalog, "--gpu", "h100-sxm-80gb",
+        "--gpus-per-replica", "8", "--precision", "fp8"},
+       "vllm_bench.json", true},
+      {{"demand", "import", "--format", "azure-llm"}, "azure_llm_trace.csv", false}};
+  for (int i = 0; i < 150; ++i) {
+    const Source& s = sources[static_cast<std::size_t>(i) % sources.size()];
+    const Case c = fresh_case(root, i);
+    const std::string fixture = source_path(std::string("tests/fixtures/serving/") + s.fixture);
+    std::string what;
+    const std::string text = s.json ? m.mutate_json(read_json(fixture), what) : m.mutate_csv(read_text_file(fixture), what);
+    const std::string input = (c.in / s.fixture).string();
+    write_text(input, text);
+    const std::string out = (c.out / (s.json ? "out.json" : "out.csv")).string();
+    INFO(describe(s.fixture, what));
+    std::vector<std::string> args = s.command;
+    args.insert(args.end(), {input, "-o", out});
+    const CliResult r = run_cli(args);
+    INFO("stderr: " << r.err);
+    ++tally.mutants;
+    REQUIRE((r.exit_code == 0 || r.exit_code == 2));
+    CHECK_MESSAGE(escaped_text(r.err, LineBreaks::keep) == r.err, "a message echoes bytes that are not text");
+    if (r.exit_code == 0) {
+      ++tally.accepted;
+      if (s.json) {
+        const CliResult back = run_cli({"validate", out});
+        CHECK_MESSAGE(back.exit_code == 0, "the import wrote profiles validate rejects: " << back.out << back.err);
+      }
+      CHECK(read_text_file(out).find("nan") == std::string::npos);
+      continue;
+    }
+    ++tally.rejected;
+    const bool names_input = r.err.find(input) != std::string::npos || r.err.find("no serving profile") != std::string::npos;
+    CHECK_MESSAGE(names_input, "the message names no input file");
+    CHECK_MESSAGE(folder_empty(c.out), "a failed import left a file behind");
+  }
+  MESSAGE("serving mutants: " << tally.mutants << ", accepted " << tally.accepted << ", rejected " << tally.rejected);
+  CHECK(tally.accepted >= 10);
+  CHECK(tally.rejected >= 20);
   fs::remove_all(root);
 }

@@ -20,6 +20,7 @@
 #include "core/error.hpp"
 #include "core/time/time_zone.hpp"
 #include "models/importers/demand/demand_json_import.hpp"
+#include "models/importers/serving/azure_llm_trace.hpp"
 #include "models/workload/workload.hpp"
 #include "core/io/output_set.hpp"
 
@@ -116,7 +117,29 @@ int run_monitoring_import(const DemandOptions& options, CommandContext& ctx) {
   return kExitOk;
 }
 
+// azure-llm: a request trace into the hourly token demand of a serving workload (docs/tokens.md).
+int run_azure_llm_import(const DemandOptions& options, CommandContext& ctx) {
+  if (options.gpus_per_node_given || options.fill_given || options.scale_given)
+    throw CLI::ValidationError("--gpus-per-node/--fill/--scale", "do not apply to --format azure-llm");
+  OutputSet outputs(ctx.out);
+  outputs.add_file("--out", options.output_path);
+  outputs.add_input("the input trace", options.input_path);
+  const HourlyTokens tokens = import_azure_llm_trace(options.input_path);
+  outputs.stage(options.output_path, hourly_tokens_csv(tokens));
+  outputs.commit();
+  const double requests = std::accumulate(tokens.requests.begin(), tokens.requests.end(), 0.0);
+  fmt::print(ctx.out, "read {} requests from {} (format azure-llm), the first at {}\n", tokens.rows,
+             options.input_path, tokens.first_time);
+  fmt::print(ctx.out, "wrote {} hours to {} (the last covers {:.0f} s of the trace)\n", tokens.requests.size(),
+             options.output_path, tokens.last_hour_s);
+  fmt::print(ctx.out, "mean {:.1f} input and {:.1f} output tokens per request\n",
+             std::accumulate(tokens.input_tokens.begin(), tokens.input_tokens.end(), 0.0) / requests,
+             std::accumulate(tokens.output_tokens.begin(), tokens.output_tokens.end(), 0.0) / requests);
+  return kExitOk;
+}
+
 int run_demand_import(const DemandOptions& options, CommandContext& ctx) {
+  if (options.format == "azure-llm") return run_azure_llm_import(options, ctx);
   if (is_monitoring_format(options.format)) {
     if (options.gpus_per_node_given)
       throw CLI::ValidationError("--gpus-per-node", "applies only to --format philly_nodes");
@@ -193,9 +216,11 @@ void setup_demand(CLI::App& app, CommandContext& ctx) {
                      "running_gpu_num + pending_gpu_num), philly_nodes (philly_node_sequence; "
                      "demand = active x --gpus-per-node), prometheus (/api/v1/query_range JSON, series "
                      "summed per timestamp) or opencost (/allocation JSON with step=1h; demand = "
-                     "gpuHours / window hours)")
+                     "gpuHours / window hours); azure-llm (a request trace TIMESTAMP,ContextTokens,"
+                     "GeneratedTokens of the Azure LLM inference dataset, into the hourly token demand "
+                     "time_h,requests,input_tokens,output_tokens counted from the first request: docs/tokens.md)")
       ->required()
-      ->check(CLI::IsMember({"helios_vc", "philly_nodes", "prometheus", "opencost"}));
+      ->check(CLI::IsMember({"helios_vc", "philly_nodes", "prometheus", "opencost", "azure-llm"}));
   import->add_option("input", options->input_path, "The per-minute series file (CSV with a header)")
       ->required();
   import->add_option("--out,-o,--output", options->output_path,

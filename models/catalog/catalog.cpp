@@ -10,14 +10,16 @@
 #include "core/io/input_snapshot.hpp"
 #include "core/io/sha256.hpp"
 #include "models/catalog/records.hpp"
+#include "models/serving/serving_profile.hpp"
 
 namespace tco {
 
 namespace fs = std::filesystem;
 
 const std::vector<std::string>& catalog_kinds() {
-  static const std::vector<std::string> kinds = {"cloud_offer", "server",  "gpu",
-                                                 "power_region", "cooling", "colocation"};
+  static const std::vector<std::string> kinds = {"cloud_offer", "server",     "gpu",
+                                                 "power_region", "cooling", "colocation",
+                                                 "serving_profile"};
   return kinds;
 }
 
@@ -198,6 +200,7 @@ void check_record(std::string_view kind, const Json& fields, const std::string& 
   else if (kind == "power_region") parse_power_region(r, id);
   else if (kind == "cooling") parse_cooling(r, id);
   else if (kind == "colocation") parse_colocation(r, id);
+  else if (kind == "serving_profile") parse_serving_profile(r, id);
   else throw InputError(file, pointer, "unknown record kind \"" + std::string(kind) + "\"");
 }
 

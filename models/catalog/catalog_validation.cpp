@@ -11,6 +11,7 @@
 #include "core/io/utf8_text.hpp"
 #include "models/catalog/catalog.hpp"
 #include "models/catalog/records.hpp"
+#include "models/serving/serving_profile.hpp"
 
 namespace tco {
 
@@ -113,6 +114,7 @@ class CatalogValidator {
       else if (record.kind == "power_region") check_power_region(record, parse_power_region(reader, record.id));
       else if (record.kind == "cooling") check_cooling(record, parse_cooling(reader, record.id));
       else if (record.kind == "colocation") check_colocation(record, parse_colocation(reader, record.id));
+      else if (record.kind == "serving_profile") check_serving_profile(record, parse_serving_profile(reader, record.id));
     } catch (const InputError& e) {
       findings_.push_back(make(kError, "invalid-record", record.file, e.where(), bare_error_message(e)));
     }
@@ -250,6 +252,12 @@ class CatalogValidator {
     if (c.usd_per_kw_month == 0.0 && c.usd_per_rack_month == 0.0)
       add(kError, "zero-price", record, "usd_per_kw_month",
           "both usd_per_kw_month and usd_per_rack_month are 0: a colocation record without a price");
+  }
+
+  void check_serving_profile(const CatalogRecord& record, const ServingProfile& s) {
+    check_dates(record, s.provenance);
+    check_gpu_reference(record, s.gpu_model);
+    for (Finding& f : serving_profile_findings(s, record.file, record.pointer)) findings_.push_back(std::move(f));
   }
 
   void check_against() {

@@ -22,6 +22,7 @@
 #include "core/error.hpp"
 #include "core/io/csv_lines.hpp"
 #include "models/input_limits.hpp"
+#include "models/serving/token_demand.hpp"
 #include "models/workload/trace_clock.hpp"
 
 namespace tco {
@@ -357,13 +358,16 @@ WorkloadSpec parse_workload(JsonObjectReader& r, const std::string& scenario_dir
   WorkloadSpec spec;
   spec.file = r.file();
   spec.pointer = r.pointer();
-  const Json& profiles = r.value("profiles");
-  if (!profiles.is_array() || profiles.empty())
-    r.fail("profiles", "a non-empty array of profile objects", &profiles);
-  const std::string profiles_pointer = r.pointer_of("profiles");
-  for (std::size_t i = 0; i < profiles.size(); ++i) {
-    JsonObjectReader p(profiles[i], r.file(), pointer_join(profiles_pointer, std::to_string(i)));
-    spec.profiles.push_back(parse_profile(p, scenario_dir));
+  r.allow("tokens");
+  if (!r.has("tokens") || r.has("profiles")) {
+    const Json& profiles = r.value("profiles");
+    if (!profiles.is_array() || profiles.empty())
+      r.fail("profiles", "a non-empty array of profile objects", &profiles);
+    const std::string profiles_pointer = r.pointer_of("profiles");
+    for (std::size_t i = 0; i < profiles.size(); ++i) {
+      JsonObjectReader p(profiles[i], r.file(), pointer_join(profiles_pointer, std::to_string(i)));
+      spec.profiles.push_back(parse_profile(p, scenario_dir));
+    }
   }
   // A growth of -100 % or less per year has no (1 + g)^t.
   spec.growth_per_year = r.number_or("growth_per_year", spec.growth_per_year,
@@ -414,6 +418,10 @@ std::vector<double> demand_gpus_by_hour(const WorkloadSpec& spec, long hours, co
   if (spec.growth_per_year != 0.0) {
     for (long h = 0; h < hours; ++h)
       demand[h] *= std::pow(1.0 + spec.growth_per_year, static_cast<double>(h) / kHoursPerYear);
+  }
+  if (spec.tokens) {
+    const std::vector<double> token_gpus = token_demand_gpus_by_hour(*spec.tokens, hours, calendar);
+    for (long h = 0; h < hours; ++h) demand[h] += token_gpus[h];
   }
   for (long h = 0; h < hours; ++h) {
     if (!(demand[h] <= kMaxDemandGpus))

@@ -12,6 +12,7 @@
 // Example: steady 48 GPUs, diurnal_amplitude 0.25, peak_hour 14: 60 GPUs at 14:00, 36 at 02:00.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -63,8 +64,13 @@ struct DeferrableDemand {
   double max_delay_h = 0.0;
 };
 
+struct TokenDemand;  // models/serving/token_demand.hpp
+
 struct WorkloadSpec {
   std::vector<DemandProfile> profiles;
+  // Token demand served with a serving profile (docs/tokens.md): its GPUs are added to the
+  // profiles' in every hour, after their growth (the tokens grow with their own).
+  std::shared_ptr<const TokenDemand> tokens;
   double growth_per_year = 0.0;
   std::optional<DeferrableDemand> deferrable;
   std::string file;      // where it was read (for errors in the demand it yields)
@@ -77,7 +83,8 @@ struct WorkloadSpec {
 inline constexpr double kMaxDemandGpus = 1e7;
 
 // Parses the scenario's "workload" object: {"profiles": [{"type": "steady", ...}, ...],
-// "growth_per_year": 0.1}. `scenario_dir` resolves relative series paths.
+// "growth_per_year": 0.1}; "profiles" may be left out beside "tokens" (read by the scenario with
+// the catalog: models/serving/token_demand.hpp). `scenario_dir` resolves relative series paths.
 WorkloadSpec parse_workload(JsonObjectReader& r, const std::string& scenario_dir);
 
 // Demand in GPUs for each of `hours` hours. Reads series files (InputError naming the file

@@ -1,0 +1,61 @@
+// Token demand in a scenario's workload (issue 46 item 2): a request rate, tokens per request and
+// a latency target, served with a serving profile, reduced to the hourly GPU series the engine
+// already runs on (docs/tokens.md §5):
+//   tokens(h)   = requests/s(h) x 3,600 x (input + output tokens per request)
+//   GPUs(h)     = ceil(tokens(h) / (3,600 x replica tokens/s at the slo)) x GPUs per replica
+//                 (models/serving/replica_capacity.hpp), in reference-GPU units: x the profile
+//                 GPU's perf_relative (1 for H100 and H200), so that a plan on that GPU gets the
+//                 replica GPUs back
+//   requests/s(h) = the profiles' shapes (steady, campaigns) with their growth, as the workload's
+//                 GPU profiles (models/workload/workload.hpp)
+// Example: 100 requests/s of 2,000 + 400 tokens = 864M tokens an hour; a replica of 8 GPUs at
+// 1,466.7 tokens/s serves 5.28M an hour: ceil(163.6) = 164 replicas = 1,312 GPUs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/calendar.hpp"
+#include "core/io/json_reader.hpp"
+#include "models/serving/replica_capacity.hpp"
+#include "models/workload/workload.hpp"
+
+namespace tco {
+
+class Catalog;
+
+struct TokenDemand {
+  WorkloadSpec requests_per_second;  // its profiles' "gpus" hold requests a second
+  double input_tokens_per_request = 0.0;
+  double output_tokens_per_request = 0.0;
+  ServingSlo slo;
+  std::string serving_profile_id;    // "" for an inline profile
+  ServingProfile profile;
+  double gpu_perf_relative = 1.0;    // of the profile's gpu record
+  ReplicaCapacity capacity;          // one replica at the slo
+};
+
+// Reads workload.tokens: {"requests_per_second": {"profiles": [{"type": "steady",
+// "requests_per_second": 1200, ...}], "growth_per_year": 0.2}, "input_tokens_per_request": 2000,
+// "output_tokens_per_request": 400, "slo": {"min_interactivity_tokens_per_s_per_user": 50,
+// "max_p90_ttft_ms": 2000}, "serving_profile": ID or a record}. The capacity is read here: a
+// target the profile cannot meet is an InputError at /slo naming the profile and its range.
+TokenDemand parse_token_demand(JsonObjectReader& r, const Catalog& catalog, const std::string& scenario_dir);
+
+// Tokens and GPUs (reference units) for each of `hours` hours.
+struct TokenHours {
+  std::vector<double> tokens;
+  std::vector<double> gpus;
+};
+TokenHours token_hours(const TokenDemand& demand, long hours, const Calendar& calendar);
+
+// token_hours(...).gpus: what the workload adds to its GPU demand.
+std::vector<double> token_demand_gpus_by_hour(const TokenDemand& demand, long hours, const Calendar& calendar);
+
+// The scenario's one call: reads `workload`'s "tokens" (when given) into spec.tokens.
+void read_token_demand(WorkloadSpec& spec, const Json& workload, const std::string& file, const Catalog& catalog,
+                       const std::string& scenario_dir);
+
+Json to_json(const TokenDemand& demand);
+
+}  // namespace tco
