@@ -73,6 +73,7 @@ inline constexpr long kMaxNodes = 100'000;          // nodes of one plan (on-pre
 
 // Time.
 inline constexpr Bounds kHours{0.0, 1e5};             // delays, waits, checkpoints (~11 years)
+inline constexpr Bounds kTokensPerRequest{0.0, 1e8, true};  // a request\'s input or output tokens
 inline constexpr Bounds kPositiveHours{0.0, 1e5, true};
 inline constexpr Bounds kHoldHours{0.0, 168.0, true};  // a time-shift hold: at most a week, as the replay's
                                                        // search (a tariff repeats weekly)

@@ -6,13 +6,13 @@
 
 #include <fmt/format.h>
 
+#include "core/time/seconds_per_hour.hpp"
 #include "core/error.hpp"
 
 namespace tco {
 
 namespace {
 
-constexpr double kSecondsPerHour = 3600.0;
 
 struct Sample {
   double concurrency, tokens_per_s_per_gpu, interactivity, ttft_ms;

@@ -18,7 +18,6 @@ namespace {
 constexpr Bounds kTokensPerSecond{0.0, 1e7, true};
 constexpr Bounds kLatencyMs{0.0, 86'400'000.0, true};
 constexpr Bounds kConcurrency{0.0, 1e7, true};
-constexpr Bounds kTokensPerRequest{0.0, 1e8, true};
 constexpr double kInteractivityTolerance = 1e-6;
 
 std::string non_empty(JsonObjectReader& r, std::string_view key) {
@@ -84,8 +83,8 @@ ServingProfile parse_serving_profile(JsonObjectReader& r, const std::string& id)
              &found);
     }
   }
-  s.input_tokens_per_request = r.number("input_tokens_per_request", kTokensPerRequest);
-  s.output_tokens_per_request = r.number("output_tokens_per_request", kTokensPerRequest);
+  s.input_tokens_per_request = r.number("input_tokens_per_request", limits::kTokensPerRequest);
+  s.output_tokens_per_request = r.number("output_tokens_per_request", limits::kTokensPerRequest);
   const Json& points = r.value("points");
   if (!points.is_array() || points.empty()) r.fail("points", "a non-empty array of measured points", &points);
   for (std::size_t i = 0; i < points.size(); ++i) {

@@ -4,16 +4,16 @@
 
 #include <fmt/format.h>
 
+#include "core/time/seconds_per_hour.hpp"
 #include "core/error.hpp"
 #include "models/catalog/catalog.hpp"
+#include "models/input_limits.hpp"
 #include "models/catalog/records.hpp"
 
 namespace tco {
 
 namespace {
 
-constexpr double kSecondsPerHour = 3600.0;
-constexpr Bounds kTokensPerRequest{0.0, 1e8, true};
 constexpr Bounds kInteractivity{0.0, 1e7, true};
 constexpr Bounds kTtftMs{0.0, 86'400'000.0, true};
 
@@ -65,8 +65,8 @@ WorkloadSpec parse_requests(JsonObjectReader& r, const std::string& scenario_dir
 TokenDemand parse_token_demand(JsonObjectReader& r, const Catalog& catalog, const std::string& scenario_dir) {
   TokenDemand d;
   d.requests_per_second = parse_requests(r, scenario_dir);
-  d.input_tokens_per_request = r.number("input_tokens_per_request", kTokensPerRequest);
-  d.output_tokens_per_request = r.number("output_tokens_per_request", kTokensPerRequest);
+  d.input_tokens_per_request = r.number("input_tokens_per_request", limits::kTokensPerRequest);
+  d.output_tokens_per_request = r.number("output_tokens_per_request", limits::kTokensPerRequest);
   {
     JsonObjectReader s = r.object("slo");
     d.slo.min_interactivity_tokens_per_s_per_user = s.number("min_interactivity_tokens_per_s_per_user", kInteractivity);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/time/seconds_per_hour.hpp"
 #include "core/io/utf8_text.hpp"
 #include "core/time/time_zone.hpp"
 
@@ -11,7 +12,6 @@ namespace tco {
 namespace {
 
 constexpr const char* kReasons[] = {"zero_gpus", "never_scheduled", "no_end_time", "zero_duration"};
-constexpr double kSecondsPerHour = 3600.0;
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/calendar.hpp"
+#include "core/time/seconds_per_hour.hpp"
 #include "core/error.hpp"
 #include "core/io/csv_lines.hpp"
 
@@ -12,7 +13,6 @@ namespace tco {
 
 namespace {
 
-constexpr double kSecondsPerHour = 3600.0;
 constexpr double kSecondsPerDay = 86400.0;
 // A request of more tokens than this is a wrong column, not a prompt.
 constexpr double kMaxTokensPerRequest = 1e8;

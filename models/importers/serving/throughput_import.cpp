@@ -25,9 +25,9 @@ std::string lower(std::string text) {
 }
 
 // The fields of one row, read with their pointers: a field of the wrong type is an InputError.
-class Row {
+class BenchmarkRow {
  public:
-  Row(const Json& row, std::string file, std::string pointer)
+  BenchmarkRow(const Json& row, std::string file, std::string pointer)
       : row_(row), file_(std::move(file)), pointer_(std::move(pointer)) {
     if (!row_.is_object()) throw InputError(file_, pointer_, "expected a result object, found " + describe_json(row_));
   }
@@ -82,7 +82,7 @@ class ProfileSet {
   ProfileSet(ThroughputImport& out, const ThroughputImportOptions& options) : out_(out), options_(options) {}
 
   // The catalog gpu id of `name`, or "" after counting the row as dropped (--drop-unknown-gpus).
-  std::string gpu_of(const std::string& name, const Row& row, std::string_view key) {
+  std::string gpu_of(const std::string& name, const BenchmarkRow& row, std::string_view key) {
     const std::string id = match_gpu_id(name, options_);
     if (!id.empty()) return id;
     if (options_.drop_unknown_gpus) {
@@ -172,7 +172,7 @@ bool within_record_bounds(const ServingProfile& shape, const ServingPoint& point
 
 // A latency in ms from `ms_key` (ms) or `s_key` (s); a value that is not positive is nullopt
 // (the caller drops the row).
-std::optional<double> latency_ms(const Row& row, const Json& object, const std::string& pointer,
+std::optional<double> latency_ms(const BenchmarkRow& row, const Json& object, const std::string& pointer,
                                  const std::string& ms_key, const std::string& s_key, bool* bad) {
   std::optional<double> value = row.number(object, pointer, ms_key);
   if (!value) {
@@ -187,7 +187,7 @@ std::optional<double> latency_ms(const Row& row, const Json& object, const std::
 }
 
 // TTFT and TPOT (median, p90, p99) of an object holding `<stat>_<what>_ms` or `<stat>_<what>` (s).
-bool read_latencies(const Row& row, const Json& object, const std::string& pointer, ServingPoint& p) {
+bool read_latencies(const BenchmarkRow& row, const Json& object, const std::string& pointer, ServingPoint& p) {
   bool bad = false;
   auto get = [&](const char* name) { return latency_ms(row, object, pointer, std::string(name) + "_ms", name, &bad); };
   p.median_ttft_ms = get("median_ttft");
@@ -210,7 +210,7 @@ void import_inferencex_file(const std::string& path, ProfileSet& set, Throughput
     throw InputError(path, "", "expected the InferenceX API's array of benchmark rows, found " + describe_json(doc));
   for (std::size_t i = 0; i < doc.size(); ++i) {
     ++out.rows_read;
-    const Row row(doc[i], path, "/" + std::to_string(i));
+    const BenchmarkRow row(doc[i], path, "/" + std::to_string(i));
     const std::string hardware = row.text("hardware");
     const std::string model = row.text("model");
     const std::string framework = row.text("framework");
@@ -313,7 +313,7 @@ void import_vllm_file(const std::string& path, const ThroughputImportOptions& o,
                       ThroughputImport& out) {
   const Json doc = read_json_file(path);
   ++out.rows_read;
-  const Row row(doc, path, "");
+  const BenchmarkRow row(doc, path, "");
   const bool disagg = o.prefill_gpus > 0;
   const int gpus = disagg ? o.prefill_gpus + o.decode_gpus : o.gpus_per_replica;
   const std::optional<double> conc = row.number("max_concurrency");
