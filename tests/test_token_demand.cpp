@@ -50,7 +50,7 @@ TEST_CASE("token demand: a steady request rate becomes whole replicas of GPUs in
   CHECK(demand[47] == 1312.0);
 }
 
-TEST_CASE("token demand: validate and run take the same token scenario; an unmeetable target is exit 2") {
+TEST_CASE("token demand: validate and run take the same token scenario, an unmeetable target is exit 2") {
   const auto dir = scratch_dir("token_scenario");
   const std::string catalog = source_path("tests/fixtures/catalog");
   const std::string ok = write_scenario(dir, token_scenario(30.0));
