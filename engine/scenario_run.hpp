@@ -33,4 +33,7 @@ struct ScenarioRun {
 
 ScenarioRun run_deterministic(const Scenario& scenario);
 
+// A warning of the run about the scenario's file at `where` (a JSON pointer).
+void add_run_warning(ScenarioRun& run, const Scenario& s, std::string code, std::string where, std::string message);
+
 }  // namespace tco

@@ -43,6 +43,8 @@ enum class RandomSource : std::uint32_t {
   venue_availability = 19,  // entity: the venue's index in its plan, draw: the hour
   generation_arrival = 20,  // the next generation's arrival month (models/next_generation/arrival_draw.hpp)
   price_regime = 21,        // entity: the price kind (0 on-demand, 1 spot), draw: the month
+  request_arrival = 22,     // the request replay: entity, draw = the request's index (high, low 32 bits)
+  request_tokens = 23,      // the same request's output tokens
 };
 
 struct PhiloxWords {

@@ -369,10 +369,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-void warn(ScenarioRun& run, const Scenario& s, std::string code, std::string where, std::string message) {
-  run.warnings.push_back({Finding::Severity::warning, std::move(code), s.file, std::move(where), std::move(message)});
-}
-
 }  // namespace
 
 const std::vector<std::string>& job_counter_names() {
@@ -618,12 +614,12 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
     if (goodput_reported(k)) run.plans.back().goodput = mean_goodput(goodput_sums[k], done);
     const double unfinished = mc.plans[k].job_means[job_counter_index("unfinished")];
     if (unfinished > 0.0 && !s.plans[k].bursts())
-      warn(run, s, "jobs-unfinished", "/plans/" + std::to_string(k),
+      add_run_warning(run, s, "jobs-unfinished", "/plans/" + std::to_string(k),
            fmt::format("plan \"{}\": {:.1f} jobs per path are still queued or running at the horizon's end "
                        "({:.0f} GPU-hours of work left); the plan does not burst to the cloud",
                        s.plans[k].name, unfinished, mc.plans[k].job_means[job_counter_index("unserved_gpu_hours")]));
     if (mc.plans[k].job_means[job_counter_index("unservable")] > 0.0)
-      warn(run, s, "jobs-unservable", "/plans/" + std::to_string(k),
+      add_run_warning(run, s, "jobs-unservable", "/plans/" + std::to_string(k),
            fmt::format("plan \"{}\": {:.1f} jobs per path need more GPUs than the on-prem pool holds and the plan "
                        "does not burst: they never run",
                        s.plans[k].name, mc.plans[k].job_means[job_counter_index("unservable")]));

@@ -1,0 +1,288 @@
+#include "engine/des/serving/request_replay.hpp"
+
+#include <algorithm>
+#include <deque>
+
+#include "core/random/random.hpp"
+#include "engine/des/serving/keyed_heaps.hpp"
+
+namespace tco::serving {
+
+void RequestReplayStats::merge(const RequestReplayStats& o) {
+  arrived += o.arrived;
+  served += o.served;
+  dropped += o.dropped;
+  waited += o.waited;
+  within_slo += o.within_slo;
+  wait_s_sum += o.wait_s_sum;
+  ttft_s_sum += o.ttft_s_sum;
+  e2e_s_sum += o.e2e_s_sum;
+  input_tokens_served += o.input_tokens_served;
+  output_tokens_served += o.output_tokens_served;
+  busy_replica_s += o.busy_replica_s;
+  max_queue = std::max(max_queue, o.max_queue);
+  wait_s.merge(o.wait_s);
+  ttft_s.merge(o.ttft_s);
+  tpot_s.merge(o.tpot_s);
+  e2e_s.merge(o.e2e_s);
+}
+
+namespace {
+
+constexpr double kNever = std::numeric_limits<double>::infinity();
+
+struct Request {
+  double arrival_s, input_tokens, output_tokens, admitted_s, decode_start_s;
+  std::uint64_t index;  // in arrival order
+  bool counted;
+};
+
+// Requests in flight, their slots reused: memory follows the requests in the system, not those served.
+class RequestSlab {
+ public:
+  std::uint32_t add(const Request& r) {
+    if (free_.empty()) {
+      items_.push_back(r);
+      return static_cast<std::uint32_t>(items_.size() - 1);
+    }
+    const std::uint32_t id = free_.back();
+    free_.pop_back();
+    items_[id] = r;
+    return id;
+  }
+  void release(std::uint32_t id) { free_.push_back(id); }
+  Request& operator[](std::uint32_t id) { return items_[id]; }
+
+ private:
+  std::vector<Request> items_;
+  std::vector<std::uint32_t> free_;
+};
+
+struct Replica {
+  int active = 0;            // prefilling or decoding
+  double attained = 0.0;     // A(t) at attained_at_s: tokens a request decoding all along has decoded
+  double attained_at_s = 0.0;
+  double busy_since_s = 0.0;
+  KeyedHeap prefill;         // (the time its prefill ends, request)
+  KeyedHeap decode;          // (the attained service at which it has decoded its output, request)
+  std::deque<std::uint32_t> queue;
+};
+
+// The arrivals of one path: drawn, or the trace's.
+class ArrivalStream {
+ public:
+  ArrivalStream(const RequestReplayConfig& c, std::uint32_t path) : c_(c), path_(path) {}
+
+  bool next(TraceRequest& out) {
+    if (!c_.trace.empty()) {
+      if (index_ >= c_.trace.size()) return false;
+      out = c_.trace[index_++];
+      return true;
+    }
+    const std::uint32_t hi = static_cast<std::uint32_t>(index_ >> 32), lo = static_cast<std::uint32_t>(index_);
+    const UniformPair u = uniform_pair(c_.seed, path_, RandomSource::request_arrival, hi, lo);
+    // A unit exponential spent on the integrated rate: exact for a rate constant in each step.
+    double exposure = -std::log(u.first);
+    while (true) {
+      if (step_ >= c_.requests_per_s_by_step.size()) return false;
+      const double rate = c_.requests_per_s_by_step[step_];
+      const double step_end_s = static_cast<double>(step_ + 1) * c_.step_s;
+      const double room = rate * (step_end_s - t_);
+      if (exposure < room) {
+        t_ += exposure / rate;
+        break;
+      }
+      exposure -= room;
+      t_ = step_end_s;
+      ++step_;
+    }
+    out.arrival_s = t_;
+    out.input_tokens = c_.input_tokens.draw(u.second);
+    out.output_tokens = c_.output_tokens.kind == TokenLength::Kind::fixed
+                            ? c_.output_tokens.value
+                            : c_.output_tokens.draw(uniform(c_.seed, path_, RandomSource::request_tokens, hi, lo));
+    ++index_;
+    return true;
+  }
+
+ private:
+  const RequestReplayConfig& c_;
+  std::uint32_t path_;
+  std::uint64_t index_ = 0;
+  std::size_t step_ = 0;
+  double t_ = 0.0;
+};
+
+class Replay {
+ public:
+  Replay(const RequestReplayConfig& c, std::vector<RequestRecord>* records)
+      : c_(c),
+        records_(records),
+        replicas_(static_cast<std::size_t>(c.replicas)),
+        clock_(static_cast<std::uint32_t>(c.replicas), kNever),
+        load_(static_cast<std::uint32_t>(c.replicas), 0.0) {}
+
+  RequestReplayStats run(std::uint32_t path) {
+    ArrivalStream arrivals(c_, path);
+    TraceRequest next{};
+    bool more = arrivals.next(next);
+    while (true) {
+      const double replica_event_s = clock_.top_key();
+      if (more && next.arrival_s < replica_event_s) {
+        arrive(next);
+        more = arrivals.next(next);
+        continue;
+      }
+      if (replica_event_s == kNever) break;
+      replica_event(clock_.top(), replica_event_s);
+    }
+    return stats_;
+  }
+
+ private:
+  double rate(int active) const { return c_.rates.decode_tokens_per_s_by_active[static_cast<std::size_t>(active - 1)]; }
+
+  void advance(Replica& r, double now_s) {
+    if (r.active > 0) r.attained += rate(r.active) * (now_s - r.attained_at_s);
+    r.attained_at_s = now_s;
+  }
+
+  double next_event_s(const Replica& r) const {
+    double t = r.prefill.empty() ? kNever : r.prefill.top().key;
+    if (!r.decode.empty())
+      t = std::min(t, r.attained_at_s + std::max(0.0, r.decode.top().key - r.attained) / rate(r.active));
+    return t;
+  }
+
+  void reschedule(std::uint32_t i) {
+    const Replica& r = replicas_[i];
+    clock_.set(i, next_event_s(r));
+    if (c_.router == Router::least_active) load_.set(i, static_cast<double>(r.active) + static_cast<double>(r.queue.size()));
+  }
+
+  void arrive(const TraceRequest& t) {
+    const bool counted = t.arrival_s >= c_.warmup_s;
+    const std::uint32_t id = slab_.add({t.arrival_s, t.input_tokens, t.output_tokens, 0.0, 0.0, arrivals_++, counted});
+    if (records_) {
+      RequestRecord rec;
+      rec.arrival_s = t.arrival_s;
+      rec.input_tokens = t.input_tokens;
+      rec.output_tokens = t.output_tokens;
+      records_->push_back(rec);
+    }
+    if (counted) ++stats_.arrived;
+    const std::uint32_t i = c_.router == Router::round_robin
+                                ? static_cast<std::uint32_t>(round_robin_++ % static_cast<std::uint64_t>(c_.replicas))
+                                : load_.top();
+    Replica& r = replicas_[i];
+    if (records_) (*records_)[slab_[id].index].replica = static_cast<int>(i);
+    drop_expired(r, t.arrival_s);
+    if (r.active < c_.rates.max_concurrency() && r.queue.empty()) {
+      admit(r, id, t.arrival_s);
+    } else {
+      r.queue.push_back(id);
+      stats_.max_queue = std::max<std::uint64_t>(stats_.max_queue, r.queue.size());
+    }
+    reschedule(i);
+  }
+
+  // Requests at the queue's head that have waited past max_wait_s left at that moment.
+  void drop_expired(Replica& r, double now_s) {
+    while (!r.queue.empty() && now_s - slab_[r.queue.front()].arrival_s > c_.max_wait_s) {
+      const std::uint32_t id = r.queue.front();
+      r.queue.pop_front();
+      Request& q = slab_[id];
+      if (q.counted) ++stats_.dropped;
+      if (records_) {
+        RequestRecord& rec = (*records_)[q.index];
+        rec.dropped = true;
+        rec.finished_s = q.arrival_s + c_.max_wait_s;
+      }
+      slab_.release(id);
+    }
+  }
+
+  void admit(Replica& r, std::uint32_t id, double now_s) {
+    advance(r, now_s);
+    if (r.active++ == 0) r.busy_since_s = now_s;
+    Request& q = slab_[id];
+    q.admitted_s = now_s;
+    const auto& prefill = c_.rates.prefill_s_per_input_token_by_active;
+    const double prefill_s = prefill.empty() ? 0.0 : q.input_tokens * prefill[static_cast<std::size_t>(r.active - 1)];
+    if (prefill_s > 0.0)
+      r.prefill.push({now_s + prefill_s, id});
+    else
+      start_decode(r, id, now_s);
+  }
+
+  void start_decode(Replica& r, std::uint32_t id, double now_s) {
+    Request& q = slab_[id];
+    q.decode_start_s = now_s;
+    r.decode.push({r.attained + q.output_tokens, id});
+  }
+
+  void replica_event(std::uint32_t i, double now_s) {
+    Replica& r = replicas_[i];
+    advance(r, now_s);
+    if (!r.prefill.empty() && r.prefill.top().key <= now_s) {
+      start_decode(r, r.prefill.pop().id, now_s);
+    } else {
+      const std::uint32_t id = r.decode.pop().id;
+      if (--r.active == 0) stats_.busy_replica_s += now_s - r.busy_since_s;
+      finish(id, now_s);
+      drop_expired(r, now_s);
+      if (!r.queue.empty()) {
+        const std::uint32_t waiting = r.queue.front();
+        r.queue.pop_front();
+        admit(r, waiting, now_s);
+      }
+    }
+    reschedule(i);
+  }
+
+  void finish(std::uint32_t id, double now_s) {
+    Request& q = slab_[id];
+    if (q.counted) {
+      const double wait_s = q.admitted_s - q.arrival_s, ttft_s = q.decode_start_s - q.arrival_s;
+      const double decode_s = now_s - q.decode_start_s, e2e_s = now_s - q.arrival_s;
+      const double tpot_s = decode_s / q.output_tokens;
+      ++stats_.served;
+      if (wait_s > 0.0) ++stats_.waited;
+      stats_.wait_s_sum += wait_s;
+      stats_.ttft_s_sum += ttft_s;
+      stats_.e2e_s_sum += e2e_s;
+      stats_.input_tokens_served += q.input_tokens;
+      stats_.output_tokens_served += q.output_tokens;
+      stats_.wait_s.add(wait_s);
+      stats_.ttft_s.add(ttft_s);
+      stats_.tpot_s.add(tpot_s);
+      stats_.e2e_s.add(e2e_s);
+      if (ttft_s <= c_.slo_max_ttft_s && q.output_tokens >= c_.slo_min_tokens_per_s_per_user * decode_s) ++stats_.within_slo;
+    }
+    if (records_) {
+      RequestRecord& rec = (*records_)[q.index];
+      rec.admitted_s = q.admitted_s;
+      rec.first_token_s = q.decode_start_s;
+      rec.finished_s = now_s;
+    }
+    slab_.release(id);
+  }
+
+  const RequestReplayConfig& c_;
+  std::vector<RequestRecord>* records_;
+  std::vector<Replica> replicas_;
+  IndexedHeap clock_;  // each replica's next event time
+  IndexedHeap load_;   // each replica's active + waiting requests (the least-active router)
+  RequestSlab slab_;
+  RequestReplayStats stats_;
+  std::uint64_t arrivals_ = 0, round_robin_ = 0;
+};
+
+}  // namespace
+
+RequestReplayStats replay_requests(const RequestReplayConfig& config, std::uint32_t path,
+                                   std::vector<RequestRecord>* records) {
+  return Replay(config, records).run(path);
+}
+
+}  // namespace tco::serving

@@ -1,0 +1,84 @@
+// A request-level replay of LLM serving (issue 47, docs/des.md "Requests"): requests arrive, wait
+// FIFO for a slot on the replica the router chose, prefill their input tokens, then decode their
+// output tokens by continuous batching, every active request of a replica decoding at the rate
+// its serving profile measured at that many active requests.
+//   a replica holds at most max_concurrency active requests (prefilling or decoding);
+//   with n active, each decoding request gains r(n) tokens a second, so the replica's output rate
+//     is (decoding requests) x r(n), n x r(n) when all decode, as the benchmark measured;
+//   prefill takes input tokens x p(n) seconds, n the active count once it is admitted;
+//   a request still waiting max_wait_s after it arrived leaves the queue, dropped.
+// Each event is O(log n): a replica keeps its attained service A(t) = integral of r(n(s)) ds (the
+// tokens any request decoding throughout would have decoded), a decode finishing when A reaches
+// the A at its start plus its output tokens, so a rate change touches no active request.
+// Arrivals are a Poisson process whose rate is constant within each step of the profile (exact:
+// unit exponentials on the integrated rate), or the requests of a trace.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "engine/des/serving/latency_histogram.hpp"
+#include "engine/des/serving/token_length.hpp"
+
+namespace tco::serving {
+
+// What one replica does at each active count n = 1..max_concurrency (index n - 1).
+struct ReplicaRates {
+  std::vector<double> decode_tokens_per_s_by_active;       // r(n), tokens/s per decoding request
+  std::vector<double> prefill_s_per_input_token_by_active;  // p(n); empty: prefill takes no time
+  int max_concurrency() const { return static_cast<int>(decode_tokens_per_s_by_active.size()); }
+};
+
+enum class Router { least_active, round_robin };
+
+struct TraceRequest {
+  double arrival_s;
+  double input_tokens;
+  double output_tokens;
+};
+
+struct RequestReplayConfig {
+  int replicas = 1;
+  ReplicaRates rates;
+  Router router = Router::least_active;
+  // Drawn arrivals: requests a second in each step of step_s seconds, from time 0.
+  std::vector<double> requests_per_s_by_step;
+  double step_s = 3600.0;
+  TokenLength input_tokens, output_tokens;
+  // Or a trace (arrival times ascending); when given, the rates and lengths above are not drawn.
+  std::vector<TraceRequest> trace;
+  double max_wait_s = std::numeric_limits<double>::infinity();
+  // The latency target: a request is within it when its TTFT is at most max_ttft_s and its
+  // decode ran at least min_tokens_per_s_per_user (output tokens / decode time).
+  double slo_max_ttft_s = std::numeric_limits<double>::infinity();
+  double slo_min_tokens_per_s_per_user = 0.0;
+  // Requests arriving before this time are served but not counted (the empty start's transient).
+  double warmup_s = 0.0;
+  std::uint64_t seed = 0;
+};
+
+// One request as it went, for tests and traces (kept only when asked for).
+struct RequestRecord {
+  double arrival_s = 0.0, admitted_s = 0.0, first_token_s = 0.0, finished_s = 0.0;
+  double input_tokens = 0.0, output_tokens = 0.0;
+  int replica = -1;
+  bool dropped = false;
+};
+
+struct RequestReplayStats {
+  std::uint64_t arrived = 0, served = 0, dropped = 0, waited = 0, within_slo = 0;
+  double wait_s_sum = 0.0, ttft_s_sum = 0.0, e2e_s_sum = 0.0;
+  double input_tokens_served = 0.0, output_tokens_served = 0.0;
+  double busy_replica_s = 0.0;  // replica-seconds with at least one active request
+  std::uint64_t max_queue = 0;  // the most requests waiting at one replica, seen at an arrival
+  LatencyHistogram wait_s, ttft_s, tpot_s, e2e_s;
+  void merge(const RequestReplayStats& other);
+};
+
+// Replays path `path` of the configuration until every request has finished or been dropped.
+// `records`, when given, receives every request (counted or not) in arrival order.
+RequestReplayStats replay_requests(const RequestReplayConfig& config, std::uint32_t path,
+                                   std::vector<RequestRecord>* records = nullptr);
+
+}  // namespace tco::serving
