@@ -8,6 +8,8 @@
 #include <doctest/doctest.h>
 
 #include "core/error.hpp"
+#include "engine/des/serving/keyed_heaps.hpp"
+#include "engine/des/serving/least_loaded.hpp"
 #include "engine/des/serving/profile_rates.hpp"
 #include "engine/des/serving/request_replay.hpp"
 
@@ -226,4 +228,35 @@ TEST_CASE("request replay: a serving profile's points as rates, linear between t
   CHECK_THROWS_WITH_AS(replica_rates(profile, 33, "p"),
                        doctest::Contains("max_concurrency 33 is outside its measured concurrencies 16 to 32"),
                        tco::ModelError);
+}
+
+TEST_CASE("request replay: the least-loaded choice and the indexed heap against a scan") {
+  // Counts moved at random by +-1 (never below 0) on 7 replicas: the choice has the lowest
+  // count, and among equals the replica that has held it longest (tracked here by a clock).
+  LeastLoaded loaded(7);
+  IndexedHeap clock(7, 1e9);
+  std::vector<std::uint32_t> count(7, 0);
+  std::vector<long> since(7, 0);
+  std::vector<double> key(7, 1e9);
+  long tick = 0;
+  std::uint64_t state = 12345;
+  for (int step = 0; step < 5000; ++step) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    const std::uint32_t item = static_cast<std::uint32_t>((state >> 33) % 7);
+    const bool up = ((state >> 20) & 1) || count[item] == 0;
+    count[item] = up ? count[item] + 1 : count[item] - 1;
+    since[item] = ++tick;
+    loaded.set(item, count[item]);
+    std::uint32_t best = 0;
+    for (std::uint32_t k = 1; k < 7; ++k)
+      if (count[k] < count[best] || (count[k] == count[best] && since[k] < since[best])) best = k;
+    REQUIRE(loaded.choose() == best);
+    key[item] = static_cast<double>((state >> 40) % 1000);
+    clock.set(item, key[item]);
+    std::uint32_t first = 0;
+    for (std::uint32_t k = 1; k < 7; ++k)
+      if (key[k] < key[first]) first = k;
+    REQUIRE(clock.top() == first);
+    REQUIRE(clock.top_key() == key[first]);
+  }
 }

@@ -3,7 +3,7 @@
 //   KeyedHeap    a binary min-heap of (key, id) pairs: a replica's prefill ends (key: time) and
 //                decode finishes (key: attained service); size <= the replica's concurrency
 //   IndexedHeap  one key per item 0..n-1, changed in place in O(log n): the replicas' next event
-//                times, and their outstanding requests for the least-active router
+//                times
 #pragma once
 
 #include <cstdint>
@@ -62,50 +62,52 @@ class KeyedHeap {
 
 class IndexedHeap {
  public:
-  explicit IndexedHeap(std::uint32_t items, double key = 0.0) : key_(items, key), heap_(items), place_(items) {
-    for (std::uint32_t i = 0; i < items; ++i) heap_[i] = place_[i] = i;
+  explicit IndexedHeap(std::uint32_t items, double key = 0.0) : heap_(items), place_(items) {
+    for (std::uint32_t i = 0; i < items; ++i) {
+      heap_[i] = {key, i};
+      place_[i] = i;
+    }
   }
 
-  std::uint32_t top() const { return heap_.front(); }
-  double top_key() const { return key_[heap_.front()]; }
-  double key(std::uint32_t item) const { return key_[item]; }
+  std::uint32_t top() const { return heap_.front().id; }
+  double top_key() const { return heap_.front().key; }
 
   void set(std::uint32_t item, double key) {
-    const double old = key_[item];
-    key_[item] = key;
-    if (less(key, item, old, item)) up(place_[item]);
-    else down(place_[item]);
+    const std::uint32_t at = place_[item];
+    const KeyedItem moved{key, item};
+    if (before(moved, heap_[at])) up(at, moved);
+    else down(at, moved);
   }
 
  private:
-  static bool less(double ka, std::uint32_t a, double kb, std::uint32_t b) { return ka < kb || (ka == kb && a < b); }
-  bool less_at(std::uint32_t i, std::uint32_t j) const { return less(key_[heap_[i]], heap_[i], key_[heap_[j]], heap_[j]); }
-  void swap_at(std::uint32_t i, std::uint32_t j) {
-    std::swap(heap_[i], heap_[j]);
-    place_[heap_[i]] = i;
-    place_[heap_[j]] = j;
-  }
-  void up(std::uint32_t i) {
-    while (i > 0 && less_at(i, (i - 1) / 2)) {
-      swap_at(i, (i - 1) / 2);
-      i = (i - 1) / 2;
+  // `moved` goes into the hole at i or above it.
+  void up(std::uint32_t i, const KeyedItem& moved) {
+    while (i > 0) {
+      const std::uint32_t parent = (i - 1) / 2;
+      if (!before(moved, heap_[parent])) break;
+      put(i, heap_[parent]);
+      i = parent;
     }
+    put(i, moved);
   }
-  void down(std::uint32_t i) {
+  void down(std::uint32_t i, const KeyedItem& moved) {
     const std::uint32_t n = static_cast<std::uint32_t>(heap_.size());
     while (true) {
-      std::uint32_t best = i;
-      const std::uint32_t left = 2 * i + 1, right = left + 1;
-      if (left < n && less_at(left, best)) best = left;
-      if (right < n && less_at(right, best)) best = right;
-      if (best == i) return;
-      swap_at(i, best);
-      i = best;
+      std::uint32_t child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && before(heap_[child + 1], heap_[child])) ++child;
+      if (!before(heap_[child], moved)) break;
+      put(i, heap_[child]);
+      i = child;
     }
+    put(i, moved);
+  }
+  void put(std::uint32_t i, const KeyedItem& item) {
+    heap_[i] = item;
+    place_[item.id] = i;
   }
 
-  std::vector<double> key_;
-  std::vector<std::uint32_t> heap_;   // items in heap order
+  std::vector<KeyedItem> heap_;       // (key, item) in heap order
   std::vector<std::uint32_t> place_;  // item -> its index in heap_
 };
 

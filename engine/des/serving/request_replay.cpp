@@ -5,6 +5,7 @@
 
 #include "core/random/random.hpp"
 #include "engine/des/serving/keyed_heaps.hpp"
+#include "engine/des/serving/least_loaded.hpp"
 
 namespace tco::serving {
 
@@ -120,7 +121,7 @@ class Replay {
         records_(records),
         replicas_(static_cast<std::size_t>(c.replicas)),
         clock_(static_cast<std::uint32_t>(c.replicas), kNever),
-        load_(static_cast<std::uint32_t>(c.replicas), 0.0) {}
+        load_(static_cast<std::uint32_t>(c.replicas)) {}
 
   RequestReplayStats run(std::uint32_t path) {
     ArrivalStream arrivals(c_, path);
@@ -157,7 +158,7 @@ class Replay {
   void reschedule(std::uint32_t i) {
     const Replica& r = replicas_[i];
     clock_.set(i, next_event_s(r));
-    if (c_.router == Router::least_active) load_.set(i, static_cast<double>(r.active) + static_cast<double>(r.queue.size()));
+    if (c_.router == Router::least_active) load_.set(i, static_cast<std::uint32_t>(r.active + r.queue.size()));
   }
 
   void arrive(const TraceRequest& t) {
@@ -173,7 +174,7 @@ class Replay {
     if (counted) ++stats_.arrived;
     const std::uint32_t i = c_.router == Router::round_robin
                                 ? static_cast<std::uint32_t>(round_robin_++ % static_cast<std::uint64_t>(c_.replicas))
-                                : load_.top();
+                                : load_.choose();
     Replica& r = replicas_[i];
     if (records_) (*records_)[slab_[id].index].replica = static_cast<int>(i);
     drop_expired(r, t.arrival_s);
@@ -272,7 +273,7 @@ class Replay {
   std::vector<RequestRecord>* records_;
   std::vector<Replica> replicas_;
   IndexedHeap clock_;  // each replica's next event time
-  IndexedHeap load_;   // each replica's active + waiting requests (the least-active router)
+  LeastLoaded load_;   // each replica's active + waiting requests (the least-active router)
   RequestSlab slab_;
   RequestReplayStats stats_;
   std::uint64_t arrivals_ = 0, round_robin_ = 0;

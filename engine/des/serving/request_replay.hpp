@@ -6,7 +6,9 @@
 //   with n active, each decoding request gains r(n) tokens a second, so the replica's output rate
 //     is (decoding requests) x r(n), n x r(n) when all decode, as the benchmark measured;
 //   prefill takes input tokens x p(n) seconds, n the active count once it is admitted;
-//   a request still waiting max_wait_s after it arrived leaves the queue, dropped.
+//   a request still waiting max_wait_s after it arrived leaves the queue, dropped;
+//   the least-active router sends a request to the replica with the fewest active + waiting
+//   requests (among equals, the one that has had that count longest: engine/des/serving/least_loaded.hpp).
 // Each event is O(log n): a replica keeps its attained service A(t) = integral of r(n(s)) ds (the
 // tokens any request decoding throughout would have decoded), a decode finishing when A reaches
 // the A at its start plus its output tokens, so a rate change touches no active request.
