@@ -16,11 +16,13 @@ Section depreciation_section(const Json& report);
 Section goodput_section(const Json& report);
 Section time_shift_section(const Json& report);
 Section hourly_time_shift_section(const Json& report);
+Section tokens_section(const Json& report);
 
 const std::vector<SectionSlot>& report_section_slots() {
   // The verdict, its notes and the plans table open every format (each page draws them itself,
   // reports/verdict/); the feature sections follow, in this order.
   static const std::vector<SectionSlot> slots = {
+      {"tokens", tokens_section, false},  // a serving workload's answer: $ per million tokens
       {"carbon", carbon_section, false},
       {"procurement", procurement_section, false},
       {"venues", venues_section, false},

@@ -20,6 +20,7 @@
 #include "reports/markdown/markdown_summary.hpp"
 #include "reports/verdict/verdict_text.hpp"
 #include "reports/workbook/live_plan.hpp"
+#include "reports/workbook/tokens_sheet.hpp"
 
 namespace tco {
 
@@ -715,6 +716,9 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
     if (const std::vector<Json> rows = depreciation_rows(report); !rows.empty())
       write_rows(Sheet(workbook_add_worksheet(wb, "Depreciation"), &first_error), depreciation_columns(), rows, f);
     write_section_sheets(wb, report, &first_error, f);
+    std::vector<std::string> plan_totals;
+    for (const PlanCells& c : cells) plan_totals.push_back(c.total);
+    write_tokens_sheet(wb, report, plan_totals, {f.bold, f.usd}, &first_error);
   } catch (...) {
     workbook_close(wb);  // frees it; the caller removes the partial file
     throw;
@@ -730,7 +734,8 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
 
 std::vector<std::string> workbook_plan_sheet_names(const std::vector<std::string>& plan_names) {
   std::set<std::string> taken = {"inputs",  "summary",     "paths",         "procurement", "depreciation",
-                                 "goodput", "commitments", "time shifting", "venues",      "refresh", "hourly time shift", "hours"};
+                                 "goodput", "commitments", "time shifting", "venues",      "refresh", "hourly time shift", "hours",
+                                 "tokens"};
   std::vector<std::string> out;
   for (const std::string& plan : plan_names) {
     std::string base;
