@@ -42,8 +42,9 @@ TEST_CASE("tokens: InferenceX's $/M tokens for DeepSeek-R1 on H200 at $1.41 per 
                "--drop-unknown-gpus"});
   INFO(imported.err);
   REQUIRE(imported.exit_code == 0);
+  const Json catalog_file = read_json_file(profiles);
   Json profile;
-  for (const Json& r : read_json_file(profiles).at("records"))
+  for (const Json& r : catalog_file.at("records"))
     if (r.at("id") == "inferencex/dsr1/h200/sglang/fp8/1024-8192/tp8ep1") profile = r;
   REQUIRE(profile.is_object());
   profile.erase("id");

@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include "core/error.hpp"
 #include "engine/ledger/plan_tokens.hpp"
 #include "models/serving/token_cost.hpp"
 #include "models/serving/token_figures.hpp"

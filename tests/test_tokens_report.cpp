@@ -70,9 +70,13 @@ TEST_CASE("tokens report: JSON, verdict, Markdown, HTML, terminal, CSV and the w
   CHECK(csv.find("\ncloud,7568640000000.0,7568640000000.0,0.0,") != std::string::npos);
 
   if (std::system("python3 -c 'import zipfile' > /dev/null 2>&1") != 0) {
-    MESSAGE("skipped the workbook check: python3 (to read the xlsx) is not installed");
+    MESSAGE("skipped the schema and workbook checks: python3 is not installed");
     return;
   }
+  // The report with its tokens validates against reports/report.schema.json.
+  CHECK(std::system(("python3 " + source_path("tests/check_json_schema.py") + " " +
+                     source_path("reports/report.schema.json") + " " + (dir / "r.json").string() + " > /dev/null")
+                        .c_str()) == 0);
   // The Tokens sheet: row 2 is the cloud plan; $/M reservation (J2) = G2/C2*1000000 with the
   // cached 3.037..., the cost G2 a formula over the plan sheet's total, input K2 over the weight.
   const auto script = dir / "check.py";
