@@ -57,6 +57,13 @@ ScenarioRun run_deterministic(const Scenario& s) {
     run.plans.push_back(evaluate_plan(s, s.plans[i], demand));
     add_plan_warnings(run, s, s.plans[i], run.plans.back(), static_cast<int>(i));
   }
+  if (s.workload.tokens) {
+    const TokenHours token_series = token_hours(*s.workload.tokens, s.horizon_hours(), s.calendar);
+    for (std::size_t i = 0; i < s.plans.size(); ++i) {
+      const TokenDemand& serving = s.plans[i].serving ? *s.plans[i].serving : *s.workload.tokens;
+      run.tokens.push_back(plan_tokens(run.plans[i], serving, token_series, demand));
+    }
+  }
   const Plan& baseline = s.plans[s.baseline_index];
   const PlanResult& base_result = run.plans[s.baseline_index];
   for (std::size_t i = 0; i < s.plans.size(); ++i) {

@@ -7,6 +7,7 @@
 #include "engine/ledger/breakeven.hpp"
 #include "engine/ledger/comparison.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
+#include "engine/ledger/plan_tokens.hpp"
 #include "engine/ledger/recommendation.hpp"
 #include "models/finding.hpp"
 #include "models/scenario.hpp"
@@ -22,6 +23,7 @@ struct DemandSummary {
 struct ScenarioRun {
   DemandSummary demand;
   std::vector<PlanResult> plans;             // in the scenario's order
+  std::vector<PlanTokens> tokens;            // one per plan when the workload has tokens; else none
   std::vector<Comparison> comparisons;       // each non-baseline plan vs the baseline
   std::vector<UtilizationBreakeven> utilization_breakevens;
   std::vector<PriceBreakeven> price_breakevens;  // each non-baseline plan vs the baseline, then each other plan

@@ -25,6 +25,7 @@
 #include "models/scenario_warnings.hpp"
 #include "models/site/cooling.hpp"
 #include "models/venues/venues_reader.hpp"
+#include "models/serving/plan_serving.hpp"
 #include "models/serving/token_demand.hpp"
 
 namespace tco {
@@ -352,6 +353,7 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
     r.fail("commitments", "no cloud commitments in an onprem plan (use kind \"hybrid\")", &r.value("commitments"));
   check_savings_plan_venue(p.commitments, p.venues, r.file(), r.pointer_of("commitments"));
   if (r.has("refresh")) p.refresh = parse_refresh(r, p.name, p.onprem_nodes, p.onprem ? &*p.onprem : nullptr);
+  r.allow("serving_profile");  // read with the catalog's serving profiles (models/serving/plan_serving.hpp)
   r.finish();
 
   p.resolved = {{"name", p.name},
@@ -484,6 +486,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
     const std::string pointer = "/plans/" + std::to_string(i);
     JsonObjectReader pr(plans[i], file, pointer);
     Plan plan = parse_plan(pr, base_onprem, base_cloud, resolver, s.start, s.horizon_months, dir);
+    plan.serving = apply_plan_serving_profile(plan, plans[i], s.workload.tokens.get(), catalog, file, pointer);
     if (!names.insert(plan.name).second)
       throw InputError(file, pointer + "/name", "expected a unique plan name, found \"" + plan.name + "\" twice");
     add_plan_warnings(s, plan, pointer);

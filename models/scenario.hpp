@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,8 @@ struct Plan {
   // Where the overflow after reserved goes, in order (models/venues/cloud_venue.hpp); empty =
   // the cloud offer's on-demand with spot_share on spot, as before venues existed.
   std::vector<CloudVenue> venues;
+  // Its own serving profile's token demand (models/serving/plan_serving.hpp); null: the scenario's.
+  std::shared_ptr<const TokenDemand> serving;
   Json resolved;                     // every resolved value, for the report
 
   bool bursts() const { return kind != Kind::onprem; }

@@ -20,6 +20,7 @@
 #include "reports/markdown/markdown_summary.hpp"
 #include "load_error.hpp"
 #include "scenario_builder.hpp"
+#include "ledger_test_support.hpp"
 
 using namespace tco;
 using namespace tco::test;
@@ -41,7 +42,6 @@ const CommitmentFigures& only_figures(const PlanResult& r) {
   return r.commitments.front();
 }
 
-double in_month(const PlanResult& r, int month, Category c) { return r.ledger.month_category_usd(month, c); }
 
 // A 14-day block of 4 instances (32 GPUs) at $10 per instance-hour from day 30, booked 14 days ahead.
 Json half_used_block() {

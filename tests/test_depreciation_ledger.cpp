@@ -11,6 +11,7 @@
 
 #include "reports/markdown/markdown_summary.hpp"
 #include "scenario_builder.hpp"
+#include "ledger_test_support.hpp"
 
 using namespace tco;
 using namespace tco::test;
@@ -18,7 +19,6 @@ using namespace tco::test;
 namespace {
 
 double total(const PlanResult& r, Category c) { return r.ledger.category_total_usd(c); }
-double in_month(const PlanResult& r, int month, Category c) { return r.ledger.month_category_usd(month, c); }
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include "engine/ledger/ledger.hpp"
 #include "scenario_builder.hpp"
 #include "test_support.hpp"
+#include "ledger_test_support.hpp"
 
 using namespace tco;
 using namespace tco::test;
@@ -22,7 +23,6 @@ using tco::test::kEps;
 constexpr double kHourlySumEps = 1e-9;
 
 double total(const PlanResult& r, Category c) { return r.ledger.category_total_usd(c); }
-double in_month(const PlanResult& r, int month, Category c) { return r.ledger.month_category_usd(month, c); }
 
 // Sum of (1 + rate)^(k / periods_per_year) for k = first .. last: a geometric series,
 // (q^(last + 1) - q^first) / (q - 1) with q = (1 + rate)^(1 / periods_per_year).

@@ -15,11 +15,13 @@
 #include "models/price_path/implied_forward.hpp"
 #include "scenario_builder.hpp"
 #include "test_support.hpp"
+#include "ledger_test_support.hpp"
 
 namespace tco::test {
 
 namespace {
 
+using tco::test::in_month;
 using tco::test::kEps;
 
 // 8 GPUs steady (one test/gpu8 instance: $16/h on-demand = $2 per GPU-hour, $8/h spot, $12/h
@@ -35,7 +37,6 @@ Json schedule_scenario(int months, const Json& price_schedule) {
   return doc;
 }
 
-double in_month(const PlanResult& r, int month, Category c) { return r.ledger.month_category_usd(month, c); }
 
 }  // namespace
 

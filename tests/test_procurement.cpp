@@ -17,6 +17,7 @@
 #include "load_error.hpp"
 #include "scenario_builder.hpp"
 #include "test_support.hpp"
+#include "ledger_test_support.hpp"
 
 using namespace tco;
 using namespace tco::test;
@@ -25,7 +26,6 @@ namespace {
 
 using tco::test::kEps;
 
-double in_month(const PlanResult& r, int month, Category c) { return r.ledger.month_category_usd(month, c); }
 
 // purchase_month3.json (2 nodes, capex 2 x (200,000 + 10,000 + 5,000 + 20,000) = $470,000)
 // ordered in month 1 with a 30% deposit, promised for month 3 and delivered 2 months late.

@@ -64,12 +64,19 @@ struct SeriesLayout {
   bool clock_time = false;  // "YYYY-MM-DD HH:MM:SS" (else hours from the series start)
   std::vector<std::string> value_columns;  // summed
   double gpus_per_unit = 1.0;              // GPUs per unit of the summed values
+  // The largest value a row may hold: beyond it a figure is a unit slip (a token count an hour
+  // may reach 1e13: 1,200 requests/s x 2,400 tokens x 3,600 s is 1e10).
+  double max_value = 1e9;
+  const char* max_value_text = "1e9";
 };
 
 SeriesLayout layout_of(const SeriesProfile& s) {
   if (s.format == "csv") return {"time_h", false, {"gpus"}, 1.0};
   if (s.format == "helios_vc") return {"time", true, {"running_gpu_num", "pending_gpu_num"}, 1.0};
   if (s.format == "philly_nodes") return {"time", true, {"active"}, s.gpus_per_node};
+  // The hourly token demand of `tcosim demand import --format azure-llm` (models/serving/token_demand.hpp).
+  if (s.format == "token_input") return {"time_h", false, {"input_tokens"}, 1.0, 1e13, "1e13"};
+  if (s.format == "token_output") return {"time_h", false, {"output_tokens"}, 1.0, 1e13, "1e13"};
   throw std::invalid_argument("unknown series format \"" + s.format + "\"");
 }
 
@@ -197,7 +204,8 @@ class SeriesReader {
                                    fields.size()));
     double gpus = 0.0;
     for (std::size_t k = 0; k < value_indices_.size(); ++k)
-      gpus += non_negative_number(value_indices_[k], layout_.value_columns[k], line_number);
+      gpus += non_negative_number(value_indices_[k], layout_.value_columns[k], line_number, layout_.max_value,
+                                  layout_.max_value_text);
     gpus *= layout_.gpus_per_unit;
     const long hour = layout_.clock_time ? clock_hour(line_number) : relative_hour(line_number);
     if (hour >= kMaxSeriesHours)
@@ -218,13 +226,14 @@ class SeriesReader {
     return x;
   }
 
-  // A time or a demand: at most 1e9 (hours, GPUs or nodes); beyond it a figure is a unit slip.
-  double non_negative_number(std::size_t index, const std::string& name, long line_number) const {
-    constexpr double kMaxSeriesValue = 1e9;
+  // A time or a demand: at most 1e9 (hours, GPUs or nodes; a layout's max_value for its values);
+  // beyond it a figure is a unit slip.
+  double non_negative_number(std::size_t index, const std::string& name, long line_number, double max_value = 1e9,
+                             const char* max_text = "1e9") const {
     const double x = number(index, name, line_number);
-    if (x < 0.0 || x > kMaxSeriesValue)
+    if (x < 0.0 || x > max_value)
       throw InputError(csv_.path(), csv_position(line_number, index + 1),
-                       fmt::format("expected a number >= 0 and <= 1e9 ({}), found \"{}\"", name, field(index)));
+                       fmt::format("expected a number >= 0 and <= {} ({}), found \"{}\"", max_text, name, field(index)));
     return x;
   }
 

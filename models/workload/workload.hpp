@@ -42,6 +42,9 @@ struct CampaignProfile {
 //   "csv":          header "time_h,gpus" (hours from the series start, ascending)
 //   "helios_vc":    HeliosArtifact per-minute VC sequence; demand = running_gpu_num + pending_gpu_num
 //   "philly_nodes": HeliosArtifact philly_node_sequence.csv; demand = active x gpus_per_node
+//   "token_input", "token_output": the input_tokens or output_tokens column of an hourly token
+//                   demand (time_h,requests,input_tokens,output_tokens; models/serving/token_demand.hpp
+//                   reads them, a scenario's profiles cannot name them)
 struct SeriesProfile {
   std::string file;          // as written in the scenario
   std::string resolved_path; // relative paths resolve against the scenario's folder

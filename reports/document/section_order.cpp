@@ -16,12 +16,14 @@ Section depreciation_section(const Json& report);
 Section goodput_section(const Json& report);
 Section time_shift_section(const Json& report);
 Section hourly_time_shift_section(const Json& report);
+Section tokens_section(const Json& report);
 
 const std::vector<SectionSlot>& report_section_slots() {
   // The verdict, its notes and the plans table open every format (each page draws them itself,
   // reports/verdict/); the feature sections follow, in this order. Depreciation's sheet is written
   // with the tax columns' own layout (reports/workbook/workbook.cpp).
   static const std::vector<SectionSlot> slots = {
+      {"tokens", tokens_section, false, nullptr},  // a serving workload's answer; its sheet: reports/workbook/tokens_sheet.cpp
       {"carbon", carbon_section, false, "CO2"},
       {"procurement", procurement_section, false, "Procurement"},
       {"venues", venues_section, false, "Venues"},

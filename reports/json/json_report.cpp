@@ -60,6 +60,33 @@ Json monthly_table(const PlanResult& r, double rate, bool with_repair) {
   return {{"columns", columns}, {"rows", rows}};
 }
 
+// $ per million tokens on one basis; null figures when nothing was served.
+Json usd_per_million_json(const std::optional<UsdPerMillionTokens>& p) {
+  if (!p) return {{"blended", nullptr}, {"input", nullptr}, {"output", nullptr}};
+  return {{"blended", p->blended}, {"input", p->input}, {"output", p->output}};
+}
+
+// A plan's token figures (engine/ledger/plan_tokens.hpp; docs/report.md `plans[].tokens`), only for a
+// scenario whose workload has tokens.
+Json plan_tokens_json(const PlanTokens& t) {
+  const PlanTokenFigures& f = t.figures;
+  return {{"demanded", f.tokens_demanded},
+          {"served", f.tokens_served},
+          {"unserved", f.tokens_unserved},
+          {"input_served", f.input_tokens_served},
+          {"output_served", f.output_tokens_served},
+          {"cost_usd", f.cost_usd},
+          {"busy_cost_usd", f.busy_cost_usd},
+          {"output_token_cost_weight", f.output_cost_weight},
+          {"usd_per_million_tokens",
+           {{"reservation_basis", usd_per_million_json(f.reservation)}, {"usage_basis", usd_per_million_json(f.usage)}}},
+          {"serving_profile", t.serving_profile},
+          {"gpus_per_replica", t.gpus_per_replica},
+          {"replicas_at_peak", t.replicas_at_peak},
+          {"per_facility_mwh", optional_json(t.tokens_per_facility_mwh)},
+          {"per_s_per_peak_facility_mw", optional_json(t.tokens_per_s_per_peak_facility_mw)}};
+}
+
 Json plan_json(const Plan& plan, const PlanResult& r, double rate, bool with_repair) {
   const auto& g = r.gpu_hours;
   Json out = {{"name", plan.name},
@@ -129,6 +156,9 @@ Json verdict_json(const Scenario& s, const ScenarioRun& run) {
     passed_over = {{"plan", s.plans[*r.passed_over].name},
                    {"npv_usd", run.plans[*r.passed_over].npv_usd},
                    {"unserved_gpu_hours", run.plans[*r.passed_over].gpu_hours.unserved}};
+  // A token workload names its unserved tokens beside the GPU-hours (only there: other reports keep their bytes).
+  if (r.passed_over && !run.tokens.empty())
+    passed_over["unserved_tokens"] = run.tokens[*r.passed_over].figures.tokens_unserved;
   Json breakeven = nullptr;
   if (r.breakeven) {
     const UtilizationBreakeven& b = run.utilization_breakevens[*r.breakeven];
@@ -171,16 +201,18 @@ Json verdict_json(const Scenario& s, const ScenarioRun& run) {
   for (const Plan& p : s.plans)
     if (p.onprem && p.onprem_nodes > 0 && p.onprem->tax_shield_enabled && p.onprem->tax_rate > 0.0)
       tax = {{"basis", "tax_shield_on_owned_hardware"}, {"rate", p.onprem->tax_rate}};
-  return {{"plan", name},
-          {"baseline", s.plans[s.baseline_index].name},
-          {"npv_usd", chosen.npv_usd},
-          {"npv_saving_usd", saving},
-          {"unserved_gpu_hours", chosen.gpu_hours.unserved},
-          {"waiting_priced", r.waiting_priced},
-          {"passed_over", passed_over},
-          {"lowest_nominal", lowest_nominal},
-          {"tax", tax},
-          {"breakeven", breakeven}};
+  Json verdict = {{"plan", name},
+                  {"baseline", s.plans[s.baseline_index].name},
+                  {"npv_usd", chosen.npv_usd},
+                  {"npv_saving_usd", saving},
+                  {"unserved_gpu_hours", chosen.gpu_hours.unserved},
+                  {"waiting_priced", r.waiting_priced},
+                  {"passed_over", passed_over},
+                  {"lowest_nominal", lowest_nominal},
+                  {"tax", tax},
+                  {"breakeven", breakeven}};
+  if (!run.tokens.empty()) verdict["unserved_tokens"] = run.tokens[r.plan].figures.tokens_unserved;
+  return verdict;
 }
 
 Json over_months_json(const BreakevenOverMonths& b) {
@@ -254,8 +286,10 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
   Json plans = Json::array();
   const bool with_repair = std::any_of(s.plans.begin(), s.plans.end(),
                                       [](const Plan& p) { return p.onprem && p.onprem->spares; });
-  for (std::size_t i = 0; i < s.plans.size(); ++i)
+  for (std::size_t i = 0; i < s.plans.size(); ++i) {
     plans.push_back(plan_json(s.plans[i], run.plans[i], rate, with_repair));
+    if (!run.tokens.empty()) plans.back()["tokens"] = plan_tokens_json(run.tokens[i]);
+  }
   report["plans"] = plans;
 
   Json comparisons = Json::array();

@@ -301,6 +301,12 @@ std::string missing_sections_line(const SectionPresence& present) {
   return out + ".";
 }
 
+// " (2,000,000 tokens)" where a token workload's verdict counts the tokens of its unserved work.
+static std::string unserved_tokens_words(const Json& verdict_or_plan) {
+  if (!verdict_or_plan.contains("unserved_tokens")) return "";
+  return fmt::format(" ({} tokens)", format_grouped(verdict_or_plan.at("unserved_tokens").get<double>(), 0));
+}
+
 std::string verdict_sentence(const Json& report) {
   if (!report.contains("verdict")) return "This report has no verdict (it was written by an older tcosim).";
   const Json& v = report.at("verdict");
@@ -322,17 +328,18 @@ std::string verdict_sentence(const Json& report) {
   }
   const double unserved = v.at("unserved_gpu_hours").get<double>();
   if (unserved > 0.0)
-    out += fmt::format(" It leaves {} of work unserved at the horizon's end{}.", gpu_hours_words(unserved),
+    out += fmt::format(" It leaves {}{} of work unserved at the horizon's end{}.", gpu_hours_words(unserved),
+                       unserved_tokens_words(v),
                        v.at("waiting_priced").get<bool>()
                            ? fmt::format(", priced at ${:.2f} per GPU-hour of waiting",
                                          sc.at("waiting_usd_per_gpu_hour").get<double>())
                            : std::string(", within 1% of the demand of the least any plan leaves"));
   if (v.at("passed_over").is_object()) {
     const Json& p = v.at("passed_over");
-    out += fmt::format(" {} costs less (NPV {}) but leaves {} of work unserved, which this scenario does not price "
+    out += fmt::format(" {} costs less (NPV {}) but leaves {}{} of work unserved, which this scenario does not price "
                        "(waiting_usd_per_gpu_hour is 0), so it is not recommended.",
                        p.at("plan").get<std::string>(), format_usd(p.at("npv_usd")),
-                       gpu_hours_words(p.at("unserved_gpu_hours").get<double>()));
+                       gpu_hours_words(p.at("unserved_gpu_hours").get<double>()), unserved_tokens_words(p));
   }
   const std::string breakeven = verdict_breakeven_sentence(report);
   return breakeven.empty() ? out : out + " " + breakeven;

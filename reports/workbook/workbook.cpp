@@ -20,6 +20,7 @@
 #include "reports/markdown/markdown_summary.hpp"
 #include "reports/verdict/verdict_text.hpp"
 #include "reports/workbook/live_plan.hpp"
+#include "reports/workbook/tokens_sheet.hpp"
 
 namespace tco {
 
@@ -655,8 +656,8 @@ void write_section_sheets(lxw_workbook* wb, const Json& report, lxw_error* first
           if (t.columns[c].shown != Shown::human) rows.back().push_back(r.cells.at(c).raw);
       }
       // A section's second CSV table gets a sheet of its own ("Venues 2"), never the same name.
-      const std::string sheet =
-          slot.workbook_sheet + (tables_written++ == 0 ? std::string() : " " + std::to_string(tables_written));
+      std::string sheet = slot.workbook_sheet;
+      if (tables_written++ > 0) sheet += " " + std::to_string(tables_written);
       write_rows(Sheet(add_sheet(wb, sheet, file), first_error), header, rows, f);
     }
   }
@@ -717,6 +718,9 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
     if (const std::vector<Json> rows = depreciation_rows(report); !rows.empty())
       write_rows(Sheet(add_sheet(wb, "Depreciation", file), &first_error), depreciation_columns(), rows, f);
     write_section_sheets(wb, report, &first_error, f, file);
+    std::vector<std::string> plan_totals;
+    for (const PlanCells& c : cells) plan_totals.push_back(c.total);
+    write_tokens_sheet(wb, report, plan_totals, {f.bold, f.usd}, &first_error);
   } catch (...) {
     workbook_close(wb);  // frees it; the caller removes the partial file
     throw;
@@ -732,7 +736,7 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
 
 std::vector<std::string> workbook_plan_sheet_names(const std::vector<std::string>& plan_names) {
   // The workbook's own sheets and every section's: a plan named "CO2" becomes "CO2~2".
-  std::set<std::string> taken = {"inputs", "summary", "paths", "depreciation", lower(kHoursSheetName)};
+  std::set<std::string> taken = {"inputs", "summary", "paths", "depreciation", lower(kHoursSheetName), "tokens"};
   for (const SectionSlot& slot : report_section_slots())
     if (slot.workbook_sheet) taken.insert(lower(slot.workbook_sheet));
   std::vector<std::string> out;

@@ -1,0 +1,69 @@
+#include "engine/ledger/plan_tokens.hpp"
+
+#include <algorithm>
+
+#include "core/calendar.hpp"
+#include "core/time/seconds_per_hour.hpp"
+
+namespace tco {
+
+double served_tokens(const std::vector<double>& tokens, const std::vector<double>& demand_gpus,
+                     double unserved_gpu_hours) {
+  double served = 0.0;
+  double left = unserved_gpu_hours;  // waiting at the end: the latest demand, walking back
+  for (std::size_t h = tokens.size(); h-- > 0;) {
+    double share_served = 1.0;
+    if (left > 0.0 && demand_gpus[h] > 0.0) {
+      const double waiting = std::min(left, demand_gpus[h]);
+      left -= waiting;
+      share_served = 1.0 - waiting / demand_gpus[h];
+    }
+    served += tokens[h] * share_served;
+  }
+  return served;
+}
+
+double busy_cost_usd(const PlanResult& r) {
+  const Ledger& l = r.ledger;
+  double owned_usd = 0.0;
+  for (Category c : {Category::capex, Category::financing_interest, Category::lease, Category::maintenance,
+                     Category::facility, Category::energy, Category::staff, Category::carbon, Category::repair})
+    owned_usd += l.category_total_usd(c);
+  const double utilization = r.onprem_utilization.value_or(0.0);
+  double commitments_usd = 0.0, commitments_unused_usd = 0.0;
+  for (const CommitmentFigures& k : r.commitments) {
+    commitments_usd += k.committed_usd;
+    commitments_unused_usd += k.unused_usd;
+  }
+  const GpuHours& g = r.gpu_hours;
+  const double reserved_usd = l.category_total_usd(Category::cloud_reserved) - commitments_usd;
+  const double reserved_idle_share = g.reserved_paid > 0.0 ? (g.reserved_paid - g.reserved_used) / g.reserved_paid : 0.0;
+  const double idle_usd = owned_usd * (1.0 - utilization) + reserved_usd * reserved_idle_share + commitments_unused_usd +
+                          l.category_total_usd(Category::waiting);
+  return r.total_usd - idle_usd;
+}
+
+PlanTokens plan_tokens(const PlanResult& r, const TokenDemand& demand, const TokenHours& hours,
+                       const std::vector<double>& demand_gpus) {
+  PlanTokens out;
+  TokenCounts counts;
+  for (double t : hours.tokens) counts.demanded += t;
+  counts.served = served_tokens(hours.tokens, demand_gpus, r.gpu_hours.unserved);
+  counts.input_served = served_tokens(hours.input_tokens, demand_gpus, r.gpu_hours.unserved);
+  out.figures = plan_token_figures(r.total_usd, busy_cost_usd(r), counts, demand.output_token_cost_weight);
+  out.serving_profile = demand.serving_profile_id;
+  out.gpus_per_replica = demand.capacity.gpus_per_replica;
+  const double peak_tokens = hours.tokens.empty() ? 0.0 : *std::max_element(hours.tokens.begin(), hours.tokens.end());
+  out.replicas_at_peak = gpus_for_hour_tokens(peak_tokens, demand.capacity) / demand.capacity.gpus_per_replica;
+  const GpuHours& g = r.gpu_hours;
+  const double onprem_work = g.useful - g.cloud_work;
+  if (g.onprem_capacity > 0.0 && g.useful > 0.0 && r.facility_energy_kwh > 0.0) {
+    const double onprem_tokens = counts.served * onprem_work / g.useful;
+    out.tokens_per_facility_mwh = onprem_tokens / (r.facility_energy_kwh / 1000.0);
+    const double horizon_s = static_cast<double>(hours.tokens.size()) * kSecondsPerHour;
+    out.tokens_per_s_per_peak_facility_mw = onprem_tokens / horizon_s / (r.peak_facility_kw / 1000.0);
+  }
+  return out;
+}
+
+}  // namespace tco
