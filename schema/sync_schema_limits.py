@@ -100,14 +100,26 @@ def parser_bounds(root, table):
     seen, kinds = {}, {}
     sources = glob.glob(os.path.join(root, "models/**/*.cpp"), recursive=True)
     call = re.compile(r"\.(number|number_or|optional_number|numbers|integer|integer_or)\(\"(\w+)\"")
+    texts = {}
     for path in sorted(sources):
         if "/importers/" in path:
             continue
         with open(path, encoding="utf-8") as f:
-            text = f.read()
-        for m in call.finditer(text):
-            kind, key = m.group(1), m.group(2)
-            args = split_arguments(text[m.end():])
+            texts[path] = f.read()
+    # A helper that reads a key it is given, e.g. hourly_rates(r, "weekday_usd_per_kwh") whose body
+    # is r.numbers(key, limits::kUsdPerKwh, 24): its calls read as that call.
+    helpers = {}
+    for text in texts.values():
+        for name, body in re.findall(r"(\w+)\(JsonObjectReader& r, std::string_view key\) \{\n(.*?)\n\}", text, re.S):
+            inner = re.search(r"r\.(number|number_or|optional_number|numbers|integer|integer_or)\(key", body)
+            if inner:
+                helpers[name] = (inner.group(1), body[inner.end():])
+    for path, text in sorted(texts.items()):
+        found = [(m.group(1), m.group(2), text[m.end():]) for m in call.finditer(text)]
+        for name, (kind, tail) in helpers.items():
+            found += [(kind, key, tail) for key in re.findall(rf"\b{name}\(r, \"(\w+)\"\)", text)]
+        for kind, key, rest in found:
+            args = split_arguments(rest)
             if args is None:
                 continue
             bound = None
@@ -153,28 +165,48 @@ def apply(schema, bounds, nullable):
         for key, child in node.items():
             here = f"{path}/{key}"
             if key == "properties" and isinstance(child, dict):
-                for name, prop in child.items():
-                    if isinstance(prop, dict) and prop.get("type") == "array" and isinstance(prop.get("items"), dict):
-                        prop = prop["items"]  # a list of numbers (r.numbers): the bounds are its items'
-                    if isinstance(prop, dict) and name in bounds and numeric(prop):
-                        lo, hi, exclusive = bounds[name]
-                        want = {}
-                        if lo != -INF:
-                            want["exclusiveMinimum" if exclusive else "minimum"] = json_number(lo)
-                        if hi != INF:
-                            want["maximum"] = json_number(hi)
-                        if name in nullable:
-                            types = prop["type"] if isinstance(prop["type"], list) else [prop["type"]]
-                            want["type"] = types if "null" in types else types + ["null"]
-                        else:
-                            want["type"] = prop["type"]
-                        have = {k: prop[k] for k in ("minimum", "exclusiveMinimum", "maximum", "type") if k in prop}
-                        if have != want:
-                            changes.append(f"{here}/{name}: {have} -> {want}")
-                            for k in ("minimum", "exclusiveMinimum", "maximum"):
-                                prop.pop(k, None)
-                            prop.update(want)
+                for name, top in child.items():
+                    for prop, branch in targets(top):
+                        if name in bounds and numeric(prop):
+                            set_bounds(prop, name, branch, f"{here}/{name}")
             visit(child, here)
+
+    def targets(prop):
+        """The numeric schemas a property's bounds apply to: itself, the items of a list of numbers
+        (r.numbers), and each branch of an anyOf/oneOf (an override's `{"anyOf": [number, null]}`).
+        Yields (schema, is_branch): a branch's null is its sibling's, not a type of its own."""
+        if not isinstance(prop, dict):
+            return
+        if prop.get("type") == "array" and isinstance(prop.get("items"), dict):
+            yield prop["items"], False
+        elif "type" in prop:
+            yield prop, False
+        for key in ("anyOf", "oneOf"):
+            for b in prop.get(key, []):
+                for inner, _ in targets(b):
+                    yield inner, True
+
+    def set_bounds(prop, name, branch, here):
+        nonlocal changes
+        lo, hi, exclusive = bounds[name]
+        want = {}
+        if lo != -INF:
+            want["exclusiveMinimum" if exclusive else "minimum"] = json_number(lo)
+        if hi != INF:
+            want["maximum"] = json_number(hi)
+        if branch:
+            want["type"] = prop["type"]
+        elif name in nullable:
+            types = prop["type"] if isinstance(prop["type"], list) else [prop["type"]]
+            want["type"] = types if "null" in types else types + ["null"]
+        else:
+            want["type"] = prop["type"]
+        have = {k: prop[k] for k in ("minimum", "exclusiveMinimum", "maximum", "type") if k in prop}
+        if have != want:
+            changes.append(f"{here}: {have} -> {want}")
+            for k in ("minimum", "exclusiveMinimum", "maximum"):
+                prop.pop(k, None)
+            prop.update(want)
 
     visit(schema, "")
     return changes
