@@ -46,7 +46,9 @@ def limits_table(root):
 
 def bounds_of(argument, table):
     """(min, max, min_exclusive) of a Bounds argument as the parsers write it, or None."""
-    a = argument.strip()
+    a = re.sub(r"limits::(k\w+)\.(min|max)",
+               lambda m: repr(table[m.group(1)][0 if m.group(2) == "min" else 1]) if isinstance(table.get(m.group(1)), tuple)
+               else m.group(0), argument.strip())
     m = re.fullmatch(r"limits::(k\w+)", a)
     if m and isinstance(table.get(m.group(1)), tuple):
         return table[m.group(1)]
@@ -138,14 +140,18 @@ def parser_bounds(root, table):
     unique = {k: next(iter(v)) for k, v in seen.items() if len(v) == 1 and None not in v}
     ambiguous = sorted(k for k, v in seen.items() if len(v) > 1 or None in v)
     nullable = {k for k, v in kinds.items() if v <= {"number_or", "optional_number"}}
-    return unique, ambiguous, nullable
+    # A key read with several known bounds is held, at least, to their hull: where the schema writes
+    # no bound of its own on a side, the hull's is the one validate never goes past.
+    hull = {k: (min(b[0] for b in v), max(b[1] for b in v), all(b[2] for b in v if b[0] == min(c[0] for c in v)))
+            for k, v in seen.items() if len(v) > 1 and None not in v}
+    return unique, ambiguous, nullable, hull
 
 
 def json_number(x):
     return int(x) if float(x).is_integer() and abs(x) < 2**53 else x
 
 
-def apply(schema, bounds, nullable):
+def apply(schema, bounds, nullable, hull):
     """Sets the bounds of every numeric property named in `bounds` (and null where the reader
     takes it); returns the changes."""
     changes = []
@@ -169,6 +175,8 @@ def apply(schema, bounds, nullable):
                     for prop, branch in targets(top):
                         if name in bounds and numeric(prop):
                             set_bounds(prop, name, branch, f"{here}/{name}")
+                        elif name in hull and numeric(prop):
+                            fill_hull(prop, name, f"{here}/{name}")
             visit(child, here)
 
     def targets(prop):
@@ -185,6 +193,17 @@ def apply(schema, bounds, nullable):
             for b in prop.get(key, []):
                 for inner, _ in targets(b):
                     yield inner, True
+
+    def fill_hull(prop, name, here):
+        lo, hi, exclusive = hull[name]
+        want = {}
+        if lo != -INF and "minimum" not in prop and "exclusiveMinimum" not in prop:
+            want["exclusiveMinimum" if exclusive else "minimum"] = json_number(lo)
+        if hi != INF and "maximum" not in prop:
+            want["maximum"] = json_number(hi)
+        if want:
+            changes.append(f"{here}: + {want} (the hull of its bounds)")
+            prop.update(want)
 
     def set_bounds(prop, name, branch, here):
         nonlocal changes
@@ -217,8 +236,8 @@ def main():
     path = os.path.join(root, "schema/scenario.schema.json")
     with open(path, encoding="utf-8") as f:
         schema = json.load(f)
-    bounds, ambiguous, nullable = parser_bounds(root, limits_table(root))
-    changes = apply(schema, bounds, nullable)
+    bounds, ambiguous, nullable, hull = parser_bounds(root, limits_table(root))
+    changes = apply(schema, bounds, nullable, hull)
     if mode == "--write":
         with open(path, "w", encoding="utf-8") as f:
             f.write(json.dumps(schema, indent=1, ensure_ascii=False) + "\n")
