@@ -147,6 +147,68 @@ def parser_bounds(root, table):
     return unique, ambiguous, nullable, hull
 
 
+def record_required(root):
+    """{"server": ["gpu_model", ..., "source", "as_of"], ...}: the fields an inline catalog record
+    (one without an "id") must carry, as models/catalog/records.cpp reads them: the calls of a
+    required accessor in parse_KIND's own body (not those under an `if`, which a rule across
+    fields decides), and the provenance every record carries."""
+    with open(os.path.join(root, "models/catalog/records.cpp"), encoding="utf-8") as f:
+        text = f.read()
+    required_call = re.compile(r"(?:r\.(?:number|integer|string|choice|boolean|numbers)\(|"
+                               r"(?:non_empty_string|count_at_least_one)\(r, )\"(\w+)\"")
+    provenance = re.search(r"Provenance parse_provenance\(.*?\n\}", text, re.S).group(0)
+    common = required_call.findall(provenance) + re.findall(r"r\.value\(\"(\w+)\"\)", provenance)
+    out = {}
+    for kind, start in ((m.group(1), m.end()) for m in re.finditer(r"\bparse_record<\w+>\(r, \"(\w+)\"", text)):
+        body_start = text.index("{", start) + 1
+        depth, at, own = 1, body_start, []
+        while depth > 0:
+            c = text[at]
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+            elif depth == 1:
+                m = required_call.match(text, at)
+                if m:
+                    own.append(m.group(1))
+            at += 1
+        out[kind] = list(dict.fromkeys(own + common))
+    return out
+
+
+def apply_required(schema, required):
+    """In every inline record's schema outside the plans (a plan's record is a merge patch of the
+    scenario's), `if` it has no "id" `then` the record's fields are required and not null (an inline
+    record reads null as absent). Returns the changes."""
+    changes = []
+
+    def visit(node, path):
+        if isinstance(node, list):
+            for i, child in enumerate(node):
+                visit(child, f"{path}/{i}")
+            return
+        if not isinstance(node, dict):
+            return
+        description = node.get("description")
+        m = re.fullmatch(r"an? (\w+) record", description) if isinstance(description, str) else None
+        if m and m.group(1) in required and "/plans/" not in path:
+            for i, branch in enumerate(node.get("oneOf", [])):
+                if branch.get("type") != "object":
+                    continue
+                keys = [k for k in required[m.group(1)] if k in branch.get("properties", {})]
+                want = {"not": {"required": ["id"]}}, {"required": keys,
+                                                         "properties": {k: {"not": {"type": "null"}} for k in keys}}
+                if (branch.get("if"), branch.get("then")) != want:
+                    changes.append(f"{path}/oneOf/{i}: required without an id: {keys}")
+                    branch["if"], branch["then"] = want
+        for key, child in node.items():
+            visit(child, f"{path}/{key}")
+
+    visit(schema, "")
+    return changes
+
+
 def json_number(x):
     return int(x) if float(x).is_integer() and abs(x) < 2**53 else x
 
@@ -237,7 +299,7 @@ def main():
     with open(path, encoding="utf-8") as f:
         schema = json.load(f)
     bounds, ambiguous, nullable, hull = parser_bounds(root, limits_table(root))
-    changes = apply(schema, bounds, nullable, hull)
+    changes = apply(schema, bounds, nullable, hull) + apply_required(schema, record_required(root))
     if mode == "--write":
         with open(path, "w", encoding="utf-8") as f:
             f.write(json.dumps(schema, indent=1, ensure_ascii=False) + "\n")
