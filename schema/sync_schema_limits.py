@@ -9,8 +9,13 @@ calls of the strict reader (core/io/json_reader.hpp) in the models' parsers, e.g
     r.number_or("availability", 1.0, Bounds::fraction())
 A number read with a default (number_or, optional_number) everywhere also takes null, as the
 reader does (null is the default there: "pue": null).
-A key read with two different bounds in two places, or with a bound that depends on another
-field (`horizon_months - 1`), is left as the schema writes it (--check lists them).
+A key read with two different bounds in two places is held to their hull where the schema writes
+no bound of its own; one whose bound depends on another field (`horizon_months - 1`) is left as the
+schema writes it (--write lists them).
+Also generated: the fields an inline catalog record (no "id") requires, from the parse_KIND
+functions of models/catalog/records.cpp; and the enum of a key read with r.choice/choice_or and one
+list of choices everywhere. The rules across fields (the schema's `allOf`, `if`/`then`) are
+written in the schema by hand; docs/scenario.md lists them and the ones JSON Schema cannot say.
 
 Usage: sync_schema_limits.py ROOT --check   (exit 1 and the differences when the schema drifted)
        sync_schema_limits.py ROOT --write   (rewrites the schema's bounds)
@@ -145,6 +150,53 @@ def parser_bounds(root, table):
     hull = {k: (min(b[0] for b in v), max(b[1] for b in v), all(b[2] for b in v if b[0] == min(c[0] for c in v)))
             for k, v in seen.items() if len(v) > 1 and None not in v}
     return unique, ambiguous, nullable, hull
+
+
+def parser_choices(root):
+    """{key: [choices]} for keys read with r.choice/choice_or and one list of choices everywhere."""
+    seen = {}
+    for path in sorted(glob.glob(os.path.join(root, "models/**/*.cpp"), recursive=True)):
+        if "/importers/" in path:
+            continue
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for key, choices in re.findall(r"\.choice(?:_or)?\(\"(\w+)\", \{([^}]*)\}", text):
+            seen.setdefault(key, set()).add(tuple(re.findall(r"\"([^\"]*)\"", choices)))
+    return {k: list(next(iter(v))) for k, v in seen.items() if len(v) == 1}
+
+
+def apply_choices(schema, choices):
+    """Sets the enum of every property named in `choices` that the schema writes as an enum of
+    strings (itself or a branch of its anyOf/oneOf). Returns the changes."""
+    changes = []
+
+    def enums(prop):
+        if not isinstance(prop, dict):
+            return
+        if isinstance(prop.get("enum"), list) and all(isinstance(e, str) for e in prop["enum"]):
+            yield prop
+        for key in ("anyOf", "oneOf"):
+            for b in prop.get(key, []):
+                yield from enums(b)
+
+    def visit(node, path):
+        if isinstance(node, list):
+            for i, child in enumerate(node):
+                visit(child, f"{path}/{i}")
+            return
+        if not isinstance(node, dict):
+            return
+        for key, child in node.items():
+            if key == "properties" and isinstance(child, dict):
+                for name, prop in child.items():
+                    for e in enums(prop) if name in choices else ():
+                        if e["enum"] != choices[name]:
+                            changes.append(f"{path}/properties/{name}: enum {e['enum']} -> {choices[name]}")
+                            e["enum"] = list(choices[name])
+            visit(child, f"{path}/{key}")
+
+    visit(schema, "")
+    return changes
 
 
 def record_required(root):
@@ -299,7 +351,8 @@ def main():
     with open(path, encoding="utf-8") as f:
         schema = json.load(f)
     bounds, ambiguous, nullable, hull = parser_bounds(root, limits_table(root))
-    changes = apply(schema, bounds, nullable, hull) + apply_required(schema, record_required(root))
+    changes = (apply(schema, bounds, nullable, hull) + apply_required(schema, record_required(root)) +
+               apply_choices(schema, parser_choices(root)))
     if mode == "--write":
         with open(path, "w", encoding="utf-8") as f:
             f.write(json.dumps(schema, indent=1, ensure_ascii=False) + "\n")
