@@ -9,6 +9,8 @@
 #include <doctest/doctest.h>
 
 #include "core/error.hpp"
+#include "core/io/abridged_echo.hpp"
+#include "core/io/sha256.hpp"
 #include "engine/decisions/sizing.hpp"
 #include "engine/sweep/sweep_size.hpp"
 #include "models/site/cooling.hpp"
@@ -415,4 +417,60 @@ TEST_CASE("limits: a non-finite figure is exit 2 naming the input, or an interna
   CHECK_THROWS_AS(require_finite_figures(doc, ""), std::logic_error);
   doc["plans"][1]["npv_usd"] = 2.0;
   CHECK_NOTHROW(require_finite_figures(doc, "s.json"));
+}
+
+namespace {
+
+// Issue 43 item 4: a valid scenario with a long list (a price schedule of many points) is echoed
+// in the report by the list's size and digest, not in full (core/io/abridged_echo.hpp).
+
+// base_scenario_json() with a cloud on-demand schedule of `n` monthly points from 1900-01, each
+// a factor of 1 (the catalog's price): {"date": "1900-01-01", "factor": 1.0}, ... (36 bytes each).
+Json scenario_with_schedule(std::size_t n) {
+  Json doc = base_scenario_json();
+  Json points = Json::array();
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string month = std::to_string(i % 12 + 1);
+    points.push_back({{"date", std::to_string(1900 + i / 12) + "-" + (month.size() == 1 ? "0" : "") + month + "-01"},
+                      {"factor", 1.0}});
+  }
+  doc["cloud"]["price_schedule"] = {{"on_demand", {{"points", points}}}};
+  return doc;
+}
+
+}  // namespace
+
+TEST_CASE("abridged echo: a list over the limit becomes its item count, byte count and SHA-256") {
+  // [1,2,3] is 7 bytes; `printf '[1,2,3]' | sha256sum` gives a615eeae...54f4.
+  const Json out = abridged_echo(Json::parse(R"({"a": [1, 2, 3], "b": [[1, 2], "x"]})"), 2);
+  CHECK(out["a"] == Json::parse(R"({"abridged_array": {"items": 3, "bytes": 7, "digest_sha256":
+        "a615eeaee21de5179de080de8c3052c8da901138406ba71c38c032845f7d54f4"}})"));
+  CHECK(out["b"] == Json::parse(R"([[1, 2], "x"])"));  // at the limit: kept as written
+}
+
+TEST_CASE("large inputs: a price schedule of 20,000 points is echoed by size and digest, the report stays small") {
+  const auto dir = scratch_dir("large-input-echo");
+  const Json doc = scenario_with_schedule(20000);
+  const Json& points = doc["cloud"]["price_schedule"]["on_demand"]["points"];
+  const std::string scenario = write_text(dir / "scenario.json", doc.dump());
+  const std::string report = (dir / "report.json").string();
+  const CliResult run = run_cli({"run", scenario, "--out", report, "--quiet"});
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  // The schedule's text is 20,000 x 36 = 720,000 bytes; echoed in full by both plans, the report was
+  // over 1.4 MB. Abridged, it is the size of the same scenario's report without a schedule (~34 KB).
+  CHECK(std::filesystem::file_size(report) < 64 * 1024);
+  const Json r = Json::parse(read_text_file(report));
+  for (const Json& plan : r.at("inputs").at("plans")) {
+    const Json& echoed = plan.at("cloud").at("price_schedule").at("on_demand").at("points").at("abridged_array");
+    CHECK(echoed.at("items") == 20000);
+    CHECK(echoed.at("bytes") == points.dump().size());
+    CHECK(echoed.at("digest_sha256") == sha256_hex(points.dump()));
+  }
+
+  // 1,000 points (kMaxEchoedItems) are still echoed as written.
+  const std::string short_scenario = write_text(dir / "short.json", scenario_with_schedule(kMaxEchoedItems).dump());
+  const std::string short_report = (dir / "short-report.json").string();
+  REQUIRE(run_cli({"run", short_scenario, "--out", short_report, "--quiet"}).exit_code == 0);
+  const Json s = Json::parse(read_text_file(short_report));
+  CHECK(s.at("inputs").at("plans").at(0).at("cloud").at("price_schedule").at("on_demand").at("points").size() == 1000);
 }
