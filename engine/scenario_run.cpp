@@ -8,10 +8,6 @@ namespace tco {
 
 namespace {
 
-void warn(ScenarioRun& run, const Scenario& s, std::string code, std::string where, std::string message) {
-  run.warnings.push_back({Finding::Severity::warning, std::move(code), s.file, std::move(where), std::move(message)});
-}
-
 void add_plan_warnings(ScenarioRun& run, const Scenario& s, const Plan& plan, const PlanResult& r, int index) {
   const std::string pointer = "/plans/" + std::to_string(index);
   if (plan.onprem && plan.onprem_nodes > 0) {

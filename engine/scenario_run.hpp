@@ -2,6 +2,8 @@
 // compared with the baseline, the breakevens, and the warnings a reviewer must see.
 #pragma once
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/ledger/breakeven.hpp"
@@ -30,6 +32,12 @@ struct ScenarioRun {
   std::vector<Comparison> recommended_comparisons;  // each other plan vs the recommended one (none when it is the baseline)
   std::vector<Finding> warnings;             // the scenario's, then the run's
 };
+
+// Adds a warning of the run, naming the scenario's file (one definition for every engine file:
+// two copies in anonymous namespaces clashed when the unity build put them in one batch).
+inline void warn(ScenarioRun& run, const Scenario& s, std::string code, std::string where, std::string message) {
+  run.warnings.push_back({Finding::Severity::warning, std::move(code), s.file, std::move(where), std::move(message)});
+}
 
 ScenarioRun run_deterministic(const Scenario& scenario);
 
