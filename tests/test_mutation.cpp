@@ -580,6 +580,64 @@ TEST_CASE("mutation: 90 mutants of a canonical trace and its # start: line, exit
   fs::remove_all(root);
 }
 
+// Issue 43 item 4: a canonical trace's mutants run in a scenario (engine/des/trace_limits.hpp):
+// half mutated as the CSV mutants above, half with a job's duration_h or gpus set around the
+// scenario's limits (a 1-month horizon of 730 h; one onprem plan of 16 GPUs for odd mutants, where
+// no plan rents). Exit 0 with finite figures, or exit 2 naming the trace or the scenario and a line.
+TEST_CASE("mutation: 60 mutants of a trace run against the scenario's limits, exit 0 or a named exit 2") {
+  const fs::path root = scratch_dir("mutation-trace-limits");
+  Mutator m(kSeed + 44);
+  Tally tally;
+  const std::string fixture = read_text_file(source_path("tests/fixtures/own-history/jobs.csv"));
+  for (int i = 0; i < 60; ++i) {
+    const Case c = fresh_case(root, i);
+    std::string what, text;
+    if (i % 3 == 0) {
+      text = m.mutate_csv(fixture, what);
+    } else {
+      // Line 3 onwards hold jobs: submit_h,gpus,duration_h,...
+      static const char* kDurations[] = {"730", "731", "9000", "100000", "0.5"};
+      static const char* kGpus[] = {"16", "17", "1000000", "8"};
+      std::vector<std::string> lines;
+      for (std::size_t from = 0; from < fixture.size();) {
+        const std::size_t end = std::min(fixture.find('\n', from), fixture.size());
+        lines.push_back(fixture.substr(from, end - from));
+        from = end + 1;
+      }
+      const std::size_t line = 2 + m.below(lines.size() - 2);
+      const bool duration = m.below(2) == 0;
+      const std::size_t first = lines[line].find(','), second = lines[line].find(',', first + 1),
+                        third = lines[line].find(',', second + 1);
+      const std::string value = duration ? kDurations[m.below(std::size(kDurations))] : kGpus[m.below(std::size(kGpus))];
+      lines[line] = duration ? lines[line].substr(0, second + 1) + value + lines[line].substr(third)
+                             : lines[line].substr(0, first + 1) + value + lines[line].substr(second);
+      for (const auto& l : lines) text += l + "\n";
+      what = "line " + std::to_string(line + 1) + (duration ? " duration_h = " : " gpus = ") + value;
+    }
+    const std::string trace = (c.in / "jobs.csv").string();
+    write_text(trace, text);
+    Json doc = base_scenario_json();
+    doc.erase("workload");
+    doc["horizon_months"] = 1;
+    doc["jobs"] = {{"trace", trace}};
+    if (i % 2 == 1) {
+      doc["plans"] = Json::parse(R"([{"name": "own-2", "kind": "onprem", "onprem_nodes": 2}])");
+      doc["baseline"] = "own-2";
+    }
+    const std::string scenario = (c.in / "scenario.json").string();
+    write_text(scenario, doc.dump(2));
+    INFO(describe("jobs.csv", what));
+    const std::string report = (c.out / "report.json").string();
+    const CliResult r = run_cli({"run", scenario, "--out", report, "--paths", "1", "--quiet"});
+    check_outcome(r, {trace, scenario}, c.out, report, tally);
+  }
+  MESSAGE("trace-in-scenario mutants: " << tally.mutants << ", accepted " << tally.accepted << ", rejected "
+                                        << tally.rejected);
+  CHECK(tally.accepted >= 10);
+  CHECK(tally.rejected >= 10);
+  fs::remove_all(root);
+}
+
 // The token-serving importers (issue 46): the fixtures of tests/fixtures/serving mutated and
 // imported. Exit 0 with an output its reader accepts (`validate` for the serving profiles), or
 // exit 2 naming the input and a line or JSON pointer, with nothing left in the output folder.
