@@ -2,6 +2,8 @@
 // compared with the baseline, the breakevens, and the warnings a reviewer must see.
 #pragma once
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/ledger/breakeven.hpp"
@@ -35,7 +37,8 @@ struct ScenarioRun {
 
 ScenarioRun run_deterministic(const Scenario& scenario);
 
-// A warning of the run about the scenario's file at `where` (a JSON pointer).
+// A warning of the run about the scenario's file at `where` (a JSON pointer); one definition for
+// every engine file (two copies in anonymous namespaces clashed when a unity batch held both).
 void add_run_warning(ScenarioRun& run, const Scenario& s, std::string code, std::string where, std::string message);
 
 }  // namespace tco

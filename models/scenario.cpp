@@ -281,18 +281,21 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
 
   // Plan-level "onprem" / "cloud" objects are JSON merge patches (RFC 7386) of the
   // scenario's sections: a plan changes only what it names.
-  auto merged_section = [&](const char* key, const Json& base) {
-    Json merged = base.is_null() ? Json::object() : base;
-    if (r.has(key)) {
-      const Json& patch = r.value(key);
-      if (!patch.is_object()) r.fail(key, "an object (a merge patch of the scenario's section)", &patch);
-      merged.merge_patch(patch);
-    }
+  // A plan without a patch reads the scenario's section in place (no copy of a long list);
+  // `storage` holds a merged copy only where the plan patches it.
+  static const Json kEmptySection = Json::object();
+  auto merged_section = [&](const char* key, const Json& base, Json& storage) -> const Json& {
     r.allow(key);
-    return merged;
+    if (!r.has(key)) return base.is_null() ? kEmptySection : base;
+    const Json& patch = r.value(key);
+    if (!patch.is_object()) r.fail(key, "an object (a merge patch of the scenario's section)", &patch);
+    storage = base.is_null() ? Json::object() : base;
+    storage.merge_patch(patch);
+    return storage;
   };
-  const Json onprem_json = merged_section("onprem", base_onprem);
-  const Json cloud_json = merged_section("cloud", base_cloud);
+  Json onprem_storage, cloud_storage;
+  const Json& onprem_json = merged_section("onprem", base_onprem, onprem_storage);
+  const Json& cloud_json = merged_section("cloud", base_cloud, cloud_storage);
 
   if (p.kind != Plan::Kind::cloud) {
     if (onprem_json.empty())
@@ -466,8 +469,10 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
     mr.finish();
   }
   r.allow("monte_carlo");
-  const Json base_onprem = r.has("onprem") ? r.value("onprem") : Json(nullptr);
-  const Json base_cloud = r.has("cloud") ? r.value("cloud") : Json(nullptr);
+  // References, not copies: a section may hold a long list (a price schedule of daily points).
+  static const Json kNone(nullptr);
+  const Json& base_onprem = r.has("onprem") ? r.value("onprem") : kNone;
+  const Json& base_cloud = r.has("cloud") ? r.value("cloud") : kNone;
   r.allow("onprem");
   r.allow("cloud");
   if (!base_onprem.is_null() && !base_onprem.is_object()) r.fail("onprem", "an object", &base_onprem);

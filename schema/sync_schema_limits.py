@@ -9,8 +9,13 @@ calls of the strict reader (core/io/json_reader.hpp) in the models' parsers, e.g
     r.number_or("availability", 1.0, Bounds::fraction())
 A number read with a default (number_or, optional_number) everywhere also takes null, as the
 reader does (null is the default there: "pue": null).
-A key read with two different bounds in two places, or with a bound that depends on another
-field (`horizon_months - 1`), is left as the schema writes it (--check lists them).
+A key read with two different bounds in two places is held to their hull where the schema writes
+no bound of its own; one whose bound depends on another field (`horizon_months - 1`) is left as the
+schema writes it (--write lists them).
+Also generated: the fields an inline catalog record (no "id") requires, from the parse_KIND
+functions of models/catalog/records.cpp; and the enum of a key read with r.choice/choice_or and one
+list of choices everywhere. The rules across fields (the schema's `allOf`, `if`/`then`) are
+written in the schema by hand; docs/scenario.md lists them and the ones JSON Schema cannot say.
 
 Usage: sync_schema_limits.py ROOT --check   (exit 1 and the differences when the schema drifted)
        sync_schema_limits.py ROOT --write   (rewrites the schema's bounds)
@@ -46,7 +51,9 @@ def limits_table(root):
 
 def bounds_of(argument, table):
     """(min, max, min_exclusive) of a Bounds argument as the parsers write it, or None."""
-    a = argument.strip()
+    a = re.sub(r"limits::(k\w+)\.(min|max)",
+               lambda m: repr(table[m.group(1)][0 if m.group(2) == "min" else 1]) if isinstance(table.get(m.group(1)), tuple)
+               else m.group(0), argument.strip())
     m = re.fullmatch(r"limits::(k\w+)", a)
     if m and isinstance(table.get(m.group(1)), tuple):
         return table[m.group(1)]
@@ -100,14 +107,26 @@ def parser_bounds(root, table):
     seen, kinds = {}, {}
     sources = glob.glob(os.path.join(root, "models/**/*.cpp"), recursive=True)
     call = re.compile(r"\.(number|number_or|optional_number|numbers|integer|integer_or)\(\"(\w+)\"")
+    texts = {}
     for path in sorted(sources):
         if "/importers/" in path:
             continue
         with open(path, encoding="utf-8") as f:
-            text = f.read()
-        for m in call.finditer(text):
-            kind, key = m.group(1), m.group(2)
-            args = split_arguments(text[m.end():])
+            texts[path] = f.read()
+    # A helper that reads a key it is given, e.g. hourly_rates(r, "weekday_usd_per_kwh") whose body
+    # is r.numbers(key, limits::kUsdPerKwh, 24): its calls read as that call.
+    helpers = {}
+    for text in texts.values():
+        for name, body in re.findall(r"(\w+)\(JsonObjectReader& r, std::string_view key\) \{\n(.*?)\n\}", text, re.S):
+            inner = re.search(r"r\.(number|number_or|optional_number|numbers|integer|integer_or)\(key", body)
+            if inner:
+                helpers[name] = (inner.group(1), body[inner.end():])
+    for path, text in sorted(texts.items()):
+        found = [(m.group(1), m.group(2), text[m.end():]) for m in call.finditer(text)]
+        for name, (kind, tail) in helpers.items():
+            found += [(kind, key, tail) for key in re.findall(rf"\b{name}\(r, \"(\w+)\"\)", text)]
+        for kind, key, rest in found:
+            args = split_arguments(rest)
             if args is None:
                 continue
             bound = None
@@ -126,14 +145,127 @@ def parser_bounds(root, table):
     unique = {k: next(iter(v)) for k, v in seen.items() if len(v) == 1 and None not in v}
     ambiguous = sorted(k for k, v in seen.items() if len(v) > 1 or None in v)
     nullable = {k for k, v in kinds.items() if v <= {"number_or", "optional_number"}}
-    return unique, ambiguous, nullable
+    # A key read with several known bounds is held, at least, to their hull: where the schema writes
+    # no bound of its own on a side, the hull's is the one validate never goes past.
+    hull = {k: (min(b[0] for b in v), max(b[1] for b in v), all(b[2] for b in v if b[0] == min(c[0] for c in v)))
+            for k, v in seen.items() if len(v) > 1 and None not in v}
+    return unique, ambiguous, nullable, hull
+
+
+def parser_choices(root):
+    """{key: [choices]} for keys read with r.choice/choice_or and one list of choices everywhere."""
+    seen = {}
+    for path in sorted(glob.glob(os.path.join(root, "models/**/*.cpp"), recursive=True)):
+        if "/importers/" in path:
+            continue
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for key, choices in re.findall(r"\.choice(?:_or)?\(\"(\w+)\", \{([^}]*)\}", text):
+            seen.setdefault(key, set()).add(tuple(re.findall(r"\"([^\"]*)\"", choices)))
+    return {k: list(next(iter(v))) for k, v in seen.items() if len(v) == 1}
+
+
+def apply_choices(schema, choices):
+    """Sets the enum of every property named in `choices` that the schema writes as an enum of
+    strings (itself or a branch of its anyOf/oneOf). Returns the changes."""
+    changes = []
+
+    def enums(prop):
+        if not isinstance(prop, dict):
+            return
+        if isinstance(prop.get("enum"), list) and all(isinstance(e, str) for e in prop["enum"]):
+            yield prop
+        for key in ("anyOf", "oneOf"):
+            for b in prop.get(key, []):
+                yield from enums(b)
+
+    def visit(node, path):
+        if isinstance(node, list):
+            for i, child in enumerate(node):
+                visit(child, f"{path}/{i}")
+            return
+        if not isinstance(node, dict):
+            return
+        for key, child in node.items():
+            if key == "properties" and isinstance(child, dict):
+                for name, prop in child.items():
+                    for e in enums(prop) if name in choices else ():
+                        if e["enum"] != choices[name]:
+                            changes.append(f"{path}/properties/{name}: enum {e['enum']} -> {choices[name]}")
+                            e["enum"] = list(choices[name])
+            visit(child, f"{path}/{key}")
+
+    visit(schema, "")
+    return changes
+
+
+def record_required(root):
+    """{"server": ["gpu_model", ..., "source", "as_of"], ...}: the fields an inline catalog record
+    (one without an "id") must carry, as models/catalog/records.cpp reads them: the calls of a
+    required accessor in parse_KIND's own body (not those under an `if`, which a rule across
+    fields decides), and the provenance every record carries."""
+    with open(os.path.join(root, "models/catalog/records.cpp"), encoding="utf-8") as f:
+        text = f.read()
+    required_call = re.compile(r"(?:r\.(?:number|integer|string|choice|boolean|numbers)\(|"
+                               r"(?:non_empty_string|count_at_least_one)\(r, )\"(\w+)\"")
+    provenance = re.search(r"Provenance parse_provenance\(.*?\n\}", text, re.S).group(0)
+    common = required_call.findall(provenance) + re.findall(r"r\.value\(\"(\w+)\"\)", provenance)
+    out = {}
+    for kind, start in ((m.group(1), m.end()) for m in re.finditer(r"\bparse_record<\w+>\(r, \"(\w+)\"", text)):
+        body_start = text.index("{", start) + 1
+        depth, at, own = 1, body_start, []
+        while depth > 0:
+            c = text[at]
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+            elif depth == 1:
+                m = required_call.match(text, at)
+                if m:
+                    own.append(m.group(1))
+            at += 1
+        out[kind] = list(dict.fromkeys(own + common))
+    return out
+
+
+def apply_required(schema, required):
+    """In every inline record's schema outside the plans (a plan's record is a merge patch of the
+    scenario's), `if` it has no "id" `then` the record's fields are required and not null (an inline
+    record reads null as absent). Returns the changes."""
+    changes = []
+
+    def visit(node, path):
+        if isinstance(node, list):
+            for i, child in enumerate(node):
+                visit(child, f"{path}/{i}")
+            return
+        if not isinstance(node, dict):
+            return
+        description = node.get("description")
+        m = re.fullmatch(r"an? (\w+) record", description) if isinstance(description, str) else None
+        if m and m.group(1) in required and "/plans/" not in path:
+            for i, branch in enumerate(node.get("oneOf", [])):
+                if branch.get("type") != "object":
+                    continue
+                keys = [k for k in required[m.group(1)] if k in branch.get("properties", {})]
+                want = {"not": {"required": ["id"]}}, {"required": keys,
+                                                         "properties": {k: {"not": {"type": "null"}} for k in keys}}
+                if (branch.get("if"), branch.get("then")) != want:
+                    changes.append(f"{path}/oneOf/{i}: required without an id: {keys}")
+                    branch["if"], branch["then"] = want
+        for key, child in node.items():
+            visit(child, f"{path}/{key}")
+
+    visit(schema, "")
+    return changes
 
 
 def json_number(x):
     return int(x) if float(x).is_integer() and abs(x) < 2**53 else x
 
 
-def apply(schema, bounds, nullable):
+def apply(schema, bounds, nullable, hull):
     """Sets the bounds of every numeric property named in `bounds` (and null where the reader
     takes it); returns the changes."""
     changes = []
@@ -153,28 +285,61 @@ def apply(schema, bounds, nullable):
         for key, child in node.items():
             here = f"{path}/{key}"
             if key == "properties" and isinstance(child, dict):
-                for name, prop in child.items():
-                    if isinstance(prop, dict) and prop.get("type") == "array" and isinstance(prop.get("items"), dict):
-                        prop = prop["items"]  # a list of numbers (r.numbers): the bounds are its items'
-                    if isinstance(prop, dict) and name in bounds and numeric(prop):
-                        lo, hi, exclusive = bounds[name]
-                        want = {}
-                        if lo != -INF:
-                            want["exclusiveMinimum" if exclusive else "minimum"] = json_number(lo)
-                        if hi != INF:
-                            want["maximum"] = json_number(hi)
-                        if name in nullable:
-                            types = prop["type"] if isinstance(prop["type"], list) else [prop["type"]]
-                            want["type"] = types if "null" in types else types + ["null"]
-                        else:
-                            want["type"] = prop["type"]
-                        have = {k: prop[k] for k in ("minimum", "exclusiveMinimum", "maximum", "type") if k in prop}
-                        if have != want:
-                            changes.append(f"{here}/{name}: {have} -> {want}")
-                            for k in ("minimum", "exclusiveMinimum", "maximum"):
-                                prop.pop(k, None)
-                            prop.update(want)
+                for name, top in child.items():
+                    for prop, branch in targets(top):
+                        if name in bounds and numeric(prop):
+                            set_bounds(prop, name, branch, f"{here}/{name}")
+                        elif name in hull and numeric(prop):
+                            fill_hull(prop, name, f"{here}/{name}")
             visit(child, here)
+
+    def targets(prop):
+        """The numeric schemas a property's bounds apply to: itself, the items of a list of numbers
+        (r.numbers), and each branch of an anyOf/oneOf (an override's `{"anyOf": [number, null]}`).
+        Yields (schema, is_branch): a branch's null is its sibling's, not a type of its own."""
+        if not isinstance(prop, dict):
+            return
+        if prop.get("type") == "array" and isinstance(prop.get("items"), dict):
+            yield prop["items"], False
+        elif "type" in prop:
+            yield prop, False
+        for key in ("anyOf", "oneOf"):
+            for b in prop.get(key, []):
+                for inner, _ in targets(b):
+                    yield inner, True
+
+    def fill_hull(prop, name, here):
+        lo, hi, exclusive = hull[name]
+        want = {}
+        if lo != -INF and "minimum" not in prop and "exclusiveMinimum" not in prop:
+            want["exclusiveMinimum" if exclusive else "minimum"] = json_number(lo)
+        if hi != INF and "maximum" not in prop:
+            want["maximum"] = json_number(hi)
+        if want:
+            changes.append(f"{here}: + {want} (the hull of its bounds)")
+            prop.update(want)
+
+    def set_bounds(prop, name, branch, here):
+        nonlocal changes
+        lo, hi, exclusive = bounds[name]
+        want = {}
+        if lo != -INF:
+            want["exclusiveMinimum" if exclusive else "minimum"] = json_number(lo)
+        if hi != INF:
+            want["maximum"] = json_number(hi)
+        if branch:
+            want["type"] = prop["type"]
+        elif name in nullable:
+            types = prop["type"] if isinstance(prop["type"], list) else [prop["type"]]
+            want["type"] = types if "null" in types else types + ["null"]
+        else:
+            want["type"] = prop["type"]
+        have = {k: prop[k] for k in ("minimum", "exclusiveMinimum", "maximum", "type") if k in prop}
+        if have != want:
+            changes.append(f"{here}: {have} -> {want}")
+            for k in ("minimum", "exclusiveMinimum", "maximum"):
+                prop.pop(k, None)
+            prop.update(want)
 
     visit(schema, "")
     return changes
@@ -185,8 +350,9 @@ def main():
     path = os.path.join(root, "schema/scenario.schema.json")
     with open(path, encoding="utf-8") as f:
         schema = json.load(f)
-    bounds, ambiguous, nullable = parser_bounds(root, limits_table(root))
-    changes = apply(schema, bounds, nullable)
+    bounds, ambiguous, nullable, hull = parser_bounds(root, limits_table(root))
+    changes = (apply(schema, bounds, nullable, hull) + apply_required(schema, record_required(root)) +
+               apply_choices(schema, parser_choices(root)))
     if mode == "--write":
         with open(path, "w", encoding="utf-8") as f:
             f.write(json.dumps(schema, indent=1, ensure_ascii=False) + "\n")

@@ -9,11 +9,14 @@
 #include <doctest/doctest.h>
 
 #include "core/error.hpp"
+#include "core/io/abridged_echo.hpp"
+#include "core/io/sha256.hpp"
 #include "engine/decisions/sizing.hpp"
 #include "engine/sweep/sweep_size.hpp"
 #include "models/site/cooling.hpp"
 #include "core/io/finite_figures.hpp"
 #include "reports/markdown/markdown_summary.hpp"
+#include "des_support.hpp"
 #include "scenario_builder.hpp"
 #include "test_support.hpp"
 
@@ -415,4 +418,124 @@ TEST_CASE("limits: a non-finite figure is exit 2 naming the input, or an interna
   CHECK_THROWS_AS(require_finite_figures(doc, ""), std::logic_error);
   doc["plans"][1]["npv_usd"] = 2.0;
   CHECK_NOTHROW(require_finite_figures(doc, "s.json"));
+}
+
+namespace {
+
+// Issue 43 item 4: a valid scenario with a long list (a price schedule of many points) is echoed
+// in the report by the list's size and digest, not in full (core/io/abridged_echo.hpp).
+
+// base_scenario_json() with a cloud on-demand schedule of `n` monthly points from 1900-01, each
+// a factor of 1 (the catalog's price): {"date": "1900-01-01", "factor": 1.0}, ... (36 bytes each).
+Json scenario_with_schedule(std::size_t n) {
+  Json doc = base_scenario_json();
+  Json points = Json::array();
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string month = std::to_string(i % 12 + 1);
+    points.push_back({{"date", std::to_string(1900 + i / 12) + "-" + (month.size() == 1 ? "0" : "") + month + "-01"},
+                      {"factor", 1.0}});
+  }
+  doc["cloud"]["price_schedule"] = {{"on_demand", {{"points", points}}}};
+  return doc;
+}
+
+}  // namespace
+
+TEST_CASE("abridged echo: a list over the limit becomes its item count, byte count and SHA-256") {
+  // [1,2,3] is 7 bytes; `printf '[1,2,3]' | sha256sum` gives a615eeae...54f4.
+  const Json out = abridged_echo(Json::parse(R"({"a": [1, 2, 3], "b": [[1, 2], "x"]})"), 2);
+  CHECK(out["a"] == Json::parse(R"({"abridged_array": {"items": 3, "bytes": 7, "digest_sha256":
+        "a615eeaee21de5179de080de8c3052c8da901138406ba71c38c032845f7d54f4"}})"));
+  CHECK(out["b"] == Json::parse(R"([[1, 2], "x"])"));  // at the limit: kept as written
+}
+
+TEST_CASE("large inputs: a price schedule of 20,000 points is echoed by size and digest, the report stays small") {
+  const auto dir = scratch_dir("large-input-echo");
+  const Json doc = scenario_with_schedule(20000);
+  const Json& points = doc["cloud"]["price_schedule"]["on_demand"]["points"];
+  const std::string scenario = write_text(dir / "scenario.json", doc.dump());
+  const std::string report = (dir / "report.json").string();
+  const CliResult run = run_cli({"run", scenario, "--out", report, "--quiet"});
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  // The schedule's text is 20,000 x 36 = 720,000 bytes; echoed in full by both plans, the report was
+  // over 1.4 MB. Abridged, it is the size of the same scenario's report without a schedule (~34 KB).
+  CHECK(std::filesystem::file_size(report) < 64 * 1024);
+  const Json r = Json::parse(read_text_file(report));
+  for (const Json& plan : r.at("inputs").at("plans")) {
+    const Json& echoed = plan.at("cloud").at("price_schedule").at("on_demand").at("points").at("abridged_array");
+    CHECK(echoed.at("items") == 20000);
+    CHECK(echoed.at("bytes") == points.dump().size());
+    CHECK(echoed.at("digest_sha256") == sha256_hex(points.dump()));
+  }
+
+  // 1,000 points (kMaxEchoedItems) are still echoed as written.
+  const std::string short_scenario = write_text(dir / "short.json", scenario_with_schedule(kMaxEchoedItems).dump());
+  const std::string short_report = (dir / "short-report.json").string();
+  REQUIRE(run_cli({"run", short_scenario, "--out", short_report, "--quiet"}).exit_code == 0);
+  const Json s = Json::parse(read_text_file(short_report));
+  CHECK(s.at("inputs").at("plans").at(0).at("cloud").at("price_schedule").at("on_demand").at("points").size() == 1000);
+}
+
+namespace {
+
+// des_scenario_json() reading `trace_csv` (written beside it as jobs.csv); `onprem_only`: one
+// onprem plan of 2 test-node-8 (16 GPUs) instead of the cloud and hybrid plans.
+struct TraceRun {
+  CliResult run;
+  std::string trace;
+};
+TraceRun run_trace(const std::string& name, const std::string& trace_csv, bool onprem_only = false) {
+  const auto dir = scratch_dir(name);
+  const std::string trace = write_text(dir / "jobs.csv", trace_csv);
+  Json doc = des_scenario_json({{"trace", trace}});
+  if (onprem_only) {
+    doc["plans"] = Json::parse(R"([{"name": "own-2", "kind": "onprem", "onprem_nodes": 2}])");
+    doc["baseline"] = "own-2";
+  }
+  const std::string scenario = write_text(dir / "scenario.json", doc.dump());
+  return {run_cli({"run", scenario, "--out", (dir / "r.json").string(), "--paths", "1", "--quiet"}), trace};
+}
+
+std::string jobs_lines(int n, const std::string& gpus, const std::string& duration_h) {
+  std::string out = "submit_h,gpus,duration_h\n";
+  for (int i = 0; i < n; ++i) out += std::to_string(i) + "," + gpus + "," + duration_h + "\n";
+  return out;
+}
+
+}  // namespace
+
+// Issue 43 item 4: a trace of 50 jobs of 1e6 GPUs for 1e6 hours gave an NPV of 1.35e14 with exit 0.
+TEST_CASE("trace limits: the reproducer's 1e6-hour jobs are refused at their line") {
+  const TraceRun t = run_trace("trace-limits-reproducer", jobs_lines(50, "1000000", "1000000"));
+  CHECK(t.run.exit_code == 2);
+  CHECK(contains(t.run.err, t.trace + ": line 2, column 3: duration_h: expected hours in (0, 100000]"));
+}
+
+TEST_CASE("trace limits: GPUs busy on average over the trace's span above 10 million are no fleet") {
+  // 50 jobs of 1e6 GPUs for 1,000 h submitted in hours 0..49: 5e10 GPU-hours over the span 0 to
+  // 49 + 1,000 = 1,049 h, an average of 4.77e7 GPUs (> 1e7). The first job is the largest.
+  const TraceRun t = run_trace("trace-limits-fleet", jobs_lines(50, "1000000", "1000"));
+  CHECK(t.run.exit_code == 2);
+  CHECK(contains(t.run.err, t.trace + ": line 2: the trace keeps 4.77e+07 GPUs busy on average over its 1049 hours"));
+  // 9 jobs of 1e6 GPUs for 1,000 h in hours 0..8: 9e9 / 1,008 h = 8.9e6 GPUs, within the ceiling.
+  CHECK(run_trace("trace-limits-fleet-ok", jobs_lines(9, "1000000", "1000")).run.err.find("no fleet") == std::string::npos);
+}
+
+TEST_CASE("trace limits: a job longer than the horizon is refused with its line, past a # start: line") {
+  // 12 months x 730 h = 8,760 h; the job on line 4 (after the start line and the header, line 3
+  // holds the first job) runs 9,000 h.
+  const TraceRun t = run_trace("trace-limits-horizon", "# start: 2026-01-05T00:00:00+00:00 UTC\nsubmit_h,gpus,duration_h\n0,8,2\n1,8,9000\n");
+  CHECK(t.run.exit_code == 2);
+  CHECK(contains(t.run.err, t.trace + ": line 4: expected a job of at most the horizon's 8760 hours"));
+  CHECK(run_trace("trace-limits-horizon-ok", "submit_h,gpus,duration_h\n0,8,2\n1,8,8760\n").run.exit_code == 0);
+}
+
+TEST_CASE("trace limits: a job larger than every plan's fleet, where no plan rents, is refused") {
+  // One onprem plan of 2 nodes x 8 GPUs = 16 GPUs: a 24-GPU job could never start; 16 fits.
+  const TraceRun t = run_trace("trace-limits-gpus", "submit_h,gpus,duration_h\n0,8,2\n1,24,5\n", true);
+  CHECK(t.run.exit_code == 2);
+  CHECK(contains(t.run.err, t.trace + ": line 3: expected a job of at most 16 GPUs"));
+  CHECK(run_trace("trace-limits-gpus-ok", "submit_h,gpus,duration_h\n0,8,2\n1,16,5\n", true).run.exit_code == 0);
+  // With a plan that rents, the cloud takes it.
+  CHECK(run_trace("trace-limits-gpus-cloud", "submit_h,gpus,duration_h\n0,8,2\n1,24,5\n").run.exit_code == 0);
 }

@@ -121,6 +121,18 @@ TEST_CASE("utf8 text: a scenario whose file name is not UTF-8 runs, and its name
   CHECK(printable(missing.out + missing.err));
 }
 
+// Issue 43: regress printed a file name raw in its notes.
+TEST_CASE("utf8 text: regress escapes a file name that is not UTF-8 in its notes") {
+  const auto dir = test::scratch_dir("utf8-regress");
+  std::filesystem::create_directories(dir / "scenarios");
+  std::filesystem::create_directories(dir / "baselines");
+  test::write_text(dir / "scenarios" / "n\xE9" "ant.json", R"({"x": 1})");  // no "plans": not a scenario
+  const test::CliResult r = test::run_cli({"regress", (dir / "scenarios").string(), "--baselines", (dir / "baselines").string()});
+  INFO(r.out << r.err);
+  CHECK(printable(r.out));
+  CHECK(contains(r.out, "note: " + (dir / "scenarios").string() + "/n\\xE9ant.json is not a scenario"));
+}
+
 TEST_CASE("utf8 text: a parse error does not echo the invalid bytes raw") {
   const auto dir = test::scratch_dir("utf8-parse");
   const std::string bad = test::write_file(dir, "bad.json", "{\"name\": \"a\xFF\x1B[2Jb\"}");

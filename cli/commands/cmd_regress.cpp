@@ -25,6 +25,7 @@
 #include "cli/options.hpp"
 #include "cli/report_pipeline.hpp"
 #include "cli/root_first.hpp"
+#include "core/io/utf8_text.hpp"
 #include "core/parallel_for_index.hpp"
 #include "core/progress/progress_bar.hpp"
 #include "core/error.hpp"
@@ -187,7 +188,7 @@ class Regression {
       try {
         const Json doc = read_json_file(entry.path().string());
         if (doc.is_object() && doc.contains("plans")) out.push_back(entry.path());
-        else ctx_.out << "note: " << entry.path().string() << " is not a scenario (no \"plans\"): not run\n";
+        else ctx_.out << "note: " << escaped_text(entry.path().string()) << " is not a scenario (no \"plans\"): not run\n";
       } catch (const InputError& e) {
         out.push_back(entry.path());  // regress_one reports the parse error
       }
@@ -264,7 +265,7 @@ class Regression {
     ScenarioResult r;
     r.name = file.stem().string();
     if (computed.outcome == Outcome::skipped) {
-      ctx_.out << "note: skipped " << file.string() << ": " << computed.message << "\n";
+      ctx_.out << "note: skipped " << escaped_text(file.string()) << ": " << escaped_text(computed.message) << "\n";
       return {r.name, Outcome::skipped, std::nullopt, "skipped: " + computed.message};
     }
     if (computed.outcome == Outcome::bad_input) return {r.name, Outcome::bad_input, std::nullopt, computed.message};

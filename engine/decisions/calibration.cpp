@@ -8,6 +8,7 @@
 #include <boost/math/tools/roots.hpp>
 #include <fmt/format.h>
 
+#include "engine/des/trace_limits.hpp"
 #include "engine/des/job_stream.hpp"
 #include "core/error.hpp"
 #include "core/parallel/process_group.hpp"
@@ -306,6 +307,7 @@ std::vector<std::vector<double>> job_demand_by_path(const Scenario& s, std::uint
                                  "use fewer --paths",
                                  paths, hours, bytes / 1e9));
   const des::JobCatalog catalog = des::build_job_catalog(*s.jobs);
+  des::check_trace_limits(s, catalog);
   std::vector<std::vector<double>> out(static_cast<std::size_t>(paths));
 #pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, threads))
   for (long k = 0; k < paths; ++k) {

@@ -15,6 +15,7 @@
 #include "engine/des/des_plan.hpp"
 #include "engine/des/job_stream.hpp"
 #include "engine/des/path_goodput.hpp"
+#include "engine/des/trace_limits.hpp"
 #include "core/error.hpp"
 #include "engine/ledger/commitment_booking.hpp"
 #include "engine/ledger/ownership_costs.hpp"
@@ -427,6 +428,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   ReplayWorlds worlds(s, mc.seed);
   const des::DesPlans& prepared = worlds.plans(-1).prepared;
   const des::JobCatalog catalog = des::build_job_catalog(*s.jobs);
+  des::check_trace_limits(s, catalog);
   const long first = o.first_path;
   if (first < 0 || (first > 0 && !o.checkpoint_dir.empty()))
     throw ModelError("first_path must be >= 0, and 0 with checkpoints (their key does not hold it)");

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/io/abridged_echo.hpp"
 #include "models/input_limits.hpp"
 #include "models/site/power.hpp"
 
@@ -44,7 +45,8 @@ PriceSchedule parse_price_schedule(JsonObjectReader& r, const Date& start,
   const std::string pointer = r.pointer_of("points");
   if (!points.is_array() || points.empty())
     throw InputError(r.file(), pointer, "expected a non-empty array of {\"date\", \"factor\" or \"usd_per_gpu_hour\"} points");
-  s.as_written = {{"interpolation", interpolation}, {"points", points}};
+  // Echoed only: a long list is kept as its size and digest, not as a copy per plan (issue 43).
+  s.as_written = {{"interpolation", interpolation}, {"points", abridged_echo(points)}};
   for (std::size_t i = 0; i < points.size(); ++i) {
     const std::string at = pointer + "/" + std::to_string(i);
     if (!points[i].is_object()) throw InputError(r.file(), at, "expected a point object {\"date\": ..., \"factor\": ...}");

@@ -6,6 +6,7 @@
 #include "core/io/finite_figures.hpp"
 #include "core/io/utf8_text.hpp"
 #include "models/catalog/figure_age.hpp"
+#include "core/io/abridged_echo.hpp"
 #include "reports/json/figure_ages_json.hpp"
 #include "reports/json/commitments_json.hpp"
 #include "reports/json/depreciation_json.hpp"
@@ -274,9 +275,9 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
   if (Json forwards = implied_forwards_json(s); !forwards.empty()) report["pricing"]["implied_forwards"] = forwards;
   report["monte_carlo"] = {{"seed", nullptr}, {"paths", 1}, {"mode", "deterministic"}};
   Json plans_in = Json::array();
-  for (const auto& p : s.plans) plans_in.push_back(p.resolved);
-  report["inputs"] = {{"workload", to_json(s.workload)}, {"plans", plans_in}};
-  if (s.next_generation) report["inputs"]["next_generation"] = s.next_generation->as_written;
+  for (const auto& p : s.plans) plans_in.push_back(abridged_echo(p.resolved));
+  report["inputs"] = {{"workload", abridged_echo(to_json(s.workload))}, {"plans", plans_in}};
+  if (s.next_generation) report["inputs"]["next_generation"] = abridged_echo(s.next_generation->as_written);
   if (Json next_generation = next_generation_json(s); !next_generation.is_null())
     report["next_generation"] = next_generation;
   report["demand"] = {{"gpu_hours", run.demand.gpu_hours},

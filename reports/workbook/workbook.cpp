@@ -657,7 +657,7 @@ void write_section_sheets(lxw_workbook* wb, const Json& report, lxw_error* first
       }
       // A section's second CSV table gets a sheet of its own ("Venues 2"), never the same name.
       std::string sheet = slot.workbook_sheet;
-      if (tables_written++ > 0) sheet += " " + std::to_string(tables_written);
+      if (tables_written++ > 0) sheet = fmt::format("{} {}", slot.workbook_sheet, tables_written);
       write_rows(Sheet(add_sheet(wb, sheet, file), first_error), header, rows, f);
     }
   }
