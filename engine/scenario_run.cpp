@@ -8,7 +8,7 @@ namespace tco {
 
 namespace {
 
-void warn(ScenarioRun& run, const Scenario& s, std::string code, std::string where, std::string message) {
+void warn_in_run(ScenarioRun& run, const Scenario& s, std::string code, std::string where, std::string message) {
   run.warnings.push_back({Finding::Severity::warning, std::move(code), s.file, std::move(where), std::move(message)});
 }
 
@@ -17,24 +17,24 @@ void add_plan_warnings(ScenarioRun& run, const Scenario& s, const Plan& plan, co
   if (plan.onprem && plan.onprem_nodes > 0) {
     const auto& cooling = plan.onprem->cooling;
     if (cooling.type == "air" && cooling.max_cfm_per_rack && r.facility.airflow_cfm_per_rack > *cooling.max_cfm_per_rack) {
-      warn(run, s, "airflow-exceeds-cooling", pointer + "/onprem/cooling",
+      warn_in_run(run, s, "airflow-exceeds-cooling", pointer + "/onprem/cooling",
            fmt::format("plan \"{}\": a {:.1f} kW rack needs {:.0f} CFM of air, above the {:.0f} CFM the air cooling "
                        "delivers per rack; consider liquid cooling or fewer nodes per rack",
                        plan.name, r.facility.rack_peak_kw, r.facility.airflow_cfm_per_rack, *cooling.max_cfm_per_rack));
     }
     if (r.throttled_hours > 0) {
-      warn(run, s, "thermal-throttling", pointer + "/onprem/ambient",
+      warn_in_run(run, s, "thermal-throttling", pointer + "/onprem/ambient",
            fmt::format("plan \"{}\": on-prem GPUs are throttled in {} hours of the horizon", plan.name,
                        r.throttled_hours));
     }
   }
   if (r.gpu_hours.unserved > 1e-6 && !plan.venues.empty()) {
-    warn(run, s, "demand-unserved", pointer + "/venues",
+    warn_in_run(run, s, "demand-unserved", pointer + "/venues",
          fmt::format("plan \"{}\" cannot serve all its demand: {:.1f} GPU-hours of work that no venue took are "
                      "still waiting at the horizon's end (docs/model.md §3b)",
                      plan.name, r.gpu_hours.unserved));
   } else if (r.gpu_hours.unserved > 1e-6) {
-    warn(run, s, "demand-unserved", pointer,
+    warn_in_run(run, s, "demand-unserved", pointer,
          fmt::format("plan \"{}\" cannot serve its demand: {:.0f} GPU-hours of work are still waiting at the "
                      "horizon's end (it does not burst to the cloud)",
                      plan.name, r.gpu_hours.unserved));
@@ -66,6 +66,7 @@ ScenarioRun run_deterministic(const Scenario& s) {
     run.price_breakevens.push_back(price_breakeven(s, s.plans[i], baseline, demand));
   }
   run.utilization_breakevens = scenario_utilization_breakevens(s);
+  run.api_breakevens = api_breakevens(s, run.plans, demand);
   run.recommendation = recommend(s, run.plans, run.demand.gpu_hours, run.utilization_breakevens);
   run.recommended_comparisons = compare_with_recommended(s, run.plans, run.recommendation);
   const std::size_t chosen = run.recommendation.plan;

@@ -11,6 +11,7 @@
 
 #include "core/calendar.hpp"
 #include "core/io/json_reader.hpp"
+#include "models/api/api_spec.hpp"
 #include "models/site/ambient.hpp"
 #include "models/site/carbon.hpp"
 #include "models/finance/depreciation.hpp"
@@ -37,7 +38,7 @@
 namespace tco {
 
 struct Plan {
-  enum class Kind { cloud, onprem, hybrid };
+  enum class Kind { cloud, onprem, hybrid, api };
   std::string name;
   Kind kind = Kind::cloud;
   int onprem_nodes = 0;
@@ -53,9 +54,13 @@ struct Plan {
   // Where the overflow after reserved goes, in order (models/venues/cloud_venue.hpp); empty =
   // the cloud offer's on-demand with spot_share on spot, as before venues existed.
   std::vector<CloudVenue> venues;
+  // The API the plan buys tokens from (models/api/api_spec.hpp): all of them (kind api), or what its
+  // base fleet leaves unserved (a hybrid plan with "overflow_to": "api"); absent otherwise.
+  std::optional<ApiSpec> api;
   Json resolved;                     // every resolved value, for the report
 
   bool bursts() const { return kind != Kind::onprem; }
+  bool uses_api() const { return api.has_value(); }
   double reserved_usd_per_instance_hour() const;
 };
 

@@ -16,6 +16,7 @@ Section depreciation_section(const Json& report);
 Section goodput_section(const Json& report);
 Section time_shift_section(const Json& report);
 Section hourly_time_shift_section(const Json& report);
+Section api_breakeven_section(const Json& report);
 
 const std::vector<SectionSlot>& report_section_slots() {
   // The verdict, its notes and the plans table open every format (each page draws them itself,
@@ -32,6 +33,7 @@ const std::vector<SectionSlot>& report_section_slots() {
       {"goodput", goodput_section, false},
       {"time_shift", time_shift_section, false},
       {"hourly_time_shift", hourly_time_shift_section, false},
+      {"self_host_vs_api", api_breakeven_section, false},
   };
   return slots;
 }
