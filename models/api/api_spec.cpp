@@ -2,16 +2,9 @@
 
 #include <limits>
 
+#include "models/input_limits.hpp"
+
 namespace tco {
-
-namespace {
-
-// Above any published API price ($600 per million output tokens was the dearest in 2026) by 100x.
-constexpr Bounds kUsdPerMillionTokens{0.0, 1e5};
-// A billion tokens a second is a thousand times a large provider's whole traffic.
-constexpr Bounds kTokensPerMinute{0.0, 6e10, true};
-
-}  // namespace
 
 double ApiSpec::tokens_per_hour_limit() const {
   return rate_limit_tokens_per_minute ? *rate_limit_tokens_per_minute * 60.0 : std::numeric_limits<double>::infinity();
@@ -20,10 +13,10 @@ double ApiSpec::tokens_per_hour_limit() const {
 ApiSpec parse_api(JsonObjectReader& r, const Date& start) {
   ApiSpec a;
   a.name = r.string("name");
-  a.usd_per_million_input_tokens = r.number("usd_per_million_input_tokens", kUsdPerMillionTokens);
-  a.usd_per_million_output_tokens = r.number("usd_per_million_output_tokens", kUsdPerMillionTokens);
+  a.usd_per_million_input_tokens = r.number("usd_per_million_input_tokens", limits::kUsdPerMillionTokens);
+  a.usd_per_million_output_tokens = r.number("usd_per_million_output_tokens", limits::kUsdPerMillionTokens);
   a.usd_per_million_cached_input_tokens =
-      r.number_or("usd_per_million_cached_input_tokens", a.usd_per_million_input_tokens, kUsdPerMillionTokens);
+      r.number_or("usd_per_million_cached_input_tokens", a.usd_per_million_input_tokens, limits::kUsdPerMillionTokens);
   a.cached_input_share = r.number_or("cached_input_share", 0.0, Bounds::fraction());
   a.price_change_per_year = r.number_or("price_change_per_year", 0.0, Bounds::between(-0.9, 2.0));
   if (r.has("price_schedule")) {
@@ -31,7 +24,7 @@ ApiSpec parse_api(JsonObjectReader& r, const Date& start) {
     a.price_schedule = parse_price_schedule(pr, start, std::nullopt);
   }
   r.allow("price_schedule");
-  a.rate_limit_tokens_per_minute = r.optional_number("rate_limit_tokens_per_minute", kTokensPerMinute);
+  a.rate_limit_tokens_per_minute = r.optional_number("rate_limit_tokens_per_minute", limits::kTokensPerMinute);
   a.provenance = parse_provenance(r, "api_price", a.name);
   r.finish();
   return a;

@@ -633,7 +633,7 @@ const char* section_sheet_name(const std::string& id) {
       {"carbon", "CO2"},           {"procurement", "Procurement"},      {"venues", "Venues"},
       {"commitments", "Commitments"}, {"next_generation", "Next generation"}, {"refresh", "Refresh"},
       {"implied_forwards", "Implied forwards"}, {"goodput", "Goodput"}, {"time_shift", "Time shifting"},
-      {"hourly_time_shift", "Hourly time shift"}, {"self_host_vs_api", "Self-host vs API"}};
+      {"hourly_time_shift", "Hourly time shift"}};
   const auto it = names.find(id);
   return it == names.end() ? nullptr : it->second;
 }
