@@ -23,8 +23,7 @@ launcher=()
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 # The same configuration as scripts/test.sh --sanitize; only the harnesses are built here.
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTCO_FUZZ=ON \
-  -DTCO_SANITIZE=address,undefined -DTCO_CUDA=OFF -DTCO_BENCH=OFF "${launcher[@]}" >/dev/null
+bash scripts/configure-sanitize.sh "$build" "${launcher[@]}" >/dev/null
 cmake --build "$build" -j"$jobs" --target fuzz_scenario fuzz_catalog fuzz_grid fuzz_trace fuzz_series fuzz_skypilot fuzz_price_list fuzz_report fuzz_serving
 
 runs=$build/fuzz-runs

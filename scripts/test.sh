@@ -3,7 +3,7 @@
 # runs the whole test suite with ctest.
 #   scripts/test.sh              the Release build, in build/
 #   scripts/test.sh --sanitize   AddressSanitizer + UndefinedBehaviorSanitizer (clang,
-#                                RelWithDebInfo, no CUDA, no MPI, no benches), in build-asan/, which
+#                                -O1 with line tables, no CUDA, no MPI, no benches), in build-asan/, which
 #                                also holds the fuzz harnesses (scripts/fuzz.sh); any report fails a
 #                                test
 set -euo pipefail
@@ -16,8 +16,7 @@ export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD} CCACHE_NOHASHDIR=${CCACHE_NOHASHDI
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 if [ "${1:-}" = --sanitize ]; then
   build=${TCO_SANITIZE_BUILD_DIR:-build-asan}
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTCO_FUZZ=ON \
-    -DTCO_SANITIZE=address,undefined -DTCO_CUDA=OFF -DTCO_MPI=OFF -DTCO_BENCH=OFF "${launcher[@]}"
+  bash scripts/configure-sanitize.sh "$build" "${launcher[@]}"
   cmake --build "$build" -j"$jobs"
   export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
   export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp}

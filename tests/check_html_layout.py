@@ -9,6 +9,7 @@ pipe (--remote-debugging-pipe; Python's standard library only), and after layout
 chart element with getBoundingClientRect. It fails on:
   - two text labels of one chart whose boxes overlap (by more than 0.5 px each way);
   - a shape or label that reaches outside its <svg> canvas (by more than 0.5 px);
+  - a table header with a word broken across lines ("ki" over "nd");
   - a Monte Carlo table wider than the page's content (also with every plan renamed to a long
     hyphenated name: startup-monte-carlo's report rendered again by `tcosim report --html`);
   - a Monte Carlo page (mode discrete_event or fluid) that does not show, for every plan but
@@ -73,6 +74,21 @@ MEASURE_JS = r"""
   document.querySelectorAll('table.mc').forEach(t => {
     const w = t.getBoundingClientRect().width;
     if (w > content + tol) problems.push(`the Monte Carlo table is ${w.toFixed(0)} px wide, the content ${content.toFixed(0)} px`);
+  });
+  // A table header keeps its words whole: "kind" never drawn as "ki" over "nd" (a narrow column
+  // scrolls in its own box instead). Hyphens and slashes may break a header, as they do in print.
+  document.querySelectorAll('th').forEach(th => {
+    for (const node of th.childNodes) {
+      if (node.nodeType !== Node.TEXT_NODE) continue;
+      const words = /[^\s\-\/]+/g;
+      for (let m; (m = words.exec(node.textContent));) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        if (lines.size > 1) problems.push(`the header "${node.textContent}" breaks the word "${m[0]}" across ${lines.size} lines`);
+      }
+    }
   });
   // Nothing runs off the page to the right: a long name wraps or is shortened (docs/report.md).
   const page = document.documentElement.scrollWidth;

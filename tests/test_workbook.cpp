@@ -13,6 +13,7 @@
 
 #include "cli_test_support.hpp"
 #include "core/io/json_reader.hpp"
+#include "reports/document/section_order.hpp"
 #include "reports/workbook/live_plan.hpp"
 #include "reports/workbook/workbook.hpp"
 #include "scenario_builder.hpp"
@@ -43,6 +44,22 @@ TEST_CASE("workbook: plan sheet names are legal, at most 31 characters and uniqu
   CHECK(names[4] == "BUY-4 _BURST_ SPOT_OD_~2");        // unique without regard to case
   CHECK(names[5] == "quoted");                          // no leading or trailing apostrophe
   CHECK(names[6] == "___");
+}
+
+TEST_CASE("workbook: a plan named as a section's sheet gets a suffix, and the report writes its workbook") {
+  // The section sheets (CO2, Implied forwards, ...) are reserved as Summary is: before, a plan named
+  // "CO2" took the name, the CO2 section's sheet could not be added and the writer crashed.
+  const std::vector<std::string> names = workbook_plan_sheet_names({"CO2", "implied forwards", "Hours", "Venues 2"});
+  CHECK(names == std::vector<std::string>{"CO2~2", "implied forwards~2", "Hours~2", "Venues 2"});
+  const auto dir = scratch_dir("xlsx-section-name");
+  Json report = Json::parse(read_all(source_path("tests/baselines/startup-monte-carlo.json")));
+  REQUIRE_FALSE(report_section(report, "carbon").empty());  // the CO2 sheet is written for this report
+  report.at("plans").at(0).at("name") = "CO2";
+  write_text(dir / "co2.json", report.dump());
+  const CliResult r = run_cli({"report", (dir / "co2.json").string(), "--xlsx", (dir / "co2.xlsx").string()});
+  INFO("stderr: " << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(read_all(dir / "co2.xlsx").substr(0, 2) == "PK");
 }
 
 TEST_CASE("workbook: the monthly table's start_of_month_usd gives the NPV with SPEC §6 timing") {

@@ -20,20 +20,21 @@ Section api_breakeven_section(const Json& report);
 
 const std::vector<SectionSlot>& report_section_slots() {
   // The verdict, its notes and the plans table open every format (each page draws them itself,
-  // reports/verdict/); the feature sections follow, in this order.
+  // reports/verdict/); the feature sections follow, in this order. Depreciation's sheet is written
+  // with the tax columns' own layout (reports/workbook/workbook.cpp).
   static const std::vector<SectionSlot> slots = {
-      {"carbon", carbon_section, false},
-      {"procurement", procurement_section, false},
-      {"venues", venues_section, false},
-      {"commitments", commitments_section, false},
-      {"next_generation", next_generation_section, false},
-      {"refresh", refresh_section, false},
-      {"implied_forwards", implied_forwards_section, false},
-      {"depreciation", depreciation_section, false},
-      {"goodput", goodput_section, false},
-      {"time_shift", time_shift_section, false},
-      {"hourly_time_shift", hourly_time_shift_section, false},
-      {"self_host_vs_api", api_breakeven_section, false},
+      {"carbon", carbon_section, false, "CO2"},
+      {"procurement", procurement_section, false, "Procurement"},
+      {"venues", venues_section, false, "Venues"},
+      {"commitments", commitments_section, false, "Commitments"},
+      {"next_generation", next_generation_section, false, "Next generation"},
+      {"refresh", refresh_section, false, "Refresh"},
+      {"implied_forwards", implied_forwards_section, false, "Implied forwards"},
+      {"depreciation", depreciation_section, false, nullptr},
+      {"goodput", goodput_section, false, "Goodput"},
+      {"time_shift", time_shift_section, false, "Time shifting"},
+      {"hourly_time_shift", hourly_time_shift_section, false, "Hourly time shift"},
+      {"self_host_vs_api", api_breakeven_section, false, "Self-host vs API"},
   };
   return slots;
 }

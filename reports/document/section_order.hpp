@@ -16,6 +16,9 @@ struct SectionSlot {
   const char* id;
   Section (*build)(const Json& report);
   bool first_screen;
+  // The workbook's sheet of the section's CSV tables (at most 31 characters, none of []:*?/\);
+  // nullptr where the workbook lays the figures out its own way.
+  const char* workbook_sheet;
 };
 
 const std::vector<SectionSlot>& report_section_slots();

@@ -201,7 +201,8 @@ std::string warnings_section(const Json& report) {
 
 constexpr const char* kStyle = R"(body{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222;line-height:1.4}
 h1{font-size:1.6em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:2em}
-table{border-collapse:collapse;margin:.5em 0;font-size:.9em;max-width:100%}td,th{border:1px solid #ddd;padding:3px 6px;text-align:left;overflow-wrap:anywhere}
+table{border-collapse:collapse;margin:.5em 0;font-size:.9em;max-width:100%;display:block;overflow-x:auto}table.mc{display:table}
+td,th{border:1px solid #ddd;padding:3px 6px;text-align:left;overflow-wrap:break-word}
 .scroll{overflow-x:auto}p,li{overflow-wrap:anywhere}
 td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.headline{font-size:1.15em;background:#f3f7fb;padding:.8em;border-left:4px solid #1b6ca8}
 .note{color:#666}details{margin:.4em 0}code{font-size:.95em})";

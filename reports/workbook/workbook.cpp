@@ -53,6 +53,14 @@ std::string lower(std::string s) {
   return s;
 }
 
+// A new worksheet, or an error naming the workbook and the sheet (libxlsxwriter returns NULL for a
+// name already taken or not allowed; writing to it would crash).
+lxw_worksheet* add_sheet(lxw_workbook* wb, const std::string& name, const std::string& file) {
+  lxw_worksheet* ws = workbook_add_worksheet(wb, name.c_str());
+  if (!ws) throw InputError(file, "", "cannot add the sheet \"" + name + "\" to the workbook");
+  return ws;
+}
+
 // One worksheet; remembers the first libxlsxwriter error so the caller can report it once.
 class Sheet {
  public:
@@ -628,21 +636,14 @@ void write_rows(Sheet sheet, const std::vector<std::string>& header, const std::
 
 // The sheet of each report section with a CSV table (reports/document/section_order.cpp): the same
 // columns and raw figures as its CSV file, in the sections' order.
-const char* section_sheet_name(const std::string& id) {
-  static const std::map<std::string, const char*> names = {
-      {"carbon", "CO2"},           {"procurement", "Procurement"},      {"venues", "Venues"},
-      {"commitments", "Commitments"}, {"next_generation", "Next generation"}, {"refresh", "Refresh"},
-      {"implied_forwards", "Implied forwards"}, {"goodput", "Goodput"}, {"time_shift", "Time shifting"},
-      {"hourly_time_shift", "Hourly time shift"}};
-  const auto it = names.find(id);
-  return it == names.end() ? nullptr : it->second;
-}
-
-void write_section_sheets(lxw_workbook* wb, const Json& report, lxw_error* first_error, const Formats& f) {
-  for (const Section& section : report_sections(report, false)) {
-    const char* sheet = section_sheet_name(section.id);
+void write_section_sheets(lxw_workbook* wb, const Json& report, lxw_error* first_error, const Formats& f,
+                          const std::string& file) {
+  for (const SectionSlot& slot : report_section_slots()) {
+    if (!slot.workbook_sheet) continue;
+    const Section section = slot.build(report);
+    int tables_written = 0;
     for (const Table& t : section.tables) {
-      if (!sheet || t.csv_file.empty() || t.rows.empty()) continue;
+      if (t.csv_file.empty() || t.rows.empty()) continue;
       std::vector<std::string> header;
       std::vector<Json> rows;
       for (const Column& c : t.columns)
@@ -653,7 +654,10 @@ void write_section_sheets(lxw_workbook* wb, const Json& report, lxw_error* first
         for (std::size_t c = 0; c < t.columns.size(); ++c)
           if (t.columns[c].shown != Shown::human) rows.back().push_back(r.cells.at(c).raw);
       }
-      write_rows(Sheet(workbook_add_worksheet(wb, sheet), first_error), header, rows, f);
+      // A section's second CSV table gets a sheet of its own ("Venues 2"), never the same name.
+      const std::string sheet =
+          slot.workbook_sheet + (tables_written++ == 0 ? std::string() : " " + std::to_string(tables_written));
+      write_rows(Sheet(add_sheet(wb, sheet, file), first_error), header, rows, f);
     }
   }
 }
@@ -678,17 +682,15 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
     const std::vector<std::string> sheet_names = workbook_plan_sheet_names(plan_names);
     const bool with_paths = !paths.npv_usd_by_path.empty() && paths.npv_usd_by_path.front().size() >= 2;
     // Sheet order: Summary first (what a reader opens), then Inputs, the plans, Paths.
-    Sheet summary(workbook_add_worksheet(wb, "Summary"), &first_error);
-    Sheet inputs(workbook_add_worksheet(wb, "Inputs"), &first_error);
+    Sheet summary(add_sheet(wb, "Summary", file), &first_error);
+    Sheet inputs(add_sheet(wb, "Inputs", file), &first_error);
     std::vector<lxw_worksheet*> plan_sheets;
-    for (const auto& name : sheet_names) plan_sheets.push_back(workbook_add_worksheet(wb, name.c_str()));
+    for (const auto& name : sheet_names) plan_sheets.push_back(add_sheet(wb, name, file));
     const int horizon_months = report.at("scenario").at("horizon_months").get<int>();
     const bool with_hours =
         static_cast<long>(paths.demand_gpus_by_hour.size()) == static_cast<long>(horizon_months) * 730;
-    lxw_worksheet* hours_sheet = with_hours ? workbook_add_worksheet(wb, kHoursSheetName) : nullptr;
-    lxw_worksheet* paths_sheet = with_paths ? workbook_add_worksheet(wb, "Paths") : nullptr;
-    for (lxw_worksheet* ws : plan_sheets)
-      if (!ws) throw InputError(file, "", "cannot add a plan sheet");
+    lxw_worksheet* hours_sheet = with_hours ? add_sheet(wb, kHoursSheetName, file) : nullptr;
+    lxw_worksheet* paths_sheet = with_paths ? add_sheet(wb, "Paths", file) : nullptr;
     const InputCells input_cells = write_inputs(wb, inputs, report, f);
     if (hours_sheet) write_hours(Sheet(hours_sheet, &first_error), paths.demand_gpus_by_hour, f);
     const HoursSheet hours{kHoursSheetName, 1, with_hours ? &paths.demand_gpus_by_hour : nullptr};
@@ -713,8 +715,8 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
     write_summary(summary, report, cells, sheet_names, input_cells, f);
     if (paths_sheet) write_paths(Sheet(paths_sheet, &first_error), report, paths, f);
     if (const std::vector<Json> rows = depreciation_rows(report); !rows.empty())
-      write_rows(Sheet(workbook_add_worksheet(wb, "Depreciation"), &first_error), depreciation_columns(), rows, f);
-    write_section_sheets(wb, report, &first_error, f);
+      write_rows(Sheet(add_sheet(wb, "Depreciation", file), &first_error), depreciation_columns(), rows, f);
+    write_section_sheets(wb, report, &first_error, f, file);
   } catch (...) {
     workbook_close(wb);  // frees it; the caller removes the partial file
     throw;
@@ -729,8 +731,10 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
 }  // namespace
 
 std::vector<std::string> workbook_plan_sheet_names(const std::vector<std::string>& plan_names) {
-  std::set<std::string> taken = {"inputs",  "summary",     "paths",         "procurement", "depreciation",
-                                 "goodput", "commitments", "time shifting", "venues",      "refresh", "hourly time shift", "hours"};
+  // The workbook's own sheets and every section's: a plan named "CO2" becomes "CO2~2".
+  std::set<std::string> taken = {"inputs", "summary", "paths", "depreciation", lower(kHoursSheetName)};
+  for (const SectionSlot& slot : report_section_slots())
+    if (slot.workbook_sheet) taken.insert(lower(slot.workbook_sheet));
   std::vector<std::string> out;
   for (const std::string& plan : plan_names) {
     std::string base;

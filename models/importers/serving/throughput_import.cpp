@@ -105,7 +105,7 @@ class ProfileSet {
       out_.dropped.add("a figure outside a serving profile's bounds", where);
       return;
     }
-    auto [it, created] = profiles_.try_emplace(id, Entry{shape});
+    auto [it, created] = profiles_.try_emplace(id, Entry{shape, 0, {}, {}});
     Entry& entry = it->second;
     if (created) entry.profile.points.clear();
     for (const ServingPoint& p : entry.profile.points)
