@@ -23,11 +23,6 @@ inline constexpr Bounds kUsdPerKwMonth{0.0, 1e4};       // colocation, demand ch
 inline constexpr Bounds kUsdPerKwh{0.0, 10.0};          // the dearest retail power is ~$0.6/kWh
 inline constexpr Bounds kUsdPerGb{0.0, 100.0};          // egress
 inline constexpr Bounds kUsdPerFteYear{0.0, 1e8};
-// An API's price per million tokens: the dearest published in 2026 is about $600 (output of a
-// frontier model); 100 times that is allowed.
-inline constexpr Bounds kUsdPerMillionTokens{0.0, 1e5};
-// An API's rate limit: a billion tokens a second is a thousand times a large provider's traffic.
-inline constexpr Bounds kTokensPerMinute{0.0, 6e10, true};
 
 // Price processes (models/price_path/price_process.hpp). The H100's steepest year (2023-24,
 // $8-12 to $2.85) is a log-change of about -1.2; a volatility of 3 a year and 12 jumps a year of

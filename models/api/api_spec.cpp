@@ -2,9 +2,18 @@
 
 #include <limits>
 
-#include "models/input_limits.hpp"
-
 namespace tco {
+
+namespace {
+
+// Read as models/input_limits.hpp's bounds are (kept here, not in that table, only so that adding
+// them did not rebuild every file that includes it): the dearest API token is ~$600 per million (a
+// frontier model's output), 100 times that is allowed; a billion tokens a second is a thousand
+// times a large provider's traffic.
+constexpr Bounds kUsdPerMillionTokens{0.0, 1e5};
+constexpr Bounds kTokensPerMinute{0.0, 6e10, true};
+
+}  // namespace
 
 double ApiSpec::tokens_per_hour_limit() const {
   return rate_limit_tokens_per_minute ? *rate_limit_tokens_per_minute * 60.0 : std::numeric_limits<double>::infinity();
@@ -13,10 +22,10 @@ double ApiSpec::tokens_per_hour_limit() const {
 ApiSpec parse_api(JsonObjectReader& r, const Date& start) {
   ApiSpec a;
   a.name = r.string("name");
-  a.usd_per_million_input_tokens = r.number("usd_per_million_input_tokens", limits::kUsdPerMillionTokens);
-  a.usd_per_million_output_tokens = r.number("usd_per_million_output_tokens", limits::kUsdPerMillionTokens);
+  a.usd_per_million_input_tokens = r.number("usd_per_million_input_tokens", kUsdPerMillionTokens);
+  a.usd_per_million_output_tokens = r.number("usd_per_million_output_tokens", kUsdPerMillionTokens);
   a.usd_per_million_cached_input_tokens =
-      r.number_or("usd_per_million_cached_input_tokens", a.usd_per_million_input_tokens, limits::kUsdPerMillionTokens);
+      r.number_or("usd_per_million_cached_input_tokens", a.usd_per_million_input_tokens, kUsdPerMillionTokens);
   a.cached_input_share = r.number_or("cached_input_share", 0.0, Bounds::fraction());
   a.price_change_per_year = r.number_or("price_change_per_year", 0.0, Bounds::between(-0.9, 2.0));
   if (r.has("price_schedule")) {
@@ -24,7 +33,7 @@ ApiSpec parse_api(JsonObjectReader& r, const Date& start) {
     a.price_schedule = parse_price_schedule(pr, start, std::nullopt);
   }
   r.allow("price_schedule");
-  a.rate_limit_tokens_per_minute = r.optional_number("rate_limit_tokens_per_minute", limits::kTokensPerMinute);
+  a.rate_limit_tokens_per_minute = r.optional_number("rate_limit_tokens_per_minute", kTokensPerMinute);
   a.provenance = parse_provenance(r, "api_price", a.name);
   r.finish();
   return a;
