@@ -6,7 +6,7 @@
 #include "core/io/finite_figures.hpp"
 #include "core/io/utf8_text.hpp"
 #include "models/catalog/figure_age.hpp"
-#include "reports/json/api_json.hpp"
+#include "reports/json/api/api_json.hpp"
 #include "reports/json/figure_ages_json.hpp"
 #include "reports/json/commitments_json.hpp"
 #include "reports/json/depreciation_json.hpp"

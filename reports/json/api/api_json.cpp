@@ -1,4 +1,4 @@
-#include "reports/json/api_json.hpp"
+#include "reports/json/api/api_json.hpp"
 
 #include "core/stats/summary_json.hpp"
 
