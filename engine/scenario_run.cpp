@@ -73,6 +73,7 @@ ScenarioRun run_deterministic(const Scenario& s) {
     run.price_breakevens.push_back(price_breakeven(s, s.plans[i], baseline, demand));
   }
   run.utilization_breakevens = scenario_utilization_breakevens(s);
+  run.api_breakevens = api_breakevens(s, run.plans, demand);
   run.recommendation = recommend(s, run.plans, run.demand.gpu_hours, run.utilization_breakevens);
   run.recommended_comparisons = compare_with_recommended(s, run.plans, run.recommendation);
   const std::size_t chosen = run.recommendation.plan;

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/ledger/api_breakeven.hpp"
 #include "engine/ledger/breakeven.hpp"
 #include "engine/ledger/comparison.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
@@ -30,6 +31,7 @@ struct ScenarioRun {
   std::vector<UtilizationBreakeven> utilization_breakevens;
   std::vector<PriceBreakeven> price_breakevens;  // each non-baseline plan vs the baseline, then each other plan
                                                  // vs the recommended plan (when that is not the baseline)
+  std::vector<ApiBreakeven> api_breakevens;    // each self-hosting plan vs each plan of kind api
   Recommendation recommendation;
   std::vector<Comparison> recommended_comparisons;  // each other plan vs the recommended one (none when it is the baseline)
   std::vector<Finding> warnings;             // the scenario's, then the run's

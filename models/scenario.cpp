@@ -37,6 +37,7 @@ std::string to_string(Plan::Kind kind) {
     case Plan::Kind::cloud: return "cloud";
     case Plan::Kind::onprem: return "onprem";
     case Plan::Kind::hybrid: return "hybrid";
+    case Plan::Kind::api: return "api";
   }
   return "?";
 }
@@ -254,12 +255,15 @@ void check_resale_ties(const Scenario& s) {
   }
 }
 
-Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_cloud, RecordResolver& resolver, const Date& start,
-                int horizon_months, const std::string& dir) {
+Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_cloud, const Json& base_api,
+                RecordResolver& resolver, const Date& start, int horizon_months, const std::string& dir) {
   Plan p;
   p.name = r.string("name");
-  const std::string kind = r.choice("kind", {"cloud", "onprem", "hybrid"});
-  p.kind = kind == "cloud" ? Plan::Kind::cloud : kind == "onprem" ? Plan::Kind::onprem : Plan::Kind::hybrid;
+  const std::string kind = r.choice("kind", {"cloud", "onprem", "hybrid", "api"});
+  p.kind = kind == "cloud"    ? Plan::Kind::cloud
+           : kind == "onprem" ? Plan::Kind::onprem
+           : kind == "api"    ? Plan::Kind::api
+                              : Plan::Kind::hybrid;
   p.onprem_nodes = static_cast<int>(r.integer_or("onprem_nodes", 0, 0, limits::kMaxNodes));
   p.reserved_instances = static_cast<int>(r.integer_or("reserved_instances", 0, 0, 100000));
   p.reserved_term_years = static_cast<int>(r.integer_or("reserved_term_years", 1, 1, 3));
@@ -278,6 +282,26 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
     r.fail(p.reserved_instances > 0 ? "reserved_instances" : "spot_share",
            "no cloud capacity in an onprem plan (use kind \"hybrid\")",
            &r.value(p.reserved_instances > 0 ? "reserved_instances" : "spot_share"));
+  const bool api_overflow = r.has("overflow_to") && r.choice("overflow_to", {"cloud", "api"}) == "api";
+  r.allow("overflow_to");
+  if (r.has("overflow_to") && p.kind != Plan::Kind::hybrid)
+    r.fail("overflow_to", "no \"overflow_to\" outside a hybrid plan (a plan of kind \"api\" buys all its tokens)",
+           &r.value("overflow_to"));
+  if (p.kind == Plan::Kind::api || api_overflow)
+    for (const char* key : {"onprem_nodes", "reserved_instances", "spot_share", "venues", "commitments", "refresh"}) {
+      const bool owns_or_rents = std::string(key) == "onprem_nodes" || std::string(key) == "reserved_instances" ||
+                                 std::string(key) == "refresh";
+      if (!r.has(key) || (api_overflow && owns_or_rents)) continue;
+      r.fail(key,
+             api_overflow ? "no spot, venues or commitments in a plan whose overflow goes to the API (its base fleet "
+                            "is owned nodes and reserved instances)"
+                          : "no fleet in a plan of kind \"api\" (a hybrid plan with \"overflow_to\": \"api\" owns or "
+                            "rents a base fleet)",
+             &r.value(key));
+    }
+  if (api_overflow && p.onprem_nodes == 0 && p.reserved_instances == 0)
+    r.fail("overflow_to", "a base fleet (onprem_nodes or reserved_instances) in a plan whose overflow goes to the API "
+                          "(without one, use kind \"api\")", &r.value("overflow_to"));
 
   // Plan-level "onprem" / "cloud" objects are JSON merge patches (RFC 7386) of the
   // scenario's sections: a plan changes only what it names.
@@ -293,11 +317,29 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
     storage.merge_patch(patch);
     return storage;
   };
-  Json onprem_storage, cloud_storage;
+  Json onprem_storage, cloud_storage, api_storage;
   const Json& onprem_json = merged_section("onprem", base_onprem, onprem_storage);
   const Json& cloud_json = merged_section("cloud", base_cloud, cloud_storage);
+  const Json& api_json = merged_section("api", base_api, api_storage);
+  if (p.kind == Plan::Kind::api || api_overflow) {
+    if (api_json.empty())
+      r.fail("api", "an \"api\" section (here or at the scenario's top level) for a plan that buys tokens from an API",
+             nullptr);
+    JsonObjectReader ar(api_json, r.file(), r.pointer_of("api"));
+    try {
+      p.api = parse_api(ar, start);
+    } catch (const InputError& e) {
+      throw attribute_section_error(e, r.pointer_of("api"), "/api", r.has("api") ? r.value("api") : Json());
+    }
+    resolver.note_inline(p.api->provenance);
+  } else if (r.has("api")) {
+    r.fail("api", "no \"api\" section in a plan that buys no tokens (kind \"api\", or \"overflow_to\": \"api\")",
+           &r.value("api"));
+  }
 
-  if (p.kind != Plan::Kind::cloud) {
+  const bool owns = p.kind == Plan::Kind::onprem || p.kind == Plan::Kind::hybrid;
+  const bool rents = p.kind == Plan::Kind::cloud || (p.kind == Plan::Kind::hybrid && (!api_overflow || p.reserved_instances > 0));
+  if (owns) {
     if (onprem_json.empty())
       r.fail("onprem", "an \"onprem\" section (here or at the scenario's top level) for a plan that owns nodes", nullptr);
     JsonObjectReader or_(onprem_json, r.file(), r.pointer_of("onprem"));
@@ -319,7 +361,7 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
       throw InputError(r.file(), r.pointer_of("onprem") + "/cooling", e.what());
     }
   }
-  if (p.kind != Plan::Kind::onprem) {
+  if (rents) {
     if (cloud_json.empty())
       r.fail("cloud", "a \"cloud\" section (here or at the scenario's top level) for a plan that rents", nullptr);
     JsonObjectReader cr(cloud_json, r.file(), r.pointer_of("cloud"));
@@ -367,6 +409,11 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
                 {"spot_share", p.spot_share},
                 {"onprem", p.onprem ? to_json(*p.onprem) : Json(nullptr)},
                 {"cloud", p.cloud ? to_json(*p.cloud) : Json(nullptr)}};
+  // Only a plan that buys tokens echoes its API, so every other report keeps its bytes.
+  if (p.api) {
+    p.resolved["api"] = to_json(*p.api);
+    if (api_overflow) p.resolved["overflow_to"] = "api";
+  }
   // Only a plan that opts in echoes its venues, so every other report keeps its bytes.
   if (!p.venues.empty()) {
     Json venues = Json::array();
@@ -380,6 +427,38 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
     p.resolved["commitments"] = commitments;
   }
   return p;
+}
+
+// A plan that buys tokens needs them (workload.tokens), and the API bill follows the hourly fluid
+// model's token series: no GPU profiles beside the tokens (their work would be mistaken for tokens),
+// no time shift (it moves GPU demand, not tokens) and no discrete-event replay.
+void check_api_plans(const Scenario& s, bool has_jobs) {
+  for (std::size_t i = 0; i < s.plans.size(); ++i) {
+    const Plan& p = s.plans[i];
+    if (!p.uses_api()) continue;
+    const std::string pointer = "/plans/" + std::to_string(i);
+    if (!s.workload.tokens)
+      throw InputError(s.file, "/workload/tokens",
+                       fmt::format("plan \"{}\" buys tokens from the API \"{}\": expected token demand in "
+                                   "workload.tokens (requests_per_second, tokens per request, slo, serving_profile; "
+                                   "docs/tokens.md)",
+                                   p.name, p.api->name));
+    if (!s.workload.profiles.empty())
+      throw InputError(s.file, "/workload/profiles",
+                       fmt::format("plan \"{}\" buys tokens from the API: the workload's GPU profiles would be "
+                                   "billed as tokens; give its demand as workload.tokens alone",
+                                   p.name));
+    if (has_jobs)
+      throw InputError(s.file, pointer + "/kind",
+                       fmt::format("plan \"{}\" buys tokens from the API, which the discrete-event replay (\"jobs\") "
+                                   "does not model: drop the \"jobs\" section",
+                                   p.name));
+    if (p.scheduling.time_shift)
+      throw InputError(s.file, pointer + "/scheduling/time_shift",
+                       fmt::format("plan \"{}\" buys tokens from the API and shifts time: not modelled together (the "
+                                   "shift moves GPU demand, the API bills tokens)",
+                                   p.name));
+  }
 }
 
 }  // namespace
@@ -473,8 +552,11 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   static const Json kNone(nullptr);
   const Json& base_onprem = r.has("onprem") ? r.value("onprem") : kNone;
   const Json& base_cloud = r.has("cloud") ? r.value("cloud") : kNone;
+  const Json& base_api = r.has("api") ? r.value("api") : kNone;
   r.allow("onprem");
   r.allow("cloud");
+  r.allow("api");
+  if (!base_api.is_null() && !base_api.is_object()) r.fail("api", "an object", &base_api);
   if (!base_onprem.is_null() && !base_onprem.is_object()) r.fail("onprem", "an object", &base_onprem);
   if (!base_cloud.is_null() && !base_cloud.is_object()) r.fail("cloud", "an object", &base_cloud);
   // Read here with its bounds as well: every cloud plan may patch its own, and an onprem plan
@@ -490,7 +572,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   for (std::size_t i = 0; i < plans.size(); ++i) {
     const std::string pointer = "/plans/" + std::to_string(i);
     JsonObjectReader pr(plans[i], file, pointer);
-    Plan plan = parse_plan(pr, base_onprem, base_cloud, resolver, s.start, s.horizon_months, dir);
+    Plan plan = parse_plan(pr, base_onprem, base_cloud, base_api, resolver, s.start, s.horizon_months, dir);
     plan.serving = apply_plan_serving_profile(plan, plans[i], s.workload.tokens.get(), catalog, file, pointer);
     if (!names.insert(plan.name).second)
       throw InputError(file, pointer + "/name", "expected a unique plan name, found \"" + plan.name + "\" twice");
@@ -510,6 +592,12 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
     JsonObjectReader unused(base_cloud, file, "/cloud");
     parse_cloud(unused, resolver, dir, s.start);
   }
+  const bool api_used = std::any_of(s.plans.begin(), s.plans.end(), [](const Plan& p) { return p.uses_api(); });
+  if (!base_api.is_null() && !api_used) {
+    JsonObjectReader unused(base_api, file, "/api");
+    parse_api(unused, s.start);
+  }
+  check_api_plans(s, s.jobs.has_value());
   if (r.has("next_generation")) {
     JsonObjectReader nr = r.object("next_generation");
     s.next_generation = parse_next_generation(nr);

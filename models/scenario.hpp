@@ -12,6 +12,7 @@
 
 #include "core/calendar.hpp"
 #include "core/io/json_reader.hpp"
+#include "models/api/api_spec.hpp"
 #include "models/site/ambient.hpp"
 #include "models/site/carbon.hpp"
 #include "models/finance/depreciation.hpp"
@@ -38,7 +39,7 @@
 namespace tco {
 
 struct Plan {
-  enum class Kind { cloud, onprem, hybrid };
+  enum class Kind { cloud, onprem, hybrid, api };
   std::string name;
   Kind kind = Kind::cloud;
   int onprem_nodes = 0;
@@ -56,9 +57,13 @@ struct Plan {
   std::vector<CloudVenue> venues;
   // Its own serving profile's token demand (models/serving/plan_serving.hpp); null: the scenario's.
   std::shared_ptr<const TokenDemand> serving;
+  // The API the plan buys tokens from (models/api/api_spec.hpp): all of them (kind api), or what its
+  // base fleet leaves unserved (a hybrid plan with "overflow_to": "api"); absent otherwise.
+  std::optional<ApiSpec> api;
   Json resolved;                     // every resolved value, for the report
 
   bool bursts() const { return kind != Kind::onprem; }
+  bool uses_api() const { return api.has_value(); }
   double reserved_usd_per_instance_hour() const;
 };
 

@@ -173,10 +173,10 @@ SizingResult sizing_frame(const Scenario& s, const SizingOptions& o) {
   }
   const Plan& plan = s.plans[k];
   const std::string plan_pointer = "/plans/" + std::to_string(k);
-  if (plan.kind == Plan::Kind::cloud)
+  if (plan.kind == Plan::Kind::cloud || plan.kind == Plan::Kind::api)
     throw InputError("", "--plan",
-                     fmt::format("\"{}\" is a cloud plan: it owns no nodes to size (choose a hybrid or onprem plan)",
-                                 plan.name));
+                     fmt::format("\"{}\" is {} plan: it owns no nodes to size (choose a hybrid or onprem plan)",
+                                 plan.name, plan.kind == Plan::Kind::api ? "an api" : "a cloud"));
   if (plan.kind == Plan::Kind::onprem && o.nodes.from < 1)
     throw InputError("", "--nodes",
                      fmt::format("\"{}\" is an onprem plan (it never bursts): it needs at least 1 node, found a range "

@@ -29,8 +29,17 @@ enum class Category {
   tax_shield,
   carbon,  // the carbon price on on-prem CO2 (models/site/carbon.hpp)
   repair,  // parts and labour per node failure (models/site/spares.hpp); reported only when a plan opts in
+  api,     // tokens bought from an API (engine/ledger/api_booking.hpp); reported only when a plan buys them
 };
-inline constexpr int kCategoryCount = 16;
+inline constexpr int kCategoryCount = 17;
+
+// The categories that do not move with the volume of work served (the Monte Carlo sweep takes them
+// from the deterministic run; the self-host-vs-API breakeven holds them fixed).
+inline constexpr Category kVolumeFixedCategories[] = {Category::capex,     Category::financing_interest,
+                                                      Category::lease,     Category::maintenance,
+                                                      Category::facility,  Category::staff,
+                                                      Category::cloud_reserved, Category::residual,
+                                                      Category::tax_shield};
 
 std::string_view category_name(Category c);
 inline Category category_at(int index) { return static_cast<Category>(index); }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/ledger/api_booking.hpp"
 #include "engine/ledger/commitment_booking.hpp"
 #include "engine/ledger/ownership_costs.hpp"
 #include "engine/ledger/hourly/spot_draws.hpp"
@@ -78,6 +79,9 @@ FleetParams fleet_params(const Plan& plan, double price_multiplier) {
     for (const Commitment& k : plan.commitments)
       if (k.kind == Commitment::Kind::savings_plan) f.savings_plan_usd_per_instance_hour = k.usd_per_instance_hour * price_multiplier;
   }
+  // A plan that buys tokens sends its overflow past reserved to the API: the step's on-demand
+  // instances for it cost nothing there, the API's bill is booked by the evaluator (api_booking.hpp).
+  if (plan.uses_api()) f.on_demand_usd_per_instance_hour = f.spot_usd_per_instance_hour = 0.0;
   return f;
 }
 
@@ -154,6 +158,8 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   if (!plan.venues.empty()) venues.emplace(venue_params(plan, options.cloud_price_multiplier), options.venue_draws);
   const CommitmentHours committed = commitment_hours(plan, hours, options.cloud_price_multiplier);
   CommitmentTracker commitments(plan, hours);
+  std::optional<ApiMeter> api;
+  if (plan.uses_api()) api.emplace(s, plan);
 
   std::vector<double> facility_kwh_by_month(months, 0.0);  // for the carbon price
   // With an hourly grid intensity, the grid's CO2 hour by hour (g); a flat one multiplies the kWh.
@@ -191,15 +197,21 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
     backlog = out.backlog_gpu_hours;
     if (!commitments.empty()) commitments.add_hour(h, out);
 
+    // With an API, the cloud's work is the reserved instances' alone; the API takes the rest.
+    const double cloud_work = api ? (out.reserved_used_gpus + out.committed_used_gpus) * fleet.perf_cloud : out.cloud_work;
+    const double api_work = api ? api->add_hour(h, m, out.work_onprem + cloud_work, r.ledger) : 0.0;
+
     auto& g = r.gpu_hours;
     g.onprem_busy += out.busy_gpus;
     g.onprem_capacity += in.nodes_up * fleet.gpus_per_node;
     g.reserved_used += out.reserved_used_gpus;
     g.reserved_paid += fleet.reserved_gpus;
-    g.spot_billed += out.spot_billed_gpus;
-    g.on_demand_billed += out.on_demand_billed_gpus;
-    g.cloud_work += out.cloud_work;
-    g.useful += out.work_onprem + out.cloud_work;
+    if (!api) {
+      g.spot_billed += out.spot_billed_gpus;
+      g.on_demand_billed += out.on_demand_billed_gpus;
+    }
+    g.cloud_work += cloud_work;
+    g.useful += out.work_onprem + cloud_work + api_work;
     g.waited += out.backlog_gpu_hours;
     if (in.work_rate < 1.0 && in.nodes_up > 0.0) ++r.throttled_hours;
 
@@ -210,8 +222,8 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
       r.ledger.add(m, Category::cloud_reserved, reserved_base_usd * plan.cloud->reserved_factor(term_start),
                    Timing::end_of_month);
     }
-    if (egress_usd_per_cloud_gpu_hour > 0.0 && out.cloud_work > 0.0)
-      r.ledger.add(m, Category::egress, out.cloud_work / fleet.perf_cloud * egress_usd_per_cloud_gpu_hour,
+    if (egress_usd_per_cloud_gpu_hour > 0.0 && cloud_work > 0.0)
+      r.ledger.add(m, Category::egress, cloud_work / fleet.perf_cloud * egress_usd_per_cloud_gpu_hour,
                    Timing::end_of_month);
     if (s.waiting_usd_per_gpu_hour > 0.0 && out.backlog_gpu_hours > 0.0)
       r.ledger.add(m, Category::waiting, out.backlog_gpu_hours * s.waiting_usd_per_gpu_hour, Timing::end_of_month);
@@ -223,6 +235,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
     r.peak_facility_kw_by_month[m] = std::max(r.peak_facility_kw_by_month[m], out.facility_kw);
   }
   r.gpu_hours.unserved = backlog;
+  if (api) r.api = api->figures();
   if (venues) r.venues = venue_figures(plan, venues->totals());
   if (!commitments.empty())
     r.commitments = commitments.book(r.ledger, s.discount_rate_per_year, options.cloud_price_multiplier);

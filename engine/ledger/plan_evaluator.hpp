@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/ledger/api_booking.hpp"
 #include "engine/ledger/commitment_booking.hpp"
 #include "engine/ledger/depreciation_booking.hpp"
 #include "engine/ledger/goodput.hpp"
@@ -113,6 +114,7 @@ struct PlanResult {
   std::optional<RefreshFigures> refresh;       // a plan with `refresh` (engine/ledger/refresh_booking.hpp)
   // A plan with scheduling.time_shift on an hourly workload with a deferrable share.
   std::optional<HourlyShiftFigures> time_shift;
+  std::optional<ApiFigures> api;  // a plan that buys tokens from an API (engine/ledger/api_booking.hpp)
 };
 
 // The figures of one delivery month (the deterministic run: the planned month).

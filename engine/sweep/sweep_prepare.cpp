@@ -23,10 +23,6 @@ namespace tco {
 
 namespace {
 
-// The ledger categories that no random input touches.
-constexpr Category kFixedCategories[] = {Category::capex,       Category::financing_interest, Category::lease,
-                                         Category::maintenance, Category::facility,           Category::staff,
-                                         Category::cloud_reserved, Category::residual,        Category::tax_shield};
 
 bool power_of_two(double d) {
   int exponent = 0;
@@ -100,10 +96,14 @@ FixedFlows hold_flows(const std::optional<HourlyShift>& shift, double discount_r
 
 FixedFlows fixed_flows(const PlanResult& det, double discount_rate_per_year) {
   FixedFlows f;
-  for (Category c : kFixedCategories) {
+  // The ledger categories that no random input touches, and the API's bill: the kernels step GPUs,
+  // not tokens, so a path's API bill is the deterministic run's (docs/tokens.md §6).
+  const auto add = [&](Category c) {
     f.npv_usd += det.ledger.category_npv_usd(c, discount_rate_per_year);
     f.total_usd += det.ledger.category_total_usd(c);
-  }
+  };
+  for (Category c : kVolumeFixedCategories) add(c);
+  add(Category::api);
   return f;
 }
 

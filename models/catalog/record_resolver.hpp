@@ -37,6 +37,12 @@ class RecordResolver {
     return record;
   }
 
+  // A record written in the scenario outside the catalog's kinds (the API's prices): listed in
+  // records_used and checked for staleness as the catalog's records are.
+  void note_inline(const Provenance& provenance) {
+    used_[provenance.kind + "\x1f" + provenance.id + "\x1f" + provenance.source] = provenance;
+  }
+
   const Catalog& catalog() const { return catalog_; }
   std::vector<Provenance> used() const;
 

@@ -17,6 +17,7 @@ Section goodput_section(const Json& report);
 Section time_shift_section(const Json& report);
 Section hourly_time_shift_section(const Json& report);
 Section tokens_section(const Json& report);
+Section api_breakeven_section(const Json& report);
 
 const std::vector<SectionSlot>& report_section_slots() {
   // The verdict, its notes and the plans table open every format (each page draws them itself,
@@ -35,6 +36,7 @@ const std::vector<SectionSlot>& report_section_slots() {
       {"goodput", goodput_section, false, "Goodput"},
       {"time_shift", time_shift_section, false, "Time shifting"},
       {"hourly_time_shift", hourly_time_shift_section, false, "Hourly time shift"},
+      {"self_host_vs_api", api_breakeven_section, false, "Self-host vs API"},
   };
   return slots;
 }

@@ -7,6 +7,7 @@
 #include "core/io/utf8_text.hpp"
 #include "models/catalog/figure_age.hpp"
 #include "core/io/abridged_echo.hpp"
+#include "reports/json/api/api_json.hpp"
 #include "reports/json/figure_ages_json.hpp"
 #include "reports/json/commitments_json.hpp"
 #include "reports/json/depreciation_json.hpp"
@@ -25,23 +26,30 @@ namespace tco {
 namespace {
 
 // The `repair` category is in the report only when a plan of the scenario opts in with
-// `onprem.spares` (the reports of every other scenario stay as they were).
-bool shown(Category c, bool with_repair) { return c != Category::repair || with_repair; }
+// `onprem.spares`, `api` only when a plan buys tokens (the reports of every other scenario stay as
+// they were).
+struct OptionalCategories {
+  bool repair = false;
+  bool api = false;
+};
+bool shown(Category c, OptionalCategories with) {
+  return (c != Category::repair || with.repair) && (c != Category::api || with.api);
+}
 
-Json breakdown(const Ledger& ledger, double rate, bool discounted, bool with_repair) {
+Json breakdown(const Ledger& ledger, double rate, bool discounted, OptionalCategories optional_categories) {
   Json out = Json::object();
   for (int c = 0; c < kCategoryCount; ++c) {
     const Category cat = category_at(c);
-    if (!shown(cat, with_repair)) continue;
+    if (!shown(cat, optional_categories)) continue;
     out[std::string(category_name(cat))] = discounted ? ledger.category_npv_usd(cat, rate) : ledger.category_total_usd(cat);
   }
   return out;
 }
 
-Json monthly_table(const PlanResult& r, double rate, bool with_repair) {
+Json monthly_table(const PlanResult& r, double rate, OptionalCategories optional_categories) {
   Json columns = Json::array({"month"});
   for (int c = 0; c < kCategoryCount; ++c)
-    if (shown(category_at(c), with_repair)) columns.push_back(std::string(category_name(category_at(c))));
+    if (shown(category_at(c), optional_categories)) columns.push_back(std::string(category_name(category_at(c))));
   for (const char* extra : {"total_usd", "cumulative_discounted_usd", "depreciation_usd", "peak_facility_kw",
                             "start_of_month_usd"})
     columns.push_back(extra);
@@ -50,7 +58,7 @@ Json monthly_table(const PlanResult& r, double rate, bool with_repair) {
   for (int m = 0; m < r.ledger.months(); ++m) {
     Json row = Json::array({m});
     for (int c = 0; c < kCategoryCount; ++c)
-      if (shown(category_at(c), with_repair)) row.push_back(r.ledger.month_category_usd(m, category_at(c)));
+      if (shown(category_at(c), optional_categories)) row.push_back(r.ledger.month_category_usd(m, category_at(c)));
     row.push_back(r.ledger.month_total_usd(m));
     row.push_back(cumulative[m]);
     row.push_back(r.depreciation_usd_by_month[m]);
@@ -88,7 +96,7 @@ Json plan_tokens_json(const PlanTokens& t) {
           {"per_s_per_peak_facility_mw", optional_json(t.tokens_per_s_per_peak_facility_mw)}};
 }
 
-Json plan_json(const Plan& plan, const PlanResult& r, double rate, bool with_repair) {
+Json plan_json(const Plan& plan, const PlanResult& r, double rate, OptionalCategories optional_categories) {
   const auto& g = r.gpu_hours;
   Json out = {{"name", plan.name},
               {"kind", to_string(plan.kind)},
@@ -96,8 +104,8 @@ Json plan_json(const Plan& plan, const PlanResult& r, double rate, bool with_rep
               {"total_nominal_usd", r.total_usd},
               {"npv_usd", r.npv_usd},
               {"usd_per_useful_gpu_hour", optional_json(r.usd_per_useful_gpu_hour)},
-              {"breakdown_nominal_usd", breakdown(r.ledger, rate, false, with_repair)},
-              {"breakdown_npv_usd", breakdown(r.ledger, rate, true, with_repair)},
+              {"breakdown_nominal_usd", breakdown(r.ledger, rate, false, optional_categories)},
+              {"breakdown_npv_usd", breakdown(r.ledger, rate, true, optional_categories)},
               {"onprem_utilization", optional_json(r.onprem_utilization)},
               {"gpu_hours",
                {{"useful", g.useful},
@@ -123,7 +131,7 @@ Json plan_json(const Plan& plan, const PlanResult& r, double rate, bool with_rep
                 {"provisioned_it_kw", r.facility.provisioned_it_kw}}},
               {"co2_kg", {{"onprem", r.co2_onprem_kg}, {"cloud", optional_json(r.co2_cloud_kg)}, {"embodied", r.co2_embodied_kg}}},
               {"depreciation_total_usd", r.depreciation_total_usd},
-              {"monthly", monthly_table(r, rate, with_repair)}};
+              {"monthly", monthly_table(r, rate, optional_categories)}};
   // Only for a scenario that opts in to a depreciation view, so other reports keep their bytes.
   if (plan.onprem && r.depreciation_views) out["depreciation_views"] = depreciation_views_json(plan, *r.depreciation_views);
   if (r.procurement) out["procurement"] = procurement_json(*r.procurement);
@@ -132,6 +140,7 @@ Json plan_json(const Plan& plan, const PlanResult& r, double rate, bool with_rep
   if (!r.commitments.empty()) out["commitments"] = commitments_json(r.commitments);
   if (r.refresh) out["refresh"] = refresh_json(*r.refresh, plan.refresh->months_after_arrival);
   if (r.time_shift) out["hourly_time_shift"] = hourly_time_shift_json(*r.time_shift);
+  if (r.api) out["api"] = api_figures_json(*r.api);
   return out;
 }
 
@@ -285,10 +294,11 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
                       {"peak_gpus", run.demand.peak_gpus}};
 
   Json plans = Json::array();
-  const bool with_repair = std::any_of(s.plans.begin(), s.plans.end(),
-                                      [](const Plan& p) { return p.onprem && p.onprem->spares; });
+  OptionalCategories optional_categories;
+  optional_categories.repair = std::any_of(s.plans.begin(), s.plans.end(), [](const Plan& p) { return p.onprem && p.onprem->spares; });
+  optional_categories.api = std::any_of(s.plans.begin(), s.plans.end(), [](const Plan& p) { return p.uses_api(); });
   for (std::size_t i = 0; i < s.plans.size(); ++i) {
-    plans.push_back(plan_json(s.plans[i], run.plans[i], rate, with_repair));
+    plans.push_back(plan_json(s.plans[i], run.plans[i], rate, optional_categories));
     if (!run.tokens.empty()) plans.back()["tokens"] = plan_tokens_json(run.tokens[i]);
   }
   report["plans"] = plans;
@@ -328,6 +338,8 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
                      {"reference", against_baseline ? "baseline" : "recommended"}});
   }
   report["breakevens"] = {{"utilization", utilization}, {"cloud_price_multiplier", price}};
+  // Only beside a plan of kind api, so other reports keep their bytes.
+  if (!run.api_breakevens.empty()) report["breakevens"]["self_host_vs_api"] = api_breakevens_json(run.api_breakevens);
   report["verdict"] = verdict_json(s, run);
 
   Json warnings = Json::array();

@@ -34,7 +34,7 @@ std::optional<double> philly_seconds(const Json& value, const std::string& file,
   return days_between(Date{2000, 1, 1}, date) * 86400.0 + h * 3600.0 + m * 60.0 + s;
 }
 
-const Json& member(const Json& object, const char* key, const std::string& file, const std::string& pointer) {
+const Json& philly_member(const Json& object, const char* key, const std::string& file, const std::string& pointer) {
   if (!object.is_object() || !object.contains(key))
     throw InputError(file, pointer, fmt::format("expected an object with \"{}\", found {}", key, describe_json(object)));
   return object.at(key);
@@ -49,9 +49,9 @@ ImportResult import_philly(const std::string& path) {
   for (std::size_t i = 0; i < doc.size(); ++i) {
     const std::string pointer = "/" + std::to_string(i);
     const Json& job_json = doc[i];
-    const auto submit = philly_seconds(member(job_json, "submitted_time", path, pointer), path, pointer + "/submitted_time");
+    const auto submit = philly_seconds(philly_member(job_json, "submitted_time", path, pointer), path, pointer + "/submitted_time");
     if (!submit) throw InputError(path, pointer + "/submitted_time", "expected a submission time, found \"None\"");
-    const Json& attempts = member(job_json, "attempts", path, pointer);
+    const Json& attempts = philly_member(job_json, "attempts", path, pointer);
     if (!attempts.is_array()) throw InputError(path, pointer + "/attempts", "expected an array, found " + describe_json(attempts));
     if (attempts.empty()) {
       c.drop("never_scheduled");
@@ -59,14 +59,14 @@ ImportResult import_philly(const std::string& path) {
     }
     const std::string first = pointer + "/attempts/0";
     const std::string last = pointer + "/attempts/" + std::to_string(attempts.size() - 1);
-    const auto start = philly_seconds(member(attempts.front(), "start_time", path, first), path, first + "/start_time");
-    const auto end = philly_seconds(member(attempts.back(), "end_time", path, last), path, last + "/end_time");
+    const auto start = philly_seconds(philly_member(attempts.front(), "start_time", path, first), path, first + "/start_time");
+    const auto end = philly_seconds(philly_member(attempts.back(), "end_time", path, last), path, last + "/end_time");
     long gpus = 0;
-    const Json& detail = member(attempts.back(), "detail", path, last);
+    const Json& detail = philly_member(attempts.back(), "detail", path, last);
     if (!detail.is_array()) throw InputError(path, last + "/detail", "expected an array, found " + describe_json(detail));
     for (std::size_t k = 0; k < detail.size(); ++k) {
       const std::string at = last + "/detail/" + std::to_string(k);
-      const Json& list = member(detail[k], "gpus", path, at);
+      const Json& list = philly_member(detail[k], "gpus", path, at);
       if (!list.is_array()) throw InputError(path, at + "/gpus", "expected an array of GPU names, found " + describe_json(list));
       gpus += static_cast<long>(list.size());
     }
