@@ -61,7 +61,7 @@ ScenarioRun run_deterministic(const Scenario& s) {
     const TokenHours token_series = token_hours(*s.workload.tokens, s.horizon_hours(), s.calendar);
     for (std::size_t i = 0; i < s.plans.size(); ++i) {
       const TokenDemand& serving = s.plans[i].serving ? *s.plans[i].serving : *s.workload.tokens;
-      run.tokens.push_back(plan_tokens(run.plans[i], serving, token_series, demand));
+      run.tokens.push_back(plan_tokens(run.plans[i], serving, token_series, demand, s.plans[i].kind == Plan::Kind::api));
     }
   }
   const Plan& baseline = s.plans[s.baseline_index];

@@ -44,13 +44,28 @@ double busy_cost_usd(const PlanResult& r) {
 }
 
 PlanTokens plan_tokens(const PlanResult& r, const TokenDemand& demand, const TokenHours& hours,
-                       const std::vector<double>& demand_gpus) {
+                       const std::vector<double>& demand_gpus, bool buys_every_token) {
   PlanTokens out;
   TokenCounts counts;
   for (double t : hours.tokens) counts.demanded += t;
-  counts.served = served_tokens(hours.tokens, demand_gpus, r.gpu_hours.unserved);
-  counts.input_served = served_tokens(hours.input_tokens, demand_gpus, r.gpu_hours.unserved);
+  double input_demanded = 0.0;
+  for (double t : hours.input_tokens) input_demanded += t;
+  // Nothing left waiting: every token served, exactly (the walk's sum in another order would
+  // differ from the demand's in the last bits, and "unserved" would read -0.03).
+  const bool all_served = r.gpu_hours.unserved <= 0.0;
+  counts.served = all_served ? counts.demanded : served_tokens(hours.tokens, demand_gpus, r.gpu_hours.unserved);
+  counts.input_served =
+      all_served ? input_demanded : served_tokens(hours.input_tokens, demand_gpus, r.gpu_hours.unserved);
+  if (r.api && r.api->unserved_tokens > 0.0 && counts.demanded > 0.0) {
+    // Tokens above the API's rate limit are not served either (in the demand's input share).
+    counts.served -= r.api->unserved_tokens;
+    counts.input_served -= r.api->unserved_tokens * input_demanded / counts.demanded;
+  }
   out.figures = plan_token_figures(r.total_usd, busy_cost_usd(r), counts, demand.output_token_cost_weight);
+  if (buys_every_token) {  // an api plan runs no replica and owns no facility
+    out.gpus_per_replica = 0;
+    return out;
+  }
   out.serving_profile = demand.serving_profile_id;
   out.gpus_per_replica = demand.capacity.gpus_per_replica;
   const double peak_tokens = hours.tokens.empty() ? 0.0 : *std::max_element(hours.tokens.begin(), hours.tokens.end());

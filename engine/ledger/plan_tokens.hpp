@@ -31,8 +31,8 @@ namespace tco {
 
 struct PlanTokens {
   PlanTokenFigures figures;
-  std::string serving_profile;  // its id ("" for an inline profile)
-  int gpus_per_replica = 1;
+  std::string serving_profile;  // its id ("" for an inline profile or an api plan)
+  int gpus_per_replica = 1;     // 0 for an api plan (no replica: it buys every token)
   double replicas_at_peak = 0.0;
   // A plan that owns nodes (and served on them); absent otherwise.
   std::optional<double> tokens_per_facility_mwh;
@@ -48,6 +48,6 @@ double served_tokens(const std::vector<double>& tokens, const std::vector<double
 double busy_cost_usd(const PlanResult& result);
 
 PlanTokens plan_tokens(const PlanResult& result, const TokenDemand& demand, const TokenHours& hours,
-                       const std::vector<double>& demand_gpus);
+                       const std::vector<double>& demand_gpus, bool buys_every_token = false);
 
 }  // namespace tco

@@ -1,5 +1,7 @@
 #include "models/serving/token_figures.hpp"
 
+#include <algorithm>
+
 namespace tco {
 
 UsdPerMillionTokens usd_per_million_tokens_split(double cost_usd, double input_tokens, double output_tokens,
@@ -16,7 +18,7 @@ PlanTokenFigures plan_token_figures(double cost_usd, double busy_cost_usd, const
   PlanTokenFigures f;
   f.tokens_demanded = tokens.demanded;
   f.tokens_served = tokens.served;
-  f.tokens_unserved = tokens.demanded - tokens.served;
+  f.tokens_unserved = std::max(0.0, tokens.demanded - tokens.served);
   f.input_tokens_served = tokens.input_served;
   f.output_tokens_served = tokens.served - f.input_tokens_served;
   f.cost_usd = cost_usd;
