@@ -26,6 +26,8 @@ NOT_SECTION_SHEETS = {
     "plans.csv": "the Summary sheet (check_workbook.py)",
     "sensitivity.csv": "a sensitivity report's tornado (docs/report.md: the workbook of a run report)",
     "next_generation_arrival.csv": "the Inputs sheet's arrival month over the paths",
+    "tokens.csv": "the Tokens sheet: the counts and costs with the $/M columns as formulas over them "
+                  "(tests/test_tokens_report.cpp)",
 }
 
 

@@ -156,7 +156,7 @@ TEST_CASE("request replay: a fixed replica throughput shared by all is M/M/1 pro
   CHECK(lognormal.stderr_ < 0.03 * expected_s);
 }
 
-TEST_CASE("request replay: the same path gives the same figures, another path others; the router spreads the load") {
+TEST_CASE("request replay: the same path gives the same figures, another path others, and the router spreads the load") {
   RequestReplayConfig c;
   c.replicas = 3;
   c.rates.decode_tokens_per_s_by_active = {30.0, 25.0, 20.0, 16.0};
@@ -186,7 +186,7 @@ TEST_CASE("request replay: the same path gives the same figures, another path ot
   for (std::size_t k = 0; k < records.size(); ++k) CHECK(records[k].replica == static_cast<int>(k % 3));
 }
 
-TEST_CASE("latency histogram: buckets of 1/128 an octave; percentiles are bucket midpoints, zeros their own") {
+TEST_CASE("latency histogram: buckets of 1/128 an octave, percentiles at bucket midpoints, zeros their own") {
   // 0.1 s = 1.6 x 2^-4: bucket (-4 + 24) x 128 + floor(0.6 x 128) = 2560 + 76 = 2636, spanning
   // [1.59375 / 16, 1.6015625 / 16) = [0.099609375, 0.10009765625).
   CHECK(LatencyHistogram::bucket_of(0.1) == 2636);
