@@ -165,6 +165,23 @@ def parser_choices(root):
     return {k: list(next(iter(v))) for k, v in seen.items() if len(v) == 1}
 
 
+def named_properties(node, path=""):
+    """Every property of every "properties" object in the schema, depth first: (its JSON pointer,
+    its name, its schema)."""
+    if isinstance(node, list):
+        for i, child in enumerate(node):
+            yield from named_properties(child, f"{path}/{i}")
+        return
+    if not isinstance(node, dict):
+        return
+    for key, child in node.items():
+        here = f"{path}/{key}"
+        if key == "properties" and isinstance(child, dict):
+            for name, prop in child.items():
+                yield f"{here}/{name}", name, prop
+        yield from named_properties(child, here)
+
+
 def apply_choices(schema, choices):
     """Sets the enum of every property named in `choices` that the schema writes as an enum of
     strings (itself or a branch of its anyOf/oneOf). Returns the changes."""
@@ -179,23 +196,11 @@ def apply_choices(schema, choices):
             for b in prop.get(key, []):
                 yield from enums(b)
 
-    def visit(node, path):
-        if isinstance(node, list):
-            for i, child in enumerate(node):
-                visit(child, f"{path}/{i}")
-            return
-        if not isinstance(node, dict):
-            return
-        for key, child in node.items():
-            if key == "properties" and isinstance(child, dict):
-                for name, prop in child.items():
-                    for e in enums(prop) if name in choices else ():
-                        if e["enum"] != choices[name]:
-                            changes.append(f"{path}/properties/{name}: enum {e['enum']} -> {choices[name]}")
-                            e["enum"] = list(choices[name])
-            visit(child, f"{path}/{key}")
-
-    visit(schema, "")
+    for where, name, prop in named_properties(schema):
+        for e in enums(prop) if name in choices else ():
+            if e["enum"] != choices[name]:
+                changes.append(f"{where}: enum {e['enum']} -> {choices[name]}")
+                e["enum"] = list(choices[name])
     return changes
 
 
@@ -275,23 +280,6 @@ def apply(schema, bounds, nullable, hull):
         types = t if isinstance(t, list) else [t]
         return "number" in types or "integer" in types
 
-    def visit(node, path):
-        if isinstance(node, list):
-            for i, child in enumerate(node):
-                visit(child, f"{path}/{i}")
-            return
-        if not isinstance(node, dict):
-            return
-        for key, child in node.items():
-            here = f"{path}/{key}"
-            if key == "properties" and isinstance(child, dict):
-                for name, top in child.items():
-                    for prop, branch in targets(top):
-                        if name in bounds and numeric(prop):
-                            set_bounds(prop, name, branch, f"{here}/{name}")
-                        elif name in hull and numeric(prop):
-                            fill_hull(prop, name, f"{here}/{name}")
-            visit(child, here)
 
     def targets(prop):
         """The numeric schemas a property's bounds apply to: itself, the items of a list of numbers
@@ -341,7 +329,12 @@ def apply(schema, bounds, nullable, hull):
                 prop.pop(k, None)
             prop.update(want)
 
-    visit(schema, "")
+    for where, name, top in named_properties(schema):
+        for prop, branch in targets(top):
+            if name in bounds and numeric(prop):
+                set_bounds(prop, name, branch, where)
+            elif name in hull and numeric(prop):
+                fill_hull(prop, name, where)
     return changes
 
 
