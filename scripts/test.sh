@@ -24,8 +24,7 @@ if [ "${1:-}" = --sanitize ]; then
   # Chromium and LibreOffice render what the Release pass already checks (docs/testing.md). The
   # mpi tests run in the Release pass (Open MPI's own allocations would be LeakSanitizer reports);
   # this build is the one without MPI, so it checks that one too (mpi_absent_refuses_k_processes).
-  # release_only: regress of the shipped scenarios, whose bytes the golden test checks here too.
-  ctest --test-dir "$build" --output-on-failure -j"$jobs" -LE "external_renderer|mpi|release_only"
+  ctest --test-dir "$build" --output-on-failure -j"$jobs" -LE "external_renderer|mpi"
   exit
 fi
 [ -x /usr/local/cuda/bin/nvcc ] && export PATH="/usr/local/cuda/bin:$PATH"

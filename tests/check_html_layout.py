@@ -2,7 +2,10 @@
 """The HTML report's charts as a reviewer sees them, for every shipped scenario.
 
 For each scenarios/*.json (the sweep grids aside; a scenario that reads ../shared/data is skipped
-with a message when the data is absent) this runs `tcosim run SCENARIO --html` (and, for the
+with a message when the data is absent) this runs `tcosim run SCENARIO --html`, or with
+--baselines DIR renders DIR/NAME.json with `tcosim report --html` (the golden test proves a fresh
+run's report equals that baseline byte for byte, so the page is the same but for today's date, and
+the suite runs each shipped scenario once instead of twice), and (for the
 sizing curve, `tcosim optimize` of base-load-and-burst rendered by `tcosim report`), opens the page
 in ONE headless Chromium (Debian's chromium package), driven over the DevTools protocol on a
 pipe (--remote-debugging-pipe; Python's standard library only), and after layout measures every
@@ -19,7 +22,7 @@ The measuring script is evaluated by the protocol, so the page itself stays scri
 its Content-Security-Policy. A full-page screenshot of each page is kept in OUT_DIR/NAME.png.
 Exit 77 (ctest: skipped) when chromium is not installed.
 
-Usage: check_html_layout.py TCOSIM SCENARIOS_DIR OUT_DIR [SCENARIO_NAME ...]
+Usage: check_html_layout.py TCOSIM SCENARIOS_DIR OUT_DIR [--baselines DIR] [SCENARIO_NAME ...]
 """
 import base64
 import json
@@ -301,7 +304,14 @@ def main():
     if len(sys.argv) < 4:
         print(__doc__)
         return 2
-    tcosim, scenarios_dir, out_dir, names = sys.argv[1], sys.argv[2], sys.argv[3], set(sys.argv[4:])
+    tcosim, scenarios_dir, out_dir, rest = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    baselines_dir = None
+    if rest[:1] == ["--baselines"]:
+        if len(rest) < 2:
+            print(__doc__)
+            return 2
+        baselines_dir, rest = rest[1], rest[2:]
+    names = set(rest)
     if shutil.which("chromium") is None:
         print("skipped: chromium is not installed (scripts/install-deps.sh installs it)")
         return 77
@@ -311,10 +321,17 @@ def main():
     for name, path in scenarios_to_check(scenarios_dir, names):
         started = time.monotonic()
         html, report = os.path.join(out_dir, name + ".html"), os.path.join(out_dir, name + ".json")
-        subprocess.run([tcosim, "run", path, "--out", report, "--html", html, "--quiet"], check=True,
-                       cwd=os.path.join(scenarios_dir, ".."))
+        baseline = os.path.join(baselines_dir, name + ".json") if baselines_dir else None
+        if baseline and os.path.isfile(baseline):
+            shutil.copyfile(baseline, report)
+            subprocess.run([tcosim, "report", report, "--html", html], check=True, stdout=subprocess.DEVNULL)
+            how = "from its baseline"
+        else:
+            subprocess.run([tcosim, "run", path, "--out", report, "--html", html, "--quiet"], check=True,
+                           cwd=os.path.join(scenarios_dir, ".."))
+            how = "run"
         pages.append((name, html, report))
-        print(f"{name}: report in {time.monotonic() - started:.1f} s")
+        print(f"{name}: report ({how}) in {time.monotonic() - started:.1f} s")
         if name == SIZED_SCENARIO:
             pages.append(sized_page(tcosim, path, out_dir, cwd=os.path.join(scenarios_dir, "..")))
         if name == LONG_NAMES_SCENARIO:

@@ -58,3 +58,15 @@ TEST_CASE("golden: every shipped scenario's report equals its baseline byte for 
   }
   CHECK(compared >= 3);
 }
+
+TEST_CASE("golden: every baseline has its shipped scenario (as regress requires)") {
+  const fs::path root = tco::test::source_path("");
+  int baselines = 0;
+  for (const auto& entry : fs::directory_iterator(root / "tests" / "baselines")) {
+    if (entry.path().extension() != ".json") continue;
+    CAPTURE(entry.path().filename().string());
+    CHECK(fs::is_regular_file(root / "scenarios" / entry.path().filename()));
+    ++baselines;
+  }
+  CHECK(baselines >= 3);
+}
