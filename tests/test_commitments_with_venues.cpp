@@ -79,7 +79,8 @@ TEST_CASE("commitments beside venues: a fluid Monte Carlo path is the stepper wi
   doc["baseline"] = "cloud";
   const Scenario s = load_scenario_json(doc, "commitments-venues.json", source_path("tests"));
   constexpr std::uint64_t kSeed = 47;
-  constexpr long kPaths = 4;
+  // Two paths under the sanitizers (153 s of their ctest with four on a loaded machine).
+  constexpr long kPaths = kUnderSanitizers ? 2 : 4;
   const OnePointRun run = run_one_point(s, kSeed, kPaths, 2);
   const std::vector<double> demand = demand_gpus_by_hour(s.workload, s.horizon_hours(), s.calendar);
   for (int j = 0; j < 2; ++j)
