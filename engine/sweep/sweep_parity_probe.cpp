@@ -79,6 +79,8 @@ Json inline_offer(double on_demand_usd_per_hour) {
           {"source", "built-in parity probe"}, {"as_of", "2026-01-01"}};
 }
 
+Json probe_gpu() { return parity_probe_base_scenario().at("cloud").at("gpu"); }
+
 double relative(double a, double b) { return std::fabs(a - b) / std::max({1.0, std::fabs(a), std::fabs(b)}); }
 
 }  // namespace
@@ -118,9 +120,10 @@ std::vector<ParityProbeCase> parity_probe_cases() {
   add("venues with a savings plan",
       {{"plans",
         plans_with({{"kind", "cloud"},
-                    {"venues", {{{"name", "neocloud"}, {"offer", inline_offer(10.0)}, {"availability", 0.6},
-                                 {"quota_gpus", 16}, {"provisioning_delay_h", 0.25}},
-                                {{"name", "hyperscaler"}, {"offer", inline_offer(16.0)}, {"provisioning_delay_h", 0}}}},
+                    {"venues", {{{"name", "neocloud"}, {"offer", inline_offer(10.0)}, {"gpu", probe_gpu()},
+                                 {"availability", 0.6}, {"quota_gpus", 16}, {"provisioning_delay_h", 0.25}},
+                                {{"name", "hyperscaler"}, {"offer", inline_offer(16.0)}, {"gpu", probe_gpu()},
+                                 {"provisioning_delay_h", 0}}}},
                     {"commitments", {{{"kind", "savings_plan"}, {"usd_per_hour", 20.0},
                                       {"usd_per_instance_hour", 12.0}, {"term_months", 2},
                                       {"venue", "hyperscaler"}}}}})}});
