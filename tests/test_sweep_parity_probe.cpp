@@ -3,6 +3,7 @@
 // backend with one figure moved. auto falls back to the CPU naming the first differing input;
 // cuda stops with DeviceError (exit 3); a device within 1e-9 relative passes.
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -16,6 +17,7 @@
 #include "engine/decisions/sizing.hpp"
 #include "engine/sweep/sweep_parity_probe.hpp"
 #include "engine/sweep/sweep_run.hpp"
+#include "cli_test_support.hpp"
 #include "scenario_builder.hpp"
 
 namespace tco::test {
@@ -185,6 +187,58 @@ TEST_CASE("parity probe: a sweep and an optimize on a differing device run on th
   CHECK(r.backend == SweepBackend::cpu);
   REQUIRE(r.backend_probe.has_value());
   CHECK(r.backend_probe->first_differing_input == "take-or-pay");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("parity probe: on the command line, auto says why on stderr and in optimize's run block; cuda exits 3") {
+  // engine/sweep/sweep_parity_probe.cpp's test hook: a device that differs at the carbon price.
+  struct DifferingDevice {
+    DifferingDevice() { setenv("TCO_TEST_DEVICE_DIFFERS_AT", "carbon price", 1); }
+    ~DifferingDevice() { unsetenv("TCO_TEST_DEVICE_DIFFERS_AT"); }
+  } differing;
+  const auto dir = std::filesystem::temp_directory_path() / "tcosim-parity-probe-cli";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string scenario = source_path("tests/fixtures/sweep/rich.json");
+  const std::string grid = source_path("tests/fixtures/sweep/grid.json");
+  const auto sweep = [&](const char* backend, const std::string& out) {
+    return run_cli({"sweep", scenario, "--grid", grid, "--paths", "3", "--threads", "1", "--backend", backend, "--out",
+                    (dir / out).string(), "--quiet"});
+  };
+  const CliResult on_cpu = sweep("cpu", "cpu.json");
+  REQUIRE(on_cpu.exit_code == 0);
+  CHECK(on_cpu.err.empty());
+  const CliResult fallback = sweep("auto", "auto.json");
+  REQUIRE(fallback.exit_code == 0);
+  // Said even with --quiet: point 8 is the carbon price, plan 1, path 0.
+  CHECK(fallback.err.find("sweep: warning: the CUDA device failed its parity probe (docs/sweep.md), failed at \"carbon "
+                          "price\": point 8, plan 1, path 0: NPV on the CPU ") == 0);
+  CHECK(fallback.err.find("(relative difference 1e-06, limit 1e-09)") != std::string::npos);
+  CHECK(fallback.err.find("; running on the CPU\n") != std::string::npos);
+  CHECK(read_text_file(dir / "auto.json") == read_text_file(dir / "cpu.json"));
+  const CliResult stopped = sweep("cuda", "cuda.json");
+  CHECK(stopped.exit_code == 3);
+  CHECK(stopped.err.find("tcosim: error: --backend cuda: the device differs from the CPU on the parity probe "
+                         "(docs/sweep.md), failed at \"carbon price\"") == 0);
+  CHECK_FALSE(std::filesystem::exists(dir / "cuda.json"));
+
+  const std::string report = (dir / "optimize.json").string();
+  const CliResult optimized = run_cli({"optimize", scenario, "--nodes", "1:2", "--paths", "3", "--threads", "1",
+                                       "--out", report, "--quiet"});
+  REQUIRE(optimized.exit_code == 0);
+  CHECK(optimized.err.find("optimize: warning: the CUDA device failed its parity probe") == 0);
+  const Json run = Json::parse(read_text_file(report)).at("run");
+  CHECK(run.at("backend") == "cpu");
+  const Json& probe = run.at("parity_probe");
+  CHECK(probe.at("result") == "failed");
+  CHECK(probe.at("first_differing_input") == "carbon price");
+  CHECK(probe.at("inputs") == 13);
+  CHECK(probe.at("figures") == 416);
+  CHECK(probe.at("largest_relative_difference").get<double>() == doctest::Approx(1e-6).epsilon(1e-6));
+  CHECK(probe.at("seconds").get<double>() > 0.0);
+  CHECK(run_cli({"optimize", scenario, "--nodes", "1:2", "--paths", "3", "--backend", "cuda", "--out",
+                 (dir / "cuda-optimize.json").string(), "--quiet"})
+            .exit_code == 3);
   std::filesystem::remove_all(dir);
 }
 
