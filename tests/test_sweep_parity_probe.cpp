@@ -72,7 +72,7 @@ TEST_CASE("parity probe: its grid has one point per kernel input, 416 figures on
   CHECK(r.seconds < 1.0);  // well under a second on the CPU half
 }
 
-TEST_CASE("parity probe: the first figure past 1e-9 relative names its input; within it passes") {
+TEST_CASE("parity probe: the first figure past 1e-9 relative names its input, within it passes") {
   const std::string catalog = fixture_catalog_dir();
   const int carbon = probe_index("carbon price");
   const int shifting = probe_index("time shifting");
@@ -190,7 +190,7 @@ TEST_CASE("parity probe: a sweep and an optimize on a differing device run on th
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("parity probe: on the command line, auto says why on stderr and in optimize's run block; cuda exits 3") {
+TEST_CASE("parity probe: on the command line, auto says why on stderr and in optimize's run block, cuda exits 3") {
   // engine/sweep/sweep_parity_probe.cpp's test hook: a device that differs at the carbon price.
   struct DifferingDevice {
     DifferingDevice() { setenv("TCO_TEST_DEVICE_DIFFERS_AT", "carbon price", 1); }
