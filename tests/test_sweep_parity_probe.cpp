@@ -69,7 +69,6 @@ TEST_CASE("parity probe: its grid has one point per kernel input, 416 figures on
   CHECK(r.largest_relative_difference == 0.0);
   CHECK(r.first_differing_input.empty());
   CHECK(r.seconds > 0.0);
-  CHECK(r.seconds < 1.0);  // well under a second on the CPU half
 }
 
 TEST_CASE("parity probe: the first figure past 1e-9 relative names its input, within it passes") {
