@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/io/utf8_text.hpp"
 #include "core/parallel/process_group.hpp"
+#include "engine/sweep/sweep_parity_probe.hpp"
 
 namespace tco::cli {
 
@@ -105,6 +106,9 @@ static int run_command(int argc, char** argv, std::ostream& out, std::ostream& e
   } catch (const ModelError& e) {
     err << "tcosim: error: " << escaped_text(e.what(), LineBreaks::keep) << "\n";
     return kExitBadInput;
+  } catch (const DeviceError& e) {
+    err << "tcosim: error: " << escaped_text(e.what(), LineBreaks::keep) << "\n";
+    return kExitInternal;
   } catch (const std::exception& e) {
     err << "tcosim: internal error: " << escaped_text(e.what(), LineBreaks::keep) << "\n";
     return kExitInternal;

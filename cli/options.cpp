@@ -28,8 +28,9 @@ void add_threads_option(CLI::App& cmd, int& threads) {
 
 void add_backend_option(CLI::App& cmd, std::string& backend) {
   cmd.add_option("--backend", backend,
-                 "Fluid-model backend: auto (default: CUDA when built and a device is visible, else CPU), cpu, or "
-                 "cuda (an error without a device); CPU and CUDA agree to 1e-9 relative")
+                 "Fluid-model backend: auto (default: CUDA when built, a device is visible and it passes the parity "
+                 "probe against the CPU, else CPU), cpu, or cuda (an error without a device, exit 3 when it fails the "
+                 "probe); CPU and CUDA agree to 1e-9 relative (docs/sweep.md)")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
 }
 

@@ -168,10 +168,11 @@ std::string spares_console(const Json& sizing) {
 
 // What both sizings do around their own: rank 0 checks the outputs and reads the scenario; every
 // rank sizes (`size(doc, dir, progress)`, its share under mpirun) and computes its share of run's
-// report of the scenario; rank 0 adds the section `key` (`to_json(result)`) and writes.
-template <class Size, class ToJson, class Console>
+// report of the scenario; rank 0 adds the section `key` (`to_json(result)`) and what the sizing
+// records in the report's run block (`run_fields(run, result)`), and writes.
+template <class Size, class ToJson, class Console, class RunFields>
 int size_and_report(const OptimizeOptions& o, CommandContext& ctx, int threads, const char* key, Size&& size,
-                    ToJson&& to_json, Console&& console) {
+                    ToJson&& to_json, Console&& console, RunFields&& run_fields) {
   OutputSet outputs(ctx.out);
   const Json doc = root_first([&] {
     outputs.add_file("--out", o.out, true);
@@ -193,6 +194,7 @@ int size_and_report(const OptimizeOptions& o, CommandContext& ctx, int threads, 
   bar.stop();
   if (!is_root_process()) return kExitOk;
   report[key] = to_json(result);
+  run_fields(report["run"], result);
   commit_and_answer(ctx.out, outputs, o.out, report_text(report), o.quiet,
                     [&] { return console(report.at(key), result); });
   return kExitOk;
@@ -219,7 +221,8 @@ int run_optimize_spares(const OptimizeOptions& o, CommandContext& ctx) {
         return optimize_spares(doc, o.scenario, dir, o.catalog, s);
       },
       [](const SparesSizingResult& r) { return spares_sizing_json(r); },
-      [](const Json& section, const SparesSizingResult&) { return spares_console(section); });
+      [](const Json& section, const SparesSizingResult&) { return spares_console(section); },
+      [](Json&, const SparesSizingResult&) {});
 }
 
 int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
@@ -242,12 +245,21 @@ int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
       o, ctx, s.threads, "sizing",
       [&](const Json& doc, const std::string& dir, ProgressCounter* progress) {
         s.progress = progress;
-        return optimize_sizing(doc, o.scenario, dir, o.catalog, s);
+        SizingResult r = optimize_sizing(doc, o.scenario, dir, o.catalog, s);
+        // A device that failed its parity probe is said at once, whatever --quiet says (docs/sweep.md).
+        if (r.backend_probe && is_root_process() && (!r.backend_probe->passed || !o.quiet))
+          ctx.err << parity_probe_console(*r.backend_probe, "optimize");
+        return r;
       },
       [](const SizingResult& r) { return sizing_json(r); },
       [](const Json& section, const SizingResult& r) {
-        return sizing_console(section) +
-               fmt::format("  {} grid points x {} paths in {:.2f} s\n", r.points.size(), r.paths, r.seconds);
+        return sizing_console(section) + fmt::format("  {} grid points x {} paths on {} in {:.2f} s\n",
+                                                     r.points.size(), r.paths, to_string(r.backend), r.seconds);
+      },
+      [](Json& run, const SizingResult& r) {
+        if (!r.backend_probe) return;
+        run["backend"] = to_string(r.backend);
+        run["parity_probe"] = parity_probe_json(*r.backend_probe);
       });
 }
 

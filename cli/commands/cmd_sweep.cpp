@@ -65,6 +65,10 @@ int run_sweep_command(SweepCliOptions& o, CLI::App& cmd, CommandContext& ctx) {
   ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
   const SweepRunSummary r = run_sweep(s, bar.counter());
   bar.stop();
+  // The sweep document records no backend (docs/sweep.md): the probe's outcome goes to stderr, a
+  // device that failed it whatever --quiet says.
+  if (r.probe && is_root_process() && (!r.probe->passed || !o.quiet))
+    ctx.err << parity_probe_console(*r.probe, "sweep");
   if (o.quiet || !is_root_process()) return kExitOk;
 
   if (r.already_complete) {

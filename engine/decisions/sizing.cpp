@@ -194,7 +194,6 @@ SizingResult sizing_frame(const Scenario& s, const SizingOptions& o) {
   if (r.paths < 1 || r.paths > 100000000)
     throw InputError("", "--paths", fmt::format("expected 1 to 100,000,000 paths, found {}", r.paths));
   r.seed = o.seed.value_or(s.monte_carlo.seed);
-  r.backend = resolve_sweep_backend(o.backend);
   r.node_values = o.nodes.values();
   if (plan.onprem && plan.onprem->site.power_cap_mw) {
     const OnPremSpec& onprem = *plan.onprem;
@@ -281,6 +280,10 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
                    : o.commitment   ? "--nodes/--commitment"
                    : o.reserved     ? "--nodes/--reserved"
                                     : "--nodes");
+  // Every input checked: a device is trusted only after its parity probe (docs/sweep.md).
+  const SweepBackendChoice choice = choose_sweep_backend(o.backend, o.device, s.catalog_dir, o.threads);
+  r.backend = choice.backend;
+  r.backend_probe = choice.probe;
   // The grid's scenario holds the plan alone, at /plans/0: errors name it as the user's file does.
   auto renamed = [&](const InputError& e) {
     std::string message = e.message();

@@ -74,6 +74,7 @@ struct SizingOptions {
   std::optional<std::uint64_t> seed;
   int threads = 0;                  // 0: all cores
   SweepBackend backend = SweepBackend::cpu;
+  SweepDevice device = cuda_sweep_device();  // what auto and cuda may use, after its parity probe
   ProgressCounter* progress = nullptr;  // counts (node count, path) items (may be null)
   // Under mpirun (docs/cluster.md): the node counts split in contiguous blocks over the ranks,
   // their per-path values gathered to rank 0 (engine/sweep/sweep_over_ranks.hpp), which alone
@@ -125,6 +126,7 @@ struct SizingResult {
   long paths = 0;
   std::uint64_t seed = 0;
   SweepBackend backend = SweepBackend::cpu;
+  std::optional<ParityProbeResult> backend_probe;  // when a device was visible to auto or cuda
   std::vector<long> node_values;      // the range's counts that fit the site (below)
   std::optional<long> site_cap_max_nodes;  // with onprem.site.power_cap_mw: floor(cap / peak kW) - spares
   std::vector<long> reserved_values;  // empty without --reserved

@@ -71,13 +71,25 @@ std::string to_string(SweepBackend backend) {
   return "?";
 }
 
-SweepBackend resolve_sweep_backend(SweepBackend requested) {
-  if (requested == SweepBackend::cpu) return SweepBackend::cpu;
+SweepBackendChoice choose_sweep_backend(SweepBackend requested, const SweepDevice& device,
+                                        const std::string& catalog_dir, int threads) {
+  SweepBackendChoice choice;
+  if (requested == SweepBackend::cpu) return choice;
   std::string why;
-  const int devices = sweep_cuda_devices(&why);
-  if (requested == SweepBackend::automatic) return devices > 0 ? SweepBackend::cuda : SweepBackend::cpu;
-  if (devices == 0) throw InputError("--backend", "", "cuda was asked for, but " + why + "; use --backend cpu or auto");
-  return SweepBackend::cuda;
+  const int devices = device.count(&why);
+  if (devices == 0) {
+    if (requested == SweepBackend::automatic) return choice;
+    throw InputError("--backend", "", "cuda was asked for, but " + why + "; use --backend cpu or auto");
+  }
+  choice.probe = run_parity_probe(catalog_dir, device, threads);
+  if (choice.probe->passed) {
+    choice.backend = SweepBackend::cuda;
+    return choice;
+  }
+  if (requested == SweepBackend::cuda)
+    throw DeviceError("--backend cuda: the device differs from the CPU on the parity probe (docs/sweep.md), " +
+                      parity_probe_words(*choice.probe) + "; use --backend cpu");
+  return choice;
 }
 
 SweepInputs load_sweep_inputs(const SweepOptions& o) {
@@ -355,7 +367,6 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
         outputs.add_input("the grid", o.grid_file);
         in = load_sweep_inputs(o);
         add_scenario_inputs(outputs, in.base);
-        summary.backend = resolve_sweep_backend(o.backend);
         identity = sweep_identity(in);
         const long points = in.grid.points();
         if (o.shard_count > points)
@@ -385,6 +396,11 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
         CheckedRange checked = checked_block_points(in, range, o.block_points, o.threads, true, progress);
         block = checked.block_points;
         ready = std::move(checked.first_block);
+        // Every input checked: a device is trusted only after its parity probe. Under mpirun the
+        // root's choice holds for every rank (the blocks split by points on CUDA, by paths on the CPU).
+        const SweepBackendChoice choice = choose_sweep_backend(o.backend, o.device, in.base.catalog_dir, o.threads);
+        summary.backend = choice.backend;
+        summary.probe = choice.probe;
         if (!o.resume) fs::remove_all(parts);
         std::error_code ec;
         remove_parts_on_error.armed = !fs::exists(parts, ec);
@@ -409,7 +425,7 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
           blocks.push_back(std::move(blk));
         }
         if (ready && (blocks.empty() || !blocks.front().points.is_null())) ready.reset();  // resumed
-        return to_compute.dump();
+        return Json{{"backend", to_string(summary.backend)}, {"blocks", to_compute}}.dump();
       },
       split);
   if (split) share_root_inputs(recording);
@@ -418,8 +434,9 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
     // Rank 0 found the inputs good: this rank loads them too (the bytes rank 0 read,
     // docs/cluster.md) and computes its share of the blocks rank 0 listed.
     in = load_sweep_inputs(o);
-    summary.backend = resolve_sweep_backend(o.backend);
-    for (const Json& r : parse_json_text(schedule, "the sweep's schedule"))
+    const Json plan = parse_json_text(schedule, "the sweep's schedule");
+    summary.backend = plan.at("backend") == "cuda" ? SweepBackend::cuda : SweepBackend::cpu;
+    for (const Json& r : plan.at("blocks"))
       blocks.push_back({{r.at(0).get<long>(), r.at(1).get<long>()}, fs::path(), Json()});
   }
   const double path_hours_per_point = static_cast<double>(in.paths) * static_cast<double>(in.base.horizon_hours());

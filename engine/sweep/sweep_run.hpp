@@ -19,6 +19,7 @@
 #include "core/io/json_reader.hpp"
 #include "engine/sweep/sweep_backend.hpp"
 #include "engine/sweep/sweep_grid.hpp"
+#include "engine/sweep/sweep_parity_probe.hpp"
 #include "engine/sweep/sweep_size.hpp"
 #include "models/scenario.hpp"
 
@@ -57,6 +58,8 @@ struct SweepOptions {
   // writes the blocks and the outputs. Every rank calls run_sweep; the others return a summary
   // without a document.
   bool split_over_processes = false;
+  // The device auto and cuda may use, after its parity probe (tests replace it).
+  SweepDevice device = cuda_sweep_device();
 };
 
 // The checked inputs of a sweep.
@@ -124,9 +127,16 @@ std::vector<SweepPointValues> evaluate_prepared_paths_cpu(const SweepInputs& inp
                                                           long first_path, long paths, int threads,
                                                           ProgressCounter* progress = nullptr);
 
-// The resolved backend for a request: automatic -> cuda when built and a device is visible,
-// else cpu. Throws InputError for cuda without the backend or without a device.
-SweepBackend resolve_sweep_backend(SweepBackend requested);
+// The backend for a request (docs/sweep.md "Parity probe"): cpu -> cpu; automatic -> cuda when a
+// device is visible and passes the parity probe (run_parity_probe, its scenarios loaded against
+// `catalog_dir`), else cpu; cuda -> InputError without a device, DeviceError when the probe
+// fails. `probe` is set whenever the probe ran.
+struct SweepBackendChoice {
+  SweepBackend backend = SweepBackend::cpu;
+  std::optional<ParityProbeResult> probe;
+};
+SweepBackendChoice choose_sweep_backend(SweepBackend requested, const SweepDevice& device,
+                                        const std::string& catalog_dir, int threads);
 std::string to_string(SweepBackend backend);
 
 // One point's statistics as the sweep document records them.
@@ -145,6 +155,7 @@ struct SweepRunSummary {
   double path_hours = 0.0;  // computed in this run
   double seconds = 0.0;
   SweepBackend backend = SweepBackend::cpu;
+  std::optional<ParityProbeResult> probe;  // when a device was visible to auto or cuda
   bool already_complete = false;  // --resume found the output already written
 };
 // `progress` (may be null) counts (point, path) items over the shard's points, resumed ones

@@ -6,6 +6,10 @@
 // 1.12 and no other random input, whose mean must be the deterministic (expected-value) NPV
 // within 4 standard errors on both backends. Exits 77 (CTest: skipped) when no CUDA device is
 // visible. A plain program, not a doctest case, so that the skip code is its exit code.
+// Then the parity grids, one per kernel input (tests/sweep_parity_grids.hpp: price schedules and
+// processes, carbon, each commitment kind, venues with a savings plan, time shifting, failures,
+// spot), each on both backends to 1e-9 relative, and the built-in parity probe that
+// `--backend auto` runs before it trusts the device (engine/sweep/sweep_parity_probe.hpp).
 #include <cmath>
 #include <filesystem>
 #include <cstdio>
@@ -21,6 +25,7 @@
 #include "engine/sweep/sweep_prepare.hpp"
 #include "engine/sweep/sweep_run.hpp"
 #include "models/scenario.hpp"
+#include "tests/sweep_parity_grids.hpp"
 #include "tests/sweep_random_inputs.hpp"
 
 namespace {
@@ -243,6 +248,15 @@ int main() {
     failures += check_parity("venues", tco::make_sweep_chunk(points), points, 300, false);
   }
   failures += check_pipelined_sweep();
+  const std::string catalog = std::string(TCO_SOURCE_DIR) + "/tests/fixtures/catalog";
+  for (const tco::test::ParityGrid& g : tco::test::parity_grids(catalog))
+    failures += check_parity(("parity grid: " + g.input).c_str(), g.chunk, g.points, tco::test::kParityGridPaths,
+                             false);
+  {
+    const tco::ParityProbeResult probe = tco::run_parity_probe(catalog, tco::cuda_sweep_device(), 0);
+    std::printf("the parity probe on this device: %s\n", tco::parity_probe_words(probe).c_str());
+    if (!probe.passed) ++failures;
+  }
   std::printf("%s\n", failures == 0 ? "PASS" : "FAIL");
   return failures == 0 ? 0 : 1;
 }
