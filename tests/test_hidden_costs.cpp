@@ -146,4 +146,17 @@ TEST_CASE("hidden costs: bad input names the field's pointer") {
   CHECK(contains(validate.out + validate.err, "/cloud/hidden_costs/goodput"));
 }
 
+TEST_CASE("hidden costs: the fixture the mutation test and the fuzz corpus start from, by hand") {
+  // tests/fixtures/scenarios/hidden_costs.json: the offer's network $2,000 and goodput 0.8, the
+  // scenario's storage, CPU VMs, support 10% and setup $12,000 at the start; discount 5% a year.
+  const ScenarioOutcome o = run_fixture("hidden_costs.json");
+  const PlanResult& cloud = o.plan("cloud");
+  // Month 0: GPU bill 2 x $16 x 730 = $23,360; lost work 0.25 x 23,360 = $5,840; storage $50;
+  // network $2,000; CPU VMs $876; support 0.1 x (23,360 + 50 + 2,000 + 876) = $2,628.60;
+  // setup $12,000; debugging $1,500: $48,254.60.
+  CHECK(cloud.ledger.month_total_usd(0) == doctest::Approx(48254.6).epsilon(1e-12));
+  // Month 1 has no setup: $36,254.60.
+  CHECK(cloud.ledger.month_total_usd(1) == doctest::Approx(36254.6).epsilon(1e-12));
+}
+
 }  // namespace tco::test
