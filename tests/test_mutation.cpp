@@ -279,8 +279,7 @@ const std::vector<std::string> kMutatedScenarios = {
     "tests/fixtures/scenarios/purchase_month3.json", "tests/fixtures/scenarios/reference_energy.json",
     "tests/fixtures/scenarios/reference_spot.json",  "tests/fixtures/scenarios/unserved.json",
     "tests/fixtures/scenarios/hourly_series.json", "tests/fixtures/scenarios/savings_plan_venues.json",
-    "tests/fixtures/scenarios/savings_plan_two_venues.json", "tests/fixtures/scenarios/tokens.json",
-    "tests/fixtures/scenarios/hidden_costs.json"};
+    "tests/fixtures/scenarios/savings_plan_two_venues.json", "tests/fixtures/scenarios/tokens.json"};
 
 }  // namespace
 
