@@ -146,7 +146,7 @@ TEST_CASE("hidden costs: bad input names the field's pointer") {
   CHECK(contains(validate.out + validate.err, "/cloud/hidden_costs/goodput"));
 }
 
-TEST_CASE("hidden costs: the fixture the mutation test and the fuzz corpus start from, by hand") {
+TEST_CASE("hidden costs: the fixture the fuzz scenario corpus starts from, by hand") {
   // tests/fixtures/scenarios/hidden_costs.json: the offer's network $2,000 and goodput 0.8, the
   // scenario's storage, CPU VMs, support 10% and setup $12,000 at the start; discount 5% a year.
   const ScenarioOutcome o = run_fixture("hidden_costs.json");
