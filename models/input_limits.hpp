@@ -23,6 +23,16 @@ inline constexpr Bounds kUsdPerKwMonth{0.0, 1e4};       // colocation, demand ch
 inline constexpr Bounds kUsdPerKwh{0.0, 10.0};          // the dearest retail power is ~$0.6/kWh
 inline constexpr Bounds kUsdPerGb{0.0, 100.0};          // egress
 inline constexpr Bounds kUsdPerFteYear{0.0, 1e8};
+// A rented cluster's hidden costs (models/catalog/hidden_costs.hpp). Storage lists at $0.02-0.30 per
+// GiB-month; a monthly fee (network) and one-time setup are held to a large site's figures; an
+// engineer-hour is $50-300.
+inline constexpr Bounds kStorageGib{0.0, 1e10};          // 10 EiB
+inline constexpr Bounds kUsdPerGibMonth{0.0, 100.0};
+inline constexpr Bounds kUsdPerMonth{0.0, 1e9};
+inline constexpr Bounds kEngineerHoursPerMonth{0.0, 1e6};
+inline constexpr Bounds kUsdPerEngineerHour{0.0, 1e4};
+// Goodput: at least 1% (below it the work's GPU-hours would be over 100x the paid ones).
+inline constexpr Bounds kGoodput{0.01, 1.0};
 
 // Price processes (models/price_path/price_process.hpp). The H100's steepest year (2023-24,
 // $8-12 to $2.85) is a log-change of about -1.2; a volatility of 3 a year and 12 jumps a year of

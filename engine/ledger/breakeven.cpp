@@ -10,6 +10,7 @@
 
 #include <boost/math/tools/roots.hpp>
 
+#include "engine/ledger/hidden_cost_booking.hpp"
 #include "engine/ledger/ownership_costs.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
 
@@ -142,7 +143,10 @@ std::vector<PricedBasis> priced_bases(const Scenario& s, const Plan& plan, const
   const auto& offer = cloud.offer;
   // The cloud GPUs that do the work of G busy on-prem GPUs (the ledger sends work / perf_cloud
   // GPUs to the cloud), so that u* is the ledger's breakeven when the GPU models differ too.
-  const double cloud_gpus_per_u = o.server.gpus * o.gpu.perf_relative / cloud.gpu.perf_relative;
+  // The GPU bill's hidden uplifts ((1 + support) / goodput) price each of them; the fixed hidden costs
+  // (storage, network, ...) are the rented cluster's whether a node is owned or not, and cancel.
+  const double cloud_gpus_per_u =
+      o.server.gpus * o.gpu.perf_relative / cloud.gpu.perf_relative * gpu_bill_uplift_factor(cloud.hidden_costs);
   const CloudPriceSchedules& sched = cloud.price_schedules;
   const Basis bases[] = {{"on_demand", offer.on_demand_usd_per_hour, 0, sched.on_demand},
                          {"spot", offer.spot_usd_per_hour, 0, sched.spot},

@@ -9,7 +9,8 @@ std::string_view category_name(Category c) {
       "capex",           "financing_interest", "lease",          "maintenance", "facility",
       "energy",          "staff",              "cloud_on_demand", "cloud_spot",  "cloud_reserved",
       "egress",          "waiting",            "residual",       "tax_shield",
-      "carbon",          "repair",             "api"};
+      "carbon",          "repair",             "api",            "storage",     "network",
+      "cpu_vms",         "support",            "setup",          "debugging",   "lost_work"};
   return names[static_cast<int>(c)];
 }
 

@@ -30,8 +30,22 @@ enum class Category {
   carbon,  // the carbon price on on-prem CO2 (models/site/carbon.hpp)
   repair,  // parts and labour per node failure (models/site/spares.hpp); reported only when a plan opts in
   api,     // tokens bought from an API (engine/ledger/api_booking.hpp); reported only when a plan buys them
+  // A rented cluster's hidden costs (engine/ledger/hidden_cost_booking.hpp); reported only when a
+  // plan's cloud has some.
+  storage,
+  network,
+  cpu_vms,
+  support,
+  setup,
+  debugging,
+  lost_work,  // the paid GPU-hours that do no useful work: (1 - goodput) of the GPU bill
 };
-inline constexpr int kCategoryCount = 17;
+inline constexpr int kCategoryCount = 24;
+
+// The hidden-cost categories, in ledger order.
+inline constexpr Category kHiddenCostCategories[] = {Category::storage, Category::network, Category::cpu_vms,
+                                                     Category::support, Category::setup,   Category::debugging,
+                                                     Category::lost_work};
 
 // The categories that do not move with the volume of work served (the Monte Carlo sweep takes them
 // from the deterministic run; the self-host-vs-API breakeven holds them fixed).
@@ -39,7 +53,9 @@ inline constexpr Category kVolumeFixedCategories[] = {Category::capex,     Categ
                                                       Category::lease,     Category::maintenance,
                                                       Category::facility,  Category::staff,
                                                       Category::cloud_reserved, Category::residual,
-                                                      Category::tax_shield};
+                                                      Category::tax_shield, Category::storage,
+                                                      Category::network,    Category::cpu_vms,
+                                                      Category::setup,      Category::debugging};
 
 std::string_view category_name(Category c);
 inline Category category_at(int index) { return static_cast<Category>(index); }

@@ -5,6 +5,7 @@
 
 #include "engine/ledger/api_booking.hpp"
 #include "engine/ledger/commitment_booking.hpp"
+#include "engine/ledger/hidden_cost_booking.hpp"
 #include "engine/ledger/ownership_costs.hpp"
 #include "engine/ledger/hourly/spot_draws.hpp"
 #include "models/site/cooling.hpp"
@@ -239,6 +240,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   if (venues) r.venues = venue_figures(plan, venues->totals());
   if (!commitments.empty())
     r.commitments = commitments.book(r.ledger, s.discount_rate_per_year, options.cloud_price_multiplier);
+  book_hidden_costs(plan, r.ledger);
 
   if (plan.cloud)
     r.co2_cloud_kg = venues_change_co2(plan)

@@ -18,6 +18,7 @@
 #include "engine/des/trace_limits.hpp"
 #include "core/error.hpp"
 #include "engine/ledger/commitment_booking.hpp"
+#include "engine/ledger/hidden_cost_booking.hpp"
 #include "engine/ledger/ownership_costs.hpp"
 #include "engine/ledger/refresh_booking.hpp"
 #include "core/parallel/process_group.hpp"
@@ -83,6 +84,9 @@ PlanFixed fixed_costs(const Scenario& s, const Plan& plan, std::optional<int> de
     CommitmentTracker commitments(plan, s.horizon_hours());
     commitments.book(f.ledger, s.discount_rate_per_year, 1.0);
   }
+  // The hidden costs: the fixed ones here, the uplifts on the commitments' bills here and on each
+  // path's own GPU bill as the paths are reduced (the sum is linear in the bill).
+  book_hidden_costs(plan, f.ledger);
   f.total_usd = f.ledger.total_usd();
   f.npv_usd = f.ledger.npv_usd(s.discount_rate_per_year);
   return f;
@@ -540,9 +544,11 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
     // Reduce in path order (on the root alone under mpirun).
     for (long i = 0; i < (rank == 0 ? batch : 0); ++i) {
       for (std::size_t k = 0; k < plan_count; ++k) {
-        const PathOutcome& out = results[i][k];
-        const Ledger operating = operating_ledger(out);
+        PathOutcome& out = results[i][k];
         const Plan& plan = s.plans[k];
+        if (const HiddenCosts* h = rented_hidden_costs(plan))
+          for (des::CostRow& row : out.cost_by_month) add_gpu_bill_uplifts(*h, row);
+        const Ledger operating = operating_ledger(out);
         const auto path = static_cast<std::uint32_t>(first + done + i);
         const bool delivery_drawn = plan.onprem && plan.onprem_nodes > 0 && plan.onprem->delivery_drawn();
         const bool resale_drawn = worlds.arrival_drawn() && owned_nodes(plan) > 0 &&

@@ -104,6 +104,10 @@ FixedFlows fixed_flows(const PlanResult& det, double discount_rate_per_year) {
   };
   for (Category c : kVolumeFixedCategories) add(c);
   add(Category::api);
+  // The GPU bill's uplifts (support, goodput's lost work) are the deterministic run's too
+  // (docs/model.md "Hidden costs of renting").
+  add(Category::support);
+  add(Category::lost_work);
   return f;
 }
 

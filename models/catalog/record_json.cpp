@@ -31,6 +31,7 @@ Json to_json(const CloudOffer& o) {
     out["capacity_block_usd_per_hour"] = *o.capacity_block_usd_per_hour;
     out["capacity_block_as_of"] = o.capacity_block_as_of;
   }
+  if (o.hidden_costs.any()) out["hidden_costs"] = to_json(o.hidden_costs);
   return out;
 }
 

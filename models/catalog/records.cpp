@@ -115,6 +115,11 @@ CloudOffer parse_cloud_offer(JsonObjectReader& r, const std::string& id) {
     o.egress_usd_per_gb = r.number_or("egress_usd_per_gb", o.egress_usd_per_gb, limits::kUsdPerGb);
     o.pue = r.optional_number("pue", limits::kPue);
     o.g_co2_per_kwh = r.optional_number("g_co2_per_kwh", limits::kGCo2PerKwh);
+    if (r.has("hidden_costs")) {
+      JsonObjectReader hr = r.object("hidden_costs");
+      o.hidden_costs = parse_hidden_costs(hr, HiddenCosts{});
+    }
+    r.allow("hidden_costs");
   });
   date_capacity_block(r, offer);
   return offer;

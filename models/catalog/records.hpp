@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/io/json_reader.hpp"
+#include "models/catalog/hidden_costs.hpp"
 
 namespace tco {
 
@@ -59,6 +60,7 @@ struct CloudOffer {
   double egress_usd_per_gb = 0.0;
   std::optional<double> pue;             // the provider's data-centre PUE, for CO2
   std::optional<double> g_co2_per_kwh;   // the region's grid, for CO2
+  HiddenCosts hidden_costs;              // storage, network, CPU VMs, support, setup, debugging, goodput
   Provenance provenance;
 };
 

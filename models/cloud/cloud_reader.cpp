@@ -75,6 +75,12 @@ CloudSpec parse_cloud(JsonObjectReader& r, RecordResolver& resolver, const std::
   c.packing_efficiency = r.number_or("packing_efficiency", 1.0, Bounds{0.0, 1.0, true});
   c.egress_gb_per_gpu_hour = r.number_or("egress_gb_per_gpu_hour", 0.0, limits::kEgressGbPerGpuHour);
   c.egress_usd_per_gb = r.number_or("egress_usd_per_gb", c.offer.egress_usd_per_gb, limits::kUsdPerGb);
+  c.hidden_costs = c.offer.hidden_costs;
+  if (r.has("hidden_costs")) {
+    JsonObjectReader hr = r.object("hidden_costs");
+    c.hidden_costs = parse_hidden_costs(hr, c.offer.hidden_costs);
+  }
+  r.allow("hidden_costs");
   if (r.has("spot")) {
     JsonObjectReader sr = r.object("spot");
     c.spot = parse_spot(sr, c.offer, dir);
@@ -109,6 +115,7 @@ Json to_json(const CloudSpec& c) {
           {"packing_efficiency", c.packing_efficiency},
           {"egress_gb_per_gpu_hour", c.egress_gb_per_gpu_hour},
           {"egress_usd_per_gb", c.egress_usd_per_gb}};
+  if (c.hidden_costs.any()) out["hidden_costs"] = to_json(c.hidden_costs);
   // Only a scenario that opts in echoes a schedule, so every other report keeps its bytes.
   if (c.price_schedules.any()) {
     Json schedules = Json::object();

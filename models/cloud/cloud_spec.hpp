@@ -43,6 +43,8 @@ struct CloudSpec {
   double packing_efficiency = 1.0;
   double egress_gb_per_gpu_hour = 0.0;  // data leaving the cloud per cloud GPU-hour of work
   double egress_usd_per_gb = 0.0;
+  // The offer's hidden costs, field by field under the section's "hidden_costs" (models/catalog/hidden_costs.hpp).
+  HiddenCosts hidden_costs;
 
   // Factors on the catalog prices in hour h (reserved: at its term's first hour).
   double on_demand_factor(long hour) const {

@@ -2,11 +2,13 @@
 #include "core/stats/summary_json.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 #include "core/io/finite_figures.hpp"
 #include "core/io/utf8_text.hpp"
 #include "models/catalog/figure_age.hpp"
 #include "core/io/abridged_echo.hpp"
+#include "engine/ledger/hidden_cost_booking.hpp"
 #include "reports/json/api/api_json.hpp"
 #include "reports/json/figure_ages_json.hpp"
 #include "reports/json/commitments_json.hpp"
@@ -31,9 +33,12 @@ namespace {
 struct OptionalCategories {
   bool repair = false;
   bool api = false;
+  bool hidden = false;  // the hidden costs of renting, when a plan's cloud has some
 };
 bool shown(Category c, OptionalCategories with) {
-  return (c != Category::repair || with.repair) && (c != Category::api || with.api);
+  const bool is_hidden = std::find(std::begin(kHiddenCostCategories), std::end(kHiddenCostCategories), c) !=
+                         std::end(kHiddenCostCategories);
+  return (c != Category::repair || with.repair) && (c != Category::api || with.api) && (!is_hidden || with.hidden);
 }
 
 Json breakdown(const Ledger& ledger, double rate, bool discounted, OptionalCategories optional_categories) {
@@ -297,6 +302,8 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
   OptionalCategories optional_categories;
   optional_categories.repair = std::any_of(s.plans.begin(), s.plans.end(), [](const Plan& p) { return p.onprem && p.onprem->spares; });
   optional_categories.api = std::any_of(s.plans.begin(), s.plans.end(), [](const Plan& p) { return p.uses_api(); });
+  optional_categories.hidden =
+      std::any_of(s.plans.begin(), s.plans.end(), [](const Plan& p) { return rented_hidden_costs(p) != nullptr; });
   for (std::size_t i = 0; i < s.plans.size(); ++i) {
     plans.push_back(plan_json(s.plans[i], run.plans[i], rate, optional_categories));
     if (!run.tokens.empty()) plans.back()["tokens"] = plan_tokens_json(run.tokens[i]);

@@ -17,7 +17,7 @@ constexpr double kSecondsPerDay = 86400.0;
 // A request of more tokens than this is a wrong column, not a prompt.
 constexpr double kMaxTokensPerRequest = 1e8;
 // A trace spanning more hours than this is a wrong date (the job trace reader's limit alike).
-constexpr double kMaxTraceHours = 100'000.0;
+constexpr double kMaxAzureTraceHours = 100'000.0;
 
 // "2023-11-16 18:15:46.6805900" -> seconds from `origin`'s midnight; false when malformed.
 bool seconds_of(std::string_view text, const Date* origin, Date& date, double& seconds) {
@@ -86,11 +86,11 @@ HourlyTokens import_azure_llm_trace(const std::string& path) {
                                      kMaxTokensPerRequest, f[k + 1]));
     }
     const double hours_after = std::floor((t - t0) / kSecondsPerHour);
-    if (hours_after >= kMaxTraceHours)
+    if (hours_after >= kMaxAzureTraceHours)
       throw InputError(path, csv_position(line, 1),
                        fmt::format("expected a trace of at most {:.0f} hours, found {} {:.0f} hours after the first "
                                    "request",
-                                   kMaxTraceHours, f[0], hours_after));
+                                   kMaxAzureTraceHours, f[0], hours_after));
     const std::size_t hour = static_cast<std::size_t>(hours_after);
     if (hour >= out.requests.size()) {
       out.requests.resize(hour + 1, 0.0);
