@@ -73,7 +73,12 @@ Json make_report(const std::string& scenario_path, const std::string& catalog_di
 
 void add_uncertainty_analysis(Json& report, const std::string& scenario_path, const std::string& catalog_dir,
                               const MonteCarloOptions& options, const std::string& plan) {
-  const UncertaintyInputs in = read_uncertainty_inputs(scenario_path, catalog_dir, options.paths, options.seed);
+  add_uncertainty_analysis(report, read_uncertainty_inputs(scenario_path, catalog_dir, options.paths, options.seed),
+                           options, plan);
+}
+
+void add_uncertainty_analysis(Json& report, const UncertaintyInputs& in, const MonteCarloOptions& options,
+                              const std::string& plan) {
   const UncertaintyAnalysis analysis =
       analyse_uncertainty(in, plan, options.threads, options.progress, options.split_over_processes);
   if (!options.split_over_processes || is_root_process()) add_uncertainty_sections(report, analysis);

@@ -10,6 +10,7 @@
 
 #include "core/io/json_reader.hpp"
 #include "engine/montecarlo/monte_carlo.hpp"
+#include "engine/montecarlo/uncertain_paths.hpp"
 #include "models/scenario.hpp"
 #include "reports/json/json_report.hpp"
 
@@ -48,5 +49,8 @@ Json make_report(const std::string& scenario_path, const std::string& catalog_di
 // runs its share of the paths and of the tornado, and rank 0 alone adds the sections.
 void add_uncertainty_analysis(Json& report, const std::string& scenario_path, const std::string& catalog_dir,
                               const MonteCarloOptions& options, const std::string& plan = "");
+// The same from the loaded document (the Python module's scenario given as a dict).
+void add_uncertainty_analysis(Json& report, const UncertaintyInputs& in, const MonteCarloOptions& options,
+                              const std::string& plan = "");
 
 }  // namespace tco::cli
