@@ -58,8 +58,6 @@ PYBIND11_MODULE(_tcosim, m) {
   m.doc() = "The compiled core of tcosim; use the tcosim package, not this module.";
   m.attr("version") = TCO_VERSION;
 
-  static py::exception<Cancelled> unused_cancelled(m, "_Cancelled");  // never raised: translated below
-  (void)unused_cancelled;
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

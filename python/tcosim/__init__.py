@@ -42,28 +42,34 @@ def _wait(call, control, progress):
     if not in_main and not progress:
         return call()
     box = {}
+    done = _threading.Event()
 
     def target():
         try:
             box["value"] = call()
         except BaseException as e:  # handed to the caller's thread
             box["error"] = e
+        finally:
+            done.set()
 
     helper = _threading.Thread(target=target, name="tcosim-run", daemon=True)
     bar = _progress_bar() if progress else None
     helper.start()
+    # An Event, not Thread.join(timeout): a join that Ctrl-C interrupts can leave the finished
+    # thread listed as alive (Python 3.11).
     try:
-        while helper.is_alive():
-            helper.join(_POLL_S)
+        while not done.wait(_POLL_S):
             if bar is not None:
                 bar.update(control.snapshot())
     except KeyboardInterrupt:
         control.cancel()
+        done.wait()
         helper.join()
         raise
     finally:
         if bar is not None:
             bar.close()
+    helper.join()
     if "error" in box:
         raise box["error"]
     return box["value"]

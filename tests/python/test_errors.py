@@ -59,10 +59,12 @@ def test_dict_mistake_raises_input_error_with_validates_pointer(tcosim, tmp_path
     assert e.pointer == pointer and e.file == "x.json"
     assert str(e).startswith(f"x.json: {pointer}: ")
     # validate names the same pointer, with the same reason, for the same document in a file
-    result, name = validate_line(tmp_path, doc)
-    assert result.returncode == 2
-    assert f"{pointer}" in result.stdout + result.stderr
-    assert e.reason in result.stdout + result.stderr
+    # (JSON text has no NaN: a file holding one is refused as invalid JSON at its line and column)
+    if mistake is not nan_value:
+        result, _ = validate_line(tmp_path, doc)
+        assert result.returncode == 2
+        assert f": {pointer}: " in result.stdout
+        assert e.reason in result.stdout
     # and tcosim.validate returns it as the error finding
     findings = tcosim.validate(doc, base_dir=str(SCENARIO.parent), name="x.json")
     assert [(f["severity"], f["pointer"]) for f in findings if f["severity"] == "error"] == [("error", pointer)]

@@ -8,9 +8,9 @@ import pytest
 from conftest import ROOT, TODAY, cli_report_text, text_without_run_metadata, without_run_metadata
 
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.json"))
-# A rank correlation between 9 uncertain inputs needs more than 9 paths; 2 elsewhere keeps the
-# suite to seconds of CPU.
-PATHS = {"base-load-and-burst-uncertain": 12}
+# A rank correlation between 9 uncertain inputs needs more than 9 paths; 1 elsewhere keeps the
+# suite to seconds of CPU (1 path: the replay still runs one, the fluid model none).
+PATHS = {"base-load-and-burst-uncertain": 10}
 # Minutes of CPU whatever --paths is (its venue replays); the regress test runs it in the CLI.
 # TCOSIM_SLOW_TESTS=1 compares it too.
 SLOW = {"burst-venues"}
@@ -20,7 +20,7 @@ SLOW = {"burst-venues"}
 def test_run_equals_cli(tcosim, scenario):
     if scenario.stem in SLOW and not os.environ.get("TCOSIM_SLOW_TESTS"):
         pytest.skip(f"{scenario.stem}: minutes of CPU; TCOSIM_SLOW_TESTS=1 runs it")
-    paths = PATHS.get(scenario.stem, 2)
+    paths = PATHS.get(scenario.stem, 1)
     cli_text = cli_report_text(scenario, paths)
     report = tcosim.run(str(scenario), paths=paths, threads=1, today=TODAY)
     assert without_run_metadata(report.json) == without_run_metadata(json.loads(cli_text))
