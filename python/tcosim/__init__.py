@@ -146,7 +146,7 @@ def run(scenario, paths=None, seed=None, threads=0, *, catalog=None, base_dir=No
     control = _tcosim.RunControl()
 
     def call():
-        return _tcosim.run_scenario(scenario, name, base_dir or ".", _os.fspath(catalog) if catalog else "", paths,
+        return _tcosim.run_scenario(scenario, name, _os.fspath(base_dir or "."), _os.fspath(catalog) if catalog else "", paths,
                                     seed, threads, today or "", max_age_days, control)
 
     return Report(_wait(call, control, progress))
@@ -161,7 +161,7 @@ def validate(scenario, *, catalog=None, base_dir=None, name="<dict>"):
         Empty: the scenario loads with no warning.
     """
     scenario = _scenario_arg(scenario)
-    return _tcosim.validate(scenario, name, base_dir or ".", _os.fspath(catalog) if catalog else "")
+    return _tcosim.validate(scenario, name, _os.fspath(base_dir or "."), _os.fspath(catalog) if catalog else "")
 
 
 def _cli(args):
