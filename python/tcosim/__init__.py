@@ -19,6 +19,7 @@ from ._errors import InputError, ModelError
 from ._report import Report
 
 __version__ = _tcosim.version
+InputError.__module__ = ModelError.__module__ = Report.__module__ = "tcosim"  # as users name them
 __all__ = ["run", "validate", "optimize", "sensitivity", "sweep", "diff", "import_trace", "import_demand",
            "Report", "InputError", "ModelError"]
 
@@ -146,8 +147,9 @@ def run(scenario, paths=None, seed=None, threads=0, *, catalog=None, base_dir=No
     control = _tcosim.RunControl()
 
     def call():
-        return _tcosim.run_scenario(scenario, name, _os.fspath(base_dir or "."), _os.fspath(catalog) if catalog else "", paths,
-                                    seed, threads, today or "", max_age_days, control)
+        return _tcosim.run_scenario(scenario, name, _os.fspath(base_dir or "."),
+                                    _os.fspath(catalog) if catalog else "", paths, seed, threads, today or "",
+                                    max_age_days, control)
 
     return Report(_wait(call, control, progress))
 
