@@ -47,3 +47,10 @@ def test_seed_moves_the_paths(tcosim):
     b = tcosim.run(path, paths=3, seed=2, threads=1, today=TODAY)
     assert a.json["monte_carlo"]["seed"] == 1 and b.json["monte_carlo"]["seed"] == 2
     assert (a.npv_by_path != b.npv_by_path).any()
+
+
+def test_progress_bar_changes_nothing(tcosim, capsys):
+    # The bar reads the engine's path counter; nothing computed reads it back.
+    path = ROOT / "scenarios" / "startup-monte-carlo.json"
+    quiet = tcosim.run(path, paths=3, threads=1, today=TODAY).text
+    assert tcosim.run(path, paths=3, threads=1, today=TODAY, progress=True).text == quiet
