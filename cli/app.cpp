@@ -67,7 +67,7 @@ static int checked_standard_output(int code, std::ostream& out, std::ostream& er
   return code > kExitBadInput ? code : kExitBadInput;
 }
 
-static int run_command(int argc, char** argv, std::ostream& out, std::ostream& err) {
+static int run_command(int argc, char** argv, std::ostream& out, std::ostream& err, bool throwing = false) {
   // Named, so usage lines say "tcosim" rather than the path the program was started by.
   CLI::App app{"tcosim: rent, buy, or both? Total cost of GPU capacity, cloud vs on-prem.", "tcosim"};
   app.set_version_flag("--version", std::string("tcosim ") + TCO_VERSION);
@@ -98,12 +98,14 @@ static int run_command(int argc, char** argv, std::ostream& out, std::ostream& e
     err << "tcosim: " << escaped_text(e.what(), LineBreaks::keep) << "\n" << "Run with --help for usage.\n";
     return kExitBadInput;
   } catch (const InputError& e) {
+    if (throwing) throw;
     // From its parts, not what(): a NUL in a quoted value would end what() there.
     const std::string text = (e.file().empty() ? std::string("<input>") : e.file()) +
                              (e.where().empty() ? std::string() : ": " + e.where()) + ": " + e.message();
     err << "tcosim: error: " << escaped_text(text, LineBreaks::keep) << "\n";
     return kExitBadInput;
   } catch (const ModelError& e) {
+    if (throwing) throw;
     err << "tcosim: error: " << escaped_text(e.what(), LineBreaks::keep) << "\n";
     return kExitBadInput;
   } catch (const DeviceError& e) {
@@ -120,14 +122,22 @@ int run_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   return checked_standard_output(run_command(argc, argv, out, err), out, err);
 }
 
-int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+static int run_main_args(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool throwing) {
   std::vector<std::string> storage;
   storage.reserve(args.size() + 1);
   storage.push_back("tcosim");
   storage.insert(storage.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& s : storage) argv.push_back(s.data());
-  return run_main(static_cast<int>(argv.size()), argv.data(), out, err);
+  return checked_standard_output(run_command(static_cast<int>(argv.size()), argv.data(), out, err, throwing), out, err);
+}
+
+int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  return run_main_args(args, out, err, false);
+}
+
+int run_main_throwing(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  return run_main_args(args, out, err, true);
 }
 
 }  // namespace tco::cli

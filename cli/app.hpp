@@ -27,6 +27,9 @@ struct CommandContext {
 int run_main(int argc, char** argv, std::ostream& out, std::ostream& err);
 // The same with the arguments as strings (argv[0] is added).
 int run_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// The same, but an InputError or ModelError propagates instead of becoming a message on `err`
+// and exit 2 (the Python module raises it as tcosim.InputError with its pointer).
+int run_main_throwing(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 // One line per subcommand file; each registers its subcommand on `app`.
 void setup_run(CLI::App& app, CommandContext& ctx);

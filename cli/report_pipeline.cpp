@@ -40,6 +40,29 @@ Json make_report(const Scenario& scenario, const MonteCarloOptions& options, con
   return report;
 }
 
+RunReport run_report(const Scenario& scenario, const MonteCarloOptions& options, const RunMetadata& meta,
+                     bool keep_npv_by_path) {
+  RunReport out;
+  if (scenario.jobs) {
+    const MonteCarloRun mc = run_monte_carlo(scenario, options);
+    if (options.split_over_processes && !is_root_process()) return out;
+    RunMetadata measured = meta;
+    measured.gathered_bytes = mc.gathered_bytes;
+    measured.root_wait_for_ranks_s = mc.root_wait_for_ranks_s;
+    measured.root_gather_and_statistics_s = mc.root_gather_and_statistics_s;
+    out.report = report_json(scenario, mc, measured);
+    if (keep_npv_by_path) out.npv_by_path = mc.npv_by_path;
+    out.paths = mc.paths;
+    out.paths_from_checkpoints = mc.paths_from_checkpoints;
+    return out;
+  }
+  out.report = make_report(scenario, options, meta, keep_npv_by_path ? &out.npv_by_path : nullptr,
+                           &out.paths_from_checkpoints);
+  if (out.report.is_object() && out.report.at("monte_carlo").contains("paths"))
+    out.paths = out.report.at("monte_carlo").at("paths").get<long>();
+  return out;
+}
+
 Json make_report(const std::string& scenario_path, const std::string& catalog_dir, const MonteCarloOptions& options,
                  const RunMetadata& meta) {
   const Scenario scenario = load_scenario(scenario_path, catalog_dir);
@@ -50,7 +73,12 @@ Json make_report(const std::string& scenario_path, const std::string& catalog_di
 
 void add_uncertainty_analysis(Json& report, const std::string& scenario_path, const std::string& catalog_dir,
                               const MonteCarloOptions& options, const std::string& plan) {
-  const UncertaintyInputs in = read_uncertainty_inputs(scenario_path, catalog_dir, options.paths, options.seed);
+  add_uncertainty_analysis(report, read_uncertainty_inputs(scenario_path, catalog_dir, options.paths, options.seed),
+                           options, plan);
+}
+
+void add_uncertainty_analysis(Json& report, const UncertaintyInputs& in, const MonteCarloOptions& options,
+                              const std::string& plan) {
   const UncertaintyAnalysis analysis =
       analyse_uncertainty(in, plan, options.threads, options.progress, options.split_over_processes);
   if (!options.split_over_processes || is_root_process()) add_uncertainty_sections(report, analysis);

@@ -10,6 +10,7 @@
 
 #include "core/io/json_reader.hpp"
 #include "engine/montecarlo/monte_carlo.hpp"
+#include "engine/montecarlo/uncertain_paths.hpp"
 #include "models/scenario.hpp"
 #include "reports/json/json_report.hpp"
 
@@ -23,6 +24,19 @@ namespace tco::cli {
 Json make_report(const Scenario& scenario, const MonteCarloOptions& options, const RunMetadata& meta,
                  std::vector<std::vector<double>>* npv_by_path = nullptr, long* paths_from_checkpoints = nullptr);
 
+// The report `tcosim run` makes of a loaded scenario, before its uncertainty analysis: the
+// replay's Monte Carlo report (a scenario with "jobs"; TargetNotReached as run_monte_carlo), else
+// make_report's. npv_by_path ([plan][path]) is kept only when asked for. Split over MPI ranks, the
+// other ranks return an empty report. The CLI and the Python module (python/) both call it.
+struct RunReport {
+  Json report;
+  std::vector<std::vector<double>> npv_by_path;
+  long paths = 0;                   // the Monte Carlo paths reported (0: none)
+  long paths_from_checkpoints = 0;  // of those, read from options.checkpoint_dir
+};
+RunReport run_report(const Scenario& scenario, const MonteCarloOptions& options, const RunMetadata& meta,
+                     bool keep_npv_by_path);
+
 // Loads the scenario first (InputError / ModelError like load_scenario); catalog_dir empty:
 // the scenario's own.
 Json make_report(const std::string& scenario_path, const std::string& catalog_dir, const MonteCarloOptions& options,
@@ -35,5 +49,8 @@ Json make_report(const std::string& scenario_path, const std::string& catalog_di
 // runs its share of the paths and of the tornado, and rank 0 alone adds the sections.
 void add_uncertainty_analysis(Json& report, const std::string& scenario_path, const std::string& catalog_dir,
                               const MonteCarloOptions& options, const std::string& plan = "");
+// The same from the loaded document (the Python module's scenario given as a dict).
+void add_uncertainty_analysis(Json& report, const UncertaintyInputs& in, const MonteCarloOptions& options,
+                              const std::string& plan = "");
 
 }  // namespace tco::cli

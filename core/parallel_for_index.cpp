@@ -28,6 +28,7 @@ void parallel_for_index(long n, int threads, const std::function<void(long)>& f,
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team)
 #endif
   for (long i = 0; i < n; ++i) {
+    if (progress_cancelled(progress)) continue;
     try {
       f(i);
     } catch (...) {
@@ -39,6 +40,7 @@ void parallel_for_index(long n, int threads, const std::function<void(long)>& f,
     }
     progress_add(progress);
   }
+  throw_if_cancelled(progress);
   if (error) std::rethrow_exception(error);
 }
 

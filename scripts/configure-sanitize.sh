@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Configures the AddressSanitizer + UndefinedBehaviorSanitizer build (clang, no CUDA, no MPI, no
-# benches, with the libFuzzer harnesses) in $1, the one scripts/test.sh --sanitize and
+# benches, no Python module, with the libFuzzer harnesses) in $1, the one scripts/test.sh --sanitize and
 # scripts/fuzz.sh share: the same flags, so neither rebuilds what the other built. Extra cmake
 # arguments follow the folder (the compiler launcher).
 # -O1 -gline-tables-only instead of RelWithDebInfo's -O2 -g: AddressSanitizer's recommended level,
@@ -10,4 +10,4 @@ build=$1
 shift
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTCO_FUZZ=ON \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
-  -DTCO_SANITIZE=address,undefined -DTCO_CUDA=OFF -DTCO_MPI=OFF -DTCO_BENCH=OFF "$@"
+  -DTCO_SANITIZE=address,undefined -DTCO_CUDA=OFF -DTCO_MPI=OFF -DTCO_BENCH=OFF -DTCO_PYTHON=OFF "$@"

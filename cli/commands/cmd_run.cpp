@@ -82,25 +82,14 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
   mc_options.split_over_processes = true;
   mc_options.checkpoint_dir = o.checkpoint_dir;
   const RunMetadata meta = with_today(RunMetadata{"run", threads, process_count()}, o.today);
-  Json report;
+  RunReport run;
   WorkbookPaths workbook_paths;  // per-path NPVs for the workbook's Paths sheet
-  long paths = 0, from_checkpoints = 0;  // printed once the progress bar is gone
   if (scenario.jobs) {
     mc_options.target_ci_usd = o.target_ci_usd;
     mc_options.path_ceiling = o.path_ceiling;
     int status = kExitOk;
     try {
-      const MonteCarloRun mc = run_monte_carlo(scenario, mc_options);
-      if (is_root_process()) {
-        RunMetadata measured = meta;
-        measured.gathered_bytes = mc.gathered_bytes;
-        measured.root_wait_for_ranks_s = mc.root_wait_for_ranks_s;
-        measured.root_gather_and_statistics_s = mc.root_gather_and_statistics_s;
-        report = report_json(scenario, mc, measured);
-        if (!o.xlsx.empty()) workbook_paths.npv_usd_by_path = mc.npv_by_path;
-        paths = mc.paths;
-        from_checkpoints = mc.paths_from_checkpoints;
-      }
+      run = run_report(scenario, mc_options, meta, !o.xlsx.empty());
     } catch (const TargetNotReached& e) {
       bar.stop();
       ctx.err << "tcosim: error: " << e.what() << "\n";
@@ -111,14 +100,14 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
     if (scenario.uncertain) broadcast_root_status(status);
     if (status != kExitOk) return status;
   } else {
-    report = make_report(scenario, mc_options, meta, o.xlsx.empty() ? nullptr : &workbook_paths.npv_usd_by_path,
-                         &from_checkpoints);
+    run = run_report(scenario, mc_options, meta, !o.xlsx.empty());
     // The hourly model's demand, an input of the workbook's live formulas (its Hours sheet).
     if (!o.xlsx.empty() && is_root_process())
       workbook_paths.demand_gpus_by_hour = demand_gpus_by_hour(scenario.workload, scenario.horizon_hours(), scenario.calendar);
-    if (is_root_process() && report.at("monte_carlo").contains("paths"))
-      paths = report.at("monte_carlo").at("paths").get<long>();
   }
+  Json& report = run.report;
+  workbook_paths.npv_usd_by_path = std::move(run.npv_by_path);
+  const long paths = run.paths, from_checkpoints = run.paths_from_checkpoints;  // printed once the bar is gone
   // A scenario with uncertain inputs: sensitivity and breakevens under uncertainty (docs/decisions.md),
   // its paths and tornado split over the ranks too.
   if (scenario.uncertain) add_uncertainty_analysis(report, o.scenario, o.catalog, mc_options);

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 
 namespace tco {
@@ -32,6 +33,10 @@ class ProgressCounter {
   void set_label(const std::string& label);
   void add(std::int64_t units = 1) noexcept { done_.fetch_add(units, std::memory_order_relaxed); }
   Snapshot snapshot() const;
+  // A caller that is not the engine (the Python module's Ctrl-C) asks the loops counting here to
+  // stop: they skip the paths not yet begun and throw Cancelled when the loop ends.
+  void cancel() noexcept { cancelled_.store(true, std::memory_order_relaxed); }
+  bool cancelled() const noexcept { return cancelled_.load(std::memory_order_relaxed); }
 
  private:
   mutable std::mutex mutex_;  // guards everything but the two counts
@@ -42,12 +47,24 @@ class ProgressCounter {
   std::int64_t done_at_start_ = 0;
   std::atomic<std::int64_t> done_{0};
   std::atomic<std::int64_t> total_{0};
+  std::atomic<bool> cancelled_{false};
+};
+
+// What a cancelled loop throws; nothing it computed is reported.
+struct Cancelled : std::runtime_error {
+  Cancelled() : std::runtime_error("cancelled") {}
 };
 
 // The engine's loops take a ProgressCounter* that may be null (no display): these say so once.
 inline void progress_begin(ProgressCounter* progress, std::int64_t total, const std::string& unit,
                            std::int64_t done = 0) {
   if (progress) progress->begin_stage(total, unit, done);
+}
+inline bool progress_cancelled(const ProgressCounter* progress) noexcept {
+  return progress && progress->cancelled();
+}
+inline void throw_if_cancelled(const ProgressCounter* progress) {
+  if (progress_cancelled(progress)) throw Cancelled();
 }
 inline void progress_add(ProgressCounter* progress, std::int64_t units = 1) noexcept {
   if (progress) progress->add(units);

@@ -497,6 +497,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
     const IndexBlock mine = index_block(from_checkpoint ? 0 : batch, rank, ranks);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, o.threads))
     for (long i = mine.begin; i < mine.end; ++i) {
+      if (progress_cancelled(o.progress)) continue;
       const auto path = static_cast<std::uint32_t>(first + done + i);
       const int arrival = worlds.arrival_month(path);
       const Scenario& world = worlds.scenario(arrival);
@@ -529,6 +530,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       results[i] = std::move(per_plan);
       progress_add(o.progress);
     }
+    throw_if_cancelled(o.progress);
     if (ranks > 1 && !from_checkpoint) {
       const auto waiting = std::chrono::steady_clock::now();
       wait_for_every_process();

@@ -572,6 +572,7 @@ SweepPathValues run_sweep_cpu(const SweepChunk& chunk, long paths, int threads, 
 #pragma omp for schedule(dynamic, 1)
 #endif
     for (long item = 0; item < items; ++item) {
+      if (progress_cancelled(progress)) continue;
       const long path = item % paths;
       const long first_point = item / paths * per_block;
       const Block block{chunk, static_cast<int>(first_point), static_cast<int>(std::min(points, first_point + per_block))};
@@ -586,6 +587,7 @@ SweepPathValues run_sweep_cpu(const SweepChunk& chunk, long paths, int threads, 
       progress_add(progress, block.end_point - block.first_point);
     }
   }
+  throw_if_cancelled(progress);
   if (status.load() == kSweepFailureOverflow)
     throw ModelError("a path drew more node failures than the sweep made room for (internal limit)");
   return out;

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""What calling the engine from Python costs (docs/performance.md, "Python module").
+
+1. startup-monte-carlo at its own paths: `tcosim run` as a process against tcosim.run in this
+   process, the same threads; the median of REPEATS each. The Python figure counts the dict
+   conversion of the report (Report.json) too.
+2. A loop of 100 small scenarios (a dict each, the owned node count varied): tcosim.run in a
+   loop against 100 `tcosim run` subprocesses writing and parsing a JSON report each, as a script
+   without the module does it.
+
+Usage, from the repository root of a Release build with the module (python/):
+    PYTHONPATH=build/python /usr/bin/python3 bench/python_overhead.py [REPEATS] [THREADS]
+"""
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import tcosim
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+CLI = os.environ.get("TCOSIM_EXE", str(ROOT / "build" / "tcosim"))
+TODAY = "2026-11-29"
+
+
+def timed(f, repeats):
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), times
+
+
+def startup_monte_carlo(repeats, threads):
+    scenario = ROOT / "scenarios" / "startup-monte-carlo.json"
+    with tempfile.TemporaryDirectory() as folder:
+        out = os.path.join(folder, "r.json")
+
+        def cli():
+            subprocess.run([CLI, "run", str(scenario), "--out", out, "--quiet", "--threads", str(threads),
+                            "--today", TODAY], check=True)
+            with open(out) as f:
+                json.load(f)
+
+        def python():
+            tcosim.run(scenario, threads=threads, today=TODAY).json
+
+        python()  # warm the file cache
+        # Interleaved, so a machine that gets busier half-way hurts both alike.
+        cli_times, py_times = [], []
+        for _ in range(repeats):
+            cli_times.append(timed(cli, 1)[0])
+            py_times.append(timed(python, 1)[0])
+    c, p = statistics.median(cli_times), statistics.median(py_times)
+    print(f"startup-monte-carlo, {threads} threads, median of {repeats}: CLI {c:.3f} s, Python {p:.3f} s, "
+          f"Python / CLI = {p / c:.3f}")
+
+
+def small_scenarios(count, threads):
+    doc = json.loads((ROOT / "scenarios" / "training-cluster-spares.json").read_text())
+    docs = []
+    for i in range(count):
+        d = json.loads(json.dumps(doc))
+        d["name"] = f"small-{i}"
+        docs.append(d)
+    base = ROOT / "scenarios"
+    with tempfile.TemporaryDirectory(dir=base, prefix=".bench-") as folder:
+        files = []
+        for i, d in enumerate(docs):
+            path = pathlib.Path(folder) / f"s{i}.json"
+            d = dict(d)
+            d["catalog_dir"] = "../../pricing-data"
+            path.write_text(json.dumps(d))
+            files.append(path)
+        out = os.path.join(folder, "r.json")
+        start = time.perf_counter()
+        for path in files:
+            subprocess.run([CLI, "run", str(path), "--out", out, "--quiet", "--threads", str(threads),
+                            "--today", TODAY], check=True)
+            with open(out) as f:
+                json.load(f)
+        cli_s = time.perf_counter() - start
+    start = time.perf_counter()
+    for d in docs:
+        tcosim.run(d, base_dir=base, threads=threads, today=TODAY).json
+    py_s = time.perf_counter() - start
+    print(f"{count} small scenarios (training-cluster-spares), {threads} threads: CLI subprocesses {cli_s:.2f} s, "
+          f"tcosim.run loop {py_s:.2f} s, {cli_s / py_s:.1f}x faster")
+
+
+if __name__ == "__main__":
+    repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    threads = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+    startup_monte_carlo(repeats, threads)
+    small_scenarios(100, threads)
