@@ -165,8 +165,12 @@ TEST_CASE("plan latency: the same report bytes on 1 and 2 threads") {
     REQUIRE(r.exit_code == 0);
     bytes[threads - 1] = latency_file_text(out);
   }
+  // The bytes differ only where the report records the thread count it ran with (run.threads).
+  const std::string one = "\"threads\": 1", two = "\"threads\": 2";
+  REQUIRE(contains(bytes[0], one));
+  bytes[0].replace(bytes[0].find(one), one.size(), two);
   CHECK(bytes[0] == bytes[1]);
-  const Json report = Json::parse(bytes[0]);
+  const Json report = Json::parse(bytes[1]);
   // 0.5 requests/s x 7,200 s x 3 paths = 10,800 requests expected.
   const double arrived = report.at("plans").at(0).at("latency").at("requests").at("arrived").get<double>();
   CHECK(std::abs(arrived - 10800.0) < 4.0 * std::sqrt(10800.0));
