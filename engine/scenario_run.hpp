@@ -11,7 +11,7 @@
 #include "engine/ledger/breakeven.hpp"
 #include "engine/ledger/comparison.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
-#include "engine/ledger/plan_latency.hpp"
+#include "engine/des/serving/plan_latency.hpp"
 #include "engine/ledger/plan_tokens.hpp"
 #include "engine/ledger/recommendation.hpp"
 #include "models/finding.hpp"

@@ -13,7 +13,7 @@
 #include "cli_test_support.hpp"
 #include "core/error.hpp"
 #include "core/io/json_reader.hpp"
-#include "engine/ledger/plan_latency.hpp"
+#include "engine/des/serving/plan_latency.hpp"
 #include "models/importers/serving/azure_llm_trace.hpp"
 #include "models/serving/request_workload.hpp"
 #include "models/serving/token_demand.hpp"

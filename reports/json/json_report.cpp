@@ -106,7 +106,7 @@ Json latency_json(const serving::LatencyHistogram& h, std::optional<double> sum_
   return out;
 }
 
-// A plan's latency under its requests (engine/ledger/plan_latency.hpp; docs/report.md
+// A plan's latency under its requests (engine/des/serving/plan_latency.hpp; docs/report.md
 // `plans[].latency`), only for a scenario whose workload has requests; null for a plan of kind api.
 Json plan_latency_json(const std::optional<PlanLatency>& l) {
   if (!l) return nullptr;

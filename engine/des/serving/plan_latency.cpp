@@ -1,4 +1,4 @@
-#include "engine/ledger/plan_latency.hpp"
+#include "engine/des/serving/plan_latency.hpp"
 
 #include <algorithm>
 #include <cmath>
