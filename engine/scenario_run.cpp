@@ -63,6 +63,8 @@ ScenarioRun run_deterministic(const Scenario& s) {
       const TokenDemand& serving = s.plans[i].serving ? *s.plans[i].serving : *s.workload.tokens;
       run.tokens.push_back(plan_tokens(run.plans[i], serving, token_series, demand, s.plans[i].kind == Plan::Kind::api));
     }
+    if (s.workload.requests)
+      for (const Plan& plan : s.plans) run.latency.push_back(plan_latency(s, plan, token_series.tokens));
   }
   const Plan& baseline = s.plans[s.baseline_index];
   const PlanResult& base_result = run.plans[s.baseline_index];

@@ -2,6 +2,7 @@
 // compared with the baseline, the breakevens, and the warnings a reviewer must see.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "engine/ledger/breakeven.hpp"
 #include "engine/ledger/comparison.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
+#include "engine/des/serving/plan_latency.hpp"
 #include "engine/ledger/plan_tokens.hpp"
 #include "engine/ledger/recommendation.hpp"
 #include "models/finding.hpp"
@@ -27,6 +29,8 @@ struct ScenarioRun {
   DemandSummary demand;
   std::vector<PlanResult> plans;             // in the scenario's order
   std::vector<PlanTokens> tokens;            // one per plan when the workload has tokens; else none
+  // One per plan when the workload has requests (null for a plan that buys every token); else none.
+  std::vector<std::optional<PlanLatency>> latency;
   std::vector<Comparison> comparisons;       // each non-baseline plan vs the baseline
   std::vector<UtilizationBreakeven> utilization_breakevens;
   std::vector<PriceBreakeven> price_breakevens;  // each non-baseline plan vs the baseline, then each other plan

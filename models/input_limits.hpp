@@ -102,5 +102,10 @@ inline constexpr long kMaxBookingLeadDays = 56;
 inline constexpr long kMaxCommitmentTermMonths = 60;
 inline constexpr Bounds kUsdPerHourCommitment{0.0, 1e7, true};  // a savings plan's USD per hour
 inline constexpr Bounds kSiteMw{0.0, 1e5, true};      // a site's IT power (the largest campuses: ~5 GW)
+// The request replay (models/serving/request_workload.hpp): at most a year of requests, 1,000
+// paths, and a replica of 100,000 slots (the largest measured concurrencies are ~1,000).
+inline constexpr long kMaxReplayHours = 8'760;
+inline constexpr long kMaxReplayPaths = 1'000;
+inline constexpr long kMaxConcurrency = 100'000;
 
 }  // namespace tco::limits

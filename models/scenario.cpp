@@ -27,6 +27,7 @@
 #include "models/venues/venues_reader.hpp"
 #include "models/serving/plan_serving.hpp"
 #include "models/serving/token_demand.hpp"
+#include "models/serving/request_workload.hpp"
 
 namespace tco {
 
@@ -533,6 +534,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
     JsonObjectReader wr = r.object("workload");
     s.workload = parse_workload(wr, dir);
     read_token_demand(s.workload, r.value("workload"), file, catalog, dir);
+    read_request_workload(s.workload, r.value("workload"), file, s.horizon_hours(), dir);
   }
   if (r.has("jobs")) {
     JsonObjectReader jr = r.object("jobs");
@@ -574,6 +576,8 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
     JsonObjectReader pr(plans[i], file, pointer);
     Plan plan = parse_plan(pr, base_onprem, base_cloud, base_api, resolver, s.start, s.horizon_months, dir);
     plan.serving = apply_plan_serving_profile(plan, plans[i], s.workload.tokens.get(), catalog, file, pointer);
+    if (plan.serving && s.workload.requests)
+      check_replay_rates(*s.workload.requests, *plan.serving, file, pointer + "/serving_profile");
     if (!names.insert(plan.name).second)
       throw InputError(file, pointer + "/name", "expected a unique plan name, found \"" + plan.name + "\" twice");
     add_plan_warnings(s, plan, pointer);

@@ -10,7 +10,7 @@
 #include "core/error.hpp"
 #include "engine/des/serving/keyed_heaps.hpp"
 #include "engine/des/serving/least_loaded.hpp"
-#include "engine/des/serving/profile_rates.hpp"
+#include "models/serving/profile_rates.hpp"
 #include "engine/des/serving/request_replay.hpp"
 
 using namespace tco::serving;

@@ -368,6 +368,7 @@ WorkloadSpec parse_workload(JsonObjectReader& r, const std::string& scenario_dir
   spec.file = r.file();
   spec.pointer = r.pointer();
   r.allow("tokens");
+  r.allow("requests");
   if (!r.has("tokens") || r.has("profiles")) {
     const Json& profiles = r.value("profiles");
     if (!profiles.is_array() || profiles.empty())

@@ -67,13 +67,17 @@ struct DeferrableDemand {
   double max_delay_h = 0.0;
 };
 
-struct TokenDemand;  // models/serving/token_demand.hpp
+struct TokenDemand;      // models/serving/token_demand.hpp
+struct RequestWorkload;  // models/serving/request_workload.hpp
 
 struct WorkloadSpec {
   std::vector<DemandProfile> profiles;
   // Token demand served with a serving profile (docs/tokens.md): its GPUs are added to the
   // profiles' in every hour, after their growth (the tokens grow with their own).
   std::shared_ptr<const TokenDemand> tokens;
+  // Requests replayed one by one beside the tokens (docs/des.md "Requests in a scenario"): each
+  // plan's latency; the hourly model above does not read them.
+  std::shared_ptr<const RequestWorkload> requests;
   double growth_per_year = 0.0;
   std::optional<DeferrableDemand> deferrable;
   std::string file;      // where it was read (for errors in the demand it yields)

@@ -17,6 +17,7 @@ Section goodput_section(const Json& report);
 Section time_shift_section(const Json& report);
 Section hourly_time_shift_section(const Json& report);
 Section tokens_section(const Json& report);
+Section latency_section(const Json& report);
 Section api_breakeven_section(const Json& report);
 
 const std::vector<SectionSlot>& report_section_slots() {
@@ -25,6 +26,7 @@ const std::vector<SectionSlot>& report_section_slots() {
   // with the tax columns' own layout (reports/workbook/workbook.cpp).
   static const std::vector<SectionSlot> slots = {
       {"tokens", tokens_section, false, nullptr},  // a serving workload's answer; its sheet: reports/workbook/tokens_sheet.cpp
+      {"latency", latency_section, false, "Latency"},  // its requests' replay (workload.requests)
       {"carbon", carbon_section, false, "CO2"},
       {"procurement", procurement_section, false, "Procurement"},
       {"venues", venues_section, false, "Venues"},

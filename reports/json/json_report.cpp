@@ -101,6 +101,42 @@ Json plan_tokens_json(const PlanTokens& t) {
           {"per_s_per_peak_facility_mw", optional_json(t.tokens_per_s_per_peak_facility_mw)}};
 }
 
+// Percentiles of a latency (seconds), with the exact mean where it is kept; null without a request.
+Json latency_json(const serving::LatencyHistogram& h, std::optional<double> sum_s) {
+  const bool any = h.count() > 0;
+  Json out = Json::object();
+  if (sum_s) out["mean"] = any ? Json(*sum_s / static_cast<double>(h.count())) : Json(nullptr);
+  for (auto [key, p] : {std::pair{"p50", 0.5}, std::pair{"p90", 0.9}, std::pair{"p99", 0.99}})
+    out[key] = any ? Json(h.percentile(p)) : Json(nullptr);
+  return out;
+}
+
+// A plan's latency under its requests (engine/des/serving/plan_latency.hpp; docs/report.md
+// `plans[].latency`), only for a scenario whose workload has requests; null for a plan of kind api.
+Json plan_latency_json(const std::optional<PlanLatency>& l) {
+  if (!l) return nullptr;
+  const serving::RequestReplayStats& st = l->stats;
+  const bool served = st.served > 0;
+  return {{"replicas", l->replicas},
+          {"gpus_per_replica", l->gpus_per_replica},
+          {"max_concurrency", l->max_concurrency},
+          {"hours", l->hours},
+          {"paths", l->paths},
+          {"requests",
+           {{"arrived", st.arrived}, {"served", st.served}, {"dropped", st.dropped}, {"waited", st.waited},
+            {"within_slo", st.within_slo}}},
+          {"share_within_slo", st.arrived > 0 ? Json(static_cast<double>(st.within_slo) / st.arrived) : Json(nullptr)},
+          {"wait_s", latency_json(st.wait_s, st.wait_s_sum)},
+          {"ttft_s", latency_json(st.ttft_s, st.ttft_s_sum)},
+          {"tpot_s", latency_json(st.tpot_s, std::nullopt)},
+          {"e2e_s", latency_json(st.e2e_s, st.e2e_s_sum)},
+          {"max_queue", st.max_queue},
+          {"input_tokens_served", st.input_tokens_served},
+          {"output_tokens_served", st.output_tokens_served},
+          {"hourly_model_tokens", l->hourly_model_tokens},
+          {"busy_gpu_hours", served ? Json(st.busy_replica_s * l->gpus_per_replica / 3600.0) : Json(0.0)}};
+}
+
 Json plan_json(const Plan& plan, const PlanResult& r, double rate, OptionalCategories optional_categories) {
   const auto& g = r.gpu_hours;
   Json out = {{"name", plan.name},
@@ -307,6 +343,7 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
   for (std::size_t i = 0; i < s.plans.size(); ++i) {
     plans.push_back(plan_json(s.plans[i], run.plans[i], rate, optional_categories));
     if (!run.tokens.empty()) plans.back()["tokens"] = plan_tokens_json(run.tokens[i]);
+    if (!run.latency.empty()) plans.back()["latency"] = plan_latency_json(run.latency[i]);
   }
   report["plans"] = plans;
 

@@ -76,9 +76,14 @@ class ArrivalStream {
 
   bool next(TraceRequest& out) {
     if (!c_.trace.empty()) {
-      if (index_ >= c_.trace.size()) return false;
+      if (index_ >= c_.trace.size()) {
+        if (!(c_.trace_period_s > 0.0)) return false;
+        index_ = 0;
+        ++repeat_;
+      }
       out = c_.trace[index_++];
-      return true;
+      out.arrival_s += static_cast<double>(repeat_) * c_.trace_period_s;
+      return out.arrival_s < c_.trace_until_s;
     }
     const std::uint32_t hi = static_cast<std::uint32_t>(index_ >> 32), lo = static_cast<std::uint32_t>(index_);
     const UniformPair u = uniform_pair(c_.seed, path_, RandomSource::request_arrival, hi, lo);
@@ -110,6 +115,7 @@ class ArrivalStream {
   const RequestReplayConfig& c_;
   std::uint32_t path_;
   std::uint64_t index_ = 0;
+  std::uint64_t repeat_ = 0;  // the trace's repeats before this one
   std::size_t step_ = 0;
   double t_ = 0.0;
 };

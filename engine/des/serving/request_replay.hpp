@@ -21,24 +21,13 @@
 #include <vector>
 
 #include "engine/des/serving/latency_histogram.hpp"
-#include "engine/des/serving/token_length.hpp"
+#include "models/serving/profile_rates.hpp"
+#include "models/serving/token_length.hpp"
+#include "models/serving/trace_request.hpp"
 
 namespace tco::serving {
 
-// What one replica does at each active count n = 1..max_concurrency (index n - 1).
-struct ReplicaRates {
-  std::vector<double> decode_tokens_per_s_by_active;       // r(n), tokens/s per decoding request
-  std::vector<double> prefill_s_per_input_token_by_active;  // p(n); empty: prefill takes no time
-  int max_concurrency() const { return static_cast<int>(decode_tokens_per_s_by_active.size()); }
-};
-
 enum class Router { least_active, round_robin };
-
-struct TraceRequest {
-  double arrival_s;
-  double input_tokens;
-  double output_tokens;
-};
 
 struct RequestReplayConfig {
   int replicas = 1;
@@ -49,7 +38,11 @@ struct RequestReplayConfig {
   double step_s = 3600.0;
   TokenLength input_tokens, output_tokens;
   // Or a trace (arrival times ascending); when given, the rates and lengths above are not drawn.
+  // With trace_period_s > 0 it repeats every trace_period_s seconds (request k of repeat m
+  // arrives at m x period + its time) until trace_until_s; without, it is replayed once.
   std::vector<TraceRequest> trace;
+  double trace_period_s = 0.0;
+  double trace_until_s = std::numeric_limits<double>::infinity();
   double max_wait_s = std::numeric_limits<double>::infinity();
   // The latency target: a request is within it when its TTFT is at most max_ttft_s and its
   // decode ran at least min_tokens_per_s_per_user (output tokens / decode time).

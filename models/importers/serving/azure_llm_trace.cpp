@@ -44,7 +44,12 @@ bool seconds_of(std::string_view text, const Date* origin, Date& date, double& s
 
 }  // namespace
 
-HourlyTokens import_azure_llm_trace(const std::string& path) {
+namespace {
+
+// Calls row(seconds after the first request, input tokens, output tokens, line, TIMESTAMP text) for
+// every request of the trace, in order, after checking it; returns the number of requests.
+template <class Row>
+long for_each_request(const std::string& path, Row&& row) {
   CsvLineReader in(path, "cannot open the Azure LLM trace");
   in.read_header();
   const std::vector<std::string> expected = {"TIMESTAMP", "ContextTokens", "GeneratedTokens"};
@@ -54,7 +59,7 @@ HourlyTokens import_azure_llm_trace(const std::string& path) {
     if (in.fields()[i] != expected[i])
       throw InputError(path, csv_position(1, i + 1),
                        fmt::format("expected the column {}, found \"{}\"", expected[i], in.fields()[i]));
-  HourlyTokens out;
+  long rows = 0;
   Date origin;
   double t0 = 0.0, last = 0.0;
   while (in.next_line()) {
@@ -66,13 +71,12 @@ HourlyTokens import_azure_llm_trace(const std::string& path) {
                        fmt::format("expected 3 fields (TIMESTAMP,ContextTokens,GeneratedTokens), found {}", f.size()));
     Date date;
     double t = 0.0;
-    if (!seconds_of(f[0], out.rows == 0 ? nullptr : &origin, date, t))
+    if (!seconds_of(f[0], rows == 0 ? nullptr : &origin, date, t))
       throw InputError(path, csv_position(line, 1),
                        fmt::format("expected a time YYYY-MM-DD HH:MM:SS[.fffffff], found \"{}\"", f[0]));
-    if (out.rows == 0) {
+    if (rows == 0) {
       origin = date;
       t0 = t;
-      out.first_time = std::string(f[0]);
     } else if (t < last) {
       throw InputError(path, csv_position(line, 1),
                        fmt::format("expected rows in time order: {} is before the row above", f[0]));
@@ -91,21 +95,42 @@ HourlyTokens import_azure_llm_trace(const std::string& path) {
                        fmt::format("expected a trace of at most {:.0f} hours, found {} {:.0f} hours after the first "
                                    "request",
                                    kMaxAzureTraceHours, f[0], hours_after));
-    const std::size_t hour = static_cast<std::size_t>(hours_after);
+    row(t - t0, counts[0], counts[1], std::string_view(f[0]));
+    last = t;
+    ++rows;
+  }
+  if (in.read_failed()) throw InputError(path, "", "the trace could not be read to its end");
+  if (rows == 0) throw InputError(path, "line 2", "expected at least one request, found none");
+  return rows;
+}
+
+}  // namespace
+
+HourlyTokens import_azure_llm_trace(const std::string& path) {
+  HourlyTokens out;
+  double last_s = 0.0;
+  out.rows = for_each_request(path, [&](double t_s, double input, double output, std::string_view time) {
+    if (out.first_time.empty()) out.first_time = std::string(time);
+    const std::size_t hour = static_cast<std::size_t>(std::floor(t_s / kSecondsPerHour));
     if (hour >= out.requests.size()) {
       out.requests.resize(hour + 1, 0.0);
       out.input_tokens.resize(hour + 1, 0.0);
       out.output_tokens.resize(hour + 1, 0.0);
     }
     out.requests[hour] += 1.0;
-    out.input_tokens[hour] += counts[0];
-    out.output_tokens[hour] += counts[1];
-    last = t;
-    ++out.rows;
-  }
-  if (in.read_failed()) throw InputError(path, "", "the trace could not be read to its end");
-  if (out.rows == 0) throw InputError(path, "line 2", "expected at least one request, found none");
-  out.last_hour_s = (last - t0) - kSecondsPerHour * static_cast<double>(out.requests.size() - 1);
+    out.input_tokens[hour] += input;
+    out.output_tokens[hour] += output;
+    last_s = t_s;
+  });
+  out.last_hour_s = last_s - kSecondsPerHour * static_cast<double>(out.requests.size() - 1);
+  return out;
+}
+
+std::vector<serving::TraceRequest> read_azure_llm_requests(const std::string& path) {
+  std::vector<serving::TraceRequest> out;
+  for_each_request(path, [&](double t_s, double input, double output, std::string_view) {
+    out.push_back({t_s, input, output});
+  });
   return out;
 }
 

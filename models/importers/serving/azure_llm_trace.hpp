@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "models/serving/trace_request.hpp"
+
 namespace tco {
 
 struct HourlyTokens {
@@ -28,6 +30,10 @@ struct HourlyTokens {
 };
 
 HourlyTokens import_azure_llm_trace(const std::string& path);
+
+// The trace's requests one by one (the request replay's trace: docs/des.md "Requests"), arrival
+// times in seconds after the first request; the same checks and errors.
+std::vector<serving::TraceRequest> read_azure_llm_requests(const std::string& path);
 
 // "time_h,requests,input_tokens,output_tokens" and one line per hour.
 std::string hourly_tokens_csv(const HourlyTokens& tokens);

@@ -13,11 +13,18 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
-#include "engine/des/serving/request_replay.hpp"
 #include "models/serving/serving_profile.hpp"
 
 namespace tco::serving {
+
+// What one replica does at each active count n = 1..max_concurrency (index n - 1).
+struct ReplicaRates {
+  std::vector<double> decode_tokens_per_s_by_active;       // r(n), tokens/s per decoding request
+  std::vector<double> prefill_s_per_input_token_by_active;  // p(n); empty: prefill takes no time
+  int max_concurrency() const { return static_cast<int>(decode_tokens_per_s_by_active.size()); }
+};
 
 ReplicaRates replica_rates(const ServingProfile& profile, int max_concurrency, const std::string& profile_id);
 

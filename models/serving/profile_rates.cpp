@@ -1,4 +1,4 @@
-#include "engine/des/serving/profile_rates.hpp"
+#include "models/serving/profile_rates.hpp"
 
 #include <algorithm>
 #include <optional>

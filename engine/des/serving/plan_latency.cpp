@@ -1,0 +1,71 @@
+#include "engine/des/serving/plan_latency.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/time/seconds_per_hour.hpp"
+#include "models/serving/profile_rates.hpp"
+#include "models/serving/request_workload.hpp"
+
+namespace tco {
+
+int plan_replicas(const Plan& plan, const TokenDemand& serving, const std::vector<double>& hour_tokens,
+                  long replay_hours) {
+  const int per_replica = serving.capacity.gpus_per_replica;
+  int owned = 0;
+  if (plan.onprem && plan.onprem_nodes > 0) {
+    const double work_per_gpu = plan.onprem->server.gpu_model == serving.profile.gpu_model
+                                    ? 1.0
+                                    : plan.onprem->gpu.perf_relative / serving.gpu_perf_relative;
+    owned = static_cast<int>(std::floor(static_cast<double>(plan.onprem_nodes) * plan.onprem->server.gpus *
+                                        work_per_gpu / per_replica + 1e-9));
+  }
+  const bool rents = plan.kind == Plan::Kind::cloud || (plan.kind == Plan::Kind::hybrid && !plan.uses_api());
+  if (!rents) return owned;
+  double peak_tokens = 0.0;
+  const long hours = std::min<long>(replay_hours, static_cast<long>(hour_tokens.size()));
+  for (long h = 0; h < hours; ++h) peak_tokens = std::max(peak_tokens, hour_tokens[static_cast<std::size_t>(h)]);
+  const int at_peak = static_cast<int>(std::lround(gpus_for_hour_tokens(peak_tokens, serving.capacity) / per_replica));
+  return std::max(owned, at_peak);
+}
+
+std::optional<PlanLatency> plan_latency(const Scenario& s, const Plan& plan, const std::vector<double>& hour_tokens) {
+  if (plan.kind == Plan::Kind::api) return std::nullopt;
+  const RequestWorkload& w = *s.workload.requests;
+  const TokenDemand& serving = plan.serving ? *plan.serving : *s.workload.tokens;
+  PlanLatency out;
+  out.hours = w.hours;
+  out.paths = w.paths;
+  out.gpus_per_replica = serving.capacity.gpus_per_replica;
+  out.max_concurrency = replay_max_concurrency(w, serving);
+  for (long h = 0; h < out.hours && h < static_cast<long>(hour_tokens.size()); ++h)
+    out.hourly_model_tokens += hour_tokens[static_cast<std::size_t>(h)];
+  out.replicas = plan_replicas(plan, serving, hour_tokens, out.hours);
+  if (out.replicas == 0) return out;
+
+  serving::RequestReplayConfig c;
+  c.replicas = out.replicas;
+  c.rates = serving::replica_rates(serving.profile, out.max_concurrency,
+                                   serving.serving_profile_id.empty() ? "(inline)" : serving.serving_profile_id);
+  c.router = w.round_robin ? serving::Router::round_robin : serving::Router::least_active;
+  if (w.trace.empty()) {
+    c.requests_per_s_by_step = demand_gpus_by_hour(s.workload.tokens->requests_per_second, out.hours, s.calendar);
+    c.step_s = kSecondsPerHour;
+    c.input_tokens = w.input_tokens;
+    c.output_tokens = w.output_tokens;
+  } else {
+    c.trace = w.trace;
+    c.trace_period_s = w.trace_period_s;
+    c.trace_until_s = static_cast<double>(out.hours) * kSecondsPerHour;
+  }
+  if (w.max_wait_s) c.max_wait_s = *w.max_wait_s;
+  if (serving.slo.max_p90_ttft_ms) c.slo_max_ttft_s = *serving.slo.max_p90_ttft_ms / 1000.0;
+  c.slo_min_tokens_per_s_per_user = serving.slo.min_interactivity_tokens_per_s_per_user;
+  c.warmup_s = w.warmup_s;
+  c.seed = s.monte_carlo.seed;
+  for (long path = 0; path < w.paths; ++path)
+    out.stats.merge(serving::replay_requests(c, static_cast<std::uint32_t>(path)));
+  return out;
+}
+
+}  // namespace tco

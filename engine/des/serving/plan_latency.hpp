@@ -1,0 +1,45 @@
+// The latency a plan's users see (issue 47; docs/des.md "Requests in a scenario"): the scenario's
+// requests (workload.requests) replayed request by request (engine/des/serving/request_replay.hpp)
+// on the replicas the plan serves with, its serving profile's rates at max_concurrency.
+//   owned replicas   floor(on-prem nodes x GPUs a node x w / GPUs a replica), w = 1 when the nodes
+//                    hold the profile's GPU, else their GPU's perf_relative / the profile GPU's
+//                    (the work they do in the profile's GPUs; hot spares stand by and serve none)
+//   rented replicas  a plan that rents (cloud, or hybrid bursting to the cloud) has, all through
+//                    the replay, the whole replicas of the replayed hours' peak:
+//                    ceil(max_h tokens(h) / (3,600 x replica tokens/s at the slo)), at least its owned
+//   a plan of kind api, or one with no replica, serves no request here (null figures)
+// A request is within the slo when its TTFT is at most the slo's max_p90_ttft_ms (when given) and
+// its output tokens / decode time reach min_interactivity_tokens_per_s_per_user.
+// Example: 2 owned nodes of 8 H200 and a profile of 8 H200 a replica: 2 replicas; a cloud plan with
+// a peak hour of 10.56M tokens at 1,466.7 tokens/s a replica: ceil(10.56e6 / 5.28e6) = 2 replicas.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "engine/des/serving/request_replay.hpp"
+#include "models/scenario.hpp"
+#include "models/serving/token_demand.hpp"
+
+namespace tco {
+
+struct PlanLatency {
+  int replicas = 0;               // 0: the plan serves no request here (figures null)
+  int gpus_per_replica = 0;
+  int max_concurrency = 0;
+  long hours = 0;                 // replayed from the horizon's start
+  long paths = 0;
+  double hourly_model_tokens = 0.0;  // the hourly model's tokens over the replayed hours
+  serving::RequestReplayStats stats;  // pooled over the paths
+};
+
+// The replicas plan `plan` serves `serving` with over `hours.tokens`' first `replay_hours` hours.
+int plan_replicas(const Plan& plan, const TokenDemand& serving, const std::vector<double>& hour_tokens,
+                  long replay_hours);
+
+// Replays the scenario's requests for `plan` (s.workload.requests must be set); nullopt for a plan
+// of kind api. `hour_tokens` is the hourly model's token series (token_hours(...).tokens).
+std::optional<PlanLatency> plan_latency(const Scenario& s, const Plan& plan, const std::vector<double>& hour_tokens);
+
+}  // namespace tco

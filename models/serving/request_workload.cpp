@@ -1,0 +1,131 @@
+#include "models/serving/request_workload.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/time/seconds_per_hour.hpp"
+#include "models/importers/serving/azure_llm_trace.hpp"
+#include "models/input_limits.hpp"
+#include "models/serving/profile_rates.hpp"
+#include "models/serving/token_demand.hpp"
+#include "models/workload/workload.hpp"
+
+namespace tco {
+
+namespace {
+
+using serving::TokenLength;
+
+// {"type": "fixed", "tokens": N} | {"type": "exponential", "mean": M} | {"type": "lognormal",
+// "median": M, "sigma": S}; absent: fixed at `fallback`.
+TokenLength parse_token_length(JsonObjectReader& parent, const char* key, double fallback) {
+  TokenLength t;
+  t.value = fallback;
+  if (!parent.has(key)) return t;
+  JsonObjectReader r = parent.object(key);
+  const std::string type = r.choice("type", {"fixed", "exponential", "lognormal"});
+  if (type == "fixed") {
+    t.value = r.number("tokens", limits::kTokensPerRequest);
+  } else if (type == "exponential") {
+    t.kind = TokenLength::Kind::exponential;
+    t.value = r.number("mean", limits::kTokensPerRequest);
+  } else {
+    t.kind = TokenLength::Kind::lognormal;
+    t.value = r.number("median", limits::kTokensPerRequest);
+    t.sigma = r.number("sigma", limits::kLogSigma);
+  }
+  r.finish();
+  return t;
+}
+
+// "trace": {"file": "x.csv", "format": "azure-llm"}: the file's requests, read now.
+void parse_trace(JsonObjectReader r, RequestWorkload& w, const std::string& scenario_dir) {
+  r.choice("format", {"azure-llm"});
+  const std::string file = r.string("file");
+  const std::filesystem::path path(file);
+  w.trace_file = path.is_relative() && !scenario_dir.empty()
+                     ? (std::filesystem::path(scenario_dir) / path).lexically_normal().string()
+                     : file;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(w.trace_file, ec))
+    throw InputError(r.file(), r.pointer_of("file"),
+                     fmt::format("request trace not found: \"{}\" (resolved to \"{}\")", file, w.trace_file));
+  r.finish();
+  w.trace = read_azure_llm_requests(w.trace_file);
+  w.trace_period_s = (std::floor(w.trace.back().arrival_s / kSecondsPerHour) + 1.0) * kSecondsPerHour;
+}
+
+}  // namespace
+
+RequestWorkload parse_request_workload(JsonObjectReader& r, const TokenDemand& tokens, long horizon_hours,
+                                       const std::string& scenario_dir) {
+  RequestWorkload w;
+  w.hours = r.integer_or("hours", w.hours, 1, limits::kMaxReplayHours);
+  if (w.hours > horizon_hours)
+    throw InputError(r.file(), r.pointer_of("hours"),
+                     fmt::format("expected at most the horizon's {} hours, found {}", horizon_hours, w.hours));
+  w.paths = r.integer_or("paths", w.paths, 1, limits::kMaxReplayPaths);
+  if (r.has("max_concurrency")) w.max_concurrency = static_cast<int>(r.integer("max_concurrency", 1, limits::kMaxConcurrency));
+  w.round_robin = r.choice_or("router", {"least_active", "round_robin"}, "least_active") == "round_robin";
+  w.max_wait_s = r.optional_number("max_wait_s", limits::kPositiveSeconds);
+  w.warmup_s = r.number_or("warmup_s", w.warmup_s, limits::kSeconds);
+  const double replayed_s = static_cast<double>(w.hours) * kSecondsPerHour;
+  if (w.warmup_s >= replayed_s)
+    throw InputError(r.file(), r.pointer_of("warmup_s"),
+                     fmt::format("expected less than the {} hours replayed ({:g} s), found {:g} s", w.hours, replayed_s,
+                                 w.warmup_s));
+  if (r.has("trace")) {
+    for (const char* key : {"input_tokens", "output_tokens"})
+      if (r.has(key))
+        throw InputError(r.file(), r.pointer_of(key),
+                         fmt::format("expected trace or {}, not both: a trace gives each request's tokens", key));
+    if (r.has("paths") && w.paths > 1)
+      throw InputError(r.file(), r.pointer_of("paths"),
+                       "expected 1 path with a trace: its requests are the same on every path");
+    parse_trace(r.object("trace"), w, scenario_dir);
+  } else {
+    if (tokens.series)
+      throw InputError(r.file(), r.pointer_of("trace"),
+                       "expected a request trace: workload.tokens gives an hourly token series, not a request rate");
+    w.input_tokens = parse_token_length(r, "input_tokens", tokens.input_tokens_per_request);
+    w.output_tokens = parse_token_length(r, "output_tokens", tokens.output_tokens_per_request);
+  }
+  check_replay_rates(w, tokens, r.file(), r.has("max_concurrency") ? r.pointer_of("max_concurrency") : r.pointer());
+  r.finish();
+  return w;
+}
+
+int replay_max_concurrency(const RequestWorkload& requests, const TokenDemand& serving) {
+  if (requests.max_concurrency) return *requests.max_concurrency;
+  return std::max(1, static_cast<int>(std::floor(serving.capacity.concurrency)));
+}
+
+void check_replay_rates(const RequestWorkload& requests, const TokenDemand& serving, const std::string& file,
+                        const std::string& pointer) {
+  try {
+    serving::replica_rates(serving.profile, replay_max_concurrency(requests, serving),
+                           serving.serving_profile_id.empty() ? "(inline)" : serving.serving_profile_id);
+  } catch (const ModelError& e) {
+    throw InputError(file, pointer, e.what());
+  }
+}
+
+void read_request_workload(WorkloadSpec& spec, const Json& workload, const std::string& file, long horizon_hours,
+                           const std::string& scenario_dir) {
+  if (!workload.is_object() || !workload.contains("requests")) return;
+  const std::string pointer = pointer_join(spec.pointer, "requests");
+  if (!spec.tokens)
+    throw InputError(file, pointer,
+                     "expected workload.tokens beside requests: the requests are served with its serving profile and "
+                     "slo");
+  JsonObjectReader r(workload.at("requests"), file, pointer);
+  spec.requests = std::make_shared<const RequestWorkload>(
+      parse_request_workload(r, *spec.tokens, horizon_hours, scenario_dir));
+}
+
+}  // namespace tco
