@@ -123,6 +123,27 @@ TEST_CASE("token figures on the fixture: renting, owning enough, owning too litt
         doctest::Approx(0.82 * reserved.figures.reservation->blended).epsilon(1e-12));
 }
 
+TEST_CASE("token figures: an owned fleet's resale and tax shield are idle in the same share as its costs") {
+  // buy-400: 3,200 owned GPUs for 1,312 of demand, every hour: utilization 1,312 / 3,200 = 0.41.
+  // With the nodes resold after the year (a credit, category residual) every cost and credit is
+  // the fleet's, so its busy cost is 0.41 of its whole net cost and the usage basis 0.41 x the
+  // reservation basis. (With the credit left out of the fleet's cost, the idle share of the capex
+  // alone came to more than the plan's whole cost: a usage basis below 0, as an oversized
+  // fleet of llm-serving-latency-under-load read -$0.70 per million.)
+  Json doc = token_scenario();
+  doc["onprem"]["residual"] = {{"enabled", true}, {"resale_decline_per_year", 0.3}};
+  doc["plans"].push_back({{"name", "buy-400"}, {"kind", "onprem"}, {"onprem_nodes", 400}});
+  const ScenarioOutcome o = run_scenario_json(doc);
+  const PlanResult& plan = o.run.plans.back();
+  REQUIRE(plan.ledger.category_total_usd(Category::residual) < 0.0);
+  REQUIRE(plan.onprem_utilization.has_value());
+  CHECK(*plan.onprem_utilization == doctest::Approx(1312.0 / 3200.0).epsilon(1e-12));
+  const PlanTokens& big = tokens_of(o, "buy-400");
+  REQUIRE(big.figures.usage);
+  CHECK(big.figures.usage->blended > 0.0);
+  CHECK(big.figures.usage->blended == doctest::Approx(0.41 * big.figures.reservation->blended).epsilon(1e-12));
+}
+
 TEST_CASE("plan serving profile: a plan whose GPUs serve twice as fast needs half the GPUs") {
   Json doc = token_scenario();
   // The scenario's profile at 30 tokens/s per user: 183.33 tokens/s per GPU. The plan's own

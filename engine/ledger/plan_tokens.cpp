@@ -25,9 +25,13 @@ double served_tokens(const std::vector<double>& tokens, const std::vector<double
 
 double busy_cost_usd(const PlanResult& r) {
   const Ledger& l = r.ledger;
+  // The owned fleet's net cost: its resale (residual) and tax shield are credits of the same
+  // nodes, so their idle share leaves with the rest. Without them an oversized fleet's idle share
+  // of the capex alone exceeded the plan's whole cost, and its usage basis read -$0.70 per million.
   double owned_usd = 0.0;
   for (Category c : {Category::capex, Category::financing_interest, Category::lease, Category::maintenance,
-                     Category::facility, Category::energy, Category::staff, Category::carbon, Category::repair})
+                     Category::facility, Category::energy, Category::staff, Category::carbon, Category::repair,
+                     Category::residual, Category::tax_shield})
     owned_usd += l.category_total_usd(c);
   const double utilization = r.onprem_utilization.value_or(0.0);
   double commitments_usd = 0.0, commitments_unused_usd = 0.0;
