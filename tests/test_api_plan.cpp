@@ -86,6 +86,37 @@ TEST_CASE("api plan: the bill is tokens x price to the cent, and a hybrid plan's
   CHECK(run.plans[api_plan_index(s, "cloud")].ledger.category_total_usd(Category::api) == 0.0);
 }
 
+TEST_CASE("api plan: a measured token series is billed hour by hour at its own input share") {
+  // The fixture's request rate replaced by a series of two hours, tiled: hour 0 has 4M input + 1M
+  // output tokens (input share 0.8), hour 1 2M input + 8M output (0.2). At $0.50 / $2.00 per
+  // million, a fifth of the input cached at $0.125:
+  //   hour 0: 3.2 x 0.50 + 0.8 x 0.125 + 1 x 2.00 = 1.60 + 0.10 + 2.00 = $3.70
+  //   hour 1: 1.6 x 0.50 + 0.4 x 0.125 + 8 x 2.00 = 0.80 + 0.05 + 16.00 = $16.85
+  // 4,380 pairs of hours: $20.55 x 4,380 = $90,009.00. The list price is the series' blend:
+  // input share 6 / 15 = 0.4: 0.4 x (0.8 x 0.50 + 0.2 x 0.125) + 0.6 x 2.00 = $1.37 per million.
+  // (With no per-request token counts, the share was 0 / 0: a NaN in the bill and breakevens.)
+  const auto dir = scratch_dir("api_series");
+  std::ofstream(dir / "tokens.csv") << "time_h,requests,input_tokens,output_tokens\n0,10,4000000,1000000\n"
+                                       "1,10,2000000,8000000\n";
+  Json doc = api_fixture();
+  Json& tokens = doc["workload"]["tokens"];
+  for (const char* key : {"requests_per_second", "input_tokens_per_request", "output_tokens_per_request"})
+    tokens.erase(key);
+  tokens["series"] = {{"file", "tokens.csv"}};
+  const Scenario s = load_scenario_json(doc, "api.json", dir.string(), source_path("tests/fixtures/catalog"));
+  const ScenarioRun run = run_deterministic(s);
+  const PlanResult& api = run.plans[api_plan_index(s, "api")];
+  CHECK(std::fabs(api.ledger.category_total_usd(Category::api) - 90009.00) < 0.005);
+  REQUIRE(api.api);
+  CHECK(api.api->list_usd_per_million_tokens == doctest::Approx(1.37).epsilon(1e-12));
+  REQUIRE_FALSE(run.api_breakevens.empty());
+  for (const ApiBreakeven& b : run.api_breakevens) {
+    CHECK(std::isfinite(b.api_list_usd_per_million_tokens));
+    for (const ApiBreakevenAt& at : b.by_price_change)
+      if (at.usd_per_million_tokens) CHECK(std::isfinite(*at.usd_per_million_tokens));
+  }
+}
+
 TEST_CASE("api plan: a dated schedule, a yearly decline and a rate limit move the bill as written") {
   Json doc = api_fixture();
   // Half price from 2026-07-05, 181 days after the 2026-01-05 start (t = 4,344 h), step:

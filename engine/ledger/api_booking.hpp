@@ -45,6 +45,9 @@ class ApiMeter {
  private:
   const ApiSpec& api_;
   std::vector<double> tokens_;
+  // A measured series (workload.tokens.series) gives each hour its own input tokens, and no
+  // per-request counts: the hour's input share is then its own, and input_share_ the series'.
+  std::vector<double> input_tokens_;
   double input_share_ = 0.0;
   double tokens_per_gpu_hour_ = 0.0;
   ApiFigures totals_;
