@@ -97,7 +97,7 @@ TEST_CASE("cli: --backend means the same in every command: auto, the default, cp
   for (const char* command : {"optimize", "sweep"}) {
     CAPTURE(command);
     const CliResult r = run_cli({command, "--help"});
-    CHECK(contains(r.out, "auto (default: CUDA when built and a device is visible, else CPU)"));
+    CHECK(contains(r.out, "auto (default: CUDA when built, a device is visible and it passes the parity probe against the CPU, else CPU)"));
   }
 }
 
