@@ -81,16 +81,6 @@ def main():
     report_path = os.path.join(a.workdir, "r.json")
     xlsx = os.path.join(a.workdir, "r.xlsx")
     paths = ["--paths", str(a.paths)] if a.paths else []
-    # The sheet writes a rented plan's support and lost-work columns (the catalog's hidden costs,
-    # docs/model.md §4) as the run's values, not as formulas over its GPU bill (issue 48, left
-    # open): this check edits prices, so it runs the scenario with those two off.
-    base = json.load(open(a.scenario))
-    if isinstance(base.get("cloud"), dict):
-        base["cloud"]["hidden_costs"] = {"support_share_of_bill": 0, "goodput": 1}
-    base["catalog_dir"] = os.path.join(os.path.dirname(os.path.abspath(a.scenario)),
-                                       base.get("catalog_dir", "../pricing-data"))
-    a.scenario = os.path.join(a.workdir, "scenario.json")
-    json.dump(base, open(a.scenario, "w"), indent=1)
     run([a.tcosim, "run", a.scenario, "--out", report_path, "--xlsx", xlsx, "-q"] + paths)
     before = json.load(open(report_path))
     parts = sheet_files(xlsx)
@@ -123,7 +113,8 @@ def main():
     scenario = json.load(open(a.scenario))
     for pointer, value, _, _ in a.edit:
         set_pointer(scenario, pointer, json.loads(value))
-    # (catalog_dir is absolute in the copy above)
+    scenario["catalog_dir"] = os.path.join(os.path.dirname(os.path.abspath(a.scenario)),
+                                           scenario.get("catalog_dir", "../pricing-data"))
     moved = os.path.join(a.workdir, "edited-scenario.json")
     json.dump(scenario, open(moved, "w"), indent=1)
     expected_path = os.path.join(a.workdir, "r-edited.json")

@@ -102,6 +102,44 @@ std::string ceil_instances(const std::string& gpus, const std::string& gpi) {
 
 double ceil_instances(double gpus, double gpi) { return gpus <= 1e-9 ? 0.0 : std::ceil(gpus / gpi - 1e-9); }
 
+// Category `column` of every month as factor x the sum of the bill columns it is a share of, when
+// every month follows that one factor (to 1e-9).
+std::optional<LivePlan::BillShare> bill_share_of(const std::string& category, const Json& columns, const Json& rows,
+                                                 std::size_t column) {
+  std::vector<std::string> bills;
+  if (category == "support")
+    bills = {"cloud_on_demand", "cloud_spot", "cloud_reserved", "storage", "network", "cpu_vms"};
+  else if (category == "lost_work")
+    bills = {"cloud_on_demand", "cloud_spot", "cloud_reserved"};
+  else
+    return std::nullopt;
+  LivePlan::BillShare share;
+  std::vector<std::size_t> at;
+  for (const std::string& name : bills)
+    for (std::size_t k = 1; k < columns.size(); ++k)
+      if (columns[k] == name) {
+        at.push_back(k);
+        share.of.push_back(name);
+      }
+  const auto base = [&](const Json& row) {
+    double usd = 0.0;
+    for (std::size_t k : at) usd += row.at(k).get<double>();
+    return usd;
+  };
+  double value_usd = 0.0, base_usd = 0.0;
+  for (const Json& row : rows) {
+    value_usd += row.at(column).get<double>();
+    base_usd += base(row);
+  }
+  if (!(base_usd > 0.0)) return std::nullopt;
+  share.factor = value_usd / base_usd;
+  for (const Json& row : rows) {
+    const double want = row.at(column).get<double>(), got = share.factor * base(row);
+    if (std::abs(got - want) > 1e-9 * std::max(std::abs(got), std::abs(want)) + 1e-6) return std::nullopt;
+  }
+  return share;
+}
+
 }  // namespace
 
 LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells, const HoursSheet& hours,
@@ -188,7 +226,9 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
     const auto found =
         std::find_if(categories().begin(), categories().end(), [&](const auto& p) { return p.first == category; });
     std::string why;
-    if (found == categories().end()) {
+    if (const auto share = found == categories().end() ? bill_share_of(category, columns, rows, c) : std::nullopt) {
+      bill_shares_[category] = *share;
+    } else if (found == categories().end()) {
       why = category == "waiting"      ? "the wait is the queue's"
             : category == "tax_shield" ? "the tax shield follows the depreciation schedules"
             : category == "carbon"     ? "the carbon price is not modelled in the sheet"
@@ -348,6 +388,11 @@ std::optional<std::string> LivePlan::formula(const std::string& category, int m,
   return text(it->second, m, mc);
 }
 
+const LivePlan::BillShare* LivePlan::bill_share(const std::string& category) const {
+  const auto it = bill_shares_.find(category);
+  return it == bill_shares_.end() ? nullptr : &it->second;
+}
+
 std::vector<std::string> LivePlan::notes() const {
   std::vector<std::string> out;
   std::string live;
@@ -358,6 +403,14 @@ std::vector<std::string> LivePlan::notes() const {
           ? "No column is live in its hours: see below."
           : "Live columns (green headers; formulas over the Inputs sheet's cells and the Hours sheet's demand): " +
                 live + ".");
+  std::string shares;
+  for (const auto& [category, share] : bill_shares_) {
+    std::string of;
+    for (const std::string& bill : share.of) of += (of.empty() ? "" : " + ") + bill;
+    shares += fmt::format("{}{} = {:.6g} x ({})", shares.empty() ? "" : "; ", category, share.factor, of);
+  }
+  if (!shares.empty())
+    out.push_back("Shares of the month's bills (green headers; formulas over the columns of the row): " + shares + ".");
   std::string scaled;
   for (const auto& [category, why] : why_scaled_) scaled += (scaled.empty() ? "" : "; ") + category + ": " + why;
   if (!scaled.empty()) out.push_back("Live in their prices only: " + scaled + ".");

@@ -65,6 +65,14 @@ class LivePlan {
   bool live(const std::string& category) const { return live_.count(category) > 0; }
   // The Inputs cells the formulas written so far read (their absolute references).
   const std::set<std::string>& cells_read() const { return read_; }
+  // A rented plan's support or lost work (engine/ledger/hidden_cost_booking.cpp) as a share of the
+  // row's bill columns `of`: support of the GPU, storage, network and CPU VM bills, lost work of
+  // the GPU bill. Null when the column keeps the run's values.
+  struct BillShare {
+    double factor = 0.0;
+    std::vector<std::string> of;
+  };
+  const BillShare* bill_share(const std::string& category) const;
   // The flows at the start of a month (capex paid in cash, leases) are then live columns' sum.
   bool start_of_month_live() const { return start_live_; }
   // The month's start-of-month flows as a formula, given the capex and lease cells of the row
@@ -75,6 +83,7 @@ class LivePlan {
  private:
   std::string plan_name_;
   std::map<std::string, std::string> why_not_;  // category -> reason it keeps values
+  std::map<std::string, BillShare> bill_shares_;
   // A figure live in its prices only: price cells x the run's quantity (the figure / the prices).
   struct Scaled {
     std::vector<std::string> prices;

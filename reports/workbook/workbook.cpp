@@ -370,7 +370,8 @@ PlanCells write_plan(Sheet sheet, const std::string& sheet_name, const Json& pla
 
   sheet.str(header, 0, "month", f.bold);
   for (int i = 0; i < n_cat; ++i)
-    sheet.str(header, 1 + i, categories[i] + "_usd", live.live(categories[i]) ? f.live : f.bold);
+    sheet.str(header, 1 + i, categories[i] + "_usd",
+              live.live(categories[i]) || live.bill_share(categories[i]) ? f.live : f.bold);
   const char* extra[] = {"total_usd",           "start_of_month_usd", "end_of_month_usd",
                          "discount_factor_start", "discount_factor_end", "discounted_usd",
                          "cumulative_discounted_usd", "depreciation_usd", "peak_facility_kw"};
@@ -384,9 +385,15 @@ PlanCells write_plan(Sheet sheet, const std::string& sheet_name, const Json& pla
     const double dfe = std::pow(1.0 + rate, -static_cast<double>(m + 1) / 12.0);
     sheet.num(row, 0, r.at(0).get<double>());
     for (int i = 0; i < n_cat; ++i) {
-      if (const auto text = live.formula(categories[i], m, fmt::format("${}", ref(row, 0))))
+      if (const auto text = live.formula(categories[i], m, fmt::format("${}", ref(row, 0)))) {
         sheet.formula(row, 1 + i, *text, r.at(1 + i).get<double>(), f.usd);
-      else
+      } else if (const LivePlan::BillShare* share = live.bill_share(categories[i])) {
+        std::string bills;
+        for (const std::string& bill : share->of)
+          for (int k = 0; k < n_cat; ++k)
+            if (categories[k] == bill) bills += (bills.empty() ? "" : "+") + ref(row, 1 + k);
+        sheet.formula(row, 1 + i, fmt::format("{:.17g}*({})", share->factor, bills), r.at(1 + i).get<double>(), f.usd);
+      } else
         sheet.num(row, 1 + i, r.at(1 + i).get<double>(), f.usd);
     }
     sheet.formula(row, k_total, fmt::format("SUM({}:{})", ref(row, 1), ref(row, n_cat)), total, f.usd);
