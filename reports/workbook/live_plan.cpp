@@ -649,4 +649,13 @@ double LivePlan::loan_value(bool principal, int m) const {
   return out;
 }
 
+std::string bill_share_formula(const LivePlan::BillShare& share, const std::vector<std::string>& categories,
+                               const std::function<std::string(int)>& cell) {
+  std::string bills;
+  for (const std::string& bill : share.of)
+    for (std::size_t k = 0; k < categories.size(); ++k)
+      if (categories[k] == bill) bills += (bills.empty() ? "" : "+") + cell(static_cast<int>(k));
+  return fmt::format("{:.17g}*({})", share.factor, bills);
+}
+
 }  // namespace tco

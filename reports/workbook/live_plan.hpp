@@ -24,6 +24,7 @@
 // constant PUE, no demand charge). Otherwise it keeps the run's values, and the note says why.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -118,5 +119,10 @@ class LivePlan {
   double loan_value(bool principal, int m) const;
   double value(int kind, int m) const;
 };
+
+// A bill share's formula in one row: its factor x the sum of its bills' cells, where `cell(k)` is
+// the cell of `categories[k]` in that row.
+std::string bill_share_formula(const LivePlan::BillShare& share, const std::vector<std::string>& categories,
+                               const std::function<std::string(int)>& cell);
 
 }  // namespace tco

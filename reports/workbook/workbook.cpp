@@ -388,11 +388,8 @@ PlanCells write_plan(Sheet sheet, const std::string& sheet_name, const Json& pla
       if (const auto text = live.formula(categories[i], m, fmt::format("${}", ref(row, 0)))) {
         sheet.formula(row, 1 + i, *text, r.at(1 + i).get<double>(), f.usd);
       } else if (const LivePlan::BillShare* share = live.bill_share(categories[i])) {
-        std::string bills;
-        for (const std::string& bill : share->of)
-          for (int k = 0; k < n_cat; ++k)
-            if (categories[k] == bill) bills += (bills.empty() ? "" : "+") + ref(row, 1 + k);
-        sheet.formula(row, 1 + i, fmt::format("{:.17g}*({})", share->factor, bills), r.at(1 + i).get<double>(), f.usd);
+        const auto cell = [&](int k) { return ref(row, 1 + k); };
+        sheet.formula(row, 1 + i, bill_share_formula(*share, categories, cell), r.at(1 + i).get<double>(), f.usd);
       } else
         sheet.num(row, 1 + i, r.at(1 + i).get<double>(), f.usd);
     }
