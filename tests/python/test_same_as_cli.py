@@ -20,6 +20,8 @@ SLOW = {"burst-venues"}
 def test_run_equals_cli(tcosim, scenario):
     if scenario.stem in SLOW and not os.environ.get("TCOSIM_SLOW_TESTS"):
         pytest.skip(f"{scenario.stem}: minutes of CPU; TCOSIM_SLOW_TESTS=1 runs it")
+    if "shared/data" in scenario.read_text() and not (ROOT.parent / "shared" / "data").is_dir():
+        pytest.skip(f"{scenario.stem}: it reads ../shared/data, which is absent")
     paths = PATHS.get(scenario.stem, 1)
     cli_text = cli_report_text(scenario, paths)
     report = tcosim.run(str(scenario), paths=paths, threads=1, today=TODAY)
