@@ -10,6 +10,7 @@ See docs/python.md.
 """
 
 import json as _json
+import math as _math
 import os as _os
 import tempfile as _tempfile
 import threading as _threading
@@ -33,6 +34,38 @@ def _scenario_arg(scenario):
     if isinstance(scenario, (str, _os.PathLike)):
         return _os.fspath(scenario)
     raise TypeError(f"scenario: expected a dict or a path, got {type(scenario).__name__}")
+
+
+_NOT_FINITE_REASON = "is {}: a number must be finite (a JSON file cannot hold NaN or infinity either)"
+
+
+def _first_not_finite(value, pointer=""):
+    """The JSON pointer and the text of the first NaN or infinity in a dict scenario, depth
+    first in the dict's order; None when every number is finite."""
+    if isinstance(value, float) and not _math.isfinite(value):
+        return pointer, "NaN" if _math.isnan(value) else ("infinity" if value > 0 else "minus infinity")
+    if isinstance(value, dict):
+        items = ((str(k).replace("~", "~0").replace("/", "~1"), v) for k, v in value.items())
+    elif isinstance(value, (list, tuple)):
+        items = ((str(i), v) for i, v in enumerate(value))
+    else:
+        return None
+    for key, item in items:
+        found = _first_not_finite(item, pointer + "/" + key)
+        if found:
+            return found
+    return None
+
+
+def _not_finite_error(scenario, name):
+    """The InputError a dict scenario holding NaN or infinity gets (None for one that holds
+    neither, or a path: the file's own parser refuses them)."""
+    found = isinstance(scenario, dict) and _first_not_finite(scenario)
+    if not found:
+        return None
+    pointer, what = found
+    reason = _NOT_FINITE_REASON.format(what)
+    return InputError(f"{name}: {pointer}: {reason}", name, pointer, reason)
 
 
 def _wait(call, control, progress):
@@ -144,6 +177,9 @@ def run(scenario, paths=None, seed=None, threads=0, *, catalog=None, base_dir=No
         KeyboardInterrupt: Ctrl-C; the engine stops between paths.
     """
     scenario = _scenario_arg(scenario)
+    refused = _not_finite_error(scenario, name)
+    if refused:
+        raise refused
     control = _tcosim.RunControl()
 
     def call():
@@ -163,6 +199,10 @@ def validate(scenario, *, catalog=None, base_dir=None, name="<dict>"):
         Empty: the scenario loads with no warning.
     """
     scenario = _scenario_arg(scenario)
+    refused = _not_finite_error(scenario, name)
+    if refused:
+        return [{"severity": "error", "code": "invalid-scenario", "file": refused.file, "pointer": refused.pointer,
+                 "message": str(refused)}]
     return _tcosim.validate(scenario, name, _os.fspath(base_dir or "."), _os.fspath(catalog) if catalog else "")
 
 
@@ -187,9 +227,12 @@ class _ScenarioFile:
     def __enter__(self):
         if not isinstance(self._scenario, dict):
             return self._scenario
+        refused = _not_finite_error(self._scenario, "<dict>")
+        if refused:
+            raise refused
         fd, self._temp = _tempfile.mkstemp(prefix=".tcosim-", suffix=".json", dir=self._base_dir)
         with _os.fdopen(fd, "w") as f:
-            _json.dump(self._scenario, f, allow_nan=True)
+            _json.dump(self._scenario, f, allow_nan=False)
         return self._temp
 
     def __exit__(self, *exc):
