@@ -131,18 +131,18 @@ TEST_CASE("today: run --today warns per stale figure, capacity block included, w
   const std::string terminal = unwrapped(r.out);
   const std::string first_screen = terminal.substr(0, terminal.find("Plans over"));
   CHECK(contains(first_screen, prices + " " + history));
-  CHECK(contains(terminal, "warning: " + block + " [as-of-stale]"));
-  CHECK(contains(terminal, "warning: " + reserved + " [as-of-stale]"));
+  CHECK(contains(terminal, " Warnings: - " + reserved + " [as-of-stale] - " + block + " [as-of-stale]"));
   // Markdown: the line after the verdict, and the warnings.
   const std::string summary = read_text_file(md);
   CHECK(contains(summary, "\n\n" + prices + " " + history + "\n\n"));
   CHECK(summary.find(prices) < summary.find("| plan |"));
-  CHECK(contains(summary, "- `as-of-stale` " + block));
-  CHECK(contains(summary, "- `as-of-stale` " + reserved));
+  // The same items in each format (reports/document/answer/warnings_section.cpp).
+  CHECK(contains(summary, "\n**Warnings**:\n\n- " + reserved + " [as-of-stale]\n- " + block + " [as-of-stale]\n"));
   // HTML: beside the headline, and in the Warnings section.
   const std::string page = read_text_file(html);
   CHECK(contains(page, "</p>\n<p class=asof>" + prices + " " + history + "</p>"));
-  CHECK(contains(page, "<li><code>as-of-stale</code> cloud_offer &quot;test/gpu8/region-a&quot; "
+  CHECK(contains(page, "<h2 id=\"warnings\">Warnings</h2>\n<ul><li>"));
+  CHECK(contains(page, "<li>cloud_offer &quot;test/gpu8/region-a&quot; "
                        "capacity_block_usd_per_hour: dated 2024-12-31, 697 days old"));
 
   // The same --today gives the same bytes; `report --today` re-dates a saved report: on

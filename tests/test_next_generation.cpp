@@ -147,7 +147,7 @@ TEST_CASE("next generation: each plan's effect in the JSON, Markdown, HTML, CSV 
   CHECK(md.find("| $126,000 | $126,000 |") != std::string::npos);
   const std::string html = html_report(report);
   CHECK(html.find("<h2 id=\"next_generation\">Next generation</h2>") != std::string::npos);
-  CHECK(html.find("<td class=n>-$42,048</td><td class=n>none</td>") != std::string::npos);
+  CHECK(html.find("<td class=n>-$42,048</td><td class=\"n w\">none</td>") != std::string::npos);
   bool csv_found = false;
   for (const auto& [name, text] : csv_tables(report))
     if (name == "next_generation.csv") {

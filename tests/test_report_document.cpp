@@ -1,8 +1,9 @@
 // The report document (reports/document/): each kind of cell as the human formats write it, by
 // hand; the flag beyond +/-1,000%; a 200-character name in each format; a section with nothing
 // to show; and, for every shipped scenario's baseline report, each section in each format (the
-// terminal: drawn, or named when wider than it) with the numbers of its tables equal across
-// Markdown, HTML and CSV, compared as numbers.
+// terminal: drawn, or named when wider than it; the plans: its own table) with the numbers of its
+// tables equal across Markdown, HTML and CSV, compared as numbers. The workbook's sheets hold the
+// same CSV tables with the same numbers (tests/check_workbook_sections.py, every baseline report).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -90,6 +91,17 @@ TEST_CASE("report document: a 200-character name is shortened in HTML and the te
   CHECK(csv_section(s).at(0).second == "plan,npv_usd\n" + name + ",1000.0\n");
   // A multi-byte character is never cut: "é" is two bytes at 44..45.
   CHECK(shortened(std::string(44, 'a') + "\xC3\xA9" + std::string(10, 'b'), 48) == std::string(44, 'a') + "...");
+}
+
+TEST_CASE("report document: prose (a source) is whole in Markdown and HTML, shortened in the terminal") {
+  const std::string source(200, 's');
+  Table t = make_table({{"record", "record"}, {"source", "source"}}, "x.csv");
+  t.rows.push_back(Row({text_cell("r"), prose_cell(source)}));
+  const Section s = make_section("x", "X", "", {t});
+  CHECK(html_section(s).find("<td class=prose>" + source + "</td>") != std::string::npos);  // wraps anywhere
+  CHECK(markdown_section(s).find("| r | " + source + " |") != std::string::npos);
+  CHECK(terminal_section(s).find("  r       " + source.substr(0, kMaxShownNameChars - 3) + "...\n") != std::string::npos);
+  CHECK(markdown_section(s).find("|---|---|") != std::string::npos);  // words: left-aligned
 }
 
 TEST_CASE("report document: a section with nothing to show says so once, and an empty table is never drawn") {
@@ -187,15 +199,25 @@ TEST_CASE("report document: every shipped scenario's sections are in each format
     const std::string terminal = cli::terminal_answer(report, {});
     const CsvTables csv = csv_tables(report);
     ++reports;
-    for (const Section& s : report_sections(report, false)) {
+    // Every section of the document: those of the first screen, then the rest.
+    std::vector<Section> sections = report_sections(report, true);
+    for (Section& s : report_sections(report, false)) sections.push_back(std::move(s));
+    for (const Section& s : sections) {
       CAPTURE(s.id);
       ++sections_seen[s.id];
       const std::string md_section = markdown_section(s), html_section_text = html_section(s);
       CHECK(md.find(md_section) != std::string::npos);
       CHECK(html.find(html_section_text) != std::string::npos);
-      // The terminal draws it within 100 columns, or names it among those too wide.
+      // The terminal draws it within 100 columns, or names it among those too wide; the plans are
+      // its own table (cli/terminal/plans_table.cpp), numbered and fitted to the columns, and the
+      // breakevens its own sentences.
       const bool drawn = terminal.find(terminal_section(s)) != std::string::npos;
-      CHECK((drawn || terminal.find("Wider than the terminal, in the Markdown, HTML and CSV outputs:") != std::string::npos));
+      if (s.id == "plans")
+        CHECK(terminal.find("Plans over ") != std::string::npos);
+      else if (s.id == "breakevens")  // one sentence per row (cli/terminal/terminal_answer.cpp)
+        CHECK(terminal.find(" breakevens ") != std::string::npos);
+      else
+        CHECK((drawn || terminal.find("Wider than the terminal, in the Markdown, HTML and CSV outputs:") != std::string::npos));
       const auto csv_files = csv_section(s);
       for (const auto& file_and_text : csv_files) {
         // Named, not bound: clang 14 refuses a structured binding captured by CHECK_MESSAGE.
@@ -216,6 +238,7 @@ TEST_CASE("report document: every shipped scenario's sections are in each format
             if (!line.empty()) csv_rows.push_back(split(line, ','));
           csv_rows.erase(csv_rows.begin());  // the header
         }
+        if (!drawn_for_people(t)) continue;  // the CSV's alone (the warnings' codes and messages)
         std::size_t csv_row = 0;
         for (const Row& r : t.rows) {
           const auto& md_cells = md_rows.at(human_row);
@@ -226,7 +249,7 @@ TEST_CASE("report document: every shipped scenario's sections are in each format
             const Column& column = t.columns[c];
             const Cell& cell = r.cells.at(c);
             const bool in_human = column.shown != Shown::csv, in_csv = column.shown != Shown::human && !t.csv_file.empty() && !r.human_only;
-            if (in_human && in_csv && cell.has_number() && cell.shown_as.empty() && cell.kind != CellKind::text &&
+            if (in_human && in_csv && cell.has_number() && cell.shown_as.empty() && !is_words(cell.kind) &&
                 cell_text(cell).find("e+") == std::string::npos) {
               CAPTURE(column.header);
               const double shown_md = number_in(md_cells.at(human_column));
@@ -248,5 +271,88 @@ TEST_CASE("report document: every shipped scenario's sections are in each format
   CHECK(reports >= 10);
   for (const auto& [id, count] : sections_seen) MESSAGE(id << ": in " << count << " shipped reports");
   CHECK(sections_seen.count("carbon") == 1);
-  CHECK(numbers > 400);  // 453 on the 18 shipped reports of 2026-11-29
+  // What every report has: its costs by category, its sources, its warnings.
+  CHECK(sections_seen["categories"] == reports);
+  CHECK(sections_seen["assumptions"] == reports);
+  CHECK(sections_seen["warnings"] == reports);  // every shipped scenario has a stale-price warning
+  MESSAGE("numbers compared: " << numbers);
+  CHECK(numbers > 700);  // 453 on the 18 shipped reports of 2026-11-29 before the categories
+}
+
+TEST_CASE("report document: electricity-100-nodes' plans, costs by category and warnings, the same in each format") {
+  const Json report = Json::parse(file_text(test::source_path("tests/baselines/electricity-100-nodes.json")));
+  // The plans, on the first screen: renting's saving against the baseline own-100-nodes is
+  // $3,809,970.96 - $2,397,284.47 = $1,412,686 (from month 0: no investment, so no IRR); the
+  // recommended plan is renting, so the last column is each plan's payback against it.
+  const std::vector<Section> first = report_sections(report, true);
+  REQUIRE(first.size() == 2);
+  CHECK(first[0].id == "plans");
+  CHECK(first[1].id == "breakevens");
+  const std::string plans_md = markdown_section(first[0]);
+  CHECK(plans_md.find("| plan | kind | nodes | NPV | total (nominal) | $/useful GPU-h | NPV saving vs baseline | payback "
+                      "| IRR | on-prem utilization | payback vs rent-1-gpu-instances |\n") != std::string::npos);
+  CHECK(plans_md.find("| own-100-nodes | onprem | 100 | $3,809,971 | $3,809,971 | $6.21 | baseline | - | - | 70.0% | "
+                      "never |\n") != std::string::npos);
+  CHECK(plans_md.find("| rent-1-gpu-instances | cloud | 0 | $2,397,284 | $2,397,284 | $3.91 | $1,412,686 | none needed "
+                      "(no investment) | - | - | (recommended) |\n") != std::string::npos);
+  // plans.csv: the raw figures, the CO2 columns and the utilization (null: empty) after them.
+  const auto plans_csv = csv_section(first[0]);
+  REQUIRE(plans_csv.size() == 1);
+  CHECK(plans_csv[0].second.rfind("plan,kind,onprem_nodes,npv_usd,total_nominal_usd,usd_per_useful_gpu_hour,npv_saving_usd,"
+                                  "payback_month,irr_per_year,co2_onprem_kg,co2_embodied_kg,co2_cloud_kg,"
+                                  "onprem_utilization\nown-100-nodes,onprem,100,3809970.9599999995,",
+                                  0) == 0);
+  // The categories either plan pays for (the other 18 of 22 are 0 for both and left out). By
+  // hand: own-100-nodes' NPV $3,809,971 = capex $3,750,000 + energy $59,970.96; renting's
+  // $2,397,284 = on-demand $2,317,896.00 + lost work $79,388.47.
+  // The breakevens that decide: the fleet against the on-demand price its renting plan pays (the
+  // reserved row is counted, not listed), and the price multiple 1.5892861 either way round.
+  const std::string breakevens_md = markdown_section(first[1]);
+  CHECK(breakevens_md.find("| reference-node-0.815kw | 100 | lambda/gpu_1x_h100_sxm5/us-east-1 | on_demand | $3.780/GPU-h, "
+                           "flat |") != std::string::npos);
+  CHECK(breakevens_md.find("reserved_1y") == std::string::npos);
+  CHECK(breakevens_md.find("\n1 more row price these fleets against offers and price bases that no plan pays") !=
+        std::string::npos);
+  CHECK(breakevens_md.find("| rent-1-gpu-instances | own-100-nodes (the baseline) | on_demand+spot+reserved | 1.589 |\n") !=
+        std::string::npos);
+  CHECK(breakevens_md.find("| own-100-nodes | rent-1-gpu-instances (the recommended plan) | on_demand+spot+reserved | 1.589 "
+                           "|\n") != std::string::npos);
+  const auto breakevens_csv = csv_section(first[1]);
+  REQUIRE(breakevens_csv.size() == 2);
+  CHECK(breakevens_csv[1].second ==
+        "plan,baseline,reference,prices,cloud_price_multiplier\n"
+        "rent-1-gpu-instances,own-100-nodes,baseline,on_demand+spot+reserved,1.5892861291829579\n"
+        "own-100-nodes,rent-1-gpu-instances,recommended,on_demand+spot+reserved,1.5892861291829579\n");
+  const Section categories = report_section(report, "categories");
+  CHECK(markdown_section(categories) ==
+        "\n**Cost by category** (each plan's NPV in USD by what it pays for; a category no plan pays for is left "
+        "out):\n\n"
+        "| category | own-100-nodes | rent-1-gpu-instances |\n"
+        "|---|---:|---:|\n"
+        "| capex | $3,750,000 | $0 |\n"
+        "| cloud_on_demand | $0 | $2,317,896 |\n"
+        "| energy | $59,971 | $0 |\n"
+        "| lost_work | $0 | $79,388 |\n");
+  const auto csv = csv_section(categories);
+  REQUIRE(csv.size() == 1);
+  CHECK(csv[0].first == "categories.csv");
+  CHECK(csv[0].second.rfind("category,own-100-nodes,rent-1-gpu-instances\ncapex,3750000.0,0.0\n", 0) == 0);
+  CHECK(html_section(categories).find("<tr><td>energy</td><td class=n>$59,971</td><td class=n>$0</td></tr>") !=
+        std::string::npos);
+  // The three stale-price warnings: one item each in Markdown, HTML and the terminal, code and
+  // message as columns in warnings.csv (and the workbook's Warnings sheet).
+  const Section warnings = report_section(report, "warnings");
+  REQUIRE(warnings.items.size() == 3);
+  const std::string first_warning = "gpu \"h100-sxm-80gb\" perf_relative, memory_gb, tdp_w: dated 2025-06-01, 545 days old on "
+                            "2026-11-28 (more than 365): re-check the figures";
+  CHECK(warnings.items[0] == first_warning + " [as-of-stale]");
+  CHECK(markdown_section(warnings).rfind("\n**Warnings**:\n\n- " + first_warning + " [as-of-stale]\n- power_region", 0) == 0);
+  CHECK(html_section(warnings).find("<ul><li>gpu &quot;h100-sxm-80gb&quot; perf_relative") != std::string::npos);
+  CHECK(terminal_section(warnings).rfind("\nWarnings:\n  - gpu \"h100-sxm-80gb\" perf_relative", 0) == 0);
+  const auto warnings_csv = csv_section(warnings);
+  REQUIRE(warnings_csv.size() == 1);
+  CHECK(warnings_csv[0].second.rfind("code,message\nas-of-stale,\"gpu \"\"h100-sxm-80gb\"\" perf_relative, memory_gb", 0) == 0);
+  // Nothing of warnings.csv's columns reaches a human format as a table.
+  CHECK(html_section(warnings).find("<table>") == std::string::npos);
+  CHECK(markdown_section(warnings).find("| code |") == std::string::npos);
 }

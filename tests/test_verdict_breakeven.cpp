@@ -180,7 +180,7 @@ TEST_CASE("first screen: why the lowest nominal total is not recommended, before
   CHECK(md.find(why) < md.find("| plan |"));
   CHECK(md.find(tax) < md.find("| plan |"));
   const std::string html = html_report(report);
-  CHECK(html.find(html_escape(why)) < html.find("<h2>Plans</h2>"));
+  CHECK(html.find(html_escape(why)) < html.find("<h2 id=\"plans\">Plans</h2>"));
   const std::string terminal = cli::terminal_answer(report, {}, 1000);
   CHECK(terminal.find(why) < terminal.find("Plans over"));
   CHECK(terminal.find(tax) < terminal.find("Plans over"));
@@ -215,13 +215,14 @@ TEST_CASE("payback against the recommended plan, in the plans table of every for
   CHECK(payback_vs_recommended_words(report, "cloud") == "never");
   CHECK(payback_vs_recommended_words(report, "buy-1") == "(recommended)");
   CHECK(markdown_summary(report).find(" payback vs buy-1 |") != std::string::npos);
-  CHECK(markdown_summary(report).find("| (baseline) | - | - | never |") != std::string::npos);
+  // The baseline's row: no saving, payback or IRR, no on-prem utilization (it owns nothing).
+  CHECK(markdown_summary(report).find("| baseline | - | - | - | never |") != std::string::npos);
   CHECK(html_report(report).find("<th>payback vs buy-1</th>") != std::string::npos);
   CHECK(cli::terminal_answer(report, {}, 200).find("Payback against the recommended plan, buy-1: never for cloud.") !=
         std::string::npos);
 }
 
-TEST_CASE("breakeven lists show the rows that decide, the rest behind \"show all\" or a count") {
+TEST_CASE("breakeven lists show the rows that decide and count the rest, in every format") {
   // The offer has on-demand, spot ($1.00) and two reserved prices: four rows for the one fleet. buy-1
   // and the verdict pay on-demand: that row decides, the other three are folded.
   const Json report = run_scenario_json(one_node_json(1.51)).report();
@@ -230,11 +231,15 @@ TEST_CASE("breakeven lists show the rows that decide, the rest behind \"show all
   CHECK(report.at("breakevens").at("utilization").size() == 4);
   CHECK(deciding == 1);
   const std::string md = markdown_summary(report);
-  CHECK(md.find("| test-node-8 | 1 nodes | test/gpu8/region-a | on_demand |") != std::string::npos);
-  CHECK(md.find("| test-node-8 | 1 nodes | test/gpu8/region-a | spot |") == std::string::npos);
+  CHECK(md.find("| test-node-8 | 1 | test/gpu8/region-a | on_demand |") != std::string::npos);
+  CHECK(md.find("| test-node-8 | 1 | test/gpu8/region-a | spot |") == std::string::npos);
   CHECK(md.find("3 more rows price these fleets") != std::string::npos);
+  // The HTML draws the same section (reports/document/answer/breakevens_section.cpp): the same count.
   const std::string html = html_report(report);
-  CHECK(html.find("<details><summary>show all 4 rows</summary>") != std::string::npos);
+  CHECK(html.find("<td>test-node-8</td><td class=n>1</td><td>test/gpu8/region-a</td><td>on_demand</td>") !=
+        std::string::npos);
+  CHECK(html.find("<td>test/gpu8/region-a</td><td>spot</td>") == std::string::npos);
+  CHECK(html.find("3 more rows price these fleets") != std::string::npos);
   CHECK(cli::terminal_answer(report, {}, 200).find("3 more rows") != std::string::npos);
 }
 

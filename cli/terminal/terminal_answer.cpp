@@ -208,18 +208,23 @@ std::size_t widest_line(const std::string& text) {
 }
 
 // The report document's sections (reports/document/section_order.cpp) as the terminal draws them;
-// one too wide for `columns` is named in a line instead.
+// those too wide for `columns` are named in a line instead, before the warnings (the last section).
 std::string section_lines(const Json& report, int columns) {
   std::string out, too_wide;
+  const auto name_too_wide = [&] {
+    if (!too_wide.empty())
+      out += "\n" + wrapped("Wider than the terminal, in the Markdown, HTML and CSV outputs: " + too_wide + ".", columns, 0);
+    too_wide.clear();
+  };
   for (const Section& s : report_sections(report, false)) {
+    if (s.id == "warnings") name_too_wide();
     const std::string text = terminal_section(s, static_cast<std::size_t>(columns));
     if (widest_line(text) <= static_cast<std::size_t>(columns))
       out += text;
     else
       too_wide += (too_wide.empty() ? "" : ", ") + s.title;
   }
-  if (!too_wide.empty())
-    out += "\n" + wrapped("Wider than the terminal, in the Markdown, HTML and CSV outputs: " + too_wide + ".", columns, 0);
+  name_too_wide();
   return out;
 }
 
@@ -239,11 +244,7 @@ std::string terminal_answer(const Json& report, const std::vector<std::string>& 
   out += payback_vs_recommended_line(report, columns);
   for (const std::string& part : {breakeven_lines(report, columns), monte_carlo_lines(report, columns)})
     if (!part.empty()) out += "\n" + part;
-  out += section_lines(report, columns);
-  if (!report.at("warnings").empty()) out += "\n";
-  for (const auto& w : report.at("warnings"))
-    out += wrapped(fmt::format("warning: {} [{}]", w.at("message").get<std::string>(), w.at("code").get<std::string>()),
-                   columns, 2);
+  out += section_lines(report, columns);  // the warnings last (reports/document/section_order.cpp)
   if (!files_written.empty()) out += "\n" + files_written_lines(files_written);
   return out;
 }

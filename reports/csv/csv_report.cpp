@@ -34,25 +34,6 @@ std::string monthly_cash_flows(const Json& report) {
   return out;
 }
 
-std::string plans_table(const Json& report) {
-  std::string out = "plan,kind,onprem_nodes,npv_usd,total_nominal_usd,usd_per_useful_gpu_hour,npv_saving_usd,payback_month,"
-                    "irr_per_year,co2_onprem_kg,co2_embodied_kg,co2_cloud_kg\n";
-  for (const auto& p : report.at("plans")) {
-    Json saving = nullptr, payback = nullptr, irr = nullptr;
-    for (const auto& c : report.at("comparisons")) {
-      if (c.at("plan") != p.at("name")) continue;
-      saving = c.at("npv_saving_usd");
-      payback = c.at("payback_month");
-      irr = c.at("irr_per_year");
-    }
-    const Json& co2 = p.at("co2_kg");
-    out += row(Json::array({p.at("name"), p.at("kind"), p.at("onprem_nodes"), p.at("npv_usd"), p.at("total_nominal_usd"),
-                            p.at("usd_per_useful_gpu_hour"), saving, payback, irr, co2.at("onprem"),
-                            co2.value("embodied", Json(nullptr)), co2.at("cloud")}));
-  }
-  return out;
-}
-
 // A list of flat objects as a table, columns in the first object's key order.
 std::string objects_table(const Json& objects) {
   if (objects.empty()) return "";
@@ -83,7 +64,9 @@ std::string columns_table(const std::vector<std::string>& columns, const std::ve
 }  // namespace
 
 CsvTables csv_tables(const Json& report) {
-  CsvTables tables = {{"monthly_cash_flows.csv", monthly_cash_flows(report)}, {"plans.csv", plans_table(report)}};
+  CsvTables tables = {{"monthly_cash_flows.csv", monthly_cash_flows(report)}};
+  for (const Section& section : report_sections(report, true))  // plans.csv
+    for (auto& table : csv_section(section)) tables.push_back(std::move(table));
   if (report.contains("sizing")) tables.emplace_back("sizing.csv", objects_table(report.at("sizing").at("curve")));
   if (report.contains("sizing") && report.at("sizing").contains("frontier"))
     tables.emplace_back("sizing_frontier.csv", objects_table(report.at("sizing").at("frontier")));

@@ -12,7 +12,7 @@ std::string cell_text(const Cell& cell) {
   if (!cell.shown_as.empty()) return cell.shown_as;
   const Json& raw = cell.raw;
   if (raw.is_string()) return raw.get<std::string>();
-  if (!raw.is_number()) return cell.kind == CellKind::text ? "-" : "n/a";
+  if (!raw.is_number()) return is_words(cell.kind) ? "-" : "n/a";
   const double x = raw.get<double>();
   switch (cell.kind) {
     case CellKind::usd: return format_usd(x);
@@ -32,6 +32,7 @@ std::string cell_text(const Cell& cell) {
     case CellKind::hours: return fmt::format("{:g} h", x);
     case CellKind::co2_kg: return format_grouped(x / 1000.0, cell.decimals) + " t";
     case CellKind::text:
+    case CellKind::prose:
     case CellKind::date: return raw.dump();
   }
   return raw.dump();

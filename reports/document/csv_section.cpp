@@ -33,7 +33,7 @@ std::vector<std::pair<std::string, std::string>> csv_section(const Section& s) {
     if (body.empty()) continue;
     std::string header;
     for (const Column& c : t.columns)
-      if (c.shown != Shown::human) header += (header.empty() ? "" : ",") + c.csv_key;
+      if (c.shown != Shown::human) header += (header.empty() ? "" : ",") + csv_field(Json(c.csv_key));  // a plan's name may be one
     files.emplace_back(t.csv_file, header + "\n" + body);
   }
   return files;

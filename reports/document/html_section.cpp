@@ -17,7 +17,10 @@ std::string as_sentence(std::string text) {
 
 std::string html_cell(const Cell& cell) {
   const std::string text = cell_text(cell);
-  if (cell.kind != CellKind::text) return "<td class=n>" + html_escape(text) + "</td>";
+  // Words in a column of numbers ("none needed (no investment)") wrap between them; prose (a
+  // source with its URLs) anywhere, so that its column never pushes the table past the page.
+  if (!is_words(cell.kind)) return (cell.shown_as.empty() ? "<td class=n>" : "<td class=\"n w\">") + html_escape(text) + "</td>";
+  if (cell.kind == CellKind::prose) return "<td class=prose>" + html_escape(text) + "</td>";
   return "<td>" + html_name(text) + "</td>";
 }
 
@@ -25,7 +28,7 @@ std::string html_table(const Table& t) {
   std::string out = t.caption.empty() ? "" : "<p>" + html_escape(t.caption) + "</p>\n";
   out += "<table><tr>";
   for (const Column& c : t.columns)
-    if (c.shown != Shown::csv) out += "<th>" + html_escape(c.header) + "</th>";
+    if (c.shown != Shown::csv) out += "<th>" + html_name(c.header) + "</th>";  // a plan's name may head a column
   out += "</tr>\n";
   for (const Row& r : t.rows) {
     out += "<tr>";
@@ -48,9 +51,14 @@ std::string html_section(const Section& s) {
   for (const Table& t : s.tables) {
     if (t.rows.empty()) continue;
     rows = true;
-    out += html_table(t);
+    if (drawn_for_people(t)) out += html_table(t);
   }
   if (!rows && !s.nothing_to_show.empty()) out += "<p>" + html_escape(as_sentence(s.nothing_to_show)) + "</p>\n";
+  if (!s.items.empty()) {
+    out += "<ul>";
+    for (const std::string& item : s.items) out += "<li>" + html_escape(item) + "</li>";
+    out += "</ul>\n";
+  }
   if (rows && !s.lead.empty()) out += "<p class=note>" + html_escape(as_sentence(s.lead)) + "</p>\n";
   for (const std::string& sentence : s.sentences) out += "<p>" + html_escape(sentence) + "</p>\n";
   for (const std::string& f : s.flags) out += "<p class=note><b>Flag:</b> " + html_escape(f) + ".</p>\n";

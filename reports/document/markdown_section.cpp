@@ -9,13 +9,13 @@ bool shown_to_people(const Column& c) { return c.shown != Shown::csv; }
 
 // A column of numbers is right-aligned: its first row's cell says which it is.
 bool numeric_column(const Table& t, std::size_t c) {
-  return !t.rows.empty() && t.rows.front().cells.at(c).kind != CellKind::text;
+  return !t.rows.empty() && !is_words(t.rows.front().cells.at(c).kind);
 }
 
-// "|" inside a cell would end it.
+// "|" inside a cell would end it, and a line break the row.
 std::string markdown_escape(const std::string& text) {
   std::string out;
-  for (char ch : text) out += ch == '|' ? std::string("\\|") : std::string(1, ch);
+  for (char ch : text) out += ch == '|' ? std::string("\\|") : ch == '\n' ? std::string(" ") : std::string(1, ch);
   return out;
 }
 
@@ -45,17 +45,18 @@ std::string markdown_section(const Section& s) {
   std::string md = "\n**" + s.title + "**" + (s.lead.empty() ? "" : " (" + s.lead + ")");
   bool rows = false;
   for (const Table& t : s.tables) rows = rows || !t.rows.empty();
-  if (!rows && !s.nothing_to_show.empty() && s.opening.empty() && s.sentences.empty())
+  if (!rows && !s.nothing_to_show.empty() && s.opening.empty() && s.items.empty() && s.sentences.empty())
     return md + ": " + s.nothing_to_show + "\n";
   md += ":\n\n";
   for (const std::string& o : s.opening) md += o + "\n\n";
   bool first = true;
   for (const Table& t : s.tables) {
-    if (t.rows.empty()) continue;
+    if (!drawn_for_people(t)) continue;
     md += (first ? "" : "\n") + markdown_table(t);
     first = false;
   }
   if (!rows && !s.nothing_to_show.empty()) md += s.nothing_to_show + "\n";
+  for (const std::string& item : s.items) md += "- " + item + "\n";
   for (const std::string& sentence : s.sentences) md += "\n" + sentence + "\n";
   for (const std::string& f : s.flags) md += "\n**Flag:** " + f + ".\n";
   return md;

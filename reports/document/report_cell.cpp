@@ -17,6 +17,7 @@ Cell make(CellKind kind, const Json& raw, int decimals = 0) {
 }  // namespace
 
 Cell text_cell(const Json& text_or_null) { return make(CellKind::text, text_or_null); }
+Cell prose_cell(const Json& text_or_null) { return make(CellKind::prose, text_or_null); }
 Cell usd_cell(const Json& usd) { return make(CellKind::usd, usd); }
 Cell usd_price_cell(const Json& usd, int decimals) { return make(CellKind::usd_price, usd, decimals); }
 Cell percent_cell(const Json& fraction, int decimals) { return make(CellKind::percent, fraction, decimals); }

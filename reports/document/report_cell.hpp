@@ -11,7 +11,8 @@
 namespace tco {
 
 enum class CellKind {
-  text,            // a name or words, shown as they are
+  text,            // a name or words, shown as they are (a long one shortened in HTML and the terminal)
+  prose,           // words that wrap (a source, a note): whole in Markdown and HTML, shortened in the terminal
   usd,             // whole dollars: "$1,234,567", "-$1,234"
   usd_price,       // a price with cents or mills: "$2.990" (decimals)
   percent,         // a fraction shown x100: "12.3%"; beyond +/-1,000% flagged
@@ -36,6 +37,7 @@ struct Cell {
 };
 
 Cell text_cell(const Json& text_or_null);  // a string, or null: "-"
+Cell prose_cell(const Json& text_or_null);
 Cell usd_cell(const Json& usd);
 Cell usd_price_cell(const Json& usd, int decimals = 3);
 Cell percent_cell(const Json& fraction, int decimals = 1);
@@ -47,6 +49,9 @@ Cell month_cell(const Json& month);
 Cell hours_cell(const Json& hours);
 Cell co2_kg_cell(const Json& kg);
 Cell date_cell(const std::string& date);
+
+// Words, not a figure: left-aligned, never compared as a number.
+inline bool is_words(CellKind kind) { return kind == CellKind::text || kind == CellKind::prose; }
 
 // The same cell with words in place of its number in the human formats (the CSV keeps the number).
 Cell shown_as(Cell cell, std::string words);

@@ -1,7 +1,9 @@
 // The report document (docs/architecture.md, "The report document"): what a report shows,
 // before any markup. A section has a stable id, a title, a lead (what its tables hold), tables
-// of typed cells (reports/document/report_cell.hpp), sentences after them and flags. Each
-// concept builds its section once, from the JSON report, in reports/document/sections/; one
+// of typed cells (reports/document/report_cell.hpp), a list of items, sentences after them and
+// flags. Each
+// concept builds its section once, from the JSON report, in reports/document/sections/ (the
+// features) or reports/document/answer/ (the plans, the costs, the sources, the warnings); one
 // renderer per format draws every section (markdown_section, html_section, terminal_section,
 // csv_section); reports/document/section_order.cpp gives their order.
 #pragma once
@@ -47,18 +49,27 @@ struct Section {
   std::string title;                   // "CO2 per plan"
   std::string lead;                    // what the tables hold, their units and terms
   std::vector<std::string> opening;    // sentences before the tables
-  std::vector<Table> tables;
+  std::vector<Table> tables;           // a table whose columns are all CSV-only is written to the CSV only
+  std::vector<std::string> items;      // a list after the tables, one line each ("- ..." in Markdown)
   std::vector<std::string> sentences;  // after the tables
   std::vector<std::string> flags;      // a figure a reader must not miss ("Flag: ...")
   std::string nothing_to_show;         // said once, when the section is present but has no rows
 
-  // A section with no table rows, no sentences and no words for the empty case is left out.
+  // A section with no table rows, no items, no sentences and no words for the empty case is left out.
   bool empty() const {
     for (const Table& t : tables)
       if (!t.rows.empty()) return false;
-    return opening.empty() && sentences.empty() && nothing_to_show.empty();
+    return opening.empty() && items.empty() && sentences.empty() && nothing_to_show.empty();
   }
 };
+
+// True when the human formats draw the table: it has rows and a column they show.
+inline bool drawn_for_people(const Table& t) {
+  if (t.rows.empty()) return false;
+  for (const Column& c : t.columns)
+    if (c.shown != Shown::csv) return true;
+  return false;
+}
 
 inline Table make_table(std::vector<Column> columns, std::string csv_file = {}) {
   Table t;

@@ -4,7 +4,8 @@
 
 namespace tco {
 
-// One builder per concept, each in reports/document/sections/<id>_section.cpp.
+// One builder per concept, each in reports/document/sections/<id>_section.cpp (the features) or
+// reports/document/answer/<id>_section.cpp (what every report has).
 Section carbon_section(const Json& report);
 Section procurement_section(const Json& report);
 Section venues_section(const Json& report);
@@ -19,12 +20,23 @@ Section hourly_time_shift_section(const Json& report);
 Section tokens_section(const Json& report);
 Section latency_section(const Json& report);
 Section api_breakeven_section(const Json& report);
+Section plans_section(const Json& report);
+Section breakevens_section(const Json& report);
+Section categories_section(const Json& report);
+Section assumptions_section(const Json& report);
+Section warnings_section(const Json& report);
 
 const std::vector<SectionSlot>& report_section_slots() {
-  // The verdict, its notes and the plans table open every format (each page draws them itself,
-  // reports/verdict/); the feature sections follow, in this order. Depreciation's sheet is written
-  // with the tax columns' own layout (reports/workbook/workbook.cpp).
+  // The verdict and its notes open every format (each page draws them, reports/verdict/), then the
+  // first screen's sections; after them each page's Monte Carlo, sizing and charts (each page
+  // still draws them itself), the feature sections in this order, then what every report closes
+  // with: its costs by category, its sources, its warnings. The terminal answer draws the plans
+  // and the breakevens its own way (cli/terminal/: numbered rows, names shortened to fit; one
+  // sentence per breakeven).
+  // Depreciation's sheet is written with the tax columns' own layout (reports/workbook/workbook.cpp).
   static const std::vector<SectionSlot> slots = {
+      {"plans", plans_section, true, nullptr},  // the workbook's Summary sheet, with its formulas
+      {"breakevens", breakevens_section, true, "Breakevens"},
       {"tokens", tokens_section, false, nullptr},  // a serving workload's answer; its sheet: reports/workbook/tokens_sheet.cpp
       {"latency", latency_section, false, "Latency"},  // its requests' replay (workload.requests)
       {"carbon", carbon_section, false, "CO2"},
@@ -39,6 +51,9 @@ const std::vector<SectionSlot>& report_section_slots() {
       {"time_shift", time_shift_section, false, "Time shifting"},
       {"hourly_time_shift", hourly_time_shift_section, false, "Hourly time shift"},
       {"self_host_vs_api", api_breakeven_section, false, "Self-host vs API"},
+      {"categories", categories_section, false, "Categories"},
+      {"assumptions", assumptions_section, false, "Sources"},
+      {"warnings", warnings_section, false, "Warnings"},
   };
   return slots;
 }

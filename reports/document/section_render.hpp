@@ -6,7 +6,9 @@
 //   a note under them;
 // - the terminal: the title and plain columns, text cells shortened to fit;
 // - CSV: each table that names a csv_file, its CSV columns and raw values.
-// A table without rows is never drawn; a section with nothing to show says so once.
+// A section's items are a list under its tables ("- " in Markdown and the terminal, <ul> in HTML).
+// A table without rows is never drawn, nor in the human formats one whose columns are all
+// CSV-only; a section with nothing to show says so once.
 #pragma once
 
 #include <string>

@@ -48,7 +48,7 @@ std::string terminal_table(const Table& t) {
     for (std::size_t c : shown) {
       const Cell& cell = r.cells.at(c);
       const std::string text = cell_text(cell);
-      lines.back().push_back(cell.kind == CellKind::text ? shortened(text, kMaxShownNameChars) : text);
+      lines.back().push_back(is_words(cell.kind) ? shortened(text, kMaxShownNameChars) : text);
     }
   }
   std::vector<std::size_t> width(shown.size(), 0);
@@ -59,7 +59,7 @@ std::string terminal_table(const Table& t) {
     std::string text;
     for (std::size_t i = 0; i < shown.size(); ++i) {
       // A column of numbers is right-aligned, its header too; the first row says which it is.
-      const bool right = !t.rows.empty() && t.rows[l == 0 ? 0 : l - 1].cells.at(shown[i]).kind != CellKind::text;
+      const bool right = !t.rows.empty() && !is_words(t.rows[l == 0 ? 0 : l - 1].cells.at(shown[i]).kind);
       text += "  " + padded(lines[l][i], width[i], right);
     }
     while (!text.empty() && text.back() == ' ') text.pop_back();
@@ -78,10 +78,12 @@ std::string terminal_section(const Section& s, std::size_t columns) {
   for (const Table& t : s.tables) {
     if (t.rows.empty()) continue;
     rows = true;
+    if (!drawn_for_people(t)) continue;
     out += terminal_table(t);
     if (!t.after.empty()) out += wrapped(t.after, columns, 2);
   }
   if (!rows && !s.nothing_to_show.empty()) out += wrapped(s.nothing_to_show, columns, 2);
+  for (const std::string& item : s.items) out += wrapped("- " + item, columns, 2);
   for (const std::string& sentence : s.sentences) out += wrapped(sentence, columns, 2);
   for (const std::string& f : s.flags) out += wrapped("Flag: " + f + ".", columns, 2);
   return out;

@@ -14,16 +14,6 @@ namespace tco {
 
 namespace {
 
-std::string fmt_or_na(const Json& v, const char* pattern) {
-  return v.is_number() ? fmt::format(fmt::runtime(pattern), v.get<double>()) : std::string("n/a");
-}
-
-const Json* comparison_for(const Json& report, const std::string& plan) {
-  for (const auto& c : report.at("comparisons"))
-    if (c.at("plan") == plan) return &c;
-  return nullptr;
-}
-
 // The Monte Carlo block of a discrete-event or fluid run (absent or "deterministic" otherwise).
 bool has_monte_carlo(const Json& report) {
   if (!report.contains("monte_carlo")) return false;
@@ -97,63 +87,15 @@ std::string markdown_summary(const Json& report) {
   for (const std::string& note : verdict_notes(report)) md += note + "\n\n";
   if (const std::string uncertainty = uncertainty_sentence(report); !uncertainty.empty())
     md += uncertainty + "\n\n" + tornado_markdown(report);
-  const std::string recommended = recommended_reference(report);
-  md += "| plan | kind | nodes | NPV | total (nominal) | $/useful GPU-h | NPV saving vs baseline | payback | IRR |" +
-        (recommended.empty() ? std::string() : " payback vs " + recommended + " |") + "\n";
-  md += "|---|---|---:|---:|---:|---:|---:|---|---:|" + std::string(recommended.empty() ? "" : "---|") + "\n";
-  for (const auto& p : report.at("plans")) {
-    const std::string name = p.at("name").get<std::string>();
-    const Json* c = comparison_for(report, name);
-    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |", name, p.at("kind").get<std::string>(),
-                      p.at("onprem_nodes").get<int>(), format_usd(p.at("npv_usd").get<double>()),
-                      format_usd(p.at("total_nominal_usd")), fmt_or_na(p.at("usd_per_useful_gpu_hour"), "${:.2f}"),
-                      c ? format_usd(c->at("npv_saving_usd")) : std::string("(baseline)"),
-                      c ? payback_words(*c) : std::string("-"), c ? irr_words(*c) : std::string("-"));
-    md += (recommended.empty() ? std::string() : " " + payback_vs_recommended_words(report, name) + " |") + "\n";
-  }
-  md += fmt::format("\nSavings, payback and IRR are against the baseline, {}; the IRR is the return on the extra money a "
-                    "plan spends first (a plan that saves from its first month has none).{}\n",
-                    sc.at("baseline").get<std::string>(),
-                    recommended.empty() ? std::string()
-                                        : fmt::format(" The last column is the payback against the recommended plan, {}.",
-                                                      recommended));
-  const Json& util = report.at("breakevens").at("utilization");
-  if (!util.empty()) {
-    md += "\n**Utilization breakeven** (one node, with its share of the fleet's fixed staff, room and racks, vs renting "
-          "the same GPU-hours on the cloud price's path; over the horizon the node ends as the plans do, sold at the "
-          "horizon's end when they book a resale). The rows for the prices the plans pay:\n\n";
-    md += fmt::format("| server | fleet | cloud offer | price | cloud price at the start, path | breakeven utilization per "
-                      "node {} | over the node's life | GPU-hours per node per month (horizon) |\n"
-                      "|---|---:|---|---|---:|---:|---:|---:|\n",
-                      horizon_header(report));
-    for (const auto& b : util) {
-      if (!utilization_row_decides(b)) continue;
-      const Json* h = b.contains("over_horizon") ? &b.at("over_horizon") : nullptr;
-      md += fmt::format("| {} | {} nodes | {} | {} | {} | {} | {} | {} |\n", b.at("server").get<std::string>(),
-                        b.value("fleet_nodes", 1), b.value("offer", ""), b.at("price_basis").get<std::string>(),
-                        price_path_cell(b), horizon_breakeven_cell(b), life_breakeven_cell(b),
-                        h ? fmt_or_na(h->at("gpu_hours_per_month"), "{:.0f}") : std::string("n/a"));
-    }
-    if (const std::string hidden = hidden_utilization_rows_line(report); !hidden.empty()) md += "\n" + hidden + "\n";
-  }
-  const Json& price = report.at("breakevens").at("cloud_price_multiplier");
-  if (!price.empty()) {
-    md += "\n**Cloud price breakeven** (the multiple of every cloud price at which two plans cost the same NPV):\n\n";
-    for (const auto& b : price)
-      if (price_row_decides(b)) md += "- " + price_breakeven_sentence(b) + "\n";
-    if (const std::string hidden = hidden_price_rows_line(report); !hidden.empty()) md += "\n" + hidden + "\n";
-  }
-  for (const Section& section : report_sections(report, false)) md += markdown_section(section);
-  md += sizing_markdown(report);
+  md.pop_back();  // a section opens with its own blank line
+  for (const Section& section : report_sections(report, true)) md += markdown_section(section);  // plans, breakevens
+  // As the HTML page: the distribution and the sizing curve, then the report document's sections
+  // in their order (reports/document/section_order.cpp), the warnings last.
   if (has_monte_carlo(report)) md += monte_carlo_markdown(report);
+  md += sizing_markdown(report);
   if (const std::string missing = missing_sections_line(sections_present(report)); !missing.empty())
     md += "\n" + missing + "\n";
-  const Json& warnings = report.at("warnings");
-  if (!warnings.empty()) {
-    md += "\n**Warnings**\n\n";
-    for (const auto& w : warnings)
-      md += fmt::format("- `{}` {}\n", w.at("code").get<std::string>(), w.at("message").get<std::string>());
-  }
+  for (const Section& section : report_sections(report, false)) md += markdown_section(section);
   md += fmt::format("\n<sub>tcosim {} · scenario sha256 {} · catalog sha256 {}</sub>\n",
                     report.at("tool").at("version").get<std::string>(),
                     sc.at("digest_sha256").get<std::string>().substr(0, 12),

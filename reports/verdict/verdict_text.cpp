@@ -240,7 +240,7 @@ std::string hidden_utilization_rows_line(const Json& report) {
   for (const auto& b : report.at("breakevens").at("utilization")) hidden += !utilization_row_decides(b);
   if (hidden == 0) return "";
   return fmt::format("{} more row{} price these fleets against offers and price bases that no plan pays (all in the "
-                     "JSON report's breakevens.utilization, and behind \"show all\" in the HTML).",
+                     "JSON report's breakevens.utilization).",
                      hidden, hidden == 1 ? "" : "s");
 }
 
@@ -249,7 +249,7 @@ std::string hidden_price_rows_line(const Json& report) {
   for (const auto& b : report.at("breakevens").at("cloud_price_multiplier")) hidden += !price_row_decides(b);
   if (hidden == 0) return "";
   return fmt::format("{} more pair{} of plans cost the same at no multiple of today's cloud prices between 0 and 1000 "
-                     "(all in the JSON report's breakevens.cloud_price_multiplier, and behind \"show all\" in the HTML).",
+                     "(all in the JSON report's breakevens.cloud_price_multiplier).",
                      hidden, hidden == 1 ? "" : "s");
 }
 

@@ -739,10 +739,10 @@ void build_workbook(const Json& report, const WorkbookPaths& paths, const std::s
 }  // namespace
 
 std::vector<std::string> workbook_plan_sheet_names(const std::vector<std::string>& plan_names) {
-  // The workbook's own sheets and every section's: a plan named "CO2" becomes "CO2~2".
+  // The workbook's own sheets and every section's, its second table's too: a plan named "CO2" becomes "CO2~2".
   std::set<std::string> taken = {"inputs", "summary", "paths", "depreciation", lower(kHoursSheetName), "tokens"};
   for (const SectionSlot& slot : report_section_slots())
-    if (slot.workbook_sheet) taken.insert(lower(slot.workbook_sheet));
+    if (slot.workbook_sheet) taken.insert({lower(slot.workbook_sheet), lower(slot.workbook_sheet) + " 2"});
   std::vector<std::string> out;
   for (const std::string& plan : plan_names) {
     std::string base;

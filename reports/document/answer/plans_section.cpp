@@ -1,0 +1,75 @@
+// The plans table (docs/report.md, `plans` and `comparisons`): each plan's NPV, nominal total,
+// cost per useful GPU-hour and, against the baseline, its NPV saving, payback and IRR; its
+// on-prem utilization; and, when the recommended plan is not the baseline, each plan's payback
+// against it. plans.csv adds the CO2 figures (the carbon section's) for a reader of that file alone.
+#include "reports/document/report_section.hpp"
+#include "reports/verdict/verdict_text.hpp"
+
+namespace tco {
+
+namespace {
+
+const Json* comparison_of(const Json& report, const Json& plan) {
+  for (const auto& c : report.at("comparisons"))
+    if (c.at("plan") == plan) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+Section plans_section(const Json& report) {
+  const std::string recommended = recommended_reference(report);
+  std::vector<Column> columns = {{"plan", "plan"},
+                                 {"kind", "kind"},
+                                 {"nodes", "onprem_nodes"},
+                                 {"NPV", "npv_usd"},
+                                 {"total (nominal)", "total_nominal_usd"},
+                                 {"$/useful GPU-h", "usd_per_useful_gpu_hour"},
+                                 {"NPV saving vs baseline", "npv_saving_usd"},
+                                 {"payback", "payback_month"},
+                                 {"IRR", "irr_per_year"},
+                                 {"", "co2_onprem_kg", Shown::csv},
+                                 {"", "co2_embodied_kg", Shown::csv},
+                                 {"", "co2_cloud_kg", Shown::csv},
+                                 {"on-prem utilization", "onprem_utilization"}};
+  if (!recommended.empty()) columns.emplace_back("payback vs " + recommended, "", Shown::human);
+  Table t = make_table(std::move(columns), "plans.csv");
+  for (const auto& p : report.at("plans")) {
+    const Json* c = comparison_of(report, p.at("name"));
+    const Json& co2 = p.at("co2_kg");
+    Cell saving = usd_cell(c ? c->at("npv_saving_usd") : Json(nullptr));
+    Cell payback = month_cell(c ? c->at("payback_month") : Json(nullptr));
+    Cell irr = percent_cell(c ? c->at("irr_per_year") : Json(nullptr));
+    if (!c) saving = shown_as(saving, "baseline");
+    payback = shown_as(payback, c ? payback_words(*c) : "-");
+    irr = shown_as(irr, c ? irr_words(*c) : "-");  // "-" where the flows start with no investment
+    Cell utilization = percent_cell(p.at("onprem_utilization"));
+    if (!utilization.has_number()) utilization = shown_as(utilization, "-");
+    std::vector<Cell> cells = {text_cell(p.at("name")),
+                               text_cell(p.at("kind")),
+                               count_cell(p.at("onprem_nodes")),
+                               usd_cell(p.at("npv_usd")),
+                               usd_cell(p.at("total_nominal_usd")),
+                               usd_price_cell(p.at("usd_per_useful_gpu_hour"), 2),
+                               saving,
+                               payback,
+                               irr,
+                               co2_kg_cell(co2.at("onprem")),
+                               co2_kg_cell(co2.value("embodied", Json(nullptr))),
+                               co2_kg_cell(co2.at("cloud")),
+                               utilization};
+    if (!recommended.empty())
+      cells.push_back(text_cell(payback_vs_recommended_words(report, p.at("name").get<std::string>())));
+    t.rows.emplace_back(std::move(cells));
+  }
+  const std::string baseline = report.at("scenario").at("baseline").get<std::string>();
+  return make_section(
+      "plans", "Plans",
+      "USD; savings, payback and IRR are against the baseline, " + baseline +
+          ": the IRR is the return on the extra money a plan spends first, and a plan that saves from its first "
+          "month has none" +
+          (recommended.empty() ? std::string() : "; the last column is the payback against the recommended plan, " + recommended),
+      {t});
+}
+
+}  // namespace tco
