@@ -8,6 +8,7 @@
 set -euo pipefail
 build=$1
 shift
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTCO_FUZZ=ON \
+source scripts/cmake-generator.sh "$build"
+cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DTCO_FUZZ=ON \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
   -DTCO_SANITIZE=address,undefined -DTCO_CUDA=OFF -DTCO_MPI=OFF -DTCO_BENCH=OFF -DTCO_PYTHON=OFF "$@"

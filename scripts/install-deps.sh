@@ -2,7 +2,7 @@
 # Installs tcosim's build and test dependencies from Debian's packages (run as root).
 set -euo pipefail
 packages=(
-  build-essential cmake
+  build-essential cmake ninja-build   # ninja: scripts/cmake-generator.sh
   libeigen3-dev nlohmann-json3-dev libcli11-dev libfmt-dev libboost-math-dev libboost-dev
   doctest-dev librandom123-dev python3 python3-jsonschema
   chromium

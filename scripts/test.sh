@@ -28,6 +28,7 @@ if [ "${1:-}" = --sanitize ]; then
   exit
 fi
 [ -x /usr/local/cuda/bin/nvcc ] && export PATH="/usr/local/cuda/bin:$PATH"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}"
+source scripts/cmake-generator.sh build
+cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}"
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
