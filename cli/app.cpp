@@ -1,5 +1,6 @@
 #include "cli/app.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include <CLI/CLI.hpp>
@@ -74,6 +75,7 @@ static int run_command(int argc, char** argv, std::ostream& out, std::ostream& e
   app.require_subcommand(1);
   app.fallthrough(false);
   CommandContext ctx{out, err};
+  ctx.args.assign(argv + std::min(argc, 1), argv + argc);
   register_commands(app, ctx);
   try {
     app.parse(argc, argv);
