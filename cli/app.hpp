@@ -19,8 +19,6 @@ struct CommandContext {
   std::ostream& out;
   std::ostream& err;
   int exit_code = 0;
-  // The command line after the program's name (an index shard records it: cli/shard/).
-  std::vector<std::string> args;
 };
 
 // Runs the program with argv as given; returns the exit code (SPEC §2: 0 ok, 1 a

@@ -15,6 +15,14 @@
 
 namespace tco::cli {
 
+namespace {
+
+std::vector<std::string> noted_command_line;
+
+}  // namespace
+
+void note_command_line(std::vector<std::string> args) { noted_command_line = std::move(args); }
+
 void add_shard_options(CLI::App& cmd, ShardOptions& o) {
   cmd.add_option("--shard", o.shard,
                  "Compute only shard k of N (k/N, 1-based: the paths rank k-1 of an N-rank mpirun job computes), or "
@@ -63,7 +71,8 @@ int run_maybe_sharded(const ShardOptions& o, const std::string& command_name, co
   ShardFile file;
   file.header.command = command_name;
   // The command line without the program's and the command's names.
-  const std::vector<std::string> args(ctx.args.begin() + std::min<std::size_t>(1, ctx.args.size()), ctx.args.end());
+  const std::vector<std::string>& line = noted_command_line;
+  const std::vector<std::string> args(line.begin() + std::min<std::size_t>(1, line.size()), line.end());
   file.header.args = replayed_args(args);
   file.header.scenario = scenario;
   file.header.count = shard.count;

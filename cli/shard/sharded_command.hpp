@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "cli/app.hpp"
 
@@ -22,6 +23,9 @@ void add_shard_options(CLI::App& cmd, ShardOptions& o);
 // writes the shard file to `out` (a file: --out is required); returns the command's exit code.
 int run_maybe_sharded(const ShardOptions& o, const std::string& command_name, const std::string& scenario,
                       const std::string& out, CommandContext& ctx, const std::function<int()>& command);
+
+// The command line after the program's name, as run_main was given it (cli/app.cpp).
+void note_command_line(std::vector<std::string> args);
 
 // The command line a merge replays: `args` without --shard, --shard-count and --out/-o.
 std::vector<std::string> replayed_args(const std::vector<std::string>& args);
