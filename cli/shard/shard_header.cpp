@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/io/sha256.hpp"
+#include "core/parallel/index_shards.hpp"
 
 namespace tco::cli {
 
@@ -90,7 +91,7 @@ void note_shard_inputs(InputSnapshot snapshot) {
   const auto scenario = snapshot.files.find(shard_noted.scenario_file);
   shard_noted.scenario_sha256 =
       scenario != snapshot.files.end() ? sha256_hex(scenario->second) : sha256_file_hex(shard_noted.scenario_file);
-  if (!shard_noted.expected) return;
+  if (!shard_noted.expected || shard_role() != ShardRole::merge) return;
   if (shard_noted.scenario_sha256 != shard_noted.expected->scenario_sha256)
     throw InputError(shard_noted.scenario_file, "",
                      fmt::format("the scenario is not the one the shards ran (SHA-256 {}, the shards' {}): merge "
@@ -105,7 +106,7 @@ void note_shard_inputs(InputSnapshot snapshot) {
 void note_shard_run(std::uint64_t seed, long paths) {
   shard_noted.seed = seed;
   shard_noted.paths = paths;
-  if (shard_noted.expected && (seed != shard_noted.expected->seed || paths != shard_noted.expected->paths))
+  if (shard_noted.expected && shard_role() == ShardRole::merge && (seed != shard_noted.expected->seed || paths != shard_noted.expected->paths))
     throw InputError(shard_noted.scenario_file, "",
                      fmt::format("this run has seed {} and {} paths; the shards' had seed {} and {} paths", seed, paths,
                                  shard_noted.expected->seed, shard_noted.expected->paths));

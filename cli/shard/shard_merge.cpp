@@ -72,7 +72,14 @@ int merge_index_shards(const std::vector<std::pair<std::string, std::string>>& f
   begin_shard_run(header.scenario);
   expect_shard_run(header);
   ShardReplay replay(std::move(gathers));
-  const int code = run_main_throwing(args, ctx.out, ctx.err);
+  int code = 0;
+  try {
+    code = run_main_throwing(args, ctx.out, ctx.err);
+  } catch (...) {
+    begin_shard_run("");  // forget the expected header: a later command of this process is no merge
+    throw;
+  }
+  begin_shard_run("");
   if (code == 0 && replay.gathers_left() > 0) {
     std::error_code ec;
     if (out != "-") std::filesystem::remove(out, ec);
