@@ -81,7 +81,7 @@ TEST_CASE("shard auto: an AWS Batch array child's AWS_BATCH_JOB_ARRAY_INDEX, of 
                             "disagree"));
 }
 
-TEST_CASE("shard auto: no scheduler's variable names every variable looked for; k/N is checked") {
+TEST_CASE("shard auto: no scheduler's variable names every variable looked for, and k/N is checked") {
   const std::string none = shard_auto_error({});
   for (const char* name : {"SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN", "JOB_COMPLETION_INDEX",
                            "TCO_SHARD_COUNT", "AWS_BATCH_JOB_ARRAY_INDEX", "AWS_BATCH_JOB_ARRAY_SIZE", "--shard-count"})
