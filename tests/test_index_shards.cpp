@@ -175,3 +175,28 @@ TEST_CASE("index shards: merge refuses another seed, a missing or repeated shard
     CHECK(tco::test::contains(r.err, "--shard"));
   }
 }
+
+TEST_CASE("index shards: merge refuses a scenario edited since the shards ran (exit 2, the scenario named), and writes nothing") {
+  const auto dir = tco::test::scratch_dir("shards-digest");
+  const std::string scenario = (dir / "s.json").string();
+  std::filesystem::copy_file(tco::test::source_path("scenarios/base-load-and-burst.json"), scenario,
+                             std::filesystem::copy_options::overwrite_existing);
+  std::vector<std::string> shards;
+  for (int k = 1; k <= 2; ++k) {
+    shards.push_back((dir / (std::to_string(k) + ".shard")).string());
+    const CliResult r = run_cli({"run", scenario, "--catalog", tco::test::source_path("pricing-data"), "--paths", "2",
+                                 "--today", "2026-06-01", "--shard", std::to_string(k) + "/2", "--out", shards.back()});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  }
+  std::string text = shard_test_text(scenario);
+  const std::size_t at = text.find("\"base-load-and-burst\"");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 21, "\"edited-load-and-burst\"");
+  tco::test::write_text(scenario, text);
+  const std::string merged = (dir / "merged.json").string();
+  const CliResult r = run_cli({"merge", shards[1], shards[0], "--out", merged});
+  CHECK(r.exit_code == 2);
+  CHECK(tco::test::contains(r.err, scenario));
+  CHECK(tco::test::contains(r.err, "not the one the shards ran"));
+  CHECK(!std::filesystem::exists(merged));
+}
