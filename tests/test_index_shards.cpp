@@ -75,6 +75,16 @@ void check_shards_merge_to_unsplit(const ShardedCommand& c, const std::string& d
   }
 }
 
+// A shipped scenario of 36 months over 12 (its hourly model then takes a third of the time: each
+// check runs the command 15 times), written beside the test's output; read with --catalog.
+std::string twelve_month_copy(const std::string& name) {
+  std::string text = shard_test_text(tco::test::source_path("scenarios/" + name + ".json"));
+  const std::size_t at = text.find("\"horizon_months\": 36");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 20, "\"horizon_months\": 12");
+  return tco::test::write_text(tco::test::scratch_dir("shards-input-" + name) / "s.json", text);
+}
+
 }  // namespace
 
 TEST_CASE("index shards: run of a scenario of jobs (the replay), 1, 3 and 7 shards merge to the unsplit report") {
@@ -85,21 +95,24 @@ TEST_CASE("index shards: run of a scenario of jobs (the replay), 1, 3 and 7 shar
 
 TEST_CASE("index shards: run of the fluid model's paths, 1, 3 and 7 shards merge to the unsplit report") {
   check_shards_merge_to_unsplit(
-      {"run", {tco::test::source_path("scenarios/base-load-and-burst.json"), "--paths", "8", "--today", "2026-06-01"}},
+      {"run",
+       {twelve_month_copy("base-load-and-burst"), "--catalog", tco::test::source_path("pricing-data"), "--paths", "8",
+        "--today", "2026-06-01"}},
       "shards-run-fluid");
 }
 
 TEST_CASE("index shards: sensitivity (paths and tornado), 1, 3 and 7 shards merge to the unsplit report") {
   check_shards_merge_to_unsplit({"sensitivity",
-                                 {tco::test::source_path("scenarios/base-load-and-burst-uncertain.json"), "--paths",
-                                  "10", "--today", "2026-06-01"}},
+                                 {twelve_month_copy("base-load-and-burst-uncertain"), "--catalog",
+                                  tco::test::source_path("pricing-data"), "--paths", "10", "--today", "2026-06-01"}},
                                 "shards-sensitivity");
 }
 
 TEST_CASE("index shards: optimize (node counts and the report's paths), 1, 3 and 7 shards merge to the unsplit report") {
   check_shards_merge_to_unsplit({"optimize",
-                                 {tco::test::source_path("scenarios/base-load-and-burst.json"), "--nodes", "0:4",
-                                  "--paths", "6", "--today", "2026-06-01"}},
+                                 {twelve_month_copy("base-load-and-burst"), "--catalog",
+                                  tco::test::source_path("pricing-data"), "--nodes", "0:4", "--paths", "6", "--today",
+                                  "2026-06-01"}},
                                 "shards-optimize");
 }
 
