@@ -1,5 +1,6 @@
 #include "cli/app.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include <CLI/CLI.hpp>
@@ -7,6 +8,7 @@
 
 #include "cli/commands/serving_commands.hpp"
 #include "cli/root_first.hpp"
+#include "cli/shard/sharded_command.hpp"
 #include "core/error.hpp"
 #include "core/io/utf8_text.hpp"
 #include "core/parallel/process_group.hpp"
@@ -74,6 +76,7 @@ static int run_command(int argc, char** argv, std::ostream& out, std::ostream& e
   app.require_subcommand(1);
   app.fallthrough(false);
   CommandContext ctx{out, err};
+  note_command_line(std::vector<std::string>(argv + std::min(argc, 1), argv + argc));
   register_commands(app, ctx);
   try {
     app.parse(argc, argv);

@@ -4,15 +4,18 @@
 // code in silence, so a bad input ends the job at once on every K instead of leaving ranks
 // waiting in a collective. On success rank 0 broadcasts the input files its check read
 // (core/parallel/shared_inputs.hpp) and the other ranks run the same check on those bytes,
-// without opening the files. One process: just `check()`.
+// without opening the files. One process: just `check()`. An index shard, or its merge, keeps
+// what the check read for the shard file's digests (cli/shard/shard_header.hpp).
 #pragma once
 
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/parallel/index_shards.hpp"
 #include "core/parallel/process_group.hpp"
 #include "core/parallel/rank_errors.hpp"
 #include "core/parallel/shared_inputs.hpp"
+#include "cli/shard/shard_header.hpp"
 
 namespace tco::cli {
 
@@ -24,6 +27,13 @@ int exit_code_of_current_exception();
 
 template <class Check>
 auto root_first(Check&& check) {
+  if (shard_role() != ShardRole::none) {
+    // An index shard or its merge is one process: what the check reads is its inputs' digest.
+    InputRecording recording;
+    auto result = check();
+    note_shard_inputs(recording.take());
+    return result;
+  }
   if (process_count() == 1) return check();
   InputRecording recording;  // what rank 0's check reads
   if (is_root_process()) {

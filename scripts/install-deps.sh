@@ -11,6 +11,9 @@ packages=(
   ccache
   libxlsxwriter-dev pkg-config
   libopenmpi-dev openmpi-bin   # mpirun -n K tcosim ... (TCO_MPI; tests labelled mpi)
+  # A one-node Slurm for the job-array and srun test (tests/slurm/run_slurm_test.sh, label slurm);
+  # python3-yaml reads the Kubernetes recipe (tests/check_shard_recipes.py).
+  slurm-wlm munge python3-yaml
   # The workbook test recalculates in a real spreadsheet (tests/check_workbook.py): about 70 s
   # to install with --no-install-recommends (measured on Debian 12, lists already fetched).
   libreoffice-calc-nogui

@@ -15,6 +15,7 @@
 #include "cli/figure_dates.hpp"
 #include "cli/options.hpp"
 #include "cli/root_first.hpp"
+#include "cli/shard/sharded_command.hpp"
 #include "core/parallel/process_group.hpp"
 #include "cli/terminal/terminal_answer.hpp"
 #include "core/parallel_for_index.hpp"
@@ -37,6 +38,7 @@ struct CalibrateOptions {
   CalibrationOptions fit;  // --paths, --seed, --threads
   bool quiet = false;
   TodayOptions today;
+  ShardOptions shard;
 };
 
 std::string factor_cell(const FactorFit& f) {
@@ -100,6 +102,7 @@ int run_calibrate(const CalibrateOptions& o, CommandContext& ctx) {
     require_calibration_jobs(loaded);  // before any rank starts
     return loaded;
   });
+  note_shard_run(o.fit.seed.value_or(scenario.monte_carlo.seed), o.fit.paths.value_or(scenario.monte_carlo.paths));
   ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
   CalibrationOptions fit = o.fit;
   fit.threads = resolved_thread_count(fit.threads);
@@ -147,7 +150,11 @@ void setup_calibrate(CLI::App& app, CommandContext& ctx) {
   add_catalog_option(*cmd, opts->catalog);
   add_quiet_flag(*cmd, opts->quiet);
   add_today_options(*cmd, opts->today);
-  cmd->callback([opts, &ctx] { ctx.exit_code = run_calibrate(*opts, ctx); });
+  add_shard_options(*cmd, opts->shard);
+  cmd->callback([opts, &ctx] {
+    ctx.exit_code =
+        run_maybe_sharded(opts->shard, "calibrate", opts->scenario, opts->out, ctx, [&] { return run_calibrate(*opts, ctx); });
+  });
 }
 
 }  // namespace tco::cli

@@ -1,13 +1,18 @@
-// tcosim merge SHARD.json... --out SWEEP.json [--csv SWEEP.csv]
-// Combines the shards of a sweep (tcosim sweep --shard k/N) into the sweep document, the same
-// bytes as the unsplit run; refuses shards of different sweeps, overlaps and gaps (exit 2,
-// naming the file).
+// tcosim merge SHARD... --out OUT [--csv SWEEP.csv]
+// Combines the shards of a sweep (tcosim sweep --shard k/N) into the sweep document, or the
+// shards of run, optimize, sensitivity or calibrate (--shard k/N|auto; cli/shard/shard_merge.hpp)
+// into the command's report: the same bytes as the unsplit run; refuses shards of different runs,
+// overlaps and gaps (exit 2, naming the file).
 #include <memory>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/app.hpp"
 #include "cli/options.hpp"
+#include "cli/shard/shard_file.hpp"
+#include "cli/shard/shard_merge.hpp"
+#include "core/error.hpp"
+#include "core/io/input_snapshot.hpp"
 #include "engine/sweep/sweep_run.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/output_set.hpp"
@@ -24,6 +29,17 @@ struct MergeOptions {
 };
 
 int run_merge(const MergeOptions& o, CommandContext& ctx) {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const auto& file : o.shards) {
+    std::optional<std::string> bytes = read_input_file(file);
+    if (!bytes) throw InputError(file, "", "cannot read this shard file");
+    files.emplace_back(file, std::move(*bytes));
+  }
+  if (looks_like_shard_file(files.front().second)) {
+    if (!o.csv.empty())
+      throw InputError("--csv", "", "expected only with a sweep's shards; give run's --csv with the shards' command");
+    return merge_index_shards(files, o.out, o.quiet, ctx);
+  }
   OutputSet outputs(ctx.out);
   outputs.add_file("--out", o.out, true);
   outputs.add_file("--csv", o.csv);
@@ -45,9 +61,11 @@ int run_merge(const MergeOptions& o, CommandContext& ctx) {
 void setup_merge(CLI::App& app, CommandContext& ctx) {
   auto opts = std::make_shared<MergeOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "merge", "Merge the shards of a sweep (tcosim sweep --shard k/N) into one sweep, identical to the unsplit run.");
-  cmd->add_option("shards", opts->shards, "Shard files written by tcosim sweep --shard")->required();
-  cmd->add_option("--out,-o", opts->out, "Write the merged sweep here (\"-\": the standard output)")->required();
+      "merge",
+      "Merge the shards of a sweep (tcosim sweep --shard k/N), or of run, optimize, sensitivity or calibrate "
+      "(--shard k/N or auto), in any order, into the sweep or report the unsplit command writes (docs/cluster.md).");
+  cmd->add_option("shards", opts->shards, "Shard files written by a command's --shard")->required();
+  cmd->add_option("--out,-o", opts->out, "Write the merged sweep or report here (\"-\": the standard output)")->required();
   cmd->add_option("--csv", opts->csv, "Also write one CSV row per point and plan here");
   add_quiet_flag(*cmd, opts->quiet);
   cmd->callback([opts, &ctx] { ctx.exit_code = run_merge(*opts, ctx); });

@@ -20,6 +20,7 @@
 #include "cli/options.hpp"
 #include "cli/report_pipeline.hpp"
 #include "cli/root_first.hpp"
+#include "cli/shard/sharded_command.hpp"
 #include "cli/terminal/terminal_answer.hpp"
 #include "core/parallel_for_index.hpp"
 #include "core/progress/progress_bar.hpp"
@@ -55,6 +56,7 @@ struct OptimizeOptions {
   int threads = 0;
   bool quiet = false;
   TodayOptions today;
+  ShardOptions shard;
 };
 
 // "k months after the arrival" or "never" (no refresh inside the horizon).
@@ -174,15 +176,19 @@ template <class Size, class ToJson, class Console, class RunFields>
 int size_and_report(const OptimizeOptions& o, CommandContext& ctx, int threads, const char* key, Size&& size,
                     ToJson&& to_json, Console&& console, RunFields&& run_fields) {
   OutputSet outputs(ctx.out);
+  MonteCarloSpec spec;  // the scenario's seed and paths, for a shard's header
   const Json doc = root_first([&] {
     outputs.add_file("--out", o.out, true);
     outputs.add_input("the scenario", o.scenario);
     outputs.add_input_folder("a catalog file", o.catalog);
     // Loaded whole here, so that a bad scenario ends every rank at once and the catalog it reads is
     // among the inputs rank 0 shares (cli/root_first.hpp).
-    add_scenario_inputs(outputs, load_scenario(o.scenario, o.catalog));
+    const Scenario loaded = load_scenario(o.scenario, o.catalog);
+    spec = loaded.monte_carlo;
+    add_scenario_inputs(outputs, loaded);
     return read_json_file(o.scenario);
   });
+  note_shard_run(o.seed.value_or(spec.seed), o.paths.value_or(spec.paths));
   const std::string dir = std::filesystem::path(o.scenario).parent_path().string();
   ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
   const auto result = size(doc, dir.empty() ? std::string(".") : dir, bar.counter());
@@ -314,7 +320,11 @@ void setup_optimize(CLI::App& app, CommandContext& ctx) {
   add_catalog_option(*cmd, opts->catalog);
   add_quiet_flag(*cmd, opts->quiet);
   add_today_options(*cmd, opts->today);
-  cmd->callback([opts, &ctx] { ctx.exit_code = run_optimize(*opts, ctx); });
+  add_shard_options(*cmd, opts->shard);
+  cmd->callback([opts, &ctx] {
+    ctx.exit_code =
+        run_maybe_sharded(opts->shard, "optimize", opts->scenario, opts->out, ctx, [&] { return run_optimize(*opts, ctx); });
+  });
 }
 
 }  // namespace tco::cli

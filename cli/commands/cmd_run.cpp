@@ -1,5 +1,6 @@
 // tcosim run SCENARIO --out REPORT.json [--md SUMMARY.md] [--html REPORT.html] [--csv DIR] [--xlsx R.xlsx] [--catalog DIR]
 //   [--paths N] [--seed S] [--threads T] [--target-ci-usd X --path-ceiling N] [--checkpoint-dir D]
+//   [--shard k/N|auto [--shard-count N]]
 // Under `mpirun -n K` the Monte Carlo paths split over the K ranks (docs/cluster.md), and so do
 // the "uncertain" inputs' paths and tornado.
 // A scenario with "jobs" runs the discrete-event Monte Carlo replay (docs/des.md); one
@@ -18,6 +19,8 @@
 #include "cli/command_outputs.hpp"
 #include "cli/report_pipeline.hpp"
 #include "cli/root_first.hpp"
+#include "cli/shard/sharded_command.hpp"
+#include "core/parallel/index_shards.hpp"
 #include "cli/terminal/terminal_answer.hpp"
 #include "core/error.hpp"
 #include "core/parallel/process_group.hpp"
@@ -47,6 +50,7 @@ struct RunOptions {
   long path_ceiling = 100000;
   std::string checkpoint_dir;
   TodayOptions today;
+  ShardOptions shard;
 };
 
 // --checkpoint-dir: a folder (created when missing), never a file.
@@ -72,6 +76,9 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
     if (is_root_process()) prepare_checkpoint_dir(o.checkpoint_dir);
     return loaded;
   });
+  // A shard cannot stop on the paths every shard computed, nor share checkpoints with the others.
+  if (shard_role() == ShardRole::shard && (o.target_ci_usd || !o.checkpoint_dir.empty())) refuse_root_decision_in_shard();
+  note_shard_run(o.seed.value_or(scenario.monte_carlo.seed), o.paths.value_or(scenario.monte_carlo.paths));
   if (!scenario.jobs && o.target_ci_usd)
     ctx.err << "tcosim: note: the scenario has no \"jobs\": the fluid Monte Carlo ignores --target-ci-usd (it "
                "runs --paths or the scenario's monte_carlo.paths)\n";
@@ -168,7 +175,10 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
                   "this folder (created when missing), and read the batches a run with the same scenario, inputs, seed and path options "
                   "already wrote there instead of computing them: a run stopped half-way continues where it stopped, "
                   "with the same report bytes (docs/cluster.md)");
-  cmd->callback([opts, &ctx] { ctx.exit_code = run_run(*opts, ctx); });
+  add_shard_options(*cmd, opts->shard);
+  cmd->callback([opts, &ctx] {
+    ctx.exit_code = run_maybe_sharded(opts->shard, "run", opts->scenario, opts->out, ctx, [&] { return run_run(*opts, ctx); });
+  });
 }
 
 }  // namespace tco::cli

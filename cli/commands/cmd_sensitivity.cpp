@@ -18,6 +18,7 @@
 #include "cli/options.hpp"
 #include "cli/report_pipeline.hpp"
 #include "cli/root_first.hpp"
+#include "cli/shard/sharded_command.hpp"
 #include "cli/terminal/terminal_answer.hpp"
 #include "core/parallel_for_index.hpp"
 #include "core/progress/progress_bar.hpp"
@@ -41,6 +42,7 @@ struct SensitivityOptions {
   int threads = 0;
   bool quiet = false;
   TodayOptions today;
+  ShardOptions shard;
 };
 
 std::string sensitivity_console(const Json& report) {
@@ -85,6 +87,7 @@ int run_sensitivity(const SensitivityOptions& o, CommandContext& ctx) {
                        "expected an \"uncertain\" section: the inputs to vary and their distributions (docs/scenario.md)");
     return loaded;
   });
+  note_shard_run(o.seed.value_or(scenario.monte_carlo.seed), o.paths.value_or(scenario.monte_carlo.paths));
   ProgressBar bar(ctx.err, progress_wanted(ctx, o.quiet));
   MonteCarloOptions mc = monte_carlo_options(o.paths, o.seed, resolved_thread_count(o.threads));
   mc.progress = bar.counter();
@@ -124,7 +127,11 @@ void setup_sensitivity(CLI::App& app, CommandContext& ctx) {
   add_catalog_option(*cmd, opts->catalog);
   add_quiet_flag(*cmd, opts->quiet);
   add_today_options(*cmd, opts->today);
-  cmd->callback([opts, &ctx] { ctx.exit_code = run_sensitivity(*opts, ctx); });
+  add_shard_options(*cmd, opts->shard);
+  cmd->callback([opts, &ctx] {
+    ctx.exit_code = run_maybe_sharded(opts->shard, "sensitivity", opts->scenario, opts->out, ctx,
+                                      [&] { return run_sensitivity(*opts, ctx); });
+  });
 }
 
 }  // namespace tco::cli

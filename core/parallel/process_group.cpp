@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "core/parallel/index_shards.hpp"
+
 #if defined(TCO_HAVE_MPI)
 #include <mpi.h>
 #endif
@@ -86,6 +88,8 @@ ProcessGroupScope::~ProcessGroupScope() {
 }
 
 int process_rank() {
+  if (shard_role() == ShardRole::shard) return shard_job_rank();
+  if (shard_role() == ShardRole::merge) return shard_job_count();
 #if defined(TCO_HAVE_MPI)
   if (mpi_running()) {
     int r = 0;
@@ -97,6 +101,7 @@ int process_rank() {
 }
 
 int process_count() {
+  if (shard_role() != ShardRole::none) return shard_job_count();
 #if defined(TCO_HAVE_MPI)
   if (mpi_running()) {
     int n = 1;
@@ -107,7 +112,16 @@ int process_count() {
   return 1;
 }
 
+bool is_root_process() {
+  if (shard_role() != ShardRole::none) return shard_role() == ShardRole::merge;
+  return process_rank() == 0;
+}
+
+bool processes_split() { return shard_role() != ShardRole::none || process_count() > 1; }
+
 int broadcast_int(int value) {
+  if (shard_role() == ShardRole::shard) refuse_root_decision_in_shard();
+  if (shard_role() == ShardRole::merge) return value;
 #if defined(TCO_HAVE_MPI)
   if (process_count() > 1) MPI_Bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD);
 #endif
@@ -115,12 +129,15 @@ int broadcast_int(int value) {
 }
 
 void wait_for_every_process() {
+  if (shard_role() != ShardRole::none) return;
 #if defined(TCO_HAVE_MPI)
   if (process_count() > 1) MPI_Barrier(MPI_COMM_WORLD);
 #endif
 }
 
 void broadcast_bytes(std::string& bytes) {
+  if (shard_role() == ShardRole::shard) refuse_root_decision_in_shard();
+  if (shard_role() == ShardRole::merge) return;
 #if defined(TCO_HAVE_MPI)
   if (process_count() == 1) return;
   unsigned long long size = bytes.size();
@@ -133,6 +150,7 @@ void broadcast_bytes(std::string& bytes) {
 }
 
 std::string gather_bytes(const std::string& mine, std::vector<std::size_t>* sizes) {
+  if (shard_role() != ShardRole::none) return shard_gather(mine, sizes);
   const int count = process_count();
   if (count == 1) {
     if (sizes) *sizes = {mine.size()};
@@ -169,12 +187,13 @@ std::vector<double> gather_doubles(const std::vector<double>& mine) {
 
 void abort_process_group(int exit_code) {
 #if defined(TCO_HAVE_MPI)
-  if (process_count() > 1) MPI_Abort(MPI_COMM_WORLD, exit_code);
+  if (mpi_running() && process_count() > 1) MPI_Abort(MPI_COMM_WORLD, exit_code);
 #endif
   std::exit(exit_code);
 }
 
 IndexBlock index_block(long n, int rank, int count) {
+  if (rank >= count) return {n, n};
   const long base = n / count, extra = n % count;
   const long begin = rank * base + std::min<long>(rank, extra);
   return {begin, begin + base + (rank < extra ? 1 : 0)};

@@ -31,9 +31,14 @@ class ProcessGroupScope {
 
 // True when this build has MPI (TCO_MPI found it).
 bool process_group_built();
+// Under index shards (core/parallel/index_shards.hpp), the rank and count of the job a shard or a
+// merge stands for: a shard is never the root, a merge always is (its rank is past the last, so
+// its block of every split is empty).
 int process_rank();
 int process_count();
-inline bool is_root_process() { return process_rank() == 0; }
+bool is_root_process();
+// True when the work splits into blocks with gathers: more than one MPI process, or index shards.
+bool processes_split();
 // The processes a launcher says it started (OMPI_COMM_WORLD_SIZE, PMI_SIZE; 1 when none).
 int launcher_process_count();
 // True when mpirun, srun or the MPI Operator started this process (their environment variables);
@@ -55,7 +60,7 @@ std::vector<double> gather_doubles(const std::vector<double>& mine);
 [[noreturn]] void abort_process_group(int exit_code);
 
 // Rank `rank`'s contiguous share of [0, n) out of `count` ranks: the first n % count ranks take
-// one item more. Example: n = 10, count = 4: [0,3) [3,6) [6,8) [8,10).
+// one item more. Example: n = 10, count = 4: [0,3) [3,6) [6,8) [8,10). A rank >= count: [n, n).
 struct IndexBlock {
   long begin = 0;
   long end = 0;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/parallel/index_shards.hpp"
 #include "core/parallel/process_group.hpp"
 
 namespace tco {
@@ -35,7 +36,8 @@ int exit_code_of_current_error() {
 }
 
 std::string root_computes(const std::function<std::string()>& work, bool split) {
-  if (!split || process_count() == 1) return work();
+  // A shard computes the root's inputs-only step itself; a merge is the root.
+  if (!split || process_count() == 1 || shard_role() != ShardRole::none) return work();
   std::string bytes;
   if (is_root_process()) {
     try {
@@ -61,6 +63,7 @@ void root_does(const std::function<void()>& step, bool split) {
 }
 
 void broadcast_root_status(int exit_code) {
+  if (shard_role() != ShardRole::none) return;  // one process: its own error is already raised
   const int code = broadcast_int(is_root_process() ? exit_code : kExitOk);
   if (!is_root_process() && code != kExitOk) {
     mark_error_known_to_every_rank();
@@ -121,7 +124,14 @@ void fail_if_test_asks() {
 }  // namespace
 
 std::vector<std::string> gather_results(const std::function<std::string()>& work, bool split) {
-  if (!split || process_count() == 1) return {work()};
+  if (!split || !processes_split()) return {work()};
+  // A shard's own error ends it (it has no root to report to); its bytes carry the '+' a rank sends.
+  if (shard_role() == ShardRole::shard) {
+    std::string mine(1, '+');
+    mine += work();
+    gather_bytes(mine);
+    return {};
+  }
   // Each rank sends one status byte ('+' done, '!' failed), then its bytes or its error_text().
   std::string mine(1, '+');
   try {

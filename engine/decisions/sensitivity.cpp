@@ -70,7 +70,7 @@ Tornado tornado(const UncertaintyInputs& in, const std::vector<UncertainInput>& 
     return std::string(reinterpret_cast<const char*>(saving.data() + mine.begin),
                        static_cast<std::size_t>(mine.size()) * sizeof(double));
   };
-  if (!split_over_processes || process_count() == 1) {
+  if (!split_over_processes || !processes_split()) {
     run_block({0, static_cast<long>(2 * k)});
   } else {
     const std::vector<std::string> pieces = gather_item_blocks(static_cast<long>(2 * k), true, run_block);

@@ -41,13 +41,16 @@ FluidMonteCarloRun run_fluid_monte_carlo(const Scenario& s, long paths, std::uin
   const SweepPointHeader& point = chunk.points.front();
   const auto plans = static_cast<std::size_t>(point.plan_count);
   progress_begin(progress, paths, "paths");
-  const int ranks = split_over_processes ? process_count() : 1;
-  const int rank = split_over_processes ? process_rank() : 0;
+  // Split: more than one rank, or an index shard or its merge (core/parallel/index_shards.hpp).
+  const bool split = split_over_processes && processes_split();
+  const int ranks = split ? process_count() : 1;
+  const int rank = split ? process_rank() : 0;
+  const bool root = !split || is_root_process();
   const bool checkpointing = !checkpoint_dir.empty();
   MonteCarloOptions key_options;
   key_options.paths = paths;
   key_options.batch_paths = kFluidCheckpointBatchPaths;
-  const std::string key = checkpointing && rank == 0 ? path_checkpoint_key(s, seed, key_options) : std::string();
+  const std::string key = checkpointing && root ? path_checkpoint_key(s, seed, key_options) : std::string();
   const long batch = checkpointing ? kFluidCheckpointBatchPaths : std::max(paths, 1L);
   std::vector<double> pairs;  // on the root: every path's, in path order
   long from_checkpoints = 0;
@@ -55,10 +58,10 @@ FluidMonteCarloRun run_fluid_monte_carlo(const Scenario& s, long paths, std::uin
   for (long done = 0; done < paths; done += batch) {
     const long end = std::min(paths, done + batch);
     std::optional<std::vector<double>> saved;
-    if (checkpointing && rank == 0) saved = load_fluid_checkpoint(checkpoint_dir, key, done, end, plans);
-    const bool from_checkpoint = checkpointing && (ranks > 1 ? broadcast_int(saved ? 1 : 0) == 1 : saved.has_value());
+    if (checkpointing && root) saved = load_fluid_checkpoint(checkpoint_dir, key, done, end, plans);
+    const bool from_checkpoint = checkpointing && (split ? broadcast_int(saved ? 1 : 0) == 1 : saved.has_value());
     if (from_checkpoint) {
-      if (rank == 0) pairs.insert(pairs.end(), saved->begin(), saved->end());
+      if (root) pairs.insert(pairs.end(), saved->begin(), saved->end());
       from_checkpoints += end - done;
       progress_add(progress, end - done);
       continue;
@@ -66,18 +69,18 @@ FluidMonteCarloRun run_fluid_monte_carlo(const Scenario& s, long paths, std::uin
     IndexBlock mine = index_block(end - done, rank, ranks);
     mine.begin += done;
     mine.end += done;
-    const std::vector<double> values = path_values(chunk, mine, threads, progress, ranks > 1, !checkpointing);
+    const std::vector<double> values = path_values(chunk, mine, threads, progress, split, !checkpointing);
     if (checkpointing) {
-      root_does([&] { save_fluid_checkpoint(checkpoint_dir, key, done, end, plans, values); }, ranks > 1);
-      if (ranks > 1) abort_if_test_asks_after_block();  // the test hook: once the batch is on disk
+      root_does([&] { save_fluid_checkpoint(checkpoint_dir, key, done, end, plans, values); }, split);
+      if (split) abort_if_test_asks_after_block();  // the test hook: once the batch is on disk
     }
-    if (rank == 0) pairs.insert(pairs.end(), values.begin(), values.end());
+    if (root) pairs.insert(pairs.end(), values.begin(), values.end());
   }
   FluidMonteCarloRun run;
   run.paths = paths;
   run.seed = seed;
   run.paths_from_checkpoints = from_checkpoints;
-  if (rank != 0) return run;
+  if (!root) return run;
   std::vector<std::vector<double>> npv_by_path(point.plan_count, std::vector<double>(paths));
   std::vector<std::vector<double>> nominal_by_path = npv_by_path;
   for (long k = 0; k < paths; ++k)

@@ -470,10 +470,13 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
     return worst;
   };
 
-  const int ranks = o.split_over_processes ? process_count() : 1;
-  const int rank = o.split_over_processes ? process_rank() : 0;
+  // Split: more than one rank, or an index shard or its merge (core/parallel/index_shards.hpp).
+  const bool split = o.split_over_processes && processes_split();
+  const int ranks = split ? process_count() : 1;
+  const int rank = split ? process_rank() : 0;
+  const bool root = !split || is_root_process();
   const bool checkpointing = !o.checkpoint_dir.empty();
-  const std::string checkpoint_key = checkpointing && rank == 0 ? path_checkpoint_key(s, mc.seed, o) : std::string();
+  const std::string checkpoint_key = checkpointing && root ? path_checkpoint_key(s, mc.seed, o) : std::string();
   // With a target half-width, the ceiling is the most there can be: the bar shows it as the total.
   progress_begin(o.progress, ceiling, "paths");
   if (ranks > 1) fail_alone_if_test_asks();
@@ -486,7 +489,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
     bool from_checkpoint = false;
     if (checkpointing) {
       std::optional<std::vector<std::vector<PathOutcome>>> saved;
-      if (rank == 0) saved = load_path_checkpoint(o.checkpoint_dir, checkpoint_key, done, done + batch, plan_count);
+      if (root) saved = load_path_checkpoint(o.checkpoint_dir, checkpoint_key, done, done + batch, plan_count);
       from_checkpoint = broadcast_int(saved ? 1 : 0) == 1;
       if (saved) {
         results = std::move(*saved);
@@ -531,20 +534,20 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       progress_add(o.progress);
     }
     throw_if_cancelled(o.progress);
-    if (ranks > 1 && !from_checkpoint) {
+    if (split && !from_checkpoint) {
       const auto waiting = std::chrono::steady_clock::now();
       wait_for_every_process();
       mc.root_wait_for_ranks_s += seconds_since(waiting);
     }
     const auto gathering = std::chrono::steady_clock::now();
-    if (ranks > 1 && !from_checkpoint) mc.gathered_bytes += gather_outcomes(results, mine);
+    if (split && !from_checkpoint) mc.gathered_bytes += gather_outcomes(results, mine);
     if (checkpointing && !from_checkpoint)
       root_does([&] { save_path_checkpoint(o.checkpoint_dir, checkpoint_key, done, done + batch, results); },
-                ranks > 1);
+                split);
     // The test hook ends a rank once the first batch is gathered (and, with checkpoints, on disk).
     if (ranks > 1 && done == 0) abort_if_test_asks_after_block();
     // Reduce in path order (on the root alone under mpirun).
-    for (long i = 0; i < (rank == 0 ? batch : 0); ++i) {
+    for (long i = 0; i < (root ? batch : 0); ++i) {
       for (std::size_t k = 0; k < plan_count; ++k) {
         PathOutcome& out = results[i][k];
         const Plan& plan = s.plans[k];
@@ -575,14 +578,14 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       }
     }
     done += batch;
-    if (ranks > 1) mc.root_gather_and_statistics_s += seconds_since(gathering);
+    if (split) mc.root_gather_and_statistics_s += seconds_since(gathering);
     if (o.target_ci_usd) {
-      if (rank == 0) mc.max_comparison_half_width_usd = max_half_width();
-      if (broadcast_int(rank == 0 && mc.max_comparison_half_width_usd <= *o.target_ci_usd ? 1 : 0) == 1) break;
+      if (root) mc.max_comparison_half_width_usd = max_half_width();
+      if (broadcast_int(root && mc.max_comparison_half_width_usd <= *o.target_ci_usd ? 1 : 0) == 1) break;
     }
   }
   mc.paths = done;
-  if (rank != 0) return mc;
+  if (!root) return mc;
   const auto statistics = std::chrono::steady_clock::now();
   if (o.target_ci_usd && mc.max_comparison_half_width_usd > *o.target_ci_usd)
     throw TargetNotReached(
@@ -663,7 +666,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       mc.checkpoint_advice.push_back(std::move(a));
     }
   }
-  if (ranks > 1) mc.root_gather_and_statistics_s += seconds_since(statistics);
+  if (split) mc.root_gather_and_statistics_s += seconds_since(statistics);
   return mc;
 }
 

@@ -137,7 +137,7 @@ UncertainPaths run_uncertain_paths(const UncertaintyInputs& in, int threads, Pro
       out.outcomes[p] = evaluate_outcomes(drawn);
     }, progress);
   };
-  if (!split_over_processes || process_count() == 1) {
+  if (!split_over_processes || !processes_split()) {
     run_block({0, in.paths});
     return out;
   }

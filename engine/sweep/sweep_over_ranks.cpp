@@ -169,7 +169,7 @@ std::vector<SweepPointValues> evaluate_grid_points_over_ranks(const SweepInputs&
                                                               ProgressCounter* progress, std::int64_t items_total,
                                                               std::int64_t items_done,
                                                               const PreparedGridPoints* root_points) {
-  if (!split || process_count() == 1) {
+  if (!split || !processes_split()) {
     if (root_points)
       return evaluate_prepared_points(in, *root_points, backend, threads, progress, items_total, items_done);
     return evaluate_grid_points(in, range, backend, threads, progress, items_total, items_done);
