@@ -395,6 +395,7 @@ std::unique_ptr<PathWorld> path_world(const PathWorlds& worlds, std::uint64_t se
   if (worlds.jobs_drawn) {
     w->catalog = des::build_job_catalog(*w->scenario.jobs);
     des::check_trace_limits(w->scenario, *w->catalog);
+    check_job_volume(w->scenario, *w->catalog, seed, path + 1);
   }
   return w;
 }
