@@ -151,13 +151,35 @@ void check_hourly_time_shifts(const Scenario& s) {
   }
 }
 
+// A scenario of jobs alone draws its uncertain inputs in the discrete-event replay: an input the
+// replay never reads would draw a spread that moves nothing, and a drawn horizon would give the
+// paths ledgers of different lengths to average.
+void check_replayed_uncertain(const UncertainSpec& spec, const std::string& file) {
+  for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
+    const std::string& pointer = spec.inputs[i].pointer;
+    const std::string field = pointer.substr(pointer.rfind('/') + 1);
+    const std::string where = fmt::format("/uncertain/inputs/{}/pointer", i);
+    if (field == "spot_overhead_factor" || field == "packing_efficiency")
+      throw InputError(file, where,
+                       fmt::format("\"{}\" is read only by the hourly fluid model; a scenario of jobs draws its "
+                                   "uncertain inputs in the discrete-event replay, which bills each job's own "
+                                   "instances and ignores it: leave it out of the section, or give an hourly "
+                                   "\"workload\"",
+                                   pointer));
+    if (pointer == "/horizon_months")
+      throw InputError(file, where,
+                       "\"/horizon_months\" cannot be drawn in a scenario of jobs: the discrete-event replay's "
+                       "paths share one horizon");
+  }
+}
+
 // What the hourly fluid model's paths (`run --paths` without jobs, `uncertain`, sweeps) cannot do:
 // draw a delivery slip per path (docs/model.md "Procurement"), or keep a carbon price out of the
 // monthly power price shocks (docs/model.md "Carbon").
-void check_drawn_deliveries(const Scenario& s, const Json& plans) {
+void check_drawn_deliveries(const Scenario& s, const Json& plans, bool has_workload) {
   for (std::size_t i = 0; i < s.plans.size(); ++i) {
     const Plan& p = s.plans[i];
-    const bool hourly_paths = !s.jobs || s.uncertain;
+    const bool hourly_paths = !s.jobs || (s.uncertain && has_workload);
     if (p.onprem && p.onprem_nodes > 0 && hourly_paths && p.onprem->carbon.usd_per_tonne > 0.0 &&
         p.onprem->power.monthly_price_sigma > 0.0)
       throw InputError(s.file, "/onprem/carbon/usd_per_tonne",
@@ -621,16 +643,14 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
     r.fail("baseline", "the name of one of the plans", &r.value("baseline"));
   s.baseline_index = static_cast<int>(it - s.plans.begin());
   if (r.has("uncertain")) {
-    // The inputs are evaluated path by path with the hourly fluid model (docs/decisions.md).
-    if (!r.has("workload"))
-      throw InputError(file, "/uncertain",
-                       "expected a \"workload\" section beside \"uncertain\": uncertain inputs are evaluated with "
-                       "the hourly fluid model, which a scenario of jobs alone does not have");
+    // Beside an hourly workload the inputs are evaluated path by path with the hourly fluid model;
+    // in a scenario of jobs alone, drawn per path in the discrete-event replay (docs/decisions.md).
     s.uncertain = parse_uncertain(r.value("uncertain"), file, doc);
+    if (!r.has("workload")) check_replayed_uncertain(*s.uncertain, file);
   }
   r.allow("uncertain");
   r.finish();
-  check_drawn_deliveries(s, plans);
+  check_drawn_deliveries(s, plans, r.has("workload"));
   check_replay_plans(s);
   // The whole catalog, also the records this scenario does not use, as `validate` checks it.
   require_valid_catalog(catalog_dir);

@@ -7,6 +7,7 @@
 #include "cli/options.hpp"
 #include "cli/report_pipeline.hpp"
 #include "core/parallel_for_index.hpp"
+#include "engine/montecarlo/path_worlds.hpp"
 #include "engine/montecarlo/uncertain_paths.hpp"
 #include "models/workload/workload.hpp"
 #include "reports/csv/csv_report.hpp"
@@ -26,8 +27,13 @@ std::shared_ptr<RunResult> run_scenario(const RunRequest& r, RunControl* control
   MonteCarloOptions options = cli::monte_carlo_options(r.paths, r.seed, threads);
   options.progress = control ? &control->counter : nullptr;
   const RunMetadata meta = cli::with_today(RunMetadata{"run", threads, 1}, cli::TodayOptions{r.today, r.max_age_days});
-  cli::RunReport run = cli::run_report(scenario, options, meta, r.keep_npv_by_path);
-  if (scenario.uncertain) {
+  // A scenario of jobs alone draws its uncertain inputs per path in the replay.
+  std::optional<UncertaintyInputs> drawn;
+  if (draws_uncertain_in_replay(scenario))
+    drawn = r.path ? read_uncertainty_inputs(*r.path, r.catalog, r.paths, r.seed)
+                   : make_uncertainty_inputs(r.document, r.file_label, r.base_dir, r.catalog, r.paths, r.seed);
+  cli::RunReport run = cli::run_report(scenario, options, meta, r.keep_npv_by_path, drawn ? &*drawn : nullptr);
+  if (scenario.uncertain && !drawn) {
     if (r.path) {
       cli::add_uncertainty_analysis(run.report, *r.path, r.catalog, options);
     } else {

@@ -13,6 +13,7 @@
 #include "des_support.hpp"
 #include "engine/decisions/sizing.hpp"
 #include "engine/decisions/sizing_search.hpp"
+#include "reports/html/html_charts.hpp"
 #include "reports/json/decisions_json.hpp"
 #include "reports/markdown/sizing_markdown.hpp"
 
@@ -180,4 +181,27 @@ TEST_CASE("sizing answer: the efficient frontier of mean against CVaR95 and the 
   one["answer"]["p90_usd"] = 1200000.0;
   CHECK(sizing_answer_sentence(one) ==
         "Own 1 node: the cheapest on average (mean NPV $1,000,000), and the lowest 90th percentile too ($1,200,000).");
+}
+
+TEST_CASE("sizing answer: the HTML frontier chart names each of its points by its node count") {
+  // Three node counts on the frontier, (mean, CVaR95) = ($1.00M, $1.30M), ($1.01M, $1.22M),
+  // ($1.05M, $1.20M): the axes show two costs, so only the labels say which count is which.
+  Json sizing = {{"answer",
+                  {{"mean_nodes", 1}, {"mean_npv_usd", 1000000.0}, {"mean_p90_usd", 1200000.0}, {"p90_nodes", 4},
+                   {"p90_npv_usd", 1050000.0}, {"p90_usd", 1150000.0}}},
+                 {"best", {{"mean", {{"nodes", 1}}}}},
+                 {"curve", Json::array()},
+                 {"frontier", Json::array()}};
+  const double frontier[3][3] = {{1, 1000000.0, 1300000.0}, {2, 1010000.0, 1220000.0}, {4, 1050000.0, 1200000.0}};
+  for (const auto& f : frontier) {
+    sizing["curve"].push_back({{"nodes", f[0]}, {"npv_mean_usd", f[1]}, {"npv_p10_usd", f[1]}, {"npv_p90_usd", f[1]}});
+    sizing["frontier"].push_back({{"nodes", static_cast<long>(f[0])}, {"reserved_instances", 0}, {"npv_mean_usd", f[1]},
+                                  {"npv_p90_usd", f[1]}, {"npv_cvar95_usd", f[2]}});
+  }
+  Json report;
+  report["sizing"] = sizing;
+  const std::string html = sizing_section(report);
+  CHECK(contains(html, ">1 node: the lowest mean</text>"));
+  CHECK(contains(html, ">2 nodes</text>"));
+  CHECK(contains(html, ">4 nodes: the lowest CVaR95</text>"));
 }

@@ -122,8 +122,8 @@ std::string sizing_console(const Json& sizing) {
                        cap.get<long>());
   out += "  efficient frontier (mean NPV against CVaR95):";
   for (const auto& f : sizing.at("frontier"))
-    out += fmt::format(" {} nodes {} / {};", f.at("nodes").get<long>(), format_usd(f.at("npv_mean_usd")),
-                       format_usd(f.at("npv_cvar95_usd")));
+    out += fmt::format(" {} node{} {} / {};", f.at("nodes").get<long>(), f.at("nodes").get<long>() == 1 ? "" : "s",
+                       format_usd(f.at("npv_mean_usd")), format_usd(f.at("npv_cvar95_usd")));
   out.back() = '\n';
   out += "  " + sizing_answer_sentence(sizing) + "\n";
   for (const char* measure : kRiskMeasures) {

@@ -27,6 +27,7 @@
 #include "core/parallel_for_index.hpp"
 #include "core/progress/progress_bar.hpp"
 #include "engine/montecarlo/monte_carlo.hpp"
+#include "engine/montecarlo/path_worlds.hpp"
 #include "engine/scenario_run.hpp"
 #include "models/scenario.hpp"
 #include "models/workload/workload.hpp"
@@ -95,8 +96,12 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
     mc_options.target_ci_usd = o.target_ci_usd;
     mc_options.path_ceiling = o.path_ceiling;
     int status = kExitOk;
+    // A scenario of jobs alone draws its uncertain inputs per path in the replay.
+    std::optional<UncertaintyInputs> drawn;
+    if (draws_uncertain_in_replay(scenario))
+      drawn = read_uncertainty_inputs(o.scenario, o.catalog, mc_options.paths, mc_options.seed);
     try {
-      run = run_report(scenario, mc_options, meta, !o.xlsx.empty());
+      run = run_report(scenario, mc_options, meta, !o.xlsx.empty(), drawn ? &*drawn : nullptr);
     } catch (const TargetNotReached& e) {
       bar.stop();
       ctx.err << "tcosim: error: " << e.what() << "\n";
@@ -104,7 +109,7 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
     }
     // Rank 0 alone knows whether the target was reached: the ranks that would go on to the
     // uncertainty analysis below learn it first.
-    if (scenario.uncertain) broadcast_root_status(status);
+    if (scenario.uncertain && !drawn) broadcast_root_status(status);
     if (status != kExitOk) return status;
   } else {
     run = run_report(scenario, mc_options, meta, !o.xlsx.empty());
@@ -117,7 +122,8 @@ static int run_run(const RunOptions& o, CommandContext& ctx) {
   const long paths = run.paths, from_checkpoints = run.paths_from_checkpoints;  // printed once the bar is gone
   // A scenario with uncertain inputs: sensitivity and breakevens under uncertainty (docs/decisions.md),
   // its paths and tornado split over the ranks too.
-  if (scenario.uncertain) add_uncertainty_analysis(report, o.scenario, o.catalog, mc_options);
+  if (scenario.uncertain && !draws_uncertain_in_replay(scenario))
+    add_uncertainty_analysis(report, o.scenario, o.catalog, mc_options);
   if (!is_root_process()) return kExitOk;
   bar.stop();
   if (from_checkpoints > 0 && !o.quiet)

@@ -24,6 +24,7 @@
 #include "core/progress/progress_bar.hpp"
 #include "core/error.hpp"
 #include "core/parallel/process_group.hpp"
+#include "engine/montecarlo/path_worlds.hpp"
 #include "cli/command_outputs.hpp"
 #include "reports/markdown/markdown_summary.hpp"
 #include "core/io/output_set.hpp"
@@ -85,6 +86,11 @@ int run_sensitivity(const SensitivityOptions& o, CommandContext& ctx) {
     if (!loaded.uncertain)
       throw InputError(o.scenario, "/uncertain",
                        "expected an \"uncertain\" section: the inputs to vary and their distributions (docs/scenario.md)");
+    if (draws_uncertain_in_replay(loaded))
+      throw InputError(o.scenario, "/uncertain",
+                       "a scenario of jobs alone draws its uncertain inputs per path in the discrete-event replay: "
+                       "`tcosim run` reports their spread; the tornado, regression and breakevens of `sensitivity` "
+                       "evaluate the hourly fluid model, which needs an hourly \"workload\" section");
     return loaded;
   });
   note_shard_run(o.seed.value_or(scenario.monte_carlo.seed), o.paths.value_or(scenario.monte_carlo.paths));

@@ -158,16 +158,27 @@ std::string breakeven_lines(const Json& report, int columns) {
   return out;
 }
 
+namespace {
+
+// ", each path drawing the scenario's 6 uncertain inputs" when the replay drew them per path.
+std::string drawn_inputs_words(const Json& mc) {
+  if (!mc.contains("uncertain_inputs")) return "";
+  const std::size_t n = mc.at("uncertain_inputs").at("inputs").size();
+  return fmt::format(", each path drawing the scenario's {} uncertain input{}", n, n == 1 ? "" : "s");
+}
+
+}  // namespace
+
 std::string monte_carlo_lines(const Json& report, int columns) {
   std::string out;
   if (report.contains("monte_carlo")) {
     const Json& mc = report.at("monte_carlo");
     const std::string mode = mc.value("mode", "");
     if ((mode == "discrete_event" || mode == "fluid") && !mc.at("comparisons").empty()) {
-      out += wrapped(fmt::format("Monte Carlo, {} ({} paths, seed {}):",
+      out += wrapped(fmt::format("Monte Carlo, {} ({} paths, seed {}{}):",
                          mode == "fluid" ? "hourly fluid model; the table is its expected-value run"
                                          : "discrete-event replay; the table holds the means over paths",
-                         mc.at("paths").get<long>(), mc.at("seed").get<std::uint64_t>()),
+                         mc.at("paths").get<long>(), mc.at("seed").get<std::uint64_t>(), drawn_inputs_words(mc)),
                      columns, 2);
       out += nothing_varies(mc.at("comparisons"))
                  ? "  no random input of this model varies in this run: every path gives the figures of the table\n"

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/io/integer_fields.hpp"
 #include "engine/sweep/sweep_over_ranks.hpp"
+#include "engine/sweep/sweep_prepare.hpp"
 #include "engine/sweep/sweep_size.hpp"
 #include "core/parallel_for_index.hpp"
 #include "core/progress/progress_counter.hpp"
@@ -51,6 +52,20 @@ SweepInputs grid_inputs(const Json& plan_doc, const std::string& file, const std
   in.seed = seed;
   in.grid = parse_sweep_grid({{"fields", fields}}, file, plan_doc, file, in.integer_pointers);
   return in;
+}
+
+// The grid's points in a path's world: copies of the world's scenario with the plan's node count
+// set, when `by_copy` (the grid varies the node count alone); else each point's document loaded.
+PreparedGridPoints world_grid_points(const SweepInputs& in, long points, bool by_copy) {
+  if (!by_copy) return prepare_grid_points(in, {0, points}, 1);
+  std::vector<SweepPoint> prepared;
+  prepared.reserve(static_cast<std::size_t>(points));
+  Scenario point = in.base;
+  for (long i = 0; i < points; ++i) {
+    point.plans[0].onprem_nodes = static_cast<int>(std::lround(in.grid.point_values(i)[0]));
+    prepared.push_back(prepare_sweep_point(point, in.seed));
+  }
+  return pack_grid_points({0, points}, prepared);
 }
 
 }  // namespace
@@ -301,6 +316,12 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
     // path); the deterministic figures stay those of the document as written.
     r.randomness.push_back(draws.words());
     const PreparedGridPoints as_written = prepare_grid_points(in, {0, points}, o.threads);
+    // The points of a path's world from its one loaded scenario when only the node count varies
+    // and nothing the loader derives or checks from it can differ between worlds (a refresh's
+    // fleet, an API overflow's cloud, a site's power cap): every count was loaded as written just
+    // above. Loading each world once per point cost most of the time (docs/performance.md).
+    const bool points_by_copy = !o.reserved && !o.commitment && !o.refresh_months && !plan.refresh &&
+                                !plan.uses_api() && !(plan.onprem && plan.onprem->site.power_cap_mw);
     values.resize(static_cast<std::size_t>(points));
     base_npv.resize(static_cast<std::size_t>(r.paths));
     std::vector<std::vector<SweepPointValues>> by_path(static_cast<std::size_t>(r.paths));
@@ -310,10 +331,12 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
       try {
         const SweepInputs pin = grid_inputs(single_plan_document(world, plan, k, o.reserved.has_value()), file, dir,
                                             catalog_dir, 1, r.seed, fields);
-        by_path[p] = evaluate_prepared_paths_cpu(pin, prepare_grid_points(pin, {0, points}, 1), p, 1, 1);
+        by_path[p] = evaluate_prepared_paths_cpu(pin, world_grid_points(pin, points, points_by_copy), p, 1, 1);
         const SweepInputs bin = grid_inputs(single_plan_document(world, base_plan, s.baseline_index, false), file, dir,
                                             catalog_dir, 1, r.seed, base_fields);
-        base_npv[p] = evaluate_prepared_paths_cpu(bin, prepare_grid_points(bin, {0, 1}, 1), p, 1, 1)[0].npv_usd[0][0];
+        base_npv[p] =
+            evaluate_prepared_paths_cpu(bin, pack_grid_points({0, 1}, {prepare_sweep_point(bin.base, r.seed)}), p, 1, 1)[0]
+                .npv_usd[0][0];
       } catch (const InputError& e) {
         throw InputError(e.file(), "/uncertain", fmt::format("{}: {}", draws.describe(p), renamed(e).message()));
       }

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "engine/decisions/decision_monte_carlo.hpp"
+#include "engine/montecarlo/path_worlds.hpp"
 #include "models/scenario.hpp"
 
 namespace tco {
@@ -36,6 +37,10 @@ SparesSizingResult optimize_spares(const Json& doc, const std::string& file, con
     throw InputError(s.file, "/jobs",
                      "expected a \"jobs\" section: --spares sizes hot spares in the discrete-event replay, the only "
                      "model where a spare does work (docs/decisions.md)");
+  if (draws_uncertain_in_replay(s))
+    throw InputError(s.file, "/uncertain",
+                     "--spares replays the scenario as written and does not draw its uncertain inputs (run and "
+                     "optimize --nodes do): size the spares on a copy without the \"uncertain\" section");
   const int k = sized_plan_index(s, o.plan);
   const Plan& plan = s.plans[k];
   const std::string plan_pointer = "/plans/" + std::to_string(k);

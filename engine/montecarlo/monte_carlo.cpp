@@ -6,6 +6,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <queue>
 
 #include <fmt/format.h>
@@ -27,7 +28,10 @@
 #include "core/random/random.hpp"
 #include "engine/montecarlo/path_checkpoint.hpp"
 #include "engine/montecarlo/path_outcome_codec.hpp"
+#include "engine/montecarlo/path_worlds.hpp"
 #include "engine/montecarlo/replay_worlds.hpp"
+#include "models/next_generation/arrival_draw.hpp"
+#include "models/next_generation/next_generation.hpp"
 
 namespace tco {
 
@@ -370,6 +374,32 @@ std::size_t gather_outcomes(std::vector<std::vector<PathOutcome>>& results, cons
   return all.size();
 }
 
+// One path's world (engine/montecarlo/path_worlds.hpp): its scenario (in its drawn arrival
+// month's world when that is drawn too), its plans prepared for the replay, and its job catalog
+// when an input changes the jobs. Built in place and never moved: the prepared plans point into
+// the scenario.
+struct PathWorld {
+  Scenario scenario;
+  std::unique_ptr<ReplayPlans> plans;
+  std::optional<des::JobCatalog> catalog;
+};
+
+std::unique_ptr<PathWorld> path_world(const PathWorlds& worlds, std::uint64_t seed, long path) {
+  auto w = std::make_unique<PathWorld>();
+  w->scenario = worlds.scenario_of_path(path);
+  const Scenario& s = w->scenario;
+  if (s.next_generation && s.next_generation->arrival_draw.drawn)
+    w->scenario = with_arrival_month(
+        s, arrival_month_on_path(s.next_generation->arrival_draw, seed, static_cast<std::uint32_t>(path)));
+  w->plans = std::make_unique<ReplayPlans>(w->scenario);
+  if (worlds.jobs_drawn) {
+    w->catalog = des::build_job_catalog(*w->scenario.jobs);
+    des::check_trace_limits(w->scenario, *w->catalog);
+    check_job_volume(w->scenario, *w->catalog, seed, path + 1);
+  }
+  return w;
+}
+
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -417,6 +447,10 @@ std::vector<McComparisonStats> paired_comparisons(const Scenario& s, const std::
 }
 
 MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
+  return run_monte_carlo(s, o, PathWorlds{});
+}
+
+MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o, const PathWorlds& path_worlds) {
   if (!s.jobs) throw ModelError("the scenario has no \"jobs\" section: the Monte Carlo replay needs jobs");
   MonteCarloRun mc;
   mc.seed = o.seed.value_or(s.monte_carlo.seed);
@@ -437,10 +471,17 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   if (first < 0 || (first > 0 && !o.checkpoint_dir.empty()))
     throw ModelError("first_path must be >= 0, and 0 with checkpoints (their key does not hold it)");
   check_job_volume(s, catalog, mc.seed, first + ceiling);
+  const bool drawn_worlds = static_cast<bool>(path_worlds.scenario_of_path);
+  if (drawn_worlds && !o.checkpoint_dir.empty())
+    throw InputError(s.file, "--checkpoint-dir",
+                     "a scenario of jobs with an \"uncertain\" section replays each path in its own drawn world, "
+                     "which the checkpoints' key does not hold: run it without --checkpoint-dir");
   const std::size_t plan_count = s.plans.size();
   std::vector<PlanFixed> fixed;
   for (const Plan& p : s.plans) fixed.push_back(fixed_costs(s, p));
   std::vector<DrawnFixedCosts> drawn(plan_count);
+  // Drawn worlds: the sum over the paths of each plan's fixed ledger, for the mean ledger.
+  std::vector<Ledger> world_fixed_sums(plan_count, Ledger(s.horizon_months));
   const bool any_spot = std::any_of(prepared.plans.begin(), prepared.plans.end(),
                                     [](const des::DesPlan& d) { return d.spot_allowed; });
   std::vector<PlanAccumulator> acc(plan_count);
@@ -498,23 +539,35 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       }
     }
     const IndexBlock mine = index_block(from_checkpoint ? 0 : batch, rank, ranks);
+    // The root (or a merge of index shards) prices every path of the batch in its world; another
+    // rank, or a shard, needs its own paths'.
+    std::vector<std::unique_ptr<PathWorld>> worlds_of_batch(drawn_worlds ? batch : 0);
+    if (drawn_worlds)
+      parallel_for_index(batch, o.threads, [&](long i) {
+        if (root || (i >= mine.begin && i < mine.end)) worlds_of_batch[i] = path_world(path_worlds, mc.seed, first + done + i);
+      });
 #pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, o.threads))
     for (long i = mine.begin; i < mine.end; ++i) {
       if (progress_cancelled(o.progress)) continue;
       const auto path = static_cast<std::uint32_t>(first + done + i);
-      const int arrival = worlds.arrival_month(path);
-      const Scenario& world = worlds.scenario(arrival);
-      const ReplayPlans& replay = worlds.plans(arrival);
-      des::PathInputs in{mc.seed, path, path_growth(s, mc.seed, path)};
-      in.class_names = &catalog.class_names;
+      const PathWorld* drawn_world = drawn_worlds ? worlds_of_batch[i].get() : nullptr;
+      const int arrival = drawn_world ? -1 : worlds.arrival_month(path);
+      const Scenario& world = drawn_world ? drawn_world->scenario : worlds.scenario(arrival);
+      const ReplayPlans& replay = drawn_world ? *drawn_world->plans : worlds.plans(arrival);
+      const des::JobCatalog& jobs_catalog = drawn_world && drawn_world->catalog ? *drawn_world->catalog : catalog;
+      des::PathInputs in{mc.seed, path, path_growth(drawn_world ? world : s, mc.seed, path)};
+      in.class_names = &jobs_catalog.class_names;
       std::vector<PathOutcome> per_plan(plan_count);
       // Kept by the thread from path to path: a path's jobs take megabytes, and allocating
       // them afresh every path cost page faults.
       thread_local std::vector<des::SimJob> jobs;
       jobs.clear();
-      const bool shared = path_jobs(s, catalog, in, jobs);
+      const bool shared = path_jobs(drawn_world ? world : s, jobs_catalog, in, jobs);
       thread_local std::vector<double> spot_share_u, unused;
-      if (shared && any_spot) {
+      const bool path_spot = drawn_world ? std::any_of(replay.prepared.plans.begin(), replay.prepared.plans.end(),
+                                                       [](const des::DesPlan& d) { return d.spot_allowed; })
+                                         : any_spot;
+      if (shared && path_spot) {
         spot_share_u.resize(jobs.size());
         unused.resize(jobs.size());
         des::uniform_pairs_by_entity(mc.seed, path, RandomSource::spot_availability, 0, static_cast<int>(jobs.size()),
@@ -526,7 +579,7 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
       in.sites = &sites;
       for (std::size_t g = 0; g < replay.group_plans.size(); ++g) {
         std::vector<PathOutcome> outcomes = shared ? des::simulate_group_jobs(world, replay.group_plans[g], jobs, in)
-                                                   : des::simulate_group_path(world, replay.group_plans[g], catalog, in);
+                                                   : des::simulate_group_path(world, replay.group_plans[g], jobs_catalog, in);
         const std::vector<int>& members = replay.prepared.pool_groups[g];
         for (std::size_t m = 0; m < members.size(); ++m) per_plan[members[m]] = std::move(outcomes[m]);
       }
@@ -548,9 +601,10 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
     if (ranks > 1 && done == 0) abort_if_test_asks_after_block();
     // Reduce in path order (on the root alone under mpirun).
     for (long i = 0; i < (root ? batch : 0); ++i) {
+      const Scenario* world_of_path = drawn_worlds ? &worlds_of_batch[i]->scenario : nullptr;
       for (std::size_t k = 0; k < plan_count; ++k) {
         PathOutcome& out = results[i][k];
-        const Plan& plan = s.plans[k];
+        const Plan& plan = world_of_path ? world_of_path->plans[k] : s.plans[k];
         if (const HiddenCosts* h = rented_hidden_costs(plan))
           for (des::CostRow& row : out.cost_by_month) add_gpu_bill_uplifts(*h, row);
         const Ledger operating = operating_ledger(out);
@@ -562,11 +616,19 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
         if (delivery_drawn)
           delivery = delivered_month(plan.onprem->purchase_month, *plan.onprem->procurement, mc.seed, path);
         const int arrival = resale_drawn ? worlds.arrival_month(path) : -1;
-        const PlanFixed& f = delivery_drawn || resale_drawn
+        std::optional<PlanFixed> in_world;
+        if (world_of_path) {  // its own fixed costs and discount rate
+          in_world = fixed_costs(*world_of_path, plan, delivery);
+          world_fixed_sums[k].add_scaled(in_world->ledger, 1.0);
+          if (delivery) drawn[k].month_by_path.push_back(*delivery);
+        }
+        const PlanFixed& f = in_world ? *in_world
+                             : delivery_drawn || resale_drawn
                                  ? drawn[k].at(worlds.scenario(arrival), worlds.scenario(arrival).plans[k], arrival,
                                                delivery)
                                  : fixed[k];
-        mc.npv_by_path[k].push_back(f.npv_usd + operating.npv_usd(s.discount_rate_per_year));
+        const double rate = world_of_path ? world_of_path->discount_rate_per_year : s.discount_rate_per_year;
+        mc.npv_by_path[k].push_back(f.npv_usd + operating.npv_usd(rate));
         nominal_by_path[k].push_back(f.total_usd + operating.total_usd());
         acc[k].add(out);
         mc.total_events += out.events;
@@ -620,7 +682,13 @@ MonteCarloRun run_monte_carlo(const Scenario& s, const MonteCarloOptions& o) {
   run.demand.peak_gpus = survey0.peak_gpus;
   for (std::size_t k = 0; k < plan_count; ++k) {
     const Plan& plan = s.plans[k];
-    const PlanFixed mean_fixed = drawn[k].used() ? drawn[k].mean(s, fixed[k]) : fixed[k];
+    PlanFixed mean_fixed = drawn[k].used() ? drawn[k].mean(s, fixed[k]) : fixed[k];
+    if (drawn_worlds) {
+      mean_fixed.ledger = Ledger(s.horizon_months);
+      mean_fixed.ledger.add_scaled(world_fixed_sums[k], 1.0 / static_cast<double>(done));
+      mean_fixed.total_usd = mean_fixed.ledger.total_usd();
+      mean_fixed.npv_usd = mean_fixed.ledger.npv_usd(s.discount_rate_per_year);
+    }
     run.plans.push_back(mean_plan_result(s, plan, mean_fixed, acc[k], done));
     if (plan.onprem && plan.onprem_nodes > 0 && plan.onprem->procurement)
       run.plans.back().procurement = path_procurement_figures(s, plan, fixed[k], drawn[k], done);

@@ -95,12 +95,19 @@ std::string sizing_section(const Json& report) {
   std::string rows;
   for (const auto& f : sizing.at("frontier")) {
     const double mean = f.at("npv_mean_usd").get<double>(), cvar = f.at("npv_cvar95_usd").get<double>();
-    frontier.push_back({mean, cvar, cvar, cvar});
+    const long nodes = f.at("nodes").get<long>();
+    std::string label = fmt::format("{} node{}", nodes, nodes == 1 ? "" : "s");
+    if (const long reserved = f.value("reserved_instances", 0L); reserved > 0) label += fmt::format(", {} reserved", reserved);
+    frontier.push_back({mean, cvar, cvar, cvar, label});
     rows += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", f.at("nodes").get<long>(),
                         format_usd(f.at("npv_mean_usd")), format_usd(f.at("npv_p90_usd")),
                         format_usd(f.at("npv_cvar95_usd")));
   }
   std::sort(frontier.begin(), frontier.end(), [](const auto& a, const auto& b) { return a.x < b.x; });
+  if (!frontier.empty()) {
+    frontier.front().label += ": the lowest mean";
+    if (frontier.size() > 1) frontier.back().label += ": the lowest CVaR95";
+  }
   out += "<p>The efficient frontier: the node counts no other beats on both the mean NPV and the CVaR95 (the mean of "
          "the worst 5% of paths).</p>\n";
   if (frontier.size() > 1)

@@ -91,7 +91,10 @@ std::string monte_carlo_section(const Json& report) {
   for (const auto& c : mc.at("comparisons"))
     difference_boxes.push_back(box_of(report, c.at("plan").get<std::string>(), c.at("npv_difference_usd"),
                                       "P(cheaper) " + percent(c.at("p_cheaper"))));
-  const std::string model = mc.at("mode") == "fluid" ? "the hourly fluid model" : "the discrete-event replay";
+  const std::string model = mc.at("mode") == "fluid"            ? "the hourly fluid model"
+                            : mc.contains("uncertain_inputs") ? "the discrete-event replay, each path in a world with "
+                                                                "the scenario's uncertain inputs drawn"
+                                                              : "the discrete-event replay";
   std::string out = fmt::format("<p>{} paths of {}, seed {}.</p>\n", mc.at("paths").get<long>(), model,
                                 mc.at("seed").get<std::uint64_t>());
   out += svg::box_chart(npv_boxes, "NPV (USD) over Monte Carlo paths", std::nullopt);

@@ -35,7 +35,10 @@ std::string monte_carlo_markdown(const Json& report) {
                        mc.at("paths").get<long>(), mc.at("seed").get<std::uint64_t>());
   const std::string model = mc.at("mode") == "fluid"
                                 ? std::string("hourly fluid model; the plans above are its expected-value run")
-                                : fmt::format("discrete-event replay of {} jobs on path 0", mc.at("jobs_path0").get<long>());
+                                : fmt::format("discrete-event replay of {} jobs on path 0{}", mc.at("jobs_path0").get<long>(),
+                                              mc.contains("uncertain_inputs")
+                                                  ? ", each path in a world with the scenario's uncertain inputs drawn"
+                                                  : "");
   std::string md = fmt::format("\n**Monte Carlo** ({} paths, seed {}; {}):\n\n", mc.at("paths").get<long>(),
                                mc.at("seed").get<std::uint64_t>(), model);
   md += "| plan | mean NPV | 95% CI | P5 | P95 | CVaR95 | NPV vs baseline (mean, 95% CI) | P(cheaper) |\n";

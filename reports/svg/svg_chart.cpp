@@ -220,12 +220,27 @@ std::string curve_chart(const std::vector<CurvePoint>& points, double highlight_
     polyline += fmt::format("{:.1f},{:.1f} ", x.map(p.x), y.map(p.y));
   }
   out += series_line(polyline, 0);
+  // The highlighted point's label below it, every other labelled point's above it (below it too
+  // when it must end left of the point, over the line that comes in), spread apart vertically so
+  // that no two meet.
+  auto label_of = [&](const CurvePoint& p) { return p.label.empty() ? "best: " + short_number(p.x) : p.label; };
+  auto flipped = [&](const CurvePoint& p) { return x.map(p.x) + 8.0 + text_width_px(label_of(p), kFontPx) > right; };
+  std::vector<const CurvePoint*> named;
+  std::vector<double> wanted;
   for (const auto& p : points) {
-    if (p.x != highlight_x) continue;
-    const std::string label = "best: " + short_number(p.x);
-    const bool flip = x.map(p.x) + 8.0 + text_width_px(label, kFontPx) > right;
-    out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"{}\"/>", x.map(p.x), y.map(p.y), series_color(1));
-    out += text(x.map(p.x) + (flip ? -8.0 : 8.0), y.map(p.y) + 16.0, label, flip ? "end" : "start") + "\n";
+    if (p.x != highlight_x && p.label.empty()) continue;
+    named.push_back(&p);
+    wanted.push_back(y.map(p.y) + (p.x == highlight_x || flipped(p) ? 16.0 : -8.0));
+  }
+  const std::vector<double> label_y = spread_labels(wanted, kLineGapPx, top + kFontPx, bottom - 4.0);
+  for (std::size_t i = 0; i < named.size(); ++i) {
+    const CurvePoint& p = *named[i];
+    const bool highlighted = p.x == highlight_x;
+    const std::string label = label_of(p);
+    const bool flip = flipped(p);
+    out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\" fill=\"{}\"/>", x.map(p.x), y.map(p.y),
+                       highlighted ? 6 : 3.5, series_color(highlighted ? 1 : 0));
+    out += text(x.map(p.x) + (flip ? -8.0 : 8.0), label_y[i], label, flip ? "end" : "start") + "\n";
   }
   out += axis_titles(left, right, top, bottom, x_label, y_label);
   return out + "</svg>\n";

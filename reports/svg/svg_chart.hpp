@@ -38,12 +38,15 @@ std::string line_chart(const std::vector<Series>& series, const std::vector<Mark
                        const std::string& x_label, const std::string& y_label, int width = kContentWidthPx,
                        int plot_height = 320, const std::optional<XNote>& note = std::nullopt);
 
-// Points (x, y) joined by a line, with low/high whiskers per point and one highlighted x.
+// Points (x, y) joined by a line, with low/high whiskers per point and one highlighted x. A point
+// with a label is named beside it (the highlighted one by its label instead of "best: x"): a
+// frontier's points are node counts that its axes, two costs, do not show.
 struct CurvePoint {
   double x = 0.0;
   double y = 0.0;
   double low = 0.0;
   double high = 0.0;
+  std::string label;
 };
 std::string curve_chart(const std::vector<CurvePoint>& points, double highlight_x, const std::string& x_label,
                         const std::string& y_label, int width = kContentWidthPx, int height = 320);
