@@ -201,7 +201,7 @@ namespace tco::test {
 // Sized for CI: the scenarios are drawn in order, as at full size, and the listed ones run: 0 to 2,
 // and 15, a backlog that lives for many hours in many amounts, which the deterministic run carries
 // on the grid of 1,024 states (engine/ledger/hourly/backlog_grid.hpp). Merging neighbouring states
-// into their mean instead put its hybrid-venues 5.6 standard errors below the Monte Carlo mean.
+// into their mean instead put it 5.6 standard errors below its Monte Carlo mean (issue 42).
 // TCO_VENUE_EXPECTATION_SCENARIOS=N runs the first N (60 took 25 minutes in Release). Under the
 // sanitizers scenario 0 runs (the same code paths for memory safety).
 TEST_CASE("one expected value: venues, savings plans beside them, blocks and take-or-pay (generated)") {
