@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/io/utf8_text.hpp"
 #include "core/progress/progress_counter.hpp"
+#include "engine/des/trace_limits.hpp"
 #include "models/scenario.hpp"
 #include "run_binding.hpp"
 
@@ -37,7 +38,7 @@ py::dict finding_dict(const Finding& f) {
 }
 
 // What `tcosim validate` says of one scenario: an error finding for what loading rejects, plus
-// the scenario's warnings (models/scenario.hpp validate_scenario_file).
+// the scenario's warnings (models/scenario.hpp validate_scenario_file; a file's trace as well, engine/des/trace_limits.hpp).
 std::vector<Finding> validate_document(const Json& doc, const std::string& file, const std::string& dir,
                                        const std::string& catalog) {
   try {
@@ -82,7 +83,7 @@ PYBIND11_MODULE(_tcosim, m) {
         if (py::isinstance<py::str>(scenario)) {
           const std::string path = scenario.cast<std::string>();
           py::gil_scoped_release unlocked;
-          findings = validate_scenario_file(path, catalog);
+          findings = des::validate_scenario_and_trace(path, catalog);
         } else {
           const Json doc = scenario.cast<Json>();
           py::gil_scoped_release unlocked;

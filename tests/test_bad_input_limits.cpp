@@ -483,6 +483,7 @@ namespace {
 struct TraceRun {
   CliResult run;
   std::string trace;
+  std::string scenario;
 };
 TraceRun run_trace(const std::string& name, const std::string& trace_csv, bool onprem_only = false) {
   const auto dir = scratch_dir(name);
@@ -493,7 +494,7 @@ TraceRun run_trace(const std::string& name, const std::string& trace_csv, bool o
     doc["baseline"] = "own-2";
   }
   const std::string scenario = write_text(dir / "scenario.json", doc.dump());
-  return {run_cli({"run", scenario, "--out", (dir / "r.json").string(), "--paths", "1", "--quiet"}), trace};
+  return {run_cli({"run", scenario, "--out", (dir / "r.json").string(), "--paths", "1", "--quiet"}), trace, scenario};
 }
 
 std::string jobs_lines(int n, const std::string& gpus, const std::string& duration_h) {
@@ -528,6 +529,35 @@ TEST_CASE("trace limits: a job longer than the horizon is refused with its line,
   CHECK(t.run.exit_code == 2);
   CHECK(contains(t.run.err, t.trace + ": line 4: expected a job of at most the horizon's 8760 hours"));
   CHECK(run_trace("trace-limits-horizon-ok", "submit_h,gpus,duration_h\n0,8,2\n1,8,8760\n").run.exit_code == 0);
+}
+
+// Issue 43: `validate` accepts exactly what `run` accepts, the trace included (it read only the
+// scenario: a trace that `run` refuses passed with 0 errors).
+TEST_CASE("trace limits: validate refuses the trace run refuses, at the same file and line") {
+  // The job on line 4 runs 9,000 h > 12 x 730 = 8,760 h; on line 3 of the other, -1 is no duration.
+  const TraceRun t = run_trace("trace-limits-validate", "# start: 2026-01-05T00:00:00+00:00 UTC\nsubmit_h,gpus,duration_h\n0,8,2\n1,8,9000\n");
+  const std::string where = t.trace + ": line 4: expected a job of at most the horizon's 8760 hours";
+  CHECK(t.run.exit_code == 2);
+  CHECK(contains(t.run.err, where));
+  const CliResult v = run_cli({"validate", t.scenario});
+  INFO(v.out);
+  CHECK(v.exit_code == 2);
+  CHECK(contains(v.out, "error: " + where));
+  CHECK(contains(v.out, "[invalid-trace]"));
+  // A folder of scenarios is checked the same way.
+  CHECK(run_cli({"validate", fs::path(t.scenario).parent_path().string()}).exit_code == 2);
+  const TraceRun parse = run_trace("trace-limits-validate-parse", "submit_h,gpus,duration_h\n0,8,2\n1,8,-1\n");
+  CHECK(parse.run.exit_code == 2);
+  const CliResult vp = run_cli({"validate", parse.scenario});
+  CHECK(vp.exit_code == 2);
+  CHECK(contains(parse.run.err, parse.trace + ": line 3, column 3: duration_h"));
+  CHECK(contains(vp.out, "error: " + parse.trace + ": line 3, column 3: duration_h"));
+  // A trace run accepts, validate accepts.
+  const TraceRun good = run_trace("trace-limits-validate-ok", "submit_h,gpus,duration_h\n0,8,2\n1,8,8760\n");
+  CHECK(good.run.exit_code == 0);
+  const CliResult vg = run_cli({"validate", good.scenario});
+  CHECK(vg.exit_code == 0);
+  CHECK(contains(vg.out, "0 errors"));
 }
 
 TEST_CASE("trace limits: a job larger than every plan's fleet, where no plan rents, is refused") {

@@ -18,6 +18,7 @@
 #include "core/error.hpp"
 #include "models/catalog/catalog.hpp"
 #include "models/catalog/catalog_validation.hpp"
+#include "engine/des/trace_limits.hpp"
 #include "engine/sweep/sweep_run.hpp"
 #include "models/scenario.hpp"
 
@@ -107,7 +108,7 @@ std::vector<Finding> validate_folder(const std::string& dir, const ValidationOpt
     return validate_catalog_files(paths, options);
   for (std::size_t i = 0; i < paths.size(); ++i) {
     switch (kinds[i].kind) {
-      case FileKind::scenario: append(findings, validate_scenario_file(paths[i], catalog)); break;
+      case FileKind::scenario: append(findings, des::validate_scenario_and_trace(paths[i], catalog)); break;
       case FileKind::grid: append(findings, validate_grid_file(paths[i], catalog)); break;
       case FileKind::unreadable: findings.push_back(std::move(kinds[i].problem)); break;
       case FileKind::other:
@@ -148,7 +149,7 @@ std::vector<Finding> validate_path(const std::string& path, const ValidationOpti
     return {{Finding::Severity::error, "invalid-file", path, "", "no such file or folder"}};
   Classified c = classify(path);
   switch (c.kind) {
-    case FileKind::scenario: return validate_scenario_file(path, catalog);
+    case FileKind::scenario: return des::validate_scenario_and_trace(path, catalog);
     case FileKind::grid: return validate_grid_file(path, catalog);
     case FileKind::unreadable: return {std::move(c.problem)};
     case FileKind::other:

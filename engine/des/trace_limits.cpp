@@ -74,4 +74,17 @@ void check_trace_limits(const Scenario& s, const JobCatalog& c) {
   }
 }
 
+std::vector<Finding> validate_scenario_and_trace(const std::string& path, const std::string& catalog_dir_override) {
+  try {
+    const Scenario s = load_scenario(path, catalog_dir_override);
+    if (s.jobs) check_trace_limits(s, build_job_catalog(*s.jobs));
+    return s.warnings;
+  } catch (const InputError& e) {
+    const bool in_trace = e.file() != path;
+    return {{Finding::Severity::error, in_trace ? "invalid-trace" : "invalid-scenario", e.file(), e.where(), e.what()}};
+  } catch (const ModelError& e) {
+    return {{Finding::Severity::error, "invalid-scenario", path, "", e.what()}};
+  }
+}
+
 }  // namespace tco::des

@@ -19,4 +19,10 @@ namespace tco::des {
 
 void check_trace_limits(const Scenario& s, const JobCatalog& catalog);
 
+// A scenario file as `validate` checks it, so that it accepts exactly what `run` accepts: loaded
+// as `run` loads it (models/scenario.hpp validate_scenario_file), then its job trace read and held
+// to the limits above, as `run` does before its first path. The scenario's warnings, or its one
+// error (the trace's file and line for a bad trace).
+std::vector<Finding> validate_scenario_and_trace(const std::string& path, const std::string& catalog_dir_override);
+
 }  // namespace tco::des

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "engine/ledger/hourly/backlog_grid.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
 
 namespace tco {
@@ -200,15 +201,13 @@ void VenueStepper::end_hour() {
     std::swap(s.cover_tree, cover_tree_);
     return;
   }
-  // Group the leaves by backlog (equal to 1e-12 relative), then merge states below the floor into
-  // the nearer neighbour; each state's branches and cover tree from its leaves, given the state.
+  // Group the leaves by backlog (equal to 1e-12 relative), merge states below the floor into the
+  // nearer neighbour, and past kMaxBacklogStates spread them onto a grid (backlog_grid); each state's
+  // branches and cover tree from its leaves (or their shares), given the state.
   std::sort(leaves_.begin(), leaves_.end(), [](const Leaf& a, const Leaf& b) {
     return a.backlog_gpu_hours < b.backlog_gpu_hours || (a.backlog_gpu_hours == b.backlog_gpu_hours && a.index < b.index);
   });
-  struct Group {
-    std::size_t first, last;  // leaves [first, last)
-    double probability, weighted_backlog;
-  };
+  using Group = BacklogGroup;
   std::vector<Group> groups;
   for (std::size_t j = 0; j < leaves_.size(); ++j) {
     const Leaf& l = leaves_[j];
@@ -250,53 +249,32 @@ void VenueStepper::end_hour() {
     else kept.push_back(here);
   }
   groups.swap(kept);
-  // Past kMaxBacklogStates, merge adjacent states where it moves least: the pairs of smallest
-  // p1 p2 / (p1 + p2) (b1 - b2)^2 (the variance the merge removes), never the state of no backlog.
-  while (groups.size() > kMaxBacklogStates) {
-    const auto backlog = [&](const Group& g) { return g.weighted_backlog / g.probability; };
-    std::vector<std::pair<double, std::size_t>> costs;
-    for (std::size_t g = 0; g + 1 < groups.size(); ++g) {
-      if (backlog(groups[g]) == 0.0) continue;
-      const double gap = backlog(groups[g + 1]) - backlog(groups[g]);
-      costs.push_back({groups[g].probability * groups[g + 1].probability /
-                           (groups[g].probability + groups[g + 1].probability) * gap * gap,
-                       g});
-    }
-    std::sort(costs.begin(), costs.end());
-    std::vector<char> taken(groups.size(), 0);
-    std::size_t merges = groups.size() - kMaxBacklogStates;
-    for (const auto& [cost, g] : costs) {
-      if (merges == 0) break;
-      if (taken[g] || taken[g + 1]) continue;
-      taken[g] = taken[g + 1] = 1;
-      Group& to = groups[g];
-      to.last = groups[g + 1].last;
-      to.probability += groups[g + 1].probability;
-      to.weighted_backlog += groups[g + 1].weighted_backlog;
-      groups[g + 1].probability = 0.0;  // merged away
-      --merges;
-    }
-    groups.erase(std::remove_if(groups.begin(), groups.end(), [](const Group& g) { return g.probability == 0.0; }),
-                 groups.end());
-  }
-  next_states_.resize(groups.size());
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    State& s = next_states_[g];
-    s.probability = groups[g].probability;
-    s.backlog_gpu_hours = groups[g].weighted_backlog / groups[g].probability;
+  // Each next state: its backlog and the parts of groups it takes (all of one group's leaves
+  // below the cap; past it, shares of the groups next to a grid point, backlog_grid).
+  const std::vector<GridState> grid = backlog_grid(groups, kMaxBacklogStates);
+  next_states_.resize(grid.size());
+  std::vector<double> held_scratch;
+  for (std::size_t k = 0; k < grid.size(); ++k) {
+    State& s = next_states_[k];
+    s.probability = 0.0;
+    for (const GridState::Part& part : grid[k].parts) s.probability += part.fraction * groups[part.group].probability;
+    s.backlog_gpu_hours = grid[k].backlog_gpu_hours;
     if (s.backlog_gpu_hours < 1e-12) s.backlog_gpu_hours = 0.0;
     s.branches.assign(n, {});
     s.cover_tree.clear();
     std::vector<BranchSums> sums(s.branches.begin(), s.branches.end());
-    for (std::size_t j = groups[g].first; j < groups[g].last; ++j) {
-      const Leaf& l = leaves_[j];
-      const double given = l.probability / s.probability;
-      const double* held = &leaf_instances_[l.index * n];
-      for (std::size_t i = 0; i < n; ++i)
-        if (held[i] > 0.0) sums[i].add(held[i], given);
-      if (!covered_venues_.empty())
-        s.cover_tree.add(covered_venues_, std::vector<double>(held, held + n), given);
-    }
+    for (const GridState::Part& part : grid[k].parts)
+      for (std::size_t j = groups[part.group].first; j < groups[part.group].last; ++j) {
+        const Leaf& l = leaves_[j];
+        const double given = l.probability * part.fraction / s.probability;
+        const double* held = &leaf_instances_[l.index * n];
+        for (std::size_t i = 0; i < n; ++i)
+          if (held[i] > 0.0) sums[i].add(held[i], given);
+        if (!covered_venues_.empty()) {
+          held_scratch.assign(held, held + n);
+          s.cover_tree.add(covered_venues_, held_scratch, given);
+        }
+      }
   }
   std::swap(states_, next_states_);
 }

@@ -90,7 +90,8 @@ struct VenueDrawKey {
 // E[f(B)] rather than f(E[B]), so the deterministic run is the Monte Carlo's mean (docs/model.md
 // §3b). States below kBacklogStateFloor of probability merge into their nearest neighbour, the
 // probability-weighted mean of the two backlogs (the mean backlog is kept exactly; the merged
-// nonlinear terms move by less than that probability's share). With a backlog that is always 0 (the
+// nonlinear terms move by less than that probability's share); past kMaxBacklogStates they spread
+// onto a grid of backlogs (engine/ledger/hourly/backlog_grid.hpp). With a backlog that is always 0 (the
 // last venue uncapped and always available) there is one state, and the hour is today's to the bit;
 // a Monte Carlo path (one combination of probability 1 an hour) has one state, its own backlog.
 // Example: venue 1 (a 0.5, quota 64 GPUs) alone, 72 GPUs an hour, nothing on-prem: the first hour
@@ -130,9 +131,10 @@ class VenueStepper {
 
   // States whose probability falls below this merge into their nearest neighbour (by backlog).
   static constexpr double kBacklogStateFloor = 1e-13;
-  // At most this many states: past it, the adjacent states closest in backlog (weighted by their
-  // probabilities) merge, keeping the mean backlog (an approximation only where work keeps
-  // waiting for many hours in many different amounts).
+  // At most this many states: past it, each state's probability is shared between the two nearest
+  // of this many evenly spaced backlogs, keeping every probability, the mean backlog and the
+  // instances held (an approximation only where work keeps waiting for many hours in many
+  // different amounts; backlog_grid.hpp).
   static constexpr std::size_t kMaxBacklogStates = 1024;
 
  private:
