@@ -84,7 +84,7 @@ std::string sizing_section(const Json& report) {
   std::vector<svg::CurvePoint> points;
   for (const auto& c : sizing.at("curve")) {
     const double mean = c.at("npv_mean_usd").get<double>();
-    points.push_back({c.at("nodes").get<double>(), mean, c.value("npv_p10_usd", mean), c.value("npv_p90_usd", mean)});
+    points.push_back({c.at("nodes").get<double>(), mean, c.value("npv_p10_usd", mean), c.value("npv_p90_usd", mean), ""});
   }
   const double best = sizing.at("best").at("mean").at("nodes").get<double>();
   std::string out = svg::curve_chart(points, best, "on-prem nodes", "NPV (USD), P10-P90 whiskers");
