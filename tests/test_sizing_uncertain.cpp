@@ -154,7 +154,7 @@ TEST_CASE("uncertain in a scenario of jobs: run replays path p in path p's drawn
   }
 }
 
-TEST_CASE("uncertain in a scenario of jobs: an input that moves no plan's cost changes nothing; 1 and 2 threads alike") {
+TEST_CASE("uncertain in a scenario of jobs: an input that moves no plan's cost changes nothing, and 1 and 2 threads give the same bytes") {
   const Json doc = replay_uncertain_doc();
   Json bystander = doc;
   bystander["uncertain"] = {{"inputs", {uniform_input("/plans/2/onprem_nodes", 1, 4)}}};

@@ -8,9 +8,9 @@ import pytest
 from conftest import ROOT, TODAY, cli_report_text, text_without_run_metadata, without_run_metadata
 
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.json"))
-# A rank correlation between 9 uncertain inputs needs more than 9 paths; 1 elsewhere keeps the
-# suite to seconds of CPU (1 path: the replay still runs one, the fluid model none).
-PATHS = {"base-load-and-burst-uncertain": 10}
+# A rank correlation between k uncertain inputs needs more than k paths (9 and 6 inputs here); 1
+# elsewhere keeps the suite to seconds of CPU (1 path: the replay still runs one, the fluid model none).
+PATHS = {"base-load-and-burst-uncertain": 10, "openb-h100-hybrid-uncertain": 8}
 # Minutes of CPU whatever --paths is (its venue replays); the regress test runs it in the CLI.
 # TCOSIM_SLOW_TESTS=1 compares it too.
 SLOW = {"burst-venues"}
