@@ -88,6 +88,7 @@ std::string twelve_month_copy(const std::string& name) {
 }  // namespace
 
 TEST_CASE("index shards: run of a scenario of jobs (the replay), 1, 3 and 7 shards merge to the unsplit report") {
+  TCO_REQUIRE_SHARED_DATA();  // deadline-campaign-spot-policies replays a spot trace from ../shared/data
   check_shards_merge_to_unsplit(
       {"run", {tco::test::source_path("scenarios/deadline-campaign-spot-policies.json"), "--paths", "9", "--today", "2026-06-01"}},
       "shards-run-replay");
@@ -117,6 +118,7 @@ TEST_CASE("index shards: optimize (node counts and the report's paths), 1, 3 and
 }
 
 TEST_CASE("index shards: calibrate (the replay's paths), 1, 3 and 7 shards merge to the unsplit output") {
+  TCO_REQUIRE_SHARED_DATA();  // deadline-campaign-spot-policies replays a spot trace from ../shared/data
   check_shards_merge_to_unsplit({"calibrate",
                                  {tco::test::source_path("scenarios/deadline-campaign-spot-policies.json"), "--paths",
                                   "7", "--today", "2026-06-01"},
@@ -125,6 +127,7 @@ TEST_CASE("index shards: calibrate (the replay's paths), 1, 3 and 7 shards merge
 }
 
 TEST_CASE("index shards: merge refuses another seed, a missing or repeated shard, a cut file, another version (exit 2, the file named)") {
+  TCO_REQUIRE_SHARED_DATA();  // deadline-campaign-spot-policies replays a spot trace from ../shared/data
   const auto dir = tco::test::scratch_dir("shards-refusals");
   // The replay of a scenario of jobs: its runs take milliseconds (doctest runs this body once per subcase).
   const std::vector<std::string> base = {"run", tco::test::source_path("scenarios/deadline-campaign-spot-policies.json"),

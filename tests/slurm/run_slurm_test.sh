@@ -98,6 +98,7 @@ done
 echo "ok: one-node Slurm up in $(($(date +%s) - started)) s ($node, $cpus CPUs)"
 
 scenario="$src/scenarios/deadline-campaign-spot-policies.json"
+[ -d "$src/../shared/data" ] || skip "../shared/data is absent: the scenario replays a spot trace from it (a user's clone does not have it)"
 run_args=(--paths 9 --today 2026-06-01)
 same_report() {  # same_report A B: equal, each without its top-level "run" block
   python3 - "$1" "$2" <<'PY'
