@@ -25,13 +25,15 @@ std::string file_text(const fs::path& path) {
 
 bool reads_shared_data(const fs::path& scenario) { return file_text(scenario).find("shared/data") != std::string::npos; }
 
-// The three slowest shipped scenarios leave their bytes to the Release pass. burst-venues' run
+// The five slowest shipped scenarios leave their bytes to the Release pass. burst-venues' run
 // alone took over 8 minutes under ASan (its backlog states run under the sanitizers in the venue
-// tests' small scenarios); base-load-and-burst-uncertain and b200-arrival are the next slowest in
-// Release (17 s and 13 s of wall time on a loaded machine, the next 3 s), and their uncertain
-// sections and Monte Carlo paths run under the sanitizers in the uncertainty and sizing tests.
+// tests' small scenarios); base-load-and-burst-uncertain, b200-arrival, startup-monte-carlo and
+// openb-h100-hybrid-uncertain are the next slowest in Release (12.7, 9.5, 2.3 and 2.3 s of wall
+// time at a load of 9, the next 1.5 s), and their uncertain sections and Monte Carlo paths run
+// under the sanitizers in the uncertainty and sizing tests.
 bool runs_long_under_sanitizers(const std::string& name) {
-  return name == "burst-venues" || name == "base-load-and-burst-uncertain" || name == "b200-arrival";
+  return name == "burst-venues" || name == "base-load-and-burst-uncertain" || name == "b200-arrival" ||
+         name == "startup-monte-carlo" || name == "openb-h100-hybrid-uncertain";
 }
 
 }  // namespace
