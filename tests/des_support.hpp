@@ -20,6 +20,28 @@ inline Json des_scenario_json(const Json& jobs) {
   return doc;
 }
 
+// Issue #42 item 5's case, without its plans: Poisson 8-GPU deferrable jobs (1.2 an hour, median
+// 3 h, max_wait_h 2, deadline_factor 8) beside a $0.25 / $0.05 (0-8 h) time-of-use tariff, waiting
+// at $0.05 a GPU-hour, 12 months, 40 paths, seed 2. On 10 owned nodes time shifting adds misses.
+inline Json deferrable_jobs_night_tariff_json() {
+  Json doc = des_scenario_json({{"poisson",
+                                 {{"jobs_per_hour", 1.2},
+                                  {"gpus", {{"8", 1.0}}},
+                                  {"duration_median_h", 3},
+                                  {"duration_sigma", 0.8},
+                                  {"max_duration_h", 48},
+                                  {"max_wait_h", 2},
+                                  {"deadline_factor", 8},
+                                  {"deferrable", true}}}});
+  Json night_cheap = Json::array();
+  for (int h = 0; h < 24; ++h) night_cheap.push_back(h < 8 ? 0.05 : 0.25);
+  doc["onprem"]["power"]["tariff"] = {
+      {"type", "time_of_use"}, {"weekday_usd_per_kwh", night_cheap}, {"weekend_usd_per_kwh", night_cheap}};
+  doc["waiting_usd_per_gpu_hour"] = 0.05;
+  doc["monte_carlo"] = {{"paths", 40}, {"seed", 2}};
+  return doc;
+}
+
 inline Scenario load_des_scenario(const Json& doc) {
   return load_scenario_json(doc, "des-test.json", source_path("tests"));
 }

@@ -162,6 +162,78 @@ TEST_CASE("replay sizing: the same bytes for 1 and 2 threads, searched or not") 
   }
 }
 
+// Issue #42 item 5: optimize weighs the misses time shifting adds. The issue's case
+// (test::deferrable_jobs_night_tariff_json, 40 paths, seed 2) sized over 10-13 nodes with the
+// plan that shifts; each point is replayed beside its twin without shifting on the same paths.
+// Deadline misses over the 40 paths, shifted against the twin (the 10-node point is the report
+// test's case, tests/test_time_shift_report.cpp):
+//   10 nodes: 4 against 2: 0.10 a path, +0.05 added
+//   11 nodes: 2 against 2: 0.05, +0 added
+//   12 nodes: 2 against 0: 0.05, +0.05 added
+//   13 nodes: 2 against 0: 0.05, +0.05 added
+// Against an unshifted 9-node baseline (10 misses: 0.25 a path) every point has no more misses
+// than the baseline, so before this rule 10 nodes met the limits and was the answer (mean NPV
+// $2,395,890 against $2,618,548 at 11); now only 11 meets them. Against an unshifted 13-node
+// baseline (0 misses) none meets them, and the best are chosen among the points where shifting
+// adds no miss (11), no longer among all (10).
+TEST_CASE("replay sizing: a plan that shifts time meets the limits only where shifting adds no deadline miss") {
+  Json doc = deferrable_jobs_night_tariff_json();
+  doc["plans"] = Json::array({{{"name", "plain-9"}, {"kind", "hybrid"}, {"onprem_nodes", 9}},
+                              {{"name", "plain-13"}, {"kind", "hybrid"}, {"onprem_nodes", 13}},
+                              {{"name", "shift"}, {"kind", "hybrid"}, {"onprem_nodes", 10},
+                               {"scheduling", {{"time_shift", true}}}}});
+  doc["baseline"] = "plain-9";
+  SizingOptions o = options(10, 13, "all");
+  o.plan = "shift";
+  const SizingResult r = size(doc, o);
+  REQUIRE(r.points.size() == 4);
+  const double misses[4] = {4.0 / 40, 2.0 / 40, 2.0 / 40, 2.0 / 40};
+  const double twin[4] = {2.0 / 40, 2.0 / 40, 0.0, 0.0};
+  const bool meets[4] = {false, true, false, false};
+  for (std::size_t i = 0; i < 4; ++i) {
+    const ReplayService& service = *r.points[i].service;
+    INFO("N = " << r.points[i].nodes);
+    CHECK(r.points[i].nodes == static_cast<long>(10 + i));
+    CHECK(service.deadline_misses == doctest::Approx(misses[i]).epsilon(1e-12));
+    REQUIRE(service.deadline_misses_without_shifting.has_value());
+    CHECK(*service.deadline_misses_without_shifting == doctest::Approx(twin[i]).epsilon(1e-12));
+    CHECK(*service.deadline_misses_added_by_shifting == doctest::Approx(misses[i] - twin[i]).epsilon(1e-12));
+    CHECK(service.meets_limits == meets[i]);
+  }
+  CHECK(r.baseline_deadline_misses == doctest::Approx(10.0 / 40).epsilon(1e-12));
+  CHECK_FALSE(r.limits_met_by_none);
+  CHECK(r.best_chosen_among == "meets_limits");
+  for (const char* m : kRiskMeasures) CHECK(r.points[r.best_for(m).point].nodes == 11);
+  CHECK(r.points[0].npv_usd.mean < r.points[1].npv_usd.mean);  // 10 is cheaper: the rule, not the cost, rules it out
+
+  const Json sizing = sizing_json(r);
+  CHECK(sizing.at("service_limits").at("max_deadline_misses_added_by_shifting") == 0.0);
+  CHECK(sizing.at("service_limits").at("best_chosen_among") == "meets_limits");
+  CHECK(sizing.at("curve").at(2).at("deadline_misses_added_by_shifting").get<double>() ==
+        doctest::Approx(0.05).epsilon(1e-12));
+  CHECK(sizing_shifting_sentence(sizing) ==
+        "Time shifting adds deadline misses at these node counts (against the same count without shifting, on the "
+        "same paths), which therefore do not meet the service limits: 10 (+0.05 a path), 12 (+0.05 a path), 13 "
+        "(+0.05 a path).");
+
+  doc["baseline"] = "plain-13";
+  const SizingResult none = size(doc, o);
+  CHECK(none.baseline_deadline_misses == 0.0);
+  for (const auto& p : none.points) CHECK_FALSE(p.service->meets_limits);
+  CHECK(none.limits_met_by_none);
+  CHECK(none.best_chosen_among == "no_misses_added_by_shifting");
+  for (const char* m : kRiskMeasures) CHECK(none.points[none.best_for(m).point].nodes == 11);
+  CHECK(none.frontier == std::vector<std::size_t>{1});
+
+  // A plan that does not shift has no twin: no such keys, and the rule is null.
+  o.plan = "plain-9";
+  o.nodes = {10, 10, 1};
+  const Json plain = sizing_json(size(doc, o));
+  CHECK_FALSE(plain.at("curve").at(0).contains("deadline_misses_added_by_shifting"));
+  CHECK(plain.at("service_limits").at("max_deadline_misses_added_by_shifting").is_null());
+  CHECK(sizing_shifting_sentence(plain).empty());
+}
+
 TEST_CASE("sizing answer: the efficient frontier of mean against CVaR95 and the reviewer's sentence, by hand") {
   // (mean, CVaR95) = (10, 20), (11, 15), (12, 16), (13, 14): (12, 16) is beaten by (11, 15) on both.
   std::vector<Summary> npv(4);

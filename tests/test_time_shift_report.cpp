@@ -115,21 +115,7 @@ TEST_CASE("time shift report: misses that shifting adds are flagged beside the s
 // months, 40 paths, seed 2: the shifted plan misses 4 deadlines over the 40 paths (0.10 a path)
 // against 2 (0.05) without shifting, while its NPV falls; the report flags the 0.05 added.
 TEST_CASE("time shift report: the issue's 10-node case adds misses on the replay, and the report flags them") {
-  Json doc = test::des_scenario_json({{"poisson",
-                                       {{"jobs_per_hour", 1.2},
-                                        {"gpus", {{"8", 1.0}}},
-                                        {"duration_median_h", 3},
-                                        {"duration_sigma", 0.8},
-                                        {"max_duration_h", 48},
-                                        {"max_wait_h", 2},
-                                        {"deadline_factor", 8},
-                                        {"deferrable", true}}}});
-  Json night_cheap = Json::array();
-  for (int h = 0; h < 24; ++h) night_cheap.push_back(h < 8 ? 0.05 : 0.25);
-  doc["onprem"]["power"]["tariff"] = {
-      {"type", "time_of_use"}, {"weekday_usd_per_kwh", night_cheap}, {"weekend_usd_per_kwh", night_cheap}};
-  doc["waiting_usd_per_gpu_hour"] = 0.05;
-  doc["monte_carlo"] = {{"paths", 40}, {"seed", 2}};
+  Json doc = test::deferrable_jobs_night_tariff_json();
   doc["plans"] = Json::array({{{"name", "plain"}, {"kind", "hybrid"}, {"onprem_nodes", 10}},
                               {{"name", "shift"}, {"kind", "hybrid"}, {"onprem_nodes", 10},
                                {"scheduling", {{"time_shift", true}}}}});

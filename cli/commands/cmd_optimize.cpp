@@ -64,24 +64,33 @@ std::string refresh_months_words(const Json& k) {
   return k.is_null() ? std::string("never") : fmt::format("+{} mo", k.get<long>());
 }
 
-// The replay's service per evaluated point, its limits and its search.
+// The replay's service per evaluated point, its limits and its search; for a plan that shifts
+// time, the misses shifting adds at each point (against its twin without shifting).
 std::string replay_console(const Json& sizing) {
   const Json& limits = sizing.at("service_limits");
+  const bool shifts = !limits.at("max_deadline_misses_added_by_shifting").is_null();
   std::string out = fmt::format("  the jobs' service in the discrete-event replay (means per path; limits: deadline "
-                                "misses <= the baseline's {1:.2f}, and for a plan that never bursts a mean first wait "
-                                "<= {0} h):\n",
-                                limits.at("max_wait_h").get<double>(), limits.at("baseline_deadline_misses").get<double>());
-  out += fmt::format("  {:>6} {:>16} {:>14} {:>16} {:>10} {:>6} {:>16} {:>14}\n", "nodes", "waited GPU-h", "first wait h",
-                     "unserved GPU-h", "missed", "meets", "minus prev N", "(paired se)");
+                                "misses <= the baseline's {1:.2f}{2}, and for a plan that never bursts a mean first "
+                                "wait <= {0} h):\n",
+                                limits.at("max_wait_h").get<double>(), limits.at("baseline_deadline_misses").get<double>(),
+                                shifts ? ", none added by time shifting" : "");
+  out += fmt::format("  {:>6} {:>16} {:>14} {:>16} {:>10}{} {:>6} {:>16} {:>14}\n", "nodes", "waited GPU-h", "first wait h",
+                     "unserved GPU-h", "missed", shifts ? fmt::format(" {:>14}", "added by shift") : "", "meets",
+                     "minus prev N", "(paired se)");
   for (const auto& p : sizing.at("points").is_null() ? sizing.at("curve") : sizing.at("points"))
-    out += fmt::format("  {:>6} {:>16.0f} {:>14.3f} {:>16.0f} {:>10.2f} {:>6} {:>16} {:>14}\n", p.at("nodes").get<long>(),
+    out += fmt::format("  {:>6} {:>16.0f} {:>14.3f} {:>16.0f} {:>10.2f}{} {:>6} {:>16} {:>14}\n", p.at("nodes").get<long>(),
                        p.at("waited_gpu_hours").get<double>(), p.at("mean_first_wait_h").get<double>(),
                        p.at("unserved_gpu_hours").get<double>(), p.at("deadline_misses").get<double>(),
+                       shifts ? fmt::format(" {:>+14.2f}", p.at("deadline_misses_added_by_shifting").get<double>()) : "",
                        p.at("meets_limits").get<bool>() ? "yes" : "no",
                        p.at("minus_previous_mean_usd").is_null() ? "-" : format_usd(p.at("minus_previous_mean_usd")),
                        p.at("minus_previous_stderr_usd").is_null() ? "-" : format_usd(p.at("minus_previous_stderr_usd")));
-  if (limits.at("met_by_none").get<bool>())
-    out += "  note: no node count meets the service limits: the best below are chosen over every count\n";
+  if (limits.at("best_chosen_among") == "no_misses_added_by_shifting")
+    out += "  note: no node count meets the service limits: the best below are chosen over the counts where time "
+           "shifting adds no deadline miss\n";
+  else if (limits.at("met_by_none").get<bool>())
+    out += fmt::format("  note: no node count meets the service limits: the best below are chosen over every count{}\n",
+                       shifts ? " (time shifting adds deadline misses at every one: weigh the plan without it)" : "");
   const Json& search = sizing.at("search");
   std::string order;
   for (const auto& n : search.at("evaluated_nodes_in_order")) order += (order.empty() ? "" : ", ") + std::to_string(n.get<long>());

@@ -7,7 +7,10 @@
 // search evaluates it, so the curve's differences are paired.
 // Per point, beside the fluid sizing's figures (engine/decisions/sizing.hpp): the jobs' service
 // (waited and unserved GPU-hours, mean first wait, deadline misses, bursts; means per path).
-// A point meets the service limits when its deadline misses per path <= the baseline's and, for
+// A plan with scheduling.time_shift is replayed at each point beside its twin without shifting
+// (the same point and paths): deadline_misses_added_by_shifting = its misses - the twin's.
+// A point meets the service limits when its deadline misses per path <= the baseline's, for a
+// plan that shifts time shifting adds none (added <= 0 on the paths' mean) and, for
 // a plan that never bursts, its mean first wait <= the plan's scheduling.max_wait_h (a plan that
 // bursts keeps that limit by construction: a job leaves the queue for the cloud at max_wait_h);
 // the best point of each risk measure is chosen among those (among all, flagged, when none does).

@@ -84,7 +84,9 @@ struct SizingOptions {
 
 // Per point of a replay sizing, the means per path of the jobs' service, and the limits test
 // (engine/decisions/replay_sizing.hpp): no more deadline misses than the baseline's on the same
-// paths and, for a plan that never bursts, the mean first wait within its scheduling.max_wait_h.
+// paths, for a plan that shifts time none added by shifting (deadline_misses <= its twin's
+// without shifting) and, for a plan that never bursts, the mean first wait within its
+// scheduling.max_wait_h.
 struct ReplayService {
   double waited_gpu_hours = 0.0;
   double mean_first_wait_h = 0.0;
@@ -92,6 +94,10 @@ struct ReplayService {
   double deadline_misses = 0.0;
   double bursts = 0.0;
   bool meets_limits = true;
+  // A plan that shifts time only: its twin's misses (the same point, time_shift off, same paths)
+  // and deadline_misses minus them.
+  std::optional<double> deadline_misses_without_shifting;
+  std::optional<double> deadline_misses_added_by_shifting;
 };
 
 struct SizingPoint {
@@ -145,11 +151,14 @@ struct SizingResult {
   double seconds = 0.0;
   std::string model = "monte_carlo_hourly_fluid";  // or "monte_carlo_discrete_event" (a scenario of jobs)
   std::vector<std::string> randomness;  // the sources of randomness the curve drew, in words
-  // The replay only: the limits the best points were chosen under, and whether none met them
-  // (then the best are chosen over every point, and the report says so).
+  // The replay only: the limits the best points were chosen under, whether none met them, and
+  // the points the best were then chosen among: "meets_limits", else (a plan that shifts time)
+  // "no_misses_added_by_shifting" where shifting adds no miss, else "all" (the report says so).
   double max_wait_h = 0.0;
   double baseline_deadline_misses = 0.0;
+  bool weighs_misses_added_by_shifting = false;  // the plan shifts time: each point has its twin
   bool limits_met_by_none = false;
+  std::string best_chosen_among = "all";
   std::string search = "all";         // "all" or "bracket"
   std::vector<long> evaluated_order;  // node counts in the order they were evaluated
   long search_rounds = 1;

@@ -91,6 +91,8 @@ std::string sizing_section(const Json& report) {
   if (!sizing.contains("frontier")) return out;
   // The efficient frontier: CVaR95 against the mean, one point per node count on it.
   out += "<p>" + html_escape(sizing_answer_sentence(sizing)) + "</p>\n";
+  if (const std::string shifting = sizing_shifting_sentence(sizing); !shifting.empty())
+    out += "<p>" + html_escape(shifting) + "</p>\n";
   std::vector<svg::CurvePoint> frontier;
   std::string rows;
   for (const auto& f : sizing.at("frontier")) {

@@ -43,6 +43,10 @@ Json point_json(const SizingPoint& p, bool with_commitment, bool with_refresh) {
     out["unserved_gpu_hours"] = p.service->unserved_gpu_hours;
     out["deadline_misses"] = p.service->deadline_misses;
     out["bursts"] = p.service->bursts;
+    if (p.service->deadline_misses_added_by_shifting) {  // the plan shifts time
+      out["deadline_misses_without_shifting"] = *p.service->deadline_misses_without_shifting;
+      out["deadline_misses_added_by_shifting"] = *p.service->deadline_misses_added_by_shifting;
+    }
     out["meets_limits"] = p.service->meets_limits;
     out["minus_previous_mean_usd"] = p.minus_previous_usd ? Json(p.minus_previous_usd->mean) : Json(nullptr);
     out["minus_previous_stderr_usd"] = p.minus_previous_usd ? Json(p.minus_previous_usd->stderr_) : Json(nullptr);
@@ -101,7 +105,9 @@ Json sizing_json(const SizingResult& r) {
               {"evaluated_nodes_in_order", r.evaluated_order}};
     limits = {{"max_wait_h", r.max_wait_h},
               {"baseline_deadline_misses", r.baseline_deadline_misses},
-              {"met_by_none", r.limits_met_by_none}};
+              {"max_deadline_misses_added_by_shifting", r.weighs_misses_added_by_shifting ? Json(0.0) : Json(nullptr)},
+              {"met_by_none", r.limits_met_by_none},
+              {"best_chosen_among", r.best_chosen_among}};
   }
   Json frontier = Json::array();
   for (std::size_t i : r.frontier) {

@@ -1,6 +1,10 @@
 #include "reports/markdown/sizing_markdown.hpp"
 
+#include <string>
+#include <vector>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "reports/markdown/markdown_summary.hpp"
 
@@ -19,11 +23,28 @@ std::string sizing_answer_sentence(const Json& sizing) {
                      format_usd(a.at("p90_usd")), format_usd(a.at("p90_npv_usd")));
 }
 
+std::string sizing_shifting_sentence(const Json& sizing) {
+  if (!sizing.contains("service_limits") || !sizing.at("service_limits").is_object() ||
+      sizing.at("service_limits").value("max_deadline_misses_added_by_shifting", Json()).is_null())
+    return "";  // not a replay of a plan that shifts time
+  std::vector<std::string> added;
+  for (const auto& p : sizing.at("points").is_null() ? sizing.at("curve") : sizing.at("points"))
+    if (const double d = p.at("deadline_misses_added_by_shifting").get<double>(); d > 1e-9)
+      added.push_back(fmt::format("{} (+{:.2f} a path)", p.at("nodes").get<long>(), d));
+  if (added.empty())
+    return "Time shifting adds no deadline miss at any node count evaluated (against the same count without shifting, "
+           "on the same paths).";
+  return fmt::format("Time shifting adds deadline misses at these node counts (against the same count without "
+                     "shifting, on the same paths), which therefore do not meet the service limits: {}.",
+                     fmt::join(added, ", "));
+}
+
 std::string sizing_markdown(const Json& report) {
   if (!report.contains("sizing") || !report.at("sizing").contains("frontier")) return "";
   const Json& sizing = report.at("sizing");
   std::string md = fmt::format("\n**How many nodes** ({}, {} paths). {}\n\n", sizing.at("plan").get<std::string>(),
                                sizing.at("paths").get<long>(), sizing_answer_sentence(sizing));
+  if (const std::string shifting = sizing_shifting_sentence(sizing); !shifting.empty()) md += shifting + "\n\n";
   md += "The efficient frontier: the node counts no other beats on both the mean NPV and the CVaR95 (the mean of the "
         "worst 5% of paths); each row buys a lower tail with a higher mean.\n\n"
         "| nodes | mean NPV | P90 | CVaR95 |\n|---:|---:|---:|---:|\n";
