@@ -371,7 +371,7 @@ TEST_CASE("demand import --format focus: a malformed export is exit 2 naming the
                "line 2, column 3", "not after"},
            Bad{"no ChargePeriodEnd column", "ChargeCategory,ChargePeriodStart,ConsumedQuantity,ConsumedUnit\n",
                "line 1, column 1", "no ChargePeriodEnd column"},
-           Bad{"no GPU row", header + "Usage,2026-03-01T00:00:00Z,2026-03-01T01:00:00Z,8,GB\n", "", "no GPU row"},
+           Bad{"no GPU row", header + "Usage,2026-03-01T00:00:00Z,2026-03-01T01:00:00Z,8,GB\n", "lines 2-2", "no GPU row"},
            Bad{"a quote inside a field", header + "Usage,2026-03-01T00:00:00Z,2026-03-01T01:00:00Z,8,GPU\"Hours\n",
                "line 2, column 5", "quote inside"},
        }) {

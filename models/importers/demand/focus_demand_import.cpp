@@ -164,7 +164,9 @@ FocusDemand import_focus_demand(const std::string& path, const FocusDemandOption
   };
   std::vector<Span> spans;
   FocusDemand out;
+  long last_line = record.line;
   while (reader.next(record)) {
+    last_line = record.line;
     ++out.rows;
     if (record.fields.size() != h.count)
       throw InputError(path, csv_position(record.line, 1),
@@ -197,8 +199,10 @@ FocusDemand import_focus_demand(const std::string& path, const FocusDemandOption
     spans.push_back({start_s, end_s, quantity * per_unit});
     ++out.gpu_rows;
   }
+  // The rows as a whole: "lines 2-N" (line 1 without data rows).
+  const std::string all_rows = last_line > 1 ? fmt::format("lines 2-{}", last_line) : std::string("line 1");
   if (spans.empty())
-    throw InputError(path, "",
+    throw InputError(path, all_rows,
                      fmt::format("no GPU row among {} rows (a Usage row in GPU-Hours, or in Hours of an instance "
                                  "type given with --gpus-per-instance)",
                                  out.rows));
@@ -208,7 +212,7 @@ FocusDemand import_focus_demand(const std::string& path, const FocusDemandOption
     last_h = std::max(last_h, (s.end_s + 3599) / 3600);
   }
   if (last_h - first_h > kMaxFocusHours)
-    throw InputError(path, "", fmt::format("the GPU rows span {} hours, more than {}", last_h - first_h, kMaxFocusHours));
+    throw InputError(path, all_rows, fmt::format("the GPU rows span {} hours, more than {}", last_h - first_h, kMaxFocusHours));
   out.start_utc_s = first_h * 3600;
   out.gpus_by_hour.assign(static_cast<std::size_t>(last_h - first_h), 0.0);
   for (const Span& s : spans) {
@@ -221,7 +225,7 @@ FocusDemand import_focus_demand(const std::string& path, const FocusDemandOption
   }
   for (std::size_t k = 0; k < out.gpus_by_hour.size(); ++k)
     if (out.gpus_by_hour[k] > kMaxSeriesGpus)
-      throw InputError(path, "", fmt::format("hour {} holds {} GPUs, more than {}", k, out.gpus_by_hour[k], kMaxSeriesGpus));
+      throw InputError(path, all_rows, fmt::format("hour {} holds {} GPUs, more than {}", k, out.gpus_by_hour[k], kMaxSeriesGpus));
   return out;
 }
 
