@@ -208,10 +208,11 @@ void check_focus_rules(const std::string& baseline) {
 
 }  // namespace
 
-TEST_CASE("report --focus: the export keeps the FOCUS 1.2 column rules (cloud, owned, commitments, Monte Carlo)") {
+TEST_CASE("report --focus: the export keeps the FOCUS 1.2 column rules (cloud, owned, commitments, API, Monte Carlo)") {
   for (const char* baseline :
        {"base-load-and-burst.json", "quarterly-burst-capacity-block.json", "owned-cluster-books-and-operations.json",
-        "base-load-and-burst-uncertain.json", "clustermax-4096-gpus.json", "burst-venues.json"}) {
+        "base-load-and-burst-uncertain.json", "clustermax-4096-gpus.json", "burst-venues.json",
+        "llm-serving-own-rent-or-api.json", "quarterly-burst-capacity-block-replay.json"}) {
     CAPTURE(baseline);
     check_focus_rules(baseline);
   }
@@ -241,6 +242,59 @@ TEST_CASE("report --focus: EffectiveCost over a plan equals its nominal total to
     }
   }
   CHECK(plans > 40);
+}
+
+TEST_CASE("report --focus: a two-month hybrid plan's rows, by hand") {
+  // Month 0: capex $1,000 (paid once: One-Time, 1 Units, the server's SkuId, ProviderName self), on-demand
+  // $100; month 1: on-demand $300 and a tax shield of -$50. The plan billed 1,000 on-demand GPU-hours:
+  // by cost share 1,000 x 100 / 400 = 250 in month 0 and 1,000 x 300 / 400 = 750 in month 1. The scenario
+  // starts on 2026-01-31: month 1 runs from 2026-02-28 (February has no 31st) to 2026-03-31.
+  const Json report = Json::parse(R"({
+    "scenario": {"name": "s", "start": "2026-01-31"},
+    "monte_carlo": {"mode": "fluid"},
+    "plans": [{"name": "p", "kind": "hybrid", "total_nominal_usd": 1350.0,
+               "monthly": {"columns": ["month", "capex", "cloud_on_demand", "tax_shield", "total_usd"],
+                           "rows": [[0, 1000.0, 100.0, 0.0, 1100.0], [1, 0.0, 300.0, -50.0, 250.0]]},
+               "gpu_hours": {"on_demand_billed": 1000.0, "spot_billed": 0.0, "reserved_paid": 0.0, "reserved_used": 0.0},
+               "energy": {"facility_kwh": 0.0}}],
+    "inputs": {"plans": [{"name": "p", "reserved_instances": 0,
+                          "cloud": {"offer": {"provider": "aws", "region": "us-east-1", "gpus_per_instance": 8,
+                                              "provenance": {"id": "aws/p5.48xlarge/us-east-1"}}},
+                          "onprem": {"server": {"provenance": {"id": "hgx-h100-8"}}}}]}})");
+  const std::vector<FocusRow> all = parse_csv(focus_csv(report, "r.json"));
+  const std::vector<FocusRow> rows(all.begin() + 1, all.end());
+  REQUIRE(rows.size() == 4);
+  const FocusRow& capex = rows[0];
+  CHECK(capex.at("x_CostCategory") == "capex");
+  CHECK(capex.at("ChargeCategory") == "Purchase");
+  CHECK(capex.at("ChargeFrequency") == "One-Time");
+  CHECK(capex.at("ProviderName") == "self");
+  CHECK(capex.at("SkuId") == "hgx-h100-8");
+  CHECK(capex.at("PricingQuantity") == "1.000000");
+  CHECK(capex.at("PricingUnit") == "Units");
+  CHECK(capex.at("BilledCost") == "1000.000000");
+  CHECK(capex.at("RegionId").empty());
+  CHECK(capex.at("x_PathStatistic") == "mean");
+  CHECK(capex.at("ChargePeriodStart") == "2026-01-31T00:00:00Z");
+  CHECK(capex.at("ChargePeriodEnd") == "2026-02-28T00:00:00Z");
+  const FocusRow& march = rows[2];  // cloud_on_demand, month 1 (the categories in column order, then months)
+  CHECK(rows[1].at("x_CostCategory") == "cloud_on_demand");
+  CHECK(rows[1].at("PricingQuantity") == "250.000000");
+  CHECK(march.at("x_Month") == "1");
+  CHECK(march.at("ConsumedQuantity") == "750.000000");
+  CHECK(march.at("PricingUnit") == "GPU-Hours");
+  CHECK(march.at("PricingCategory") == "Standard");
+  CHECK(march.at("ProviderName") == "aws");
+  CHECK(march.at("RegionId") == "us-east-1");
+  CHECK(march.at("SkuId") == "aws/p5.48xlarge/us-east-1");
+  CHECK(march.at("EffectiveCost") == "300.000000");
+  CHECK(march.at("ChargePeriodStart") == "2026-02-28T00:00:00Z");
+  CHECK(march.at("ChargePeriodEnd") == "2026-03-31T00:00:00Z");
+  const FocusRow& tax = rows[3];
+  CHECK(tax.at("ChargeCategory") == "Tax");
+  CHECK(tax.at("BilledCost") == "-50.000000");
+  CHECK(tax.at("PricingQuantity").empty());
+  CHECK(tax.at("SkuId").empty());
 }
 
 TEST_CASE("report --focus: a capacity block's prepaid bill and its amortised Used rows, by hand") {

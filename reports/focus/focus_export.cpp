@@ -104,6 +104,7 @@ std::string focus_month_start(const Date& start, int m) {
 struct FocusPlan {
   std::string scenario, plan, kind, statistic, account_id;
   std::string provider, region, offer_id, server_id;
+  std::string api_name, api_provider;  // a plan that buys tokens: "openrouter/deepseek/deepseek-r1-0528", "openrouter"
   Date start;
   const Json* monthly = nullptr;
   const Json* gpu_hours = nullptr;
@@ -118,21 +119,25 @@ class FocusPlanRows {
   FocusRow base(const std::string& cat, int m, bool by_provider) const {
     FocusRow r;
     const std::string from = focus_month_start(c_.start, m), to = focus_month_start(c_.start, m + 1);
-    const std::string& provider = by_provider && !c_.provider.empty() ? c_.provider : std::string(kFocusSelf);
+    // Who bills the row, and for what: the model API, the cloud offer, or the owner.
+    const bool api = cat == "api" && !c_.api_name.empty();
+    const bool cloud = !api && by_provider && !c_.provider.empty();
+    const std::string provider = api ? c_.api_provider : cloud ? c_.provider : std::string(kFocusSelf);
     r.text = {{"BillingAccountId", c_.account_id}, {"BillingAccountName", c_.plan}, {"BillingCurrency", "USD"},
               {"BillingPeriodStart", from}, {"BillingPeriodEnd", to}, {"ChargePeriodStart", from},
               {"ChargePeriodEnd", to}, {"ProviderName", provider}, {"PublisherName", provider},
               {"InvoiceIssuerName", provider}, {"x_CostCategory", cat}, {"x_Month", std::to_string(m)},
               {"x_PathStatistic", c_.statistic}, {"x_Plan", c_.plan}, {"x_Scenario", c_.scenario}};
-    const bool cloud = provider != kFocusSelf;
-    r.text["ResourceId"] = c_.scenario + "/" + c_.plan + (cloud ? "/rented" : "/owned");
-    r.text["ResourceName"] = c_.plan + (cloud ? " rented fleet" : " owned fleet");
-    r.text["ResourceType"] = cloud ? "GPU instance" : "GPU server";
+    const char* resource = api ? "api" : cloud ? "rented" : "owned";
+    r.text["ResourceId"] = c_.scenario + "/" + c_.plan + "/" + resource;
+    r.text["ResourceName"] = c_.plan + (api ? " model API" : cloud ? " rented fleet" : " owned fleet");
+    r.text["ResourceType"] = api ? "Model API" : cloud ? "GPU instance" : "GPU server";
     if (cloud && !c_.region.empty()) r.text["RegionId"] = r.text["RegionName"] = c_.region;
     const bool owned_hardware = cat == "capex" || cat == "lease" || cat == "maintenance" || cat == "repair";
-    r.text["SkuId"] = cloud && !c_.offer_id.empty()                        ? c_.offer_id
-                      : !cloud && owned_hardware && !c_.server_id.empty() ? c_.server_id
-                                                                          : std::string(kFocusSelf) + "/" + cat;
+    r.text["SkuId"] = api                                         ? c_.api_name
+                      : cloud && !c_.offer_id.empty()             ? c_.offer_id
+                      : owned_hardware && !c_.server_id.empty() ? c_.server_id
+                                                                  : std::string(kFocusSelf) + "/" + cat;
     r.text["ChargeDescription"] = fmt::format("{} of plan {}, month {}", cat, c_.plan, m);
     return r;
   }
@@ -381,6 +386,10 @@ void focus_plan_rows(const Json& report, std::size_t index, const FocusPlan& bas
     c.provider = offer.value("provider", "");
     c.region = offer.value("region", "");
     c.offer_id = offer.at("provenance").at("id").get<std::string>();
+  }
+  if (input->contains("api") && input->at("api").is_object()) {
+    c.api_name = input->at("api").at("name").get<std::string>();
+    c.api_provider = c.api_name.substr(0, c.api_name.find('/'));
   }
   if (input->contains("onprem") && input->at("onprem").is_object() && c.kind != "cloud")
     c.server_id = input->at("onprem").at("server").at("provenance").at("id").get<std::string>();
