@@ -450,7 +450,7 @@ TEST_CASE("demand import --format focus: a malformed export is exit 2 naming the
             .exit_code == 2);
 }
 
-TEST_CASE("report --focus: a report whose monthly table has a category FOCUS does not map is exit 2, nothing written") {
+TEST_CASE("report --focus: an unmapped category or an impossible capacity block in a report is exit 2, nothing written") {
   const std::filesystem::path dir = tco::test::scratch_dir("focus_bad_report");
   Json report = read_json(tco::test::source_path("tests/baselines/base-load-and-burst.json"));
   report["plans"][0]["monthly"]["columns"][1] = "mystery";
@@ -459,5 +459,15 @@ TEST_CASE("report --focus: a report whose monthly table has a category FOCUS doe
   const auto r = run_cli({"report", path, "--focus", out});
   CHECK(r.exit_code == 2);
   CHECK_MESSAGE(contains(r.err, path + ": /plans/0/monthly/columns/1"), r.err);
+  CHECK_FALSE(std::filesystem::exists(out));
+  // A capacity block no scenario could hold (0 days), edited into a report's inputs.
+  Json blocks = read_json(tco::test::source_path("tests/baselines/quarterly-burst-capacity-block.json"));
+  std::size_t k = 0;
+  while (!blocks["inputs"]["plans"][k].contains("commitments")) ++k;
+  blocks["inputs"]["plans"][k]["commitments"][0]["days"] = 0;
+  const std::string blocks_path = tco::test::write_text(dir / "blocks.json", blocks.dump());
+  const auto b = run_cli({"report", blocks_path, "--focus", out});
+  CHECK(b.exit_code == 2);
+  CHECK_MESSAGE(contains(b.err, blocks_path + ": /inputs/plans/" + std::to_string(k) + "/commitments/0"), b.err);
   CHECK_FALSE(std::filesystem::exists(out));
 }

@@ -278,13 +278,15 @@ void focus_instrument_rows(FocusPlanRows& rows, const FocusInstrument& in, std::
 }
 
 // The capacity blocks of the plan's echoed commitments, their bills where block_windows books them.
+// `pointer`: the input plan's, for a block whose echo no scenario could have held (a report edited by hand).
 std::vector<FocusInstrument> focus_block_instruments(const FocusPlan& c, const Json& input_plan, const Json& figures,
-                                          int months) {
+                                                     int months, const std::string& file, const std::string& pointer) {
   std::vector<FocusInstrument> out;
   if (!input_plan.contains("commitments")) return out;
   const long horizon_h = static_cast<long>(months) * kHoursPerMonth;
   const double gpus_per_instance = input_plan.at("cloud").at("offer").at("gpus_per_instance").get<double>();
-  for (const Json& e : input_plan.at("commitments")) {
+  for (std::size_t k = 0; k < input_plan.at("commitments").size(); ++k) {
+    const Json& e = input_plan.at("commitments").at(k);
     if (e.at("kind") != "capacity_block") continue;
     Commitment b;
     b.kind = Commitment::Kind::capacity_block;
@@ -296,6 +298,11 @@ std::vector<FocusInstrument> focus_block_instruments(const FocusPlan& c, const J
     if (e.contains("repeat_every_days") && !e.at("repeat_every_days").is_null())
       b.repeat_every_days = e.at("repeat_every_days").get<int>();
     b.usd_per_instance_hour = e.at("usd_per_instance_hour").get<double>();
+    if (b.start_day < 0 || b.days < 1 || b.instances < 0 || b.lead_days < 0 ||
+        (b.repeat_every_days && *b.repeat_every_days < b.days) || !std::isfinite(b.usd_per_instance_hour))
+      throw InputError(file, fmt::format("{}/commitments/{}", pointer, k),
+                       "not a capacity block a scenario could hold (start_day, lead_days >= 0, days >= 1, "
+                       "repeat_every_days >= days)");
     FocusInstrument in{c.plan + "/" + b.name, b.name, "Capacity Block", "Usage", {}, {}, {}, 1.0, true};
     in.prepaid = true;
     in.billed_by_month.assign(months, 0.0);
@@ -363,10 +370,12 @@ FocusInstrument focus_monthly_instrument(const FocusPlan& c, const Json& input_p
   return in;
 }
 
-const Json* focus_input_plan(const Json& report, const std::string& name) {
-  for (const Json& p : report.at("inputs").at("plans"))
-    if (p.value("name", "") == name) return &p;
-  return nullptr;
+// The pointer of the input plan named `name` ("" when none is).
+std::string focus_input_plan(const Json& report, const std::string& name) {
+  const Json& plans = report.at("inputs").at("plans");
+  for (std::size_t i = 0; i < plans.size(); ++i)
+    if (plans[i].is_object() && plans[i].value("name", "") == name) return fmt::format("/inputs/plans/{}", i);
+  return "";
 }
 
 void focus_plan_rows(const Json& report, std::size_t index, const FocusPlan& base, std::vector<FocusRow>& out,
@@ -379,8 +388,9 @@ void focus_plan_rows(const Json& report, std::size_t index, const FocusPlan& bas
   c.monthly = &plan.at("monthly");
   c.gpu_hours = &plan.at("gpu_hours");
   c.facility_kwh = plan.at("energy").at("facility_kwh").get<double>();
-  const Json* input = focus_input_plan(report, c.plan);
-  if (!input) throw InputError(file, "/inputs/plans", "no input plan named \"" + c.plan + "\"");
+  const std::string input_pointer = focus_input_plan(report, c.plan);
+  if (input_pointer.empty()) throw InputError(file, "/inputs/plans", "no input plan named \"" + c.plan + "\"");
+  const Json* input = &report.at(Json::json_pointer(input_pointer));
   if (input->contains("cloud") && input->at("cloud").is_object()) {
     const Json& offer = input->at("cloud").at("offer");
     c.provider = offer.value("provider", "");
@@ -406,7 +416,8 @@ void focus_plan_rows(const Json& report, std::size_t index, const FocusPlan& bas
     if (cat == "cloud_reserved") {
       std::vector<FocusInstrument> instruments =
           input->contains("cloud") && input->at("cloud").is_object()
-              ? focus_block_instruments(c, *input, plan.value("commitments", Json::array()), months)
+              ? focus_block_instruments(c, *input, plan.value("commitments", Json::array()), months, file,
+                                        input_pointer)
               : std::vector<FocusInstrument>{};
       for (const FocusInstrument& b : instruments)
         for (int m = 0; m < months; ++m) usd[m] -= b.billed_by_month[m];
