@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <optional>
 
 #include <fmt/format.h>
@@ -142,8 +143,8 @@ class FocusPlanRows {
     return r;
   }
 
-  // Usage or Purchase with BilledCost = EffectiveCost = usd (no commitment).
-  void plain(const FocusCategory& map, int m, double usd, bool one_time) {
+  // A row with BilledCost = EffectiveCost = usd (no commitment); total_usd: the category's over the horizon.
+  void plain(const FocusCategory& map, int m, double usd, double total_usd, bool one_time) {
     FocusRow r = base(map.category, m, map.provider);
     const std::string category = map.charge_category;
     r.text["ChargeCategory"] = category;
@@ -154,28 +155,10 @@ class FocusPlanRows {
     set_costs(r, usd, usd);
     if (category == "Tax") r.text.erase("SkuId");
     if (category == "Usage" || category == "Purchase") {
-      const auto [quantity, unit] = quantity_of(map, usd, one_time);
+      const auto [quantity, unit] = quantity_of(map, usd, total_usd, one_time);
       set_quantity(r, quantity, unit, category == "Usage");
     }
     out_.push_back(std::move(r));
-  }
-
-  // GPU-hours of a plan figure allocated to month m by the category's cost share.
-  double share_of(const char* figure, const std::string& cat, double usd) const {
-    const double total = column_total(cat);
-    return total != 0.0 ? c_.gpu_hours->at(figure).get<double>() * usd / total : 0.0;
-  }
-  double column_total(const std::string& cat) const {
-    const std::size_t k = column_index(cat);
-    double total = 0.0;
-    for (const Json& row : c_.monthly->at("rows")) total += row.at(k).get<double>();
-    return total;
-  }
-  std::size_t column_index(const std::string& cat) const {
-    const Json& columns = c_.monthly->at("columns");
-    for (std::size_t k = 0; k < columns.size(); ++k)
-      if (columns[k] == cat) return k;
-    return columns.size();
   }
 
   static void set_costs(FocusRow& r, double billed, double effective) {
@@ -194,14 +177,15 @@ class FocusPlanRows {
   }
 
  private:
-  std::pair<double, std::string> quantity_of(const FocusCategory& map, double usd, bool one_time) const {
+  // GPU-hours and kWh: the plan's figure for the horizon, allocated to the month by cost share.
+  std::pair<double, std::string> quantity_of(const FocusCategory& map, double usd, double total_usd,
+                                             bool one_time) const {
+    const double share = total_usd != 0.0 ? usd / total_usd : 0.0;
     switch (map.quantity) {
-      case FocusQuantity::gpu_hours_on_demand: return {share_of("on_demand_billed", map.category, usd), kFocusGpuHours};
-      case FocusQuantity::gpu_hours_spot: return {share_of("spot_billed", map.category, usd), kFocusGpuHours};
-      case FocusQuantity::kwh: {
-        const double total = column_total(map.category);
-        return {total != 0.0 ? c_.facility_kwh * usd / total : 0.0, "kWh"};
-      }
+      case FocusQuantity::gpu_hours_on_demand:
+        return {c_.gpu_hours->at("on_demand_billed").get<double>() * share, kFocusGpuHours};
+      case FocusQuantity::gpu_hours_spot: return {c_.gpu_hours->at("spot_billed").get<double>() * share, kFocusGpuHours};
+      case FocusQuantity::kwh: return {c_.facility_kwh * share, "kWh"};
       case FocusQuantity::months:
       case FocusQuantity::none: break;
     }
@@ -370,6 +354,18 @@ FocusInstrument focus_monthly_instrument(const FocusPlan& c, const Json& input_p
   return in;
 }
 
+// A few ulps of the ledger's sums the recomputed bills miss: onto the instrument's first bill and
+// first covered month, so the totals stay exact without a row of nothing.
+void add_rounding(FocusInstrument& in, double usd) {
+  const auto first = [](std::vector<double>& v) -> double& {
+    for (double& x : v)
+      if (x != 0.0) return x;
+    return v.front();
+  };
+  first(in.billed_by_month) += usd;
+  first(in.effective_by_month) += usd;
+}
+
 // The pointer of the input plan named `name` ("" when none is).
 std::string focus_input_plan(const Json& report, const std::string& name) {
   const Json& plans = report.at("inputs").at("plans");
@@ -407,6 +403,7 @@ void focus_plan_rows(const Json& report, std::size_t index, const FocusPlan& bas
   const Json& columns = c.monthly->at("columns");
   const Json& monthly_rows = c.monthly->at("rows");
   const int months = static_cast<int>(monthly_rows.size());
+  if (months == 0) return;  // a horizon of no month bills nothing
   for (std::size_t k = 1; k < columns.size(); ++k) {
     const std::string cat = columns[k].get<std::string>();
     if (cat == "total_usd") break;  // the categories end there
@@ -425,10 +422,7 @@ void focus_plan_rows(const Json& report, std::size_t index, const FocusPlan& bas
       if (std::any_of(usd.begin(), usd.end(), [](double u) { return std::abs(u) > 1e-6; }))
         instruments.push_back(focus_monthly_instrument(c, *input, plan, usd));
       else if (!instruments.empty())
-        for (int m = 0; m < months; ++m) {
-          instruments.front().billed_by_month[m] += usd[m];
-          instruments.front().effective_by_month[m] += usd[m];
-        }
+        add_rounding(instruments.front(), std::accumulate(usd.begin(), usd.end(), 0.0));
       for (const FocusInstrument& in : instruments) focus_instrument_rows(rows, in, out);
       continue;
     }
@@ -436,8 +430,10 @@ void focus_plan_rows(const Json& report, std::size_t index, const FocusPlan& bas
     if (!map)
       throw InputError(file, fmt::format("/plans/{}/monthly/columns/{}", index, k),
                        "a cost category the FOCUS export does not know: \"" + cat + "\"");
+    double total_usd = 0.0;
+    for (double u : usd) total_usd += u;
     for (int m = 0; m < months; ++m)
-      if (usd[m] != 0.0) rows.plain(*map, m, usd[m], paid_months == 1);
+      if (usd[m] != 0.0) rows.plain(*map, m, usd[m], total_usd, paid_months == 1);
   }
 }
 
