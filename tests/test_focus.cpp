@@ -403,6 +403,30 @@ TEST_CASE("demand import --format focus: GPU rows by unit and instance type, spr
   CHECK(text.str() == "# start: 2026-03-01T00:00:00+00:00 UTC\ntime_h,gpus\n0,730\n1,754\n");
 }
 
+TEST_CASE("demand import --format focus: --catalog gives instance types' GPUs, --gpus-per-instance overrides it") {
+  const std::filesystem::path dir = tco::test::scratch_dir("focus_catalog");
+  // 10 instance-hours of a p5.48xlarge in one hour: the shipped catalog's offer has 8 GPUs, so 80 GPUs;
+  // --gpus-per-instance p5.48xlarge=4 says 40. Without either, the row is no GPU row.
+  const std::string bill = tco::test::write_text(
+      dir / "bill.csv",
+      "ChargeCategory,ChargePeriodStart,ChargePeriodEnd,PricingQuantity,PricingUnit,SkuId\n"
+      "Usage,2026-03-01T05:00:00Z,2026-03-01T06:00:00Z,10,Hours,p5.48xlarge\n");
+  const std::string out = (dir / "demand.csv").string(), catalog = tco::test::source_path("pricing-data");
+  auto hour_0 = [&](const std::vector<std::string>& options) {
+    std::vector<std::string> args = {"demand", "import", "--format", "focus", bill, "-o", out};
+    args.insert(args.end(), options.begin(), options.end());
+    const auto r = run_cli(args);
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    std::ifstream in(out);
+    std::string line;
+    for (int k = 0; k < 3; ++k) std::getline(in, line);  // the start line, the header, hour 0
+    return line;
+  };
+  CHECK(hour_0({"--catalog", catalog}) == "0,80");
+  CHECK(hour_0({"--catalog", catalog, "--gpus-per-instance", "p5.48xlarge=4"}) == "0,40");
+  CHECK(run_cli({"demand", "import", "--format", "focus", bill, "-o", out + ".none"}).exit_code == 2);
+}
+
 TEST_CASE("demand import --format focus: a malformed export is exit 2 naming the file and line, nothing written") {
   const std::filesystem::path dir = tco::test::scratch_dir("focus_bad_input");
   const std::string header = "ChargeCategory,ChargePeriodStart,ChargePeriodEnd,ConsumedQuantity,ConsumedUnit\n";
