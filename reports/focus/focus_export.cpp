@@ -110,6 +110,7 @@ struct FocusPlan {
   const Json* monthly = nullptr;
   const Json* gpu_hours = nullptr;
   double facility_kwh = 0.0;
+  bool reserved_used_counts_commitments = false;  // a discrete-event report (engine/des/cloud/cloud_runs.hpp)
 };
 
 class FocusPlanRows {
@@ -306,7 +307,7 @@ std::vector<FocusInstrument> focus_block_instruments(const FocusPlan& c, const J
     }
     for (const Json& f : figures)
       if (f.at("name") == b.name && f.at("committed_usd").get<double>() > 0.0)
-        in.used_share = f.at("used_usd").get<double>() / f.at("committed_usd").get<double>();
+        in.used_share = std::clamp(f.at("used_usd").get<double>() / f.at("committed_usd").get<double>(), 0.0, 1.0);
     out.push_back(std::move(in));
   }
   return out;
@@ -324,6 +325,9 @@ FocusInstrument focus_monthly_instrument(const FocusPlan& c, const Json& input_p
   FocusInstrument in;
   const Json& g = *c.gpu_hours;
   double paid_gpu_hours = g.at("reserved_paid").get<double>(), used_gpu_hours = g.at("reserved_used").get<double>();
+  if (c.reserved_used_counts_commitments)  // the replay's reserved_used: what the commitments served as well
+    for (const Json& f : report_plan.value("commitments", Json::array()))
+      if (f.at("used_gpu_hours").is_number()) used_gpu_hours -= f.at("used_gpu_hours").get<double>();
   if (reserved && others.empty()) {
     in = FocusInstrument{c.plan + "/reserved-instances", "reserved instances", "Reserved Instance", "Usage",
                     usd_by_month, usd_by_month, {}, 1.0, false};
@@ -339,13 +343,14 @@ FocusInstrument focus_monthly_instrument(const FocusPlan& c, const Json& input_p
         paid_gpu_hours = f.at("committed_gpu_hours").is_number() ? f.at("committed_gpu_hours").get<double>() : 0.0;
         used_gpu_hours = f.at("used_gpu_hours").is_number() ? f.at("used_gpu_hours").get<double>() : 0.0;
         if (f.at("committed_usd").get<double>() > 0.0)
-          in.used_share = f.at("used_usd").get<double>() / f.at("committed_usd").get<double>();
+          in.used_share = std::clamp(f.at("used_usd").get<double>() / f.at("committed_usd").get<double>(), 0.0, 1.0);
       }
   } else {
     in = FocusInstrument{c.plan + "/commitments", "reserved instances and commitments", "Reserved Capacity", "Usage",
                     usd_by_month, usd_by_month, {}, 1.0, false};
   }
-  if (in.type == "Reserved Instance" && paid_gpu_hours > 0.0) in.used_share = used_gpu_hours / paid_gpu_hours;
+  if (in.type == "Reserved Instance" && paid_gpu_hours > 0.0)
+    in.used_share = std::clamp(used_gpu_hours / paid_gpu_hours, 0.0, 1.0);
   double total = 0.0;
   for (double u : usd_by_month) total += u;
   in.gpu_hours_by_month.assign(usd_by_month.size(), 0.0);
@@ -447,6 +452,7 @@ std::string focus_csv(const Json& report, const std::string& file) {
   if (!parse_date(report.at("scenario").at("start").get<std::string>(), base.start))
     throw InputError(file, "/scenario/start", "not a date YYYY-MM-DD");
   base.statistic = report.at("monte_carlo").at("mode") == "deterministic" ? "deterministic" : "mean";
+  base.reserved_used_counts_commitments = report.at("monte_carlo").at("mode") == "discrete_event";
   std::vector<FocusRow> rows;
   for (std::size_t i = 0; i < report.at("plans").size(); ++i) focus_plan_rows(report, i, base, rows, file);
   std::string out;
