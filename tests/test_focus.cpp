@@ -203,7 +203,8 @@ void check_focus_rules(const std::string& baseline) {
   }
   // EffectiveCost: per commitment, Usage's EffectiveCost = Purchase's BilledCost (to a cent: six decimals per row).
   CHECK(usage_effective.size() == purchase_billed.size());
-  for (const auto& [id, billed] : purchase_billed) CHECK_MESSAGE(usage_effective[id] == doctest::Approx(billed).epsilon(1e-9), id);
+  for (const auto& purchase : purchase_billed)
+    CHECK_MESSAGE(usage_effective[purchase.first] == doctest::Approx(purchase.second).epsilon(1e-9), purchase.first);
 }
 
 }  // namespace
