@@ -379,14 +379,15 @@ TEST_CASE("report --focus, then demand import --format focus: the export read ba
 TEST_CASE("demand import --format focus: GPU rows by unit and instance type, spread over their periods") {
   const std::filesystem::path dir = tco::test::scratch_dir("focus_import");
   // Row 2: 1,460 GPU-Hours over 2 hours = 730 GPUs in hours 0 and 1. Row 3: 3 instance-hours of a p5.48xlarge
-  // (8 GPUs, named inside SkuId) over hour 1 to 1:30 = 24 GPU-hours, all in hour 1. Row 4: the unused part of
+  // (8 GPUs, named inside SkuId) over hour 1 to 1:30 = 24 GPU-hours, all in hour 1 (its times with
+  // milliseconds, as some exports write them). Row 4: the unused part of
   // a commitment (not demand); row 5: a correction; row 6: storage (not GPUs); row 7: a Purchase.
   const std::string bill = tco::test::write_text(
       dir / "bill.csv",
       "ChargeCategory,ChargeClass,ChargePeriodStart,ChargePeriodEnd,ConsumedQuantity,ConsumedUnit,SkuId,"
       "CommitmentDiscountStatus,ChargeDescription\n"
       "Usage,,2026-03-01T00:00:00Z,2026-03-01T02:00:00Z,1460,GPU-Hours,a,,\"GPUs, on demand\"\n"
-      "Usage,,2026-03-01T01:00:00Z,2026-03-01T01:30:00Z,3,Hours,BoxUsage:p5.48xlarge,Used,\n"
+      "Usage,,2026-03-01T01:00:00.000Z,2026-03-01T01:30:00.000Z,3,Hours,BoxUsage:p5.48xlarge,Used,\n"
       "Usage,,2026-03-01T00:00:00Z,2026-03-01T01:00:00Z,,GPU-Hours,b,Unused,\n"
       "Usage,Correction,2026-03-01T00:00:00Z,2026-03-01T01:00:00Z,99,GPU-Hours,c,,\n"
       "Usage,,2026-03-01T00:00:00Z,2026-03-01T01:00:00Z,500,GB-Months,d,,\n"

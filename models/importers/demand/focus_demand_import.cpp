@@ -138,6 +138,17 @@ FocusHeader read_header(const std::string& path, const FocusRecord& header, bool
   return h;
 }
 
+// A charge period's bound as UTC seconds. FOCUS writes "YYYY-MM-DDTHH:mm:ssZ"; exports that add
+// milliseconds ("...T00:00:00.000Z") are read to the second (the fraction dropped).
+std::int64_t focus_utc_seconds(std::string text, const std::string& path, const std::string& where) {
+  if (const std::size_t dot = text.find('.', 19); dot == 19) {
+    std::size_t end = dot + 1;
+    while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
+    if (end > dot + 1) text.erase(dot, end - dot);
+  }
+  return json_utc_seconds(Json(text), path, where);
+}
+
 // The GPUs of the longest instance type named in the row's identifying columns; nullopt when none.
 std::optional<double> instance_gpus(const FocusRecord& r, const FocusHeader& h, const FocusDemandOptions& o) {
   std::optional<double> gpus;
@@ -191,8 +202,8 @@ FocusDemand import_focus_demand(const std::string& path, const FocusDemandOption
     if (!parse_finite_double(f[h.quantity], quantity) || quantity < 0.0)
       throw InputError(path, csv_position(record.line, h.quantity + 1),
                        fmt::format("a GPU row's quantity must be a number >= 0, found \"{}\"", f[h.quantity]));
-    const std::int64_t start_s = json_utc_seconds(Json(f[h.start]), path, csv_position(record.line, h.start + 1));
-    const std::int64_t end_s = json_utc_seconds(Json(f[h.end]), path, csv_position(record.line, h.end + 1));
+    const std::int64_t start_s = focus_utc_seconds(f[h.start], path, csv_position(record.line, h.start + 1));
+    const std::int64_t end_s = focus_utc_seconds(f[h.end], path, csv_position(record.line, h.end + 1));
     if (end_s <= start_s)
       throw InputError(path, csv_position(record.line, h.end + 1),
                        fmt::format("ChargePeriodEnd {} is not after ChargePeriodStart {}", f[h.end], f[h.start]));
