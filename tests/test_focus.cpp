@@ -275,7 +275,7 @@ TEST_CASE("report --focus: a two-month hybrid plan's rows, by hand") {
   CHECK(capex.at("PricingUnit") == "Units");
   CHECK(capex.at("BilledCost") == "1000.000000");
   CHECK(capex.at("RegionId").empty());
-  CHECK(capex.at("x_PathStatistic") == "mean");
+  CHECK(capex.at("x_PathStatistic") == "deterministic");  // a fluid Monte Carlo's plans are its deterministic run
   CHECK(capex.at("ChargePeriodStart") == "2026-01-31T00:00:00Z");
   CHECK(capex.at("ChargePeriodEnd") == "2026-02-28T00:00:00Z");
   const FocusRow& march = rows[2];  // cloud_on_demand, month 1 (the categories in column order, then months)
@@ -296,6 +296,10 @@ TEST_CASE("report --focus: a two-month hybrid plan's rows, by hand") {
   CHECK(tax.at("BilledCost") == "-50.000000");
   CHECK(tax.at("PricingQuantity").empty());
   CHECK(tax.at("SkuId").empty());
+  // The replay's plans are the mean over its paths.
+  Json replay = report;
+  replay["monte_carlo"]["mode"] = "discrete_event";
+  CHECK(parse_csv(focus_csv(replay, "r.json")).at(1).at("x_PathStatistic") == "mean");
 }
 
 TEST_CASE("report --focus: a capacity block's prepaid bill and its amortised Used rows, by hand") {

@@ -76,8 +76,8 @@ void setup_report(CLI::App& app, CommandContext& ctx) {
                   "Write an Excel workbook here: inputs, monthly flows per plan with NPV and totals as formulas, a "
                   "summary (no Paths sheet: the JSON report has no per-path NPVs; docs/report.md)");
   cmd->add_option("--focus", opts->focus,
-                  "Write each plan's monthly cash flows here as FOCUS 1.2 billing rows (CSV; the mean path of a Monte "
-                  "Carlo report; docs/report.md \"FOCUS export\")");
+                  "Write each plan's monthly cash flows here as FOCUS 1.2 billing rows (CSV; a replay's mean path; "
+                  "docs/report.md \"The FOCUS export\")");
   cmd->add_option("--today", opts->today.today,
                   "Re-date the report: its figures' ages taken on this day, YYYY-MM-DD (default: the day the report "
                   "records, so a saved report renders as it was written)");

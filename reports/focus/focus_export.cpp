@@ -117,7 +117,9 @@ std::string focus_csv(const Json& report, const std::string& file) {
   base.scenario = report.at("scenario").at("name").get<std::string>();
   if (!parse_date(report.at("scenario").at("start").get<std::string>(), base.start))
     throw InputError(file, "/scenario/start", "not a date YYYY-MM-DD");
-  base.statistic = report.at("monte_carlo").at("mode") == "deterministic" ? "deterministic" : "mean";
+  // The replay's report holds the mean over its paths; the fluid model's keeps the deterministic run
+  // beside its path statistics (cli/report_pipeline.cpp).
+  base.statistic = report.at("monte_carlo").at("mode") == "discrete_event" ? "mean" : "deterministic";
   base.reserved_used_counts_commitments = report.at("monte_carlo").at("mode") == "discrete_event";
   std::vector<FocusRow> rows;
   for (std::size_t i = 0; i < report.at("plans").size(); ++i) focus_plan_rows(report, i, base, rows, file);
