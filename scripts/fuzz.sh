@@ -48,6 +48,7 @@ add_run series-helios_vc fuzz_series   helios_vc    "$shared/helios-artifact-der
 add_run series-philly_nodes fuzz_series philly_nodes "$shared/helios-artifact-derived/philly_node_sequence.csv"
 add_run series-prometheus fuzz_series  prometheus   "tests/fixtures/own-history/prometheus.json"
 add_run series-opencost fuzz_series    opencost     "tests/fixtures/own-history/opencost.json"
+add_run series-focus    fuzz_series    focus        "tests/fixtures/own-history/focus.csv"
 add_run skypilot        fuzz_skypilot  ""           "$shared/skypilot-catalog/*.csv"
 add_run price-list-aws  fuzz_price_list aws-price-list "tests/fixtures/aws-price-list/*.json tests/fixtures/aws-price-list/*.csv"
 add_run price-list-azure fuzz_price_list azure-retail "tests/fixtures/azure-retail/*.json"
@@ -57,7 +58,7 @@ add_run serving-azure-llm fuzz_serving azure-llm "tests/fixtures/serving/azure_l
 add_run report          fuzz_report    ""           "tests/baselines/*.json tests/fixtures/des/mc_small.report.json"
 order=(scenario catalog grid trace-canonical trace-openb trace-dlrm trace-philly trace-pai trace-helios
        trace-slurm trace-k8s-pods series-csv series-helios_vc series-philly_nodes series-prometheus series-opencost
-       skypilot price-list-aws price-list-azure serving-inferencex serving-vllm-bench serving-azure-llm report)
+       series-focus skypilot price-list-aws price-list-azure serving-inferencex serving-vllm-bench serving-azure-llm report)
 (($#)) && order=("$@")
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}

@@ -544,6 +544,43 @@ TEST_CASE("mutation: 200 mutants of the sacct, pods, Prometheus and OpenCost fix
   fs::remove_all(root);
 }
 
+// A FOCUS billing export (issue 48, tests/fixtures/own-history/focus.csv) mutated and imported as
+// demand: exit 0 with a series `demand stats` reads, or exit 2 naming the file and a line, nothing written.
+TEST_CASE("mutation: 60 mutants of a FOCUS billing export, exit 0 or a named exit 2") {
+  const fs::path root = scratch_dir("mutation-focus");
+  Mutator m(kSeed + 48);
+  Tally tally;
+  const std::string fixture = source_path("tests/fixtures/own-history/focus.csv");
+  for (int i = 0; i < 60; ++i) {
+    const Case c = fresh_case(root, i);
+    std::string what;
+    const std::string input = (c.in / "focus.csv").string();
+    write_text(input, m.mutate_csv(read_text_file(fixture), what));
+    const std::string out = (c.out / "out.csv").string();
+    INFO(describe("focus.csv", what));
+    const CliResult r =
+        run_cli({"demand", "import", "--format", "focus", input, "-o", out, "--gpus-per-instance", "p5.48xlarge=8"});
+    INFO("stderr: " << r.err);
+    ++tally.mutants;
+    REQUIRE((r.exit_code == 0 || r.exit_code == 2));
+    CHECK_MESSAGE(escaped_text(r.err, LineBreaks::keep) == r.err, "a message echoes bytes that are not text");
+    if (r.exit_code == 0) {
+      ++tally.accepted;
+      const CliResult back = run_cli({"demand", "stats", out});
+      CHECK_MESSAGE(back.exit_code == 0, "the import wrote a file its reader rejects: " << back.err);
+      CHECK(read_text_file(out).find("nan") == std::string::npos);
+      continue;
+    }
+    ++tally.rejected;
+    CHECK_MESSAGE(r.err.find(input + ": line") != std::string::npos, "the message names no file and line");
+    CHECK_MESSAGE(folder_empty(c.out), "a failed import left a file behind");
+  }
+  MESSAGE("FOCUS mutants: " << tally.mutants << ", accepted " << tally.accepted << ", rejected " << tally.rejected);
+  CHECK(tally.accepted >= 10);
+  CHECK(tally.rejected >= 10);
+  fs::remove_all(root);
+}
+
 TEST_CASE("mutation: 90 mutants of a canonical trace and its # start: line, exit 0 or a named exit 2") {
   const fs::path root = scratch_dir("mutation-start-line");
   Mutator m(kSeed + 43);

@@ -1,7 +1,8 @@
 // `tcosim demand import` and `tcosim demand stats`: measured GPU demand series (SPEC §3, §9).
 // import turns a per-minute series (Helios VC sequence, Philly node sequence) or a cluster's own
 // monitoring (Prometheus query_range, OpenCost allocations; docs/own-history.md) into the
-// canonical hourly CSV `time_h,gpus` that a scenario's series profile reads with format "csv";
+// canonical hourly CSV `time_h,gpus` that a scenario's series profile reads with format "csv"
+// (also a FOCUS billing export's GPU rows: models/importers/demand/focus_demand_import.hpp);
 // stats summarises any series as the fluid model will see it (hourly values).
 #include <algorithm>
 #include <cmath>
@@ -18,8 +19,11 @@
 
 #include "cli/app.hpp"
 #include "core/error.hpp"
+#include "core/io/csv_lines.hpp"
 #include "core/time/time_zone.hpp"
+#include "models/catalog/catalog.hpp"
 #include "models/importers/demand/demand_json_import.hpp"
+#include "models/importers/demand/focus_demand_import.hpp"
 #include "models/importers/serving/azure_llm_trace.hpp"
 #include "models/workload/workload.hpp"
 #include "core/io/output_set.hpp"
@@ -40,6 +44,9 @@ struct DemandOptions {
   bool fill_given = false;
   double scale = 1.0;
   bool scale_given = false;
+  std::vector<std::string> gpus_per_instance;  // focus: TYPE=N
+  std::string catalog;                         // focus: instance types' GPUs from its cloud offers
+  std::string billing_account;                 // focus: only this BillingAccountId's rows
 };
 
 bool is_monitoring_format(const std::string& format) { return format == "prometheus" || format == "opencost"; }
@@ -138,7 +145,53 @@ int run_azure_llm_import(const DemandOptions& options, CommandContext& ctx) {
   return kExitOk;
 }
 
+// focus: the instance types' GPUs, the catalog's cloud offers first, then --gpus-per-instance.
+FocusDemandOptions focus_options(const DemandOptions& o) {
+  FocusDemandOptions out;
+  out.billing_account = o.billing_account;
+  const Catalog catalog = o.catalog.empty() ? Catalog{} : Catalog::load(o.catalog);
+  for (const CatalogRecord& r : catalog.records())
+      if (r.kind == "cloud_offer" && r.fields.contains("instance_type") && r.fields.contains("gpus_per_instance"))
+        out.gpus_per_instance[r.fields.at("instance_type").get<std::string>()] =
+            r.fields.at("gpus_per_instance").get<double>();
+  for (const std::string& pair : o.gpus_per_instance) {
+    const std::size_t eq = pair.find('=');
+    double gpus = 0.0;
+    if (eq == 0 || eq == std::string::npos || !parse_finite_double(std::string_view(pair).substr(eq + 1), gpus) ||
+        gpus <= 0.0)
+      throw CLI::ValidationError("--gpus-per-instance", "expected TYPE=GPUS with GPUS > 0, found \"" + pair + "\"");
+    out.gpus_per_instance[pair.substr(0, eq)] = gpus;
+  }
+  return out;
+}
+
+// focus: a FOCUS billing export's GPU rows.
+int run_focus_import(const DemandOptions& options, CommandContext& ctx) {
+  if (options.gpus_per_node_given || options.fill_given || options.scale_given)
+    throw CLI::ValidationError("--gpus-per-node/--fill/--scale", "do not apply to --format focus");
+  OutputSet outputs(ctx.out);
+  outputs.add_file("--out", options.output_path);
+  outputs.add_input("the FOCUS export", options.input_path);
+  const FocusDemand demand = import_focus_demand(options.input_path, focus_options(options));
+  const TraceStart start{demand.start_utc_s, format_time_with_offset(demand.start_utc_s, 0), "UTC"};
+  outputs.stage(options.output_path, hourly_csv(demand.gpus_by_hour, start));
+  outputs.commit();
+  const std::vector<double>& hours = demand.gpus_by_hour;
+  fmt::print(ctx.out, "read {} rows from {} (format focus), {} of them GPU rows\n", demand.rows, options.input_path,
+             demand.gpu_rows);
+  fmt::print(ctx.out, "wrote {} hours to {}\n", hours.size(), options.output_path);
+  fmt::print(ctx.out, "hour 0 is {} (UTC; written as the series' # start: line)\n", start.local_time);
+  fmt::print(ctx.out, "{:.3f} GPU-hours, mean {:.3f} GPUs, peak hour {:.3f} GPUs\n", demand.gpu_hours,
+             mean_of(hours), *std::max_element(hours.begin(), hours.end()));
+  return kExitOk;
+}
+
 int run_demand_import(const DemandOptions& options, CommandContext& ctx) {
+  if (options.format != "focus" &&
+      (!options.gpus_per_instance.empty() || !options.catalog.empty() || !options.billing_account.empty()))
+    throw CLI::ValidationError("--gpus-per-instance/--catalog/--billing-account",
+                               fmt::format("apply only to --format focus, found --format {}", options.format));
+  if (options.format == "focus") return run_focus_import(options, ctx);
   if (options.format == "azure-llm") return run_azure_llm_import(options, ctx);
   if (is_monitoring_format(options.format)) {
     if (options.gpus_per_node_given)
@@ -218,9 +271,11 @@ void setup_demand(CLI::App& app, CommandContext& ctx) {
                      "summed per timestamp) or opencost (/allocation JSON with step=1h; demand = "
                      "gpuHours / window hours); azure-llm (a request trace TIMESTAMP,ContextTokens,"
                      "GeneratedTokens of the Azure LLM inference dataset, into the hourly token demand "
-                     "time_h,requests,input_tokens,output_tokens counted from the first request: docs/tokens.md)")
+                     "time_h,requests,input_tokens,output_tokens counted from the first request: docs/tokens.md); "
+                     "focus (a FOCUS billing export's GPU rows: Usage rows in GPU-Hours, or in Hours of an instance "
+                     "type of --gpus-per-instance / --catalog, spread over their charge periods: docs/own-history.md)")
       ->required()
-      ->check(CLI::IsMember({"helios_vc", "philly_nodes", "prometheus", "opencost", "azure-llm"}));
+      ->check(CLI::IsMember({"helios_vc", "philly_nodes", "prometheus", "opencost", "azure-llm", "focus"}));
   import->add_option("input", options->input_path, "The per-minute series file (CSV with a header)")
       ->required();
   import->add_option("--out,-o,--output", options->output_path,
@@ -247,6 +302,15 @@ void setup_demand(CLI::App& app, CommandContext& ctx) {
           "prometheus: GPUs per unit of the query's value (0.01 turns a summed utilization percentage "
           "into GPUs; default 1)")
       ->check(CLI::PositiveNumber);
+  import->add_option("--gpus-per-instance", options->gpus_per_instance,
+                     "focus: TYPE=GPUS, an instance type (matched inside SkuId, SkuMeter, ResourceType or "
+                     "ChargeDescription) whose rows in Hours are GPU rows; repeatable, over --catalog's");
+  import->add_option("--catalog", options->catalog,
+                     "focus: a pricing catalog folder whose cloud offers give instance types' GPUs (instance_type, "
+                     "gpus_per_instance)");
+  import->add_option("--billing-account", options->billing_account,
+                     "focus: read only the rows of this BillingAccountId (a tcosim export has one per plan: "
+                     "SCENARIO/PLAN)");
   import->callback([options, &ctx] { ctx.exit_code = run_demand_import(*options, ctx); });
 
   CLI::App* stats = demand->add_subcommand(

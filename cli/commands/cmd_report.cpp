@@ -1,6 +1,7 @@
 // tcosim report REPORT.json [--html OUT.html] [--md OUT.md] [--csv DIR] [--xlsx OUT.xlsx]: renders a saved
 // JSON report into the human formats, exactly as `run` would have. [--today D [--max-age-days N]]
 // re-dates it: its as-of warnings become those of day D (default: the day the report records).
+// [--focus OUT.csv] writes its monthly cash flows as FOCUS 1.2 billing rows (reports/focus/).
 #include <memory>
 
 #include <CLI/CLI.hpp>
@@ -10,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/io/atomic_file.hpp"
 #include "reports/csv/csv_report.hpp"
+#include "reports/focus/focus_export.hpp"
 #include "reports/html/html_report.hpp"
 #include "cli/command_outputs.hpp"
 #include "cli/terminal/terminal_answer.hpp"
@@ -24,6 +26,7 @@ struct ReportOptions {
   std::string report;
   HumanFormats formats;
   std::string xlsx;
+  std::string focus;
   TodayOptions today;
 };
 
@@ -31,6 +34,7 @@ static int run_report(const ReportOptions& o, CommandContext& ctx) {
   OutputSet outputs(ctx.out);
   add_human_formats(outputs, o.formats);
   outputs.add_file("--xlsx", o.xlsx);
+  outputs.add_file("--focus", o.focus);
   outputs.add_input("the report", o.report);
   Json report = read_report_file(o.report);
   if (report.value("schema_version", "") != kReportSchemaVersion)
@@ -43,7 +47,8 @@ static int run_report(const ReportOptions& o, CommandContext& ctx) {
     stage_human_formats(outputs, report, o.formats);
     // The JSON report holds no per-path NPVs: a workbook made from it has no Paths sheet.
     if (!o.xlsx.empty()) write_workbook_atomically(report, WorkbookPaths{}, outputs.staging_path(o.xlsx));
-    if (o.formats.empty() && o.xlsx.empty()) ctx.out << terminal_answer(report, {});
+    if (!o.focus.empty()) outputs.stage(o.focus, focus_csv(report, o.report));
+    if (o.formats.empty() && o.xlsx.empty() && o.focus.empty()) ctx.out << terminal_answer(report, {});
   } catch (const Json::exception& e) {
     // A report edited by hand or cut short: a field the renderers need is missing or of the
     // wrong type. nlohmann's diagnostics put its pointer in parentheses: "(/plans/0/npv_usd) ...".
@@ -70,6 +75,9 @@ void setup_report(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--xlsx", opts->xlsx,
                   "Write an Excel workbook here: inputs, monthly flows per plan with NPV and totals as formulas, a "
                   "summary (no Paths sheet: the JSON report has no per-path NPVs; docs/report.md)");
+  cmd->add_option("--focus", opts->focus,
+                  "Write each plan's monthly cash flows here as FOCUS 1.2 billing rows (CSV; a replay's mean path; "
+                  "docs/report.md \"The FOCUS export\")");
   cmd->add_option("--today", opts->today.today,
                   "Re-date the report: its figures' ages taken on this day, YYYY-MM-DD (default: the day the report "
                   "records, so a saved report renders as it was written)");

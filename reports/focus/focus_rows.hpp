@@ -1,0 +1,142 @@
+// The FOCUS rows of one plan (reports/focus/focus_export.hpp): what every row shares, and the
+// row of a ledger category that is not a commitment (docs/report.md "The FOCUS export",
+// "Categories"). Example: cloud_on_demand of $300 in month 1 of a plan that billed 1,000 GPU-hours
+// over $400 is a Usage row of 750 GPU-Hours, billed by the offer's provider.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/calendar.hpp"
+#include "core/io/json_reader.hpp"
+
+namespace tco {
+
+inline constexpr const char* kFocusSelf = "self";  // the owner: what an owned fleet costs is paid to no provider
+inline constexpr const char* kFocusGpuHours = "GPU-Hours";
+
+// One output row; an empty string or an absent number is a null.
+struct FocusRow {
+  std::map<std::string, std::string> text;
+  std::map<std::string, double> number;
+};
+
+// How a ledger category reads in FOCUS (docs/report.md "FOCUS export"). `provider`: the plan's
+// cloud offer's provider bills it; otherwise the owner does ("self").
+enum class FocusQuantity { gpu_hours_on_demand, gpu_hours_spot, kwh, months, none };
+struct FocusCategory {
+  const char* category;
+  const char* charge_category;  // Usage | Purchase | Tax | Adjustment
+  const char* service_category;
+  const char* service_name;
+  bool provider;
+  FocusQuantity quantity;
+  const char* pricing_category;  // "" for none
+};
+// The category's row of the table; nullptr for one the export does not know.
+const FocusCategory* focus_category(const std::string& name);
+
+// Calendar month m of the scenario as "YYYY-MM-DDT00:00:00Z" (the day of the start, or the month's last).
+std::string focus_month_start(const Date& start, int m);
+
+// What every row of one plan shares.
+struct FocusPlan {
+  std::string scenario, plan, kind, statistic, account_id;
+  std::string provider, region, offer_id, server_id;
+  std::string api_name, api_provider;  // a plan that buys tokens: "openrouter/deepseek/deepseek-r1-0528", "openrouter"
+  Date start;
+  const Json* monthly = nullptr;
+  const Json* gpu_hours = nullptr;
+  double facility_kwh = 0.0;
+  bool reserved_used_counts_commitments = false;  // a discrete-event report (engine/des/cloud/cloud_runs.hpp)
+};
+
+class FocusPlanRows {
+ public:
+  FocusPlanRows(const FocusPlan& c, std::vector<FocusRow>& out) : c_(c), out_(out) {}
+
+  // A row of category `cat` in month m with the plan's common columns filled.
+  FocusRow base(const std::string& cat, int m, bool by_provider) const {
+    FocusRow r;
+    const std::string from = focus_month_start(c_.start, m), to = focus_month_start(c_.start, m + 1);
+    // Who bills the row, and for what: the model API, the cloud offer, or the owner.
+    const bool api = cat == "api" && !c_.api_name.empty();
+    const bool cloud = !api && by_provider && !c_.provider.empty();
+    const std::string provider = api ? c_.api_provider : cloud ? c_.provider : std::string(kFocusSelf);
+    r.text = {{"BillingAccountId", c_.account_id}, {"BillingAccountName", c_.plan}, {"BillingCurrency", "USD"},
+              {"BillingPeriodStart", from}, {"BillingPeriodEnd", to}, {"ChargePeriodStart", from},
+              {"ChargePeriodEnd", to}, {"ProviderName", provider}, {"PublisherName", provider},
+              {"InvoiceIssuerName", provider}, {"x_CostCategory", cat}, {"x_Month", std::to_string(m)},
+              {"x_PathStatistic", c_.statistic}, {"x_Plan", c_.plan}, {"x_Scenario", c_.scenario}};
+    const char* resource = api ? "api" : cloud ? "rented" : "owned";
+    r.text["ResourceId"] = c_.scenario + "/" + c_.plan + "/" + resource;
+    r.text["ResourceName"] = c_.plan + (api ? " model API" : cloud ? " rented fleet" : " owned fleet");
+    r.text["ResourceType"] = api ? "Model API" : cloud ? "GPU instance" : "GPU server";
+    if (cloud && !c_.region.empty()) r.text["RegionId"] = r.text["RegionName"] = c_.region;
+    const bool owned_hardware = cat == "capex" || cat == "lease" || cat == "maintenance" || cat == "repair";
+    r.text["SkuId"] = api                                         ? c_.api_name
+                      : cloud && !c_.offer_id.empty()             ? c_.offer_id
+                      : owned_hardware && !c_.server_id.empty() ? c_.server_id
+                                                                  : std::string(kFocusSelf) + "/" + cat;
+    r.text["ChargeDescription"] = fmt::format("{} of plan {}, month {}", cat, c_.plan, m);
+    return r;
+  }
+
+  // A row with BilledCost = EffectiveCost = usd (no commitment); total_usd: the category's over the horizon.
+  void plain(const FocusCategory& map, int m, double usd, double total_usd, bool one_time) {
+    FocusRow r = base(map.category, m, map.provider);
+    const std::string category = map.charge_category;
+    r.text["ChargeCategory"] = category;
+    r.text["ServiceCategory"] = map.service_category;
+    r.text["ServiceName"] = map.service_name;
+    r.text["ChargeFrequency"] = category == "Usage" ? "Usage-Based" : one_time ? "One-Time" : "Recurring";
+    if (*map.pricing_category) r.text["PricingCategory"] = map.pricing_category;
+    set_costs(r, usd, usd);
+    if (category == "Tax") r.text.erase("SkuId");
+    if (category == "Usage" || category == "Purchase") {
+      const auto [quantity, unit] = quantity_of(map, usd, total_usd, one_time);
+      set_quantity(r, quantity, unit, category == "Usage");
+    }
+    out_.push_back(std::move(r));
+  }
+
+  static void set_costs(FocusRow& r, double billed, double effective) {
+    r.number["BilledCost"] = billed;
+    r.number["EffectiveCost"] = effective;
+    r.number["ListCost"] = billed;        // tcosim prices at the contracted rate: no separate list price
+    r.number["ContractedCost"] = billed;
+  }
+  static void set_quantity(FocusRow& r, double quantity, const std::string& unit, bool consumed) {
+    r.number["PricingQuantity"] = quantity;
+    r.text["PricingUnit"] = unit;
+    if (consumed) {
+      r.number["ConsumedQuantity"] = quantity;
+      r.text["ConsumedUnit"] = unit;
+    }
+  }
+
+ private:
+  // GPU-hours and kWh: the plan's figure for the horizon, allocated to the month by cost share.
+  std::pair<double, std::string> quantity_of(const FocusCategory& map, double usd, double total_usd,
+                                             bool one_time) const {
+    const double share = total_usd != 0.0 ? usd / total_usd : 0.0;
+    switch (map.quantity) {
+      case FocusQuantity::gpu_hours_on_demand:
+        return {c_.gpu_hours->at("on_demand_billed").get<double>() * share, kFocusGpuHours};
+      case FocusQuantity::gpu_hours_spot: return {c_.gpu_hours->at("spot_billed").get<double>() * share, kFocusGpuHours};
+      case FocusQuantity::kwh: return {c_.facility_kwh * share, "kWh"};
+      case FocusQuantity::months:
+      case FocusQuantity::none: break;
+    }
+    return one_time ? std::pair{1.0, std::string("Units")} : std::pair{1.0, std::string("Months")};
+  }
+
+  const FocusPlan& c_;
+  std::vector<FocusRow>& out_;
+};
+
+}  // namespace tco
