@@ -21,6 +21,7 @@
 #include "reports/document/cell_text.hpp"
 #include "reports/document/section_order.hpp"
 #include "reports/document/section_render.hpp"
+#include "reports/html/html_escape.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/markdown/markdown_summary.hpp"
 #include "reports/verdict/verdict_text.hpp"
@@ -400,4 +401,30 @@ TEST_CASE("report document: a 60-character plan name in the HTML Monte Carlo tab
   CHECK(markdown_summary(report).find("| " + name + " | $17,171,124 |") != std::string::npos);
   const std::string csv = csv_section(report_section(report, "monte_carlo")).at(0).second;
   CHECK(csv.find("\n" + name + ",17171124.04") != std::string::npos);
+}
+
+TEST_CASE("report document: an IRR beyond 1,000% comes with a note on its small outlay, in every human format") {
+  // quarterly-burst-capacity-block: cloud-burst-on-capacity-blocks' IRR 18.0114 a year (1,801.1%)
+  // against cloud-on-demand. Its monthly totals against the baseline's (total_usd): month 0
+  // -$379,491.07 (the first block is paid up front), month 1 +$614,668: at most $379,491 behind,
+  // ahead again in month 1; NPV saving $2,457,857.65. No other plan of the report is beyond the bound.
+  const Json report = Json::parse(file_text(test::source_path("tests/baselines/quarterly-burst-capacity-block.json")));
+  const Section plans = report_section(report, "plans");
+  REQUIRE(plans.sentences.size() == 1);
+  const std::string note =
+      "cloud-burst-on-capacity-blocks's IRR of 1,801.1% a year is outside a meaningful range: its up-front outlay is "
+      "small beside what it returns, at most $379,491 behind the baseline (month 0) and ahead of it again in month 1, "
+      "and a yearly rate compounds a return within weeks into thousands of percent; judge it by its NPV saving, "
+      "$2,457,858, and its payback.";
+  CHECK(plans.sentences[0] == note);
+  CHECK(markdown_summary(report).find("\n" + note + "\n") != std::string::npos);
+  CHECK(html_report(report).find("<p>" + html_escape(note) + "</p>") != std::string::npos);
+  // The terminal wraps it at 100 columns: its words in order.
+  std::string terminal = cli::terminal_answer(report, {});
+  for (char& c : terminal) c = c == '\n' ? ' ' : c;
+  while (terminal.find("  ") != std::string::npos) terminal.replace(terminal.find("  "), 2, " ");
+  CHECK(terminal.find(note) != std::string::npos);
+  // Within the bound, no note: electricity-100-nodes has no IRR, base-load-and-burst's highest is 667.6%.
+  CHECK(report_section(Json::parse(file_text(test::source_path("tests/baselines/base-load-and-burst.json"))), "plans")
+            .sentences.empty());
 }

@@ -248,7 +248,8 @@ std::string section_lines(const Json& report, bool first_screen, int columns) {
 std::string terminal_answer(const Json& report, const std::vector<std::string>& files_written, int columns) {
   const Json& sc = report.at("scenario");
   std::string out;
-  for (const std::string& sentence : report_section(report, "verdict").opening) out += wrapped(sentence, columns, 0);
+  const Section verdict = report_section(report, "verdict"), plans = report_section(report, "plans");
+  for (const std::string& sentence : verdict.opening) out += wrapped(sentence, columns, 0);
   out += section_lines(report, true, columns);  // an uncertain scenario's tornado
   out += "\n";
   out += fmt::format("Plans over {}, in USD, against the baseline {}\n"
@@ -257,6 +258,8 @@ std::string terminal_answer(const Json& report, const std::vector<std::string>& 
                      format_months(sc.at("horizon_months").get<int>()), sc.at("baseline").get<std::string>());
   out += plans_table(report, columns);
   out += payback_vs_recommended_line(report, columns);
+  // The plans section's notes (an IRR beyond +/-1,000% and why), as the other formats write them.
+  for (const std::string& sentence : plans.sentences) out += wrapped(sentence, columns, 2);
   for (const std::string& part : {breakeven_lines(report, columns), monte_carlo_lines(report, columns)})
     if (!part.empty()) out += "\n" + part;
   out += section_lines(report, false, columns);  // the warnings last (reports/document/section_order.cpp)
