@@ -13,8 +13,9 @@ chart element with getBoundingClientRect. It fails on:
   - two text labels of one chart whose boxes overlap (by more than 0.5 px each way);
   - a shape or label that reaches outside its <svg> canvas (by more than 0.5 px);
   - a table header with a word broken across lines ("ki" over "nd");
-  - a Monte Carlo table wider than the page's content (also with every plan renamed to a long
-    hyphenated name: startup-monte-carlo's report rendered again by `tcosim report --html`);
+  - a Monte Carlo table (the report document's, after <h2 id="monte_carlo">) wider than the page's
+    content or scrolling inside its box (also with every plan renamed to a long hyphenated name:
+    startup-monte-carlo's report rendered again by `tcosim report --html`);
   - a Monte Carlo page (mode discrete_event or fluid) that does not show, for every plan but
     the baseline, the 95% interval of its NPV difference and its P(cheaper) as the JSON report
     has them, or the 95% interval of every plan's mean NPV.
