@@ -33,7 +33,7 @@ Cell interval_cell(const Json& stats) {
 }
 
 std::string model_words(const Json& mc) {
-  if (mc.at("mode") == "fluid") return "the hourly fluid model; the plans table is its expected-value run";
+  if (mc.at("mode") == "fluid") return "the hourly fluid model (the plans table is its expected-value run)";
   return fmt::format("the discrete-event replay of {} jobs on path 0{}", mc.at("jobs_path0").get<long>(),
                      mc.contains("uncertain_inputs") ? ", each path in a world with the scenario's uncertain inputs drawn" : "");
 }
@@ -44,8 +44,8 @@ Section monte_carlo_section(const Json& report) {
   Section s = make_section("monte_carlo", "Cost distribution", "USD over the Monte Carlo paths");
   if (!has_monte_carlo_paths(report)) return s;
   const Json& mc = report.at("monte_carlo");
-  const std::string paths = fmt::format("{} paths of {}, seed {}", mc.at("paths").get<long>(), model_words(mc),
-                                        mc.at("seed").get<std::uint64_t>());
+  const std::string paths = fmt::format("{} paths (seed {}) of {}", mc.at("paths").get<long>(),
+                                        mc.at("seed").get<std::uint64_t>(), model_words(mc));
   if (!sections_present(report).distribution) {
     s.nothing_to_show = paths + ": the model of these paths draws none of its inputs at random, so every path costs "
                                 "the same and there is no interval to show";
