@@ -2,8 +2,10 @@
 // hand; the flag beyond +/-1,000%; a 200-character name in each format; a section with nothing
 // to show; and, for every shipped scenario's baseline report, each section in each format (the
 // terminal: drawn, or named when wider than it; the plans: its own table) with the numbers of its
-// tables equal across Markdown, HTML and CSV, compared as numbers. The workbook's sheets hold the
-// same CSV tables with the same numbers (tests/check_workbook_sections.py, every baseline report).
+// tables equal across Markdown, HTML and CSV, compared as numbers, and every figure a person reads
+// the same text in Markdown and HTML. The workbook's sheets hold the same CSV tables with the same
+// numbers (tests/check_workbook_sections.py, every baseline report): the four formats agree.
+// Also: the Monte Carlo table with a 60-character plan name, and the note of an IRR beyond 1,000%.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -171,6 +173,15 @@ std::vector<std::vector<std::string>> markdown_rows(const std::string& md) {
   return rows;
 }
 
+// HTML text as written: "&amp;" -> "&", ... (html_escape's five).
+std::string unescaped(std::string text) {
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""},
+                                 {"&#39;", "'"}, {"&amp;", "&"}})
+    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+      text.replace(at, from.size(), to);
+  return text;
+}
+
 // The <td> texts of each body row of the HTML tables in `html`.
 std::vector<std::vector<std::string>> html_rows(const std::string& html) {
   std::vector<std::vector<std::string>> rows;
@@ -190,7 +201,7 @@ std::vector<std::vector<std::string>> html_rows(const std::string& html) {
 
 TEST_CASE("report document: every shipped scenario's sections are in each format, their numbers equal as numbers") {
   const fs::path baselines = test::source_path("tests/baselines");
-  int reports = 0, numbers = 0;
+  int reports = 0, numbers = 0, texts = 0;
   std::map<std::string, int> sections_seen;
   for (const auto& entry : fs::directory_iterator(baselines)) {
     if (entry.path().extension() != ".json") continue;
@@ -271,6 +282,13 @@ TEST_CASE("report document: every shipped scenario's sections are in each format
               CHECK(std::fabs(shown_md - cell_shown_number(from_csv)) <= cell_rounding(from_csv));
               ++numbers;
             }
+            // Every figure a person reads, words in its place included ("none needed (no investment)",
+            // "$1 .. $2"), is the same text in Markdown and HTML.
+            if (in_human && !is_words(cell.kind)) {
+              CAPTURE(column.header);
+              CHECK(unescaped(html_cells.at(human_column)) == md_cells.at(human_column));
+              ++texts;
+            }
             if (in_human) ++human_column;
             if (column.shown != Shown::human) ++csv_column;
           }
@@ -293,7 +311,8 @@ TEST_CASE("report document: every shipped scenario's sections are in each format
   // uncertain scenarios with a tornado (base-load-and-burst-uncertain, b200-arrival).
   CHECK(sections_seen["monte_carlo"] >= 10);
   CHECK(sections_seen["sensitivity"] == 2);
-  MESSAGE("numbers compared: " << numbers);
+  MESSAGE("numbers compared: " << numbers << ", figures compared as text: " << texts);
+  CHECK(texts > numbers);  // the figures shown as words too
   CHECK(numbers > 700);  // 453 on the 18 shipped reports of 2026-11-29 before the categories
 }
 
