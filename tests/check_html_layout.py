@@ -13,8 +13,9 @@ chart element with getBoundingClientRect. It fails on:
   - two text labels of one chart whose boxes overlap (by more than 0.5 px each way);
   - a shape or label that reaches outside its <svg> canvas (by more than 0.5 px);
   - a table header with a word broken across lines ("ki" over "nd");
-  - a Monte Carlo table wider than the page's content (also with every plan renamed to a long
-    hyphenated name: startup-monte-carlo's report rendered again by `tcosim report --html`);
+  - a Monte Carlo table (the report document's, after <h2 id="monte_carlo">) wider than the page's
+    content or scrolling inside its box (also with every plan renamed to a long hyphenated name:
+    startup-monte-carlo's report rendered again by `tcosim report --html`);
   - a Monte Carlo page (mode discrete_event or fluid) that does not show, for every plan but
     the baseline, the 95% interval of its NPV difference and its P(cheaper) as the JSON report
     has them, or the 95% interval of every plan's mean NPV.
@@ -68,16 +69,30 @@ MEASURE_JS = r"""
       }
     charts.push({title, texts: texts.length, shapes, width: c.width});
   });
+  // The report document's Monte Carlo table: the first table after <h2 id=monte_carlo>, its
+  // columns found by their headers, a plan by its name (in full in a shortened name's title).
   const rows = {};
-  document.querySelectorAll('table.mc tr[data-plan]').forEach(tr => {
-    const cell = cls => { const td = tr.querySelector('td.' + cls); return td ? td.textContent : null; };
-    rows[tr.dataset.plan] = {ci95: cell('ci95'), difference_ci95: cell('difference-ci95'), p_cheaper: cell('p-cheaper')};
-  });
   const content = document.body.getBoundingClientRect().width;
-  document.querySelectorAll('table.mc').forEach(t => {
-    const w = t.getBoundingClientRect().width;
-    if (w > content + tol) problems.push(`the Monte Carlo table is ${w.toFixed(0)} px wide, the content ${content.toFixed(0)} px`);
-  });
+  const mcHeading = document.getElementById('monte_carlo');
+  let mcTable = null;
+  for (let el = mcHeading && mcHeading.nextElementSibling; el && el.tagName !== 'H2'; el = el.nextElementSibling)
+    if (el.tagName === 'TABLE') { mcTable = el; break; }
+  if (mcTable) {
+    const heads = [...mcTable.querySelectorAll('th')].map(th => th.textContent);
+    const at = h => heads.indexOf(h);
+    mcTable.querySelectorAll('tr').forEach(tr => {
+      const tds = [...tr.querySelectorAll('td')];
+      if (!tds.length) return;
+      const span = tds[0].querySelector('span[title]');
+      const text = i => (i >= 0 && i < tds.length ? tds[i].textContent : null);
+      rows[span ? span.title : tds[0].textContent] =
+        {ci95: text(at('95% CI')), difference_ci95: text(at('its 95% CI')), p_cheaper: text(at('P(cheaper)'))};
+    });
+    // Wider than the content, or scrolling inside its box: a long name pushed it (docs/report.md).
+    const w = mcTable.getBoundingClientRect().width;
+    if (w > content + tol || mcTable.scrollWidth > mcTable.clientWidth + tol)
+      problems.push(`the Monte Carlo table is ${mcTable.scrollWidth} px wide, the content ${content.toFixed(0)} px`);
+  }
   // A table header keeps its words whole: "kind" never drawn as "ki" over "nd" (a narrow column
   // scrolls in its own box instead). Hyphens and slashes may break a header, as they do in print.
   document.querySelectorAll('th').forEach(th => {

@@ -24,7 +24,6 @@ REL_NS = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}i
 NOT_SECTION_SHEETS = {
     "monthly_cash_flows.csv": "the plan sheets' monthly rows, recomputed by formulas (check_workbook.py)",
     "plans.csv": "the Summary sheet (check_workbook.py)",
-    "sensitivity.csv": "a sensitivity report's tornado (docs/report.md: the workbook of a run report)",
     "next_generation_arrival.csv": "the Inputs sheet's arrival month over the paths",
     "tokens.csv": "the Tokens sheet: the counts and costs with the $/M columns as formulas over them "
                   "(tests/test_tokens_report.cpp)",

@@ -140,7 +140,7 @@ TEST_CASE("today: run --today warns per stale figure, capacity block included, w
   CHECK(contains(summary, "\n**Warnings**:\n\n- " + reserved + " [as-of-stale]\n- " + block + " [as-of-stale]\n"));
   // HTML: beside the headline, and in the Warnings section.
   const std::string page = read_text_file(html);
-  CHECK(contains(page, "</p>\n<p class=asof>" + prices + " " + history + "</p>"));
+  CHECK(contains(page, "</p>\n<p>" + prices + " " + history + "</p>"));
   CHECK(contains(page, "<h2 id=\"warnings\">Warnings</h2>\n<ul><li>"));
   CHECK(contains(page, "<li>cloud_offer &quot;test/gpu8/region-a&quot; "
                        "capacity_block_usd_per_hour: dated 2024-12-31, 697 days old"));

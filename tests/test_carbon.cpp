@@ -139,6 +139,8 @@ TEST_CASE("carbon: CO2 per plan is in the JSON, Markdown, HTML and CSV, with n/a
   CHECK(md.find("| cloud | 0.0 t | 0.0 t | n/a (the offer gives no PUE or grid intensity) | none set |") !=
         std::string::npos);
   CHECK(html_report(report).find("<h2 id=\"carbon\">CO2 per plan</h2>") != std::string::npos);
-  const std::string plans_csv = csv_tables(report).at(1).second;
+  std::string plans_csv;
+  for (const auto& [file, text] : csv_tables(report))
+    if (file == "plans.csv") plans_csv = text;
   CHECK(plans_csv.find("co2_onprem_kg,co2_embodied_kg,co2_cloud_kg") != std::string::npos);
 }

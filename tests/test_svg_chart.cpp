@@ -187,13 +187,12 @@ TEST_CASE("svg charts: payback points are listed one row each, never on top of e
 TEST_CASE("html Monte Carlo section: intervals and P(cheaper) from the report, and no box from missing P10/P90") {
   tco::Json report = tco::Json::parse(tco::test::read_text_file(tco::test::source_path("tests/fixtures/des/mc_small.report.json")));
   const std::string page = tco::html_report(report);
-  // Plan cloud: mean NPV 95% CI 197,290.57 .. 212,093.53, rounded to whole dollars.
-  CHECK(page.find("<tr data-plan=\"cloud\"><td style=\"white-space:normal;overflow-wrap:anywhere;max-width:12em\">"
-                  "cloud</td><td class=n>$204,692</td><td class=\"n ci95\">$197,291 .. "
-                  "$212,094</td>") != std::string::npos);
-  // cloud minus the baseline buy-2-burst: 95% CI 29,762.58 .. 38,862.72, never cheaper (0 of the paths).
-  CHECK(page.find("<td class=\"n difference-ci95\">$29,763 .. $38,863</td><td class=\"n p-cheaper\">0.0%</td>") !=
+  // Plan cloud: mean NPV 95% CI 197,290.57 .. 212,093.53, rounded to whole dollars (the report
+  // document's Monte Carlo table, reports/document/answer/monte_carlo_section.cpp).
+  CHECK(page.find("<tr><td>cloud</td><td class=n>$204,692</td><td class=\"n w\">$197,291 .. $212,094</td>") !=
         std::string::npos);
+  // cloud minus the baseline buy-2-burst: 95% CI 29,762.58 .. 38,862.72, never cheaper (0 of the paths).
+  CHECK(page.find("<td class=\"n w\">$29,763 .. $38,863</td><td class=n>0.0%</td></tr>") != std::string::npos);
   CHECK(page.find("P(cheaper) 0.0%") != std::string::npos);  // at the end of the difference chart's row
   CHECK(page.find("box P10-P90") != std::string::npos);
 

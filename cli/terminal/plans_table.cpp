@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "reports/markdown/markdown_summary.hpp"
-#include "reports/verdict/verdict_text.hpp"
+#include "reports/document/cell_text.hpp"
+#include "reports/document/section_order.hpp"
 
 namespace tco::cli {
 
@@ -16,33 +16,32 @@ namespace {
 constexpr std::size_t kCells = 9;
 constexpr std::size_t kNameCell = 1;
 constexpr int kNarrowestName = 10;
-using Row = std::array<std::string, kCells>;
+using Line = std::array<std::string, kCells>;  // one printed row: its number, then the cells
 
-// The report's payback words, with "none needed (no investment)" cut to "none needed" (the
-// terminal answer's header says why) so that plan names keep their width.
-std::string payback_cell(const Json& comparison) {
-  std::string words = payback_words(comparison);
-  if (const auto cut = words.find(" (no investment)"); cut != std::string::npos) words.erase(cut);
-  return words;
+// The columns the terminal shows, by their CSV keys in the report document's plans table
+// (reports/document/answer/plans_section.cpp), after the row's number.
+constexpr std::array<const char*, kCells - 1> kKeys = {"plan",          "kind",
+                                                      "onprem_nodes",  "npv_usd",
+                                                      "total_nominal_usd", "usd_per_useful_gpu_hour",
+                                                      "npv_saving_usd", "payback_month"};
+
+Line plan_row(const Table& plans, const tco::Row& cells_of, std::size_t number) {
+  Line row;
+  row[0] = std::to_string(number);
+  for (std::size_t k = 0; k < kKeys.size(); ++k) {
+    std::size_t c = 0;
+    while (plans.columns.at(c).csv_key != kKeys[k]) ++c;
+    std::string text = cell_text(cells_of.cells.at(c));
+    // The header says "$/GPU-h"; "none needed (no investment)" is cut to "none needed" (the
+    // terminal answer's header says why) so that plan names keep their width.
+    if (k == 5 && text.rfind("$", 0) == 0) text.erase(0, 1);
+    if (const auto cut = text.find(" (no investment)"); k == 7 && cut != std::string::npos) text.erase(cut);
+    row[k + 1] = text;
+  }
+  return row;
 }
 
-const Json* comparison_of(const Json& report, const std::string& plan) {
-  for (const auto& c : report.at("comparisons"))
-    if (c.at("plan") == plan) return &c;
-  return nullptr;
-}
-
-Row plan_row(const Json& report, const Json& p, std::size_t number) {
-  const std::string name = p.at("name").get<std::string>();
-  const Json* c = comparison_of(report, name);
-  const Json& per_hour = p.at("usd_per_useful_gpu_hour");
-  return {std::to_string(number), name, p.at("kind").get<std::string>(), std::to_string(p.at("onprem_nodes").get<int>()),
-          format_usd(p.at("npv_usd")), format_usd(p.at("total_nominal_usd")),
-          per_hour.is_number() ? fmt::format("{:.2f}", per_hour.get<double>()) : "n/a",
-          c ? format_usd(c->at("npv_saving_usd")) : "baseline", c ? payback_cell(*c) : "-"};
-}
-
-std::string row_text(const Row& row, const std::array<std::size_t, kCells>& width) {
+std::string row_text(const Line& row, const std::array<std::size_t, kCells>& width) {
   std::string line;
   for (std::size_t i = 0; i < kCells; ++i) {
     const bool left = i == kNameCell || i == 2;
@@ -56,12 +55,14 @@ std::string row_text(const Row& row, const std::array<std::size_t, kCells>& widt
 }  // namespace
 
 std::string plans_table(const Json& report, int columns) {
-  std::vector<Row> rows = {{"#", "plan", "kind", "nodes", "NPV", "total", "$/GPU-h", "saving (NPV)", "payback"}};
+  std::vector<Line> rows = {{"#", "plan", "kind", "nodes", "NPV", "total", "$/GPU-h", "saving (NPV)", "payback"}};
+  const Section section = report_section(report, "plans");
+  const Table& plans = section.tables.at(0);
   std::size_t number = 0;
-  for (const auto& p : report.at("plans")) rows.push_back(plan_row(report, p, ++number));
+  for (const tco::Row& r : plans.rows) rows.push_back(plan_row(plans, r, ++number));
 
   std::array<std::size_t, kCells> width{};
-  for (const Row& r : rows)
+  for (const Line& r : rows)
     for (std::size_t i = 0; i < kCells; ++i) width[i] = std::max(width[i], r[i].size());
   std::size_t others = kCells - 1;  // the spaces between cells
   for (std::size_t i = 0; i < kCells; ++i) others += i == kNameCell ? 0 : width[i];
@@ -76,7 +77,7 @@ std::string plans_table(const Json& report, int columns) {
     name = name.substr(0, width[kNameCell] - 1) + "~";
   }
   std::string out;
-  for (const Row& r : rows) out += row_text(r, width);
+  for (const Line& r : rows) out += row_text(r, width);
   if (!legend.empty()) out += "plans shortened above (~), in full:\n" + legend;
   return out;
 }

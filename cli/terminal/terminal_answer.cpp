@@ -218,16 +218,20 @@ std::size_t widest_line(const std::string& text) {
   return std::max(widest, width);
 }
 
-// The report document's sections (reports/document/section_order.cpp) as the terminal draws them;
-// those too wide for `columns` are named in a line instead, before the warnings (the last section).
-std::string section_lines(const Json& report, int columns) {
+// The report document's sections (reports/document/section_order.cpp) as the terminal draws them,
+// those of the first screen or those after it; those too wide for `columns` are named in a line
+// instead, before the warnings (the last section with words). The verdict, the plans and the
+// breakevens are drawn their own way above, the Monte Carlo distribution as sentences
+// (monte_carlo_lines).
+std::string section_lines(const Json& report, bool first_screen, int columns) {
   std::string out, too_wide;
   const auto name_too_wide = [&] {
     if (!too_wide.empty())
       out += "\n" + wrapped("Wider than the terminal, in the Markdown, HTML and CSV outputs: " + too_wide + ".", columns, 0);
     too_wide.clear();
   };
-  for (const Section& s : report_sections(report, false)) {
+  for (const Section& s : report_sections(report, first_screen)) {
+    if (s.id == "verdict" || s.id == "plans" || s.id == "breakevens" || s.id == "monte_carlo") continue;
     if (s.id == "warnings") name_too_wide();
     const std::string text = terminal_section(s, static_cast<std::size_t>(columns));
     if (widest_line(text) <= static_cast<std::size_t>(columns))
@@ -243,9 +247,10 @@ std::string section_lines(const Json& report, int columns) {
 
 std::string terminal_answer(const Json& report, const std::vector<std::string>& files_written, int columns) {
   const Json& sc = report.at("scenario");
-  std::string out = wrapped(headline_decision(report), columns, 0);
-  if (const std::string dates = dates_sentence(report); !dates.empty()) out += wrapped(dates, columns, 0);
-  for (const std::string& note : verdict_notes(report)) out += wrapped(note, columns, 0);
+  std::string out;
+  const Section verdict = report_section(report, "verdict"), plans = report_section(report, "plans");
+  for (const std::string& sentence : verdict.opening) out += wrapped(sentence, columns, 0);
+  out += section_lines(report, true, columns);  // an uncertain scenario's tornado
   out += "\n";
   out += fmt::format("Plans over {}, in USD, against the baseline {}\n"
                      "(saving = the baseline's NPV minus the plan's: positive means the plan is cheaper; payback\n"
@@ -253,9 +258,11 @@ std::string terminal_answer(const Json& report, const std::vector<std::string>& 
                      format_months(sc.at("horizon_months").get<int>()), sc.at("baseline").get<std::string>());
   out += plans_table(report, columns);
   out += payback_vs_recommended_line(report, columns);
+  // The plans section's notes (an IRR beyond +/-1,000% and why), as the other formats write them.
+  for (const std::string& sentence : plans.sentences) out += wrapped(sentence, columns, 2);
   for (const std::string& part : {breakeven_lines(report, columns), monte_carlo_lines(report, columns)})
     if (!part.empty()) out += "\n" + part;
-  out += section_lines(report, columns);  // the warnings last (reports/document/section_order.cpp)
+  out += section_lines(report, false, columns);  // the warnings last (reports/document/section_order.cpp)
   if (!files_written.empty()) out += "\n" + files_written_lines(files_written);
   return out;
 }

@@ -20,20 +20,6 @@ std::string row(const Json& values) {
   return out + "\n";
 }
 
-std::string monthly_cash_flows(const Json& report) {
-  Json header = Json::array({"plan"});
-  for (const auto& c : report.at("plans").at(0).at("monthly").at("columns")) header.push_back(c);
-  std::string out = row(header);
-  for (const auto& p : report.at("plans")) {
-    for (const auto& r : p.at("monthly").at("rows")) {
-      Json line = Json::array({p.at("name")});
-      for (const auto& v : r) line.push_back(v);
-      out += row(line);
-    }
-  }
-  return out;
-}
-
 // A list of flat objects as a table, columns in the first object's key order.
 std::string objects_table(const Json& objects) {
   if (objects.empty()) return "";
@@ -64,15 +50,13 @@ std::string columns_table(const std::vector<std::string>& columns, const std::ve
 }  // namespace
 
 CsvTables csv_tables(const Json& report) {
-  CsvTables tables = {{"monthly_cash_flows.csv", monthly_cash_flows(report)}};
-  for (const Section& section : report_sections(report, true))  // plans.csv
+  CsvTables tables;
+  for (const Section& section : report_sections(report, true))  // sensitivity.csv, plans.csv, breakevens_*.csv
     for (auto& table : csv_section(section)) tables.push_back(std::move(table));
   if (report.contains("sizing")) tables.emplace_back("sizing.csv", objects_table(report.at("sizing").at("curve")));
   if (report.contains("sizing") && report.at("sizing").contains("frontier"))
     tables.emplace_back("sizing_frontier.csv", objects_table(report.at("sizing").at("frontier")));
-  if (report.contains("sensitivity") && report.at("sensitivity").contains("tornado"))
-    tables.emplace_back("sensitivity.csv", objects_table(report.at("sensitivity").at("tornado").at("inputs")));
-  for (const Section& section : report_sections(report, false))
+  for (const Section& section : report_sections(report, false))  // monte_carlo.csv, ..., monthly_cash_flows.csv
     for (auto& table : csv_section(section)) tables.push_back(std::move(table));
   if (report.contains("next_generation") && report.at("next_generation").contains("arrival_month_over_paths"))
     tables.emplace_back("next_generation_arrival.csv",

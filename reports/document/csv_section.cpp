@@ -31,6 +31,10 @@ std::vector<std::pair<std::string, std::string>> csv_section(const Section& s) {
       body += line + "\n";
     }
     if (body.empty()) continue;
+    if (!files.empty() && files.back().first == t.csv_file) {  // the next plan's monthly flows
+      files.back().second += body;
+      continue;
+    }
     std::string header;
     for (const Column& c : t.columns)
       if (c.shown != Shown::human) header += (header.empty() ? "" : ",") + csv_field(Json(c.csv_key));  // a plan's name may be one

@@ -25,7 +25,11 @@ std::string html_cell(const Cell& cell) {
 }
 
 std::string html_table(const Table& t) {
-  std::string out = t.caption.empty() ? "" : "<p>" + html_escape(t.caption) + "</p>\n";
+  // The caption introduces the table, as in Markdown and the terminal: "...:"; a folded table's
+  // is the line that opens it.
+  std::string out = t.folded      ? "<details><summary>" + html_name(t.caption) + "</summary>"
+                    : t.caption.empty() ? ""
+                                        : "<p>" + html_escape(t.caption) + ":</p>\n";
   out += "<table><tr>";
   for (const Column& c : t.columns)
     if (c.shown != Shown::csv) out += "<th>" + html_name(c.header) + "</th>";  // a plan's name may head a column
@@ -36,7 +40,7 @@ std::string html_table(const Table& t) {
       if (t.columns[c].shown != Shown::csv) out += html_cell(r.cells.at(c));
     out += "</tr>\n";
   }
-  out += "</table>\n";
+  out += t.folded ? "</table></details>\n" : "</table>\n";
   if (!t.after.empty()) out += "<p>" + html_escape(t.after) + "</p>\n";
   return out;
 }

@@ -51,11 +51,12 @@ std::string markdown_section(const Section& s) {
   for (const std::string& o : s.opening) md += o + "\n\n";
   bool first = true;
   for (const Table& t : s.tables) {
-    if (!drawn_for_people(t)) continue;
+    if (!drawn_for_people(t) || t.folded) continue;
     md += (first ? "" : "\n") + markdown_table(t);
     first = false;
   }
   if (!rows && !s.nothing_to_show.empty()) md += s.nothing_to_show + "\n";
+  if (const std::string folded = folded_tables_line(s); !folded.empty()) md += folded + "\n";
   for (const std::string& item : s.items) md += "- " + item + "\n";
   for (const std::string& sentence : s.sentences) md += "\n" + sentence + "\n";
   for (const std::string& f : s.flags) md += "\n**Flag:** " + f + ".\n";

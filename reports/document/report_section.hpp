@@ -42,6 +42,10 @@ struct Table {
   std::vector<Row> rows;
   std::string csv_file;  // the CSV file this table is written to ("procurement.csv"); empty: none
   std::string after;     // one sentence under the table in the human formats
+  // A long table (a plan's monthly flows): the HTML folds it under its caption, Markdown and the
+  // terminal name it in one line per section instead of drawing it. Tables of one section that
+  // name the same csv_file are written to it one after another under the first one's header.
+  bool folded = false;
 };
 
 struct Section {
@@ -63,7 +67,8 @@ struct Section {
   }
 };
 
-// True when the human formats draw the table: it has rows and a column they show.
+// True when the human formats draw the table: it has rows and a column they show (Markdown and
+// the terminal name a folded one instead).
 inline bool drawn_for_people(const Table& t) {
   if (t.rows.empty()) return false;
   for (const Column& c : t.columns)
@@ -87,6 +92,20 @@ inline Section make_section(std::string id, std::string title, std::string lead,
   s.tables = std::move(tables);
   s.opening = std::move(opening);
   return s;
+}
+
+// "In the HTML page (folded) and the CSV output (monthly_cash_flows.csv), one table each: a, b."
+// for Markdown and the terminal, naming the section's folded tables by caption; "" when none.
+inline std::string folded_tables_line(const Section& s) {
+  std::string captions, files;
+  for (const Table& t : s.tables) {
+    if (!t.folded || !drawn_for_people(t)) continue;
+    captions += (captions.empty() ? "" : ", ") + t.caption;
+    if (!t.csv_file.empty() && files.find(t.csv_file) == std::string::npos) files += (files.empty() ? "" : ", ") + t.csv_file;
+  }
+  if (captions.empty()) return "";
+  return "In the HTML page (folded)" + (files.empty() ? std::string() : " and the CSV output (" + files + ")") +
+         ", one table each: " + captions + ".";
 }
 
 }  // namespace tco

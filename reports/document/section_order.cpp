@@ -25,18 +25,26 @@ Section breakevens_section(const Json& report);
 Section categories_section(const Json& report);
 Section assumptions_section(const Json& report);
 Section warnings_section(const Json& report);
+Section verdict_section(const Json& report);
+Section sensitivity_section(const Json& report);
+Section monte_carlo_section(const Json& report);
+Section monthly_section(const Json& report);
 
 const std::vector<SectionSlot>& report_section_slots() {
-  // The verdict and its notes open every format (each page draws them, reports/verdict/), then the
-  // first screen's sections; after them each page's Monte Carlo, sizing and charts (each page
-  // still draws them itself), the feature sections in this order, then what every report closes
-  // with: its costs by category, its sources, its warnings. The terminal answer draws the plans
-  // and the breakevens its own way (cli/terminal/: numbered rows, names shortened to fit; one
-  // sentence per breakeven).
-  // Depreciation's sheet is written with the tax columns' own layout (reports/workbook/workbook.cpp).
+  // The verdict and its notes open every format, then an uncertain scenario's analysis with its
+  // tornado, the plans and the breakevens: the first screen. After it the Monte Carlo
+  // distribution (the pages draw the cumulative cost and the sizing curve before it, and the
+  // HTML its charts beside the tables), the feature sections in this order, then what every
+  // report closes with: its costs by category, its sources, its warnings, and the monthly cash
+  // flows (folded). The terminal answer prints the verdict's sentences unindented.
+  // Depreciation's sheet is written with the tax columns' own layout (reports/workbook/workbook.cpp);
+  // the monthly flows are the plan sheets' rows, as formulas.
   static const std::vector<SectionSlot> slots = {
+      {"verdict", verdict_section, true, nullptr},  // the workbook's Summary sheet says it too
+      {"sensitivity", sensitivity_section, true, "Sensitivity"},
       {"plans", plans_section, true, nullptr},  // the workbook's Summary sheet, with its formulas
       {"breakevens", breakevens_section, true, "Breakevens"},
+      {"monte_carlo", monte_carlo_section, false, "Monte Carlo"},
       {"tokens", tokens_section, false, nullptr},  // a serving workload's answer; its sheet: reports/workbook/tokens_sheet.cpp
       {"latency", latency_section, false, "Latency"},  // its requests' replay (workload.requests)
       {"carbon", carbon_section, false, "CO2"},
@@ -54,6 +62,7 @@ const std::vector<SectionSlot>& report_section_slots() {
       {"categories", categories_section, false, "Categories"},
       {"assumptions", assumptions_section, false, "Sources"},
       {"warnings", warnings_section, false, "Warnings"},
+      {"monthly", monthly_section, false, nullptr},
   };
   return slots;
 }

@@ -4,7 +4,7 @@
 // - HTML: <h2>, the tables (numbers right-aligned, a text cell longer than kMaxShownNameChars
 //   shortened with the full text in its title attribute, every cell free to wrap), the lead as
 //   a note under them;
-// - the terminal: the title and plain columns, text cells shortened to fit;
+// - the terminal: the title and plain columns, text cells shortened to fit; a folded table left out;
 // - CSV: each table that names a csv_file, its CSV columns and raw values.
 // A section's items are a list under its tables ("- " in Markdown and the terminal, <ul> in HTML).
 // A table without rows is never drawn, nor in the human formats one whose columns are all

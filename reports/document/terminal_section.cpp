@@ -72,13 +72,18 @@ std::string terminal_table(const Table& t) {
 
 std::string terminal_section(const Section& s, std::size_t columns) {
   if (s.empty()) return "";
+  // A section of folded tables alone (the monthly flows) is for the pages and the CSV.
+  const bool only_folded = std::all_of(s.tables.begin(), s.tables.end(), [](const Table& t) { return t.folded || t.rows.empty(); });
+  if (only_folded && s.opening.empty() && s.items.empty() && s.sentences.empty() && s.flags.empty() &&
+      s.nothing_to_show.empty())
+    return "";
   std::string out = "\n" + wrapped(s.title + (s.lead.empty() ? "" : " (" + s.lead + ")") + ":", columns, 0);
   for (const std::string& o : s.opening) out += wrapped(o, columns, 2);
   bool rows = false;
   for (const Table& t : s.tables) {
     if (t.rows.empty()) continue;
     rows = true;
-    if (!drawn_for_people(t)) continue;
+    if (!drawn_for_people(t) || t.folded) continue;
     out += terminal_table(t);
     if (!t.after.empty()) out += wrapped(t.after, columns, 2);
   }

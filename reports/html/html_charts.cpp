@@ -117,17 +117,14 @@ std::string sizing_section(const Json& report) {
   return out + "<table><tr><th>nodes</th><th>mean NPV</th><th>P90</th><th>CVaR95</th></tr>\n" + rows + "</table>\n";
 }
 
-std::string tornado_section(const Json& report) {
-  if (!report.contains("sensitivity") || !report.at("sensitivity").contains("tornado"))
-    return "<p class=note>No sensitivity analysis in this report (run <code>tcosim sensitivity</code>).</p>\n";
+std::string tornado_chart(const Json& report) {
+  if (!report.contains("sensitivity") || !report.at("sensitivity").contains("tornado")) return "";
   const Json& t = report.at("sensitivity").at("tornado");
   std::vector<svg::Bar> bars;
   for (const auto& row : t.at("inputs"))
     bars.push_back({row.at("input").get<std::string>(), row.at("saving_at_low_usd").get<double>(),
                     row.at("saving_at_high_usd").get<double>()});
-  return fmt::format("<p>The NPV saving of plan {} against {}, each input at its low and high value:</p>\n",
-                     html_escape(t.at("plan").get<std::string>()), html_escape(t.at("baseline").get<std::string>())) +
-         svg::tornado_chart(bars, t.at("base_saving_usd").get<double>(), "NPV saving vs baseline (USD)");
+  return svg::tornado_chart(bars, t.at("base_saving_usd").get<double>(), "NPV saving vs baseline (USD)");
 }
 
 }  // namespace tco

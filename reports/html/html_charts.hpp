@@ -1,6 +1,7 @@
 // The chart sections of the HTML report (reports/html/html_report.cpp puts them on the page): the
-// cumulative discounted cost by plan with its payback points, the sizing curve and the tornado.
-// The Monte Carlo distribution has its own file (reports/html/html_monte_carlo.hpp).
+// cumulative discounted cost by plan with its payback points, the sizing curve, and the tornado
+// chart under the report document's sensitivity section (its table holds the same rows). The
+// Monte Carlo charts have their own file (reports/html/html_monte_carlo.hpp).
 #pragma once
 
 #include <string>
@@ -11,6 +12,6 @@ namespace tco {
 
 std::string cumulative_cost_section(const Json& report);
 std::string sizing_section(const Json& report);
-std::string tornado_section(const Json& report);
+std::string tornado_chart(const Json& report);  // "" without a tornado
 
 }  // namespace tco

@@ -27,25 +27,6 @@ std::string text_of(const Json& v) {
   return v.dump();
 }
 
-std::string monthly_tables(const Json& report) {
-  std::string out;
-  for (const auto& p : report.at("plans")) {
-    const Json& monthly = p.at("monthly");
-    out += fmt::format("<details><summary>{}: monthly cash flows (USD)</summary><div class=scroll><table><tr>",
-                       html_name(p.at("name").get<std::string>()));
-    for (const auto& c : monthly.at("columns")) out += "<th>" + html_escape(c.get<std::string>()) + "</th>";
-    out += "</tr>\n";
-    for (const auto& row : monthly.at("rows")) {
-      out += "<tr>";
-      for (std::size_t i = 0; i < row.size(); ++i)
-        out += i == 0 ? fmt::format("<td>{}</td>", row[i].get<int>()) : fmt::format("<td class=n>{:.2f}</td>", row[i].get<double>());
-      out += "</tr>\n";
-    }
-    out += "</table></div></details>\n";
-  }
-  return out;
-}
-
 void flatten(const Json& value, const std::string& prefix, std::string& out) {
   if (value.is_object()) {
     for (const auto& [k, v] : value.items()) flatten(v, prefix + "/" + k, out);
@@ -80,11 +61,11 @@ std::string reproduce_section(const Json& report) {
 
 constexpr const char* kStyle = R"(body{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222;line-height:1.4}
 h1{font-size:1.6em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:2em}
-table{border-collapse:collapse;margin:.5em 0;font-size:.9em;max-width:100%;display:block;overflow-x:auto}table.mc{display:table}
+table{border-collapse:collapse;margin:.5em 0;font-size:.9em;max-width:100%;display:block;overflow-x:auto}
 td,th{border:1px solid #ddd;padding:3px 6px;text-align:left;overflow-wrap:break-word}
 .scroll{overflow-x:auto}p,li{overflow-wrap:anywhere}
-td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.w{white-space:normal}td.prose{overflow-wrap:anywhere;min-width:20em}.headline{font-size:1.15em;background:#f3f7fb;padding:.8em;border-left:4px solid #1b6ca8}
-.note{color:#666}details{margin:.4em 0}code{font-size:.95em})";
+td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.w{white-space:normal}td.prose{overflow-wrap:anywhere;min-width:20em}
+#verdict+p{font-size:1.15em;background:#f3f7fb;padding:.8em;border-left:4px solid #1b6ca8}.note{color:#666}details{margin:.4em 0}code{font-size:.95em})";
 
 }  // namespace
 
@@ -97,28 +78,26 @@ std::string html_report(const Json& report) {
   html += fmt::format("<title>tcosim: {}</title><style>{}</style></head><body>\n", html_escape(sc.at("name").get<std::string>()), kStyle);
   html += fmt::format("<h1>tcosim: {}</h1>\n<p>{}</p>\n", html_escape(sc.at("name").get<std::string>()),
                       html_escape(sc.value("description", "")));
-  html += "<p class=headline>" + html_escape(headline_decision(report)) + "</p>\n";
-  if (const std::string dates = dates_sentence(report); !dates.empty())
-    html += "<p class=asof>" + html_escape(dates) + "</p>\n";
-  for (const std::string& note : verdict_notes(report)) html += "<p>" + html_escape(note) + "</p>\n";
   html += fmt::format("<p>{} from {}, discount rate {:.2f}% a year, baseline {}.</p>\n", format_months(sc.at("horizon_months").get<int>()),
                       html_escape(sc.at("start").get<std::string>()), 100 * sc.at("discount_rate_per_year").get<double>(),
                       html_escape(sc.at("baseline").get<std::string>()));
-  // An uncertain scenario's answer is its uncertainty: on the first screen, with the tornado.
-  if (const std::string uncertainty = uncertainty_sentence(report); !uncertainty.empty())
-    html += "<p class=headline>" + html_escape(uncertainty) + "</p>\n" + tornado_section(report);
-  for (const Section& section : report_sections(report, true)) html += html_section(section);  // plans, breakevens
+  // The report document's sections (reports/document/section_order.cpp): the verdict, an uncertain
+  // scenario's analysis with its tornado, the plans and the breakevens on the first screen; the
+  // charts of the tornado and the Monte Carlo distribution under the tables of the same figures.
+  const auto with_charts = [&](const Section& section) {
+    std::string out = html_section(section);
+    if (section.id == "sensitivity") out += tornado_chart(report);
+    if (section.id == "monte_carlo") out += monte_carlo_charts(report);
+    return out;
+  };
+  for (const Section& section : report_sections(report, true)) html += with_charts(section);
   html += "<h2>Cumulative discounted cost</h2>\n" + cumulative_cost_section(report);
   // Sections with nothing to show are left out; one line says what would fill them.
   const SectionPresence present = sections_present(report);
-  if (present.distribution) html += "<h2>Cost distribution</h2>\n" + monte_carlo_section(report);
   if (present.sizing) html += "<h2>Cost vs on-prem nodes</h2>\n" + sizing_section(report);
-  if (present.tornado && uncertainty_sentence(report).empty())
-    html += "<h2>Sensitivity (tornado)</h2>\n" + tornado_section(report);
   if (const std::string missing = missing_sections_line(present); !missing.empty())
     html += "<p class=note>" + html_escape(missing) + "</p>\n";
-  for (const Section& section : report_sections(report, false)) html += html_section(section);
-  html += "<h2>Monthly cash flows</h2>\n" + monthly_tables(report);
+  for (const Section& section : report_sections(report, false)) html += with_charts(section);
   html += "<h2>Reproduce</h2>\n" + reproduce_section(report) + resolved_inputs(report);
   return html + "</body></html>\n";
 }

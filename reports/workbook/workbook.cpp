@@ -524,6 +524,8 @@ void write_summary(Sheet sheet, const Json& report, const std::vector<PlanCells>
     // A null cloud figure: the offer gives no PUE or grid intensity (never a guessed 0).
     sheet.value(row, 15, co2.at("cloud").is_number() ? co2.at("cloud") : Json("n/a: no PUE or grid intensity"));
   }
+  int note_row = header + 2 + static_cast<int>(plans.size());  // the plans section's notes: an IRR beyond 1,000%
+  for (const std::string& note : report_section(report, "plans").sentences) sheet.str(note_row++, 0, note);
   sheet.width(0, 0, 34);
   sheet.width(1, 15, 18);
 }

@@ -22,9 +22,10 @@ Table utilization_table(const Json& report) {
                         {"", "life_months", Shown::csv},
                         {"GPU-hours per node per month (horizon)", "gpu_hours_per_node_month_over_horizon"}},
                        "breakevens_utilization.csv");
-  t.caption = "Utilization breakeven: one node, with its share of the fleet's fixed staff, room and racks, against "
-              "renting the same GPU-hours on the cloud price's path; over the horizon the node ends as the plans do, "
-              "sold at the horizon's end when they book a resale. The rows for the prices the plans pay";
+  // Every format ends a caption with ":" (the table follows), so it reads as one sentence.
+  t.caption = "Utilization breakeven, for the prices the plans pay: one node, with its share of the fleet's fixed staff, "
+              "room and racks, against renting the same GPU-hours on the cloud price's path; over the horizon the node "
+              "ends as the plans do, sold at the horizon's end when they book a resale";
   for (const auto& b : report.at("breakevens").at("utilization")) {
     if (!utilization_row_decides(b)) continue;
     const Json none(nullptr);
