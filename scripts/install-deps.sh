@@ -7,7 +7,7 @@ packages=(
   doctest-dev librandom123-dev python3 python3-jsonschema
   chromium
   tmux       # the progress bar on a real terminal (tests/check_progress_bar.sh)
-  clang libclang-rt-14-dev   # the fuzz harnesses (scripts/fuzz.sh)
+  clang libclang-rt-14-dev lld   # the sanitizer build and fuzz harnesses (scripts/fuzz.sh); lld links them
   ccache
   libxlsxwriter-dev pkg-config
   libopenmpi-dev openmpi-bin   # mpirun -n K tcosim ... (TCO_MPI; tests labelled mpi)
