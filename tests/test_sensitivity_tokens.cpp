@@ -12,6 +12,7 @@
 #include "engine/decisions/sensitivity.hpp"
 #include "engine/montecarlo/uncertain_paths.hpp"
 #include "engine/scenario_run.hpp"
+#include "cli_test_support.hpp"
 #include "test_support.hpp"
 
 using namespace tco;
@@ -103,4 +104,23 @@ TEST_CASE("tornado on a serving scenario: the token inputs' bars equal re-runs a
   for (std::size_t i = 1; i < t.bars.size(); ++i) CHECK(t.bars[i - 1].swing_usd >= t.bars[i].swing_usd);
   CHECK(t.bars.at(0).input == "maintenance");
   CHECK(t.bars.at(1).input == "throughput per GPU");
+}
+
+TEST_CASE("sensitivity on a serving scenario with an API: the simulated utilization breakeven is not computed") {
+  // It replaces the workload with a steady GPU demand, which an API's bill (tokens x price) cannot
+  // follow: it evaluated the API with no token demand and crashed (session 32, on
+  // llm-serving-own-rent-or-api with an uncertain section). Now its status says why it is absent.
+  Json doc = token_tornado_scenario();
+  doc["catalog_dir"] = source_path("tests/fixtures/catalog");
+  const std::filesystem::path dir = scratch_dir("sensitivity-tokens");
+  const std::string file = (dir / "scenario.json").string();
+  write_text(file, doc.dump(2));
+  const std::string out = (dir / "report.json").string();
+  const CliResult r = run_cli({"sensitivity", file, "--plan", "buy-82-api", "--paths", "4", "--threads", "1",
+                               "--out", out, "--quiet"});
+  REQUIRE(r.exit_code == 0);
+  const Json report = read_json_file(out);
+  CHECK(report.at("uncertainty").at("utilization").at("status") == "buys_tokens");
+  CHECK(report.at("sensitivity").at("tornado").at("inputs").size() == 6);
+  std::filesystem::remove_all(dir);
 }
