@@ -1,7 +1,7 @@
 // The token-serving importers (TCO_FUZZ_FORMAT: inferencex or vllm-bench, a benchmark result as
 // `tcosim throughput import` reads it; azure-llm, a request trace as `tcosim demand import`
-// reads it, whose hourly tokens.csv a scenario's workload.tokens.series then runs on):
-// docs/tokens.md.
+// reads it, whose hourly tokens.csv a scenario's workload.tokens.series then runs on; tokens-csv,
+// such an hourly tokens.csv run directly): docs/tokens.md.
 #include <fstream>
 
 #include "core/io/json_reader.hpp"
@@ -28,6 +28,12 @@ std::string token_series_scenario(const std::string& dir, const std::string& tok
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::string format = tco::fuzz::env_or("TCO_FUZZ_FORMAT", "inferencex");
   const std::string& dir = tco::fuzz::work_dir();
+  if (format == "tokens-csv") {
+    const std::string input = tco::fuzz::write_input("tokens.csv", data, size);
+    static const std::string scenario = token_series_scenario(dir, input);
+    tco::fuzz::run_command({"run", scenario, "--out", dir + "/out/report.json", "--quiet"});
+    return 0;
+  }
   if (format == "azure-llm") {
     const std::string input = tco::fuzz::write_input("trace.csv", data, size);
     const std::string tokens = dir + "/out/tokens.csv";

@@ -281,6 +281,13 @@ const std::vector<std::string> kMutatedScenarios = {
     "tests/fixtures/scenarios/hourly_series.json", "tests/fixtures/scenarios/savings_plan_venues.json",
     "tests/fixtures/scenarios/savings_plan_two_venues.json", "tests/fixtures/scenarios/tokens.json"};
 
+// The token fixtures beside them in the run-and-validate campaign (issue 46): the API plan and an
+// hourly token series. Not in the schema campaign, whose measured agreement is of the list above:
+// with them the first 600 mutants fall elsewhere, and an inline serving profile's required fields
+// are not required by the schema (a catalog reference may be an id).
+const std::vector<std::string> kMutatedTokenScenarios = {"tests/fixtures/scenarios/api.json",
+                                                         "tests/fixtures/scenarios/tokens_series.json"};
+
 }  // namespace
 
 TEST_CASE("mutation: 500+ mutants of shipped scenarios, catalogs, grids and series, exit 0 or a named exit 2") {
@@ -292,9 +299,11 @@ TEST_CASE("mutation: 500+ mutants of shipped scenarios, catalogs, grids and seri
   // pass's): the 540 took about 69 s of that pass's ctest on an idle machine.
   const int stride = kUnderSanitizers ? 2 : 1;
 
-  // Scenarios: the hourly shipped ones and the fixtures, against their pristine catalogs.
-  const std::vector<std::string>& scenarios = kMutatedScenarios;
-  for (int i = 0; i < 300; ++i) {
+  // Scenarios: the hourly shipped ones and the fixtures, against their pristine catalogs; then 40
+  // of the token fixtures.
+  std::vector<std::string> scenarios = kMutatedScenarios;
+  for (int i = 0; i < 340; ++i) {
+    if (i == 300) scenarios = kMutatedTokenScenarios;
     const std::string source = scenarios[static_cast<std::size_t>(i) % scenarios.size()];
     const Case c = fresh_case(root, n++);
     std::string what;
@@ -342,6 +351,20 @@ TEST_CASE("mutation: 500+ mutants of shipped scenarios, catalogs, grids and seri
     const std::string scenario = (c.in / "scenario.json").string();
     write_text(scenario, doc.dump(2));
     INFO(describe("prices_alternating_week.csv", what));
+    run_and_validate(scenario, {scenario, series.string()}, c.out, tally);
+  }
+
+  // Token series: the hourly tokens.csv of tokens_series.json (workload.tokens.series) mutated.
+  for (int i = 0; i < 30; ++i) {
+    const Case c = fresh_case(root, n++);
+    const fs::path series = c.in / "tokens.csv";
+    std::string what;
+    write_text(series, m.mutate_csv(read_text_file(source_path("tests/fixtures/series/tokens_hourly.csv")), what));
+    Json doc = movable_scenario(source_path("tests/fixtures/scenarios/tokens_series.json"));
+    doc["workload"]["tokens"]["series"]["file"] = series.string();
+    const std::string scenario = (c.in / "scenario.json").string();
+    write_text(scenario, doc.dump(2));
+    INFO(describe("tokens_hourly.csv", what));
     run_and_validate(scenario, {scenario, series.string()}, c.out, tally);
   }
 

@@ -15,6 +15,7 @@
 #include "engine/decisions/sizing.hpp"
 #include "engine/sweep/sweep_run.hpp"
 #include "reports/json/decisions_json.hpp"
+#include "closed_form_sizing.hpp"
 #include "scenario_builder.hpp"
 #include "test_sweep_support.hpp"
 
@@ -33,14 +34,8 @@ namespace {
 //   PV(fixed)         = 200,000 + 3,719 A - 68,600 x 1.08^-3       = 264,712.26
 //   PV(dynamic per u) = 8 kW x 1.5 x 0.10 x 730 A = 876 A
 //   PV(cloud per u)   = 8 x p x 730 A = 5,840 p A
-// At p = (2 PV(fixed) / A + 876) / 5,840 = 2.97913 USD/GPU-hour, u* = 1/2 exactly.
-double half_breakeven_price_usd() {
-  double annuity = 0.0;
-  for (int m = 0; m < 36; ++m) annuity += std::pow(1.08, -(m + 1) / 12.0);
-  const double pv_fixed_usd = 200000.0 + 3719.0 * annuity - 68600.0 * std::pow(1.08, -3.0);
-  return (2.0 * pv_fixed_usd / annuity + 876.0) / 5840.0;
-}
-
+// At p = (2 PV(fixed) / A + 876) / 5,840 = 2.97913 USD/GPU-hour, u* = 1/2 exactly
+// (half_breakeven_price_usd, tests/closed_form_sizing.hpp).
 Json steady_sizing_scenario(double demand_gpus) {
   Json doc = base_scenario_json();
   doc["horizon_months"] = 36;

@@ -112,18 +112,25 @@ std::string sizing_console(const Json& sizing) {
                                  sizing.at("grid").at("pointer_commitment").get<std::string>().rfind('/') + 1);
   const bool refresh_sized = !sizing.at("grid").at("refresh_months_after_arrival").is_null();
   const Json& rows = commitment.is_null() && !refresh_sized ? sizing.at("curve") : sizing.at("points");
-  out += fmt::format("  {:>6} {:>9} {:>12}{} {:>16} {:>16} {:>16} {:>16} {:>8}\n", "nodes", "reserved", size_unit,
+  // A serving plan's points: their owned replicas and $/M tokens (the scenario as written).
+  const bool serving = !rows.empty() && rows.front().contains("owned_replicas");
+  out += fmt::format("  {:>6} {:>9} {:>12}{} {:>16} {:>16} {:>16} {:>16} {:>8}{}\n", "nodes", "reserved", size_unit,
                      refresh_sized ? fmt::format(" {:>9}", "refresh k") : "", "NPV mean", "NPV P90", "NPV CVaR95",
-                     "saving mean", "P(save)");
+                     "saving mean", "P(save)", serving ? fmt::format(" {:>9} {:>10}", "replicas", "$/M tokens") : "");
   for (const auto& p : rows)
-    out += fmt::format("  {:>6} {:>9} {:>12}{} {:>16} {:>16} {:>16} {:>16} {:>8.3f}\n", p.at("nodes").get<long>(),
+    out += fmt::format("  {:>6} {:>9} {:>12}{} {:>16} {:>16} {:>16} {:>16} {:>8.3f}{}\n", p.at("nodes").get<long>(),
                        p.at("reserved_instances").get<long>(),
                        p.contains("commitment_size") ? std::to_string(p.at("commitment_size").get<long>()) : "",
                        refresh_sized ? fmt::format(" {:>9}", refresh_months_words(p.at("refresh_months_after_arrival")))
                                      : "",
                        format_usd(p.at("npv_mean_usd")), format_usd(p.at("npv_p90_usd")),
                        format_usd(p.at("npv_cvar95_usd")), format_usd(p.at("saving_mean_usd")),
-                       p.at("probability_saving").get<double>());
+                       p.at("probability_saving").get<double>(),
+                       serving ? fmt::format(" {:>9} {:>10}", p.at("owned_replicas").get<long>(),
+                                             p.at("reservation_usd_per_million_tokens").is_number()
+                                                 ? fmt::format("{:.3f}", p.at("reservation_usd_per_million_tokens").get<double>())
+                                                 : std::string("-"))
+                               : std::string());
   if (!sizing.at("search").is_null()) out += replay_console(sizing);
   for (const auto& source : sizing.at("randomness")) out += "  drew: " + source.get<std::string>() + "\n";
   if (const Json& cap = sizing.at("grid").at("site_cap_max_nodes"); cap.is_number())

@@ -17,6 +17,7 @@
 #include "core/progress/progress_counter.hpp"
 #include "engine/decisions/replay_sizing.hpp"
 #include "engine/decisions/sizing_draws.hpp"
+#include "engine/decisions/sizing_tokens.hpp"
 
 namespace tco {
 
@@ -27,7 +28,7 @@ namespace {
 Json single_plan_document(const Json& doc, const Plan& plan, int k, bool with_reserved) {
   Json out = doc;
   Json p = doc.at("plans").at(static_cast<std::size_t>(k));
-  p["onprem_nodes"] = plan.onprem_nodes;
+  if (plan.kind != Plan::Kind::api) p["onprem_nodes"] = plan.onprem_nodes;  // an api plan has no fleet field
   if (with_reserved) p["reserved_instances"] = plan.reserved_instances;
   out["plans"] = Json::array({p});
   out["baseline"] = plan.name;
@@ -50,7 +51,9 @@ SweepInputs grid_inputs(const Json& plan_doc, const std::string& file, const std
   }
   in.paths = paths;
   in.seed = seed;
-  in.grid = parse_sweep_grid({{"fields", fields}}, file, plan_doc, file, in.integer_pointers);
+  // No fields: the document's one point (the baseline, which may be an api plan with no fleet field).
+  in.grid = fields.empty() ? SweepGrid{file, {}}
+                           : parse_sweep_grid({{"fields", fields}}, file, plan_doc, file, in.integer_pointers);
   return in;
 }
 
@@ -197,6 +200,11 @@ SizingResult sizing_frame(const Scenario& s, const SizingOptions& o) {
                      fmt::format("\"{}\" is an onprem plan (it never bursts): it needs at least 1 node, found a range "
                                  "from {}",
                                  plan.name, o.nodes.from));
+  if (plan.uses_api() && plan.reserved_instances == 0 && o.nodes.from < 1)
+    throw InputError("", "--nodes",
+                     fmt::format("\"{}\" sends its overflow to the API: it needs a base fleet, at least 1 node, found "
+                                 "a range from {} (at 0 nodes it is a plan of kind \"api\": compare with one)",
+                                 plan.name, o.nodes.from));
   if (o.reserved && plan.kind != Plan::Kind::hybrid)
     throw InputError("", "--reserved", fmt::format("\"{}\" does not rent: it can hold no reserved instances", plan.name));
 
@@ -307,7 +315,7 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
     return InputError(e.file(), plan_pointer, fmt::format("plan \"{}\" cannot be sized: {}", plan.name, message));
   };
   const Plan& base_plan = s.plans[s.baseline_index];
-  const Json base_fields = Json::array({{{"pointer", "/plans/0/onprem_nodes"}, {"values", {base_plan.onprem_nodes}}}});
+  const Json base_fields = Json::array();
   const SizingDraws draws = sizing_draws(s, r.paths, r.seed);
   std::vector<SweepPointValues> values;
   std::vector<double> base_npv;
@@ -386,6 +394,14 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
     pt.probability_saving = saving.empty() ? 0.0 : static_cast<double>(positive) / static_cast<double>(saving.size());
     pt.npv_by_path_usd = v.npv_usd[0];
     r.points.push_back(std::move(pt));
+  }
+
+  if (s.workload.tokens) {
+    // Each point's replicas and $/M tokens, from the point's scenario as written (deterministic).
+    parallel_for_index(points, o.threads, [&](long i) {
+      const Scenario at = load_scenario_json(grid_point_document(in.grid, in.scenario_doc, i), file, dir, catalog_dir);
+      r.points[static_cast<std::size_t>(i)].tokens = sizing_point_tokens(at, 0);
+    });
   }
 
   std::vector<Summary> npv_by_point;

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "core/stats/statistics.hpp"
+#include "engine/decisions/sizing_tokens.hpp"
 #include "engine/sweep/sweep_run.hpp"
 
 namespace tco {
@@ -115,6 +116,9 @@ struct SizingPoint {
   // the scenario's limits, and the paired difference from the previous point of the curve.
   std::optional<ReplayService> service;
   std::optional<Summary> minus_previous_usd;  // NPV_N,p - NPV_N_prev,p (previous evaluated N)
+  // A serving scenario (workload.tokens): the point's owned replicas and $/M tokens
+  // (engine/decisions/sizing_tokens.hpp).
+  std::optional<SizingTokens> tokens;
 };
 
 struct SizingBest {

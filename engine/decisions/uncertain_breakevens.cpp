@@ -88,6 +88,12 @@ SimulatedUtilizationBreakeven simulated_utilization_breakeven(const UncertaintyI
     return out;
   }
   out.capacity_gpus = static_cast<double>(p.onprem_nodes) * p.onprem->server.gpus * p.onprem->gpu.perf_relative;
+  // An API's bill follows the tokens, which a steady GPU demand in their place does not have
+  // (the search evaluated the API with no token demand at all and crashed).
+  if (p.uses_api() || s.plans[baseline].uses_api()) {
+    out.status = "buys_tokens";
+    return out;
+  }
   if (s.plans[baseline].cloud) {
     for (const auto& b : utilization_breakevens(s, p, *s.plans[baseline].cloud))
       if (b.price_basis == "on_demand") out.closed_form_utilization = b.utilization;

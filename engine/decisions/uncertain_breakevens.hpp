@@ -57,7 +57,8 @@ struct SimulatedUtilizationBreakeven {
   std::string plan;
   std::string baseline;
   std::string status;                        // "ok", "never" (loses even at full load), "always"
-                                             // (saves even with no demand), "no_onprem_nodes"
+                                             // (saves even with no demand), "no_onprem_nodes",
+                                             // "buys_tokens" (the plan or the baseline pays an API)
   double capacity_gpus = 0.0;                // N G perf: the steady demand that fills the nodes
   std::optional<double> steady_demand_gpus;  // D*
   std::optional<double> utilization;         // u_sim

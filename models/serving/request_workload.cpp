@@ -123,6 +123,10 @@ void read_request_workload(WorkloadSpec& spec, const Json& workload, const std::
     throw InputError(file, pointer,
                      "expected workload.tokens beside requests: the requests are served with its serving profile and "
                      "slo");
+  if (spec.tokens->throughput_factor != 1.0)  // the replay reads the profile's measured points
+    throw InputError(file, pointer_join(pointer_join(spec.pointer, "tokens"), "throughput_factor"),
+                     "expected 1 (or none) beside requests: the request replay serves at the profile's measured "
+                     "rates, not scaled yet (docs/tokens.md)");
   JsonObjectReader r(workload.at("requests"), file, pointer);
   spec.requests = std::make_shared<const RequestWorkload>(
       parse_request_workload(r, *spec.tokens, horizon_hours, scenario_dir));

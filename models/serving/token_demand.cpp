@@ -19,6 +19,7 @@ namespace {
 constexpr Bounds kInteractivity{0.0, 1e7, true};
 constexpr Bounds kTtftMs{0.0, 86'400'000.0, true};
 constexpr Bounds kOutputTokenCostWeight{0.0, 1000.0, true};
+constexpr Bounds kThroughputFactor{0.0, 100.0, true};
 
 // The requests' profiles are the workload's shapes with "requests_per_second" for "gpus": read
 // them with the workload's own parser, and say "requests_per_second" in its errors.
@@ -64,7 +65,7 @@ WorkloadSpec parse_requests(JsonObjectReader& r, const std::string& scenario_dir
 }
 
 // "series": {"file": "tokens.csv", "repeat": true, "scale": 1, "growth_per_year": 0}: the file
-// must exist (its rows are read with the demand, errors naming the file and line).
+// must exist and parse (errors naming the file and line).
 TokenSeries parse_token_series(JsonObjectReader r, const std::string& scenario_dir) {
   TokenSeries t;
   SeriesProfile p;
@@ -88,6 +89,10 @@ TokenSeries parse_token_series(JsonObjectReader r, const std::string& scenario_d
   t.input = t.output = p;
   t.input.format = "token_input";
   t.output.format = "token_output";
+  // Read once here, so that `validate` refuses a malformed file as `run` does (the mutation test
+  // found it accepting them); the demand reads it again when it makes the hours.
+  read_hourly_series(t.input);
+  read_hourly_series(t.output);
   return t;
 }
 
@@ -109,6 +114,7 @@ void resolve_serving_profile(TokenDemand& d, const Json& ref, const Catalog& cat
   }
   try {
     d.capacity = replica_capacity(d.profile, d.slo, d.serving_profile_id.empty() ? "(inline)" : d.serving_profile_id);
+    d.capacity.tokens_per_s_per_gpu *= d.throughput_factor;
   } catch (const ModelError& e) {
     throw InputError(file, slo_pointer, e.what());
   }
@@ -136,6 +142,7 @@ TokenDemand parse_token_demand(JsonObjectReader& r, const Catalog& catalog, cons
     s.finish();
   }
   d.output_token_cost_weight = r.optional_number("output_token_cost_weight", kOutputTokenCostWeight).value_or(1.0);
+  d.throughput_factor = r.optional_number("throughput_factor", kThroughputFactor).value_or(1.0);
   resolve_serving_profile(d, r.value("serving_profile"), catalog, r.file(), r.pointer_of("serving_profile"),
                           r.pointer_of("slo"));
   r.finish();
@@ -217,6 +224,7 @@ Json to_json(const TokenDemand& d) {
   if (d.slo.max_p90_ttft_ms) slo["max_p90_ttft_ms"] = *d.slo.max_p90_ttft_ms;
   out["slo"] = std::move(slo);
   if (d.output_token_cost_weight != 1.0) out["output_token_cost_weight"] = d.output_token_cost_weight;
+  if (d.throughput_factor != 1.0) out["throughput_factor"] = d.throughput_factor;
   out["serving_profile"] = d.serving_profile_id;
   out["replica"] = {{"gpus", d.capacity.gpus_per_replica},
                     {"concurrency", d.capacity.concurrency},

@@ -3,6 +3,7 @@
 // already runs on (docs/tokens.md §5):
 //   tokens(h)   = requests/s(h) x 3,600 x (input + output tokens per request)
 //   GPUs(h)     = ceil(tokens(h) / (3,600 x replica tokens/s at the slo)) x GPUs per replica
+//                 (replica tokens/s x throughput_factor, default 1)
 //                 (models/serving/replica_capacity.hpp), in reference-GPU units: x the profile
 //                 GPU's perf_relative (1 for H100 and H200), so that a plan on that GPU gets the
 //                 replica GPUs back
@@ -44,6 +45,10 @@ struct TokenDemand {
   // The cost an output token carries against an input one in the per-token figures
   // (models/serving/token_figures.hpp): 1, by count, unless the scenario says otherwise.
   double output_token_cost_weight = 1.0;
+  // A multiplier on the profile's measured tokens/s per GPU at the slo (`throughput_factor`,
+  // default 1): how far the benchmark's throughput is expected to carry over (an engine upgrade, a
+  // request mix unlike the benchmark's), so that sensitivity and uncertain can move it.
+  double throughput_factor = 1.0;
   std::string serving_profile_id;    // "" for an inline profile
   ServingProfile profile;
   double gpu_perf_relative = 1.0;    // of the profile's gpu record

@@ -36,6 +36,14 @@ Json point_json(const SizingPoint& p, bool with_commitment, bool with_refresh) {
           {"minus_best_mean_usd", p.minus_best_mean_usd.mean},
           {"minus_best_stderr_usd", p.minus_best_mean_usd.stderr_}};
   if (with_commitment) out["commitment_size"] = p.commitment_size;
+  if (p.tokens) {  // a serving scenario: the point's replicas and $/M tokens (deterministic)
+    out["owned_replicas"] = p.tokens->owned_replicas;
+    out["gpus_per_replica"] = p.tokens->gpus_per_replica;
+    out["tokens_served"] = p.tokens->tokens_served;
+    out["tokens_unserved"] = p.tokens->tokens_unserved;
+    out["reservation_usd_per_million_tokens"] = optional_json(p.tokens->reservation_usd_per_million_tokens);
+    out["usage_usd_per_million_tokens"] = optional_json(p.tokens->usage_usd_per_million_tokens);
+  }
   if (with_refresh) out["refresh_months_after_arrival"] = refresh_months_json(p);
   if (p.service) {
     out["waited_gpu_hours"] = p.service->waited_gpu_hours;
@@ -120,12 +128,19 @@ Json sizing_json(const SizingResult& r) {
   }
   const SizingPoint& by_mean = r.points[r.best_for("mean").point];
   const SizingPoint& by_p90 = r.points[r.best_for("p90").point];
-  const Json answer = {{"mean_nodes", by_mean.nodes},
-                       {"mean_npv_usd", by_mean.npv_usd.mean},
-                       {"mean_p90_usd", by_mean.npv_usd.p90},
-                       {"p90_nodes", by_p90.nodes},
-                       {"p90_npv_usd", by_p90.npv_usd.mean},
-                       {"p90_usd", by_p90.npv_usd.p90}};
+  Json answer = {{"mean_nodes", by_mean.nodes},
+                 {"mean_npv_usd", by_mean.npv_usd.mean},
+                 {"mean_p90_usd", by_mean.npv_usd.p90},
+                 {"p90_nodes", by_p90.nodes},
+                 {"p90_npv_usd", by_p90.npv_usd.mean},
+                 {"p90_usd", by_p90.npv_usd.p90}};
+  if (by_mean.tokens && by_p90.tokens) {  // a serving plan: the answer in replicas too, with $/M tokens
+    answer["gpus_per_replica"] = by_mean.tokens->gpus_per_replica;
+    answer["mean_replicas"] = by_mean.tokens->owned_replicas;
+    answer["mean_usd_per_million_tokens"] = optional_json(by_mean.tokens->reservation_usd_per_million_tokens);
+    answer["p90_replicas"] = by_p90.tokens->owned_replicas;
+    answer["p90_usd_per_million_tokens"] = optional_json(by_p90.tokens->reservation_usd_per_million_tokens);
+  }
   return {{"plan", r.plan},
           {"baseline", r.baseline},
           {"model", r.model},

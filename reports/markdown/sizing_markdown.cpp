@@ -10,17 +10,33 @@
 
 namespace tco {
 
+namespace {
+
+// " (R replicas of G GPUs, $X per million tokens)" for a serving plan's point; "" otherwise.
+std::string replicas_words(const Json& a, const char* which) {
+  const std::string replicas = std::string(which) + "_replicas";
+  if (!a.contains(replicas)) return "";
+  const long r = a.at(replicas).get<long>();
+  const Json& usd = a.at(std::string(which) + "_usd_per_million_tokens");
+  return fmt::format(" ({} replica{} of {} GPUs{})", r, r == 1 ? "" : "s", a.at("gpus_per_replica").get<long>(),
+                     usd.is_number() ? fmt::format(", ${:.3f} per million tokens", usd.get<double>()) : "");
+}
+
+}  // namespace
+
 std::string sizing_answer_sentence(const Json& sizing) {
   if (!sizing.contains("answer")) return "";
   const Json& a = sizing.at("answer");
   const long n = a.at("mean_nodes").get<long>(), n90 = a.at("p90_nodes").get<long>();
   if (n == n90)
-    return fmt::format("Own {} node{}: the cheapest on average (mean NPV {}), and the lowest 90th percentile too ({}).", n, n == 1 ? "" : "s",
-                       format_usd(a.at("mean_npv_usd")), format_usd(a.at("p90_usd")));
-  return fmt::format("Own {} node{}: the cheapest on average (mean NPV {}, 90th percentile {}); {} if you want the "
+    return fmt::format("Own {} node{}{}: the cheapest on average (mean NPV {}), and the lowest 90th percentile too ({}).", n,
+                       n == 1 ? "" : "s", replicas_words(a, "mean"), format_usd(a.at("mean_npv_usd")),
+                       format_usd(a.at("p90_usd")));
+  return fmt::format("Own {} node{}{}: the cheapest on average (mean NPV {}, 90th percentile {}); {}{} if you want the "
                      "90th percentile no worse than {} (mean NPV {}).",
-                     n, n == 1 ? "" : "s", format_usd(a.at("mean_npv_usd")), format_usd(a.at("mean_p90_usd")), n90,
-                     format_usd(a.at("p90_usd")), format_usd(a.at("p90_npv_usd")));
+                     n, n == 1 ? "" : "s", replicas_words(a, "mean"), format_usd(a.at("mean_npv_usd")),
+                     format_usd(a.at("mean_p90_usd")), n90, replicas_words(a, "p90"), format_usd(a.at("p90_usd")),
+                     format_usd(a.at("p90_npv_usd")));
 }
 
 std::string sizing_shifting_sentence(const Json& sizing) {

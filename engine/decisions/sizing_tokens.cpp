@@ -1,0 +1,28 @@
+#include "engine/decisions/sizing_tokens.hpp"
+
+#include "engine/ledger/plan_evaluator.hpp"
+#include "engine/ledger/plan_tokens.hpp"
+#include "models/serving/token_demand.hpp"
+
+namespace tco {
+
+std::optional<SizingTokens> sizing_point_tokens(const Scenario& s, int k) {
+  if (!s.workload.tokens) return std::nullopt;
+  const Plan& plan = s.plans[static_cast<std::size_t>(k)];
+  const TokenDemand& serving = plan.serving ? *plan.serving : *s.workload.tokens;
+  const std::vector<double> demand = demand_gpus_by_hour(s.workload, s.horizon_hours(), s.calendar);
+  // The tokens are the workload's; the plan serves them with its own profile (as run_deterministic).
+  const TokenHours hours = token_hours(*s.workload.tokens, s.horizon_hours(), s.calendar);
+  const PlanTokens t = plan_tokens(evaluate_plan(s, plan, demand), serving, hours, demand);
+  SizingTokens out;
+  out.gpus_per_replica = t.gpus_per_replica;
+  const long gpus = plan.onprem ? static_cast<long>(plan.onprem_nodes) * plan.onprem->server.gpus : 0;
+  out.owned_replicas = gpus / t.gpus_per_replica;
+  out.tokens_served = t.figures.tokens_served;
+  out.tokens_unserved = t.figures.tokens_unserved;
+  if (t.figures.reservation) out.reservation_usd_per_million_tokens = t.figures.reservation->blended;
+  if (t.figures.usage) out.usage_usd_per_million_tokens = t.figures.usage->blended;
+  return out;
+}
+
+}  // namespace tco

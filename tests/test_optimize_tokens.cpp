@@ -1,0 +1,140 @@
+// `tcosim optimize` on a serving plan (issue 46 item 6; engine/decisions/sizing_tokens.hpp): the
+// fluid sizing of a hybrid plan whose demand is tokens, answered in nodes and owned replicas with
+// $/M tokens per point, on a scenario whose optimum is computable by hand.
+#include <cmath>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "core/error.hpp"
+#include "engine/decisions/sizing.hpp"
+#include "reports/json/decisions_json.hpp"
+#include "reports/markdown/sizing_markdown.hpp"
+#include "closed_form_sizing.hpp"
+#include "scenario_builder.hpp"
+#include "test_support.hpp"
+
+using namespace tco;
+using namespace tco::test;
+
+namespace {
+
+// The closed-form premises of tests/test_optimize.cpp (8-GPU nodes over their 3-year life = the
+// horizon, 1-GPU cloud instances at the price where the utilization breakeven u* is 1/2, one node
+// a rack, no fixed staff, 8 %), with the steady demand given as tokens:
+//   the profile at 40 tokens/s per user reads c* = 32: 150 tokens/s per GPU; a replica of 2 GPUs
+//   serves 300 tokens/s = 1.08M tokens an hour;
+//   1 request/s of 2,800 + 400 tokens = 11.52M tokens an hour: ceil(11.52 / 1.08) = ceil(10.67)
+//   = 11 replicas = 22 GPUs every hour (ref-gpu's perf_relative is 1).
+Json serving_sizing_scenario() {
+  Json doc = base_scenario_json();
+  doc["horizon_months"] = 36;
+  doc["discount_rate_per_year"] = 0.08;
+  doc["workload"] = {
+      {"tokens",
+       {{"requests_per_second", {{"profiles", {{{"type", "steady"}, {"requests_per_second", 1}}}}}},
+        {"input_tokens_per_request", 2800},
+        {"output_tokens_per_request", 400},
+        {"slo", {{"min_interactivity_tokens_per_s_per_user", 40}}},
+        {"serving_profile",
+         {{"gpu_model", "ref-gpu"},
+          {"model", "m"},
+          {"precision", "fp8"},
+          {"framework", "vllm"},
+          {"gpus_per_replica", 2},
+          {"input_tokens_per_request", 1024},
+          {"output_tokens_per_request", 1024},
+          {"points",
+           {{{"concurrency", 16}, {"tokens_per_s_per_gpu", 100}, {"median_tpot_ms", 20}},
+            {{"concurrency", 32}, {"tokens_per_s_per_gpu", 150}, {"median_tpot_ms", 25}}}},
+          {"source", "hand-made"},
+          {"as_of", "2026-01-01"}}}}}};
+  doc["cloud"] = {{"offer", {{"id", "test/gpu1/region-a"}, {"on_demand_usd_per_hour", half_breakeven_price_usd()}}}};
+  doc["onprem"]["cooling"] = {{"id", "test-air"}, {"rack_limit_kw", 10}};
+  doc["onprem"]["depreciation"] = {{"life_years", 3}};
+  doc["onprem"]["residual"] = {{"enabled", true}, {"resale_decline_per_year", 0.3}};
+  doc["onprem"]["staff"] = {{"fixed_fte", 0}, {"fte_per_node", 0.1}, {"usd_per_fte_year", 120000}};
+  doc["monte_carlo"] = {{"paths", 4}, {"seed", 11}};
+  doc["plans"] = {{{"name", "cloud"}, {"kind", "cloud"}},
+                  {{"name", "own-then-burst"}, {"kind", "hybrid"}, {"onprem_nodes", 1}}};
+  doc["baseline"] = "cloud";
+  return doc;
+}
+
+}  // namespace
+
+TEST_CASE("optimize a serving plan: the owned replicas and $/M tokens of every point, the optimum by hand") {
+  SizingOptions o;
+  o.nodes = {0, 6, 1};
+  o.threads = 1;
+  const SizingResult r = optimize_sizing(serving_sizing_scenario(), "test-scenario.json", source_path("tests"), "", o);
+  REQUIRE(r.points.size() == 7);
+  // 22 GPUs of demand = 8 x 2 + 6: nodes 1 and 2 busy all the time (u = 1), node 3 busy 6/8 =
+  // 0.75 > u* = 1/2 (buy it), node 4 never (u = 0 < 1/2): best N = 3 by every measure (no random
+  // input: every path is the deterministic NPV), as for the same demand in GPUs (test_optimize.cpp).
+  for (const char* measure : kRiskMeasures) {
+    CAPTURE(measure);
+    CHECK(r.points[r.best_for(measure).point].nodes == 3);
+  }
+  for (const SizingPoint& p : r.points) {
+    CAPTURE(p.nodes);
+    REQUIRE(p.tokens);
+    // Owned replicas = floor(N x 8 GPUs / 2 GPUs a replica) = 4 N.
+    CHECK(p.tokens->owned_replicas == 4 * p.nodes);
+    CHECK(p.tokens->gpus_per_replica == 2);
+    // Every token served (the plan bursts): 11.52M x 26,280 hours = 3.027456e11.
+    CHECK(p.tokens->tokens_served == doctest::Approx(11.52e6 * 26280.0).epsilon(1e-12));
+    CHECK(p.tokens->tokens_unserved == doctest::Approx(0.0));
+  }
+  // $/M tokens at N = 3 (reservation basis: the whole nominal cost / tokens served x 1e6):
+  //   capex 3 x 200,000 = 600,000; fixed 3 x 3,719 x 36 months = 401,652; dynamic energy
+  //   (1 + 1 + 0.75) x 876 x 36 = 86,724; residual -3 x 68,600 = -205,800; no cloud (24 >= 22 GPUs):
+  //   882,576 / 302,745.6M = $2.91524 per million tokens.
+  const SizingPoint& three = r.points[3];
+  CHECK(three.tokens->reservation_usd_per_million_tokens.value() ==
+        doctest::Approx(882576.0 / (11.52 * 26280.0)).epsilon(1e-6));
+  // The usage basis leaves out the idle quarter of the third node: below the reservation basis.
+  CHECK(three.tokens->usage_usd_per_million_tokens.value() < three.tokens->reservation_usd_per_million_tokens.value());
+  // N = 0 rents all 22 GPUs: 22 x p x 26,280 hours over the same tokens, both bases alike.
+  const double rent_usd = 22.0 * half_breakeven_price_usd() * 26280.0;
+  CHECK(r.points[0].tokens->reservation_usd_per_million_tokens.value() ==
+        doctest::Approx(rent_usd / (11.52 * 26280.0)).epsilon(1e-9));
+  CHECK(r.points[0].tokens->usage_usd_per_million_tokens.value() ==
+        doctest::Approx(r.points[0].tokens->reservation_usd_per_million_tokens.value()).epsilon(1e-12));
+
+  // The answer in nodes and replicas, with $/M tokens.
+  const Json sizing = sizing_json(r);
+  CHECK(sizing.at("answer").at("mean_replicas") == 12);
+  CHECK(sizing.at("answer").at("gpus_per_replica") == 2);
+  CHECK(sizing.at("curve").at(3).at("owned_replicas") == 12);
+  CHECK(sizing_answer_sentence(sizing).rfind("Own 3 nodes (12 replicas of 2 GPUs, $2.915 per million tokens): the "
+                                             "cheapest on average",
+                                             0) == 0);
+}
+
+TEST_CASE("optimize a plan whose overflow goes to the API: the api baseline, and 0 nodes refused by name") {
+  Json doc = read_json_file(source_path("tests/fixtures/scenarios/api.json"));
+  doc["monte_carlo"] = {{"paths", 2}, {"seed", 3}};
+  doc["baseline"] = "api";
+  SizingOptions o;
+  o.plan = "buy-82-api";
+  o.threads = 1;
+  o.nodes = {0, 100, 20};
+  const auto sized = [&] {
+    return optimize_sizing(doc, "api.json", source_path("tests/fixtures/scenarios"),
+                           source_path("tests/fixtures/catalog"), o);
+  };
+  CHECK_THROWS_WITH_AS(sized(), doctest::Contains("at least 1 node"), InputError);
+  o.nodes = {82, 82, 1};
+  const SizingResult r = sized();
+  REQUIRE(r.points.size() == 1);
+  // At 82 nodes the plan is the shipped fixture's: its bill $2,595,938.40 a year of API
+  // (tests/test_api_plan.cpp) beside the fleet; its NPV at 0 % is its nominal cost.
+  REQUIRE(r.points[0].tokens);
+  CHECK(r.points[0].tokens->owned_replicas == 82);
+  CHECK(r.points[0].tokens->tokens_served == doctest::Approx(864e6 * 8760).epsilon(1e-12));
+  CHECK(r.points[0].tokens->reservation_usd_per_million_tokens.value() ==
+        doctest::Approx(r.points[0].deterministic_npv_usd / (864.0 * 8760)).epsilon(1e-12));
+  // The api baseline: $5,203,440.00 on every path (its bill is the deterministic run's).
+  CHECK(r.baseline_npv_usd.mean == doctest::Approx(5203440.00).epsilon(1e-12));
+}
