@@ -107,5 +107,7 @@ inline constexpr Bounds kSiteMw{0.0, 1e5, true};      // a site's IT power (the 
 inline constexpr long kMaxReplayHours = 8'760;
 inline constexpr long kMaxReplayPaths = 1'000;
 inline constexpr long kMaxConcurrency = 100'000;
+inline constexpr long kMaxScaledReplicas = 10'000;    // rented replicas launched at once
+inline constexpr Bounds kMinutes{0.0, 1440.0};        // a replica's start-up or idle time (a day)
 
 }  // namespace tco::limits

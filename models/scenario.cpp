@@ -624,6 +624,10 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
     parse_api(unused, s.start);
   }
   check_api_plans(s, s.jobs.has_value());
+  if (s.workload.requests && s.workload.requests->overflow_to_api && !api_used)
+    throw InputError(file, pointer_join(pointer_join(s.workload.pointer, "requests"), "overflow"),
+                     "expected a plan that buys tokens from an API (kind \"api\", or \"overflow_to\": \"api\"): its "
+                     "price is what an overflowing request costs");
   if (r.has("next_generation")) {
     JsonObjectReader nr = r.object("next_generation");
     s.next_generation = parse_next_generation(nr);

@@ -247,6 +247,125 @@ TEST_CASE("plan latency: bad input in workload.requests is exit 2 naming its poi
   }
 }
 
+TEST_CASE("plan latency: rented scaling billed from launch, overflow to the API priced, tokens by venue") {
+  // 1 slot a replica (r(1) = 50 tokens/s, p(1) = 1e-4 s a token); the cloud plan holds 1 rented
+  // replica and may launch 1 more when an arrival finds a request waiting over 0.5 s: running
+  // 0.25 min = 15 s after launch, removed 0.5 min = 30 s idle; a request waiting over 5 s goes to
+  // the API plan's API ($0.50 / $2.00 per million input / output tokens).
+  //   A 0 s (1,000 in, 100 out): prefill 0.1, decode 100 / 50 = 2: done 2.1
+  //   B 1 s (500, 400): waits; C 2 s (1,000, 100) waits behind it; B has waited 1 > 0.5: launch at 2
+  //   2.1 B admitted: prefill 0.05, decode 400 / 50 = 8: done 10.15; C has waited 8.15 > 5: API
+  //   17 the launched replica runs; D 40 s (1,000, 100): both replicas idle, the held one has been
+  //   so longer (since 10.15): D there, done 42.1; the launched one removed at 17 + 30 = 47
+  // Tokens: A + B + D = 1,100 + 900 + 1,100 = 3,100 on rented replicas; C's 1,100 by the API.
+  // Rented: 1 h held + (47 - 2) s = 1.0125 replica-hours x 8 GPUs x $16 / 8 GPUs = $16.20.
+  // API: (1,000 x 0.5 + 100 x 2) / 1e6 = $0.0007. The owned plan: the same requests on its own
+  // replica (it rents none), C to the API as well.
+  const auto dir = scratch_dir("plan_latency_scaling");
+  write_text(dir / "four.csv",
+             "TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:00:00,1000,100\n2023-11-16 18:00:01,500,400\n"
+             "2023-11-16 18:00:02,1000,100\n2023-11-16 18:00:40,1000,100\n");
+  Json doc = latency_fixture();
+  doc["catalog_dir"] = source_path("tests/fixtures/catalog");
+  doc["workload"]["tokens"]["series"]["file"] = source_path("tests/fixtures/scenarios/latency/three_requests_tokens.csv");
+  Json& requests = doc["workload"]["requests"];
+  requests["trace"]["file"] = (dir / "four.csv").string();
+  requests["max_concurrency"] = 1;
+  requests["max_wait_s"] = 5;
+  requests["overflow"] = "api";
+  requests["rented_scaling"] = {{"max_replicas", 1}, {"wait_threshold_s", 0.5}, {"startup_minutes", 0.25},
+                                {"idle_minutes", 0.5}};
+  doc["api"] = {{"name", "test-api"}, {"usd_per_million_input_tokens", 0.5}, {"usd_per_million_output_tokens", 2.0},
+                {"source", "hand-made"}, {"as_of", "2026-01-01"}};
+  doc["plans"].push_back({{"name", "api"}, {"kind", "api"}});
+  const auto scenario = dir / "s.json";
+  std::ofstream(scenario) << doc.dump(2);
+  const CliResult v = run_cli({"validate", scenario.string()});
+  INFO(v.err << v.out);
+  REQUIRE(v.exit_code == 0);
+  const CliResult r = run_cli({"run", scenario.string(), "--out", (dir / "r.json").string(), "--csv",
+                               (dir / "csv").string(), "--today", "2026-01-05"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const Json report = read_json_file((dir / "r.json").string());
+  const Json& cloud = report.at("plans").at(1).at("latency");
+  CHECK(cloud.at("replicas") == 1);
+  CHECK(cloud.at("owned_replicas") == 0);
+  CHECK(cloud.at("rented_scaling").at("launched_per_path").get<double>() == 1.0);
+  CHECK(cloud.at("rented_scaling").at("most_at_once") == 1);
+  CHECK(cloud.at("requests").at("to_api") == 1);
+  CHECK(cloud.at("requests").at("served") == 3);
+  CHECK(cloud.at("requests").at("dropped") == 0);
+  CHECK(cloud.at("tokens_served_per_path").at("owned").get<double>() == 0.0);
+  CHECK(cloud.at("tokens_served_per_path").at("rented").get<double>() == 3100.0);
+  CHECK(cloud.at("tokens_served_per_path").at("api").get<double>() == 1100.0);
+  CHECK(cloud.at("rented_replica_hours_per_path").get<double>() == doctest::Approx(1.0125).epsilon(1e-12));
+  CHECK(cloud.at("rented_usd_per_path").get<double>() == doctest::Approx(16.2).epsilon(1e-12));
+  CHECK(cloud.at("api_overflow_usd_per_path").get<double>() == doctest::Approx(0.0007).epsilon(1e-12));
+  const Json& own = report.at("plans").at(0).at("latency");
+  CHECK(own.at("rented_scaling").is_null());
+  CHECK(own.at("tokens_served_per_path").at("owned").get<double>() == 3100.0);
+  CHECK(own.at("tokens_served_per_path").at("rented").get<double>() == 0.0);
+  CHECK(own.at("requests").at("to_api") == 1);
+  CHECK(own.at("rented_usd_per_path").get<double>() == 0.0);
+  CHECK(own.at("api_overflow_usd_per_path").get<double>() == doctest::Approx(0.0007).epsilon(1e-12));
+  const std::string csv = latency_file_text(dir / "csv" / "latency.csv");
+  CHECK(contains(csv, "to_api,owned_tokens_per_path,rented_tokens_per_path,api_tokens_per_path"));
+}
+
+TEST_CASE("plan latency: bad rented scaling or overflow is exit 2 naming its pointer, in validate and run alike") {
+  struct Case {
+    const char* key;
+    Json value;
+    const char* pointer;
+  };
+  const Json scaling = {{"max_replicas", 1}, {"wait_threshold_s", 1}, {"startup_minutes", 5}, {"idle_minutes", 10}};
+  auto with = [&](const char* key, Json value) {
+    Json s = scaling;
+    s[key] = std::move(value);
+    return s;
+  };
+  Json no_max = scaling;
+  no_max.erase("max_replicas");
+  const Case cases[] = {
+      {"overflow", "queue", "/workload/requests/overflow"},
+      {"overflow", "api", "/workload/requests/overflow"},  // without max_wait_s
+      {"rented_scaling", 1, "/workload/requests/rented_scaling"},
+      {"rented_scaling", no_max, "/workload/requests/rented_scaling/max_replicas"},
+      {"rented_scaling", with("max_replicas", 0), "/workload/requests/rented_scaling/max_replicas"},
+      {"rented_scaling", with("min_replicas", 0), "/workload/requests/rented_scaling/min_replicas"},
+      {"rented_scaling", with("wait_threshold_s", -1), "/workload/requests/rented_scaling/wait_threshold_s"},
+      {"rented_scaling", with("startup_minutes", 2000), "/workload/requests/rented_scaling/startup_minutes"},
+      {"rented_scaling", with("idle_minutes", -1), "/workload/requests/rented_scaling/idle_minutes"},
+      {"rented_scaling", with("warm_pool", 1), "/workload/requests/rented_scaling/warm_pool"},
+  };
+  for (const Case& c : cases) {
+    Json doc = latency_fixture();
+    doc["workload"]["requests"][c.key] = c.value;
+    INFO(c.key << " = " << c.value.dump());
+    CHECK(latency_error_at(doc) == c.pointer);
+  }
+  // Overflow to the API with no plan buying from one: no price; validate and run say so alike.
+  const auto dir = scratch_dir("plan_latency_overflow_bad");
+  Json doc = latency_fixture();
+  doc["catalog_dir"] = source_path("tests/fixtures/catalog");
+  doc["workload"]["tokens"]["series"]["file"] = source_path("tests/fixtures/scenarios/latency/three_requests_tokens.csv");
+  doc["workload"]["requests"]["trace"]["file"] = source_path("tests/fixtures/scenarios/latency/three_requests.csv");
+  doc["workload"]["requests"]["max_wait_s"] = 5;
+  doc["workload"]["requests"]["overflow"] = "api";
+  CHECK(latency_error_at(doc) == "/workload/requests/overflow");
+  const auto scenario = dir / "s.json";
+  std::ofstream(scenario) << doc.dump(2);
+  for (const char* command : {"validate", "run"}) {
+    const CliResult r = command == std::string("run")
+                            ? run_cli({"run", scenario.string(), "--out", (dir / "r.json").string()})
+                            : run_cli({"validate", scenario.string()});
+    INFO(command << ": " << r.err << r.out);
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.err + r.out, "/workload/requests/overflow"));
+  }
+}
+
 TEST_CASE("plan latency: an empty or malformed trace is exit 2 in validate and run alike, naming the file") {
   const auto dir = scratch_dir("plan_latency_trace");
   Json doc = latency_fixture();

@@ -60,6 +60,17 @@ void parse_trace(JsonObjectReader r, RequestWorkload& w, const std::string& scen
   w.trace_period_s = (std::floor(w.trace.back().arrival_s / kSecondsPerHour) + 1.0) * kSecondsPerHour;
 }
 
+RentedScalingSpec parse_rented_scaling(JsonObjectReader r) {
+  RentedScalingSpec s;
+  s.max_replicas = static_cast<int>(r.integer("max_replicas", 1, limits::kMaxScaledReplicas));
+  s.min_replicas = static_cast<int>(r.integer_or("min_replicas", s.min_replicas, 1, limits::kMaxScaledReplicas));
+  s.wait_threshold_s = r.number("wait_threshold_s", limits::kSeconds);
+  s.startup_minutes = r.number("startup_minutes", limits::kMinutes);
+  s.idle_minutes = r.number("idle_minutes", limits::kMinutes);
+  r.finish();
+  return s;
+}
+
 }  // namespace
 
 RequestWorkload parse_request_workload(JsonObjectReader& r, const TokenDemand& tokens, long horizon_hours,
@@ -74,6 +85,11 @@ RequestWorkload parse_request_workload(JsonObjectReader& r, const TokenDemand& t
   w.round_robin = r.choice_or("router", {"least_active", "round_robin"}, "least_active") == "round_robin";
   w.max_wait_s = r.optional_number("max_wait_s", limits::kPositiveSeconds);
   w.warmup_s = r.number_or("warmup_s", w.warmup_s, limits::kSeconds);
+  w.overflow_to_api = r.choice_or("overflow", {"drop", "api"}, "drop") == "api";
+  if (w.overflow_to_api && !w.max_wait_s)
+    throw InputError(r.file(), r.pointer_of("overflow"),
+                     "expected max_wait_s beside \"overflow\": \"api\": a request overflows when it has waited that long");
+  if (r.has("rented_scaling")) w.rented_scaling = parse_rented_scaling(r.object("rented_scaling"));
   const double replayed_s = static_cast<double>(w.hours) * kSecondsPerHour;
   if (w.warmup_s >= replayed_s)
     throw InputError(r.file(), r.pointer_of("warmup_s"),

@@ -25,12 +25,23 @@ namespace tco {
 
 struct TokenDemand;
 
+// Rented replicas launched while requests wait (engine/des/serving/request_replay.hpp RentedScaling).
+struct RentedScalingSpec {
+  int max_replicas = 1;          // launched at once, beside the held ones
+  int min_replicas = 1;          // held all through by a renting plan without owned replicas
+  double wait_threshold_s = 0.0;
+  double startup_minutes = 0.0;  // instance start + model load; billed from the launch
+  double idle_minutes = 0.0;     // removed after this long with no request
+};
+
 struct RequestWorkload {
   long hours = 24;                      // replayed from the horizon's start
   long paths = 1;                       // replays of the drawn arrivals (a trace replays once)
   std::optional<int> max_concurrency;   // absent: the replica's concurrency at the slo
   bool round_robin = false;             // else the least-active router
   std::optional<double> max_wait_s;     // absent: a request waits as long as it takes
+  bool overflow_to_api = false;         // a request past max_wait_s goes to the API, else is dropped
+  std::optional<RentedScalingSpec> rented_scaling;  // absent: renting plans hold the peak hour's replicas
   double warmup_s = 0.0;                // requests arriving before it are served, not counted
   serving::TokenLength input_tokens, output_tokens;
   std::string trace_file;               // "" when drawn
@@ -42,7 +53,8 @@ struct RequestWorkload {
 // "least_active" | "round_robin", "max_wait_s": 60, "warmup_s": 0, "input_tokens": {"type":
 // "fixed", "tokens": 2000} | {"type": "exponential", "mean": 400} | {"type": "lognormal",
 // "median": 1500, "sigma": 0.8}, "output_tokens": ..., "trace": {"file": "x.csv", "format":
-// "azure-llm"}}. `tokens` gives the rate and the default lengths. InputErrors name the file and
+// "azure-llm"}, "overflow": "drop" | "api", "rented_scaling": {"max_replicas": 4, "min_replicas": 1,
+// "wait_threshold_s": 2, "startup_minutes": 5, "idle_minutes": 10}}. `tokens` gives the rate and the default lengths. InputErrors name the file and
 // pointer: a max_concurrency outside the scenario's profile's measured concurrencies, hours past
 // the horizon, a trace beside token lengths, no trace where the tokens come from a series, a
 // trace file that is absent or malformed (its own file, line and column).

@@ -117,14 +117,23 @@ Json plan_latency_json(const std::optional<PlanLatency>& l) {
   if (!l) return nullptr;
   const serving::RequestReplayStats& st = l->stats;
   const bool served = st.served > 0;
+  const double paths = static_cast<double>(l->paths);
+  const double rented_tokens = st.rented_tokens_served / paths;
+  Json scaling = nullptr;
+  if (l->max_scaled_replicas > 0)
+    scaling = {{"max_replicas", l->max_scaled_replicas},
+               {"launched_per_path", static_cast<double>(st.rented_launched) / paths},
+               {"most_at_once", st.max_rented_running}};
   return {{"replicas", l->replicas},
+          {"owned_replicas", l->owned_replicas},
+          {"rented_scaling", std::move(scaling)},
           {"gpus_per_replica", l->gpus_per_replica},
           {"max_concurrency", l->max_concurrency},
           {"hours", l->hours},
           {"paths", l->paths},
           {"requests",
            {{"arrived", st.arrived}, {"served", st.served}, {"dropped", st.dropped}, {"waited", st.waited},
-            {"within_slo", st.within_slo}}},
+            {"within_slo", st.within_slo}, {"to_api", st.to_api}}},
           {"share_within_slo", st.arrived > 0 ? Json(static_cast<double>(st.within_slo) / st.arrived) : Json(nullptr)},
           {"wait_s", latency_json(st.wait_s, st.wait_s_sum)},
           {"ttft_s", latency_json(st.ttft_s, st.ttft_s_sum)},
@@ -134,6 +143,13 @@ Json plan_latency_json(const std::optional<PlanLatency>& l) {
           {"input_tokens_served", st.input_tokens_served},
           {"output_tokens_served", st.output_tokens_served},
           {"hourly_model_tokens", l->hourly_model_tokens},
+          {"tokens_served_per_path",
+           {{"owned", (st.input_tokens_served + st.output_tokens_served) / paths - rented_tokens},
+            {"rented", rented_tokens},
+            {"api", (st.api_input_tokens + st.api_output_tokens) / paths}}},
+          {"rented_replica_hours_per_path", l->rented_replica_hours},
+          {"rented_usd_per_path", l->rented_usd},
+          {"api_overflow_usd_per_path", l->api_usd},
           {"busy_gpu_hours", served ? Json(st.busy_replica_s * l->gpus_per_replica / 3600.0) : Json(0.0)}};
 }
 

@@ -18,9 +18,22 @@ class LeastLoaded {
 
   std::uint32_t choose() const { return head_[lowest_]; }
 
+  // A parked item (a rented replica not running) is never chosen; at least one item stays unparked.
+  bool parked(std::uint32_t item) const { return count_[item] == kNone; }
+  void park(std::uint32_t item) {
+    unlink(item, count_[item]);
+    count_[item] = kNone;
+    while (head_[lowest_] == kNone) ++lowest_;
+  }
+  void unpark(std::uint32_t item) {
+    append(item, 0);
+    count_[item] = 0;
+    lowest_ = 0;
+  }
+
   void set(std::uint32_t item, std::uint32_t count) {
     const std::uint32_t old = count_[item];
-    if (count == old) return;
+    if (count == old || parked(item)) return;
     unlink(item, old);
     append(item, count);
     count_[item] = count;

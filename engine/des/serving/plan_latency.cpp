@@ -9,19 +9,36 @@
 
 namespace tco {
 
+namespace {
+
+// The API a plan's overflowing requests go to: its own, else the scenario's first API plan's.
+const ApiSpec* overflow_api(const Scenario& s, const Plan& plan) {
+  if (plan.api) return &*plan.api;
+  for (const Plan& p : s.plans)
+    if (p.api) return &*p.api;
+  return nullptr;
+}
+
+}  // namespace
+
+int owned_replicas(const Plan& plan, const TokenDemand& serving) {
+  if (!plan.onprem || plan.onprem_nodes <= 0) return 0;
+  const double work_per_gpu = plan.onprem->server.gpu_model == serving.profile.gpu_model
+                                  ? 1.0
+                                  : plan.onprem->gpu.perf_relative / serving.gpu_perf_relative;
+  return static_cast<int>(std::floor(static_cast<double>(plan.onprem_nodes) * plan.onprem->server.gpus * work_per_gpu /
+                                     serving.capacity.gpus_per_replica + 1e-9));
+}
+
+bool rents_replicas(const Plan& plan) {
+  return plan.kind == Plan::Kind::cloud || (plan.kind == Plan::Kind::hybrid && !plan.uses_api());
+}
+
 int plan_replicas(const Plan& plan, const TokenDemand& serving, const std::vector<double>& hour_tokens,
                   long replay_hours) {
   const int per_replica = serving.capacity.gpus_per_replica;
-  int owned = 0;
-  if (plan.onprem && plan.onprem_nodes > 0) {
-    const double work_per_gpu = plan.onprem->server.gpu_model == serving.profile.gpu_model
-                                    ? 1.0
-                                    : plan.onprem->gpu.perf_relative / serving.gpu_perf_relative;
-    owned = static_cast<int>(std::floor(static_cast<double>(plan.onprem_nodes) * plan.onprem->server.gpus *
-                                        work_per_gpu / per_replica + 1e-9));
-  }
-  const bool rents = plan.kind == Plan::Kind::cloud || (plan.kind == Plan::Kind::hybrid && !plan.uses_api());
-  if (!rents) return owned;
+  const int owned = owned_replicas(plan, serving);
+  if (!rents_replicas(plan)) return owned;
   double peak_tokens = 0.0;
   const long hours = std::min<long>(replay_hours, static_cast<long>(hour_tokens.size()));
   for (long h = 0; h < hours; ++h) peak_tokens = std::max(peak_tokens, hour_tokens[static_cast<std::size_t>(h)]);
@@ -41,10 +58,23 @@ std::optional<PlanLatency> plan_latency(const Scenario& s, const Plan& plan, con
   for (long h = 0; h < out.hours && h < static_cast<long>(hour_tokens.size()); ++h)
     out.hourly_model_tokens += hour_tokens[static_cast<std::size_t>(h)];
   out.replicas = plan_replicas(plan, serving, hour_tokens, out.hours);
+  out.owned_replicas = owned_replicas(plan, serving);
+  if (w.rented_scaling && rents_replicas(plan)) {
+    out.replicas = out.owned_replicas > 0 ? out.owned_replicas : w.rented_scaling->min_replicas;
+    out.max_scaled_replicas = w.rented_scaling->max_replicas;
+  }
   if (out.replicas == 0) return out;
 
   serving::RequestReplayConfig c;
   c.replicas = out.replicas;
+  c.owned_replicas = out.owned_replicas;
+  c.scaling.max_replicas = out.max_scaled_replicas;
+  if (w.rented_scaling) {
+    c.scaling.wait_threshold_s = w.rented_scaling->wait_threshold_s;
+    c.scaling.startup_s = w.rented_scaling->startup_minutes * 60.0;
+    c.scaling.idle_s = w.rented_scaling->idle_minutes * 60.0;
+  }
+  c.overflow_to_api = w.overflow_to_api;
   c.rates = serving::replica_rates(serving.profile, out.max_concurrency,
                                    serving.serving_profile_id.empty() ? "(inline)" : serving.serving_profile_id);
   c.router = w.round_robin ? serving::Router::round_robin : serving::Router::least_active;
@@ -65,6 +95,19 @@ std::optional<PlanLatency> plan_latency(const Scenario& s, const Plan& plan, con
   c.seed = s.monte_carlo.seed;
   for (long path = 0; path < w.paths; ++path)
     out.stats.merge(serving::replay_requests(c, static_cast<std::uint32_t>(path)));
+
+  const double paths = static_cast<double>(w.paths);
+  out.rented_replica_hours = static_cast<double>(out.replicas - out.owned_replicas) * static_cast<double>(out.hours) +
+                             out.stats.rented_billed_replica_s / kSecondsPerHour / paths;
+  if (plan.cloud && out.rented_replica_hours > 0.0) {
+    const CloudOffer& offer = plan.cloud->offer;
+    out.rented_usd = out.rented_replica_hours * out.gpus_per_replica * offer.on_demand_usd_per_hour /
+                     offer.gpus_per_instance * plan.cloud->on_demand_factor(0);
+  }
+  if (const ApiSpec* api = overflow_api(s, plan); api && out.stats.to_api > 0)
+    out.api_usd = (out.stats.api_input_tokens * api->usd_per_million_input_tokens +
+                   out.stats.api_output_tokens * api->usd_per_million_output_tokens) /
+                  1e6 * api->price_factor_at(0) / paths;
   return out;
 }
 

@@ -7,7 +7,15 @@
 //   rented replicas  a plan that rents (cloud, or hybrid bursting to the cloud) has, all through
 //                    the replay, the whole replicas of the replayed hours' peak:
 //                    ceil(max_h tokens(h) / (3,600 x replica tokens/s at the slo)), at least its owned
+//                    with workload.requests.rented_scaling, it holds its owned replicas (or, with
+//                    none, min_replicas rented ones) and launches up to max_replicas more while
+//                    requests wait (engine/des/serving/request_replay.hpp RentedScaling)
 //   a plan of kind api, or one with no replica, serves no request here (null figures)
+// With "overflow": "api", a request still waiting max_wait_s goes to the plan's API (its own, else
+// the first API plan's), priced at the horizon start's prices:
+//   api $ a path = (input tokens x input price + output tokens x output price) / 1e6 x factor(0) / paths
+// and rented replicas are billed from launch at the cloud offer's on-demand price:
+//   rented $ a path = rented replica-hours a path x GPUs a replica x on-demand $/h / GPUs an instance x factor(0)
 // A request is within the slo when its TTFT is at most the slo's max_p90_ttft_ms (when given) and
 // its output tokens / decode time reach min_interactivity_tokens_per_s_per_user.
 // Example: 2 owned nodes of 8 H200 and a profile of 8 H200 a replica: 2 replicas; a cloud plan with
@@ -25,7 +33,12 @@
 namespace tco {
 
 struct PlanLatency {
-  int replicas = 0;               // 0: the plan serves no request here (figures null)
+  int replicas = 0;               // held all through; 0: the plan serves no request here (figures null)
+  int owned_replicas = 0;         // of those, owned (the rest rented)
+  int max_scaled_replicas = 0;    // rented ones it may launch beside (0: no rented scaling)
+  double rented_replica_hours = 0.0;  // a path: the held rented ones' hours + the scaled ones' billed hours
+  double rented_usd = 0.0;        // a path, at the on-demand price
+  double api_usd = 0.0;           // a path, the overflow's
   int gpus_per_replica = 0;
   int max_concurrency = 0;
   long hours = 0;                 // replayed from the horizon's start
@@ -33,6 +46,12 @@ struct PlanLatency {
   double hourly_model_tokens = 0.0;  // the hourly model's tokens over the replayed hours
   serving::RequestReplayStats stats;  // pooled over the paths
 };
+
+// The replicas of the plan's owned nodes.
+int owned_replicas(const Plan& plan, const TokenDemand& serving);
+
+// Whether the plan rents replicas: cloud, or hybrid bursting to the cloud (not to an API).
+bool rents_replicas(const Plan& plan);
 
 // The replicas plan `plan` serves `serving` with over `hours.tokens`' first `replay_hours` hours.
 int plan_replicas(const Plan& plan, const TokenDemand& serving, const std::vector<double>& hour_tokens,

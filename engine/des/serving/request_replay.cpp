@@ -22,6 +22,13 @@ void RequestReplayStats::merge(const RequestReplayStats& o) {
   output_tokens_served += o.output_tokens_served;
   busy_replica_s += o.busy_replica_s;
   max_queue = std::max(max_queue, o.max_queue);
+  to_api += o.to_api;
+  rented_tokens_served += o.rented_tokens_served;
+  api_input_tokens += o.api_input_tokens;
+  api_output_tokens += o.api_output_tokens;
+  rented_launched += o.rented_launched;
+  rented_billed_replica_s += o.rented_billed_replica_s;
+  max_rented_running = std::max(max_rented_running, o.max_rented_running);
   wait_s.merge(o.wait_s);
   ttft_s.merge(o.ttft_s);
   tpot_s.merge(o.tpot_s);
@@ -59,7 +66,13 @@ class RequestSlab {
   std::vector<std::uint32_t> free_;
 };
 
+// held: all through the replay; a scaled rented replica is off, starting (launched, not yet
+// routed to) or running.
+enum class ReplicaState : std::uint8_t { held, off, starting, running };
+
 struct Replica {
+  ReplicaState state = ReplicaState::held;
+  double launched_s = 0.0, idle_since_s = 0.0;
   int active = 0;            // prefilling or decoding
   double attained = 0.0;     // A(t) at attained_at_s: tokens a request decoding all along has decoded
   double attained_at_s = 0.0;
@@ -125,9 +138,17 @@ class Replay {
   Replay(const RequestReplayConfig& c, std::vector<RequestRecord>* records)
       : c_(c),
         records_(records),
-        replicas_(static_cast<std::size_t>(c.replicas)),
-        clock_(static_cast<std::uint32_t>(c.replicas), kNever),
-        load_(static_cast<std::uint32_t>(c.replicas)) {}
+        total_(static_cast<std::uint32_t>(c.replicas + c.scaling.max_replicas)),
+        owned_(c.owned_replicas < 0 ? total_ : static_cast<std::uint32_t>(c.owned_replicas)),
+        replicas_(total_),
+        clock_(total_, kNever),
+        load_(total_) {
+    for (std::uint32_t i = total_; i-- > static_cast<std::uint32_t>(c.replicas);) {
+      replicas_[i].state = ReplicaState::off;
+      load_.park(i);
+      off_.push_back(i);
+    }
+  }
 
   RequestReplayStats run(std::uint32_t path) {
     ArrivalStream arrivals(c_, path);
@@ -155,6 +176,8 @@ class Replay {
   }
 
   double next_event_s(const Replica& r) const {
+    if (r.state == ReplicaState::starting) return r.launched_s + c_.scaling.startup_s;
+    if (idle(r)) return r.idle_since_s + c_.scaling.idle_s;
     double t = r.prefill.empty() ? kNever : r.prefill.top().key;
     if (!r.decode.empty())
       t = std::min(t, r.attained_at_s + std::max(0.0, r.decode.top().key - r.attained) / rate(r.active));
@@ -165,6 +188,51 @@ class Replay {
     const Replica& r = replicas_[i];
     clock_.set(i, next_event_s(r));
     if (c_.router == Router::least_active) load_.set(i, static_cast<std::uint32_t>(r.active + r.queue.size()));
+  }
+
+  // A running scaled replica with nothing to do: removed idle_s after it became so.
+  static bool idle(const Replica& r) { return r.state == ReplicaState::running && r.active == 0 && r.queue.empty(); }
+  static bool routable(const Replica& r) { return r.state == ReplicaState::held || r.state == ReplicaState::running; }
+
+  std::uint32_t route() {
+    if (c_.router == Router::least_active) return load_.choose();
+    while (true) {
+      const auto i = static_cast<std::uint32_t>(round_robin_++ % total_);
+      if (routable(replicas_[i])) return i;
+    }
+  }
+
+  void launch_if_waiting_long(const Replica& r, double now_s) {
+    if (off_.empty() || r.queue.empty() || now_s - slab_[r.queue.front()].arrival_s <= c_.scaling.wait_threshold_s)
+      return;
+    const auto slots = static_cast<std::uint64_t>(c_.rates.max_concurrency());
+    if (starting_ >= (waiting_ + slots - 1) / slots) return;
+    const std::uint32_t i = off_.back();
+    off_.pop_back();
+    Replica& s = replicas_[i];
+    s.state = ReplicaState::starting;
+    s.launched_s = now_s;
+    ++starting_;
+    ++stats_.rented_launched;
+    stats_.max_rented_running = std::max(stats_.max_rented_running, c_.scaling.max_replicas - static_cast<int>(off_.size()));
+    clock_.set(i, next_event_s(s));
+  }
+
+  // A scaled replica's own events: it starts taking requests, or it is removed after its idle time.
+  void scaling_event(std::uint32_t i, Replica& r, double now_s) {
+    if (r.state == ReplicaState::starting) {
+      r.state = ReplicaState::running;
+      --starting_;
+      r.idle_since_s = now_s;
+      r.attained_at_s = now_s;
+      load_.unpark(i);
+    } else {
+      r.state = ReplicaState::off;
+      stats_.rented_billed_replica_s += now_s - r.launched_s;
+      load_.park(i);
+      off_.push_back(i);
+    }
+    reschedule(i);
   }
 
   void arrive(const TraceRequest& t) {
@@ -178,9 +246,7 @@ class Replay {
       records_->push_back(rec);
     }
     if (counted) ++stats_.arrived;
-    const std::uint32_t i = c_.router == Router::round_robin
-                                ? static_cast<std::uint32_t>(round_robin_++ % static_cast<std::uint64_t>(c_.replicas))
-                                : load_.choose();
+    const std::uint32_t i = route();
     Replica& r = replicas_[i];
     if (records_) (*records_)[slab_[id].index].replica = static_cast<int>(i);
     drop_expired(r, t.arrival_s);
@@ -188,21 +254,31 @@ class Replay {
       admit(r, id, t.arrival_s);
     } else {
       r.queue.push_back(id);
+      ++waiting_;
       stats_.max_queue = std::max<std::uint64_t>(stats_.max_queue, r.queue.size());
+      launch_if_waiting_long(r, t.arrival_s);
     }
     reschedule(i);
   }
 
-  // Requests at the queue's head that have waited past max_wait_s left at that moment.
+  // Requests at the queue's head that have waited past max_wait_s left at that moment: to the API, or dropped.
   void drop_expired(Replica& r, double now_s) {
     while (!r.queue.empty() && now_s - slab_[r.queue.front()].arrival_s > c_.max_wait_s) {
       const std::uint32_t id = r.queue.front();
       r.queue.pop_front();
+      --waiting_;
       Request& q = slab_[id];
-      if (q.counted) ++stats_.dropped;
+      if (q.counted && c_.overflow_to_api) {
+        ++stats_.to_api;
+        stats_.api_input_tokens += q.input_tokens;
+        stats_.api_output_tokens += q.output_tokens;
+      } else if (q.counted) {
+        ++stats_.dropped;
+      }
       if (records_) {
         RequestRecord& rec = (*records_)[q.index];
-        rec.dropped = true;
+        rec.dropped = !c_.overflow_to_api;
+        rec.to_api = c_.overflow_to_api;
         rec.finished_s = q.arrival_s + c_.max_wait_s;
       }
       slab_.release(id);
@@ -230,24 +306,27 @@ class Replay {
 
   void replica_event(std::uint32_t i, double now_s) {
     Replica& r = replicas_[i];
+    if (r.state == ReplicaState::starting || idle(r)) return scaling_event(i, r, now_s);
     advance(r, now_s);
     if (!r.prefill.empty() && r.prefill.top().key <= now_s) {
       start_decode(r, r.prefill.pop().id, now_s);
     } else {
       const std::uint32_t id = r.decode.pop().id;
       if (--r.active == 0) stats_.busy_replica_s += now_s - r.busy_since_s;
-      finish(id, now_s);
+      finish(id, now_s, i >= owned_);
       drop_expired(r, now_s);
       if (!r.queue.empty()) {
         const std::uint32_t waiting = r.queue.front();
         r.queue.pop_front();
+        --waiting_;
         admit(r, waiting, now_s);
       }
+      if (idle(r)) r.idle_since_s = now_s;
     }
     reschedule(i);
   }
 
-  void finish(std::uint32_t id, double now_s) {
+  void finish(std::uint32_t id, double now_s, bool rented) {
     Request& q = slab_[id];
     if (q.counted) {
       const double wait_s = q.admitted_s - q.arrival_s, ttft_s = q.decode_start_s - q.arrival_s;
@@ -260,6 +339,7 @@ class Replay {
       stats_.e2e_s_sum += e2e_s;
       stats_.input_tokens_served += q.input_tokens;
       stats_.output_tokens_served += q.output_tokens;
+      if (rented) stats_.rented_tokens_served += q.input_tokens + q.output_tokens;
       stats_.wait_s.add(wait_s);
       stats_.ttft_s.add(ttft_s);
       stats_.tpot_s.add(tpot_s);
@@ -277,7 +357,12 @@ class Replay {
 
   const RequestReplayConfig& c_;
   std::vector<RequestRecord>* records_;
+  std::uint32_t total_;  // held + scaled
+  std::uint32_t owned_;  // replicas [0, owned_) are owned
   std::vector<Replica> replicas_;
+  std::vector<std::uint32_t> off_;  // scaled replicas not running, the lowest index last
+  std::uint64_t waiting_ = 0;       // requests waiting at all replicas
+  std::uint64_t starting_ = 0;      // scaled replicas launched, not yet running
   IndexedHeap clock_;  // each replica's next event time
   LeastLoaded load_;   // each replica's active + waiting requests (the least-active router)
   RequestSlab slab_;

@@ -29,8 +29,24 @@ namespace tco::serving {
 
 enum class Router { least_active, round_robin };
 
+// Rented scaling (docs/des.md "Rented scaling"): up to max_replicas rented replicas beside the
+// held ones. One is launched at an arrival that finds the oldest request waiting at its replica
+// for more than wait_threshold_s, while fewer are starting than ceil(waiting requests / slots);
+// it joins the router startup_s after its launch and is billed from the launch until it is
+// removed, idle_s after it last had no active or waiting request.
+struct RentedScaling {
+  int max_replicas = 0;  // 0: none
+  double wait_threshold_s = 0.0;
+  double startup_s = 0.0;
+  double idle_s = 0.0;
+};
+
 struct RequestReplayConfig {
-  int replicas = 1;
+  int replicas = 1;        // held all through the replay (at least 1)
+  int owned_replicas = -1; // of those, the first ones are owned, the rest rented (-1: all owned)
+  RentedScaling scaling;
+  // A request still waiting max_wait_s after it arrived goes to the API when true, else is dropped.
+  bool overflow_to_api = false;
   ReplicaRates rates;
   Router router = Router::least_active;
   // Drawn arrivals: requests a second in each step of step_s seconds, from time 0.
@@ -59,6 +75,7 @@ struct RequestRecord {
   double input_tokens = 0.0, output_tokens = 0.0;
   int replica = -1;
   bool dropped = false;
+  bool to_api = false;  // overflowed to the API at finished_s
 };
 
 struct RequestReplayStats {
@@ -67,6 +84,14 @@ struct RequestReplayStats {
   double input_tokens_served = 0.0, output_tokens_served = 0.0;
   double busy_replica_s = 0.0;  // replica-seconds with at least one active request
   std::uint64_t max_queue = 0;  // the most requests waiting at one replica, seen at an arrival
+  // Where the counted requests' tokens went: rented replicas (held or scaled; the rest of the
+  // served tokens are the owned replicas') and the API (overflow).
+  std::uint64_t to_api = 0;
+  double rented_tokens_served = 0.0, api_input_tokens = 0.0, api_output_tokens = 0.0;
+  // Scaled rented replicas: launched, replica-seconds billed (launch to removal), most running at once.
+  std::uint64_t rented_launched = 0;
+  double rented_billed_replica_s = 0.0;
+  int max_rented_running = 0;
   LatencyHistogram wait_s, ttft_s, tpot_s, e2e_s;
   void merge(const RequestReplayStats& other);
 };

@@ -41,7 +41,14 @@ Section latency_section(const Json& report) {
                                       {"", "input_tokens_served", Shown::csv},
                                       {"", "output_tokens_served", Shown::csv},
                                       {"", "hourly_model_tokens", Shown::csv},
-                                      {"", "busy_gpu_hours", Shown::csv}})
+                                      {"", "busy_gpu_hours", Shown::csv},
+                                      {"", "to_api", Shown::csv},
+                                      {"", "owned_tokens_per_path", Shown::csv},
+                                      {"", "rented_tokens_per_path", Shown::csv},
+                                      {"", "api_tokens_per_path", Shown::csv},
+                                      {"", "rented_replica_hours_per_path", Shown::csv},
+                                      {"", "rented_usd_per_path", Shown::csv},
+                                      {"", "api_overflow_usd_per_path", Shown::csv}})
     columns.push_back(std::move(c));
   Table t = make_table(std::move(columns), "latency.csv");
   long hours = 0, paths = 0;
@@ -68,6 +75,11 @@ Section latency_section(const Json& report) {
     cells.push_back(count_cell(l.at("output_tokens_served")));
     cells.push_back(count_cell(l.at("hourly_model_tokens")));
     cells.push_back(count_cell(l.at("busy_gpu_hours"), 3));
+    cells.push_back(count_cell(l.at("requests").at("to_api")));
+    for (const char* venue : {"owned", "rented", "api"}) cells.push_back(count_cell(l.at("tokens_served_per_path").at(venue)));
+    cells.push_back(count_cell(l.at("rented_replica_hours_per_path"), 3));
+    cells.push_back(usd_cell(l.at("rented_usd_per_path")));
+    cells.push_back(usd_cell(l.at("api_overflow_usd_per_path")));
     t.rows.push_back({std::move(cells)});
   }
   return make_section(
@@ -77,8 +89,9 @@ Section latency_section(const Json& report) {
                   "past max_wait_s; within slo = the share of requests whose TTFT and decode speed meet "
                   "workload.tokens.slo; TTFT = time to first token, tpot = time per output token, e2e = "
                   "end-to-end, in seconds (a percentile within 0.4%); latency.csv adds the slots a replica, "
-                  "every p50/p90/p99, the means, the longest queue and the tokens served beside the hourly "
-                  "model's; docs/des.md",
+                  "every p50/p90/p99, the means, the longest queue, the tokens served beside the hourly "
+                  "model's, the tokens a path served by owned and rented replicas and the API (overflow past "
+                  "max_wait_s) and what the rented hours and the API cost a path; docs/des.md",
                   hours, hours == 1 ? "" : "s", paths, paths == 1 ? "" : "s"),
       {t});
 }
