@@ -1,5 +1,5 @@
 // tcosim pricing import --format skypilot FILE... -o OUT.json --as-of YYYY-MM-DD [--source TEXT]
-// tcosim pricing import --format price-index FILE -o OUT.json [--interpolation step|log_linear]
+// tcosim pricing import --format price-index FILE -o OUT.json [--interpolation step|log_linear] [--series NAME]
 // tcosim pricing import --format term-structure FILE -o OUT.json --discount-rate R
 // tcosim pricing import --format aws-price-list FILE... -o OUT.json [--reserved-term TERM] [--source TEXT]
 // tcosim pricing import --format azure-retail PAGE... -o OUT.json [--as-of YYYY-MM-DD] [--source TEXT]
@@ -31,6 +31,7 @@ struct PricingImportOptions {
   std::string interpolation = "log_linear";
   std::string reserved_term = "standard-no-upfront";
   std::optional<double> discount_rate_per_year;
+  std::string series;
   bool quiet = false;
 };
 
@@ -43,7 +44,7 @@ struct ImportedFile {
 
 // A published price series into one price schedule object (models/importers/prices/price_index_import.hpp).
 static ImportedFile import_price_index_file(const PricingImportOptions& o) {
-  PriceIndexImport imported = import_price_index(o.files.front(), o.interpolation);
+  PriceIndexImport imported = import_price_index(o.files.front(), o.interpolation, o.series);
   std::string summary = fmt::format("a price schedule of {} points to {} ({} rows read, {} with a $0 price skipped, {} "
                                     "with NaN dropped, {} notes)",
                                     imported.schedule.at("points").size(), o.out, imported.rows_read,
@@ -112,6 +113,10 @@ static int run_pricing_import(const PricingImportOptions& o, CommandContext& ctx
             << "\n";
     return kExitBadInput;
   }
+  if (!o.series.empty() && o.format != "price-index") {
+    ctx.err << "tcosim pricing import: --series is taken only by --format price-index\n";
+    return kExitBadInput;
+  }
   if ((o.format == "term-structure") != o.discount_rate_per_year.has_value()) {
     ctx.err << "tcosim pricing import: --discount-rate is " << (o.discount_rate_per_year ? "taken only by" : "required by")
             << " --format term-structure (the rate at which the curve's forwards are implied: the scenario's "
@@ -163,7 +168,9 @@ void setup_pricing(CLI::App& app, CommandContext& ctx) {
                      "YYYY-MM-DD, usd_per_gpu_hour, optional source and kind, as "
                      "../shared/data/published-prices/h100_rental_index.csv), into one price schedule object "
                      "{interpolation, points} for a scenario's cloud.price_schedule.on_demand or .spot "
-                     "(docs/model.md section 4); $0 rows are skipped and NaN rows dropped, both counted. "
+                     "(docs/model.md section 4); $0 rows are skipped and NaN rows dropped, both counted. A file "
+                     "may hold several indices of one GPU, told apart by a series column, each row with its own "
+                     "source: --series names the one to read. "
                      "term-structure: a reserved-price curve at one date (columns as_of or date as YYYY-MM-DD, "
                      "term_months, usd_per_gpu_hour, source; terms strictly increasing, prices above $0) into "
                      "each term's reserved price per GPU-hour and the forward prices the curve implies at "
@@ -194,6 +201,9 @@ void setup_pricing(CLI::App& app, CommandContext& ctx) {
   import->add_option("--interpolation", opts->interpolation,
                      "price-index: how the schedule moves between points: step or log_linear (default)")
       ->check(CLI::IsMember({"step", "log_linear"}));
+  import->add_option("--series", opts->series,
+                     "price-index: the index to read from a file of several (its rows' value in column series); "
+                     "required when the file holds two or more");
   import->add_option("--discount-rate", opts->discount_rate_per_year,
                      "term-structure (required there): the discount rate per year, 0 to 1, at which the curve's "
                      "forwards are implied; give the scenario's finance.discount_rate_per_year")
