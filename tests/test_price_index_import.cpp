@@ -73,6 +73,46 @@ TEST_CASE("price-index import: $0 rows are skipped and NaN rows dropped, both co
   CHECK(imported.notes[1].where == "lines 4");
 }
 
+TEST_CASE("price-index import: a file of several indices of one GPU, each row with its own source, read by --series") {
+  const auto dir = scratch_dir("price-index-series");
+  const auto csv = dir / "h100_indices.csv";
+  // Two indices of one GPU interleaved; each restarts its dates (the dates rise within a series).
+  std::ofstream(csv, std::ios::binary) << "series,date,usd_per_gpu_hour,source\n"
+                                          "index-a,2025-01,2.40,page a\n"
+                                          "index-b,2025-01,4.60,page b\n"
+                                          "index-a,2025-02,2.30,page a\n"
+                                          "index-b,2025-02,4.50,page b2\n";
+  const PriceIndexImport b = import_price_index(csv.string(), "step", "index-b");
+  CHECK(b.rows_read == 2);  // index-a's two rows are passed over, not counted
+  const Json& points = b.schedule.at("points");
+  REQUIRE(points.size() == 2);
+  CHECK(points[0].at("usd_per_gpu_hour").get<double>() == 4.60);
+  CHECK(points[1].at("date") == "2025-02-01");
+  CHECK(points[1].at("usd_per_gpu_hour").get<double>() == 4.50);
+  CHECK(points[1].at("source") == "page b2");
+
+  const auto out = dir / "a.json";
+  const CliResult a = run_cli({"pricing", "import", "--format", "price-index", csv.string(), "-o", out.string(),
+                               "--series", "index-a"});
+  INFO("stderr: " << a.err);
+  REQUIRE(a.exit_code == 0);
+  CHECK(Json::parse(read_text_file(out)).at("points")[1].at("usd_per_gpu_hour").get<double>() == 2.30);
+
+  // Without --series the file is refused at the second series' first row (line 3, column 1),
+  // naming the series; an unknown name lists those there are; nothing is written.
+  const CliResult none = run_cli({"pricing", "import", "--format", "price-index", csv.string(), "-o",
+                                  (dir / "none.json").string()});
+  CHECK(none.exit_code == 2);
+  CHECK(none.err.find("line 3, column 1") != std::string::npos);
+  CHECK(none.err.find("index-a, index-b") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir / "none.json"));
+  const CliResult unknown = run_cli({"pricing", "import", "--format", "price-index", csv.string(), "-o",
+                                     (dir / "unknown.json").string(), "--series", "index-c"});
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("found only index-a, index-b") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir / "unknown.json"));
+}
+
 TEST_CASE("price-index import: a malformed row exits 2 naming the file, line and column, and writes nothing") {
   const auto dir = scratch_dir("price-index-bad");
   struct Case {

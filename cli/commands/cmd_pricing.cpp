@@ -1,8 +1,10 @@
 // tcosim pricing import --format skypilot FILE... -o OUT.json --as-of YYYY-MM-DD [--source TEXT]
-// tcosim pricing import --format price-index FILE -o OUT.json [--interpolation step|log_linear]
+// tcosim pricing import --format price-index FILE -o OUT.json [--interpolation step|log_linear] [--series NAME]
+// tcosim pricing import --format term-structure FILE -o OUT.json --discount-rate R
 // tcosim pricing import --format aws-price-list FILE... -o OUT.json [--reserved-term TERM] [--source TEXT]
 // tcosim pricing import --format azure-retail PAGE... -o OUT.json [--as-of YYYY-MM-DD] [--source TEXT]
 #include <memory>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -14,6 +16,7 @@
 #include "models/importers/prices/azure_retail_import.hpp"
 #include "models/importers/prices/price_index_import.hpp"
 #include "models/importers/prices/skypilot_import.hpp"
+#include "models/importers/prices/term_structure_import.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/output_set.hpp"
 
@@ -27,6 +30,8 @@ struct PricingImportOptions {
   std::string source;
   std::string interpolation = "log_linear";
   std::string reserved_term = "standard-no-upfront";
+  std::optional<double> discount_rate_per_year;
+  std::string series;
   bool quiet = false;
 };
 
@@ -39,12 +44,22 @@ struct ImportedFile {
 
 // A published price series into one price schedule object (models/importers/prices/price_index_import.hpp).
 static ImportedFile import_price_index_file(const PricingImportOptions& o) {
-  PriceIndexImport imported = import_price_index(o.files.front(), o.interpolation);
+  PriceIndexImport imported = import_price_index(o.files.front(), o.interpolation, o.series);
   std::string summary = fmt::format("a price schedule of {} points to {} ({} rows read, {} with a $0 price skipped, {} "
                                     "with NaN dropped, {} notes)",
                                     imported.schedule.at("points").size(), o.out, imported.rows_read,
                                     imported.zero_price_rows, imported.nan_rows, imported.notes.size());
   return {std::move(imported.schedule), std::move(imported.notes), std::move(summary)};
+}
+
+// A reserved-price curve into its terms and implied forwards (models/importers/prices/term_structure_import.hpp).
+static ImportedFile import_term_structure_file(const PricingImportOptions& o) {
+  TermStructureImport imported = import_term_structure(o.files.front(), *o.discount_rate_per_year);
+  std::string summary = fmt::format("a term structure of {} reserved terms and their implied forwards at {} a year "
+                                    "to {} ({} notes)",
+                                    imported.curve.at("reserved_terms").size(), *o.discount_rate_per_year, o.out,
+                                    imported.notes.size());
+  return {std::move(imported.curve), std::move(imported.notes), std::move(summary)};
 }
 
 static ImportedFile import_skypilot_files(const PricingImportOptions& o) {
@@ -85,15 +100,27 @@ static ImportedFile import_azure_files(const PricingImportOptions& o) {
 
 static ImportedFile import_files(const PricingImportOptions& o) {
   if (o.format == "price-index") return import_price_index_file(o);
+  if (o.format == "term-structure") return import_term_structure_file(o);
   if (o.format == "aws-price-list") return import_aws_files(o);
   if (o.format == "azure-retail") return import_azure_files(o);
   return import_skypilot_files(o);
 }
 
 static int run_pricing_import(const PricingImportOptions& o, CommandContext& ctx) {
-  const bool price_index = o.format == "price-index";
-  if (price_index && o.files.size() != 1) {
-    ctx.err << "tcosim pricing import --format price-index: expected one CSV file, found " << o.files.size() << "\n";
+  const bool one_csv = o.format == "price-index" || o.format == "term-structure";
+  if (one_csv && o.files.size() != 1) {
+    ctx.err << "tcosim pricing import --format " << o.format << ": expected one CSV file, found " << o.files.size()
+            << "\n";
+    return kExitBadInput;
+  }
+  if (!o.series.empty() && o.format != "price-index") {
+    ctx.err << "tcosim pricing import: --series is taken only by --format price-index\n";
+    return kExitBadInput;
+  }
+  if ((o.format == "term-structure") != o.discount_rate_per_year.has_value()) {
+    ctx.err << "tcosim pricing import: --discount-rate is " << (o.discount_rate_per_year ? "taken only by" : "required by")
+            << " --format term-structure (the rate at which the curve's forwards are implied: the scenario's "
+               "finance.discount_rate_per_year)\n";
     return kExitBadInput;
   }
   if (o.format == "aws-price-list" && !o.as_of.empty()) {
@@ -141,7 +168,13 @@ void setup_pricing(CLI::App& app, CommandContext& ctx) {
                      "YYYY-MM-DD, usd_per_gpu_hour, optional source and kind, as "
                      "../shared/data/published-prices/h100_rental_index.csv), into one price schedule object "
                      "{interpolation, points} for a scenario's cloud.price_schedule.on_demand or .spot "
-                     "(docs/model.md section 4); $0 rows are skipped and NaN rows dropped, both counted. "
+                     "(docs/model.md section 4); $0 rows are skipped and NaN rows dropped, both counted. A file "
+                     "may hold several indices of one GPU, told apart by a series column, each row with its own "
+                     "source: --series names the one to read. "
+                     "term-structure: a reserved-price curve at one date (columns as_of or date as YYYY-MM-DD, "
+                     "term_months, usd_per_gpu_hour, source; terms strictly increasing, prices above $0) into "
+                     "each term's reserved price per GPU-hour and the forward prices the curve implies at "
+                     "--discount-rate (docs/model.md section 4). "
                      "aws-price-list: the AWS Price List API's regional EC2 offer file, index.json or index.csv "
                      "(pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonEC2/current/<region>/index.json): "
                      "Linux, Shared tenancy, no pre-installed software, capacitystatus Used, GPU families; "
@@ -152,7 +185,7 @@ void setup_pricing(CLI::App& app, CommandContext& ctx) {
                      "(8,760 h x years), DevTest items are dropped; as_of = --as-of or the newest "
                      "effectiveStartDate. Both drop and count what they cannot use, by reason.")
       ->required()
-      ->check(CLI::IsMember({"skypilot", "price-index", "aws-price-list", "azure-retail"}));
+      ->check(CLI::IsMember({"skypilot", "price-index", "term-structure", "aws-price-list", "azure-retail"}));
   import->add_option("files", opts->files, "The files to import (one or more; read together)")->required();
   import->add_option("--out,-o", opts->out, "Write the catalog file here (JSON; \"-\": the standard output)")->required();
   import->add_option("--as-of", opts->as_of,
@@ -168,6 +201,13 @@ void setup_pricing(CLI::App& app, CommandContext& ctx) {
   import->add_option("--interpolation", opts->interpolation,
                      "price-index: how the schedule moves between points: step or log_linear (default)")
       ->check(CLI::IsMember({"step", "log_linear"}));
+  import->add_option("--series", opts->series,
+                     "price-index: the index to read from a file of several (its rows' value in column series); "
+                     "required when the file holds two or more");
+  import->add_option("--discount-rate", opts->discount_rate_per_year,
+                     "term-structure (required there): the discount rate per year, 0 to 1, at which the curve's "
+                     "forwards are implied; give the scenario's finance.discount_rate_per_year")
+      ->check(CLI::Range(0.0, 1.0));
   import->add_option("--source", opts->source,
                      "Text appended to each record's source (after \"SkyPilot catalog v7: <file>\" or the price "
                      "list's file and date), e.g. the catalog commit or URL the files came from");

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 namespace tco {
 
@@ -22,5 +23,25 @@ inline bool has_implied_forward(const std::optional<double>& reserved_1y_usd_per
 
 double implied_forward_usd_per_hour(double reserved_1y_usd_per_hour, double reserved_3y_usd_per_hour,
                                     double discount_rate_per_year);
+
+// A term structure's point: a reserved price for `term_months` months (USD per GPU-hour).
+struct TermPoint {
+  int term_months = 0;
+  double usd_per_gpu_hour = 0.0;
+};
+
+// The forward price over [start_month, end_month) implied by two neighbouring terms.
+struct ForwardSegment {
+  int start_month = 0;
+  int end_month = 0;
+  double usd_per_gpu_hour = 0.0;
+};
+
+// The pair's rule applied to each neighbouring pair of a curve (docs/model.md §4 "Implied
+// forwards from a term structure"), terms strictly increasing and >= 1:
+//   F_1 = P_1 over [0, T_1);  F_k = (P_k A(0, T_k) - P_{k-1} A(0, T_{k-1})) / A(T_{k-1}, T_k)
+// One segment per point; with the points 12 and 36 the second is implied_forward_usd_per_hour.
+std::vector<ForwardSegment> implied_forwards_from_curve(const std::vector<TermPoint>& curve,
+                                                        double discount_rate_per_year);
 
 }  // namespace tco

@@ -5,6 +5,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/calendar.hpp"
 #include "core/error.hpp"
@@ -28,7 +29,8 @@ int column_of(const std::vector<skypilot::CsvField>& header, const std::string& 
 
 }  // namespace
 
-PriceIndexImport import_price_index(const std::string& path, const std::string& interpolation) {
+PriceIndexImport import_price_index(const std::string& path, const std::string& interpolation,
+                                    const std::string& series) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "", "cannot open the file");
   PriceIndexImport out;
@@ -40,8 +42,13 @@ PriceIndexImport import_price_index(const std::string& path, const std::string& 
   const auto header = skypilot::split_csv_line(line, path, line_number);
   const int c_date = column_of(header, "date"), c_price = column_of(header, "usd_per_gpu_hour");
   const int c_source = column_of(header, "source"), c_kind = column_of(header, "kind");
+  const int c_series = column_of(header, "series");
   if (c_date < 0 || c_price < 0)
     throw InputError(path, "line 1", "expected a header naming the columns date and usd_per_gpu_hour, found \"" + line + "\"");
+  if (!series.empty() && c_series < 0)
+    throw InputError(path, "line 1", "expected a column series to pick the series \"" + series + "\" from, found \"" +
+                                         line + "\"");
+  std::set<std::string> series_names;
 
   Json points = Json::array();
   std::set<std::string> kinds;
@@ -53,11 +60,20 @@ PriceIndexImport import_price_index(const std::string& path, const std::string& 
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
-    ++out.rows_read;
     const auto f = skypilot::split_csv_line(line, path, line_number);
     if (f.size() != header.size())
       throw InputError(path, csv_position(line_number, line.size() + 1),
                        fmt::format("expected {} fields (as in the header), found {}", header.size(), f.size()));
+    if (c_series >= 0) {
+      const std::string& name = f[static_cast<std::size_t>(c_series)].text;
+      series_names.insert(name);
+      if (series.empty() && series_names.size() > 1)
+        throw InputError(path, csv_position(line_number, static_cast<std::size_t>(f[static_cast<std::size_t>(c_series)].column)),
+                         fmt::format("the file holds several series ({}, ...): name the one a plan rents at with "
+                                     "--series", fmt::join(series_names, ", ")));
+      if (!series.empty() && name != series) continue;  // another index's row
+    }
+    ++out.rows_read;
     const auto& price_field = f[static_cast<std::size_t>(c_price)];
     double price = 0.0;
     const bool is_nan = price_field.text == "nan" || price_field.text == "NaN" || price_field.text == "NAN";
@@ -92,14 +108,16 @@ PriceIndexImport import_price_index(const std::string& path, const std::string& 
     if (c_kind >= 0) kinds.insert(f[static_cast<std::size_t>(c_kind)].text);
     points.push_back(std::move(point));
   }
-  if (points.empty()) throw InputError(path, "", "expected at least one row with a price above $0, found none");
-  out.schedule = {{"interpolation", interpolation}, {"points", points}};
-
   const auto join = [](const auto& items) {
     std::string text;
     for (const auto& item : items) text += (text.empty() ? "" : ", ") + item;
     return text;
   };
+  if (!series.empty() && series_names.count(series) == 0)
+    throw InputError(path, "column series",
+                     fmt::format("expected a series named \"{}\", found only {}", series, join(series_names)));
+  if (points.empty()) throw InputError(path, "", "expected at least one row with a price above $0, found none");
+  out.schedule = {{"interpolation", interpolation}, {"points", points}};
   if (kinds.size() > 1)
     out.notes.push_back({Finding::Severity::warning, "mixed-kinds", path, "column kind",
                          fmt::format("the series mixes {} kinds of figure ({}): as one offer's price it is a proxy",

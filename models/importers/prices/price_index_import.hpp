@@ -26,8 +26,12 @@ struct PriceIndexImport {
   long nan_rows = 0;
 };
 
+// A file may hold several indices of one GPU, told apart by a `series` column (each row keeping
+// its own `source`): `series` names the one to read (the others' rows are passed over), and a
+// file of two or more series read without one is refused, listing them.
 // Throws InputError naming the file and "line N, column C" for a malformed row, a bad date, or
-// dates out of increasing order; and when no row has a price.
-PriceIndexImport import_price_index(const std::string& path, const std::string& interpolation);
+// dates out of increasing order within the series; and when no row has a price.
+PriceIndexImport import_price_index(const std::string& path, const std::string& interpolation,
+                                    const std::string& series = "");
 
 }  // namespace tco
