@@ -261,7 +261,7 @@ TEST_CASE("request replay: the least-loaded choice and the indexed heap against 
   }
 }
 
-TEST_CASE("request replay: a rented replica launched while a request waits, removed when idle; overflow to the API") {
+TEST_CASE("request replay: a rented replica launched while a request waits, removed when idle, and overflow to the API") {
   // One owned replica of 1 slot, r(1) = 10 tokens/s, no prefill; up to 1 rented replica launched
   // when an arrival finds the oldest request waiting more than 0.5 s, running 2 s after its launch,
   // removed 3 s after it last had nothing to do.
