@@ -390,8 +390,12 @@ TEST_CASE("mutation: 500+ mutants of shipped scenarios, catalogs, grids and seri
         if (f.contains("range") && f.at("range").is_object()) {
           const Json& r = f.at("range");
           if (r.value("from", Json()).is_number() && r.value("to", Json()).is_number() && r.value("step", Json()).is_number() &&
-              r["step"].get<double>() > 0)
-            points *= static_cast<long>(std::min(1e9, (r["to"].get<double>() - r["from"].get<double>()) / r["step"].get<double>() + 1));
+              r["step"].get<double>() > 0) {
+            // A mutant's range may run backwards or overflow to -inf (from 1e308 to -1e308): such a
+            // range counts no point (it is run, and refused), and no value outside a long is cast.
+            const double count = (r["to"].get<double>() - r["from"].get<double>()) / r["step"].get<double>() + 1;
+            points *= count >= 1.0 ? static_cast<long>(std::min(1e9, count)) : 0;
+          }
         }
       }
     } catch (const std::exception&) {
