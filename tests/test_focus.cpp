@@ -458,6 +458,10 @@ TEST_CASE("demand import --format focus: a malformed export is exit 2 naming the
            Bad{"no GPU row", header + "Usage,2026-03-01T00:00:00Z,2026-03-01T01:00:00Z,8,GB\n", "lines 2-2", "no GPU row"},
            Bad{"a quote inside a field", header + "Usage,2026-03-01T00:00:00Z,2026-03-01T01:00:00Z,8,GPU\"Hours\n",
                "line 2, column 5", "quote inside"},
+           // The fuzzers' finding (session 32): a byte that is not UTF-8 after a time was an internal
+           // error (exit 3) when the message quoted it; it is escaped as \xNN.
+           Bad{"a time ending in a byte that is not UTF-8", header + "Usage,2026-03-01T00:00:00Z\xDA,2026-03-01T01:00:00Z,8,GPU-Hours\n",
+               "line 2, column 2", "found string \"2026-03-01T00:00:00Z\\xDA\""},
        }) {
     CAPTURE(b.what);
     const std::string path = tco::test::write_text(dir / "bill.csv", b.text);

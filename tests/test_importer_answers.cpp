@@ -110,6 +110,32 @@ TEST_CASE("report: a report without its inputs is exit 2 naming /inputs, not an 
                                     plans, plans)));
 }
 
+TEST_CASE("report: a monthly row longer or shorter than its columns is exit 2 at its pointer, not an internal error") {
+  // The fuzzers' finding (session 32): a row of 29 cells under 28 columns read past the column
+  // names (std::out_of_range, exit 3).
+  const auto dir = test::scratch_dir("report-monthly-row");
+  const std::string full = (dir / "full.json").string();
+  REQUIRE(test::run_cli({"run", test::source_path("tests/fixtures/scenarios/simple.json"), "--out", full, "--quiet"})
+              .exit_code == 0);
+  Json report = Json::parse(test::read_text_file(full));
+  Json& rows = report.at("plans").at(0).at("monthly").at("rows");
+  const std::size_t columns = report.at("plans").at(0).at("monthly").at("columns").size();
+  rows[0].push_back(1.0);
+  const std::string long_row = test::write_json_file(dir / "long-row.json", report);
+  test::CliResult r = test::run_cli({"report", long_row, "--md", (dir / "long.md").string()});
+  CHECK(r.exit_code == 2);
+  CHECK_MESSAGE(contains(r.err, long_row + ": /plans/0/monthly/columns: not a complete tcosim report"), r.err);
+  CHECK_MESSAGE(contains(r.err, fmt::format("array index {} is out of range", columns)), r.err);
+  CHECK_FALSE(std::filesystem::exists(dir / "long.md"));
+  rows[0].erase(rows[0].size() - 1);
+  rows[1].erase(rows[1].size() - 1);
+  const std::string short_row = test::write_json_file(dir / "short-row.json", report);
+  r = test::run_cli({"report", short_row, "--md", (dir / "short.md").string()});
+  CHECK(r.exit_code == 2);
+  CHECK_MESSAGE(contains(r.err, short_row + ": /plans/0/monthly/rows/1: not a complete tcosim report"), r.err);
+  CHECK_FALSE(std::filesystem::exists(dir / "short.md"));
+}
+
 TEST_CASE("trace start line: the date, time, offset and zone are checked strictly, with the line") {
   TraceStart start;
   // 2024-03-09 22:00 in New York is EST, -05:00: 2024-03-10 03:00 UTC.

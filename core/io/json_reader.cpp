@@ -10,13 +10,19 @@
 
 #include "core/io/input_snapshot.hpp"
 #include "core/io/integer_fields.hpp"
+#include "core/io/utf8_text.hpp"
 
 #include "core/error.hpp"
 
 namespace tco {
 
 std::string describe_json(const Json& value) {
-  std::string text = value.dump();
+  // A value quoted in a message may hold bytes that are not UTF-8 (a field of a CSV an importer
+  // made into JSON): a string's are escaped as \xNN (core/io/utf8_text.hpp), a container's
+  // replaced by U+FFFD; dump() would throw on them instead (an internal error, exit 3).
+  std::string text = value.is_string() && first_invalid_utf8(value.get_ref<const std::string&>()) != std::string::npos
+                         ? "\"" + escaped_text(value.get_ref<const std::string&>()) + "\""
+                         : value.dump(-1, ' ', false, Json::error_handler_t::replace);
   if (text.size() > 60) text = text.substr(0, 57) + "...";
   switch (value.type()) {
     case Json::value_t::null: return "null";
