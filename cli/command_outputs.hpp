@@ -20,6 +20,13 @@ struct HumanFormats {
   bool empty() const { return html.empty() && md.empty() && csv_dir.empty(); }
 };
 void add_human_formats(OutputSet& outputs, const HumanFormats& formats);
+
+// The help of run's and report's --csv: the files the folder receives (reports/csv/csv_report.cpp
+// and each section's csv_file).
+inline constexpr const char* kCsvFolderHelp =
+    "Also write the report's tables as CSV files into this folder: monthly_cash_flows.csv, plans.csv, categories.csv, "
+    "sources.csv, warnings.csv, breakevens_utilization.csv, breakevens_cloud_price.csv, monte_carlo.csv (with Monte "
+    "Carlo paths), sensitivity.csv (with a tornado), sizing.csv (a sizing) and one per feature section the report has (docs/report.md)";
 // Renders and stages them (rendering errors propagate before anything is staged).
 void stage_human_formats(OutputSet& outputs, const Json& report, const HumanFormats& formats);
 

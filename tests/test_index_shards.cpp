@@ -126,6 +126,24 @@ TEST_CASE("index shards: calibrate (the replay's paths), 1, 3 and 7 shards merge
                                 "shards-calibrate");
 }
 
+TEST_CASE("index shards: a shard under --quiet prints nothing and writes the same shard file") {
+  const auto dir = tco::test::scratch_dir("shards-quiet");
+  const std::string loud = (dir / "loud.shard").string(), quiet = (dir / "quiet.shard").string();
+  const std::vector<std::string> args = {"run",      tco::test::source_path("tests/fixtures/scenarios/simple.json"),
+                                         "--paths",  "4", "--threads", "1", "--today", "2026-06-01",
+                                         "--shard",  "1/2"};
+  const CliResult a = run_cli(with(args, {"--out", loud}));
+  REQUIRE_MESSAGE(a.exit_code == 0, a.err);
+  CHECK(a.out.rfind("run: shard 1 of 2 (", 0) == 0);  // its one summary line, without --quiet
+  CHECK(a.out.find(" bytes -> " + loud + "\n") != std::string::npos);
+  const CliResult q = run_cli(with(args, {"--out", quiet, "--quiet"}));
+  REQUIRE_MESSAGE(q.exit_code == 0, q.err);
+  CHECK(q.out.empty());
+  CHECK(q.err.empty());
+  CHECK(shard_test_text(quiet) == shard_test_text(loud));
+  CHECK(!shard_test_text(quiet).empty());
+}
+
 TEST_CASE("index shards: merge refuses another seed, a missing or repeated shard, a cut file, another version (exit 2, the file named)") {
   TCO_REQUIRE_SHARED_DATA();  // deadline-campaign-spot-policies replays a spot trace from ../shared/data
   const auto dir = tco::test::scratch_dir("shards-refusals");

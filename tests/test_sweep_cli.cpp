@@ -379,6 +379,29 @@ TEST_CASE("sweep cli: --backend cuda without a device is a clear error") {
   CHECK(r.err.find("cuda") != std::string::npos);
 }
 
+TEST_CASE("sweep cli: --out - writes the document alone to the standard output, the bytes of --out FILE") {
+  const SweepFiles f = sweep_files("sweep-stdout", random_sweep_json(), fixture_grid());
+  const std::string file = (f.dir / "file.json").string();
+  REQUIRE(run_cli(sweep_args(f, file, {"--threads", "1"})).exit_code == 0);
+  // Not --quiet: the summary lines would follow the document, and do not.
+  const CliResult r = run_cli({"sweep", f.scenario, "--grid", f.grid, "--paths", "6", "--backend", "cpu", "--threads", "1",
+                               "--out", "-"});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(r.out == read_text_file(file));
+  CHECK(Json::parse(r.out).at("points").size() == 9);  // the fixture's 3 x 3 grid
+  CHECK_FALSE(fs::exists("-.parts"));  // its blocks stay in memory
+  CHECK_FALSE(fs::exists(f.dir / "-.parts"));
+  // The blocks a resume or a merge would need are not written: both need a file.
+  const CliResult resume = run_cli(sweep_args(f, "-", {"--resume"}));
+  CHECK(resume.exit_code == 2);
+  CHECK(resume.err.find("--resume") != std::string::npos);
+  CHECK(resume.out.empty());
+  const CliResult shard = run_cli(sweep_args(f, "-", {"--shard", "1/3"}));
+  CHECK(shard.exit_code == 2);
+  CHECK(shard.err.find("expected a file for the shard") != std::string::npos);
+  CHECK(shard.out.empty());
+}
+
 TEST_CASE("sweep cli: a bad --shard is a usage error") {
   const SweepFiles f = sweep_files("sweep-shard-arg", rich_sweep_json(), fixture_grid());
   CHECK(run_cli(sweep_args(f, (f.dir / "o.json").string(), {"--shard", "4/3"})).exit_code == 2);

@@ -1,15 +1,19 @@
 // What `tcosim run` prints (cli/terminal/terminal_answer.*, cli/terminal/plans_table.*): the verdict, a plans table
-// within 100 columns whose long names are shortened with a legend, the breakevens of the report's
-// list (hand-checked against the baseline report's figures), the Monte Carlo differences with their
-// sign convention, and every file written.
+// within 100 columns whose long names are shortened with a legend, the report document's
+// breakevens and cost distribution one row a line (hand-checked against the baseline report's
+// figures, and equal to the Markdown's words on every baseline), and every file written.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 
 #include "cli/terminal/terminal_answer.hpp"
+#include "reports/document/section_order.hpp"
+#include "reports/document/section_render.hpp"
 #include "scenario_builder.hpp"
 #include "test_support.hpp"
 
@@ -39,7 +43,86 @@ std::string unwrapped(std::string text) {
   return text;
 }
 
+// A section's Markdown (markdown_section) laid out as the terminal draws it one row a line,
+// unwrapped: the title and lead unindented, then indented by two the opening sentences, each
+// table's caption and rows ("first cell: header cell; header cell", "-" cells left out), the
+// items, the sentences and the flags. The words are all the Markdown's; only the layout is
+// written here, so a terminal that wrote words of its own would differ.
+std::string markdown_as_terminal_lines(const std::string& md) {
+  std::string out;
+  std::vector<std::string> headers;
+  bool title = true, in_table = false;
+  const auto cells_of = [](const std::string& row) {  // "| a | b |" -> a, b
+    std::vector<std::string> cells;
+    const std::string inner = row.substr(2, row.size() - 4);
+    for (std::size_t start = 0;;) {
+      const std::size_t bar = inner.find(" | ", start);
+      cells.push_back(inner.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
+      if (bar == std::string::npos) return cells;
+      start = bar + 3;
+    }
+  };
+  std::istringstream in(md);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line.rfind("|---", 0) == 0) continue;
+    if (line.front() != '|') in_table = false;
+    if (title) {  // "**Title** (lead):" or "**Title** (lead): what it has not"
+      const std::size_t end = line.find("**", 2);
+      const std::size_t colon = line.compare(end + 2, 2, " (") == 0 ? line.find("):", end) + 1 : end + 2;
+      out += "\n" + line.substr(2, end - 2) + line.substr(end + 2, colon - end - 2) + ":\n";
+      if (colon + 1 < line.size()) out += "  " + line.substr(colon + 2) + "\n";
+      title = false;
+    } else if (line.rfind("**Flag:** ", 0) == 0) {
+      out += "  Flag: " + line.substr(10) + "\n";
+    } else if (line.front() == '*' && line.size() > 3 && line.compare(line.size() - 2, 2, "*:") == 0) {
+      out += "  " + line.substr(1, line.size() - 3) + ":\n";
+    } else if (line.front() == '|' && !in_table) {
+      headers = cells_of(line);
+      in_table = true;
+    } else if (line.front() == '|') {
+      const std::vector<std::string> cells = cells_of(line);
+      REQUIRE(cells.size() == headers.size());
+      std::string row = "  " + cells.at(0) + ":";
+      bool first_pair = true;
+      for (std::size_t c = 1; c < cells.size(); ++c) {
+        if (cells[c].empty() || cells[c] == "-") continue;
+        row += (first_pair ? " " : "; ") + headers[c] + " " + cells[c];
+        first_pair = false;
+      }
+      out += row + "\n";
+    } else {
+      out += "  " + line + "\n";
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+TEST_CASE("terminal answer: the breakevens and the cost distribution are the Markdown's sentences and cells, on every "
+          "baseline") {
+  int sections = 0, rows = 0;
+  for (const auto& entry : fs::directory_iterator(source_path("tests/baselines"))) {
+    const std::string name = entry.path().stem().string();
+    CAPTURE(name);
+    const Json report = baseline_report(name);
+    for (const std::string id : {"breakevens", "monte_carlo"}) {
+      CAPTURE(id);
+      const std::string md = markdown_section(report_section(report, id));
+      const std::string terminal = id == "breakevens" ? cli::breakeven_lines(report) : cli::monte_carlo_lines(report);
+      CHECK(unwrapped(terminal) == markdown_as_terminal_lines(md));
+      CHECK(md.empty() == terminal.empty());
+      if (md.empty()) continue;
+      ++sections;
+      rows += static_cast<int>(std::count(md.begin(), md.end(), '\n'));
+      // And the answer draws them as they are here.
+      CHECK(contains(cli::terminal_answer(report, {}), terminal));
+    }
+  }
+  MESSAGE(sections << " sections compared, " << rows << " lines of Markdown");
+  // The breakevens of every baseline but those with no owned fleet, and the 13 Monte Carlo runs.
+  CHECK(sections >= 25);
+}
 
 TEST_CASE("terminal answer: every shipped scenario's answer fits 100 columns") {
   for (const auto& entry : fs::directory_iterator(source_path("tests/baselines"))) {
@@ -75,26 +158,30 @@ TEST_CASE("terminal answer: a name too long for 100 columns is shortened, and th
   CHECK(contains(table, "$6,143,278     month 8"));  // its saving still found by its full name
 }
 
-TEST_CASE("terminal answer: the breakevens that decide, one line each, and a count of the others") {
+TEST_CASE("terminal answer: the breakevens that decide, one line a row, and a count of the others") {
   Json report = baseline_report("base-load-and-burst");
   const std::string wrapped = cli::breakeven_lines(report);
   CHECK(widest_line(wrapped) <= 100);
   const std::string lines = unwrapped(wrapped);
-  // over_horizon.utilization 0.429675 -> 43.0%, x 8 GPUs x 730 h = 2509 GPU-hours per node per month;
-  // over the life 0.418344 -> 41.8% (AWS's hidden costs since issue 48: each GPU-hour at 1/0.979893 + 0.05).
-  // $55.04 / 8 GPUs = $6.880 per GPU-hour (the list price; the hidden costs are in u*).
-  CHECK(contains(lines, "  buy-4-burst (4 x hgx-h100-8) vs on-demand of aws/p5.48xlarge/us-east-1 ($6.880/GPU-h, -10%/yr): "
-                        "owning is cheaper above 43.0% utilization over the 36-month horizon (2509 GPU-hours per node per "
-                        "month); over its life: 41.8% (60 months)\n"));
-  // buy-6-burst-half-spot pays spot ($2.4575): null over the horizon and over the life, u* > 1.
-  CHECK(contains(lines, "  buy-6-burst (6 x hgx-h100-8) vs spot of aws/p5.48xlarge/us-east-1 ($2.458/GPU-h, -10%/yr): renting "
-                        "is cheaper at any utilization over the 36-month horizon; over its life: never (60 months)\n"));
+  CHECK(lines.rfind("\nBreakevens:\n  Utilization breakeven, for the prices the plans pay: one node,", 0) == 0);
+  // buy-4-burst's fleet against AWS on-demand: $55.04 / 8 GPUs = $6.880 per GPU-hour falling 10% a
+  // year; over_horizon.utilization 0.429675 -> 43.0%, over the life 0.418344 -> 41.8% (AWS's hidden
+  // costs since issue 48: each GPU-hour at 1/0.979893 + 0.05); 0.429675 x 8 GPUs x 730 h = 2,509
+  // GPU-hours per node per month.
+  CHECK(contains(lines, "  hgx-h100-8: fleet (nodes) 4; cloud offer aws/p5.48xlarge/us-east-1; price on_demand; cloud price "
+                        "at the start, path $6.880/GPU-h, -10%/yr; breakeven per node, over the 36-month horizon 43.0%; "
+                        "over the node's life 41.8% (60 months); GPU-hours per node per month (horizon) 2,509\n"));
+  // buy-6-burst-half-spot pays spot ($2.4575): null over the horizon and over the life (u* > 1),
+  // and no GPU-hours to give.
+  CHECK(contains(lines, "  hgx-h100-8: fleet (nodes) 6; cloud offer aws/p5.48xlarge/us-east-1; price spot; cloud price at "
+                        "the start, path $2.458/GPU-h, -10%/yr; breakeven per node, over the 36-month horizon never; over "
+                        "the node's life never (60 months)\n"));
   // No plan of a 4-node fleet pays spot: that row is folded into the count.
-  CHECK_FALSE(contains(lines, "buy-4-burst (4 x hgx-h100-8) vs spot"));
+  CHECK_FALSE(contains(lines, "fleet (nodes) 4; cloud offer aws/p5.48xlarge/us-east-1; price spot"));
   // cloud_price_multiplier 0.441910 for buy-4-burst; a pair with none (null) is counted, not listed.
-  CHECK(contains(lines, "  buy-4-burst vs cloud-on-demand: they cost the same when the cloud prices (on_demand+spot+reserved) "
-                        "are 0.442 x today's\n"));
-  CHECK_FALSE(contains(lines, "cloud-half-spot vs cloud-on-demand"));
+  CHECK(contains(lines, "\n  buy-4-burst: against cloud-on-demand (the baseline); cloud prices scaled on_demand+spot+reserved; "
+                        "multiple of today's 0.442\n"));
+  CHECK_FALSE(contains(lines, "cloud-half-spot:"));
   // 18 utilization rows, 7 of which decide; 18 price rows, 12 with a multiple: 11 and 6 counted.
   std::size_t deciding = 0, priced = 0;
   for (const auto& u : report["breakevens"]["utilization"]) deciding += u.at("decides").get<bool>();
@@ -103,15 +190,15 @@ TEST_CASE("terminal answer: the breakevens that decide, one line each, and a cou
   CHECK(priced == 12);
   CHECK(contains(lines, "  11 more rows price these fleets against offers and price bases that no plan pays"));
   CHECK(contains(lines, "  6 more pairs of plans cost the same at no multiple"));
-  // One line per row shown, and one per count, under their two headings.
+  // One line per row shown, two captions and the two counts, under the title.
   std::size_t entries = 0;
   std::istringstream in(lines);
   for (std::string line; std::getline(in, line);) entries += line.rfind("  ", 0) == 0 ? 1 : 0;
-  CHECK(entries == deciding + priced + 2);
-  // A breakeven keyed by an offer names it.
-  report["breakevens"]["utilization"][0]["offer"] = "neocloud-h100";
-  CHECK(contains(unwrapped(cli::breakeven_lines(report)),
-                 "vs on-demand of neocloud-h100 ($6.880/GPU-h, -10%/yr): owning is cheaper"));
+  CHECK(entries == deciding + priced + 2 + 2);
+  // A deterministic report has no Monte Carlo lines, one without breakevens no breakeven lines.
+  CHECK(cli::monte_carlo_lines(report).empty());
+  report.erase("breakevens");
+  CHECK(cli::breakeven_lines(report).empty());
 }
 
 TEST_CASE("terminal answer: the first screen says why the lowest nominal total is not chosen, the tax basis, and "
@@ -142,22 +229,32 @@ TEST_CASE("terminal answer: the first screen says why the lowest nominal total i
   CHECK(contains(table, "Payback against the recommended plan, buy-6-burst-neocloud: never for cloud-on-demand,"));
 }
 
-TEST_CASE("terminal answer: Monte Carlo differences come with their sign convention") {
-  const std::string lines = unwrapped(cli::monte_carlo_lines(baseline_report("startup-monte-carlo")));
-  CHECK(contains(lines, "NPV of the plan minus NPV of the baseline, path by path: negative means the plan is cheaper"));
-  // mean -> -$2,528,697; CI -$2,614,342 .. -$2,443,051 (since issue 48's hidden costs); p_cheaper 1.0 -> 100.0%.
-  CHECK(contains(lines, "  cloud-half-spot - cloud-on-demand: -$2,528,697 (95% CI -$2,614,342 .. -$2,443,051), "
-                        "P(cheaper) 100.0%\n"));
-  CHECK(cli::monte_carlo_lines(baseline_report("base-load-and-burst")).empty());  // deterministic: none
+TEST_CASE("terminal answer: the cost distribution, its sign convention and one line a plan") {
+  const std::string wrapped = cli::monte_carlo_lines(baseline_report("startup-monte-carlo"));
+  CHECK(widest_line(wrapped) <= 100);
+  const std::string lines = unwrapped(wrapped);
+  // 40 paths, seed 2026, 27,393 jobs on path 0 (grouped in thousands, as every figure of prose).
+  CHECK(contains(lines, "\nCost distribution (USD over the Monte Carlo paths):\n  40 paths (seed 2026) of the discrete-event "
+                        "replay of 27,393 jobs on path 0.\n"));
+  CHECK(contains(lines, "the difference is the plan's NPV minus the baseline's, so a negative difference means the plan is "
+                        "cheaper; P(cheaper) is the share of paths where it is."));
+  // cloud-half-spot: npv_usd mean 17,171,124.04 -> $17,171,124 (CI 16,762,383.10 .. 17,579,864.98); the
+  // difference's mean -2,528,696.65 -> -$2,528,697 (CI -2,614,342.42 .. -2,443,050.88); p_cheaper 1.0 -> 100.0%.
+  CHECK(contains(lines, "  cloud-half-spot: mean NPV $17,171,124; 95% CI $16,762,383 .. $17,579,865; P5 $15,530,624; P95 "
+                        "$19,093,349; CVaR95 $20,079,775; NPV minus baseline -$2,528,697; its 95% CI -$2,614,342 .. "
+                        "-$2,443,051; P(cheaper) 100.0%\n"));
+  // The baseline's row has no difference: "(the baseline)", and the "-" cells left out.
+  CHECK(contains(lines, "  cloud-on-demand: mean NPV $19,699,821; 95% CI $19,245,986 .. $20,153,656; P5 $17,751,337; P95 "
+                        "$22,105,221; CVaR95 $22,971,306; NPV minus baseline (the baseline)\n"));
+  // Young: sqrt(2 x 0.1 h / 0.64 per h) = 0.559 h -> 0.56 h.
+  CHECK(contains(lines, "  - checkpoint advice, plan cloud-half-spot, class training-run: every 0.56 h"));
+  // base-load-and-burst-uncertain's fluid paths draw nothing (its uncertainty is the uncertain
+  // section's, summed up in the Sensitivity sentence): one sentence, no interval such as
+  // "-$4,203,587 .. -$4,203,587".
   const std::string uncertain = unwrapped(cli::monte_carlo_lines(baseline_report("base-load-and-burst-uncertain")));
-  CHECK(contains(uncertain, "Uncertain inputs (200 draws"));
-  // Its fluid paths draw nothing (its uncertainty is the uncertain section's): no zero-width
-  // interval such as "-$4,203,587 .. -$4,203,587" is printed for them.
-  CHECK(contains(uncertain, "no random input of this model varies in this run"));
+  CHECK(contains(uncertain, "200 paths (seed 2026) of the hourly fluid model (the plans table is its expected-value run): the "
+                            "model of these paths draws none of its inputs at random"));
   CHECK_FALSE(contains(uncertain, "-$4,203,587 .. -$4,203,587"));
-  // uncertainty.comparisons[0]: -$4,016,603; CI -$4,139,929 .. -$3,893,276 (the draws of the real
-  // field workload/profiles/0/gpus unrounded since issue 43 item 7; the hidden costs since issue 48).
-  CHECK(contains(uncertain, "  cloud-half-spot - cloud-on-demand: -$4,016,603 (95% CI -$4,139,929 .. -$3,893,276)"));
 }
 
 TEST_CASE("terminal answer: run prints the verdict first and every file it wrote last") {

@@ -153,7 +153,8 @@ void setup_calibrate(CLI::App& app, CommandContext& ctx) {
   add_shard_options(*cmd, opts->shard);
   cmd->callback([opts, &ctx] {
     ctx.exit_code =
-        run_maybe_sharded(opts->shard, "calibrate", opts->scenario, opts->out, ctx, [&] { return run_calibrate(*opts, ctx); });
+        run_maybe_sharded(opts->shard, "calibrate", opts->scenario, opts->out, opts->quiet, ctx,
+                          [&] { return run_calibrate(*opts, ctx); });
   });
 }
 

@@ -339,7 +339,8 @@ void setup_optimize(CLI::App& app, CommandContext& ctx) {
   add_shard_options(*cmd, opts->shard);
   cmd->callback([opts, &ctx] {
     ctx.exit_code =
-        run_maybe_sharded(opts->shard, "optimize", opts->scenario, opts->out, ctx, [&] { return run_optimize(*opts, ctx); });
+        run_maybe_sharded(opts->shard, "optimize", opts->scenario, opts->out, opts->quiet, ctx,
+                          [&] { return run_optimize(*opts, ctx); });
   });
 }
 

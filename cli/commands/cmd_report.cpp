@@ -71,7 +71,7 @@ void setup_report(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("report", opts->report, "A JSON report written by tcosim run / optimize / sensitivity")->required();
   cmd->add_option("--html", opts->formats.html, "Write the HTML page here (inline SVG charts, no network, no JavaScript)");
   cmd->add_option("--md", opts->formats.md, "Write the Markdown summary here");
-  cmd->add_option("--csv", opts->formats.csv_dir, "Write monthly_cash_flows.csv, plans.csv (and sizing/sensitivity tables) into this folder");
+  cmd->add_option("--csv", opts->formats.csv_dir, kCsvFolderHelp);
   cmd->add_option("--xlsx", opts->xlsx,
                   "Write an Excel workbook here: inputs, monthly flows per plan with NPV and totals as formulas, a "
                   "summary (no Paths sheet: the JSON report has no per-path NPVs; docs/report.md)");

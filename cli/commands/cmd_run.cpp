@@ -152,8 +152,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--md", opts->formats.md, "Also write a Markdown summary here (for a pull-request comment)");
   cmd->add_option("--html", opts->formats.html,
                   "Also write a self-contained HTML report here (inline SVG charts, no network, no JavaScript)");
-  cmd->add_option("--csv", opts->formats.csv_dir,
-                  "Also write CSV tables (monthly_cash_flows.csv, plans.csv, ...) into this folder");
+  cmd->add_option("--csv", opts->formats.csv_dir, kCsvFolderHelp);
   cmd->add_option("--xlsx", opts->xlsx,
                   "Also write an Excel workbook here: inputs, monthly flows per plan with NPV and totals as formulas "
                   "of the discount rate, a summary and, with Monte Carlo paths, the NPV of every path (docs/report.md)");
@@ -183,7 +182,8 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
                   "with the same report bytes (docs/cluster.md)");
   add_shard_options(*cmd, opts->shard);
   cmd->callback([opts, &ctx] {
-    ctx.exit_code = run_maybe_sharded(opts->shard, "run", opts->scenario, opts->out, ctx, [&] { return run_run(*opts, ctx); });
+    ctx.exit_code = run_maybe_sharded(opts->shard, "run", opts->scenario, opts->out, opts->quiet, ctx,
+                                      [&] { return run_run(*opts, ctx); });
   });
 }
 

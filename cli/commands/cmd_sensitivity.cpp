@@ -135,7 +135,7 @@ void setup_sensitivity(CLI::App& app, CommandContext& ctx) {
   add_today_options(*cmd, opts->today);
   add_shard_options(*cmd, opts->shard);
   cmd->callback([opts, &ctx] {
-    ctx.exit_code = run_maybe_sharded(opts->shard, "sensitivity", opts->scenario, opts->out, ctx,
+    ctx.exit_code = run_maybe_sharded(opts->shard, "sensitivity", opts->scenario, opts->out, opts->quiet, ctx,
                                       [&] { return run_sensitivity(*opts, ctx); });
   });
 }

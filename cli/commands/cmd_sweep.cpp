@@ -1,4 +1,4 @@
-// tcosim sweep SCENARIO --grid GRID --out SWEEP.json [--paths N] [--seed S] [--threads T]
+// tcosim sweep SCENARIO --grid GRID --out SWEEP.json|- [--paths N] [--seed S] [--threads T]
 //   [--backend auto|cpu|cuda] [--shard k/N] [--csv SWEEP.csv] [--resume] [--catalog DIR]
 //   [--max-points N] [--yes]
 // Evaluates every point of a grid of scenario fields on every Monte Carlo path with the hourly
@@ -22,6 +22,7 @@
 #include "core/parallel_for_index.hpp"
 #include "engine/sweep/sweep_run.hpp"
 #include "core/io/atomic_file.hpp"
+#include "core/io/output_set.hpp"
 
 namespace tco::cli {
 
@@ -56,6 +57,7 @@ int run_sweep_command(SweepCliOptions& o, CLI::App& cmd, CommandContext& ctx) {
 
   // Under mpirun, each block's points split over the ranks, and rank 0 alone writes (docs/cluster.md).
   s.split_over_processes = true;
+  s.standard_output = &ctx.out;  // --out -
   // The estimate comes before any point is prepared (on stderr, as the bar: stdout is the summary).
   if (!o.quiet && is_root_process())
     s.estimated = [&ctx, &s](const SweepSize& size) {
@@ -69,7 +71,8 @@ int run_sweep_command(SweepCliOptions& o, CLI::App& cmd, CommandContext& ctx) {
   // device that failed it whatever --quiet says.
   if (r.probe && is_root_process() && (!r.probe->passed || !o.quiet))
     ctx.err << parity_probe_console(*r.probe, "sweep");
-  if (o.quiet || !is_root_process()) return kExitOk;
+  // With --out -, the standard output holds the document alone.
+  if (o.quiet || !is_root_process() || OutputSet::is_stdout(s.out)) return kExitOk;
 
   if (r.already_complete) {
     ctx.out << fmt::format("sweep: {} is already complete (--resume); nothing to do\n", s.out);
@@ -104,7 +107,8 @@ void setup_sweep(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--grid", opts->sweep.grid_file, "Grid file: the fields to vary and their values (docs/sweep.md)")
       ->required();
   cmd->add_option("--out,-o", opts->sweep.out,
-                  "Write the sweep here (atomically; with --shard, this shard's part for tcosim merge)")
+                  "Write the sweep here (atomically; \"-\": the standard output, then without --resume or --shard; "
+                  "with --shard, this shard's part for tcosim merge)")
       ->required();
   cmd->add_option("--csv", opts->sweep.csv, "Also write one CSV row per point and plan here");
   cmd->add_option("--paths", opts->paths, "Monte Carlo paths per point (default: the scenario's monte_carlo.paths)")

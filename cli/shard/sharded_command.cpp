@@ -54,7 +54,7 @@ std::vector<std::string> replayed_args(const std::vector<std::string>& args) {
 }
 
 int run_maybe_sharded(const ShardOptions& o, const std::string& command_name, const std::string& scenario,
-                      const std::string& out, CommandContext& ctx, const std::function<int()>& command) {
+                      const std::string& out, bool quiet, CommandContext& ctx, const std::function<int()>& command) {
   if (o.shard.empty()) {
     if (o.shard_count > 0) throw InputError("--shard-count", "", "expected with --shard auto, found it alone");
     return command();
@@ -88,8 +88,9 @@ int run_maybe_sharded(const ShardOptions& o, const std::string& command_name, co
   fill_noted_shard_run(file.header);
   const std::string bytes = shard_file_bytes(file);
   write_file_atomically(out, bytes);
-  ctx.out << fmt::format("{}: shard {} of {} ({}): {} bytes -> {}\n", command_name, shard.index, shard.count,
-                         shard.source, bytes.size(), out);
+  if (!quiet)
+    ctx.out << fmt::format("{}: shard {} of {} ({}): {} bytes -> {}\n", command_name, shard.index, shard.count,
+                           shard.source, bytes.size(), out);
   return 0;
 }
 

@@ -20,9 +20,10 @@ struct ShardOptions {
 void add_shard_options(CLI::App& cmd, ShardOptions& o);
 
 // Runs `command` (the command's run_x) as it is without --shard. With it: as the shard, then
-// writes the shard file to `out` (a file: --out is required); returns the command's exit code.
+// writes the shard file to `out` (a file: --out is required) and, unless `quiet`, says so in one
+// line; returns the command's exit code.
 int run_maybe_sharded(const ShardOptions& o, const std::string& command_name, const std::string& scenario,
-                      const std::string& out, CommandContext& ctx, const std::function<int()>& command);
+                      const std::string& out, bool quiet, CommandContext& ctx, const std::function<int()>& command);
 
 // The command line after the program's name, as run_main was given it (cli/app.cpp).
 void note_command_line(std::vector<std::string> args);

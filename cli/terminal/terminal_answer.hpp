@@ -1,7 +1,7 @@
 // What `tcosim run` (and `tcosim report` without an output) prints: the verdict, the plans table
-// fitting 100 columns, the breakevens the report holds, the Monte Carlo differences with their
-// sign convention spelled out, the report document's sections that fit the columns (the others
-// named), the warnings, and every file the command wrote. It renders the
+// fitting 100 columns, the report document's Breakevens and Cost distribution sections one row
+// a line (the sentences and cells of the other formats), its other sections that fit the
+// columns (the others named), the warnings, and every file the command wrote. It renders the
 // JSON report only, so a saved report prints the same.
 #pragma once
 

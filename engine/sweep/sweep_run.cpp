@@ -340,7 +340,10 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
   SweepRunSummary summary;
   // The document and the CSV are written together, or neither (the blocks in OUT.parts/ stay
   // for --resume).
-  OutputSet outputs;
+  // "-" (--out -): the document goes to the standard output, and the blocks are kept in memory
+  // only (no OUT.parts/ folder, so no --resume and no shard).
+  const bool to_stdout = OutputSet::is_stdout(o.out);
+  OutputSet outputs = o.standard_output ? OutputSet(*o.standard_output) : OutputSet();
   SweepInputs in;
   Json identity, shard_meta;
   PointRange range;
@@ -348,7 +351,7 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
   long block = 0;
   std::optional<PreparedGridPoints> ready;  // the first block's points, when the root's check kept them
   std::vector<SweepBlock> blocks;
-  const fs::path parts = o.out + ".parts";
+  const fs::path parts = to_stdout ? fs::path() : fs::path(o.out + ".parts");
   RemovePartsIfEmpty remove_parts_on_error{parts};
 
   // Everything checked before the first path, by the root alone: the options, the inputs, every
@@ -362,7 +365,12 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
           throw InputError("--shard", "",
                            fmt::format("expected k/N with 1 <= k <= N, found {}/{}", o.shard_index, o.shard_count));
         if (o.out.empty()) throw InputError("--out", "", "expected a file to write the sweep to");
-        outputs.add_file("--out", o.out);
+        if (to_stdout && o.shard_count > 1)
+          throw InputError("--out", "", "expected a file for the shard (--shard writes its part there for tcosim merge)");
+        if (to_stdout && o.resume)
+          throw InputError("--resume", "", "expected --out FILE: a sweep written to the standard output keeps no blocks "
+                                           "to resume");
+        outputs.add_file("--out", o.out, true);
         outputs.add_file("--csv", o.csv);
         outputs.add_input("the grid", o.grid_file);
         in = load_sweep_inputs(o);
@@ -401,17 +409,19 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
         const SweepBackendChoice choice = choose_sweep_backend(o.backend, o.device, in.base.catalog_dir, o.threads);
         summary.backend = choice.backend;
         summary.probe = choice.probe;
-        if (!o.resume) fs::remove_all(parts);
-        std::error_code ec;
-        remove_parts_on_error.armed = !fs::exists(parts, ec);
-        fs::create_directories(parts, ec);
-        if (ec) throw InputError(parts.string(), "", "cannot create the folder for the sweep's blocks: " + ec.message());
+        if (!to_stdout) {
+          if (!o.resume) fs::remove_all(parts);
+          std::error_code ec;
+          remove_parts_on_error.armed = !fs::exists(parts, ec);
+          fs::create_directories(parts, ec);
+          if (ec) throw InputError(parts.string(), "", "cannot create the folder for the sweep's blocks: " + ec.message());
+        }
 
         // Blocks already written (--resume) are kept when they belong to this very sweep.
         Json to_compute = Json::array();
         for (long b = range.first; b < range.end; b += block) {
           const long e = std::min(range.end, b + block);
-          SweepBlock blk{{b, e}, parts / fmt::format("points-{}-{}.json", b, e), Json()};
+          SweepBlock blk{{b, e}, to_stdout ? fs::path() : parts / fmt::format("points-{}-{}.json", b, e), Json()};
           if (o.resume && fs::exists(blk.file)) {
             const Json saved = read_json_or_null(blk.file.string());
             if (saved.is_object() && saved.value("schema", "") == std::string(kSweepSchema) &&
@@ -488,7 +498,7 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
                           {"first_point", blk.range.first},
                           {"end_point", blk.range.end},
                           {"points", blk.points}};
-      write_file_atomically(blk.file.string(), sweep_text(saved));
+      if (!blk.file.empty()) write_file_atomically(blk.file.string(), sweep_text(saved));
     }, split);
     summary.points_computed += n;
     path_hours_done += static_cast<double>(n) * path_hours_per_point;
@@ -513,7 +523,7 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
   outputs.commit();
   remove_parts_on_error.armed = false;
   std::error_code ec;
-  fs::remove_all(parts, ec);
+  if (!to_stdout) fs::remove_all(parts, ec);
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return summary;
 }

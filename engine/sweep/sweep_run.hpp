@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <ostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -41,7 +42,8 @@ struct SweepOptions {
   int shard_index = 1;              // k of k/N, 1-based
   int shard_count = 1;
   long block_points = 0;            // points per resumable block; 0: about 8e9 path-hours each
-  std::string out;                  // the sweep (or shard) document
+  std::string out;                  // the sweep (or shard) document; "-": standard_output
+  std::ostream* standard_output = nullptr;  // receives the document when out is "-" (else refused)
   std::string csv;                  // also one CSV row per point and plan, when not empty
   bool resume = false;
   // Work priced before it starts: the estimate is handed to `estimated` (the command prints it)

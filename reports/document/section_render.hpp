@@ -4,7 +4,8 @@
 // - HTML: <h2>, the tables (numbers right-aligned, a text cell longer than kMaxShownNameChars
 //   shortened with the full text in its title attribute, every cell free to wrap), the lead as
 //   a note under them;
-// - the terminal: the title and plain columns, text cells shortened to fit; a folded table left out;
+// - the terminal: the title and plain columns, text cells shortened to fit, or one line a row (the
+//   first cell, then each column's header and cell); a folded table left out;
 // - CSV: each table that names a csv_file, its CSV columns and raw values.
 // A section's items are a list under its tables ("- " in Markdown and the terminal, <ul> in HTML).
 // A table without rows is never drawn, nor in the human formats one whose columns are all
@@ -25,9 +26,13 @@ inline constexpr std::size_t kMaxShownNameChars = 48;
 
 std::string markdown_section(const Section& section);
 std::string html_section(const Section& section);
-// Prose wrapped to `columns` (continuation lines indented 2 more); tables as they are, so the
-// caller checks their width (the terminal answer names a section too wide for its columns).
-std::string terminal_section(const Section& section, std::size_t columns = 100);
+// How the terminal draws a section's tables: as columns, whose width the caller checks (the
+// terminal answer names a section too wide for its columns), or one row a line, wrapped: the
+// answer's own parts, the breakevens and the Monte Carlo distribution, whose tables are wider.
+enum class TerminalTables { columns, one_row_a_line };
+// Prose wrapped to `columns` (continuation lines indented 2 more), then the tables.
+std::string terminal_section(const Section& section, std::size_t columns = 100,
+                             TerminalTables tables = TerminalTables::columns);
 
 // (file name, text) per table of the section that has a csv_file and rows.
 std::vector<std::pair<std::string, std::string>> csv_section(const Section& section);

@@ -68,9 +68,32 @@ std::string terminal_table(const Table& t) {
   return out;
 }
 
+// One line a row, wrapped: the first cell, then each other column's header and cell ("plan: mean
+// NPV $1; P(cheaper) 100.0%"), a cell with no text or "-" left out. Nothing is shortened.
+std::string terminal_row_lines(const Table& t, std::size_t columns) {
+  std::string out = t.caption.empty() ? "" : wrapped(t.caption + ":", columns, 2);
+  for (const Row& r : t.rows) {
+    std::string line;
+    bool lead = true, first_pair = true;
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+      if (t.columns[c].shown == Shown::csv) continue;
+      const std::string text = cell_text(r.cells.at(c));
+      if (lead) {
+        line = text + ":";
+        lead = false;
+      } else if (!text.empty() && text != "-") {
+        line += (first_pair ? " " : "; ") + t.columns[c].header + " " + text;
+        first_pair = false;
+      }
+    }
+    out += wrapped(line, columns, 2);
+  }
+  return out;
+}
+
 }  // namespace
 
-std::string terminal_section(const Section& s, std::size_t columns) {
+std::string terminal_section(const Section& s, std::size_t columns, TerminalTables tables) {
   if (s.empty()) return "";
   // A section of folded tables alone (the monthly flows) is for the pages and the CSV.
   const bool only_folded = std::all_of(s.tables.begin(), s.tables.end(), [](const Table& t) { return t.folded || t.rows.empty(); });
@@ -84,7 +107,7 @@ std::string terminal_section(const Section& s, std::size_t columns) {
     if (t.rows.empty()) continue;
     rows = true;
     if (!drawn_for_people(t) || t.folded) continue;
-    out += terminal_table(t);
+    out += tables == TerminalTables::one_row_a_line ? terminal_row_lines(t, columns) : terminal_table(t);
     if (!t.after.empty()) out += wrapped(t.after, columns, 2);
   }
   if (!rows && !s.nothing_to_show.empty()) out += wrapped(s.nothing_to_show, columns, 2);

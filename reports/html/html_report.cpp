@@ -69,8 +69,6 @@ td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.w{
 
 }  // namespace
 
-std::string headline_decision(const Json& report) { return verdict_sentence(report); }
-
 std::string html_report(const Json& report) {
   const Json& sc = report.at("scenario");
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";

@@ -11,7 +11,4 @@ namespace tco {
 
 std::string html_report(const Json& report);
 
-// The one-sentence decision at the top of the page.
-std::string headline_decision(const Json& report);
-
 }  // namespace tco

@@ -34,7 +34,8 @@ Cell interval_cell(const Json& stats) {
 
 std::string model_words(const Json& mc) {
   if (mc.at("mode") == "fluid") return "the hourly fluid model (the plans table is its expected-value run)";
-  return fmt::format("the discrete-event replay of {} jobs on path 0{}", mc.at("jobs_path0").get<long>(),
+  return fmt::format("the discrete-event replay of {} jobs on path 0{}",
+                     format_grouped(mc.at("jobs_path0").get<double>(), 0),
                      mc.contains("uncertain_inputs") ? ", each path in a world with the scenario's uncertain inputs drawn" : "");
 }
 
@@ -44,7 +45,7 @@ Section monte_carlo_section(const Json& report) {
   Section s = make_section("monte_carlo", "Cost distribution", "USD over the Monte Carlo paths");
   if (!has_monte_carlo_paths(report)) return s;
   const Json& mc = report.at("monte_carlo");
-  const std::string paths = fmt::format("{} paths (seed {}) of {}", mc.at("paths").get<long>(),
+  const std::string paths = fmt::format("{} paths (seed {}) of {}", format_grouped(mc.at("paths").get<double>(), 0),
                                         mc.at("seed").get<std::uint64_t>(), model_words(mc));
   if (!sections_present(report).distribution) {
     s.nothing_to_show = paths + ": the model of these paths draws none of its inputs at random, so every path costs "
