@@ -215,7 +215,7 @@ def record_required(root):
                                r"(?:non_empty_string|count_at_least_one)\(r, )\"(\w+)\"")
     provenance = re.search(r"Provenance parse_provenance\(.*?\n\}", text, re.S).group(0)
     common = required_call.findall(provenance) + re.findall(r"r\.value\(\"(\w+)\"\)", provenance)
-    out = {}
+    out = {"serving_profile": serving_profile_required(root, common)}
     for kind, start in ((m.group(1), m.end()) for m in re.finditer(r"\bparse_record<\w+>\(r, \"(\w+)\"", text)):
         body_start = text.index("{", start) + 1
         depth, at, own = 1, body_start, []
@@ -234,6 +234,31 @@ def record_required(root):
     return out
 
 
+def serving_profile_required(root, common):
+    """The fields an inline serving profile (one without an "id") must carry, as
+    models/serving/serving_profile.cpp's parse_serving_profile reads them: its required accessors
+    outside an `if` (prefill_gpus and decode_gpus come together), "points" (read whole, refused
+    unless a non-empty array), and the provenance every record carries."""
+    with open(os.path.join(root, "models/serving/serving_profile.cpp"), encoding="utf-8") as f:
+        text = f.read()
+    body_start = text.index("{", re.search(r"ServingProfile parse_serving_profile\(", text).end()) + 1
+    required_call = re.compile(r"(?:r\.(?:number|integer|string|choice|boolean|numbers)\(|non_empty\(r, |r\.value\()"
+                               r"\"(\w+)\"")
+    depth, at, own = 1, body_start, []
+    while depth > 0:
+        c = text[at]
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        elif depth == 1:
+            m = required_call.match(text, at)
+            if m:
+                own.append(m.group(1))
+        at += 1
+    return list(dict.fromkeys(own + common))
+
+
 def apply_required(schema, required):
     """In every inline record's schema outside the plans (a plan's record is a merge patch of the
     scenario's), `if` it has no "id" `then` the record's fields are required and not null (an inline
@@ -249,11 +274,17 @@ def apply_required(schema, required):
             return
         description = node.get("description")
         m = re.fullmatch(r"an? (\w+) record", description) if isinstance(description, str) else None
-        if m and m.group(1) in required and "/plans/" not in path:
+        kind = m.group(1) if m and "/plans/" not in path else None
+        # A serving profile (its object branch says so) is read whole wherever it is written, in a
+        # plan too (models/serving/plan_serving.hpp).
+        if any(isinstance(b, dict) and str(b.get("description", "")).startswith("a serving_profile record written inline")
+               for b in node.get("oneOf", [])):
+            kind = "serving_profile"
+        if kind in required:
             for i, branch in enumerate(node.get("oneOf", [])):
                 if branch.get("type") != "object":
                     continue
-                keys = [k for k in required[m.group(1)] if k in branch.get("properties", {})]
+                keys = [k for k in required[kind] if k in branch.get("properties", {})]
                 want = {"not": {"required": ["id"]}}, {"required": keys,
                                                          "properties": {k: {"not": {"type": "null"}} for k in keys}}
                 if (branch.get("if"), branch.get("then")) != want:
