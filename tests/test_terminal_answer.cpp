@@ -172,16 +172,18 @@ TEST_CASE("terminal answer: the breakevens that decide, one line a row, and a co
                         "at the start, path $6.880/GPU-h, -10%/yr; breakeven per node, over the 36-month horizon 43.0%; "
                         "over the node's life 41.8% (60 months); GPU-hours per node per month (horizon) 2,509\n"));
   // buy-6-burst-half-spot pays spot ($2.4575): null over the horizon and over the life (u* > 1),
-  // and no GPU-hours to give.
+  // and no GPU-hours to give (null: "n/a").
   CHECK(contains(lines, "  hgx-h100-8: fleet (nodes) 6; cloud offer aws/p5.48xlarge/us-east-1; price spot; cloud price at "
                         "the start, path $2.458/GPU-h, -10%/yr; breakeven per node, over the 36-month horizon never; over "
-                        "the node's life never (60 months)\n"));
+                        "the node's life never (60 months); GPU-hours per node per month (horizon) n/a\n"));
   // No plan of a 4-node fleet pays spot: that row is folded into the count.
   CHECK_FALSE(contains(lines, "fleet (nodes) 4; cloud offer aws/p5.48xlarge/us-east-1; price spot"));
   // cloud_price_multiplier 0.441910 for buy-4-burst; a pair with none (null) is counted, not listed.
   CHECK(contains(lines, "\n  buy-4-burst: against cloud-on-demand (the baseline); cloud prices scaled on_demand+spot+reserved; "
                         "multiple of today's 0.442\n"));
-  CHECK_FALSE(contains(lines, "cloud-half-spot:"));
+  CHECK_FALSE(contains(lines, "cloud-half-spot: against cloud-on-demand"));
+  // Against the recommended plan: cloud-half-spot's pair with buy-6-burst-neocloud has a multiple.
+  CHECK(contains(lines, "  cloud-half-spot: against buy-6-burst-neocloud (the recommended plan); cloud prices scaled"));
   // 18 utilization rows, 7 of which decide; 18 price rows, 12 with a multiple: 11 and 6 counted.
   std::size_t deciding = 0, priced = 0;
   for (const auto& u : report["breakevens"]["utilization"]) deciding += u.at("decides").get<bool>();
