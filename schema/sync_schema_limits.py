@@ -261,8 +261,9 @@ def serving_profile_required(root, common):
 
 def apply_required(schema, required):
     """In every inline record's schema outside the plans (a plan's record is a merge patch of the
-    scenario's), `if` it has no "id" `then` the record's fields are required and not null (an inline
-    record reads null as absent). Returns the changes."""
+    scenario's) and in a plan's venues (a venue's offer is read whole), `if` it has no "id" `then`
+    the record's fields are required and not null (an inline record reads null as absent). Returns
+    the changes."""
     changes = []
 
     def visit(node, path):
@@ -274,7 +275,8 @@ def apply_required(schema, required):
             return
         description = node.get("description")
         m = re.fullmatch(r"an? (\w+) record", description) if isinstance(description, str) else None
-        kind = m.group(1) if m and "/plans/" not in path else None
+        # A plan's record is a patch of the scenario's, except a venue's offer (read whole).
+        kind = m.group(1) if m and ("/plans/" not in path or "/venues/" in path) else None
         # A serving profile (its object branch says so) is read whole wherever it is written, in a
         # plan too (models/serving/plan_serving.hpp).
         if any(isinstance(b, dict) and str(b.get("description", "")).startswith("a serving_profile record written inline")
