@@ -62,6 +62,40 @@ TEST_CASE("cli: --help lists the subcommands and exits 0") {
   }
 }
 
+TEST_CASE("cli: docs/cli.md's pricing import section has a usage line for every format and names every option") {
+  const CliResult help = run_cli({"pricing", "import", "--help"});
+  REQUIRE(help.exit_code == 0);
+  // "--format TEXT:{skypilot,price-index,...}" and one "  -o,--out TEXT ..." line per option.
+  const std::size_t open = help.out.find("--format TEXT:{");
+  REQUIRE(open != std::string::npos);
+  const std::string list = help.out.substr(open + 15, help.out.find('}', open) - open - 15);
+  std::vector<std::string> formats;
+  std::istringstream names(list);
+  for (std::string name; std::getline(names, name, ',');) formats.push_back(name);
+  CHECK(formats.size() == 5);  // skypilot, price-index, term-structure, aws-price-list, azure-retail
+  const std::string docs = read_text_file(source_path("docs/cli.md"));
+  const std::size_t start = docs.find("### `tcosim pricing import`");
+  REQUIRE(start != std::string::npos);
+  const std::string section = docs.substr(start, docs.find("\n### ", start + 1) - start);
+  for (const std::string& format : formats) {
+    CAPTURE(format);
+    CHECK(contains(section, "`tcosim pricing import --format " + format + " "));
+  }
+  std::istringstream lines(help.out);
+  int options = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t dash = line.find_first_not_of(' ');
+    const std::size_t long_name = line.find("--");
+    if (dash == std::string::npos || dash == 0 || line[dash] != '-' || long_name == std::string::npos) continue;
+    const std::string option = line.substr(long_name, line.find_first_of(" ,", long_name) - long_name);
+    if (option == "--help") continue;
+    CAPTURE(option);
+    CHECK(contains(section, option));
+    ++options;
+  }
+  CHECK(options == 9);  // --format, --out, --as-of, --reserved-term, --interpolation, --series, --discount-rate, --source, --quiet
+}
+
 TEST_CASE("cli: usage lines say tcosim, not the path the program was started by") {
   std::string argv0 = "/some/build/folder/tcosim", run = "run", help = "--help";
   for (const std::vector<char*>& argv : {std::vector<char*>{argv0.data(), help.data()},
