@@ -12,6 +12,7 @@
 #include "core/io/utf8_text.hpp"
 #include "core/progress/progress_counter.hpp"
 #include "engine/des/trace_limits.hpp"
+#include "models/catalog/catalog_source.hpp"
 #include "models/scenario.hpp"
 #include "run_binding.hpp"
 
@@ -94,6 +95,14 @@ PYBIND11_MODULE(_tcosim, m) {
         return out;
       },
       py::arg("scenario"), py::arg("file_label"), py::arg("base_dir"), py::arg("catalog"));
+
+  // The process's catalog cache (models/catalog/catalog_source.hpp): (hits, misses) of the
+  // catalogs loaded; tests read it, and clear it to load anew.
+  m.def("catalog_cache_stats", [] {
+    const CatalogCacheStats s = catalog_cache_stats();
+    return py::make_tuple(s.hits, s.misses);
+  });
+  m.def("clear_catalog_cache", [] { clear_catalog_cache(); });
 
   // Any command as the CLI runs it, in this process: (exit code, standard output, standard error).
   m.def(
