@@ -10,7 +10,9 @@
    cleared before each run (what every run paid before the cache).
 
 Usage, from the repository root of a Release build with the module (python/):
-    PYTHONPATH=build/python /usr/bin/python3 bench/python_overhead.py [REPEATS] [THREADS]
+    PYTHONPATH=build/python /usr/bin/python3 bench/python_overhead.py [REPEATS] [THREADS] [SCENARIO...]
+SCENARIO: the stems of shipped scenarios for the loop (default training-cluster-spares); one
+whose only relative path is its catalog_dir.
 """
 import json
 import os
@@ -62,8 +64,8 @@ def startup_monte_carlo(repeats, threads):
           f"Python / CLI = {p / c:.3f}")
 
 
-def small_scenarios(count, threads):
-    doc = json.loads((ROOT / "scenarios" / "training-cluster-spares.json").read_text())
+def small_scenarios(count, threads, stem):
+    doc = json.loads((ROOT / "scenarios" / f"{stem}.json").read_text())
     docs = []
     for i in range(count):
         d = json.loads(json.dumps(doc))
@@ -104,7 +106,7 @@ def small_scenarios(count, threads):
                 f(i)
                 totals[f] += time.perf_counter() - start
     cli_s, py_s, cold_s = totals[cli], totals[python], totals[python_cold]
-    print(f"{count} small scenarios (training-cluster-spares), {threads} threads, interleaved, load average "
+    print(f"{count} small scenarios ({stem}), {threads} threads, interleaved, load average "
           f"{load_before:.1f} -> {os.getloadavg()[0]:.1f}: CLI subprocesses {cli_s:.2f} s, tcosim.run loop "
           f"{py_s:.2f} s ({cli_s / py_s:.1f}x faster), tcosim.run with the catalog cache cleared before each run "
           f"{cold_s:.2f} s ({cli_s / cold_s:.1f}x)")
@@ -113,5 +115,7 @@ def small_scenarios(count, threads):
 if __name__ == "__main__":
     repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     threads = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+    stems = sys.argv[3:] or ["training-cluster-spares"]
     startup_monte_carlo(repeats, threads)
-    small_scenarios(100, threads)
+    for stem in stems:
+        small_scenarios(100, threads, stem)

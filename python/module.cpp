@@ -9,6 +9,7 @@
 
 #include "cli/app.hpp"
 #include "core/error.hpp"
+#include "core/memory/freed_memory_reuse.hpp"
 #include "core/io/utf8_text.hpp"
 #include "core/progress/progress_counter.hpp"
 #include "engine/des/trace_limits.hpp"
@@ -59,6 +60,9 @@ PYBIND11_MODULE(_tcosim, m) {
   using namespace tco::python;
   m.doc() = "The compiled core of tcosim; use the tcosim package, not this module.";
   m.attr("version") = TCO_VERSION;
+  // As tcosim does (cli/main.cpp): a run's series of a few hundred kB are reused from the heap
+  // instead of mapped and faulted in again on every run (docs/python.md, "A loop of scenarios").
+  keep_freed_memory_for_reuse();
 
   py::register_exception_translator([](std::exception_ptr p) {
     try {

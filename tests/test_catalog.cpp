@@ -169,7 +169,8 @@ TEST_CASE("catalog cache: byte-identical files are parsed once, an edited or add
   CHECK(again.records().size() == 4);
   // One byte edited, the size unchanged (700 -> 800 W): a new source, parsed anew.
   std::string edited = kGpus;
-  edited.replace(edited.find("\"tdp_w\": 700"), 13, "\"tdp_w\": 800");
+  const std::string watts = "\"tdp_w\": 700";
+  edited.replace(edited.find(watts), watts.size(), "\"tdp_w\": 800");
   REQUIRE(edited.size() == std::string(kGpus).size());
   write(dir / "gpus.json", edited);
   const Catalog after_edit = Catalog::load(dir.string());
@@ -200,9 +201,9 @@ TEST_CASE("catalog cache: require_valid_catalog catches an edit that breaks a ch
   const auto dir = small_catalog("catalog-cache-check");
   require_valid_catalog(dir.string());
   require_valid_catalog(dir.string());
-  // us-west-2's on-demand price 98.32 -> 00.00: zero-price, at that record's field.
+  // us-west-2's on-demand price 98.32 -> 0.000: zero-price, at that record's field.
   std::string broken = kOffers;
-  broken.replace(broken.rfind("98.32"), 5, "00.00");
+  broken.replace(broken.rfind("98.32"), 5, "0.000");
   write(dir / "cloud_offers.json", broken);
   try {
     require_valid_catalog(dir.string());
