@@ -4,12 +4,15 @@
 1. startup-monte-carlo at its own paths: `tcosim run` as a process against tcosim.run in this
    process, the same threads; the median of REPEATS each. The Python figure counts the dict
    conversion of the report (Report.json) too.
-2. A loop of 100 small scenarios (a dict each, the owned node count varied): tcosim.run in a
-   loop against 100 `tcosim run` subprocesses writing and parsing a JSON report each, as a script
-   without the module does it.
+2. A loop of 100 small scenarios (a dict each, named apart): tcosim.run in a loop against 100
+   `tcosim run` subprocesses writing and parsing a JSON report each, as a script without the
+   module does it, interleaved run by run; and tcosim.run with the process's catalog cache
+   cleared before each run (what every run paid before the cache).
 
 Usage, from the repository root of a Release build with the module (python/):
-    PYTHONPATH=build/python /usr/bin/python3 bench/python_overhead.py [REPEATS] [THREADS]
+    PYTHONPATH=build/python /usr/bin/python3 bench/python_overhead.py [REPEATS] [THREADS] [SCENARIO...]
+SCENARIO: the stems of shipped scenarios for the loop (default training-cluster-spares); one
+whose only relative path is its catalog_dir.
 """
 import json
 import os
@@ -61,14 +64,15 @@ def startup_monte_carlo(repeats, threads):
           f"Python / CLI = {p / c:.3f}")
 
 
-def small_scenarios(count, threads):
-    doc = json.loads((ROOT / "scenarios" / "training-cluster-spares.json").read_text())
+def small_scenarios(count, threads, stem):
+    doc = json.loads((ROOT / "scenarios" / f"{stem}.json").read_text())
     docs = []
     for i in range(count):
         d = json.loads(json.dumps(doc))
         d["name"] = f"small-{i}"
         docs.append(d)
     base = ROOT / "scenarios"
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(dir=base, prefix=".bench-") as folder:
         files = []
         for i, d in enumerate(docs):
@@ -78,23 +82,40 @@ def small_scenarios(count, threads):
             path.write_text(json.dumps(d))
             files.append(path)
         out = os.path.join(folder, "r.json")
-        start = time.perf_counter()
-        for path in files:
-            subprocess.run([CLI, "run", str(path), "--out", out, "--quiet", "--threads", str(threads),
+
+        def cli(i):
+            subprocess.run([CLI, "run", str(files[i]), "--out", out, "--quiet", "--threads", str(threads),
                             "--today", TODAY], check=True)
             with open(out) as f:
                 json.load(f)
-        cli_s = time.perf_counter() - start
-    start = time.perf_counter()
-    for d in docs:
-        tcosim.run(d, base_dir=base, threads=threads, today=TODAY).json
-    py_s = time.perf_counter() - start
-    print(f"{count} small scenarios (training-cluster-spares), {threads} threads: CLI subprocesses {cli_s:.2f} s, "
-          f"tcosim.run loop {py_s:.2f} s, {cli_s / py_s:.1f}x faster")
+
+        def python(i):
+            tcosim.run(docs[i], base_dir=base, threads=threads, today=TODAY).json
+
+        def python_cold(i):
+            # As before the catalog cache (models/catalog/catalog_source.hpp): parsed and checked every run.
+            tcosim._tcosim.clear_catalog_cache()
+            python(i)
+
+        python(0)  # warm the file cache and the catalog cache
+        # Interleaved scenario by scenario, so a machine that gets busier half-way hurts all three alike.
+        totals = {cli: 0.0, python: 0.0, python_cold: 0.0}
+        for i in range(count):
+            for f in totals:
+                start = time.perf_counter()
+                f(i)
+                totals[f] += time.perf_counter() - start
+    cli_s, py_s, cold_s = totals[cli], totals[python], totals[python_cold]
+    print(f"{count} small scenarios ({stem}), {threads} threads, interleaved, load average "
+          f"{load_before:.1f} -> {os.getloadavg()[0]:.1f}: CLI subprocesses {cli_s:.2f} s, tcosim.run loop "
+          f"{py_s:.2f} s ({cli_s / py_s:.1f}x faster), tcosim.run with the catalog cache cleared before each run "
+          f"{cold_s:.2f} s ({cli_s / cold_s:.1f}x)")
 
 
 if __name__ == "__main__":
     repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     threads = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+    stems = sys.argv[3:] or ["training-cluster-spares"]
     startup_monte_carlo(repeats, threads)
-    small_scenarios(100, threads)
+    for stem in stems:
+        small_scenarios(100, threads, stem)

@@ -9,9 +9,11 @@
 
 #include "cli/app.hpp"
 #include "core/error.hpp"
+#include "core/memory/freed_memory_reuse.hpp"
 #include "core/io/utf8_text.hpp"
 #include "core/progress/progress_counter.hpp"
 #include "engine/des/trace_limits.hpp"
+#include "models/catalog/catalog_source.hpp"
 #include "models/scenario.hpp"
 #include "run_binding.hpp"
 
@@ -58,6 +60,9 @@ PYBIND11_MODULE(_tcosim, m) {
   using namespace tco::python;
   m.doc() = "The compiled core of tcosim; use the tcosim package, not this module.";
   m.attr("version") = TCO_VERSION;
+  // As tcosim does (cli/main.cpp): a run's series of a few hundred kB are reused from the heap
+  // instead of mapped and faulted in again on every run (docs/python.md, "A loop of scenarios").
+  keep_freed_memory_for_reuse();
 
   py::register_exception_translator([](std::exception_ptr p) {
     try {
@@ -94,6 +99,14 @@ PYBIND11_MODULE(_tcosim, m) {
         return out;
       },
       py::arg("scenario"), py::arg("file_label"), py::arg("base_dir"), py::arg("catalog"));
+
+  // The process's catalog cache (models/catalog/catalog_source.hpp): (hits, misses) of the
+  // catalogs loaded; tests read it, and clear it to load anew.
+  m.def("catalog_cache_stats", [] {
+    const CatalogCacheStats s = catalog_cache_stats();
+    return py::make_tuple(s.hits, s.misses);
+  });
+  m.def("clear_catalog_cache", [] { clear_catalog_cache(); });
 
   // Any command as the CLI runs it, in this process: (exit code, standard output, standard error).
   m.def(

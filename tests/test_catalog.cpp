@@ -5,6 +5,8 @@
 #include "core/error.hpp"
 #include "core/io/sha256.hpp"
 #include "models/catalog/catalog.hpp"
+#include "models/catalog/catalog_source.hpp"
+#include "models/catalog/catalog_validation.hpp"
 #include "test_support.hpp"
 
 using namespace tco;
@@ -153,4 +155,66 @@ TEST_CASE("catalog: check_record runs the strict parser of the kind") {
   } catch (const InputError& e) {
     CHECK(e.where() == "/records/0/colour");
   }
+}
+
+// models/catalog/catalog_source.hpp: a folder's catalog is parsed once per content.
+TEST_CASE("catalog cache: byte-identical files are parsed once, an edited or added file anew") {
+  clear_catalog_cache();
+  const auto dir = small_catalog("catalog-cache");
+  const Catalog first = Catalog::load(dir.string());
+  const Catalog again = Catalog::load(dir.string());
+  CHECK(catalog_cache_stats().misses == 1);  // the first load parsed the two files,
+  CHECK(catalog_cache_stats().hits == 1);    // the second reused them
+  CHECK(again.digest_sha256() == first.digest_sha256());
+  CHECK(again.records().size() == 4);
+  // One byte edited, the size unchanged (700 -> 800 W): a new source, parsed anew.
+  std::string edited = kGpus;
+  const std::string watts = "\"tdp_w\": 700";
+  edited.replace(edited.find(watts), watts.size(), "\"tdp_w\": 800");
+  REQUIRE(edited.size() == std::string(kGpus).size());
+  write(dir / "gpus.json", edited);
+  const Catalog after_edit = Catalog::load(dir.string());
+  CHECK(after_edit.find("gpu", "h100-sxm-80gb")->fields.at("tdp_w").get<double>() ==
+        doctest::Approx(800.0).epsilon(1e-12));
+  CHECK(after_edit.digest_sha256() != first.digest_sha256());
+  CHECK(catalog_cache_stats().misses == 2);
+  // Back to the first bytes: the first catalog again (kept, 2 sources of at most 4).
+  write(dir / "gpus.json", kGpus);
+  CHECK(Catalog::load(dir.string()).find("gpu", "h100-sxm-80gb")->fields.at("tdp_w").get<double>() ==
+        doctest::Approx(700.0).epsilon(1e-12));
+  CHECK(catalog_cache_stats().hits == 2);
+  // A file added: 4 records + 1.
+  write(dir / "more_gpus.json", R"({"kind": "gpu", "records": [{"id": "b200", "name": "B200", "perf_relative": 2,
+    "memory_gb": 192, "tdp_w": 1000, "source": "datasheet", "as_of": "2025-06-01"}]})");
+  CHECK(Catalog::load(dir.string()).records().size() == 5);
+  CHECK(catalog_cache_stats().misses == 3);
+  // The same bytes in another folder: its records name their own files.
+  const auto other = tco::test::scratch_dir("catalog-cache-other");
+  write(other / "gpus.json", kGpus);
+  write(other / "cloud_offers.json", kOffers);
+  CHECK(Catalog::load(other.string()).records().at(0).file == (other / "cloud_offers.json").string());
+  CHECK(catalog_cache_stats().misses == 4);
+}
+
+TEST_CASE("catalog cache: require_valid_catalog catches an edit that breaks a checked catalog") {
+  clear_catalog_cache();
+  const auto dir = small_catalog("catalog-cache-check");
+  require_valid_catalog(dir.string());
+  require_valid_catalog(dir.string());
+  // us-west-2's on-demand price 98.32 -> 0.000: zero-price, at that record's field.
+  std::string broken = kOffers;
+  broken.replace(broken.rfind("98.32"), 5, "0.000");
+  write(dir / "cloud_offers.json", broken);
+  try {
+    require_valid_catalog(dir.string());
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(e.file() == (dir / "cloud_offers.json").string());
+    CHECK(e.where() == "/records/1/on_demand_usd_per_hour");
+    CHECK(tco::test::contains(e.message(), "[zero-price]"));
+  }
+  // Still broken on the next call (the cached check), and fixed again once the file is.
+  CHECK_THROWS_AS(require_valid_catalog(dir.string()), InputError);
+  write(dir / "cloud_offers.json", kOffers);
+  require_valid_catalog(dir.string());
 }

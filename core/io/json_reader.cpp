@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/io/input_snapshot.hpp"
+#include "core/io/json_file_bytes.hpp"
 #include "core/io/integer_fields.hpp"
 #include "core/io/utf8_text.hpp"
 
@@ -360,7 +361,10 @@ Json parse_json_text(const std::string& text, const std::string& file, const Jso
 }
 
 Json read_json_file(const std::string& path, const JsonLimits& limits) {
-  const std::optional<std::string> text = read_input_file(path, limits.max_file_bytes);
+  return parse_json_file_bytes(path, read_input_file(path, limits.max_file_bytes), limits);
+}
+
+Json parse_json_file_bytes(const std::string& path, const std::optional<std::string>& text, const JsonLimits& limits) {
   if (!text) throw InputError(path, "", "cannot open the file");
   if (text->size() > limits.max_file_bytes)
     throw InputError(path, "", fmt::format("the file is larger than {} bytes, the limit of a JSON input",

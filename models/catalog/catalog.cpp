@@ -1,6 +1,7 @@
 #include "models/catalog/catalog.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <filesystem>
 
@@ -8,7 +9,9 @@
 
 #include "core/error.hpp"
 #include "core/io/input_snapshot.hpp"
+#include "core/io/json_file_bytes.hpp"
 #include "core/io/sha256.hpp"
+#include "models/catalog/catalog_source.hpp"
 #include "models/catalog/records.hpp"
 #include "models/serving/serving_profile.hpp"
 
@@ -36,7 +39,19 @@ std::vector<std::string> catalog_file_paths(const std::string& dir) {
 }
 
 CatalogFile read_catalog_file(const std::string& path) {
-  const Json document = read_json_file(path);
+  return parse_catalog_file(path, read_input_file(path, JsonLimits{}.max_file_bytes));
+}
+
+CatalogSource read_catalog_source(const std::string& dir) {
+  CatalogSource source;
+  source.dir = dir;
+  source.paths = catalog_file_paths(dir);
+  for (const std::string& path : source.paths) source.bytes.push_back(read_input_file(path));
+  return source;
+}
+
+CatalogFile parse_catalog_file(const std::string& path, const std::optional<std::string>& bytes) {
+  const Json document = parse_json_file_bytes(path, bytes);
   JsonObjectReader r(document, path, "");
   r.allow("$schema");
   CatalogFile file;
@@ -77,25 +92,56 @@ static std::string index_key(std::string_view kind, std::string_view id) {
   return key;
 }
 
-Catalog Catalog::load(const std::string& dir) {
-  Catalog catalog;
-  catalog.dir_ = dir;
-  Sha256 digest;
-  for (const std::string& path : catalog_file_paths(dir)) {
-    digest.update(fs::path(path).filename().string());
-    digest.update(std::string_view("\0", 1));
-    digest.update(read_input_file(path).value_or(std::string()));  // unreadable: read_catalog_file says so
+namespace {
+std::atomic<long> g_catalog_hits{0};
+std::atomic<long> g_catalog_misses{0};
+}  // namespace
 
-    CatalogFile file = read_catalog_file(path);
-    for (CatalogRecord& record : file.records) {
-      const std::string key = index_key(record.kind, record.id);
-      if (catalog.index_.count(key)) continue;  // duplicates: the first wins; validate reports them
-      catalog.index_.emplace(key, catalog.records_.size());
-      catalog.records_.push_back(std::move(record));
+CatalogSourceCache<Catalog>& loaded_catalog_cache() {
+  static CatalogSourceCache<Catalog> cache;
+  return cache;
+}
+
+CatalogSourceCache<std::optional<Finding>>& catalog_check_cache() {
+  static CatalogSourceCache<std::optional<Finding>> cache;
+  return cache;
+}
+
+CatalogCacheStats catalog_cache_stats() { return {g_catalog_hits.load(), g_catalog_misses.load()}; }
+
+void clear_catalog_cache() {
+  loaded_catalog_cache().clear();
+  catalog_check_cache().clear();
+  g_catalog_hits = 0;
+  g_catalog_misses = 0;
+}
+
+// Made once per source (catalog_source.hpp); the caller gets a copy of the cached catalog.
+Catalog Catalog::load(const std::string& dir) {
+  bool hit = false;
+  const auto cached = loaded_catalog_cache().get(read_catalog_source(dir), [](const CatalogSource& source) {
+    Catalog catalog;
+    catalog.dir_ = source.dir;
+    Sha256 digest;
+    for (std::size_t i = 0; i < source.paths.size(); ++i) {
+      const std::string& path = source.paths[i];
+      digest.update(fs::path(path).filename().string());
+      digest.update(std::string_view("\0", 1));
+      digest.update(source.bytes[i].value_or(std::string()));  // unreadable: parse_catalog_file says so
+
+      CatalogFile file = parse_catalog_file(path, source.bytes[i]);
+      for (CatalogRecord& record : file.records) {
+        const std::string key = index_key(record.kind, record.id);
+        if (catalog.index_.count(key)) continue;  // duplicates: the first wins; validate reports them
+        catalog.index_.emplace(key, catalog.records_.size());
+        catalog.records_.push_back(std::move(record));
+      }
     }
-  }
-  catalog.digest_ = digest.hex_digest();
-  return catalog;
+    catalog.digest_ = digest.hex_digest();
+    return catalog;
+  }, &hit);
+  ++(hit ? g_catalog_hits : g_catalog_misses);
+  return *cached;
 }
 
 const CatalogRecord* Catalog::find(std::string_view kind, std::string_view id) const {

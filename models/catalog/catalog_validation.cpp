@@ -8,8 +8,10 @@
 #include <fmt/format.h>
 
 #include "core/calendar.hpp"
+#include "core/io/input_snapshot.hpp"
 #include "core/io/utf8_text.hpp"
 #include "models/catalog/catalog.hpp"
+#include "models/catalog/catalog_source.hpp"
 #include "models/catalog/records.hpp"
 #include "models/serving/serving_profile.hpp"
 
@@ -53,11 +55,13 @@ class CatalogValidator {
                                                  std::to_string(options_.max_age_days));
   }
 
-  std::vector<Finding> run(const std::vector<std::string>& paths) {
+  // The files of one catalog, as read (catalog_source.hpp).
+  std::vector<Finding> run(const std::vector<std::string>& paths, const std::vector<std::optional<std::string>>& bytes) {
     std::vector<CatalogFile> files;
-    for (const std::string& path : paths) {
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      const std::string& path = paths[i];
       try {
-        files.push_back(read_catalog_file(path));
+        files.push_back(parse_catalog_file(path, bytes[i]));
       } catch (const InputError& e) {
         findings_.push_back(make(kError, "invalid-file", path, e.where(), bare_error_message(e)));
       } catch (const Json::exception& e) {
@@ -349,17 +353,33 @@ std::optional<int> known_gpus_per_instance(std::string_view provider, std::strin
 }
 
 std::vector<Finding> validate_catalog_files(const std::vector<std::string>& paths, const ValidationOptions& options) {
-  return CatalogValidator(options).run(paths);
+  CatalogValidator validator(options);
+  std::vector<std::optional<std::string>> bytes;
+  for (const std::string& path : paths) bytes.push_back(read_input_file(path, JsonLimits{}.max_file_bytes));
+  return validator.run(paths, bytes);
 }
 
 std::vector<Finding> validate_catalog_dir(const std::string& dir, const ValidationOptions& options) {
   CatalogValidator validator(options);  // checks the options before the folder
-  return validator.run(catalog_file_paths(dir));
+  const CatalogSource source = read_catalog_source(dir);
+  return validator.run(source.paths, source.bytes);
 }
 
+// Checked once per source (catalog_source.hpp): the findings depend on the files' bytes alone.
 void require_valid_catalog(const std::string& dir) {
-  for (const Finding& f : validate_catalog_dir(dir))
-    if (f.severity == Finding::Severity::error) throw InputError(f.file, f.where, f.message + " [" + f.code + "]");
+  const auto first_error = catalog_check_cache().get(read_catalog_source(dir), [](const CatalogSource& source) {
+    std::optional<Finding> error;
+    for (Finding& f : CatalogValidator(ValidationOptions{}).run(source.paths, source.bytes)) {
+      if (f.severity != Finding::Severity::error) continue;
+      error = std::move(f);
+      break;
+    }
+    return error;
+  });
+  if (*first_error) {
+    const Finding& f = **first_error;
+    throw InputError(f.file, f.where, f.message + " [" + f.code + "]");
+  }
 }
 
 }  // namespace tco
