@@ -18,6 +18,7 @@
 #include "engine/decisions/replay_sizing.hpp"
 #include "engine/decisions/sizing_draws.hpp"
 #include "engine/decisions/sizing_tokens.hpp"
+#include "models/serving/token_demand.hpp"
 
 namespace tco {
 
