@@ -177,7 +177,8 @@ TEST_CASE("optimize a serving plan: $/M tokens over the Monte Carlo paths, path 
   CHECK(r.points[0].tokens->reservation_usd_per_million_tokens.value() ==
         doctest::Approx(22.0 * p / 11.52).epsilon(1e-9));
   // In the JSON, flat beside the NPV's statistics (sizing.csv tables them).
-  const Json& row = sizing_json(r).at("points").at(0);
+  const Json sizing = sizing_json(r);
+  const Json& row = sizing.at("curve").at(0);
   CHECK(row.at("usd_per_million_tokens_mean").get<double>() == doctest::Approx(zero.mean).epsilon(1e-12));
   CHECK(row.at("usd_per_million_tokens_stderr").get<double>() == doctest::Approx(zero.stderr_).epsilon(1e-12));
   CHECK(row.at("usd_per_million_tokens_p10").get<double>() == doctest::Approx(zero.p10).epsilon(1e-12));
