@@ -122,7 +122,8 @@ void setup_throughput(CLI::App& app, CommandContext& ctx) {
   import->add_option("--sequence-lengths", c->sequence_lengths,
                      "mlperf: BENCHMARK=INPUT:OUTPUT, a benchmark's mean input and output tokens per request "
                      "(repeatable; benchmark without its accuracy suffix, e.g. llama2-70b=294:294): the "
-                     "summaries give output tokens/s only; rows of benchmarks without it are dropped");
+                     "summaries give output tokens/s only; rows of benchmarks without it are dropped")
+      ->allow_extra_args(false);  // one value an occurrence: the files may follow it
   import->add_option("--source", c->options.source_note, "Text appended to each record's source (a URL, a commit)");
   import->add_flag("--quiet,-q", c->quiet, "Print no summary line on success (drop notes are still printed)");
   import->callback([c, &ctx] { ctx.exit_code = run_throughput_import(*c, ctx); });
