@@ -61,8 +61,7 @@ add_run report          fuzz_report    ""           "tests/baselines/*.json test
 order=(scenario catalog grid trace-canonical trace-openb trace-dlrm trace-philly trace-pai trace-helios
        trace-slurm trace-k8s-pods series-csv series-helios_vc series-philly_nodes series-prometheus series-opencost
        series-focus skypilot price-list-aws price-list-azure serving-inferencex serving-mlperf serving-vllm-bench
-       serving-azure-llm
-       serving-tokens-csv report)
+       serving-azure-llm serving-tokens-csv report)
 (($#)) && order=("$@")
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
