@@ -1,4 +1,4 @@
-// The token-serving importers (TCO_FUZZ_FORMAT: inferencex or vllm-bench, a benchmark result as
+// The token-serving importers (TCO_FUZZ_FORMAT: inferencex, mlperf or vllm-bench, a benchmark result as
 // `tcosim throughput import` reads it; azure-llm, a request trace as `tcosim demand import`
 // reads it, whose hourly tokens.csv a scenario's workload.tokens.series then runs on; tokens-csv,
 // such an hourly tokens.csv run directly): docs/tokens.md.
@@ -47,6 +47,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                    dir + "/out/profiles.json", "--catalog", dir + "/pricing-data"};
   if (format == "vllm-bench") args.insert(args.end(), {"--gpu", "h100-sxm-80gb", "--gpus-per-replica", "8", "--precision", "fp8"});
   else args.push_back("--drop-unknown-gpus");
+  if (format == "mlperf")
+    args.insert(args.end(), {"--sequence-lengths", "llama2-70b=1000:250", "--sequence-lengths", "deepseek-r1=800:3600"});
   tco::fuzz::run_command(args);
   return 0;
 }

@@ -725,7 +725,7 @@ TEST_CASE("mutation: 60 mutants of a trace run against the scenario's limits, ex
 // The token-serving importers (issue 46): the fixtures of tests/fixtures/serving mutated and
 // imported. Exit 0 with an output its reader accepts (`validate` for the serving profiles), or
 // exit 2 naming the input and a line or JSON pointer, with nothing left in the output folder.
-TEST_CASE("mutation: 150 mutants of the serving importers' fixtures, exit 0 or a named exit 2") {
+TEST_CASE("mutation: 200 mutants of the serving importers' fixtures, exit 0 or a named exit 2") {
   const fs::path root = scratch_dir("mutation-serving");
   Mutator m(kSeed + 46);
   Tally tally;
@@ -741,8 +741,11 @@ TEST_CASE("mutation: 150 mutants of the serving importers' fixtures, exit 0 or a
       {{"throughput", "import", "--format", "vllm-bench", "--catalog", catalog, "--gpu", "h100-sxm-80gb",
         "--gpus-per-replica", "8", "--precision", "fp8"},
        "vllm_bench.json", true},
-      {{"demand", "import", "--format", "azure-llm"}, "azure_llm_trace.csv", false}};
-  for (int i = 0; i < 150; ++i) {
+      {{"demand", "import", "--format", "azure-llm"}, "azure_llm_trace.csv", false},
+      {{"throughput", "import", "--format", "mlperf", "--catalog", catalog, "--drop-unknown-gpus", "--sequence-lengths",
+        "llama2-70b=1000:250", "--sequence-lengths", "deepseek-r1=800:3600"},
+       "mlperf_rows.json", true}};
+  for (int i = 0; i < 200; ++i) {
     const Source& s = sources[static_cast<std::size_t>(i) % sources.size()];
     const Case c = fresh_case(root, i);
     const std::string fixture = source_path(std::string("tests/fixtures/serving/") + s.fixture);

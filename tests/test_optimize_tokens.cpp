@@ -3,6 +3,7 @@
 // $/M tokens per point, on a scenario whose optimum is computable by hand.
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -10,6 +11,7 @@
 #include "engine/decisions/sizing.hpp"
 #include "reports/json/decisions_json.hpp"
 #include "reports/markdown/sizing_markdown.hpp"
+#include "cli_test_support.hpp"
 #include "closed_form_sizing.hpp"
 #include "scenario_builder.hpp"
 #include "test_support.hpp"
@@ -137,4 +139,81 @@ TEST_CASE("optimize a plan whose overflow goes to the API: the api baseline, and
         doctest::Approx(r.points[0].deterministic_npv_usd / (864.0 * 8760)).epsilon(1e-12));
   // The api baseline: $5,203,440.00 on every path (its bill is the deterministic run's).
   CHECK(r.baseline_npv_usd.mean == doctest::Approx(5203440.00).epsilon(1e-12));
+}
+
+TEST_CASE("optimize a serving plan: $/M tokens over the Monte Carlo paths, path by path on the reservation basis") {
+  // The cloud price drawn per path, uniform on [p/2, 3p/2] (p the closed-form price above).
+  const double p = half_breakeven_price_usd();
+  Json doc = serving_sizing_scenario();
+  doc["monte_carlo"] = {{"paths", 40}, {"seed", 11}};
+  doc["uncertain"] = {{"inputs",
+                       {{{"name", "cloud price"},
+                         {"pointer", "/cloud/offer/on_demand_usd_per_hour"},
+                         {"distribution", {{"type", "uniform"}, {"low", 0.5 * p}, {"high", 1.5 * p}}}}}}};
+  SizingOptions o;
+  o.nodes = {0, 3, 3};
+  o.threads = 1;
+  const SizingResult r = optimize_sizing(doc, "test-scenario.json", source_path("tests"), "", o);
+  REQUIRE(r.points.size() == 2);
+  REQUIRE(r.points[0].tokens);
+  REQUIRE(r.points[1].tokens);
+  // N = 3 owns 24 GPUs for 22 of demand: nothing rented, the drawn price moves nothing; every path
+  // costs the hand-computed 882,576 over 11.52M x 26,280 tokens = $2.91524 per million.
+  const Summary& three = r.points[1].tokens->reservation_usd_per_million_tokens_paths.value();
+  CHECK(three.n == 40);
+  CHECK(three.mean == doctest::Approx(882576.0 / (11.52 * 26280.0)).epsilon(1e-6));
+  CHECK(three.p10 == doctest::Approx(three.p90).epsilon(1e-12));
+  CHECK(three.stderr_ == doctest::Approx(0.0).epsilon(1e-9));
+  // N = 0 rents the 22 GPUs every hour: path k's $/M = 22 x price_k x 26,280 h x 1e6 / (11.52e6 x
+  // 26,280) = 22 price_k / 11.52, so every path lies in [11 p / 11.52, 33 p / 11.52] and their mean
+  // is within 4 standard errors of 22 p / 11.52 (the price's mean p).
+  const Summary& zero = r.points[0].tokens->reservation_usd_per_million_tokens_paths.value();
+  CHECK(zero.min >= 11.0 * p / 11.52 * (1.0 - 1e-9));
+  CHECK(zero.max <= 33.0 * p / 11.52 * (1.0 + 1e-9));
+  CHECK(zero.stderr_ > 0.0);
+  CHECK(zero.p10 < zero.p90);
+  CHECK(std::abs(zero.mean - 22.0 * p / 11.52) <= 4.0 * zero.stderr_);
+  // The deterministic figure is the price as written, p: 22 p / 11.52.
+  CHECK(r.points[0].tokens->reservation_usd_per_million_tokens.value() ==
+        doctest::Approx(22.0 * p / 11.52).epsilon(1e-9));
+  // In the JSON, flat beside the NPV's statistics (sizing.csv tables them).
+  const Json sizing = sizing_json(r);
+  const Json& row = sizing.at("curve").at(0);
+  CHECK(row.at("usd_per_million_tokens_mean").get<double>() == doctest::Approx(zero.mean).epsilon(1e-12));
+  CHECK(row.at("usd_per_million_tokens_stderr").get<double>() == doctest::Approx(zero.stderr_).epsilon(1e-12));
+  CHECK(row.at("usd_per_million_tokens_p10").get<double>() == doctest::Approx(zero.p10).epsilon(1e-12));
+  CHECK(row.at("usd_per_million_tokens_p90").get<double>() == doctest::Approx(zero.p90).epsilon(1e-12));
+}
+
+TEST_CASE("optimize --replicas: a serving plan's range in replicas, evaluated at the node counts that hold them") {
+  SizingOptions o;
+  o.replicas = IntRange{0, 12, 2};
+  o.threads = 1;
+  const SizingResult r = optimize_sizing(serving_sizing_scenario(), "test-scenario.json", source_path("tests"), "", o);
+  // 2-GPU replicas on 8-GPU nodes: R = 0, 2, 4, 6, 8, 10, 12 need ceil(2 R / 8) = 0, 1, 1, 2, 2, 3, 3
+  // nodes: each count once.
+  CHECK(r.node_values == std::vector<long>{0, 1, 2, 3});
+  CHECK(r.replica_values == std::vector<long>{0, 2, 4, 6, 8, 10, 12});
+  REQUIRE(r.points.size() == 4);
+  for (const SizingPoint& p : r.points) CHECK(p.tokens->owned_replicas == 4 * p.nodes);
+  // The optimum of the --nodes 0:6 case above: 3 nodes, 12 replicas.
+  CHECK(r.points[r.best_for("mean").point].nodes == 3);
+  const Json sizing = sizing_json(r);
+  CHECK(sizing.at("grid").at("replicas") == Json({0, 2, 4, 6, 8, 10, 12}));
+  CHECK(sizing.at("answer").at("mean_replicas") == 12);
+  // 9, 10, 11 replicas: ceil(18 / 8) = ceil(20 / 8) = ceil(22 / 8) = 3 nodes, one point.
+  o.replicas = IntRange{9, 11, 1};
+  CHECK(optimize_sizing(serving_sizing_scenario(), "test-scenario.json", source_path("tests"), "", o).node_values ==
+        std::vector<long>{3});
+  // A scenario of GPU demand has no replicas to count: an input error naming the option.
+  Json gpus = serving_sizing_scenario();
+  gpus["workload"] = {{"profiles", {{{"type", "steady"}, {"gpus", 22}}}}};
+  CHECK_THROWS_WITH_AS(optimize_sizing(gpus, "test-scenario.json", source_path("tests"), "", o),
+                       doctest::Contains("--replicas"), InputError);
+  // --nodes and --replicas together: exit 2 naming --replicas.
+  const auto dir = scratch_dir("optimize-replicas");
+  const std::string scenario = write_json_file(dir / "serving.json", serving_sizing_scenario());
+  const CliResult both = run_cli({"optimize", scenario, "--nodes", "0:3", "--replicas", "0:12"});
+  CHECK(both.exit_code == 2);
+  CHECK(both.err.find("--replicas") != std::string::npos);
 }

@@ -1,4 +1,4 @@
-// tcosim optimize SCENARIO --nodes FROM:TO[:STEP] [--plan NAME] [--risk mean|p90|cvar95]
+// tcosim optimize SCENARIO --nodes FROM:TO[:STEP] | --replicas FROM:TO[:STEP] [--plan NAME] [--risk mean|p90|cvar95]
 //   [--reserved FROM:TO[:STEP]] [--paths N] [--seed S] [--threads T] [--backend auto|cpu|cuda]
 //   [--out REPORT.json] [--catalog DIR] [--quiet]
 // tcosim optimize SCENARIO --spares FROM:TO[:STEP] [--plan NAME] [--risk ...] [--paths N] ...:
@@ -40,6 +40,7 @@ namespace {
 struct OptimizeOptions {
   std::string scenario;
   std::string nodes = "0:64";
+  std::string replicas;
   std::string reserved;
   std::string spares;
   std::string commitment;
@@ -100,6 +101,13 @@ std::string replay_console(const Json& sizing) {
   return out;
 }
 
+// "2.915 2.901-2.930": a serving point's $/M tokens over the paths (mean, P10-P90); "-" without.
+std::string path_usd_per_million_words(const Json& p) {
+  if (!p.value("usd_per_million_tokens_mean", Json()).is_number()) return "-";
+  return fmt::format("{:.3f} {:.3f}-{:.3f}", p.at("usd_per_million_tokens_mean").get<double>(),
+                     p.at("usd_per_million_tokens_p10").get<double>(), p.at("usd_per_million_tokens_p90").get<double>());
+}
+
 std::string sizing_console(const Json& sizing) {
   std::string out = fmt::format("sizing \"{}\" vs \"{}\" ({} paths, seed {}):\n", sizing.at("plan").get<std::string>(),
                                 sizing.at("baseline").get<std::string>(), sizing.at("paths").get<long>(),
@@ -116,7 +124,9 @@ std::string sizing_console(const Json& sizing) {
   const bool serving = !rows.empty() && rows.front().contains("owned_replicas");
   out += fmt::format("  {:>6} {:>9} {:>12}{} {:>16} {:>16} {:>16} {:>16} {:>8}{}\n", "nodes", "reserved", size_unit,
                      refresh_sized ? fmt::format(" {:>9}", "refresh k") : "", "NPV mean", "NPV P90", "NPV CVaR95",
-                     "saving mean", "P(save)", serving ? fmt::format(" {:>9} {:>10}", "replicas", "$/M tokens") : "");
+                     "saving mean", "P(save)",
+                     serving ? fmt::format(" {:>9} {:>10} {:>17}", "replicas", "$/M tokens", "paths: mean P10-P90")
+                             : "");
   for (const auto& p : rows)
     out += fmt::format("  {:>6} {:>9} {:>12}{} {:>16} {:>16} {:>16} {:>16} {:>8.3f}{}\n", p.at("nodes").get<long>(),
                        p.at("reserved_instances").get<long>(),
@@ -126,10 +136,11 @@ std::string sizing_console(const Json& sizing) {
                        format_usd(p.at("npv_mean_usd")), format_usd(p.at("npv_p90_usd")),
                        format_usd(p.at("npv_cvar95_usd")), format_usd(p.at("saving_mean_usd")),
                        p.at("probability_saving").get<double>(),
-                       serving ? fmt::format(" {:>9} {:>10}", p.at("owned_replicas").get<long>(),
+                       serving ? fmt::format(" {:>9} {:>10} {:>17}", p.at("owned_replicas").get<long>(),
                                              p.at("reservation_usd_per_million_tokens").is_number()
                                                  ? fmt::format("{:.3f}", p.at("reservation_usd_per_million_tokens").get<double>())
-                                                 : std::string("-"))
+                                                 : std::string("-"),
+                                             path_usd_per_million_words(p))
                                : std::string());
   if (!sizing.at("search").is_null()) out += replay_console(sizing);
   for (const auto& source : sizing.at("randomness")) out += "  drew: " + source.get<std::string>() + "\n";
@@ -224,7 +235,7 @@ int size_and_report(const OptimizeOptions& o, CommandContext& ctx, int threads, 
 
 // optimize --spares: the plan's hot spares in the replay (engine/decisions/spares_sizing.hpp).
 int run_optimize_spares(const OptimizeOptions& o, CommandContext& ctx) {
-  if (!o.reserved.empty() || !o.commitment.empty() || o.nodes_given)
+  if (!o.reserved.empty() || !o.commitment.empty() || o.nodes_given || !o.replicas.empty())
     throw InputError("", "--spares",
                      "sizes the hot spares at the plan's own node count in the discrete-event replay: give it without "
                      "--nodes, --reserved and --commitment (which size the base load in the fluid model), and run those apart");
@@ -252,6 +263,11 @@ int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
   SizingOptions s;
   s.plan = o.plan;
   s.nodes = parse_int_range(o.nodes, "--nodes");
+  if (!o.replicas.empty()) {
+    if (o.nodes_given)
+      throw InputError("", "--replicas", "gives the range in replicas instead of --nodes: give one of the two");
+    s.replicas = parse_int_range(o.replicas, "--replicas");
+  }
   if (!o.reserved.empty()) s.reserved = parse_int_range(o.reserved, "--reserved");
   if (!o.commitment.empty()) s.commitment = parse_commitment_range(o.commitment, "--commitment");
   if (!o.refresh_months.empty()) s.refresh_months = parse_int_range(o.refresh_months, "--refresh-months");
@@ -300,6 +316,9 @@ void setup_optimize(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--nodes", opts->nodes,
                   "On-prem node counts to evaluate, FROM:TO or FROM:TO:STEP (e.g. 0:64 or 0:64:4; default 0:64)")
       ->each([opts](const std::string&) { opts->nodes_given = true; });
+  cmd->add_option("--replicas", opts->replicas,
+                  "A serving plan's range in owned replicas instead of nodes, FROM:TO or FROM:TO:STEP: each R is "
+                  "evaluated at ceil(R x GPUs per replica / GPUs per node) nodes (a count met twice once)");
   cmd->add_option("--plan", opts->plan,
                   "The plan to size, by name (default: the scenario's first hybrid plan); its other settings stay as "
                   "written");

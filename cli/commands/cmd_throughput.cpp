@@ -1,7 +1,8 @@
-// tcosim throughput import --format inferencex|vllm-bench FILE... -o profiles.json [--catalog DIR]
+// tcosim throughput import --format inferencex|mlperf|vllm-bench FILE... -o profiles.json [--catalog DIR]
 //   [--gpu-map NAME=ID]... [--drop-unknown-gpus] [--source TEXT]
 //   vllm-bench: --gpu ID (--gpus-per-replica N | --prefill-gpus N --decode-gpus N) --precision P
 //               [--model NAME] [--framework NAME]
+//   mlperf: --sequence-lengths BENCHMARK=INPUT:OUTPUT...
 #include <memory>
 
 #include <CLI/CLI.hpp>
@@ -21,6 +22,7 @@ struct ThroughputImportCommand {
   ThroughputImportOptions options;
   std::vector<std::string> files;
   std::vector<std::string> gpu_map;  // NAME=ID
+  std::vector<std::string> sequence_lengths;  // BENCHMARK=INPUT:OUTPUT
   std::string catalog = "pricing-data";
   std::string out;
   bool quiet = false;
@@ -35,6 +37,24 @@ static int run_throughput_import(ThroughputImportCommand& c, CommandContext& ctx
     if (eq == std::string::npos || eq == 0 || eq + 1 == entry.size())
       throw InputError("", "--gpu-map", "expected NAME=ID (a source's GPU name = a catalog gpu id), found \"" + entry + "\"");
     c.options.gpu_map[entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
+  for (const std::string& entry : c.sequence_lengths) {
+    const std::size_t eq = entry.find('='), colon = entry.find(':', eq == std::string::npos ? 0 : eq);
+    double input = 0.0, output = 0.0;
+    bool ok = eq != std::string::npos && eq > 0 && colon != std::string::npos;
+    try {
+      std::size_t used_in = 0, used_out = 0;
+      if (ok) input = std::stod(entry.substr(eq + 1, colon - eq - 1), &used_in);
+      if (ok) output = std::stod(entry.substr(colon + 1), &used_out);
+      ok = ok && used_in == colon - eq - 1 && used_out == entry.size() - colon - 1;
+    } catch (const std::exception&) {
+      ok = false;
+    }
+    if (!ok || !(input > 0.0 && output > 0.0 && input <= 1e7 && output <= 1e7))
+      throw InputError("", "--sequence-lengths",
+                       "expected BENCHMARK=INPUT:OUTPUT (mean tokens per request, positive, e.g. llama2-70b=294:294), "
+                       "found \"" + entry + "\"");
+    c.options.sequence_lengths[entry.substr(0, eq)] = {input, output};
   }
   c.options.catalog_gpu_ids = Catalog::load(c.catalog).ids("gpu");
   for (const auto& [name, id] : c.options.gpu_map)
@@ -72,10 +92,12 @@ void setup_throughput(CLI::App& app, CommandContext& ctx) {
       "The output validates with `tcosim validate`.");
   import->add_option("--format", c->options.format,
                      "inferencex: the InferenceX API's array of benchmark rows (benchmarks.json). "
+                     "mlperf: MLPerf Inference summary_results.json (Server and Interactive rows; the "
+                     "concurrency an ESTIMATE; give --sequence-lengths). "
                      "vllm-bench: `vllm bench serve --save-result` files, one point each (say the GPU and its "
                      "count: the files do not)")
       ->required()
-      ->check(CLI::IsMember({"inferencex", "vllm-bench"}));
+      ->check(CLI::IsMember({"inferencex", "mlperf", "vllm-bench"}));
   import->add_option("files", c->files, "The files to import (one or more; read together)")->required();
   import->add_option("--out,-o", c->out, "Write the catalog file here (JSON; \"-\": the standard output)")->required();
   import->add_option("--catalog", c->catalog,
@@ -97,6 +119,11 @@ void setup_throughput(CLI::App& app, CommandContext& ctx) {
   import->add_option("--model", c->options.model,
                      "vllm-bench: the model's name (default: model_id, a Hugging Face cache path read as org/name)");
   import->add_option("--framework", c->options.framework, "vllm-bench: the serving framework (default: vllm)");
+  import->add_option("--sequence-lengths", c->sequence_lengths,
+                     "mlperf: BENCHMARK=INPUT:OUTPUT, a benchmark's mean input and output tokens per request "
+                     "(repeatable; benchmark without its accuracy suffix, e.g. llama2-70b=294:294): the "
+                     "summaries give output tokens/s only; rows of benchmarks without it are dropped")
+      ->allow_extra_args(false);  // one value an occurrence: the files may follow it
   import->add_option("--source", c->options.source_note, "Text appended to each record's source (a URL, a commit)");
   import->add_flag("--quiet,-q", c->quiet, "Print no summary line on success (drop notes are still printed)");
   import->callback([c, &ctx] { ctx.exit_code = run_throughput_import(*c, ctx); });

@@ -18,6 +18,7 @@
 #include "engine/decisions/replay_sizing.hpp"
 #include "engine/decisions/sizing_draws.hpp"
 #include "engine/decisions/sizing_tokens.hpp"
+#include "models/serving/token_demand.hpp"
 
 namespace tco {
 
@@ -166,6 +167,26 @@ const SizingBest& SizingResult::best_for(const std::string& measure) const {
   return best.front();
 }
 
+std::vector<long> nodes_for_replicas(const Scenario& s, const Plan& plan, const IntRange& replicas) {
+  if (!s.workload.tokens)
+    throw InputError("", "--replicas",
+                     "expected a serving scenario (workload.tokens) to count replicas in; size nodes with --nodes");
+  if (!plan.onprem)
+    throw InputError("", "--replicas", fmt::format("plan \"{}\" owns no nodes to hold replicas", plan.name));
+  const TokenDemand& serving = plan.serving ? *plan.serving : *s.workload.tokens;
+  const long per_replica = serving.capacity.gpus_per_replica, per_node = plan.onprem->server.gpus;
+  std::vector<long> nodes;
+  for (const long r : replicas.values()) {
+    const long n = (r * per_replica + per_node - 1) / per_node;
+    if (n > kMaxSizingCount)
+      throw InputError("", "--replicas",
+                       fmt::format("{} replicas of {} GPUs need {} nodes of {} GPUs: more than the {} a sizing may reach",
+                                   r, per_replica, n, per_node, kMaxSizingCount));
+    if (nodes.empty() || nodes.back() != n) nodes.push_back(n);
+  }
+  return nodes;
+}
+
 SizingResult sizing_frame(const Scenario& s, const SizingOptions& o) {
   const std::string& file = s.file;
   if (o.risk != "mean" && o.risk != "p90" && o.risk != "cvar95")
@@ -195,16 +216,19 @@ SizingResult sizing_frame(const Scenario& s, const SizingOptions& o) {
     throw InputError("", "--plan",
                      fmt::format("\"{}\" is {} plan: it owns no nodes to size (choose a hybrid or onprem plan)",
                                  plan.name, plan.kind == Plan::Kind::api ? "an api" : "a cloud"));
-  if (plan.kind == Plan::Kind::onprem && o.nodes.from < 1)
-    throw InputError("", "--nodes",
+  const std::vector<long> node_values = o.replicas ? nodes_for_replicas(s, plan, *o.replicas) : o.nodes.values();
+  const char* const range_option = o.replicas ? "--replicas" : "--nodes";
+  const long first_nodes = node_values.front();
+  if (plan.kind == Plan::Kind::onprem && first_nodes < 1)
+    throw InputError("", range_option,
                      fmt::format("\"{}\" is an onprem plan (it never bursts): it needs at least 1 node, found a range "
                                  "from {}",
-                                 plan.name, o.nodes.from));
-  if (plan.uses_api() && plan.reserved_instances == 0 && o.nodes.from < 1)
-    throw InputError("", "--nodes",
+                                 plan.name, first_nodes));
+  if (plan.uses_api() && plan.reserved_instances == 0 && first_nodes < 1)
+    throw InputError("", range_option,
                      fmt::format("\"{}\" sends its overflow to the API: it needs a base fleet, at least 1 node, found "
                                  "a range from {} (at 0 nodes it is a plan of kind \"api\": compare with one)",
-                                 plan.name, o.nodes.from));
+                                 plan.name, first_nodes));
   if (o.reserved && plan.kind != Plan::Kind::hybrid)
     throw InputError("", "--reserved", fmt::format("\"{}\" does not rent: it can hold no reserved instances", plan.name));
 
@@ -217,17 +241,18 @@ SizingResult sizing_frame(const Scenario& s, const SizingOptions& o) {
   if (r.paths < 1 || r.paths > 100000000)
     throw InputError("", "--paths", fmt::format("expected 1 to 100,000,000 paths, found {}", r.paths));
   r.seed = o.seed.value_or(s.monte_carlo.seed);
-  r.node_values = o.nodes.values();
+  r.node_values = node_values;
+  if (o.replicas) r.replica_values = o.replicas->values();
   if (plan.onprem && plan.onprem->site.power_cap_mw) {
     const OnPremSpec& onprem = *plan.onprem;
     const double cap_kw = *onprem.site.power_cap_mw * 1000.0;
     r.site_cap_max_nodes = static_cast<long>(std::floor(cap_kw / onprem.server.peak_kw)) - onprem.spare_nodes();
     std::erase_if(r.node_values, [&](long n) { return n > *r.site_cap_max_nodes; });
     if (r.node_values.empty())
-      throw InputError("", "--nodes",
+      throw InputError("", range_option,
                        fmt::format("no node count from {} fits the site: {} MW feeds {} nodes of {} kW; with {} hot "
                                    "spares, at most {} to size (onprem.site.power_cap_mw)",
-                                   o.nodes.from, *onprem.site.power_cap_mw,
+                                   first_nodes, *onprem.site.power_cap_mw,
                                    *r.site_cap_max_nodes + onprem.spare_nodes(), onprem.server.peak_kw,
                                    onprem.spare_nodes(), *r.site_cap_max_nodes));
   }
@@ -354,7 +379,11 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
       v = by_path[0][i];
       v.deterministic_npv_usd = as_written.deterministic_npv_usd[i];
       v.npv_usd[0].resize(static_cast<std::size_t>(r.paths));
-      for (long p = 0; p < r.paths; ++p) v.npv_usd[0][p] = by_path[p][i].npv_usd[0][0];
+      v.total_usd[0].resize(static_cast<std::size_t>(r.paths));
+      for (long p = 0; p < r.paths; ++p) {
+        v.npv_usd[0][p] = by_path[p][i].npv_usd[0][0];
+        v.total_usd[0][p] = by_path[p][i].total_usd[0][0];
+      }
     }
   } else {
     try {
@@ -393,6 +422,7 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
     pt.saving_usd = summarize(saving, WorstTail::low);  // the worst savings are the lowest
     pt.probability_saving = saving.empty() ? 0.0 : static_cast<double>(positive) / static_cast<double>(saving.size());
     pt.npv_by_path_usd = v.npv_usd[0];
+    if (s.workload.tokens) pt.total_by_path_usd = v.total_usd[0];
     r.points.push_back(std::move(pt));
   }
 
@@ -400,7 +430,9 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
     // Each point's replicas and $/M tokens, from the point's scenario as written (deterministic).
     parallel_for_index(points, o.threads, [&](long i) {
       const Scenario at = load_scenario_json(grid_point_document(in.grid, in.scenario_doc, i), file, dir, catalog_dir);
-      r.points[static_cast<std::size_t>(i)].tokens = sizing_point_tokens(at, 0);
+      SizingPoint& pt = r.points[static_cast<std::size_t>(i)];
+      pt.tokens = sizing_point_tokens(at, 0);
+      if (pt.tokens) add_path_usd_per_million_tokens(*pt.tokens, pt.total_by_path_usd);
     });
   }
 

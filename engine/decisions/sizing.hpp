@@ -61,6 +61,9 @@ CommitmentRange parse_commitment_range(const std::string& text, const std::strin
 struct SizingOptions {
   std::string plan;                 // "" = the first hybrid plan
   IntRange nodes{0, 64, 1};
+  // A serving plan's range in owned replicas instead of nodes (`--replicas`): the node counts
+  // ceil(R x GPUs per replica / GPUs per node), each once (nodes_for_replicas).
+  std::optional<IntRange> replicas;
   std::optional<IntRange> reserved; // reserved instances, jointly with N
   std::optional<CommitmentRange> commitment;  // jointly with N (and R)
   // The refresh's months_after_arrival (`--refresh-months`), jointly with the rest; "never" (no
@@ -112,6 +115,7 @@ struct SizingPoint {
   double probability_saving = 0.0;  // P(S > 0)
   Summary minus_best_mean_usd;      // NPV_N,p - NPV_best,p (best by mean), paired per path
   std::vector<double> npv_by_path_usd;
+  std::vector<double> total_by_path_usd;  // nominal, per path (a serving plan's $/M tokens over the paths)
   // The replay only: the service the jobs got at this point (means per path), whether it meets
   // the scenario's limits, and the paired difference from the previous point of the curve.
   std::optional<ReplayService> service;
@@ -138,6 +142,7 @@ struct SizingResult {
   SweepBackend backend = SweepBackend::cpu;
   std::optional<ParityProbeResult> backend_probe;  // when a device was visible to auto or cuda
   std::vector<long> node_values;      // the range's counts that fit the site (below)
+  std::vector<long> replica_values;    // with --replicas: the range asked for, in replicas
   std::optional<long> site_cap_max_nodes;  // with onprem.site.power_cap_mw: floor(cap / peak kW) - spares
   std::vector<long> reserved_values;  // empty without --reserved
   std::string commitment;             // with --commitment: its name, size field, pointer and values
@@ -189,6 +194,12 @@ std::vector<std::size_t> efficient_frontier(const std::vector<Summary>& npv_by_p
 // the seed and the ranges (node counts that fit the site, reserved, commitment and refresh
 // values, with their pointers). Input errors name the option.
 SizingResult sizing_frame(const Scenario& scenario, const SizingOptions& options);
+
+// The node counts holding R replicas of the plan's serving profile for each R of `replicas`:
+// ceil(R x GPUs per replica / GPUs per node), a count met twice kept once. Example: 2-GPU
+// replicas on 8-GPU nodes, R = 0..12 step 2: 0, 1, 1, 2, 2, 3, 3 -> 0, 1, 2, 3. Throws InputError
+// naming --replicas for a scenario without token demand or a plan that owns no nodes.
+std::vector<long> nodes_for_replicas(const Scenario& scenario, const Plan& plan, const IntRange& replicas);
 
 // Sizes a plan of a scenario document (loaded by load_scenario_json; `file` and `dir` as there).
 SizingResult optimize_sizing(const Json& document, const std::string& file, const std::string& dir,

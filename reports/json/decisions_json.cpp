@@ -43,6 +43,13 @@ Json point_json(const SizingPoint& p, bool with_commitment, bool with_refresh) {
     out["tokens_unserved"] = p.tokens->tokens_unserved;
     out["reservation_usd_per_million_tokens"] = optional_json(p.tokens->reservation_usd_per_million_tokens);
     out["usage_usd_per_million_tokens"] = optional_json(p.tokens->usage_usd_per_million_tokens);
+    // The reservation basis over the paths (engine/decisions/sizing_tokens.hpp), as the NPV's.
+    const std::optional<Summary>& paths = p.tokens->reservation_usd_per_million_tokens_paths;
+    out["usd_per_million_tokens_mean"] = paths ? Json(paths->mean) : Json(nullptr);
+    out["usd_per_million_tokens_stderr"] = paths ? Json(paths->stderr_) : Json(nullptr);
+    out["usd_per_million_tokens_p10"] = paths ? Json(paths->p10) : Json(nullptr);
+    out["usd_per_million_tokens_p50"] = paths ? Json(paths->p50) : Json(nullptr);
+    out["usd_per_million_tokens_p90"] = paths ? Json(paths->p90) : Json(nullptr);
   }
   if (with_refresh) out["refresh_months_after_arrival"] = refresh_months_json(p);
   if (p.service) {
@@ -155,6 +162,7 @@ Json sizing_json(const SizingResult& r) {
           {"grid",
            {{"pointer_nodes", "/plans/" + std::to_string(r.plan_index) + "/onprem_nodes"},
             {"nodes", r.node_values},
+            {"replicas", r.replica_values.empty() ? Json(nullptr) : Json(r.replica_values)},
             {"site_cap_max_nodes", r.site_cap_max_nodes ? Json(*r.site_cap_max_nodes) : Json(nullptr)},
             {"pointer_reserved_instances", r.reserved_values.empty()
                                                ? Json(nullptr)

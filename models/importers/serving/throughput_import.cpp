@@ -83,7 +83,10 @@ class ProfileSet {
 
   // The catalog gpu id of `name`, or "" after counting the row as dropped (--drop-unknown-gpus).
   std::string gpu_of(const std::string& name, const BenchmarkRow& row, std::string_view key) {
-    const std::string id = match_gpu_id(name, options_);
+    return gpu_of(name, match_gpu_id(name, options_), row, key);
+  }
+  // The same, with `id` already matched ("" when none).
+  std::string gpu_of(const std::string& name, const std::string& id, const BenchmarkRow& row, std::string_view key) {
     if (!id.empty()) return id;
     if (options_.drop_unknown_gpus) {
       out_.dropped.add("a GPU not in the catalog", row.where(key));
@@ -365,6 +368,157 @@ void import_vllm_file(const std::string& path, const ThroughputImportOptions& o,
   set.add(id, shape, p, date, path);
 }
 
+// ---- MLPerf Inference summary ---------------------------------------------------------------
+
+// The p99 limits a Server or Interactive result met (ms), from the mlperf.conf of the v6.0
+// results (../shared/data/inference/README.md §2), by benchmark without its accuracy suffix.
+struct LatencyLimits {
+  const char* benchmark;
+  double server_ttft_ms, server_tpot_ms, interactive_ttft_ms, interactive_tpot_ms;  // 0: no such scenario
+};
+constexpr LatencyLimits kMlperfLimits[] = {
+    {"llama2-70b", 2000, 200, 450, 40},     {"mixtral-8x7b", 2000, 200, 0, 0},
+    {"llama3.1-405b", 6000, 175, 4500, 80}, {"llama3.1-8b", 2000, 100, 500, 30},
+    {"deepseek-r1", 2000, 80, 1500, 15},    {"gpt-oss-120b", 3000, 80, 2000, 15},
+};
+// Publication dates of the rounds (the records' as_of): README §2a, §2b.
+constexpr std::pair<const char*, const char*> kMlperfRounds[] = {{"v5.1", "2025-09-09"}, {"v6.0", "2026-03-26"}};
+
+// "llama2-70b-99.9" -> "llama2-70b": the accuracy target is not a serving difference.
+std::string mlperf_benchmark(std::string model) {
+  for (const char* suffix : {"-99.9", "-99"})
+    if (model.size() > std::string_view(suffix).size() && model.ends_with(suffix))
+      return model.substr(0, model.size() - std::string_view(suffix).size());
+  return model;
+}
+
+// "NVIDIA B200-SXM-180GB" -> the catalog id: the --gpu-map entry or the usual match of the whole
+// name, else the usual match of the name without "NVIDIA ", else the one id the name starts with
+// followed by '-' ("b200-sxm-180gb" -> "b200").
+std::string mlperf_gpu_id(const std::string& accelerator, const ThroughputImportOptions& o) {
+  if (std::string id = match_gpu_id(accelerator, o); !id.empty()) return id;
+  std::string key = lower(accelerator);
+  if (key.starts_with("nvidia ")) key.erase(0, 7);
+  if (std::string id = match_gpu_id(key, o); !id.empty()) return id;
+  std::string found;
+  int matches = 0;
+  for (const std::string& id : o.catalog_gpu_ids)
+    if (key.size() > id.size() && key.compare(0, id.size(), id) == 0 && key[id.size()] == '-') {
+      found = id;
+      ++matches;
+    }
+  return matches == 1 ? found : "";
+}
+
+// An accelerator name listing counts ("X (x87)", "A (x8) and B (x8)") is heterogeneous unless it
+// names one model whose count is the system's; `name` loses its " (xN)" then.
+bool homogeneous(std::string& name, long accelerators) {
+  const std::size_t at = name.find("(x");
+  if (at == std::string::npos) return name.find(" and ") == std::string::npos;
+  if (name.find("(x", at + 2) != std::string::npos) return false;
+  const std::size_t close = name.find(')', at);
+  if (close == std::string::npos || close + 1 != name.size()) return false;
+  const std::string digits = name.substr(at + 2, close - at - 2);
+  if (digits.empty() || digits.size() > 9 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return false;
+  if (std::stol(digits) != accelerators) return false;
+  name = name.substr(0, at > 0 && name[at - 1] == ' ' ? at - 1 : at);
+  return true;
+}
+
+// Every row becomes a point or a counted drop. Per GPU: the system's output tokens/s / its
+// accelerators; one replica = one node (a# GPUs); input tokens/s = output x input / output length
+// (--sequence-lengths); the concurrency an ESTIMATE: replica output tokens/s / (1000 / p99 TPOT limit).
+void import_mlperf_file(const std::string& path, const ThroughputImportOptions& o, ProfileSet& set,
+                        ThroughputImport& out) {
+  const Json doc = read_json_file(path);
+  if (!doc.is_array())
+    throw InputError(path, "", "expected the MLPerf summary's array of result rows, found " + describe_json(doc));
+  for (std::size_t i = 0; i < doc.size(); ++i) {
+    ++out.rows_read;
+    const BenchmarkRow row(doc[i], path, "/" + std::to_string(i));
+    const std::string units = row.text("Performance_Units");
+    const std::string scenario = row.text("Scenario");
+    std::string accelerator = row.text("Accelerator");
+    const std::string benchmark = mlperf_benchmark(row.text("Model"));
+    const std::optional<double> tokens_per_s = row.number("Performance_Result");
+    if (units != "Tokens/s") {
+      out.dropped.add("a unit other than Tokens/s", row.where("Performance_Units"));
+      continue;
+    }
+    if (scenario != "Server" && scenario != "Interactive") {
+      out.dropped.add("an Offline or other scenario without latency limits", row.where("Scenario"));
+      continue;
+    }
+    if (accelerator.empty()) {
+      out.dropped.add("a CPU-only system", row.where("Accelerator"));
+      continue;
+    }
+    const long per_node = row.count("a#").value_or(0), nodes = row.count("Nodes").value_or(0);
+    const long accelerators = row.count("Total Accelerators").value_or(per_node * nodes);
+    if (per_node < 1 || nodes < 1 || accelerators < per_node || accelerators > limits::kMaxCount) {
+      out.dropped.add("an impossible GPU count", row.where("a#"));
+      continue;
+    }
+    if (!homogeneous(accelerator, accelerators) || accelerators != per_node * nodes) {
+      out.dropped.add("a heterogeneous system", row.where("Accelerator"));
+      continue;
+    }
+    const LatencyLimits* limit = nullptr;
+    for (const LatencyLimits& l : kMlperfLimits)
+      if (benchmark == l.benchmark) limit = &l;
+    const bool interactive = scenario == "Interactive";
+    if (!limit || (interactive ? limit->interactive_tpot_ms : limit->server_tpot_ms) == 0.0) {
+      out.dropped.add("a benchmark without known latency limits", row.where("Model"));
+      continue;
+    }
+    const auto lengths = o.sequence_lengths.find(benchmark);
+    if (lengths == o.sequence_lengths.end()) {
+      out.dropped.add("a benchmark without --sequence-lengths", row.where("Model"));
+      continue;
+    }
+    if (!usable(tokens_per_s)) {
+      out.dropped.add("no throughput", row.where("Performance_Result"));
+      continue;
+    }
+    const std::string gpu = set.gpu_of(accelerator, mlperf_gpu_id(accelerator, o), row, "Accelerator");
+    if (gpu.empty()) continue;
+    const std::string version = row.text("version");
+    std::string date;
+    for (const auto& [round, published] : kMlperfRounds)
+      if (version == round) date = published;
+    if (date.empty())
+      throw InputError(path, row.where("version"),
+                       "expected an MLPerf round tcosim knows the publication date of (v5.1, v6.0), found \"" +
+                           version + "\"");
+    const auto [input_tokens, output_tokens] = lengths->second;
+    const double ttft_ms = interactive ? limit->interactive_ttft_ms : limit->server_ttft_ms;
+    const double tpot_ms = interactive ? limit->interactive_tpot_ms : limit->server_tpot_ms;
+    const double output_per_gpu = *tokens_per_s / static_cast<double>(accelerators);
+    ServingPoint p;
+    p.output_tokens_per_s_per_gpu = output_per_gpu;
+    p.input_tokens_per_s_per_gpu = output_per_gpu * input_tokens / output_tokens;
+    p.tokens_per_s_per_gpu = output_per_gpu + *p.input_tokens_per_s_per_gpu;
+    p.p99_ttft_ms = ttft_ms;
+    p.p99_tpot_ms = tpot_ms;
+    p.interactivity_tokens_per_s_per_user = interactivity_of_tpot_ms(tpot_ms);
+    p.concurrency = output_per_gpu * static_cast<double>(per_node) / *p.interactivity_tokens_per_s_per_user;
+    ServingProfile shape;
+    shape.gpu_model = gpu;
+    shape.model = benchmark;
+    const std::string precision = row.json().contains("weight_data_types") ? row.text("weight_data_types") : "";
+    shape.precision = precision.empty() ? "unstated" : precision;
+    const std::string software = row.json().contains("Software") ? row.text("Software") : "";
+    shape.framework = software.empty() ? "unstated" : software.substr(0, software.find(','));
+    shape.gpus_per_replica = static_cast<int>(per_node);
+    shape.input_tokens_per_request = input_tokens;
+    shape.output_tokens_per_request = output_tokens;
+    const std::string id = fmt::format("mlperf/{}/{}/{}/{}/{}", version, row.text("Model"), gpu, row.text("Submitter"),
+                                       row.text("Platform"));
+    set.add(id, shape, p, date, row.pointer());
+  }
+}
+
 }  // namespace
 
 std::string match_gpu_id(const std::string& name, const ThroughputImportOptions& options) {
@@ -402,6 +556,10 @@ ThroughputImport import_throughput(const std::vector<std::string>& paths, const 
       throw InputError("", "--precision", "expected the weights' precision (fp8, bf16...): the result files do not say");
     for (const std::string& path : paths) import_vllm_file(path, o, set, out);
     head = "vLLM bench serve result files";
+  } else if (o.format == "mlperf") {
+    for (const std::string& path : paths) import_mlperf_file(path, o, set, out);
+    head = "MLPerf Inference summary rows; concurrency an ESTIMATE (replica output tokens/s x p99 TPOT limit / "
+           "1000); TTFT and TPOT the p99 limits the result met; input tokens/s from the given sequence lengths";
   } else {
     throw InputError("", "--format", "unknown throughput format \"" + o.format + "\"");
   }

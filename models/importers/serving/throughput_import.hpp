@@ -9,10 +9,21 @@
 //               the GPU: --gpu and --gpus-per-replica, or --prefill-gpus and --decode-gpus);
 //               tokens/s per GPU = total_token_throughput / GPUs; *_ms fields as they are, and
 //               the same names without _ms in seconds (InferenceX's long-context files)
+//   mlperf      MLPerf Inference summary_results.json (../shared/data/inference/mlperf/): one
+//               profile per system x benchmark, its Server and Interactive rows the points. The
+//               rows give only the system's output tokens/s: per GPU = / accelerators; a replica =
+//               one node (a# GPUs); input tokens/s = output x input / output length of
+//               --sequence-lengths; TTFT and TPOT = the p99 limits the scenario met; concurrency an
+//               ESTIMATE = replica output tokens/s / (1000 / TPOT limit). Dropped, counted: units
+//               other than Tokens/s, Offline (and other) scenarios, CPU-only and heterogeneous
+//               systems, benchmarks without known limits or --sequence-lengths.
 // A row that cannot be used is dropped with a counted reason (no throughput, an impossible GPU
 // count, a GPU not in the catalog with --drop-unknown-gpus, a concurrency already
 // measured); points + dropped = rows read. A row of the wrong shape (not an object, a field of
 // the wrong type) is an InputError naming the file and the JSON pointer.
+// Example (mlperf): an 8-GPU H200 node's llama2-70b Server row of 32,000 tokens/s, lengths
+// 294:294: 4,000 output + 4,000 input = 8,000 tokens/s per GPU; TPOT limit 200 ms = 5 tokens/s per
+// user; concurrency 4,000 x 8 / 5 = 6,400 (ESTIMATE).
 // Example: an H200 row of tput_per_gpu 1,234.5 at conc 64 with median_tpot 0.025 s becomes the
 // point {concurrency 64, tokens_per_s_per_gpu 1234.5, median_tpot_ms 25,
 // interactivity_tokens_per_s_per_user 40}.
@@ -29,7 +40,7 @@
 namespace tco {
 
 struct ThroughputImportOptions {
-  std::string format;                         // "inferencex", "vllm-bench"
+  std::string format;                         // "inferencex", "mlperf", "vllm-bench"
   std::vector<std::string> catalog_gpu_ids;   // the catalog's gpu ids, to match names against
   std::map<std::string, std::string> gpu_map; // a source's GPU name -> catalog gpu id (--gpu-map)
   bool drop_unknown_gpus = false;             // else an unknown GPU is an InputError
@@ -42,6 +53,9 @@ struct ThroughputImportOptions {
   std::string precision;
   std::string framework = "vllm";
   std::string source_note;                    // appended to every record's source
+  // mlperf: a benchmark's mean input and output tokens per request (the summaries do not say),
+  // by benchmark without its accuracy suffix ("llama2-70b" -> {294, 294}).
+  std::map<std::string, std::pair<double, double>> sequence_lengths;
 };
 
 struct ThroughputImport {
