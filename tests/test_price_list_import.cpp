@@ -160,6 +160,46 @@ TEST_CASE("aws-price-list: the real AWS price-list CSV excerpt (ec2-priceit) is 
   CHECK(g5_line);
 }
 
+TEST_CASE("aws-price-list: the real us-east-1 offer-file excerpt (opencost, 2024-05-28) gives the p4d record") {
+  // Two products of AWS's us-east-1 EC2 offer file, version 20240528203522 (SOURCE.md), kept
+  // unchanged: p4d.24xlarge Linux/Shared/NA/Used/OnDemand (SKU H7NGEAC6UEHNTKSJ) at
+  // "32.7726000000" USD per Hrs (the price before AWS's June 2025 cut), and the same instance's
+  // Capacity Block product (SKU YSXJGN78QTXNVGDQ, marketoption CapacityBlock) at $0.00.
+  const PriceListImport imported =
+      import_aws_price_list({aws_fixture("opencost-us-east-1-p4d-2024-05-28.json")}, {});
+  CHECK(imported.as_of == "2024-05-28");  // publicationDate 2024-05-28T20:35:22Z
+  CHECK(imported.items_read == 2);
+  REQUIRE(imported.catalog.at("records").size() == 1);
+
+  const Json* p4d = record(imported, "aws/p4d.24xlarge/us-east-1");
+  REQUIRE(p4d != nullptr);
+  // The OnDemand term's one "Hrs" dimension, read as written: 32.7726000000 -> 32.7726 $/h
+  // (= 4.096575 $ per GPU-hour: 32.7726 / 8).
+  CHECK(field(p4d, "on_demand_usd_per_hour") == doctest::Approx(32.7726).epsilon(1e-12));
+  CHECK(field(p4d, "on_demand_usd_per_hour") / 8.0 == doctest::Approx(4.096575).epsilon(1e-12));
+  CHECK(p4d->at("gpu_model") == "a100-sxm-40gb");
+  CHECK(p4d->at("gpus_per_instance") == 8);  // the "gpu" attribute, "8"
+  CHECK(p4d->at("region") == "us-east-1");
+  CHECK(p4d->at("as_of") == "2024-05-28");
+  CHECK(p4d->at("source").get<std::string>().find("SKU H7NGEAC6UEHNTKSJ") != std::string::npos);
+  CHECK(p4d->at("source").get<std::string>().find("JRTCKXETXF") != std::string::npos);
+  // The excerpt holds no Reserved terms and the offer file no spot prices.
+  CHECK_FALSE(p4d->contains("reserved_1y_usd_per_hour"));
+  CHECK_FALSE(p4d->contains("reserved_3y_usd_per_hour"));
+  CHECK_FALSE(p4d->contains("spot_usd_per_hour"));
+
+  // The $0.00 Capacity Block product is dropped on its marketoption, before its price is read
+  // (a block's rate is not in the offer file: pricing-data/README.md, capacity_block_*).
+  CHECK(imported.dropped.count("marketoption not OnDemand") == 1);
+  CHECK(imported.dropped.total() == 1);
+  bool named_block = false;
+  for (const Finding& f : imported.notes)
+    named_block |= f.message == "1 dropped: marketoption not OnDemand" &&
+                   f.where.find("YSXJGN78QTXNVGDQ") != std::string::npos;
+  CHECK(named_block);
+  check_validates(imported, "aws-price-list-opencost");
+}
+
 TEST_CASE("aws-price-list: the GPU families map to catalog gpu ids") {
   CHECK(aws_gpu_of_instance_type("p5.48xlarge").gpu_id == "h100-sxm-80gb");
   CHECK(aws_gpu_of_instance_type("p5e.48xlarge").gpu_id == "h200-sxm-141gb");

@@ -32,7 +32,7 @@ Record parsed(const Catalog& catalog, const std::string& kind, const std::string
 
 TEST_CASE("pricing-data: the shipped catalog loads and validates without errors or warnings") {
   const Catalog catalog = Catalog::load(catalog_dir());
-  CHECK(catalog.records().size() == 53);  // 24 cloud offers, 6 servers, 7 GPUs, 6 power regions, 4 cooling, 3 colocation, 3 serving profiles
+  CHECK(catalog.records().size() == 54);  // 25 cloud offers, 6 servers, 7 GPUs, 6 power regions, 4 cooling, 3 colocation, 3 serving profiles
   for (const CatalogRecord& record : catalog.records()) check_record(record.kind, record.fields, record.file, record.pointer, record.id);
   const auto findings = validate_catalog_dir(catalog_dir());
   for (const Finding& f : findings) MESSAGE(std::string(format_finding(f)));
@@ -91,7 +91,7 @@ TEST_CASE("pricing-data: the SPEC section 11 reference figures are present") {
       CHECK(*o.spot_notice_s == doctest::Approx(30.0).epsilon(1e-12));
     }
   }
-  CHECK(aws == 8);
+  CHECK(aws == 9);
   CHECK(gcp_azure == 8);
 }
 
@@ -131,7 +131,7 @@ TEST_CASE("pricing-data: H100, H200, A100 80GB and L40S offers at clouds and GPU
   CHECK(providers_by_gpu["a100-sxm-80gb"] == std::set<std::string>{"aws", "azure", "gcp", "lambda", "runpod"});
   CHECK(providers_by_gpu["h200-sxm-141gb"] == std::set<std::string>{"aws", "runpod"});
   CHECK(providers_by_gpu["l40s"] == std::set<std::string>{"aws", "runpod"});
-  CHECK(providers_by_gpu["b200"] == std::set<std::string>{"runpod"});
+  CHECK(providers_by_gpu["b200"] == std::set<std::string>{"aws", "runpod"});
   // The GCP record is host + accelerator: 1.18251 + 4.20076 = 5.38327 (us-central1-a).
   const CloudOffer a3 = parsed<CloudOffer>(catalog, "cloud_offer", "gcp/a3-highgpu-1g/us-central1", parse_cloud_offer);
   CHECK(a3.on_demand_usd_per_hour == doctest::Approx(1.18251 + 4.20076).epsilon(1e-12));
