@@ -282,6 +282,8 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
                 RecordResolver& resolver, const Date& start, int horizon_months, const std::string& dir) {
   Plan p;
   p.name = r.string("name");
+  // Every report, diff and baseline names a plan by this string: an empty one reads as a blank row.
+  if (p.name.empty()) r.fail("name", "a plan name that is not empty", &r.value("name"));
   const std::string kind = r.choice("kind", {"cloud", "onprem", "hybrid", "api"});
   p.kind = kind == "cloud"    ? Plan::Kind::cloud
            : kind == "onprem" ? Plan::Kind::onprem

@@ -98,6 +98,19 @@ TEST_CASE("bad input: a missing required field") {
   CHECK(mentions(r, "required"));
 }
 
+TEST_CASE("bad input: an empty plan name is refused by run and by validate alike") {
+  Json doc = base_scenario_json();
+  doc["plans"][1]["name"] = "";
+  const BadRun r = run_scenario("empty-plan-name", doc);
+  check_rejected(r, "/plans/1/name");
+  CHECK(mentions(r, "a plan name that is not empty"));
+  const auto scenario = scratch_dir("bad-input-empty-plan-name-validate") / "scenario.json";
+  std::ofstream(scenario, std::ios::binary) << doc.dump(2);
+  const CliResult validated = run_cli({"validate", scenario.string()});
+  CHECK(validated.exit_code == 2);
+  CHECK((validated.out + validated.err).find("/plans/1/name") != std::string::npos);
+}
+
 TEST_CASE("bad input: a negative price in an override") {
   Json doc = base_scenario_json();
   doc["plans"][1]["onprem"] = {{"server", {{"id", "test-node-8"}, {"price_usd", -1}}}};

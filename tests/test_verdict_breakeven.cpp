@@ -108,7 +108,7 @@ TEST_CASE("verdict breakeven: 97% over the horizon, the figure of the table, and
   CHECK(report.at("verdict").at("plan") == "buy-1");
   CHECK(verdict_breakeven_sentence(report) ==
         "Owning beats the on-demand price of test/gpu8/region-a ($1.51 per GPU-hour throughout) when an owned "
-        "test-node-8 node (in a 1-node fleet) is busy more than 97.2% of the time (5676 GPU-hours per node per month) "
+        "test-node-8 node (in a 1-node fleet) is busy more than 97.2% of the time (5,676 GPU-hours per node per month) "
         "over the 12 months the plans run (sold at their end, as the plans sell theirs); over the node's 60-month "
         "life, owning beats it above 69.1%.");
   // The table's cells say the same figures.
@@ -143,7 +143,7 @@ TEST_CASE("verdict breakeven: a falling price path is named, with the price wher
   CHECK(verdict_breakeven_sentence(report) ==
         "Owning beats the on-demand price of test/gpu8/region-a ($1.60 per GPU-hour at the start, falling 10% a year to "
         "$1.44 at the horizon's end) when an owned test-node-8 node (in a 1-node fleet) is busy more than 96.6% of the "
-        "time (5640 GPU-hours per node per month) over the 12 months the plans run (sold at their end, as the plans "
+        "time (5,640 GPU-hours per node per month) over the 12 months the plans run (sold at their end, as the plans "
         "sell theirs); over the node's 60-month life, owning beats it above 86.0%.");
   CHECK(price_path_cell(row) == "$1.600/GPU-h, -10%/yr");
 }

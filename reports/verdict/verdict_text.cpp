@@ -101,9 +101,9 @@ std::string life_only_sentence(const Json& b, const std::string& against, const 
   if (!b.at("utilization").is_number())
     return fmt::format("Owning never beats {}: {} costs more than renting its GPU-hours even when busy all the time.",
                        against, node);
-  return fmt::format("Owning beats {} when {} is busy more than {} of the time ({:.0f} GPU-hours per node per month).",
+  return fmt::format("Owning beats {} when {} is busy more than {} of the time ({} GPU-hours per node per month).",
                      against, node, percent_words(b.at("utilization").get<double>()),
-                     b.at("gpu_hours_per_month_per_node").get<double>());
+                     format_grouped(b.at("gpu_hours_per_month_per_node").get<double>(), 0));
 }
 
 }  // namespace
@@ -132,9 +132,9 @@ std::string verdict_breakeven_sentence(const Json& report) {
   const Json& u_h = b.at("utilization_over_horizon");
   std::string out =
       u_h.is_number()
-          ? fmt::format("Owning beats {} when {} is busy more than {} of the time ({:.0f} GPU-hours per node per month) {}",
+          ? fmt::format("Owning beats {} when {} is busy more than {} of the time ({} GPU-hours per node per month) {}",
                         against, node, percent_words(u_h.get<double>()),
-                        b.at("gpu_hours_per_month_per_node_over_horizon").get<double>(), over)
+                        format_grouped(b.at("gpu_hours_per_month_per_node_over_horizon").get<double>(), 0), over)
           : fmt::format("Renting at {} costs less than {} even when the node is busy all the time {}", against, node,
                         over);
   if (life == horizon) return out + ".";
