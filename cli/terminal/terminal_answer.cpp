@@ -46,6 +46,9 @@ std::string basis_text(const std::string& price_basis) {
   if (price_basis == "on_demand") return "on-demand";
   if (price_basis == "reserved_1y") return "1-year reserved";
   if (price_basis == "reserved_3y") return "3-year reserved";
+  // "reserved_6m": a term of the offer's reserved_usd_per_hour_by_term_months.
+  if (price_basis.size() > 10 && price_basis.compare(0, 9, "reserved_") == 0 && price_basis.back() == 'm')
+    return price_basis.substr(9, price_basis.size() - 10) + "-month reserved";
   return price_basis;
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/calendar.hpp"
 #include "core/error.hpp"
+#include "models/input_limits.hpp"
 #include "core/io/csv_lines.hpp"
 #include "models/importers/prices/skypilot_import.hpp"
 
@@ -86,6 +87,11 @@ PriceIndexImport import_price_index(const std::string& path, const std::string& 
       throw InputError(path, csv_position(line_number, static_cast<std::size_t>(price_field.column)),
                        "expected a price in USD per GPU-hour (a number >= 0) in column usd_per_gpu_hour, found \"" +
                            price_field.text + "\"");
+    if (price > limits::kUsdPerGpuHour.max)
+      throw InputError(path, csv_position(line_number, static_cast<std::size_t>(price_field.column)),
+                       fmt::format("expected a price of at most ${:g} per GPU-hour (a price schedule's ceiling) in "
+                                   "column usd_per_gpu_hour, found \"{}\"",
+                                   limits::kUsdPerGpuHour.max, price_field.text));
     if (price == 0.0) {
       ++out.zero_price_rows;
       zero_lines.push_back(std::to_string(line_number));
