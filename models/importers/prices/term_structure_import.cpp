@@ -5,6 +5,7 @@
 #include "core/calendar.hpp"
 #include "core/error.hpp"
 #include "core/io/csv_lines.hpp"
+#include "core/io/utf8_text.hpp"
 #include "models/input_limits.hpp"
 #include "models/price_path/implied_forward.hpp"
 
@@ -115,6 +116,11 @@ TermStructureImport import_term_structure(const std::string& path, double discou
     if (source_field.empty())
       throw InputError(path, field_position(reader, source_field), "expected where the price was read in column "
                                                                    "source, found an empty field");
+    if (const std::size_t bad = first_unprintable_byte(source_field); bad != std::string_view::npos)
+      throw InputError(path, field_position(reader, source_field.substr(bad)),
+                       fmt::format("expected text (UTF-8, no control characters) in column source, found the byte "
+                                   "\\x{:02X}",
+                                   static_cast<unsigned>(static_cast<unsigned char>(source_field[bad]))));
     curve.push_back({static_cast<int>(term), price});
     sources.emplace_back(source_field);
   }
