@@ -96,7 +96,7 @@ TEST_CASE("price index: with zero basis every path equals the one-index run exac
   // The paths do vary (a test of equal constants would prove nothing).
   std::set<double> distinct_npv_usd;
   for (const ScenarioOutcomes& path : at_index.outcomes) distinct_npv_usd.insert(path.npv_usd[0]);
-  CHECK(distinct_npv_usd.size() >= 10);
+  CHECK(distinct_npv_usd.size() >= 2);  // whole 8-GPU instances: 1, 2 or 3 of them
 }
 
 TEST_CASE("price index: a fixed basis moves the bill by basis x on-demand GPU-hours, and may be drawn") {
