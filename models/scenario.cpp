@@ -22,6 +22,7 @@
 #include "models/next_generation/next_generation.hpp"
 #include "models/onprem/onprem_reader.hpp"
 #include "models/onprem/refresh_reader.hpp"
+#include "models/price_path/price_indices.hpp"
 #include "models/scenario_warnings.hpp"
 #include "models/site/cooling.hpp"
 #include "models/venues/venues_reader.hpp"
@@ -46,8 +47,7 @@ std::string to_string(Plan::Kind kind) {
 double Plan::reserved_usd_per_instance_hour() const {
   if (!cloud || reserved_instances == 0) return 0.0;
   const auto& offer = cloud->offer;
-  return reserved_term_years == 3 ? offer.reserved_3y_usd_per_hour.value_or(0.0)
-                                  : offer.reserved_1y_usd_per_hour.value_or(0.0);
+  return offer.reserved_usd_per_hour(reserved_term_months).value_or(0.0);
 }
 
 namespace {
@@ -278,6 +278,14 @@ void check_resale_ties(const Scenario& s) {
   }
 }
 
+// "12, 36 months" (the terms an offer has a reserved price for), or "none".
+std::string reserved_terms_priced(const CloudOffer& o) {
+  std::vector<int> months;
+  for (int m = 1; m <= limits::kMaxCommitmentTermMonths; ++m)
+    if (o.reserved_usd_per_hour(m)) months.push_back(m);
+  return months.empty() ? std::string("none") : fmt::format("{} months", fmt::join(months, ", "));
+}
+
 Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_cloud, const Json& base_api,
                 RecordResolver& resolver, const Date& start, int horizon_months, const std::string& dir) {
   Plan p;
@@ -291,8 +299,13 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
                               : Plan::Kind::hybrid;
   p.onprem_nodes = static_cast<int>(r.integer_or("onprem_nodes", 0, 0, limits::kMaxNodes));
   p.reserved_instances = static_cast<int>(r.integer_or("reserved_instances", 0, 0, 100000));
-  p.reserved_term_years = static_cast<int>(r.integer_or("reserved_term_years", 1, 1, 3));
-  if (p.reserved_term_years == 2) r.fail("reserved_term_years", "1 or 3", &r.value("reserved_term_years"));
+  const int term_years = static_cast<int>(r.integer_or("reserved_term_years", 1, 1, 3));
+  if (term_years == 2) r.fail("reserved_term_years", "1 or 3", &r.value("reserved_term_years"));
+  if (r.has("reserved_term_months") && r.has("reserved_term_years"))
+    r.fail("reserved_term_months", "no reserved_term_months beside reserved_term_years (give one of the two)",
+           &r.value("reserved_term_months"));
+  p.reserved_term_months = static_cast<int>(
+      r.integer_or("reserved_term_months", term_years * 12, 1, limits::kMaxCommitmentTermMonths));
   p.spot_share = r.number_or("spot_share", 0.0, Bounds::fraction());
   if (r.has("scheduling")) {
     JsonObjectReader sr = r.object("scheduling");
@@ -398,11 +411,13 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
     const auto& o = p.cloud->offer;
     if (p.spot_share > 0.0 && !o.spot_usd_per_hour)
       r.fail("spot_share", "0: the offer \"" + o.provenance.id + "\" has no spot price", &r.value("spot_share"));
-    if (p.reserved_instances > 0 &&
-        !(p.reserved_term_years == 3 ? o.reserved_3y_usd_per_hour : o.reserved_1y_usd_per_hour))
-      r.fail("reserved_term_years",
-             fmt::format("a term the offer \"{}\" has a reserved price for (reserved_instances > 0)", o.provenance.id),
-             r.has("reserved_term_years") ? &r.value("reserved_term_years") : nullptr);
+    if (p.reserved_instances > 0 && !o.reserved_usd_per_hour(p.reserved_term_months)) {
+      const char* term_key = r.has("reserved_term_months") ? "reserved_term_months" : "reserved_term_years";
+      r.fail(term_key,
+             fmt::format("a term the offer \"{}\" has a reserved price for (reserved_instances > 0; it prices {})",
+                         o.provenance.id, reserved_terms_priced(o)),
+             r.has(term_key) ? &r.value(term_key) : nullptr);
+    }
     if (r.has("commitments"))
       p.commitments = parse_commitments(
           r, {o.provenance.id, o.gpus_per_instance, o.on_demand_usd_per_hour, o.capacity_block_usd_per_hour, o.provider},
@@ -426,14 +441,17 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
   r.allow("serving_profile");  // read with the catalog's serving profiles (models/serving/plan_serving.hpp)
   r.finish();
 
+  const bool year_term = p.reserved_term_months == 12 || p.reserved_term_months == 36;
   p.resolved = {{"name", p.name},
                 {"kind", to_string(p.kind)},
                 {"onprem_nodes", p.onprem_nodes},
                 {"reserved_instances", p.reserved_instances},
-                {"reserved_term_years", p.reserved_term_years},
+                {"reserved_term_years", year_term ? Json(p.reserved_term_months / 12) : Json(nullptr)},
                 {"spot_share", p.spot_share},
                 {"onprem", p.onprem ? to_json(*p.onprem) : Json(nullptr)},
                 {"cloud", p.cloud ? to_json(*p.cloud) : Json(nullptr)}};
+  // Only a term other than 1 or 3 years is echoed in months, so every other report keeps its bytes.
+  if (!year_term) p.resolved["reserved_term_months"] = p.reserved_term_months;
   // Only a plan that buys tokens echoes its API, so every other report keeps its bytes.
   if (p.api) {
     p.resolved["api"] = to_json(*p.api);
@@ -592,13 +610,22 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
     s.checkpoint_write_h = spot.number_or("checkpoint_write_h", s.checkpoint_write_h, limits::kHours);
   }
 
+  // Named price indices a plan may rent at (models/price_path/price_indices.hpp).
+  PriceIndices indices;
+  if (r.has("price_indices")) indices = parse_price_indices(r.value("price_indices"), file, s.start);
+  r.allow("price_indices");
+
   const Json& plans = r.value("plans");
   if (!plans.is_array() || plans.empty()) r.fail("plans", "a non-empty array of plans", &plans);
   std::set<std::string> names;
   for (std::size_t i = 0; i < plans.size(); ++i) {
     const std::string pointer = "/plans/" + std::to_string(i);
-    JsonObjectReader pr(plans[i], file, pointer);
+    const bool indexed = plans[i].is_object() && plans[i].contains("price_index");
+    const Json indexed_plan = indexed ? plan_at_price_index(plans[i], indices, file, pointer) : Json();
+    JsonObjectReader pr(indexed ? indexed_plan : plans[i], file, pointer);
     Plan plan = parse_plan(pr, base_onprem, base_cloud, base_api, resolver, s.start, s.horizon_months, dir);
+    // Only a plan that names an index echoes it, so every other report keeps its bytes.
+    if (indexed) plan.resolved["price_index"] = plans[i].at("price_index");
     plan.serving = apply_plan_serving_profile(plan, plans[i], s.workload.tokens.get(), catalog, file, pointer);
     if (plan.serving && s.workload.requests)
       check_replay_rates(*s.workload.requests, *plan.serving, file, pointer + "/serving_profile");

@@ -44,7 +44,9 @@ struct Plan {
   Kind kind = Kind::cloud;
   int onprem_nodes = 0;
   int reserved_instances = 0;
-  int reserved_term_years = 1;
+  // The reserved term in months: reserved_term_years x 12 (12 or 36), or reserved_term_months, any
+  // term the offer prices (models/catalog/records.hpp). Billed hours: months x 730.
+  int reserved_term_months = 12;
   double spot_share = 0.0;  // share of the cloud overflow (after reserved) that runs on spot
   std::vector<Commitment> commitments;  // capacity blocks, savings plan, take-or-pay (models/commitment/)
   SchedulingSpec scheduling;  // the discrete-event replay's queue settings (docs/des.md)
@@ -65,6 +67,7 @@ struct Plan {
   bool bursts() const { return kind != Kind::onprem; }
   bool uses_api() const { return api.has_value(); }
   double reserved_usd_per_instance_hour() const;
+  long reserved_term_hours() const { return static_cast<long>(reserved_term_months) * kHoursPerMonth; }
 };
 
 // Monte Carlo settings; the command line may override both. paths = 1 with no uncertainty

@@ -55,11 +55,13 @@ void add_plan_warnings(Scenario& s, const Plan& plan, const std::string& pointer
       warn(s, "spot-above-on-demand", pointer + "/cloud",
            fmt::format("the spot price {} is above the on-demand price {} USD/h", *o.spot_usd_per_hour,
                        o.on_demand_usd_per_hour));
-    if (plan.reserved_instances > 0 && plan.reserved_term_years * 12 > s.horizon_months)
-      warn(s, "reserved-term-beyond-horizon", pointer + "/reserved_term_years",
-           fmt::format("the {}-year commitment runs past the {}-month horizon; only the months inside the "
+    const int months = plan.reserved_term_months;
+    const bool years = months == 12 || months == 36;
+    if (plan.reserved_instances > 0 && months > s.horizon_months)
+      warn(s, "reserved-term-beyond-horizon", pointer + (years ? "/reserved_term_years" : "/reserved_term_months"),
+           fmt::format("the {}-{} commitment runs past the {}-month horizon; only the months inside the "
                        "horizon are counted",
-                       plan.reserved_term_years, s.horizon_months));
+                       years ? months / 12 : months, years ? "year" : "month", s.horizon_months));
   }
 }
 

@@ -52,6 +52,8 @@ add_run series-focus    fuzz_series    focus        "tests/fixtures/own-history/
 add_run skypilot        fuzz_skypilot  ""           "$shared/skypilot-catalog/*.csv"
 add_run price-list-aws  fuzz_price_list aws-price-list "tests/fixtures/aws-price-list/*.json tests/fixtures/aws-price-list/*.csv"
 add_run price-list-azure fuzz_price_list azure-retail "tests/fixtures/azure-retail/*.json"
+add_run price-index     fuzz_price_list price-index "tests/fixtures/prices/price_index_two_series.csv $shared/published-prices/h100_rental_index.csv"
+add_run term-structure  fuzz_price_list term-structure "tests/fixtures/prices/term_structure.csv"
 add_run serving-inferencex fuzz_serving inferencex "tests/fixtures/serving/inferencex_rows.json"
 add_run serving-mlperf   fuzz_serving mlperf     "tests/fixtures/serving/mlperf_rows.json"
 add_run serving-vllm-bench fuzz_serving vllm-bench "tests/fixtures/serving/vllm_bench.json $shared/inference/vllm_bench_serve/gpt-oss-120b/concurrency_4_*.json $shared/inference/inferencex_long_context/glm-5/glm5_fp8_vllm_tp8_isl1024_osl128_conc16.json"
@@ -60,8 +62,8 @@ add_run serving-tokens-csv fuzz_serving tokens-csv "tests/fixtures/series/tokens
 add_run report          fuzz_report    ""           "tests/baselines/*.json tests/fixtures/des/mc_small.report.json"
 order=(scenario catalog grid trace-canonical trace-openb trace-dlrm trace-philly trace-pai trace-helios
        trace-slurm trace-k8s-pods series-csv series-helios_vc series-philly_nodes series-prometheus series-opencost
-       series-focus skypilot price-list-aws price-list-azure serving-inferencex serving-mlperf serving-vllm-bench
-       serving-azure-llm serving-tokens-csv report)
+       series-focus skypilot price-list-aws price-list-azure price-index term-structure serving-inferencex serving-mlperf
+       serving-vllm-bench serving-azure-llm serving-tokens-csv report)
 (($#)) && order=("$@")
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}

@@ -333,7 +333,7 @@ void setup_optimize(CLI::App& app, CommandContext& ctx) {
       ->check(CLI::IsMember({"auto", "all", "bracket"}));
   cmd->add_option("--reserved", opts->reserved,
                   "Also size the plan's reserved instances jointly with the nodes, FROM:TO[:STEP] instances (the "
-                  "plan's reserved_term_years and the offer's reserved price apply)");
+                  "plan's reserved term and the offer's reserved price apply)");
   cmd->add_option("--commitment", opts->commitment,
                   "Also size one of the plan's commitments jointly with the nodes, NAME=FROM:TO[:STEP]: a capacity "
                   "block's instances, a take-or-pay's GPUs or a savings plan's USD per hour (from 1)");

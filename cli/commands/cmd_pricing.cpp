@@ -1,6 +1,6 @@
 // tcosim pricing import --format skypilot FILE... -o OUT.json --as-of YYYY-MM-DD [--source TEXT]
 // tcosim pricing import --format price-index FILE -o OUT.json [--interpolation step|log_linear] [--series NAME]
-// tcosim pricing import --format term-structure FILE -o OUT.json --discount-rate R
+// tcosim pricing import --format term-structure FILE -o OUT.json --discount-rate R [--offer ID --gpus-per-instance N]
 // tcosim pricing import --format aws-price-list FILE... -o OUT.json [--reserved-term TERM] [--source TEXT]
 // tcosim pricing import --format azure-retail PAGE... -o OUT.json [--as-of YYYY-MM-DD] [--source TEXT]
 #include <memory>
@@ -32,6 +32,8 @@ struct PricingImportOptions {
   std::string reserved_term = "standard-no-upfront";
   std::optional<double> discount_rate_per_year;
   std::string series;
+  std::string offer;
+  int gpus_per_instance = 0;
   bool quiet = false;
 };
 
@@ -54,11 +56,13 @@ static ImportedFile import_price_index_file(const PricingImportOptions& o) {
 
 // A reserved-price curve into its terms and implied forwards (models/importers/prices/term_structure_import.hpp).
 static ImportedFile import_term_structure_file(const PricingImportOptions& o) {
-  TermStructureImport imported = import_term_structure(o.files.front(), *o.discount_rate_per_year);
-  std::string summary = fmt::format("a term structure of {} reserved terms and their implied forwards at {} a year "
+  TermStructureImport imported =
+      import_term_structure(o.files.front(), *o.discount_rate_per_year, {o.offer, o.gpus_per_instance});
+  std::string summary = fmt::format("a term structure of {} reserved terms and their implied forwards at {} a year{} "
                                     "to {} ({} notes)",
-                                    imported.curve.at("reserved_terms").size(), *o.discount_rate_per_year, o.out,
-                                    imported.notes.size());
+                                    imported.curve.at("reserved_terms").size(), *o.discount_rate_per_year,
+                                    o.offer.empty() ? "" : ", with the offer \"" + o.offer + "\" priced at each term",
+                                    o.out, imported.notes.size());
   return {std::move(imported.curve), std::move(imported.notes), std::move(summary)};
 }
 
@@ -115,6 +119,15 @@ static int run_pricing_import(const PricingImportOptions& o, CommandContext& ctx
   }
   if (!o.series.empty() && o.format != "price-index") {
     ctx.err << "tcosim pricing import: --series is taken only by --format price-index\n";
+    return kExitBadInput;
+  }
+  if ((!o.offer.empty() || o.gpus_per_instance > 0) && o.format != "term-structure") {
+    ctx.err << "tcosim pricing import: --offer and --gpus-per-instance are taken only by --format term-structure\n";
+    return kExitBadInput;
+  }
+  if (o.offer.empty() != (o.gpus_per_instance == 0)) {
+    ctx.err << "tcosim pricing import --format term-structure: --offer ID and --gpus-per-instance N go together (the "
+               "offer's catalog id, and its GPUs to price a GPU-hour curve per instance-hour)\n";
     return kExitBadInput;
   }
   if ((o.format == "term-structure") != o.discount_rate_per_year.has_value()) {
@@ -208,6 +221,15 @@ void setup_pricing(CLI::App& app, CommandContext& ctx) {
                      "term-structure (required there): the discount rate per year, 0 to 1, at which the curve's "
                      "forwards are implied; give the scenario's finance.discount_rate_per_year")
       ->check(CLI::Range(0.0, 1.0));
+  import->add_option("--offer", opts->offer,
+                     "term-structure: the catalog id of the cloud_offer the curve prices; the output then holds "
+                     "\"offer\", an override of that record for a scenario's cloud.offer: each term a reserved "
+                     "price per instance-hour (12 and 36 months as reserved_1y/3y_usd_per_hour, the others in "
+                     "reserved_usd_per_hour_by_term_months, terms up to 60 months), dated the curve's as_of");
+  import->add_option("--gpus-per-instance", opts->gpus_per_instance,
+                     "term-structure, with --offer: the offer's GPUs per instance (a curve's USD per GPU-hour x "
+                     "this = USD per instance-hour)")
+      ->check(CLI::Range(1, 1024));
   import->add_option("--source", opts->source,
                      "Text appended to each record's source (after \"SkyPilot catalog v7: <file>\" or the price "
                      "list's file and date), e.g. the catalog commit or URL the files came from");

@@ -221,7 +221,7 @@ DesPlans prepare_des_plans(const Scenario& s) {
                                       *c.offer.spot_notice_s / 3600.0 >= c.spot.checkpoint_write_h;
       d.reserved_instances = p.reserved_instances;
       d.reserved_usd_per_instance_h = p.reserved_usd_per_instance_hour();
-      d.reserved_term_h = static_cast<long>(p.reserved_term_years) * kHoursPerYear;
+      d.reserved_term_h = p.reserved_term_hours();
       d.egress_usd_per_gpu_hour = c.egress_gb_per_gpu_hour * c.egress_usd_per_gb;
       d.price_growth = PriceGrowth(c.price_change_per_year, s.horizon_hours(), kHoursPerYear);
       d.spot_price_growth = d.price_growth;

@@ -105,7 +105,7 @@ double cloud_pv_per_u(double gpus, double usd_per_gpu_hour, const std::optional<
 
 // One price basis of the reference offer, priced over `months`.
 struct PricedBasis {
-  const char* name = "";
+  std::string name;
   double usd_per_gpu_hour = 0.0;
   double start_usd_per_gpu_hour = 0.0;
   BreakevenOverMonths figures;
@@ -135,7 +135,7 @@ std::vector<PricedBasis> priced_bases(const Scenario& s, const Plan& plan, const
   const bool energy_linear = energy.linear();
 
   struct Basis {
-    const char* name;
+    std::string name;
     std::optional<double> usd_per_instance_hour;
     long fixed_term_hours;
     const std::optional<PriceSchedule>& schedule;
@@ -148,10 +148,14 @@ std::vector<PricedBasis> priced_bases(const Scenario& s, const Plan& plan, const
   const double cloud_gpus_per_u =
       o.server.gpus * o.gpu.perf_relative / cloud.gpu.perf_relative * gpu_bill_uplift_factor(cloud.hidden_costs);
   const CloudPriceSchedules& sched = cloud.price_schedules;
-  const Basis bases[] = {{"on_demand", offer.on_demand_usd_per_hour, 0, sched.on_demand},
-                         {"spot", offer.spot_usd_per_hour, 0, sched.spot},
-                         {"reserved_1y", offer.reserved_1y_usd_per_hour, kHoursPerYear, sched.reserved},
-                         {"reserved_3y", offer.reserved_3y_usd_per_hour, 3L * kHoursPerYear, sched.reserved}};
+  std::vector<Basis> bases = {{"on_demand", offer.on_demand_usd_per_hour, 0, sched.on_demand},
+                              {"spot", offer.spot_usd_per_hour, 0, sched.spot},
+                              {"reserved_1y", offer.reserved_1y_usd_per_hour, kHoursPerYear, sched.reserved},
+                              {"reserved_3y", offer.reserved_3y_usd_per_hour, 3L * kHoursPerYear, sched.reserved}};
+  // The other reserved terms of the offer, each at its own term's hours (months x 730).
+  for (const auto& [term_months, usd_per_hour] : offer.reserved_usd_per_hour_by_term_months)
+    bases.push_back({"reserved_" + std::to_string(term_months) + "m", usd_per_hour,
+                     static_cast<long>(term_months) * kHoursPerMonth, sched.reserved});
   for (const auto& basis : bases) {
     if (!basis.usd_per_instance_hour) continue;
     PricedBasis p;

@@ -46,7 +46,7 @@ struct UtilizationBreakeven {
   std::string offer_id;      // the cloud offer priced against: "aws/p5.48xlarge/us-east-1"
   std::string plan;          // the plan whose on-prem costs were used
   int fleet_nodes = 1;       // N: the node carries 1 / N of the fleet's costs
-  std::string price_basis;   // "on_demand", "spot", "reserved_1y", "reserved_3y"
+  std::string price_basis;   // "on_demand", "spot", "reserved_1y", "reserved_3y", "reserved_6m" (a term in months)
   double cloud_usd_per_gpu_hour = 0.0;
   double pv_fixed_usd = 0.0;
   double pv_dynamic_energy_per_u_usd = 0.0;  // (E(u*) - E(0)) / u*, or E(1) - E(0) without u*

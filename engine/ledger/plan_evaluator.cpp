@@ -144,7 +144,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   // Reserved capacity is paid every hour of its term at the price fixed when the term starts.
   const double reserved_base_usd = plan.reserved_usd_per_instance_hour() * plan.reserved_instances *
                                    options.cloud_price_multiplier;
-  const long term_hours = static_cast<long>(plan.reserved_term_years) * kHoursPerYear;
+  const long term_hours = plan.reserved_term_hours();
 
   // Spot at the expectation of the Monte Carlo's draws (engine/ledger/hourly/spot_draws.hpp): the hour's bill
   // is linear in availability and in the preemption factor.

@@ -7,7 +7,10 @@
 namespace tco {
 
 std::string price_basis_paid(const Plan& plan) {
-  if (plan.reserved_instances > 0) return "reserved_" + std::to_string(plan.reserved_term_years) + "y";
+  const int months = plan.reserved_term_months;
+  if (plan.reserved_instances > 0)
+    return months == 12 || months == 36 ? "reserved_" + std::to_string(months / 12) + "y"
+                                        : "reserved_" + std::to_string(months) + "m";
   return plan.spot_share >= 0.5 ? "spot" : "on_demand";
 }
 

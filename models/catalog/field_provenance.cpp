@@ -15,7 +15,7 @@ const std::vector<std::string>& figure_fields(std::string_view kind) {
   static const std::map<std::string, std::vector<std::string>, std::less<>> fields = {
       {"cloud_offer",
        {"gpus_per_instance", "on_demand_usd_per_hour", "spot_usd_per_hour", "reserved_1y_usd_per_hour",
-        "reserved_3y_usd_per_hour", "capacity_block_usd_per_hour", "billing_granularity_s", "minimum_billed_s",
+        "reserved_3y_usd_per_hour", "reserved_usd_per_hour_by_term_months", "capacity_block_usd_per_hour", "billing_granularity_s", "minimum_billed_s",
         "startup_h", "spot_notice_s", "spot_preemptions_per_instance_hour", "egress_usd_per_gb", "pue",
         "g_co2_per_kwh"}},
       {"server", {"gpus", "price_usd", "peak_kw", "idle_kw"}},

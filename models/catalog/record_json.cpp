@@ -31,6 +31,12 @@ Json to_json(const CloudOffer& o) {
     out["capacity_block_usd_per_hour"] = *o.capacity_block_usd_per_hour;
     out["capacity_block_as_of"] = o.capacity_block_as_of;
   }
+  // Only for an offer that prices other reserved terms, so the other offers' echo keeps its bytes.
+  if (!o.reserved_usd_per_hour_by_term_months.empty()) {
+    Json terms = Json::object();
+    for (const auto& [months, price] : o.reserved_usd_per_hour_by_term_months) terms[std::to_string(months)] = price;
+    out["reserved_usd_per_hour_by_term_months"] = terms;
+  }
   if (o.hidden_costs.any()) out["hidden_costs"] = to_json(o.hidden_costs);
   return out;
 }

@@ -5,6 +5,7 @@
 // shipped catalog is flagged by `tcosim validate` (models/catalog/catalog_validation.hpp).
 #include "models/catalog/records.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include <fmt/format.h>
@@ -85,6 +86,46 @@ static void date_capacity_block(JsonObjectReader& r, CloudOffer& o) {
   figure->own_as_of = true;
 }
 
+// "reserved_usd_per_hour_by_term_months": {"6": 30.4, "24": 25.1}: each key a whole number of months
+// (1 to 60, written without a sign or leading zero; 12 and 36 are the 1- and 3-year fields), each
+// price above 0 (a term priced at $0 is a missing figure: leave the key out). null: none.
+static void read_reserved_terms(JsonObjectReader& r, CloudOffer& o) {
+  const char* key = "reserved_usd_per_hour_by_term_months";
+  if (!r.has(key) || r.value(key).is_null()) {
+    r.allow(key);
+    return;
+  }
+  const Json& terms = r.value(key);
+  if (!terms.is_object() || terms.empty())
+    r.fail(key, "an object of reserved prices by term in months, e.g. {\"6\": 30.4, \"24\": 25.1}", &terms);
+  JsonObjectReader tr = r.object(key);
+  for (const auto& item : terms.items()) {
+    const std::string& months_text = item.key();
+    const bool digits = !months_text.empty() && months_text.size() <= 2 && months_text[0] != '0' &&
+                        std::all_of(months_text.begin(), months_text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const int months = digits ? std::stoi(months_text) : 0;
+    if (months < 1 || months > limits::kMaxCommitmentTermMonths)
+      throw InputError(r.file(), tr.pointer_of(months_text),
+                       fmt::format("expected a term in whole months, 1 to {}, as the key (\"6\"), found \"{}\"",
+                                   limits::kMaxCommitmentTermMonths, months_text));
+    if (months == 12 || months == 36)
+      throw InputError(r.file(), tr.pointer_of(months_text),
+                       fmt::format("expected no {}-month term here: it is reserved_{}y_usd_per_hour", months,
+                                   months / 12));
+    o.reserved_usd_per_hour_by_term_months[months] =
+        tr.number(months_text, Bounds{0.0, limits::kUsdPerInstanceHour.max, true});
+  }
+  tr.finish();
+}
+
+std::optional<double> CloudOffer::reserved_usd_per_hour(int months) const {
+  if (months == 12) return reserved_1y_usd_per_hour;
+  if (months == 36) return reserved_3y_usd_per_hour;
+  const auto it = reserved_usd_per_hour_by_term_months.find(months);
+  if (it == reserved_usd_per_hour_by_term_months.end()) return std::nullopt;
+  return it->second;
+}
+
 CloudOffer parse_cloud_offer(JsonObjectReader& r, const std::string& id) {
   CloudOffer offer = parse_record<CloudOffer>(r, "cloud_offer", id, [&r](CloudOffer& o) {
     o.provider = non_empty_string(r, "provider");
@@ -96,6 +137,7 @@ CloudOffer parse_cloud_offer(JsonObjectReader& r, const std::string& id) {
     o.spot_usd_per_hour = r.optional_number("spot_usd_per_hour", limits::kUsdPerInstanceHour);
     o.reserved_1y_usd_per_hour = r.optional_number("reserved_1y_usd_per_hour", limits::kUsdPerInstanceHour);
     o.reserved_3y_usd_per_hour = r.optional_number("reserved_3y_usd_per_hour", limits::kUsdPerInstanceHour);
+    read_reserved_terms(r, o);
     o.capacity_block_usd_per_hour = r.optional_number("capacity_block_usd_per_hour", limits::kUsdPerInstanceHour);
     if (r.has("capacity_block_as_of") && !o.capacity_block_usd_per_hour)
       r.fail("capacity_block_as_of", "no date without a capacity_block_usd_per_hour", &r.value("capacity_block_as_of"));

@@ -4,6 +4,7 @@
 // (models/catalog/catalog.hpp resolves that); the merged object is parsed here, strictly.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,10 @@ struct CloudOffer {
   std::optional<double> spot_usd_per_hour;         // absent: no spot market
   std::optional<double> reserved_1y_usd_per_hour;  // effective hourly price of a 1-year commitment
   std::optional<double> reserved_3y_usd_per_hour;
+  // Reserved prices of other terms, by term in whole months (1 to 60, not 12 or 36: those are the
+  // two fields above), per instance-hour; e.g. {6: 30.4, 24: 25.1} from a published term structure
+  // (`pricing import --format term-structure --offer`). Empty: the offer reserves 1 and 3 years only.
+  std::map<int, double> reserved_usd_per_hour_by_term_months;
   // EC2 Capacity Blocks for ML (models/commitment/commitment.hpp): the prepaid price per
   // instance-hour of a dated block, and the date of that rate (it changes apart from on-demand).
   std::optional<double> capacity_block_usd_per_hour;
@@ -62,6 +67,10 @@ struct CloudOffer {
   std::optional<double> g_co2_per_kwh;   // the region's grid, for CO2
   HiddenCosts hidden_costs;              // storage, network, CPU VMs, support, setup, debugging, goodput
   Provenance provenance;
+
+  // The reserved price per instance-hour of a term of `months` (12 and 36: the 1- and 3-year
+  // fields), or nullopt when the offer does not price that term.
+  std::optional<double> reserved_usd_per_hour(int months) const;
 };
 
 // An on-prem server (a node). Price excludes network, storage and installation.

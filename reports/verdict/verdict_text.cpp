@@ -19,6 +19,9 @@ std::string basis_words(const std::string& basis) {
   if (basis == "on_demand") return "on-demand";
   if (basis == "reserved_1y") return "1-year reserved";
   if (basis == "reserved_3y") return "3-year reserved";
+  // "reserved_6m": a term of the offer's reserved_usd_per_hour_by_term_months.
+  if (basis.size() > 10 && basis.compare(0, 9, "reserved_") == 0 && basis.back() == 'm')
+    return basis.substr(9, basis.size() - 10) + "-month reserved";
   return basis;
 }
 

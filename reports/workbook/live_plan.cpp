@@ -247,6 +247,8 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
             (!has("cloud.offer.spot_usd_per_hour") || !has("cloud.spot_overhead_factor") ||
              number_at(cloud, "/spot/preemptions_per_instance_hour") > 0.0))
           why = "spot preemptions (an expected preemption factor), or no spot price";
+        if (why.empty() && kind == reserved && !has("reserved_term_years"))
+          why = "a reserved term other than 1 or 3 years (reserved_term_months)";
         if (why.empty() && kind == reserved &&
             !has(v("reserved_term_years") == 3 ? "cloud.offer.reserved_3y_usd_per_hour"
                                                : "cloud.offer.reserved_1y_usd_per_hour"))
@@ -315,6 +317,7 @@ LivePlan::LivePlan(const Json& plan, const Json& inputs, const InputCells& cells
           {"energy", {"onprem.cooling.pue", "onprem.power.tariff.usd_per_kwh"}}};
       for (const auto& [name, prices] : scalable) {
         if (category != name || !(category == "energy" ? power_linear : own_prices) || !need(prices)) continue;
+        if (category == "cloud_reserved" && !has("reserved_term_years")) continue;  // a term in months
         double product = 1.0;
         for (const std::string& p : prices) product *= v(p);
         if (!(product > 0.0)) continue;

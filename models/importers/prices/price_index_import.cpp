@@ -9,7 +9,9 @@
 
 #include "core/calendar.hpp"
 #include "core/error.hpp"
+#include "models/input_limits.hpp"
 #include "core/io/csv_lines.hpp"
+#include "core/io/utf8_text.hpp"
 #include "models/importers/prices/skypilot_import.hpp"
 
 namespace tco {
@@ -64,6 +66,17 @@ PriceIndexImport import_price_index(const std::string& path, const std::string& 
     if (f.size() != header.size())
       throw InputError(path, csv_position(line_number, line.size() + 1),
                        fmt::format("expected {} fields (as in the header), found {}", header.size(), f.size()));
+    // Text that reaches the schedule, a note or a message: UTF-8 without control characters.
+    for (const int c : {c_series, c_source, c_kind}) {
+      if (c < 0) continue;
+      const auto& field = f[static_cast<std::size_t>(c)];
+      if (const std::size_t bad = first_unprintable_byte(field.text); bad != std::string::npos)
+        throw InputError(path, csv_position(line_number, static_cast<std::size_t>(field.column)),
+                         fmt::format("expected text (UTF-8, no control characters) in column {}, found the byte "
+                                     "\\x{:02X} at its character {}",
+                                     c == c_series ? "series" : c == c_source ? "source" : "kind",
+                                     static_cast<unsigned>(static_cast<unsigned char>(field.text[bad])), bad + 1));
+    }
     if (c_series >= 0) {
       const std::string& name = f[static_cast<std::size_t>(c_series)].text;
       series_names.insert(name);
@@ -86,6 +99,11 @@ PriceIndexImport import_price_index(const std::string& path, const std::string& 
       throw InputError(path, csv_position(line_number, static_cast<std::size_t>(price_field.column)),
                        "expected a price in USD per GPU-hour (a number >= 0) in column usd_per_gpu_hour, found \"" +
                            price_field.text + "\"");
+    if (price > limits::kUsdPerGpuHour.max)
+      throw InputError(path, csv_position(line_number, static_cast<std::size_t>(price_field.column)),
+                       fmt::format("expected a price of at most ${:g} per GPU-hour (a price schedule's ceiling) in "
+                                   "column usd_per_gpu_hour, found \"{}\"",
+                                   limits::kUsdPerGpuHour.max, price_field.text));
     if (price == 0.0) {
       ++out.zero_price_rows;
       zero_lines.push_back(std::to_string(line_number));

@@ -5,6 +5,8 @@
 #include "core/calendar.hpp"
 #include "core/error.hpp"
 #include "core/io/csv_lines.hpp"
+#include "core/io/utf8_text.hpp"
+#include "models/input_limits.hpp"
 #include "models/price_path/implied_forward.hpp"
 
 namespace tco {
@@ -22,9 +24,36 @@ std::string field_position(const CsvLineReader& reader, std::string_view field) 
   return csv_position(reader.line_number(), static_cast<std::size_t>(field.data() - reader.line().data()) + 1);
 }
 
+// The curve as an override of one cloud_offer record (the header's example).
+Json term_structure_offer_patch(const std::vector<TermPoint>& curve, const std::vector<std::string>& sources, const std::string& as_of,
+                 const TermStructureOffer& offer) {
+  Json patch = {{"id", offer.id}}, by_term = Json::object(), dated = Json::object();
+  std::string other_sources;
+  for (std::size_t i = 0; i < curve.size(); ++i) {
+    const int months = curve[i].term_months;
+    const double usd_per_instance_hour = curve[i].usd_per_gpu_hour * offer.gpus_per_instance;
+    if (months == 12 || months == 36) {
+      const std::string field = months == 12 ? "reserved_1y_usd_per_hour" : "reserved_3y_usd_per_hour";
+      patch[field] = usd_per_instance_hour;
+      dated[field] = {{"as_of", as_of}, {"source", sources[i]}};
+      continue;
+    }
+    by_term[std::to_string(months)] = usd_per_instance_hour;
+    if (other_sources.find(sources[i]) == std::string::npos)
+      other_sources += (other_sources.empty() ? "" : "; ") + sources[i];
+  }
+  if (!by_term.empty()) {
+    patch["reserved_usd_per_hour_by_term_months"] = by_term;
+    dated["reserved_usd_per_hour_by_term_months"] = {{"as_of", as_of}, {"source", other_sources}};
+  }
+  patch["field_provenance"] = dated;
+  return patch;
+}
+
 }  // namespace
 
-TermStructureImport import_term_structure(const std::string& path, double discount_rate_per_year) {
+TermStructureImport import_term_structure(const std::string& path, double discount_rate_per_year,
+                                          const TermStructureOffer& offer) {
   CsvLineReader reader(path, "cannot open the file");
   reader.read_header();
   const auto& header = reader.fields();
@@ -62,6 +91,11 @@ TermStructureImport import_term_structure(const std::string& path, double discou
       throw InputError(path, field_position(reader, term_field),
                        fmt::format("expected a term in whole months, 1 to 1200, in column term_months, found \"{}\"",
                                    term_field));
+    if (offer.gpus_per_instance > 0 && term > limits::kMaxCommitmentTermMonths)
+      throw InputError(path, field_position(reader, term_field),
+                       fmt::format("expected a term of at most {} months for the offer \"{}\" (the longest reserved "
+                                   "term a catalog offer holds), found {}",
+                                   limits::kMaxCommitmentTermMonths, offer.id, term_field));
     if (!curve.empty() && static_cast<int>(term) <= curve.back().term_months)
       throw InputError(path, field_position(reader, term_field),
                        fmt::format("expected terms in strictly increasing order, found {} months after {} months",
@@ -73,10 +107,20 @@ TermStructureImport import_term_structure(const std::string& path, double discou
                        fmt::format("expected a price in USD per GPU-hour above 0 in column usd_per_gpu_hour, found "
                                    "\"{}\" (a curve has no missing points: leave the row out)",
                                    price_field));
+    if (offer.gpus_per_instance > 0 && price * offer.gpus_per_instance > limits::kUsdPerInstanceHour.max)
+      throw InputError(path, field_position(reader, price_field),
+                       fmt::format("expected a price that stays within ${:g} per instance-hour for the offer's {} "
+                                   "GPUs (the catalog's ceiling), found \"{}\" per GPU-hour",
+                                   limits::kUsdPerInstanceHour.max, offer.gpus_per_instance, price_field));
     const std::string_view source_field = f[static_cast<std::size_t>(c_source)];
     if (source_field.empty())
       throw InputError(path, field_position(reader, source_field), "expected where the price was read in column "
                                                                    "source, found an empty field");
+    if (const std::size_t bad = first_unprintable_byte(source_field); bad != std::string_view::npos)
+      throw InputError(path, field_position(reader, source_field.substr(bad)),
+                       fmt::format("expected text (UTF-8, no control characters) in column source, found the byte "
+                                   "\\x{:02X}",
+                                   static_cast<unsigned>(static_cast<unsigned char>(source_field[bad]))));
     curve.push_back({static_cast<int>(term), price});
     sources.emplace_back(source_field);
   }
@@ -107,6 +151,7 @@ TermStructureImport import_term_structure(const std::string& path, double discou
                {"discount_rate_per_year", discount_rate_per_year},
                {"reserved_terms", terms},
                {"implied_forwards", forwards}};
+  if (offer.gpus_per_instance > 0) out.curve["offer"] = term_structure_offer_patch(curve, sources, as_of, offer);
   return out;
 }
 

@@ -8,6 +8,11 @@
 //   usd_per_gpu_hour  a price > 0 (a curve has no missing figures: $0 and NaN are refused)
 //   source            where the point was read, not empty
 // Example: "2026-11-27,12,2.10,example index" -> {"term_months": 12, "usd_per_gpu_hour": 2.1, "source": ...}.
+// With an offer (its catalog id and GPUs per instance), the output also holds "offer": an override
+// of that cloud_offer record that a scenario's cloud.offer loads as it is: each term as a reserved
+// price per instance-hour (USD per GPU-hour x GPUs), 12 and 36 months as reserved_1y/3y_usd_per_hour,
+// the others in reserved_usd_per_hour_by_term_months, each dated the curve's as_of in field_provenance
+// with its rows' source. E.g. 6 months at $2.20 for an 8-GPU instance -> {"6": 17.6}.
 #pragma once
 
 #include <string>
@@ -27,6 +32,14 @@ struct TermStructureImport {
 
 // Throws InputError naming the file and "line N[, column C]" for a missing column, a malformed
 // field, a second date, a term not above the previous one, or a price <= 0; and when no row has a term.
-TermStructureImport import_term_structure(const std::string& path, double discount_rate_per_year);
+struct TermStructureOffer {
+  std::string id;             // the catalog's cloud_offer id the patch overrides
+  int gpus_per_instance = 0;  // 0: no offer patch
+};
+
+// With offer.gpus_per_instance > 0, a term above 60 months (the longest a catalog offer holds) is
+// refused too, at its line.
+TermStructureImport import_term_structure(const std::string& path, double discount_rate_per_year,
+                                          const TermStructureOffer& offer = {});
 
 }  // namespace tco
