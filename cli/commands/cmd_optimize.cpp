@@ -194,11 +194,12 @@ std::string spares_console(const Json& sizing) {
 }
 
 std::string latency_console(const Json& sizing) {
-  std::string out = fmt::format("sizing the owned replicas of \"{}\" in the request replay ({} path{}, {} hours): a "
+  std::string out = fmt::format("sizing the owned replicas of \"{}\" in the request replay ({} path{}, {} hour{}): a "
                                 "point meets the slo when at least {:.4g}% of a path's requests are within it on {:.4g}% "
                                 "of the paths\n",
                                 sizing.at("plan").get<std::string>(), sizing.at("paths").get<long>(),
                                 sizing.at("paths").get<long>() == 1 ? "" : "s", sizing.at("hours").get<long>(),
+                                sizing.at("hours").get<long>() == 1 ? "" : "s",
                                 100.0 * sizing.at("slo_share").get<double>(),
                                 100.0 * sizing.at("probability").get<double>());
   out += fmt::format("  {:>6} {:>9} {:>10} {:>16} {:>14} {:>11} {:>11} {:>12} {:>6}\n", "nodes", "replicas", "wait s",
