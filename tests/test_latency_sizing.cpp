@@ -36,6 +36,9 @@ std::filesystem::path burst_scenario(const std::string& name) {
   doc["catalog_dir"] = source_path("tests/fixtures/catalog");
   doc["workload"]["tokens"]["series"]["file"] = "burst_tokens.csv";
   doc["workload"]["tokens"]["slo"]["max_p90_ttft_ms"] = 1000;
+  // The hourly model reads the TTFT target from the profile's p90s (the replay from each request).
+  doc["workload"]["tokens"]["serving_profile"]["points"][0]["p90_ttft_ms"] = 100;
+  doc["workload"]["tokens"]["serving_profile"]["points"][1]["p90_ttft_ms"] = 200;
   doc["workload"]["requests"] = {{"hours", 1}, {"max_concurrency", 1},
                                  {"trace", {{"file", "burst.csv"}, {"format", "azure-llm"}}}};
   std::ofstream(dir / "burst.json") << doc.dump(2);

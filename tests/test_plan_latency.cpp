@@ -411,7 +411,6 @@ TEST_CASE("plan latency: the Azure conversation trace replays a day on the shipp
   CHECK(rows.back().arrival_s < 3600.0);
 }
 
-}  // namespace tco::test
 
 TEST_CASE("plan latency: each figure across paths with its 95% interval by the costs' rule") {
   // Drawn: 0.01 requests/s for 24 hours, 4 paths of fixed 1,000 + 100 tokens on 2 owned replicas;
@@ -433,8 +432,8 @@ TEST_CASE("plan latency: each figure across paths with its 95% interval by the c
   serving::RequestReplayConfig arrivals;
   arrivals.rates.decode_tokens_per_s_by_active = {50.0};
   arrivals.requests_per_s_by_step.assign(24, 0.01);
-  arrivals.input_tokens = {TokenLength::Kind::fixed, 1000.0, 0.0, {}};
-  arrivals.output_tokens = {TokenLength::Kind::fixed, 100.0, 0.0, {}};
+  arrivals.input_tokens = {serving::TokenLength::Kind::fixed, 1000.0, 0.0, {}};
+  arrivals.output_tokens = {serving::TokenLength::Kind::fixed, 100.0, 0.0, {}};
   arrivals.seed = drawn.monte_carlo.seed;
   std::vector<double> owned;
   for (std::uint32_t p = 0; p < 4; ++p) {
@@ -493,3 +492,5 @@ TEST_CASE("plan latency: each figure across paths with its 95% interval by the c
   CHECK(contains(html, "load (requests/s)"));
   CHECK(contains(html, "TTFT against load"));
 }
+
+}  // namespace tco::test
