@@ -2,11 +2,13 @@
 // (docs/des.md "Requests in a scenario", docs/report.md `plans[].latency`): three requests of a
 // trace traced by hand, the light-load agreement with the hourly token model, the same report bytes
 // on 1 and 2 threads, and exit 2 naming the pointer for every new field's bad input.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -407,6 +409,88 @@ TEST_CASE("plan latency: the Azure conversation trace replays a day on the shipp
   CHECK(output == 4088665.0);
   CHECK(rows.front().arrival_s == 0.0);
   CHECK(rows.back().arrival_s < 3600.0);
+}
+
+
+TEST_CASE("plan latency: each figure across paths with its 95% interval by the costs' rule") {
+  // Drawn: 0.01 requests/s for 24 hours, 4 paths of fixed 1,000 + 100 tokens on 2 owned replicas;
+  // nothing waits long and nothing is dropped, so path p's owned tokens are 1,100 x its arrivals N_p.
+  const auto dir = scratch_dir("plan_latency_across_paths");
+  Json doc = latency_fixture();
+  doc["catalog_dir"] = source_path("tests/fixtures/catalog");
+  Json& tokens = doc["workload"]["tokens"];
+  tokens.erase("series");
+  tokens["requests_per_second"] = {{"profiles", {{{"type", "steady"}, {"requests_per_second", 0.01}}}}};
+  tokens["input_tokens_per_request"] = 1000;
+  tokens["output_tokens_per_request"] = 100;
+  doc["workload"]["requests"] = {{"hours", 24}, {"paths", 4}, {"max_concurrency", 2}};
+  doc["plans"][0]["onprem_nodes"] = 2;
+  const auto path = dir / "drawn.json";
+  std::ofstream(path) << doc.dump(2);
+  const Scenario drawn = load_latency(doc);
+  // N_p counted apart: the same arrival draws (the seed, path p, the steady rate) on one replica.
+  serving::RequestReplayConfig arrivals;
+  arrivals.rates.decode_tokens_per_s_by_active = {50.0};
+  arrivals.requests_per_s_by_step.assign(24, 0.01);
+  arrivals.input_tokens = {serving::TokenLength::Kind::fixed, 1000.0, 0.0, {}};
+  arrivals.output_tokens = {serving::TokenLength::Kind::fixed, 100.0, 0.0, {}};
+  arrivals.seed = drawn.monte_carlo.seed;
+  std::vector<double> owned;
+  for (std::uint32_t p = 0; p < 4; ++p) {
+    std::vector<serving::RequestRecord> records;
+    serving::replay_requests(arrivals, p, &records);
+    owned.push_back(1100.0 * static_cast<double>(records.size()));
+  }
+  REQUIRE(owned.size() == 4);
+  // The costs' rule (core/stats/statistics.hpp): mean, s with n - 1, stderr s / sqrt(4), 95% interval
+  // mean -/+ t_{0.975, 3} x stderr with t_{0.975, 3} = 3.182446305284263; P5 at (4 - 1) x 0.05 = 0.15
+  // between the two smallest.
+  const double mean = (owned[0] + owned[1] + owned[2] + owned[3]) / 4.0;
+  double squares = 0.0;
+  for (double v : owned) squares += (v - mean) * (v - mean);
+  const double half = 3.182446305284263 * std::sqrt(squares / 3.0) / 2.0;
+  std::vector<double> sorted = owned;
+  std::sort(sorted.begin(), sorted.end());
+  const double p5 = sorted[0] + 0.15 * (sorted[1] - sorted[0]);
+  REQUIRE(half > 0.0);  // the paths differ, or the interval proves nothing
+
+  const CliResult r = run_cli({"run", path.string(), "--out", (dir / "r.json").string(), "--md", (dir / "s.md").string(),
+                               "--html", (dir / "s.html").string(), "--csv", (dir / "csv").string(), "--today",
+                               "2026-01-05"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const Json report = read_json_file((dir / "r.json").string());
+  const Json& across = report.at("plans").at(0).at("latency").at("across_paths");
+  const Json& tokens_owned = across.at("owned_tokens");
+  CHECK(tokens_owned.at("mean").get<double>() == doctest::Approx(mean).epsilon(1e-12));
+  CHECK(tokens_owned.at("ci95_low").get<double>() == doctest::Approx(mean - half).epsilon(1e-12));
+  CHECK(tokens_owned.at("ci95_high").get<double>() == doctest::Approx(mean + half).epsilon(1e-12));
+  CHECK(tokens_owned.at("p5").get<double>() == doctest::Approx(p5).epsilon(1e-12));
+  CHECK(tokens_owned.at("max").get<double>() == sorted[3]);
+  // The path mean is the pooled figure a path.
+  CHECK(report.at("plans").at(0).at("latency").at("tokens_served_per_path").at("owned").get<double>() ==
+        doctest::Approx(mean).epsilon(1e-12));
+  // Every path's median TTFT is the unloaded 0.1 s's bucket: a constant sample, an interval of no width.
+  for (const char* statistic : {"mean", "ci95_low", "ci95_high", "p5", "p95"})
+    CHECK(across.at("ttft_p50_s").at(statistic).get<double>() == 0.099853515625);
+  for (const char* zero : {"rented_tokens", "api_tokens", "dropped_requests", "rented_usd", "api_overflow_usd"})
+    CHECK(across.at(zero).at("ci95_high").get<double>() == 0.0);
+  // The load chart's data: one steady load, every request in one bin at 0.01 requests/s.
+  const Json& by_load = report.at("plans").at(0).at("latency").at("by_load");
+  REQUIRE(by_load.size() == 1);
+  CHECK(by_load.at(0).at("requests_per_s").get<double>() == doctest::Approx(0.01).epsilon(1e-12));
+  CHECK(by_load.at(0).at("served") == report.at("plans").at(0).at("latency").at("requests").at("served"));
+  // latency.csv (and the workbook's Latency sheet) carries the interval; Markdown the Across paths
+  // table; the HTML page the latency percentile against load.
+  const std::string csv = latency_file_text(dir / "csv" / "latency.csv");
+  CHECK(contains(csv, ",owned_tokens_path_mean,owned_tokens_ci95_low,owned_tokens_ci95_high,"));
+  CHECK(std::filesystem::exists(dir / "csv" / "latency_by_load.csv"));
+  const std::string md = latency_file_text(dir / "s.md");
+  CHECK(contains(md, "Across paths"));
+  CHECK(contains(md, "tokens by owned replicas"));
+  const std::string html = latency_file_text(dir / "s.html");
+  CHECK(contains(html, "load (requests/s)"));
+  CHECK(contains(html, "TTFT against load"));
 }
 
 }  // namespace tco::test

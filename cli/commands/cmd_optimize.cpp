@@ -3,6 +3,9 @@
 //   [--out REPORT.json] [--catalog DIR] [--quiet]
 // tcosim optimize SCENARIO --spares FROM:TO[:STEP] [--plan NAME] [--risk ...] [--paths N] ...:
 // sizes the plan's hot spares in the discrete-event replay instead (engine/decisions/spares_sizing.hpp).
+// tcosim optimize SCENARIO --latency-replicas FROM:TO[:STEP] [--slo-share S] [--slo-probability P]
+//   [--wait-thresholds-s T1,T2,...] [--plan NAME] ...: sizes a serving plan's owned replicas in the
+// request replay at a latency target instead (engine/decisions/latency_sizing.hpp).
 // Sizes the base load of a hybrid plan: the Monte Carlo fluid model of the sweep engine over a
 // grid of node counts (and reserved instances) on common random numbers (engine/decisions/sizing.hpp), and
 // writes `run`'s report of the scenario with a "sizing" section (docs/decisions.md). Under
@@ -11,6 +14,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -26,6 +30,7 @@
 #include "core/progress/progress_bar.hpp"
 #include "core/error.hpp"
 #include "core/parallel/process_group.hpp"
+#include "engine/decisions/latency_sizing.hpp"
 #include "engine/decisions/sizing.hpp"
 #include "engine/decisions/spares_sizing.hpp"
 #include "reports/json/decisions_json.hpp"
@@ -43,6 +48,10 @@ struct OptimizeOptions {
   std::string replicas;
   std::string reserved;
   std::string spares;
+  std::string latency_replicas;
+  double slo_share = 0.99;
+  double slo_probability = 1.0;
+  std::vector<double> wait_thresholds_s;
   std::string commitment;
   std::string refresh_months;
   bool nodes_given = false;
@@ -195,6 +204,39 @@ std::string spares_console(const Json& sizing) {
   return out;
 }
 
+std::string latency_console(const Json& sizing) {
+  std::string out = fmt::format("sizing the owned replicas of \"{}\" in the request replay ({} path{}, {} hour{}): a "
+                                "point meets the slo when at least {:.4g}% of a path's requests are within it on {:.4g}% "
+                                "of the paths\n",
+                                sizing.at("plan").get<std::string>(), sizing.at("paths").get<long>(),
+                                sizing.at("paths").get<long>() == 1 ? "" : "s", sizing.at("hours").get<long>(),
+                                sizing.at("hours").get<long>() == 1 ? "" : "s",
+                                100.0 * sizing.at("slo_share").get<double>(),
+                                100.0 * sizing.at("probability").get<double>());
+  out += fmt::format("  {:>6} {:>9} {:>10} {:>16} {:>14} {:>11} {:>11} {:>12} {:>6}\n", "nodes", "replicas", "wait s",
+                     "NPV", "replay $/path", "min share", "mean share", "paths ok", "meets");
+  const auto share = [](const Json& v) { return v.is_null() ? std::string("-") : fmt::format("{:.4f}", v.get<double>()); };
+  for (const auto& p : sizing.at("points"))
+    out += fmt::format("  {:>6} {:>9} {:>10} {:>16} {:>14} {:>11} {:>11} {:>11.1f}% {:>6}\n", p.at("nodes").get<long>(),
+                       p.at("owned_replicas").get<long>(),
+                       p.at("wait_threshold_s").is_null() ? std::string("-")
+                                                          : fmt::format("{:g}", p.at("wait_threshold_s").get<double>()),
+                       format_usd(p.at("npv_usd")), format_usd(p.at("replay_usd_per_path")),
+                       share(p.at("min_share_within_slo")), share(p.at("mean_share_within_slo")),
+                       100.0 * p.at("paths_meeting_share").get<double>(), p.at("meets").get<bool>() ? "yes" : "no");
+  const Json& c = sizing.at("chosen");
+  if (c.is_null())
+    out += "  no point of the range meets the slo: widen --latency-replicas or lower --slo-share\n";
+  else
+    out += fmt::format("  cheapest that meets it: {} node{} ({} replicas{}), NPV {}\n", c.at("nodes").get<long>(),
+                       c.at("nodes").get<long>() == 1 ? "" : "s", c.at("owned_replicas").get<long>(),
+                       c.at("wait_threshold_s").is_null()
+                           ? std::string()
+                           : fmt::format(", wait threshold {:g} s", c.at("wait_threshold_s").get<double>()),
+                       format_usd(c.at("npv_usd")));
+  return out;
+}
+
 // What both sizings do around their own: rank 0 checks the outputs and reads the scenario; every
 // rank sizes (`size(doc, dir, progress)`, its share under mpirun) and computes its share of run's
 // report of the scenario; rank 0 adds the section `key` (`to_json(result)`) and what the sizing
@@ -258,7 +300,30 @@ int run_optimize_spares(const OptimizeOptions& o, CommandContext& ctx) {
       [](Json&, const SparesSizingResult&) {});
 }
 
+// optimize --latency-replicas: a serving plan's owned replicas at an slo share (engine/decisions/latency_sizing.hpp).
+int run_optimize_latency(const OptimizeOptions& o, CommandContext& ctx) {
+  if (!o.reserved.empty() || !o.commitment.empty() || o.nodes_given || !o.spares.empty() || !o.refresh_months.empty())
+    throw InputError("", "--latency-replicas",
+                     "sizes the owned replicas in the request replay: give it without --nodes, --reserved, "
+                     "--commitment, --refresh-months and --spares, and run those apart");
+  LatencySizingOptions s;
+  s.plan = o.plan;
+  s.replicas = parse_int_range(o.latency_replicas, "--latency-replicas");
+  s.slo_share = o.slo_share;
+  s.probability = o.slo_probability;
+  s.wait_thresholds_s = o.wait_thresholds_s;
+  return size_and_report(
+      o, ctx, resolved_thread_count(o.threads), "latency_sizing",
+      [&](const Json& doc, const std::string& dir, ProgressCounter*) {
+        return optimize_latency_replicas(doc, o.scenario, dir, o.catalog, s);
+      },
+      [](const LatencySizingResult& r) { return latency_sizing_json(r); },
+      [](const Json& section, const LatencySizingResult&) { return latency_console(section); },
+      [](Json&, const LatencySizingResult&) {});
+}
+
 int run_optimize(const OptimizeOptions& o, CommandContext& ctx) {
+  if (!o.latency_replicas.empty()) return run_optimize_latency(o, ctx);
   if (!o.spares.empty()) return run_optimize_spares(o, ctx);
   SizingOptions s;
   s.plan = o.plan;
@@ -345,6 +410,19 @@ void setup_optimize(CLI::App& app, CommandContext& ctx) {
                   "Size the plan's hot spares instead, FROM:TO[:STEP] spares at its own node count, in the "
                   "discrete-event replay (the only model where a spare takes a failed node's place): needs \"jobs\" "
                   "and onprem.spares; the JSON report is run's report plus a \"spares_sizing\" section");
+  cmd->add_option("--latency-replicas", opts->latency_replicas,
+                  "Size a serving plan's owned replicas in the request replay instead, FROM:TO[:STEP] replicas (each "
+                  "bought as the fewest whole nodes holding it): needs workload.requests; the cheapest count whose "
+                  "share of requests within the slo reaches --slo-share on --slo-probability of the paths; the JSON "
+                  "report is run's report plus a \"latency_sizing\" section");
+  cmd->add_option("--slo-share", opts->slo_share,
+                  "With --latency-replicas: the share of a path's requests that must be within the slo (default 0.99)");
+  cmd->add_option("--slo-probability", opts->slo_probability,
+                  "With --latency-replicas: the share of paths that must reach --slo-share (default 1: every path)");
+  cmd->add_option("--wait-thresholds-s", opts->wait_thresholds_s,
+                  "With --latency-replicas, for a scenario with workload.requests.rented_scaling: the wait thresholds "
+                  "to try beside each replica count, in seconds, comma-separated (default: the scenario's)")
+      ->delimiter(',');
   cmd->add_option("--paths", opts->paths, "Monte Carlo paths per node count (default: the scenario's monte_carlo.paths)")
       ->check(CLI::Range(1L, 100000000L));
   cmd->add_option("--seed", opts->seed,

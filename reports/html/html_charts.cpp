@@ -117,6 +117,25 @@ std::string sizing_section(const Json& report) {
   return out + "<table><tr><th>nodes</th><th>mean NPV</th><th>P90</th><th>CVaR95</th></tr>\n" + rows + "</table>\n";
 }
 
+std::string latency_charts(const Json& report) {
+  std::string out;
+  for (const Json& p : report.at("plans")) {
+    if (!p.contains("latency") || p.at("latency").is_null() || p.at("latency").value("by_load", Json::array()).empty())
+      continue;
+    std::vector<svg::CurvePoint> points;
+    for (const Json& b : p.at("latency").at("by_load")) {
+      const Json& t = b.at("ttft_s");
+      points.push_back({b.at("requests_per_s").get<double>(), t.at("p90").get<double>(), t.at("p50").get<double>(),
+                        t.at("p99").get<double>(), ""});
+    }
+    points.back().label = fmt::format("p99 {:.3f} s at {:.3g} requests/s", points.back().high, points.back().x);
+    out += "<p>" + html_escape(p.at("name").get<std::string>()) +
+           ": TTFT against load (each request at its arrival hour's requests/s), p90 with p50..p99 whiskers.</p>\n" +
+           svg::curve_chart(points, points.back().x, "load (requests/s)", "TTFT (s), p90 with p50-p99 whiskers");
+  }
+  return out;
+}
+
 std::string tornado_chart(const Json& report) {
   if (!report.contains("sensitivity") || !report.at("sensitivity").contains("tornado")) return "";
   const Json& t = report.at("sensitivity").at("tornado");

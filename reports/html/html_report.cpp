@@ -86,6 +86,7 @@ std::string html_report(const Json& report) {
     std::string out = html_section(section);
     if (section.id == "sensitivity") out += tornado_chart(report);
     if (section.id == "monte_carlo") out += monte_carlo_charts(report);
+    if (section.id == "latency") out += latency_charts(report);
     return out;
   };
   for (const Section& section : report_sections(report, true)) html += with_charts(section);

@@ -185,6 +185,26 @@ Json sizing_json(const SizingResult& r) {
           {"baseline_npv_usd", summary_json(r.baseline_npv_usd)}};
 }
 
+Json latency_sizing_json(const LatencySizingResult& r) {
+  Json points = Json::array();
+  for (const auto& p : r.points)
+    points.push_back({{"replicas_asked", p.replicas_asked},
+                      {"nodes", p.nodes},
+                      {"owned_replicas", p.owned_replicas},
+                      {"wait_threshold_s", optional_json(p.wait_threshold_s)},
+                      {"npv_usd", p.npv_usd},
+                      {"replay_usd_per_path", p.replay_usd_per_path},
+                      {"min_share_within_slo", optional_json(p.min_share_within_slo)},
+                      {"mean_share_within_slo", optional_json(p.mean_share_within_slo)},
+                      {"paths_meeting_share", p.paths_meeting_share},
+                      {"meets", p.meets}});
+  Json chosen = nullptr;
+  if (r.chosen) chosen = points.at(*r.chosen);
+  return {{"plan", r.plan},       {"model", "request_replay"}, {"slo_share", r.slo_share},
+          {"probability", r.probability}, {"paths", r.paths},  {"hours", r.hours},
+          {"points", points},     {"chosen", chosen}};
+}
+
 Json spares_sizing_json(const SparesSizingResult& r) {
   Json curve = Json::array();
   for (const auto& p : r.points)

@@ -111,6 +111,32 @@ Json latency_json(const serving::LatencyHistogram& h, std::optional<double> sum_
   return out;
 }
 
+// Each per-path figure's Monte Carlo statistics, as costs have them (summary_json); null for a
+// figure some path has no value of (a percentile of a path with no request served). The share
+// within the slo is worst when low, every other figure when high (its CVaR95).
+Json latency_across_paths_json(const PlanLatency& l) {
+  Json out = Json::object();
+  for (const LatencyPathFigure& f : l.across_paths) {
+    const bool whole = !f.values.empty() && static_cast<long>(f.values.size()) == l.paths;
+    const WorstTail worst = std::string(f.key) == "share_within_slo" ? WorstTail::low : WorstTail::high;
+    out[f.key] = whole ? summary_json(summarize(f.values, worst)) : Json(nullptr);
+  }
+  return out;
+}
+
+// TTFT against load: the served requests of each load bin that has any (engine/des/serving/request_replay.hpp
+// LoadBin), its mean requests/s and TTFT percentiles, lightest first.
+Json latency_by_load_json(const serving::RequestReplayStats& st) {
+  Json out = Json::array();
+  for (const serving::LoadBin& b : st.by_load) {
+    if (b.served == 0) continue;
+    out.push_back({{"requests_per_s", b.requests_per_s_sum / static_cast<double>(b.served)},
+                   {"served", b.served},
+                   {"ttft_s", latency_json(b.ttft_s, std::nullopt)}});
+  }
+  return out;
+}
+
 // A plan's latency under its requests (engine/des/serving/plan_latency.hpp; docs/report.md
 // `plans[].latency`), only for a scenario whose workload has requests; null for a plan of kind api.
 Json plan_latency_json(const std::optional<PlanLatency>& l) {
@@ -150,7 +176,9 @@ Json plan_latency_json(const std::optional<PlanLatency>& l) {
           {"rented_replica_hours_per_path", l->rented_replica_hours},
           {"rented_usd_per_path", l->rented_usd},
           {"api_overflow_usd_per_path", l->api_usd},
-          {"busy_gpu_hours", served ? Json(st.busy_replica_s * l->gpus_per_replica / 3600.0) : Json(0.0)}};
+          {"busy_gpu_hours", served ? Json(st.busy_replica_s * l->gpus_per_replica / 3600.0) : Json(0.0)},
+          {"across_paths", latency_across_paths_json(*l)},
+          {"by_load", latency_by_load_json(st)}};
 }
 
 Json plan_json(const Plan& plan, const PlanResult& r, double rate, OptionalCategories optional_categories) {

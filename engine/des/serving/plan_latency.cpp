@@ -19,7 +19,49 @@ const ApiSpec* overflow_api(const Scenario& s, const Plan& plan) {
   return nullptr;
 }
 
+// The rented replicas' $ of `replica_hours` at the cloud offer's on-demand price (0 without one).
+double rented_usd_of(const Plan& plan, double replica_hours, int gpus_per_replica) {
+  if (!plan.cloud || !(replica_hours > 0.0)) return 0.0;
+  const CloudOffer& offer = plan.cloud->offer;
+  return replica_hours * gpus_per_replica * offer.on_demand_usd_per_hour / offer.gpus_per_instance *
+         plan.cloud->on_demand_factor(0);
+}
+
+double api_usd_of(const ApiSpec* api, double input_tokens, double output_tokens) {
+  if (!api) return 0.0;
+  return (input_tokens * api->usd_per_million_input_tokens + output_tokens * api->usd_per_million_output_tokens) / 1e6 *
+         api->price_factor_at(0);
+}
+
+// Path `st`'s value of each figure of latency_path_figure_keys() (nullopt: none on this path).
+std::vector<std::optional<double>> path_figures(const serving::RequestReplayStats& st, const PlanLatency& l,
+                                                const Plan& plan, const ApiSpec* api) {
+  std::vector<std::optional<double>> out;
+  for (const serving::LatencyHistogram* h : {&st.ttft_s, &st.tpot_s, &st.e2e_s})
+    for (double p : {0.5, 0.9, 0.99})
+      out.push_back(st.served > 0 ? std::optional<double>(h->percentile(p)) : std::nullopt);
+  out.push_back(st.arrived > 0 ? std::optional<double>(static_cast<double>(st.within_slo) / st.arrived) : std::nullopt);
+  out.push_back(st.input_tokens_served + st.output_tokens_served - st.rented_tokens_served);
+  out.push_back(st.rented_tokens_served);
+  out.push_back(st.api_input_tokens + st.api_output_tokens);
+  out.push_back(static_cast<double>(st.dropped));
+  const double rented_hours = static_cast<double>(l.replicas - l.owned_replicas) * static_cast<double>(l.hours) +
+                              st.rented_billed_replica_s / kSecondsPerHour;
+  out.push_back(rented_usd_of(plan, rented_hours, l.gpus_per_replica));
+  out.push_back(st.to_api > 0 ? api_usd_of(api, st.api_input_tokens, st.api_output_tokens) : 0.0);
+  return out;
+}
+
 }  // namespace
+
+const std::vector<const char*>& latency_path_figure_keys() {
+  static const std::vector<const char*> keys = {
+      "ttft_p50_s",   "ttft_p90_s",    "ttft_p99_s",       "tpot_p50_s",   "tpot_p90_s",
+      "tpot_p99_s",   "e2e_p50_s",     "e2e_p90_s",        "e2e_p99_s",    "share_within_slo",
+      "owned_tokens", "rented_tokens", "api_tokens",       "dropped_requests", "rented_usd",
+      "api_overflow_usd"};
+  return keys;
+}
 
 int owned_replicas(const Plan& plan, const TokenDemand& serving) {
   if (!plan.onprem || plan.onprem_nodes <= 0) return 0;
@@ -93,21 +135,21 @@ std::optional<PlanLatency> plan_latency(const Scenario& s, const Plan& plan, con
   c.slo_min_tokens_per_s_per_user = serving.slo.min_interactivity_tokens_per_s_per_user;
   c.warmup_s = w.warmup_s;
   c.seed = s.monte_carlo.seed;
-  for (long path = 0; path < w.paths; ++path)
-    out.stats.merge(serving::replay_requests(c, static_cast<std::uint32_t>(path)));
+  const ApiSpec* api = overflow_api(s, plan);
+  for (const char* key : latency_path_figure_keys()) out.across_paths.push_back({key, {}});
+  for (long path = 0; path < w.paths; ++path) {
+    const serving::RequestReplayStats st = serving::replay_requests(c, static_cast<std::uint32_t>(path));
+    const std::vector<std::optional<double>> figures = path_figures(st, out, plan, api);
+    for (std::size_t k = 0; k < figures.size(); ++k)
+      if (figures[k]) out.across_paths[k].values.push_back(*figures[k]);
+    out.stats.merge(st);
+  }
 
   const double paths = static_cast<double>(w.paths);
   out.rented_replica_hours = static_cast<double>(out.replicas - out.owned_replicas) * static_cast<double>(out.hours) +
                              out.stats.rented_billed_replica_s / kSecondsPerHour / paths;
-  if (plan.cloud && out.rented_replica_hours > 0.0) {
-    const CloudOffer& offer = plan.cloud->offer;
-    out.rented_usd = out.rented_replica_hours * out.gpus_per_replica * offer.on_demand_usd_per_hour /
-                     offer.gpus_per_instance * plan.cloud->on_demand_factor(0);
-  }
-  if (const ApiSpec* api = overflow_api(s, plan); api && out.stats.to_api > 0)
-    out.api_usd = (out.stats.api_input_tokens * api->usd_per_million_input_tokens +
-                   out.stats.api_output_tokens * api->usd_per_million_output_tokens) /
-                  1e6 * api->price_factor_at(0) / paths;
+  out.rented_usd = rented_usd_of(plan, out.rented_replica_hours, out.gpus_per_replica);
+  if (out.stats.to_api > 0) out.api_usd = api_usd_of(api, out.stats.api_input_tokens, out.stats.api_output_tokens) / paths;
   return out;
 }
 

@@ -18,6 +18,12 @@
 //   rented $ a path = rented replica-hours a path x GPUs a replica x on-demand $/h / GPUs an instance x factor(0)
 // A request is within the slo when its TTFT is at most the slo's max_p90_ttft_ms (when given) and
 // its output tokens / decode time reach min_interactivity_tokens_per_s_per_user.
+// Each figure that varies path by path is kept per path for its Monte Carlo statistics
+// (plans[].latency.across_paths, summarized as costs are: core/stats/statistics.hpp): TTFT, time per
+// output token and end-to-end at p50/p90/p99 and the share within the slo (of the path's requests),
+// the tokens served by owned and rented replicas and the API, the requests dropped, the rented $
+// and the API overflow's $ of the path. A path's rented $ and API $ are the formulas above without
+// the / paths, so their mean over the paths is the pooled figure.
 // Example: 2 owned nodes of 8 H200 and a profile of 8 H200 a replica: 2 replicas; a cloud plan with
 // a peak hour of 10.56M tokens at 1,466.7 tokens/s a replica: ceil(10.56e6 / 5.28e6) = 2 replicas.
 #pragma once
@@ -32,6 +38,13 @@
 
 namespace tco {
 
+// One figure's values, path by path in path order; a percentile or share is left out for a path
+// with no request counted, so such a figure may hold fewer values than paths.
+struct LatencyPathFigure {
+  const char* key = "";  // its name in plans[].latency.across_paths: "ttft_p99_s"
+  std::vector<double> values;
+};
+
 struct PlanLatency {
   int replicas = 0;               // held all through; 0: the plan serves no request here (figures null)
   int owned_replicas = 0;         // of those, owned (the rest rented)
@@ -45,7 +58,11 @@ struct PlanLatency {
   long paths = 0;
   double hourly_model_tokens = 0.0;  // the hourly model's tokens over the replayed hours
   serving::RequestReplayStats stats;  // pooled over the paths
+  std::vector<LatencyPathFigure> across_paths;  // latency_path_figure_keys() order
 };
+
+// The keys of PlanLatency::across_paths, in order.
+const std::vector<const char*>& latency_path_figure_keys();
 
 // The replicas of the plan's owned nodes.
 int owned_replicas(const Plan& plan, const TokenDemand& serving);

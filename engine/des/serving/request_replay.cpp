@@ -1,6 +1,7 @@
 #include "engine/des/serving/request_replay.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 
 #include "core/random/random.hpp"
@@ -33,6 +34,12 @@ void RequestReplayStats::merge(const RequestReplayStats& o) {
   ttft_s.merge(o.ttft_s);
   tpot_s.merge(o.tpot_s);
   e2e_s.merge(o.e2e_s);
+  if (!o.by_load.empty()) by_load.resize(kLoadBins);
+  for (std::size_t b = 0; b < o.by_load.size(); ++b) {
+    by_load[b].served += o.by_load[b].served;
+    by_load[b].requests_per_s_sum += o.by_load[b].requests_per_s_sum;
+    by_load[b].ttft_s.merge(o.by_load[b].ttft_s);
+  }
 }
 
 namespace {
@@ -143,6 +150,8 @@ class Replay {
         replicas_(total_),
         clock_(total_, kNever),
         load_(total_) {
+    step_load_ = step_loads(c);
+    for (double l : step_load_) max_load_ = std::max(max_load_, l);
     for (std::uint32_t i = total_; i-- > static_cast<std::uint32_t>(c.replicas);) {
       replicas_[i].state = ReplicaState::off;
       load_.park(i);
@@ -344,6 +353,7 @@ class Replay {
       stats_.ttft_s.add(ttft_s);
       stats_.tpot_s.add(tpot_s);
       stats_.e2e_s.add(e2e_s);
+      add_by_load(q.arrival_s, ttft_s);
       if (ttft_s <= c_.slo_max_ttft_s && q.output_tokens >= c_.slo_min_tokens_per_s_per_user * decode_s) ++stats_.within_slo;
     }
     if (records_) {
@@ -355,8 +365,32 @@ class Replay {
     slab_.release(id);
   }
 
+  // The requests/s of the step a request arrived in (docs/des.md "Latency against load").
+  static std::vector<double> step_loads(const RequestReplayConfig& c) {
+    if (c.trace.empty()) return c.requests_per_s_by_step;
+    const double span_s = c.trace_period_s > 0.0 ? c.trace_period_s : c.trace.back().arrival_s;
+    std::vector<double> loads(static_cast<std::size_t>(std::floor(span_s / c.step_s)) + 1, 0.0);
+    for (const TraceRequest& t : c.trace)
+      loads[std::min(loads.size() - 1, static_cast<std::size_t>(t.arrival_s / c.step_s))] += 1.0 / c.step_s;
+    return loads;
+  }
+
+  void add_by_load(double arrival_s, double ttft_s) {
+    if (!(max_load_ > 0.0)) return;
+    const double within_s = c_.trace.empty() || !(c_.trace_period_s > 0.0) ? arrival_s : std::fmod(arrival_s, c_.trace_period_s);
+    const double load = step_load_[std::min(step_load_.size() - 1, static_cast<std::size_t>(within_s / c_.step_s))];
+    const int bin = std::min(kLoadBins - 1, static_cast<int>(load / max_load_ * kLoadBins));
+    if (stats_.by_load.empty()) stats_.by_load.resize(kLoadBins);
+    LoadBin& b = stats_.by_load[static_cast<std::size_t>(bin)];
+    ++b.served;
+    b.requests_per_s_sum += load;
+    b.ttft_s.add(ttft_s);
+  }
+
   const RequestReplayConfig& c_;
   std::vector<RequestRecord>* records_;
+  std::vector<double> step_load_;
+  double max_load_ = 0.0;
   std::uint32_t total_;  // held + scaled
   std::uint32_t owned_;  // replicas [0, owned_) are owned
   std::vector<Replica> replicas_;

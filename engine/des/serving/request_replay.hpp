@@ -14,6 +14,8 @@
 // the A at its start plus its output tokens, so a rate change touches no active request.
 // Arrivals are a Poisson process whose rate is constant within each step of the profile (exact:
 // unit exponentials on the integrated rate), or the requests of a trace.
+// A served request's load is its arrival step's requests/s: the profile's, or for a trace the
+// trace's requests in that step_s window (of its period when it repeats) / step_s.
 #pragma once
 
 #include <cstdint>
@@ -78,6 +80,16 @@ struct RequestRecord {
   bool to_api = false;  // overflowed to the API at finished_s
 };
 
+// The served requests whose arrival fell in a step of about the same load (requests/s): for the
+// chart of latency against load. Bin b of kLoadBins holds the steps whose rate is in
+// (b, b + 1] x the busiest step's rate / kLoadBins (the first from 0).
+struct LoadBin {
+  std::uint64_t served = 0;
+  double requests_per_s_sum = 0.0;  // over the served requests, each its step's rate
+  LatencyHistogram ttft_s;
+};
+inline constexpr int kLoadBins = 10;
+
 struct RequestReplayStats {
   std::uint64_t arrived = 0, served = 0, dropped = 0, waited = 0, within_slo = 0;
   double wait_s_sum = 0.0, ttft_s_sum = 0.0, e2e_s_sum = 0.0;
@@ -93,6 +105,7 @@ struct RequestReplayStats {
   double rented_billed_replica_s = 0.0;
   int max_rented_running = 0;
   LatencyHistogram wait_s, ttft_s, tpot_s, e2e_s;
+  std::vector<LoadBin> by_load;  // kLoadBins bins once a request is served
   void merge(const RequestReplayStats& other);
 };
 
