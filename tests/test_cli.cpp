@@ -93,7 +93,9 @@ TEST_CASE("cli: docs/cli.md's pricing import section has a usage line for every 
     CHECK(contains(section, option));
     ++options;
   }
-  CHECK(options == 9);  // --format, --out, --as-of, --reserved-term, --interpolation, --series, --discount-rate, --source, --quiet
+  // --format, --out, --as-of, --reserved-term, --interpolation, --series, --discount-rate, --offer,
+  // --gpus-per-instance, --source, --quiet
+  CHECK(options == 11);
 }
 
 TEST_CASE("cli: usage lines say tcosim, not the path the program was started by") {
