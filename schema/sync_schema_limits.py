@@ -217,33 +217,14 @@ def record_required(root):
     common = required_call.findall(provenance) + re.findall(r"r\.value\(\"(\w+)\"\)", provenance)
     out = {"serving_profile": serving_profile_required(root, common)}
     for kind, start in ((m.group(1), m.end()) for m in re.finditer(r"\bparse_record<\w+>\(r, \"(\w+)\"", text)):
-        body_start = text.index("{", start) + 1
-        depth, at, own = 1, body_start, []
-        while depth > 0:
-            c = text[at]
-            if c == "{":
-                depth += 1
-            elif c == "}":
-                depth -= 1
-            elif depth == 1:
-                m = required_call.match(text, at)
-                if m:
-                    own.append(m.group(1))
-            at += 1
+        own = top_level_fields(text, text.index("{", start) + 1, required_call)
         out[kind] = list(dict.fromkeys(own + common))
     return out
 
 
-def serving_profile_required(root, common):
-    """The fields an inline serving profile (one without an "id") must carry, as
-    models/serving/serving_profile.cpp's parse_serving_profile reads them: its required accessors
-    outside an `if` (prefill_gpus and decode_gpus come together), "points" (read whole, refused
-    unless a non-empty array), and the provenance every record carries."""
-    with open(os.path.join(root, "models/serving/serving_profile.cpp"), encoding="utf-8") as f:
-        text = f.read()
-    body_start = text.index("{", re.search(r"ServingProfile parse_serving_profile\(", text).end()) + 1
-    required_call = re.compile(r"(?:r\.(?:number|integer|string|choice|boolean|numbers)\(|non_empty\(r, |r\.value\()"
-                               r"\"(\w+)\"")
+def top_level_fields(text, body_start, required_call):
+    """The fields `required_call` matches in a C++ body that starts after its "{", outside any
+    nested block (an `if`, a lambda): the ones read on every path."""
     depth, at, own = 1, body_start, []
     while depth > 0:
         c = text[at]
@@ -256,7 +237,20 @@ def serving_profile_required(root, common):
             if m:
                 own.append(m.group(1))
         at += 1
-    return list(dict.fromkeys(own + common))
+    return own
+
+
+def serving_profile_required(root, common):
+    """The fields an inline serving profile (one without an "id") must carry, as
+    models/serving/serving_profile.cpp's parse_serving_profile reads them: its required accessors
+    outside an `if` (prefill_gpus and decode_gpus come together), "points" (read whole, refused
+    unless a non-empty array), and the provenance every record carries."""
+    with open(os.path.join(root, "models/serving/serving_profile.cpp"), encoding="utf-8") as f:
+        text = f.read()
+    body_start = text.index("{", re.search(r"ServingProfile parse_serving_profile\(", text).end()) + 1
+    required_call = re.compile(r"(?:r\.(?:number|integer|string|choice|boolean|numbers)\(|non_empty\(r, |r\.value\()"
+                               r"\"(\w+)\"")
+    return list(dict.fromkeys(top_level_fields(text, body_start, required_call) + common))
 
 
 def apply_required(schema, required):
