@@ -19,6 +19,7 @@
 #include "models/importers/serving/azure_llm_trace.hpp"
 #include "models/serving/request_workload.hpp"
 #include "models/serving/token_demand.hpp"
+#include "reports/html/html_charts.hpp"
 #include "test_support.hpp"
 
 namespace tco::test {
@@ -489,8 +490,29 @@ TEST_CASE("plan latency: each figure across paths with its 95% interval by the c
   CHECK(contains(md, "Across paths"));
   CHECK(contains(md, "tokens by owned replicas"));
   const std::string html = latency_file_text(dir / "s.html");
-  CHECK(contains(html, "load (requests/s)"));
-  CHECK(contains(html, "TTFT against load"));
+  // A steady 0.01 requests/s is one load level: a sentence with its percentiles, not a chart of one dot.
+  CHECK(contains(html, "TTFT against load: no curve to draw for "));
+  CHECK(contains(html, " (0.01 requests/s)"));
+  CHECK(contains(html, "requests came at one load level, whose percentiles the table gives"));
+  CHECK_FALSE(contains(html, "load (requests/s)"));
+}
+
+TEST_CASE("plan latency: the HTML draws TTFT against load from two load levels, names a plan with one") {
+  // Two bins: 2 requests/s (p50/p90/p99 0.2/0.3/0.5 s) and 8 requests/s (0.4/1.25/3 s). The chart
+  // labels its last point with the p90 it draws and the p99 its whisker reaches.
+  Json report = {{"plans", Json::array({{{"name", "owned"}, {"latency", {{"by_load", Json::array()}}}}})}};
+  Json& bins = report["plans"][0]["latency"]["by_load"];
+  bins.push_back({{"requests_per_s", 2.0}, {"ttft_s", {{"p50", 0.2}, {"p90", 0.3}, {"p99", 0.5}}}});
+  bins.push_back({{"requests_per_s", 8.0}, {"ttft_s", {{"p50", 0.4}, {"p90", 1.25}, {"p99", 3.0}}}});
+  const std::string two = latency_charts(report);
+  CHECK(contains(two, "<svg"));
+  CHECK(contains(two, "load (requests/s)"));
+  CHECK(contains(two, "p90 1.250 s (p99 3.000 s) at 8 requests/s"));
+  bins.erase(1);
+  const std::string one = latency_charts(report);
+  CHECK_FALSE(contains(one, "<svg"));
+  CHECK(contains(one, "TTFT against load: no curve to draw for owned (2 requests/s): its requests came at one load "
+                      "level, whose percentiles the table gives"));
 }
 
 }  // namespace tco::test

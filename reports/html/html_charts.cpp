@@ -118,7 +118,8 @@ std::string sizing_section(const Json& report) {
 }
 
 std::string latency_charts(const Json& report) {
-  std::string out;
+  std::string charts;
+  std::vector<std::string> one_level;  // a steady request rate: a chart of one dot says less than the table
   for (const Json& p : report.at("plans")) {
     if (!p.contains("latency") || p.at("latency").is_null() || p.at("latency").value("by_load", Json::array()).empty())
       continue;
@@ -128,12 +129,25 @@ std::string latency_charts(const Json& report) {
       points.push_back({b.at("requests_per_s").get<double>(), t.at("p90").get<double>(), t.at("p50").get<double>(),
                         t.at("p99").get<double>(), ""});
     }
-    points.back().label = fmt::format("p99 {:.3f} s at {:.3g} requests/s", points.back().high, points.back().x);
-    out += "<p>" + html_escape(p.at("name").get<std::string>()) +
-           ": TTFT against load (each request at its arrival hour's requests/s), p90 with p50..p99 whiskers.</p>\n" +
-           svg::curve_chart(points, points.back().x, "load (requests/s)", "TTFT (s), p90 with p50-p99 whiskers");
+    const std::string name = html_escape(p.at("name").get<std::string>());
+    if (points.size() < 2) {
+      one_level.push_back(fmt::format("{} ({:.3g} requests/s)", name, points.front().x));
+      continue;
+    }
+    points.back().label =
+        fmt::format("p90 {:.3f} s (p99 {:.3f} s) at {:.3g} requests/s", points.back().y, points.back().high, points.back().x);
+    charts += "<p>" + name +
+              ": TTFT against load (each request at its arrival hour's requests/s), p90 with p50..p99 whiskers.</p>\n" +
+              svg::curve_chart(points, points.back().x, "load (requests/s)", "TTFT (s), p90 with p50-p99 whiskers");
   }
-  return out;
+  if (one_level.empty()) return charts;
+  std::string names;
+  for (std::size_t i = 0; i < one_level.size(); ++i)
+    names += (i == 0 ? "" : i + 1 == one_level.size() ? " and " : ", ") + one_level[i];
+  return charts + "<p>TTFT against load: no curve to draw for " + names + ": " +
+         (one_level.size() == 1 ? "its requests came" : "each one's requests came") +
+         " at one load level, whose percentiles the table gives; a request rate that varies over the replayed hours "
+         "draws one.</p>\n";
 }
 
 std::string tornado_chart(const Json& report) {
