@@ -314,11 +314,11 @@ TEST_CASE("request replay: a rented replica launched while a request waits, remo
   CHECK(dropped.api_output_tokens == 0.0);
 }
 
-TEST_CASE("request replay: the clock heap against a scan on 53 items with ties and infinite keys") {
-  // 53 items: a 4-ary heap of four levels below the root, the last node's children part padding.
+TEST_CASE("request replay: the clock heap against a scan on 100 items with ties and infinite keys") {
+  // 100 items: an 8-ary heap of 1 + 8 + 64 + 27 places, the last parent's children part padding.
   // Keys from 0 to 9 (many ties, broken by the lower item) or +inf (no event), moved up, down
   // and to the same value: the top is always the least (key, item) of a scan.
-  constexpr std::uint32_t n = 53;
+  constexpr std::uint32_t n = 100;
   IndexedHeap clock(n, std::numeric_limits<double>::infinity());
   std::vector<double> key(n, std::numeric_limits<double>::infinity());
   std::uint64_t state = 777;
