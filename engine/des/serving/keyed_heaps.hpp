@@ -70,7 +70,7 @@ class IndexedHeap {
   // keys, padded past the last item with keys that sort last (+inf, id kPad): the least of them
   // is seven min's and one equality mask, the items compared only when two keys tie. The top is
   // the least (key, id) whatever the heap's shape, so the order of events is that of any heap.
-  // (Measured on the bench, docs/performance.md: 4-ary gained 3%, 8-ary 15%, 16-ary lost.)
+  // (On the bench, docs/performance.md "Request replay": 8-ary 13% faster than 4-ary; 16-ary slower.)
   explicit IndexedHeap(std::uint32_t items, double key = 0.0)
       : n_(items), key_(items + kArity, kInf), id_(items + kArity, kPad), place_(items) {
     for (std::uint32_t i = 0; i < items; ++i) {
