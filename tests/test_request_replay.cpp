@@ -3,11 +3,13 @@
 // processor sharing: E[S] / (1 - rho), the same with lognormal lengths), drops past max_wait_s,
 // the latency histogram's buckets, and determinism.
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include <doctest/doctest.h>
 
 #include "core/error.hpp"
+#include "core/random/random.hpp"
 #include "engine/des/serving/keyed_heaps.hpp"
 #include "engine/des/serving/least_loaded.hpp"
 #include "models/serving/profile_rates.hpp"
@@ -310,4 +312,53 @@ TEST_CASE("request replay: a rented replica launched while a request waits, remo
   CHECK(dropped.to_api == 0);
   CHECK(dropped.dropped == 1);
   CHECK(dropped.api_output_tokens == 0.0);
+}
+
+TEST_CASE("request replay: the clock heap against a scan on 100 items with ties and infinite keys") {
+  // 100 items: an 8-ary heap of 1 + 8 + 64 + 27 places, the last parent's children part padding.
+  // Keys from 0 to 9 (many ties, broken by the lower item) or +inf (no event), moved up, down
+  // and to the same value: the top is always the least (key, item) of a scan.
+  constexpr std::uint32_t n = 100;
+  IndexedHeap clock(n, std::numeric_limits<double>::infinity());
+  std::vector<double> key(n, std::numeric_limits<double>::infinity());
+  std::uint64_t state = 777;
+  for (int step = 0; step < 20000; ++step) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    const std::uint32_t item = static_cast<std::uint32_t>((state >> 33) % n);
+    const std::uint64_t k = (state >> 45) % 11;
+    key[item] = k == 10 ? std::numeric_limits<double>::infinity() : static_cast<double>(k);
+    clock.set(item, key[item]);
+    std::uint32_t first = 0;
+    for (std::uint32_t j = 1; j < n; ++j)
+      if (key[j] < key[first]) first = j;
+    REQUIRE(clock.top() == first);
+    REQUIRE(clock.top_key() == key[first]);
+  }
+}
+
+TEST_CASE("request replay: arrivals drawn in blocks are the draws of uniform_pair request by request") {
+  // Request k's gap is -ln(u1) / rate, its input tokens 1000 exp(0.8 Phi^-1(u2)) with (u1, u2) =
+  // uniform_pair(seed, path, request_arrival, 0, k), its output tokens 60 exp(0.5 Phi^-1(u3)),
+  // u3 = uniform(seed, path, request_tokens, 0, k): 300 requests span several blocks of 64.
+  RequestReplayConfig c;
+  c.replicas = 2;
+  c.rates.decode_tokens_per_s_by_active = {30.0, 25.0};
+  c.requests_per_s_by_step = {5.0};
+  c.step_s = 60.0;  // about 300 requests
+  c.input_tokens = {TokenLength::Kind::lognormal, 1000.0, 0.8, {}};
+  c.output_tokens = {TokenLength::Kind::lognormal, 60.0, 0.5, {}};
+  c.seed = 31;
+  std::vector<RequestRecord> records;
+  replay_requests(c, 3, &records);
+  REQUIRE(records.size() > 200);
+  double t = 0.0;
+  for (std::size_t k = 0; k < records.size(); ++k) {
+    const auto draw = static_cast<std::uint32_t>(k);
+    const tco::UniformPair u = tco::uniform_pair(31, 3, tco::RandomSource::request_arrival, 0, draw);
+    t += -std::log(u.first) / 5.0;
+    CHECK(records[k].arrival_s == doctest::Approx(t).epsilon(1e-12));
+    CHECK(records[k].input_tokens == 1000.0 * std::exp(0.8 * tco::normal_quantile(u.second)));
+    CHECK(records[k].output_tokens ==
+          60.0 * std::exp(0.5 * tco::normal_quantile(tco::uniform(31, 3, tco::RandomSource::request_tokens, 0, draw))));
+  }
 }

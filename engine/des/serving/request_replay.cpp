@@ -5,6 +5,7 @@
 #include <deque>
 
 #include "core/random/random.hpp"
+#include "engine/des/batch_draws.hpp"
 #include "engine/des/serving/keyed_heaps.hpp"
 #include "engine/des/serving/least_loaded.hpp"
 
@@ -105,10 +106,10 @@ class ArrivalStream {
       out.arrival_s += static_cast<double>(repeat_) * c_.trace_period_s;
       return out.arrival_s < c_.trace_until_s;
     }
-    const std::uint32_t hi = static_cast<std::uint32_t>(index_ >> 32), lo = static_cast<std::uint32_t>(index_);
-    const UniformPair u = uniform_pair(c_.seed, path_, RandomSource::request_arrival, hi, lo);
+    if (drawn_ == ready_) draw_block();
+    const std::size_t k = drawn_++;
     // A unit exponential spent on the integrated rate: exact for a rate constant in each step.
-    double exposure = -std::log(u.first);
+    double exposure = -std::log(arrival_u_[k]);
     while (true) {
       if (step_ >= c_.requests_per_s_by_step.size()) return false;
       const double rate = c_.requests_per_s_by_step[step_];
@@ -123,17 +124,35 @@ class ArrivalStream {
       ++step_;
     }
     out.arrival_s = t_;
-    out.input_tokens = c_.input_tokens.draw(u.second);
-    out.output_tokens = c_.output_tokens.kind == TokenLength::Kind::fixed
-                            ? c_.output_tokens.value
-                            : c_.output_tokens.draw(uniform(c_.seed, path_, RandomSource::request_tokens, hi, lo));
+    out.input_tokens = c_.input_tokens.draw(input_u_[k]);
+    out.output_tokens = fixed_output_ ? c_.output_tokens.value : c_.output_tokens.draw(output_u_[k]);
     ++index_;
     return true;
   }
 
  private:
+  // Request index_'s uniforms and the next ones' (up to kBlock, never across a change of the
+  // index's high word), drawn at once so that Philox runs in vector lanes: the same bits as
+  // uniform_pair(seed, path, request_arrival, hi, lo) and uniform(..., request_tokens, hi, lo)
+  // request by request.
+  void draw_block() {
+    const auto hi = static_cast<std::uint32_t>(index_ >> 32), lo = static_cast<std::uint32_t>(index_);
+    const std::uint64_t left_in_word = (std::uint64_t{1} << 32) - lo;
+    const int n = left_in_word < kBlock ? static_cast<int>(left_in_word) : kBlock;
+    for (int j = 0; j < n; ++j) lo_[j] = lo + static_cast<std::uint32_t>(j);
+    des::uniform_pairs_by_draw(c_.seed, path_, RandomSource::request_arrival, hi, lo_, n, arrival_u_, input_u_);
+    if (!fixed_output_) des::uniform_pairs_by_draw(c_.seed, path_, RandomSource::request_tokens, hi, lo_, n, output_u_, nullptr);
+    drawn_ = 0;
+    ready_ = static_cast<std::size_t>(n);
+  }
+
+  static constexpr int kBlock = 64;
   const RequestReplayConfig& c_;
   std::uint32_t path_;
+  bool fixed_output_ = c_.output_tokens.kind == TokenLength::Kind::fixed;
+  std::size_t drawn_ = 0, ready_ = 0;  // of the block's uniforms
+  std::uint32_t lo_[kBlock];
+  double arrival_u_[kBlock], input_u_[kBlock], output_u_[kBlock];
   std::uint64_t index_ = 0;
   std::uint64_t repeat_ = 0;  // the trace's repeats before this one
   std::size_t step_ = 0;
@@ -193,7 +212,8 @@ class Replay {
     return t;
   }
 
-  void reschedule(std::uint32_t i) {
+  // Inlined at each caller: an arrival's and a replica event's updates branch differently.
+  [[gnu::always_inline]] void reschedule(std::uint32_t i) {
     const Replica& r = replicas_[i];
     clock_.set(i, next_event_s(r));
     if (c_.router == Router::least_active) load_.set(i, static_cast<std::uint32_t>(r.active + r.queue.size()));
