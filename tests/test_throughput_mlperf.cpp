@@ -67,6 +67,8 @@ TEST_CASE("throughput import mlperf: hand-made rows, concurrency estimated from 
   CHECK(h200->at("gpus_per_replica") == 8);  // one node
   CHECK(h200->at("as_of") == "2025-09-09");  // v5.1's publication
   CHECK(h200->at("source").get<std::string>().find("ESTIMATE") != std::string::npos);
+  // The date is the round's publication, not a run of the benchmark.
+  CHECK(h200->at("source").get<std::string>().find("points measured, published 2025-09-09") != std::string::npos);
   const Json& points = h200->at("points");
   REQUIRE(points.size() == 2);
   // Interactive: 12,000 / 8 GPUs = 1,500 output tokens/s per GPU; input 1,500 x 1000 / 250 = 6,000;

@@ -125,15 +125,16 @@ class ProfileSet {
     ++out_.points;
   }
 
-  // The records in id order, points by concurrency; source = `source_of(file count, first, last)`.
-  void write(const std::string& source_head) {
+  // The records in id order, points by concurrency; the source names the rows' dates as `date_word`
+  // says them: a benchmark's "run" dates, or an MLPerf round's "published" date.
+  void write(const std::string& source_head, const std::string& date_word) {
     Json records = Json::array();
     for (auto& [id, entry] : profiles_) {
       ServingProfile& s = entry.profile;
       std::stable_sort(s.points.begin(), s.points.end(),
                        [](const ServingPoint& a, const ServingPoint& b) { return a.concurrency < b.concurrency; });
       s.provenance.as_of = entry.last_date;
-      s.provenance.source = fmt::format("{}: {} points measured, run {}{}{}", source_head, entry.rows,
+      s.provenance.source = fmt::format("{}: {} points measured, {} {}{}{}", source_head, entry.rows, date_word,
                                         entry.first_date == entry.last_date ? entry.last_date
                                                                             : entry.first_date + " to " + entry.last_date,
                                         options_.source_note.empty() ? "" : "; ", options_.source_note);
@@ -540,7 +541,7 @@ ThroughputImport import_throughput(const std::vector<std::string>& paths, const 
   if (paths.empty()) throw InputError("", "", "expected at least one benchmark file");
   ThroughputImport out;
   ProfileSet set(out, o);
-  std::string head;
+  std::string head, date_word = "run";
   if (o.format == "inferencex") {
     for (const std::string& path : paths) import_inferencex_file(path, set, out);
     head = "SemiAnalysis InferenceX benchmark rows";
@@ -560,11 +561,13 @@ ThroughputImport import_throughput(const std::vector<std::string>& paths, const 
     for (const std::string& path : paths) import_mlperf_file(path, o, set, out);
     head = "MLPerf Inference summary rows; concurrency an ESTIMATE (replica output tokens/s x p99 TPOT limit / "
            "1000); TTFT and TPOT the p99 limits the result met; input tokens/s from the given sequence lengths";
+    date_word = "published";
   } else {
     throw InputError("", "--format", "unknown throughput format \"" + o.format + "\"");
   }
   set.write(head + " (" + std::filesystem::path(paths.front()).filename().string() +
-            (paths.size() > 1 ? fmt::format(" and {} more", paths.size() - 1) : std::string()) + ")");
+            (paths.size() > 1 ? fmt::format(" and {} more", paths.size() - 1) : std::string()) + ")",
+            date_word);
   out.notes = out.dropped.findings("throughput-row-dropped", paths.size() == 1 ? paths.front() : "");
   return out;
 }
