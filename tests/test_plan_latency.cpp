@@ -52,6 +52,19 @@ std::string latency_error_at(const Json& doc, std::string* message = nullptr) {
   return "";
 }
 
+// `validate` and `run` both refuse the scenario: exit 2, naming `where` (a pointer or the file).
+void check_validate_and_run_refuse(const std::filesystem::path& scenario, const std::filesystem::path& dir,
+                                   const std::string& where) {
+  for (const char* command : {"validate", "run"}) {
+    const CliResult r = command == std::string("run")
+                            ? run_cli({"run", scenario.string(), "--out", (dir / "r.json").string()})
+                            : run_cli({"validate", scenario.string()});
+    INFO(command << ": " << r.err << r.out);
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.err + r.out, where));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("plan latency: three requests of a trace on one owned replica, traced by hand") {
@@ -359,14 +372,7 @@ TEST_CASE("plan latency: bad rented scaling or overflow is exit 2 naming its poi
   CHECK(latency_error_at(doc) == "/workload/requests/overflow");
   const auto scenario = dir / "s.json";
   std::ofstream(scenario) << doc.dump(2);
-  for (const char* command : {"validate", "run"}) {
-    const CliResult r = command == std::string("run")
-                            ? run_cli({"run", scenario.string(), "--out", (dir / "r.json").string()})
-                            : run_cli({"validate", scenario.string()});
-    INFO(command << ": " << r.err << r.out);
-    CHECK(r.exit_code == 2);
-    CHECK(contains(r.err + r.out, "/workload/requests/overflow"));
-  }
+  check_validate_and_run_refuse(scenario, dir, "/workload/requests/overflow");
 }
 
 TEST_CASE("plan latency: an empty or malformed trace is exit 2 in validate and run alike, naming the file") {
@@ -380,14 +386,7 @@ TEST_CASE("plan latency: an empty or malformed trace is exit 2 in validate and r
   for (const char* text : {"TIMESTAMP,ContextTokens,GeneratedTokens\n",
                            "TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:00:00,-3,10\n"}) {
     write_text(dir / "trace.csv", text);
-    for (const char* command : {"validate", "run"}) {
-      const CliResult r = command == std::string("run")
-                              ? run_cli({"run", scenario.string(), "--out", (dir / "r.json").string()})
-                              : run_cli({"validate", scenario.string()});
-      INFO(command << ": " << r.err << r.out);
-      CHECK(r.exit_code == 2);
-      CHECK(contains(r.err + r.out, "trace.csv"));
-    }
+    check_validate_and_run_refuse(scenario, dir, "trace.csv");
   }
 }
 
