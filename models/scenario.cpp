@@ -12,6 +12,7 @@
 #include "core/io/integer_fields.hpp"
 #include "core/io/input_snapshot.hpp"
 #include "core/io/sha256.hpp"
+#include "core/io/utf8_text.hpp"
 #include "models/catalog/catalog.hpp"
 #include "models/catalog/catalog_validation.hpp"
 #include "models/catalog/record_json.hpp"
@@ -546,6 +547,7 @@ void check_uncertain_tornado_values(const Json& doc, const std::string& file, co
 Scenario load_scenario_json(const Json& doc, const std::string& file, const std::string& dir,
                             const std::string& catalog_dir_override) {
   require_finite_numbers(doc, file, "");
+  require_printable_text(doc, file, "");
   IntegerFieldRecorder integer_fields(file);  // parse_uncertain asks it which fields are integers
   JsonObjectReader r(doc, file, "");
   if (r.has("$schema")) r.string("$schema");  // an editor's link to the schema: any string, as the schema says

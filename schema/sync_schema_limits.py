@@ -13,8 +13,8 @@ A key read with two different bounds in two places is held to their hull where t
 no bound of its own; one whose bound depends on another field (`horizon_months - 1`) is left as the
 schema writes it (--write lists them).
 Also generated: the fields an inline catalog record (no "id") requires, from the parse_KIND
-functions of models/catalog/records.cpp; and the enum of a key read with r.choice/choice_or and one
-list of choices everywhere. The rules across fields (the schema's `allOf`, `if`/`then`) are
+functions of models/catalog/records.cpp; the enum of a key read with r.choice/choice_or and one
+list of choices everywhere; and, on every string and free key, the text rule (no control character). The rules across fields (the schema's `allOf`, `if`/`then`) are
 written in the schema by hand; docs/scenario.md lists them and the ones JSON Schema cannot say.
 
 Usage: sync_schema_limits.py ROOT --check   (exit 1 and the differences when the schema drifted)
@@ -293,6 +293,55 @@ def apply_required(schema, required):
     return changes
 
 
+# Text: a scenario's strings and keys hold no control character (U+0000..U+001F, U+007F), as
+# require_printable_text (core/io/json_reader.cpp, by core/io/utf8_text.hpp's first_unprintable_byte)
+# refuses them. A `not` of a search, not `^[^...]*$`: Python's `$` also matches before a final "\n";
+# the `not` holds "type": "string" so that it passes a number or a null of the same property.
+TEXT_RULE = {"not": {"type": "string", "pattern": "[\\u0000-\\u001F\\u007F]"}}
+TEXT_REF = "#/$defs/text"
+SUBSCHEMA_MAPS = ("properties", "patternProperties", "$defs", "dependentSchemas")
+SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+SUBSCHEMAS = ("items", "additionalProperties", "propertyNames", "not", "if", "then", "else", "contains",
+              "unevaluatedProperties", "unevaluatedItems")
+
+
+def apply_text_rule(schema):
+    """Every string the schema takes (a `type` of "string" without an enum or const) and every
+    key of an object whose keys are not all named (`propertyNames`, or an `additionalProperties`
+    schema) refers to $defs/text. Returns the changes."""
+    changes = []
+    if schema.setdefault("$defs", {}).get("text") != TEXT_RULE:
+        changes.append(f"/$defs/text: {TEXT_RULE}")
+        schema["$defs"]["text"] = dict(TEXT_RULE)
+
+    def refer(node, where):
+        if node.get("$ref") != TEXT_REF:
+            changes.append(f"{where}: + $ref {TEXT_REF}")
+            node["$ref"] = TEXT_REF
+
+    def visit(node, where):
+        if not isinstance(node, dict) or where == "/$defs/text":
+            return
+        types = node.get("type") if isinstance(node.get("type"), list) else [node.get("type")]
+        if "string" in types and "enum" not in node and "const" not in node:
+            refer(node, where)
+        if isinstance(node.get("additionalProperties"), dict) and "propertyNames" not in node:
+            node["propertyNames"] = {}
+        if isinstance(node.get("propertyNames"), dict) and "enum" not in node["propertyNames"]:
+            refer(node["propertyNames"], where + "/propertyNames")
+        for key in SUBSCHEMA_MAPS:
+            for name, child in node.get(key, {}).items():
+                visit(child, f"{where}/{key}/{name}")
+        for key in SUBSCHEMA_LISTS:
+            for i, child in enumerate(node.get(key, [])):
+                visit(child, f"{where}/{key}/{i}")
+        for key in SUBSCHEMAS:
+            visit(node.get(key), f"{where}/{key}")
+
+    visit(schema, "")
+    return changes
+
+
 def json_number(x):
     return int(x) if float(x).is_integer() and abs(x) < 2**53 else x
 
@@ -372,7 +421,7 @@ def main():
         schema = json.load(f)
     bounds, ambiguous, nullable, hull = parser_bounds(root, limits_table(root))
     changes = (apply(schema, bounds, nullable, hull) + apply_required(schema, record_required(root)) +
-               apply_choices(schema, parser_choices(root)))
+               apply_choices(schema, parser_choices(root)) + apply_text_rule(schema))
     if mode == "--write":
         with open(path, "w", encoding="utf-8") as f:
             f.write(json.dumps(schema, indent=1, ensure_ascii=False) + "\n")

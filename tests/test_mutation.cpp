@@ -305,28 +305,45 @@ TEST_CASE("schema: the scenario schema's bounds are the ones validate reads with
 // The schema shipped for editors and `validate` (issue 43, item 8): the scenario mutants of the
 // test above (the same seed, and as many again), each judged by `tcosim validate` and by
 // schema/scenario.schema.json under python3-jsonschema (tests/check_json_schema.py, a strict
-// JSON reader as tcosim's). They must agree on at least kSchemaAgreement of the mutants; the
-// classes the schema cannot express are listed in docs/scenario.md ("The JSON Schema").
+// JSON reader as tcosim's). The schema never refuses what validate accepts (an editor's false
+// error), and every mutant it takes that validate refuses is in a class JSON Schema cannot
+// express (kInexpressible, the list of docs/scenario.md "The JSON Schema").
+namespace {
+
+struct InexpressibleClass {
+  const char* what;
+  const char* validate_says;  // a regular expression on validate's message
+};
+
+// JSON Schema compares no value with another part of the document, reads no other file and does
+// no arithmetic across fields.
+const InexpressibleClass kInexpressible[] = {
+    {"a baseline that names no plan", "/baseline: expected the name of one of the plans"},
+    {"an id the catalog does not hold", ": unknown [a-z_]+ id "},
+    {"a catalog folder that is not there", "/catalog_dir: expected a folder of catalog files"},
+    {"an asymmetric rank correlation matrix", "expected a symmetric matrix"},
+    {"a series file too short once its repeat is gone", "expected a row for every hour"},
+};
+
+}  // namespace
+
 TEST_CASE("mutation: the scenario schema and validate agree on the scenario mutants") {
   if (std::system("/usr/bin/python3 -c 'import jsonschema' 2>/dev/null") != 0) {
     MESSAGE("skipped: no python3-jsonschema");
     return;
   }
-  // Issue 43 asks for 0.99; measured 590 of 600 (0.983), in every checkout: the mutants' paths are
-  // written from a fixed-length stand-in for the checkout (kCheckout), put back after the mutation,
-  // so where "garbage inserted at byte N" lands no longer moves with the checkout's path (546 at a
-  // 10-character path, 542 at a 19-character one before). The 10 left are all "the schema accepts
-  // what validate rejects", in the classes docs/scenario.md lists as rules JSON Schema cannot say:
-  // a baseline naming no plan (4), an id the catalog does not hold (3), a catalog folder that is
-  // not there (1), an asymmetric rank correlation matrix (1), a series file too short once its
-  // "repeat" is gone (1). With the token fixtures' 60 after them (issue 46, session 33): 649 of 660,
-  // 59 of the 60 (the schema now requires an inline serving profile's fields, a TPOT or an
-  // interactivity at every point, a non-empty catalog id and an intensity beside a tariff without a
-  // region). The one left: validate accepts a plan named "" (not the baseline), the schema does
-  // not. Rotating all 20 files over 600 mutants instead gives 587 of 600 (582 before those schema
-  // rules), the 13 left all in the classes above, plus idle_kw above the catalog's peak_kw and a
-  // plan's server patch read whole.
-  constexpr double kSchemaAgreement = 0.98;
+  // Issue 43 asks for 0.99 (at most 6 of 660 disagreeing). Measured (session 34): 651 of 660
+  // (0.986), 591 of the first 600 and 60 of the 60 token mutants; 650 before, when the cooling
+  // "rear-doo\rr" (a CR in an id) passed the schema: a control character in any string is now
+  // refused by both (core/io/utf8_text.hpp, the schema's $defs/text). The 9 left are all the
+  // schema taking what validate refuses, in kInexpressible: 4 baselines naming no plan, 2 ids the
+  // catalog does not hold (an offer "x", a GPU "ref-gr pu"), 1 catalog folder that is not there, 1
+  // asymmetric rank correlation matrix, 1 series file too short once its "repeat" is gone. 0.99
+  // would need the schema to refuse valid scenarios, so the test holds the count (at most 9) and
+  // asks that every disagreement be explained. The mutants' paths are written from a fixed-length
+  // stand-in for the checkout (kCheckout), put back after the mutation, so where "garbage inserted
+  // at byte N" lands does not move with the checkout's path.
+  constexpr int kMaxDisagreements = 9;
   const std::string kCheckout = "/tcosim-checkout";
   const std::string checkout = fs::path(source_path("")).lexically_normal().string();
   const std::string checkout_dir = checkout.back() == '/' ? checkout.substr(0, checkout.size() - 1) : checkout;
@@ -375,7 +392,8 @@ TEST_CASE("mutation: the scenario schema and validate agree on the scenario muta
       schema_verdict[file] = line.substr(0, space) + (tab == std::string::npos ? "" : line.substr(tab));
     }
   }
-  int agree = 0, token_agree = 0;
+  int agree = 0, token_agree = 0, schema_too_strict = 0, unexplained = 0;
+  std::map<std::string, int> by_class;
   for (std::size_t i = 0; i < mutants.size(); ++i) {
     const Mutant& mu = mutants[i];
     REQUIRE(schema_verdict.count(mu.file) == 1);
@@ -386,13 +404,24 @@ TEST_CASE("mutation: the scenario schema and validate agree on the scenario muta
       token_agree += i >= 600 ? 1 : 0;
       continue;
     }
-    MESSAGE((schema_accepts ? "schema accepts, validate rejects: " : "schema rejects, validate accepts: ")
-            << mu.what << (schema_accepts ? "\n  validate: " + mu.validate_message : "\n  schema: " + sv));
+    const InexpressibleClass* known = nullptr;
+    for (const InexpressibleClass& c : kInexpressible)
+      if (schema_accepts && std::regex_search(mu.validate_message, std::regex(c.validate_says))) known = &c;
+    schema_too_strict += schema_accepts ? 0 : 1;
+    unexplained += known ? 0 : 1;
+    if (known) ++by_class[known->what];
+    MESSAGE((schema_accepts ? "schema accepts, validate rejects" : "schema rejects, validate accepts")
+            << (known ? std::string(" (") + known->what + ")" : std::string(" (no class JSON Schema cannot express)"))
+            << ": " << mu.what << (schema_accepts ? "\n  validate: " + mu.validate_message : "\n  schema: " + sv));
   }
   const double agreement = static_cast<double>(agree) / static_cast<double>(mutants.size());
-  MESSAGE("schema and validate agree on " << agree << " of " << mutants.size() << " scenario mutants, " << token_agree
-                                          << " of the " << mutants.size() - 600 << " of the token fixtures");
-  CHECK(agreement >= kSchemaAgreement);
+  MESSAGE("schema and validate agree on " << agree << " of " << mutants.size() << " scenario mutants (" << agreement
+                                          << "), " << token_agree << " of the " << mutants.size() - 600
+                                          << " of the token fixtures");
+  for (const auto& entry : by_class) MESSAGE("  " << entry.second << " x " << entry.first);
+  CHECK_MESSAGE(schema_too_strict == 0, "the schema refuses scenarios that validate accepts");
+  CHECK_MESSAGE(unexplained == 0, "a disagreement outside the classes JSON Schema cannot express");
+  CHECK(static_cast<int>(mutants.size()) - agree <= kMaxDisagreements);
   fs::remove_all(root);
 }
 

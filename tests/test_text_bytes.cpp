@@ -1,6 +1,8 @@
 // Bytes that are not UTF-8 (issue 43, item 2): refused with their position where they are data
-// (a trace's class, a Slurm field copied into the trace), escaped as \xNN where they are only
-// echoed (a file name, a parse error). core/io/utf8_text.hpp does both.
+// (a trace's class, a Slurm field copied into the trace, a scenario's or a catalog's strings),
+// escaped as \xNN where they are only echoed (a file name, a parse error). core/io/utf8_text.hpp
+// does both.
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -21,6 +23,20 @@ using tco::test::contains;
 
 // No byte of `text` is outside UTF-8, and none is a control byte but '\n' and '\t'.
 bool printable(const std::string& text) { return escaped_text(text, LineBreaks::keep) == text; }
+
+// The verdict of schema/scenario.schema.json on a scenario file, through tests/check_json_schema.py
+// (python3-jsonschema): "accept", "reject", or "" when python3-jsonschema is not there.
+std::string schema_verdict(const std::filesystem::path& scenario) {
+  if (std::system("/usr/bin/python3 -c 'import jsonschema' 2>/dev/null") != 0) return "";
+  const std::filesystem::path list = scenario.parent_path() / "list.txt", verdicts = scenario.parent_path() / "verdicts.txt";
+  test::write_text(list, scenario.string() + "\n");
+  const std::string command = "/usr/bin/python3 '" + test::source_path("tests/check_json_schema.py") + "' --verdicts '" +
+                              test::source_path("schema/scenario.schema.json") + "' '" + list.string() + "' > '" +
+                              verdicts.string() + "'";
+  REQUIRE(std::system(command.c_str()) == 0);
+  const std::string line = test::read_text_file(verdicts);
+  return line.substr(0, line.find(' '));
+}
 
 }  // namespace
 
@@ -141,6 +157,84 @@ TEST_CASE("utf8 text: a parse error does not echo the invalid bytes raw") {
   CHECK(contains(r.out + r.err, "line 1, column"));
   CHECK(printable(r.out + r.err));
   CHECK(!contains(r.out + r.err, "\x1B"));
+}
+
+// Issue 43, item 8: the schema's mutant m468 (scenarios/base-load-and-burst.json, garbage "\r"
+// inserted at byte 688) names the cooling "rear-doo\rr". validate refused it as an unknown id and
+// the schema took it. A control character in any string of a scenario is now exit 2 at its pointer
+// in run and validate (a plan's name with one was written raw into the markdown and CSV cells),
+// and the schema refuses it too ($defs/text, generated on every string).
+TEST_CASE("utf8 text: a control character in a scenario's string is exit 2 at its pointer, and the schema refuses it") {
+  const auto dir = test::scratch_dir("utf8-scenario-control");
+  Json doc = Json::parse(test::read_text_file(test::source_path("scenarios/base-load-and-burst.json")));
+  doc["catalog_dir"] = test::source_path("pricing-data");
+  const std::filesystem::path good = dir / "good" / "scenario.json";
+  std::filesystem::create_directories(good.parent_path());
+  test::write_json_file(good, doc);
+  CHECK(test::run_cli({"validate", good.string()}).exit_code == 0);
+
+  doc["onprem"]["cooling"] = "rear-doo\rr";  // the mutant: "rear-door" with "\r" before its last 'r'
+  const std::filesystem::path mutant = dir / "mutant" / "scenario.json";
+  std::filesystem::create_directories(mutant.parent_path());
+  test::write_json_file(mutant, doc);
+  const std::string report = (dir / "report.json").string(), md = (dir / "summary.md").string();
+  const test::CliResult run = test::run_cli({"run", mutant.string(), "--out", report, "--md", md, "--quiet"});
+  INFO(run.err);
+  CHECK(run.exit_code == 2);
+  // "rear-doo" is 8 bytes: the CR is byte 9, shown escaped.
+  CHECK(contains(run.err, mutant.string() + ": /onprem/cooling: expected text without control characters, found "
+                          "\"rear-doo\\x0Dr\" (byte 9 is \\x0D)"));
+  CHECK(printable(run.err));
+  CHECK_FALSE(std::filesystem::exists(report));
+  CHECK_FALSE(std::filesystem::exists(md));
+  const test::CliResult validate = test::run_cli({"validate", mutant.string()});
+  CHECK(validate.exit_code == 2);
+  CHECK(contains(validate.out + validate.err, "/onprem/cooling: expected text without control characters"));
+
+  // A plan's name: before, exit 0 with the raw bytes in summary.md and the CSV cells.
+  doc["onprem"]["cooling"] = "rear-door";
+  doc["plans"][4]["name"] = "buy-4\x01" "burst";  // split: "\x01b" would be one escape
+  test::write_json_file(mutant, doc);
+  const test::CliResult named = test::run_cli({"run", mutant.string(), "--out", report, "--md", md, "--quiet"});
+  CHECK(named.exit_code == 2);
+  CHECK(contains(named.err, "/plans/4/name: expected text without control characters, found \"buy-4\\x01burst\" "
+                            "(byte 6 is \\x01)"));
+  CHECK_FALSE(std::filesystem::exists(md));
+
+  const std::string schema_on_good = schema_verdict(good);
+  if (schema_on_good.empty()) {
+    MESSAGE("schema verdicts skipped: no python3-jsonschema");
+    return;
+  }
+  CHECK(schema_on_good == "accept");
+  doc["plans"][4]["name"] = "buy-4-burst";
+  doc["onprem"]["cooling"] = "rear-doo\rr";
+  test::write_json_file(mutant, doc);
+  CHECK(schema_verdict(mutant) == "reject");
+  // A date with a final line feed: validate refused it, and the schema's date pattern took it
+  // (Python's `$` matches before a final "\n"); the text rule refuses it in both.
+  doc["onprem"]["cooling"] = "rear-door";
+  doc["start"] = "2026-01-05\n";
+  test::write_json_file(mutant, doc);
+  CHECK(test::run_cli({"validate", mutant.string()}).exit_code == 2);
+  CHECK(schema_verdict(mutant) == "reject");
+}
+
+TEST_CASE("utf8 text: a catalog record whose id holds a control character is exit 2 at its pointer") {
+  const auto dir = test::scratch_dir("utf8-catalog-control");
+  const std::filesystem::path catalog = dir / "catalog";
+  std::filesystem::copy(test::fixture_catalog_dir(), catalog, std::filesystem::copy_options::recursive);
+  Json cooling = Json::parse(test::read_text_file(catalog / "cooling.json"));
+  const std::string id = cooling["records"][0]["id"].get<std::string>();
+  cooling["records"][0]["id"] = id + "\t";
+  test::write_json_file(catalog / "cooling.json", cooling);
+  const test::CliResult r = test::run_cli({"validate", catalog.string()});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.out + r.err, (catalog / "cooling.json").string() + ": /records/0/id: expected text without control "
+                                "characters, found \"" + id + "\\x09\" (byte " + std::to_string(id.size() + 1) +
+                                " is \\x09)"));
+  CHECK(printable(r.out + r.err));
 }
 
 }  // namespace tco

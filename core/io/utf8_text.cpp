@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "core/error.hpp"
+#include "core/io/json_reader.hpp"
+
 namespace tco {
 
 namespace {
@@ -71,6 +74,31 @@ std::string escaped_text(std::string_view text, LineBreaks line_breaks) {
     at += n;
   }
   return out;
+}
+
+static void require_printable_string(const std::string& text, const std::string& file, const std::string& pointer,
+                                     const char* what) {
+  const std::size_t bad = first_unprintable_byte(text);
+  if (bad == std::string::npos) return;
+  throw InputError(file, pointer,
+                   fmt::format("expected {} without control characters, found \"{}\" (byte {} is \\x{:02X})", what,
+                               escaped_text(text.size() > 60 ? text.substr(0, 57) + "..." : text), bad + 1,
+                               static_cast<unsigned char>(text[bad])));
+}
+
+void require_printable_text(const Json& value, const std::string& file, const std::string& pointer) {
+  if (value.is_string()) {
+    require_printable_string(value.get_ref<const std::string&>(), file, pointer, "text");
+  } else if (value.is_object()) {
+    for (const auto& [k, v] : value.items()) {
+      const std::string here = pointer_join(pointer, k);
+      require_printable_string(k, file, here, "a key");
+      require_printable_text(v, file, here);
+    }
+  } else if (value.is_array()) {
+    for (std::size_t i = 0; i < value.size(); ++i)
+      require_printable_text(value[i], file, pointer_join(pointer, std::to_string(i)));
+  }
 }
 
 }  // namespace tco

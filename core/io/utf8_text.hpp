@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace tco {
 
 // The offset of the first byte that is not part of well-formed UTF-8, or npos.
@@ -25,5 +27,13 @@ enum class LineBreaks { escape, keep };
 // `text` with each byte that first_unprintable_byte would stop at written as \xNN (upper-case
 // hex); unchanged when there is none, and unchanged when escaped again.
 std::string escaped_text(std::string_view text, LineBreaks line_breaks = LineBreaks::escape);
+
+// A scenario's and a catalog's text (a plan's name, an id, a description) is data that reaches
+// reports, CSV cells and terminals: a control character in any string or key of `document` is an
+// InputError at the pointer of the first (from `pointer`). The schema says the same of every
+// string (schema/sync_schema_limits.py, $defs/text).
+// Example: {"plans": [{"name": "buy\r2"}]} -> /plans/0/name: expected text without control
+// characters, found "buy\x0D2" (byte 4 is \x0D).
+void require_printable_text(const nlohmann::json& document, const std::string& file, const std::string& pointer);
 
 }  // namespace tco

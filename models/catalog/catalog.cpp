@@ -11,6 +11,7 @@
 #include "core/io/input_snapshot.hpp"
 #include "core/io/json_file_bytes.hpp"
 #include "core/io/sha256.hpp"
+#include "core/io/utf8_text.hpp"
 #include "models/catalog/catalog_source.hpp"
 #include "models/catalog/records.hpp"
 #include "models/serving/serving_profile.hpp"
@@ -52,6 +53,7 @@ CatalogSource read_catalog_source(const std::string& dir) {
 
 CatalogFile parse_catalog_file(const std::string& path, const std::optional<std::string>& bytes) {
   const Json document = parse_json_file_bytes(path, bytes);
+  require_printable_text(document, path, "");  // ids and names reach reports and CSV cells
   JsonObjectReader r(document, path, "");
   r.allow("$schema");
   CatalogFile file;
