@@ -56,8 +56,8 @@ namespace {
 constexpr double kNever = std::numeric_limits<double>::infinity();
 
 struct Request {
+  // admitted_s: while the request waits at an overflow venue, when it entered it.
   double arrival_s, input_tokens, output_tokens, admitted_s, decode_start_s;
-  double entered_s;     // when it entered the venue it waits at (overflow venues only)
   std::uint64_t index;  // in arrival order
   bool counted;
 };
@@ -92,7 +92,6 @@ struct Replica {
   ReplicaState state = ReplicaState::held;
   int venue = -1;            // the overflow venue it belongs to (-1: the fleet)
   double launched_s = 0.0, idle_since_s = 0.0;
-  double startup_s = 0.0, idle_s = 0.0;
   int active = 0;            // prefilling or decoding
   double attained = 0.0;     // A(t) at attained_at_s: tokens a request decoding all along has decoded
   double attained_at_s = 0.0;
@@ -202,8 +201,6 @@ class Replay {
     for (double l : step_load_) max_load_ = std::max(max_load_, l);
     for (std::uint32_t i = primary_; i-- > static_cast<std::uint32_t>(c.replicas);) {
       replicas_[i].state = ReplicaState::off;
-      replicas_[i].startup_s = c.scaling.startup_s;
-      replicas_[i].idle_s = c.scaling.idle_s;
       load_.park(i);
       off_.push_back(i);
     }
@@ -216,8 +213,6 @@ class Replay {
         replicas_[i] = {};
         replicas_[i].state = ReplicaState::off;
         replicas_[i].venue = static_cast<int>(v);
-        replicas_[i].startup_s = spec.startup_s;
-        replicas_[i].idle_s = spec.idle_s;
         venues_.back().off.push_back(i);
       }
       first += static_cast<std::uint32_t>(spec.max_replicas);
@@ -260,9 +255,16 @@ class Replay {
   // max_wait_s (it enters the next venue then); without, it is seen when its replica next acts.
   double expiry_s(const Replica& r) const { return slab_[r.queue.front()].arrival_s + c_.max_wait_s; }
 
+  double startup_s(const Replica& r) const {
+    return r.venue < 0 ? c_.scaling.startup_s : c_.venues[static_cast<std::size_t>(r.venue)].startup_s;
+  }
+  double idle_s(const Replica& r) const {
+    return r.venue < 0 ? c_.scaling.idle_s : c_.venues[static_cast<std::size_t>(r.venue)].idle_s;
+  }
+
   double next_event_s(const Replica& r) const {
-    if (r.state == ReplicaState::starting) return r.launched_s + r.startup_s;
-    if (idle(r)) return r.idle_since_s + r.idle_s;
+    if (r.state == ReplicaState::starting) return r.launched_s + startup_s(r);
+    if (idle(r)) return r.idle_since_s + idle_s(r);
     double t = r.prefill.empty() ? kNever : r.prefill.top().key;
     if (!r.decode.empty())
       t = std::min(t, r.attained_at_s + std::max(0.0, r.decode.top().key - r.attained) / rate(r.active));
@@ -274,14 +276,17 @@ class Replay {
   [[gnu::always_inline]] void reschedule(std::uint32_t i) {
     const Replica& r = replicas_[i];
     clock_.set(i, next_event_s(r));
-    if (i >= primary_) {
-      const bool free = r.state == ReplicaState::running && r.active < slots_;
-      Venue& v = venues_[static_cast<std::size_t>(r.venue)];
-      v.free.set(i - v.first, free ? static_cast<double>(r.active) : kNever);
-      return;
-    }
+    if (i >= primary_) [[unlikely]] return reschedule_venue_replica(i);
     if (c_.router == Router::least_active) load_.set(i, static_cast<std::uint32_t>(r.active + r.queue.size()));
-    if (pull_) heads_.set(i, r.queue.empty() ? kNever : slab_[r.queue.front()].arrival_s);
+    if (pull_) [[unlikely]] heads_.set(i, r.queue.empty() ? kNever : slab_[r.queue.front()].arrival_s);
+  }
+
+  // Out of line: the fleet's events, the hot ones, never come here.
+  [[gnu::noinline]] void reschedule_venue_replica(std::uint32_t i) {
+    const Replica& r = replicas_[i];
+    const bool free = r.state == ReplicaState::running && r.active < slots_;
+    Venue& v = venues_[static_cast<std::size_t>(r.venue)];
+    v.free.set(i - v.first, free ? static_cast<double>(r.active) : kNever);
   }
 
   // A running rented replica with nothing to do: removed idle_s after it became so.
@@ -364,7 +369,7 @@ class Replay {
   void arrive(const TraceRequest& t) {
     const bool counted = t.arrival_s >= c_.warmup_s;
     const std::uint32_t id =
-        slab_.add({t.arrival_s, t.input_tokens, t.output_tokens, 0.0, 0.0, t.arrival_s, arrivals_++, counted});
+        slab_.add({t.arrival_s, t.input_tokens, t.output_tokens, 0.0, 0.0, arrivals_++, counted});
     if (records_) {
       RequestRecord rec;
       rec.arrival_s = t.arrival_s;
@@ -392,7 +397,7 @@ class Replay {
   // venue at that time, else to the API or dropped (seen now, left at arrival + max_wait_s).
   void drop_expired(Replica& r, double now_s) {
     while (!r.queue.empty() &&
-           (timely_ ? expiry_s(r) <= now_s : now_s - slab_[r.queue.front()].arrival_s > c_.max_wait_s)) {
+           (timely_ ? expiry_s(r) <= now_s : now_s - slab_[r.queue.front()].arrival_s > c_.max_wait_s)) [[unlikely]] {
       const std::uint32_t id = r.queue.front();
       r.queue.pop_front();
       --waiting_;
@@ -424,7 +429,7 @@ class Replay {
   void enter_venue(std::size_t v, std::uint32_t id, double now_s) {
     if (v == venues_.size()) return leave(id, now_s);
     Request& q = slab_[id];
-    q.entered_s = now_s;
+    q.admitted_s = now_s;  // its entry, until it is admitted
     if (q.counted) ++stats_.venues[v].entered;
     Venue& venue = venues_[v];
     const OverflowVenue& spec = c_.venues[v];
@@ -455,13 +460,13 @@ class Replay {
   void venue_clock(std::size_t v) {
     const Venue& venue = venues_[v];
     clock_.set(total_ + static_cast<std::uint32_t>(v),
-               venue.queue.empty() ? kNever : slab_[venue.queue.front()].entered_s + c_.venues[v].max_wait_s);
+               venue.queue.empty() ? kNever : slab_[venue.queue.front()].admitted_s + c_.venues[v].max_wait_s);
   }
 
   // Venue v's requests whose bound has ended go on to the next venue.
   void venue_expiry(std::size_t v, double now_s) {
     Venue& venue = venues_[v];
-    while (!venue.queue.empty() && slab_[venue.queue.front()].entered_s + c_.venues[v].max_wait_s <= now_s) {
+    while (!venue.queue.empty() && slab_[venue.queue.front()].admitted_s + c_.venues[v].max_wait_s <= now_s) {
       const std::uint32_t id = venue.queue.front();
       venue.queue.pop_front();
       enter_venue(v + 1, id, now_s);
@@ -516,7 +521,7 @@ class Replay {
     } else {
       const std::uint32_t id = r.decode.pop().id;
       if (--r.active == 0) stats_.busy_replica_s += now_s - r.busy_since_s;
-      finish(id, now_s, i);
+      finish(id, now_s, i, r.venue);
       if (r.venue >= 0) {
         admit_from_venue(static_cast<std::size_t>(r.venue), i, now_s);
       } else {
@@ -535,9 +540,8 @@ class Replay {
     reschedule(i);
   }
 
-  void finish(std::uint32_t id, double now_s, std::uint32_t replica) {
+  void finish(std::uint32_t id, double now_s, std::uint32_t replica, int venue) {
     Request& q = slab_[id];
-    const int venue = replicas_[replica].venue;
     if (q.counted) {
       const double wait_s = q.admitted_s - q.arrival_s, ttft_s = q.decode_start_s - q.arrival_s;
       const double decode_s = now_s - q.decode_start_s, e2e_s = now_s - q.arrival_s;
