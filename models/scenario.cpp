@@ -659,6 +659,16 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
     throw InputError(file, pointer_join(pointer_join(s.workload.pointer, "requests"), "overflow"),
                      "expected a plan that buys tokens from an API (kind \"api\", or \"overflow_to\": \"api\"): its "
                      "price is what an overflowing request costs");
+  if (s.workload.requests)  // a venue the replay names must be one of a plan's
+    for (const RequestVenueSpec& v : s.workload.requests->venues) {
+      const bool known = std::any_of(s.plans.begin(), s.plans.end(), [&v](const Plan& p) {
+        return std::any_of(p.venues.begin(), p.venues.end(), [&v](const CloudVenue& c) { return c.name == v.name; });
+      });
+      if (!known)
+        throw InputError(file, v.pointer,
+                         fmt::format("expected the name of a venue of a plan (plans[].venues[].name), found \"{}\"",
+                                     v.name));
+    }
   if (r.has("next_generation")) {
     JsonObjectReader nr = r.object("next_generation");
     s.next_generation = parse_next_generation(nr);

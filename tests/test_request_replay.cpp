@@ -263,18 +263,20 @@ TEST_CASE("request replay: the least-loaded choice and the indexed heap against 
   }
 }
 
-TEST_CASE("request replay: a rented replica launched while a request waits, removed when idle, and overflow to the API") {
+TEST_CASE("request replay: a rented replica launched while a request waits takes the oldest waiting, removed when idle, and overflow to the API") {
   // One owned replica of 1 slot, r(1) = 10 tokens/s, no prefill; up to 1 rented replica launched
   // when an arrival finds the oldest request waiting more than 0.5 s, running 2 s after its launch,
   // removed 3 s after it last had nothing to do.
   //   t 0   A (100 out) on replica 0, done at 10
   //   t 1   B (50 out) waits at replica 0 (the rented one is off); B has waited 0: no launch
   //   t 2   C (20 out) waits behind B; B has waited 1 > 0.5: replica 1 launched (2 waiting, none starting)
-  //   t 4   replica 1 runs (idle: removal due at 7)
-  //   t 5   D (10 out): replica 0 has 3 active + waiting, replica 1 none: D there, done at 6
-  //   t 9   replica 1 removed (idle since 6): billed 9 - 2 = 7 s
-  //   t 10  A done; B admitted, done 15; C admitted 15, done 17
-  // Tokens: owned 100 + 50 + 20 = 170, rented 10 (+ 5 input tokens each, none of them timed).
+  //   t 4   replica 1 runs and takes the oldest waiting request, B (its start = the ready time 4),
+  //         done at 4 + 50 / 10 = 9
+  //   t 5   D (10 out): replica 0 has 1 active + 1 waiting, replica 1 has 1 active: D waits there
+  //   t 9   B done; D admitted, done at 9 + 10 / 10 = 10
+  //   t 10  A done (replica 0 first: the lower index at equal times); C admitted, done at 12;
+  //         D done, replica 1 idle: removed at 13, billed 13 - 2 = 11 s
+  // Tokens (5 input tokens each): owned A 105 + C 25 = 130, rented B 55 + D 15 = 70.
   RequestReplayConfig c;
   c.rates.decode_tokens_per_s_by_active = {10.0};
   c.replicas = 1;
@@ -284,19 +286,26 @@ TEST_CASE("request replay: a rented replica launched while a request waits, remo
   std::vector<RequestRecord> r;
   const RequestReplayStats s = replay_requests(c, 0, &r);
   REQUIRE(r.size() == 4);
+  CHECK(r[1].replica == 1);
+  CHECK(r[1].admitted_s == 4.0);
+  CHECK(r[1].finished_s == doctest::Approx(9.0).epsilon(1e-12));
   CHECK(r[3].replica == 1);
-  CHECK(r[3].finished_s == doctest::Approx(6.0).epsilon(1e-12));
-  CHECK(r[1].admitted_s == doctest::Approx(10.0).epsilon(1e-12));
-  CHECK(r[2].finished_s == doctest::Approx(17.0).epsilon(1e-12));
+  CHECK(r[3].admitted_s == doctest::Approx(9.0).epsilon(1e-12));
+  CHECK(r[3].finished_s == doctest::Approx(10.0).epsilon(1e-12));
+  CHECK(r[2].replica == 0);
+  CHECK(r[2].admitted_s == doctest::Approx(10.0).epsilon(1e-12));
+  CHECK(r[2].finished_s == doctest::Approx(12.0).epsilon(1e-12));
   CHECK(s.rented_launched == 1);
   CHECK(s.max_rented_running == 1);
-  CHECK(s.rented_billed_replica_s == doctest::Approx(7.0).epsilon(1e-12));
-  CHECK(s.rented_tokens_served == 15.0);
-  CHECK(s.input_tokens_served + s.output_tokens_served - s.rented_tokens_served == 185.0);
+  CHECK(s.rented_billed_replica_s == doctest::Approx(11.0).epsilon(1e-12));
+  CHECK(s.rented_tokens_served == 70.0);
+  CHECK(s.input_tokens_served + s.output_tokens_served - s.rented_tokens_served == 130.0);
   CHECK(s.to_api == 0);
+  CHECK(s.wait_s_sum == doctest::Approx((4.0 - 1.0) + (10.0 - 2.0) + (9.0 - 5.0)).epsilon(1e-12));
 
-  // max_wait_s 8 with overflow to the API: at 10, B has waited 9 > 8 and goes to the API; C (8,
-  // not more) is admitted at 10, done at 12. Without overflow B is dropped instead.
+  // No scaling, max_wait_s 8 with overflow to the API: at 10, B has waited 9 > 8 and goes to the
+  // API; C (8, not more) is admitted at 10, done at 12. Without overflow B is dropped instead.
+  c.scaling = {};
   c.max_wait_s = 8.0;
   c.overflow_to_api = true;
   r.clear();

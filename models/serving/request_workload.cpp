@@ -71,6 +71,26 @@ RentedScalingSpec parse_rented_scaling(JsonObjectReader r) {
   return s;
 }
 
+// "venues": {"name": {"max_replicas": 4, "max_wait_s": 300, "startup_minutes": 5, "idle_minutes": 10}}.
+std::vector<RequestVenueSpec> parse_request_venues(JsonObjectReader& parent) {
+  const Json& venues = parent.value("venues");
+  if (!venues.is_object() || venues.empty()) parent.fail("venues", "a non-empty object of venue names", &venues);
+  std::vector<RequestVenueSpec> out;
+  for (const auto& [name, value] : venues.items()) {
+    RequestVenueSpec v;
+    v.name = name;
+    v.pointer = pointer_join(parent.pointer_of("venues"), name);
+    JsonObjectReader r(value, parent.file(), v.pointer);
+    v.max_replicas = static_cast<int>(r.integer("max_replicas", 1, limits::kMaxScaledReplicas));
+    v.max_wait_s = r.optional_number("max_wait_s", limits::kSeconds);
+    v.startup_minutes = r.optional_number("startup_minutes", limits::kMinutes);
+    v.idle_minutes = r.number_or("idle_minutes", v.idle_minutes, limits::kMinutes);
+    r.finish();
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
 }  // namespace
 
 RequestWorkload parse_request_workload(JsonObjectReader& r, const TokenDemand& tokens, long horizon_hours,
@@ -90,6 +110,12 @@ RequestWorkload parse_request_workload(JsonObjectReader& r, const TokenDemand& t
     throw InputError(r.file(), r.pointer_of("overflow"),
                      "expected max_wait_s beside \"overflow\": \"api\": a request overflows when it has waited that long");
   if (r.has("rented_scaling")) w.rented_scaling = parse_rented_scaling(r.object("rented_scaling"));
+  if (r.has("venues")) {
+    w.venues = parse_request_venues(r);
+    if (!w.max_wait_s)
+      throw InputError(r.file(), r.pointer_of("venues"),
+                       "expected max_wait_s beside \"venues\": a request goes to a venue when it has waited that long");
+  }
   const double replayed_s = static_cast<double>(w.hours) * kSecondsPerHour;
   if (w.warmup_s >= replayed_s)
     throw InputError(r.file(), r.pointer_of("warmup_s"),

@@ -34,6 +34,18 @@ struct RentedScalingSpec {
   double idle_minutes = 0.0;     // removed after this long with no request
 };
 
+// A plan venue's terms in the replay (workload.requests.venues.<venue name>; engine/des/serving/
+// request_replay.hpp OverflowVenue): a plan with a venue of that name sends a request still
+// waiting max_wait_s on to it, its venues in the plan's order, then to the API or dropped.
+struct RequestVenueSpec {
+  std::string name;
+  int max_replicas = 1;                   // at most; also the venue's quota in whole replicas
+  std::optional<double> max_wait_s;       // its own wait bound; absent: the workload's max_wait_s
+  std::optional<double> startup_minutes;  // absent: the venue's provisioning_delay_h
+  double idle_minutes = 0.0;
+  std::string pointer;                    // /workload/requests/venues/<name>
+};
+
 struct RequestWorkload {
   long hours = 24;                      // replayed from the horizon's start
   long paths = 1;                       // replays of the drawn arrivals (a trace replays once)
@@ -42,6 +54,7 @@ struct RequestWorkload {
   std::optional<double> max_wait_s;     // absent: a request waits as long as it takes
   bool overflow_to_api = false;         // a request past max_wait_s goes to the API, else is dropped
   std::optional<RentedScalingSpec> rented_scaling;  // absent: renting plans hold the peak hour's replicas
+  std::vector<RequestVenueSpec> venues;  // by name (sorted); a plan uses those of its own venues
   double warmup_s = 0.0;                // requests arriving before it are served, not counted
   serving::TokenLength input_tokens, output_tokens;
   std::string trace_file;               // "" when drawn
@@ -54,7 +67,8 @@ struct RequestWorkload {
 // "fixed", "tokens": 2000} | {"type": "exponential", "mean": 400} | {"type": "lognormal",
 // "median": 1500, "sigma": 0.8}, "output_tokens": ..., "trace": {"file": "x.csv", "format":
 // "azure-llm"}, "overflow": "drop" | "api", "rented_scaling": {"max_replicas": 4, "min_replicas": 1,
-// "wait_threshold_s": 2, "startup_minutes": 5, "idle_minutes": 10}}. `tokens` gives the rate and the default lengths. InputErrors name the file and
+// "wait_threshold_s": 2, "startup_minutes": 5, "idle_minutes": 10}, "venues": {"<plan venue>":
+// {"max_replicas": 4, "max_wait_s": 300, "startup_minutes": 5, "idle_minutes": 10}}}. `tokens` gives the rate and the default lengths. InputErrors name the file and
 // pointer: a max_concurrency outside the scenario's profile's measured concurrencies, hours past
 // the horizon, a trace beside token lengths, no trace where the tokens come from a series, a
 // trace file that is absent or malformed (its own file, line and column).

@@ -137,6 +137,28 @@ Json latency_by_load_json(const serving::RequestReplayStats& st) {
   return out;
 }
 
+// The overflow venues' figures a path (tokens they served, requests, replica-hours, $); [] without.
+Json latency_venues_json(const PlanLatency& l) {
+  Json out = Json::array();
+  const double paths = static_cast<double>(l.paths);
+  for (std::size_t v = 0; v < l.venues.size(); ++v) {
+    const VenueLatency& venue = l.venues[v];
+    const serving::VenueStats& st = l.stats.venues[v];
+    out.push_back({{"name", venue.name},
+                   {"max_replicas", venue.max_replicas},
+                   {"max_wait_s", venue.max_wait_s},
+                   {"startup_s", venue.startup_s},
+                   {"usd_per_replica_hour", venue.usd_per_replica_hour},
+                   {"entered_per_path", static_cast<double>(st.entered) / paths},
+                   {"served_per_path", static_cast<double>(st.served) / paths},
+                   {"tokens_per_path", st.tokens_served / paths},
+                   {"launched_per_path", static_cast<double>(st.launched) / paths},
+                   {"billed_replica_hours_per_path", venue.billed_replica_hours},
+                   {"usd_per_path", venue.usd}});
+  }
+  return out;
+}
+
 // A plan's latency under its requests (engine/des/serving/plan_latency.hpp; docs/report.md
 // `plans[].latency`), only for a scenario whose workload has requests; null for a plan of kind api.
 Json plan_latency_json(const std::optional<PlanLatency>& l) {
@@ -176,6 +198,8 @@ Json plan_latency_json(const std::optional<PlanLatency>& l) {
           {"rented_replica_hours_per_path", l->rented_replica_hours},
           {"rented_usd_per_path", l->rented_usd},
           {"api_overflow_usd_per_path", l->api_usd},
+          {"usd_basis", kReplayUsdBasis},
+          {"venues", latency_venues_json(*l)},
           {"busy_gpu_hours", served ? Json(st.busy_replica_s * l->gpus_per_replica / 3600.0) : Json(0.0)},
           {"across_paths", latency_across_paths_json(*l)},
           {"by_load", latency_by_load_json(st)}};

@@ -33,6 +33,34 @@ double api_usd_of(const ApiSpec* api, double input_tokens, double output_tokens)
          api->price_factor_at(0);
 }
 
+// The plan's venues named in the replay's venues, in the plan's order, with their replay terms.
+std::vector<VenueLatency> overflow_venues(const RequestWorkload& w, const Plan& plan, int gpus_per_replica) {
+  std::vector<VenueLatency> out;
+  for (const CloudVenue& venue : plan.venues) {
+    const auto spec = std::find_if(w.venues.begin(), w.venues.end(),
+                                   [&venue](const RequestVenueSpec& v) { return v.name == venue.name; });
+    if (spec == w.venues.end()) continue;
+    const double gpus_per_instance = venue.offer.gpus_per_instance;
+    double most = spec->max_replicas;
+    if (const auto quota = venue.quota_instances())
+      most = std::min(most, std::floor(*quota * gpus_per_instance / gpus_per_replica + 1e-9));
+    if (!(most >= 1.0)) continue;
+    VenueLatency v;
+    v.name = venue.name;
+    v.max_replicas = static_cast<int>(most);
+    v.max_wait_s = spec->max_wait_s.value_or(*w.max_wait_s);
+    v.startup_s = spec->startup_minutes ? *spec->startup_minutes * 60.0 : venue.provisioning_delay_h * kSecondsPerHour;
+    v.idle_s = spec->idle_minutes * 60.0;
+    const bool spot = venue.price == CloudVenue::PriceKind::spot;
+    const double factor = !plan.cloud ? 1.0
+                          : spot      ? plan.cloud->spot_factor(0) * plan.cloud->spot_overhead_factor
+                                      : plan.cloud->on_demand_factor(0);
+    v.usd_per_replica_hour = venue.usd_per_instance_hour() * gpus_per_replica / gpus_per_instance * factor;
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
 // Path `st`'s value of each figure of latency_path_figure_keys() (nullopt: none on this path).
 std::vector<std::optional<double>> path_figures(const serving::RequestReplayStats& st, const PlanLatency& l,
                                                 const Plan& plan, const ApiSpec* api) {
@@ -47,7 +75,10 @@ std::vector<std::optional<double>> path_figures(const serving::RequestReplayStat
   out.push_back(static_cast<double>(st.dropped));
   const double rented_hours = static_cast<double>(l.replicas - l.owned_replicas) * static_cast<double>(l.hours) +
                               st.rented_billed_replica_s / kSecondsPerHour;
-  out.push_back(rented_usd_of(plan, rented_hours, l.gpus_per_replica));
+  double venues_usd = 0.0;
+  for (std::size_t v = 0; v < l.venues.size() && v < st.venues.size(); ++v)
+    venues_usd += st.venues[v].billed_replica_s / kSecondsPerHour * l.venues[v].usd_per_replica_hour;
+  out.push_back(rented_usd_of(plan, rented_hours, l.gpus_per_replica) + venues_usd);
   out.push_back(st.to_api > 0 ? api_usd_of(api, st.api_input_tokens, st.api_output_tokens) : 0.0);
   return out;
 }
@@ -117,6 +148,8 @@ std::optional<PlanLatency> plan_latency(const Scenario& s, const Plan& plan, con
     c.scaling.idle_s = w.rented_scaling->idle_minutes * 60.0;
   }
   c.overflow_to_api = w.overflow_to_api;
+  out.venues = overflow_venues(w, plan, out.gpus_per_replica);
+  for (const VenueLatency& v : out.venues) c.venues.push_back({v.max_replicas, v.max_wait_s, v.startup_s, v.idle_s});
   c.rates = serving::replica_rates(serving.profile, out.max_concurrency,
                                    serving.serving_profile_id.empty() ? "(inline)" : serving.serving_profile_id);
   c.router = w.round_robin ? serving::Router::round_robin : serving::Router::least_active;
@@ -149,6 +182,12 @@ std::optional<PlanLatency> plan_latency(const Scenario& s, const Plan& plan, con
   out.rented_replica_hours = static_cast<double>(out.replicas - out.owned_replicas) * static_cast<double>(out.hours) +
                              out.stats.rented_billed_replica_s / kSecondsPerHour / paths;
   out.rented_usd = rented_usd_of(plan, out.rented_replica_hours, out.gpus_per_replica);
+  for (std::size_t v = 0; v < out.venues.size(); ++v) {
+    VenueLatency& venue = out.venues[v];
+    venue.billed_replica_hours = out.stats.venues[v].billed_replica_s / kSecondsPerHour / paths;
+    venue.usd = venue.billed_replica_hours * venue.usd_per_replica_hour;
+    out.rented_usd += venue.usd;
+  }
   if (out.stats.to_api > 0) out.api_usd = api_usd_of(api, out.stats.api_input_tokens, out.stats.api_output_tokens) / paths;
   return out;
 }

@@ -16,6 +16,12 @@
 //   api $ a path = (input tokens x input price + output tokens x output price) / 1e6 x factor(0) / paths
 // and rented replicas are billed from launch at the cloud offer's on-demand price:
 //   rented $ a path = rented replica-hours a path x GPUs a replica x on-demand $/h / GPUs an instance x factor(0)
+// With workload.requests.venues, a request still waiting max_wait_s goes first through the plan's
+// venues named there (in the plan's order), each billed from launch at its own price:
+//   venue $ a path = billed replica-hours a path x GPUs a replica x venue $/instance-hour / GPUs an
+//                    instance x (on-demand factor(0), or spot factor(0) x spot_overhead_factor)
+// Basis: these $ are the replayed hours' only, at the horizon start's prices, undiscounted; they
+// are not in the plan's NPV, which prices the same capacity hour by hour (docs/decisions.md §21).
 // A request is within the slo when its TTFT is at most the slo's max_p90_ttft_ms (when given) and
 // its output tokens / decode time reach min_interactivity_tokens_per_s_per_user.
 // Each figure that varies path by path is kept per path for its Monte Carlo statistics
@@ -30,6 +36,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "engine/des/serving/request_replay.hpp"
@@ -38,6 +45,11 @@
 
 namespace tco {
 
+// What the replay's rented and API $ are (docs/decisions.md §21), said beside them in every format.
+inline constexpr const char* kReplayUsdBasis =
+    "the replayed hours only, at the horizon start's prices, undiscounted; not in the plan's cost "
+    "(npv_usd), which prices the same capacity hour by hour";
+
 // One figure's values, path by path in path order; a percentile or share is left out for a path
 // with no request counted, so such a figure may hold fewer values than paths.
 struct LatencyPathFigure {
@@ -45,12 +57,25 @@ struct LatencyPathFigure {
   std::vector<double> values;
 };
 
+// An overflow venue of the plan (its venues named in workload.requests.venues, in the plan's
+// order): replicas of its offer, at its price (on-demand, or spot x spot_overhead_factor) x the
+// plan's price factor at the horizon's start; a path's figures are the pooled ones / paths.
+struct VenueLatency {
+  std::string name;
+  int max_replicas = 0;           // min(the spec's, the venue's quota in whole replicas)
+  double max_wait_s = 0.0, startup_s = 0.0, idle_s = 0.0;
+  double usd_per_replica_hour = 0.0;
+  double billed_replica_hours = 0.0;  // a path
+  double usd = 0.0;                   // a path
+};
+
 struct PlanLatency {
   int replicas = 0;               // held all through; 0: the plan serves no request here (figures null)
   int owned_replicas = 0;         // of those, owned (the rest rented)
   int max_scaled_replicas = 0;    // rented ones it may launch beside (0: no rented scaling)
   double rented_replica_hours = 0.0;  // a path: the held rented ones' hours + the scaled ones' billed hours
-  double rented_usd = 0.0;        // a path, at the on-demand price
+  double rented_usd = 0.0;        // a path, at the on-demand price, the venues' included
+  std::vector<VenueLatency> venues;  // the overflow venues, in order (stats.venues beside)
   double api_usd = 0.0;           // a path, the overflow's
   int gpus_per_replica = 0;
   int max_concurrency = 0;

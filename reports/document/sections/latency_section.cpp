@@ -8,6 +8,7 @@
 // latency_by_load.csv; the HTML page draws it, reports/html/html_charts.cpp).
 #include <fmt/format.h>
 
+#include "engine/des/serving/plan_latency.hpp"
 #include "reports/document/cell_text.hpp"
 #include "reports/document/report_section.hpp"
 
@@ -40,8 +41,8 @@ std::string path_figure_words(const std::string& key) {
   if (key == "rented_tokens") return "tokens by rented replicas";
   if (key == "api_tokens") return "tokens by the API";
   if (key == "dropped_requests") return "requests dropped";
-  if (key == "rented_usd") return "rented replicas' $";
-  return "API overflow $";
+  if (key == "rented_usd") return "rented replicas' $ (replay basis)";
+  return "API overflow $ (replay basis)";
 }
 
 const std::vector<std::string>& path_figure_keys() {
@@ -186,11 +187,12 @@ Section latency_section(const Json& report) {
                   "end-to-end, in seconds (a percentile within 0.4%); latency.csv adds the slots a replica, "
                   "every p50/p90/p99, the means, the longest queue, the tokens served beside the hourly "
                   "model's, the tokens a path served by owned and rented replicas and the API (overflow past "
-                  "max_wait_s) and what the rented hours and the API cost a path, and each figure's mean over the "
+                  "max_wait_s, after the venues of workload.requests.venues) and what the rented hours and the API cost a path "
+                  "(\"replay $\": {}), and each figure's mean over the "
                   "paths with its 95% interval (Student t, as the costs'); \"Across paths\" gives them with P5 and "
                   "P95 when more than one path ran; \"TTFT against load\" groups the requests by their arrival "
                   "hour's requests/s; docs/des.md",
-                  hours, hours == 1 ? "" : "s", paths, paths == 1 ? "" : "s"),
+                  hours, hours == 1 ? "" : "s", paths, paths == 1 ? "" : "s", kReplayUsdBasis),
       {t, across_paths_table(report), by_load_table(report)});
 }
 
