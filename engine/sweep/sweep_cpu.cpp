@@ -11,7 +11,7 @@
 // of sweep_plan_path's hour-by-hour sum. A plan with venues runs sweep_plan_path itself, the CUDA
 // backend's loop (each venue's instances carry from hour to hour). With a token workload, each
 // point's tokens demanded on the path come from the month's growth tile (sweep_month_tokens, the
-// device's order) and each plan's tokens served from its backlog at the end (sweep_tokens_served).
+// device's lanes) and each plan's tokens served from its backlog at the end (sweep_tokens_served).
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -496,7 +496,7 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
       draw_month(pt.seed, path, h0, n, need_spot_words, need_z, draws, t);
       const double* growth = month_growth(t.lambda[i], h0, n, t);
       if (pt.tokens_offset >= 0 && t.lambda[i] != 0.0)
-        t.tokens_demanded[i] += sweep_month_tokens(data + pt.tokens_offset + h0, n, SweepGrowthTable{growth});
+        t.tokens_demanded[i] += sweep_month_tokens(data + pt.tokens_offset + h0, n, growth);
       for (int j = pt.first_plan; j < pt.first_plan + pt.plan_count; ++j) {
         if (chunk.same_as[j] >= block_first_plan || chunk.plans[j].venue_count > 0) continue;
         plan_month_on_path(pt, chunk.plans[j], j, data, path, m, h0, n, growth, draws, t);

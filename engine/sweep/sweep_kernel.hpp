@@ -376,37 +376,45 @@ TCO_HD double sweep_month_usd(const SweepPlanParams& p, const double* data, int 
 
 // ---- tokens served ----
 
-// The demand growth multiplier c(h) of hour h as both backends step it: exp(lambda h0) x
-// exp(lambda (h - h0)), h0 the first hour of h's month.
-TCO_HD double sweep_growth_at(double lambda, long h) {
-  const long h0 = h / kSweepMonthHours * kSweepMonthHours;
-  return std::exp(lambda * static_cast<double>(h0)) * std::exp(lambda * static_cast<double>(h - h0));
+// A month's tokens x growth: hour j in lane j mod 8, the lanes added pairwise (a fixed order).
+// The CPU backend reads the growth of hour h0 + j from its month tile (the demand's own factors).
+TCO_HD double sweep_month_tokens(const double* tokens, int n, const double* growth) {
+  double acc[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  int j0 = 0;
+  for (; j0 + 8 <= n; j0 += 8)
+    for (int l = 0; l < 8; ++l) acc[l] += tokens[j0 + l] * growth[j0 + l];
+  for (int l = 0; j0 + l < n; ++l) acc[l] += tokens[j0 + l] * growth[j0 + l];
+  return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
 }
 
-// The growth of hour h0 + j given as a table (the CPU backend's month tiles) or computed.
-struct SweepGrowthTable {
-  const double* growth;
-  TCO_HD double operator()(int j) const { return growth[j]; }
-};
-struct SweepGrowthComputed {
-  double growth_m;  // exp(lambda h0)
-  double lambda;
-  TCO_HD double operator()(int j) const { return growth_m * std::exp(lambda * static_cast<double>(j)); }
-};
-
-// A month's tokens x growth: hour j in lane j mod 8, the lanes added pairwise (a fixed order, so
-// the CPU's vector code and the device's loop add alike).
-template <typename Growth>
-TCO_HD double sweep_month_tokens(const double* tokens, int n, Growth growth) {
-  double acc[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+// The same sum with the factors computed: lane l starts at exp(lambda h0) exp(lambda l) and steps
+// x exp(8 lambda), 9 exponentials a month instead of 730 (within 1e-13 of the tile's factors).
+TCO_HD double sweep_month_tokens_computed(const double* tokens, int n, long h0, double lambda) {
+  const double growth_m = std::exp(lambda * static_cast<double>(h0));
+  const double step = std::exp(8.0 * lambda);
+  double acc[8], g[8];
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+  for (int l = 0; l < 8; ++l) {
+    acc[l] = 0.0;
+    g[l] = growth_m * std::exp(lambda * static_cast<double>(l));
+  }
   int j0 = 0;
   for (; j0 + 8 <= n; j0 += 8) {
 #if defined(__CUDACC__)
 #pragma unroll
 #endif
-    for (int l = 0; l < 8; ++l) acc[l] += tokens[j0 + l] * growth(j0 + l);
+    for (int l = 0; l < 8; ++l) {
+      acc[l] += tokens[j0 + l] * g[l];
+      g[l] *= step;
+    }
   }
-  for (int l = 0; j0 + l < n; ++l) acc[l] += tokens[j0 + l] * growth(j0 + l);
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+  for (int l = 0; l < 8; ++l)
+    if (j0 + l < n) acc[l] += tokens[j0 + l] * g[l];
   return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
 }
 
@@ -418,8 +426,7 @@ TCO_HD double sweep_tokens_demanded(const SweepPointHeader& pt, const double* da
   for (int m = 0; m < pt.months; ++m) {
     const long h0 = static_cast<long>(m) * kSweepMonthHours;
     const int n = static_cast<int>(h0 + kSweepMonthHours < pt.hours ? kSweepMonthHours : pt.hours - h0);
-    sum += sweep_month_tokens(data + pt.tokens_offset + h0, n,
-                              SweepGrowthComputed{std::exp(lambda * static_cast<double>(h0)), lambda});
+    sum += sweep_month_tokens_computed(data + pt.tokens_offset + h0, n, h0, lambda);
   }
   return sum;
 }
@@ -433,8 +440,18 @@ TCO_HD double sweep_unserved_tokens(const SweepPointHeader& pt, const double* da
   const double* tokens = data + pt.tokens_offset;
   double left = backlog_gpu_hours;
   double unserved = 0.0;
+  long month_h0 = -1;
+  double growth_m = 1.0;  // exp(lambda h0) of the month walked
   for (long h = pt.hours - 1; h >= 0 && left > 0.0; --h) {
-    const double c = lambda != 0.0 ? sweep_growth_at(lambda, h) : 1.0;
+    double c = 1.0;  // c(h) = exp(lambda h0) exp(lambda (h - h0)), as both backends step the demand
+    if (lambda != 0.0) {
+      const long h0 = h / kSweepMonthHours * kSweepMonthHours;
+      if (h0 != month_h0) {
+        month_h0 = h0;
+        growth_m = std::exp(lambda * static_cast<double>(h0));
+      }
+      c = growth_m * std::exp(lambda * static_cast<double>(h - h0));
+    }
     const double d = demand[h] * c;
     if (!(d > 0.0)) continue;
     const double waiting = left < d ? left : d;
