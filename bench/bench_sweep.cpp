@@ -7,8 +7,11 @@
 // alike at every point and the CPU backend evaluates them once per path (SweepChunk::same_as);
 // `waiting` sweeps the waiting cost (1, 1.1, ... USD per GPU-hour), which every plan books, so
 // no plan repeats and every point x plan is evaluated.
+// `--workload tokens` gives the same demand as a token workload (issue 46): 2-GPU replicas of
+// 1.08M tokens an hour, about the GPUs of the GPU profiles, so both kernels also return each
+// path's tokens served.
 //   bench_sweep [--points N] [--paths N] [--threads N] [--catalog DIR] [--backend cpu|cuda|both]
-//               [--variant on|off|both] [--grid nodes|waiting]
+//               [--variant on|off|both] [--grid nodes|waiting] [--workload gpus|tokens]
 // Run it from the repository root of a Release build: build/bench/bench_sweep.
 #include <sys/resource.h>
 #include <time.h>
@@ -35,7 +38,8 @@ namespace {
 
 using tco::Json;
 
-Json bench_scenario(const std::string& catalog_dir, bool random, const std::string& grid, long point) {
+Json bench_scenario(const std::string& catalog_dir, bool random, const std::string& grid, long point,
+                    bool tokens) {
   Json doc = Json::parse(R"({
     "name": "bench-sweep-3y",
     "start": "2026-01-05",
@@ -66,6 +70,21 @@ Json bench_scenario(const std::string& catalog_dir, bool random, const std::stri
       {"name": "onprem", "kind": "onprem", "onprem_nodes": 10}],
     "baseline": "cloud"})");
   doc["catalog_dir"] = catalog_dir;
+  if (tokens) {
+    // 40 GPUs x 1.08M / 2 tokens an hour = 21.6M: 1.875 requests/s of 3,200 tokens, with the
+    // GPU profile's diurnal swing, weekends and growth (no campaigns).
+    doc["workload"] = Json::parse(R"({"tokens": {
+      "requests_per_second": {"profiles": [{"type": "steady", "requests_per_second": 1.875,
+                                            "diurnal_amplitude": 0.3, "weekend_factor": 0.7}],
+                              "growth_per_year": 0.1},
+      "input_tokens_per_request": 2800, "output_tokens_per_request": 400,
+      "slo": {"min_interactivity_tokens_per_s_per_user": 40},
+      "serving_profile": {"gpu_model": "ref-gpu", "model": "m", "precision": "fp8", "framework": "vllm",
+        "gpus_per_replica": 2, "input_tokens_per_request": 1024, "output_tokens_per_request": 1024,
+        "points": [{"concurrency": 16, "tokens_per_s_per_gpu": 100, "median_tpot_ms": 20},
+                   {"concurrency": 32, "tokens_per_s_per_gpu": 150, "median_tpot_ms": 25}],
+        "source": "bench", "as_of": "2026-01-01"}}})");
+  }
   if (grid == "nodes") doc["plans"][1]["onprem_nodes"] = 2 + point;
   if (grid == "waiting") doc["waiting_usd_per_gpu_hour"] = 1.0 + 0.1 * static_cast<double>(point);
   if (!random) {
@@ -104,6 +123,7 @@ int main(int argc, char** argv) {
   std::string backend = "both";
   std::string variant = "both";
   std::string grid = "nodes";
+  std::string workload = "gpus";
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
     const std::string value = argv[i + 1];
@@ -114,10 +134,15 @@ int main(int argc, char** argv) {
     else if (key == "--backend") backend = value;
     else if (key == "--variant") variant = value;
     else if (key == "--grid") grid = value;
+    else if (key == "--workload") workload = value;
     else {
       std::fprintf(stderr, "unknown option %s\n", key.c_str());
       return 2;
     }
+  }
+  if (workload != "gpus" && workload != "tokens") {
+    std::fprintf(stderr, "--workload is gpus or tokens, not %s\n", workload.c_str());
+    return 2;
   }
   if (grid != "nodes" && grid != "waiting") {
     std::fprintf(stderr, "--grid is nodes or waiting, not %s\n", grid.c_str());
@@ -125,8 +150,8 @@ int main(int argc, char** argv) {
   }
   const bool cuda = backend != "cpu" && tco::sweep_cuda_devices() > 0;
   const bool cpu = backend != "cuda";
-  fmt::print("bench_sweep: {} points x {} paths x 26,280 hours, 3 plans, grid {}; threads {} (0 = all)\n", points,
-             paths, grid, threads);
+  fmt::print("bench_sweep: {} points x {} paths x 26,280 hours, 3 plans, grid {}, workload {}; threads {} (0 = all)\n",
+             points, paths, grid, workload, threads);
   for (const bool random : {true, false}) {
     if ((random && variant == "off") || (!random && variant == "on")) continue;
     std::vector<tco::SweepPoint> prepared(points);
@@ -135,7 +160,7 @@ int main(int argc, char** argv) {
     const double prepare_s = seconds_of([&] {
       tco::parallel_for_index(points, threads, [&](long i) {
         const tco::Scenario s =
-            tco::load_scenario_json(bench_scenario(catalog, random, grid, i), "bench.json", ".");
+            tco::load_scenario_json(bench_scenario(catalog, random, grid, i, workload == "tokens"), "bench.json", ".");
         prepared[i] = tco::prepare_sweep_point(s, 1);
       });
       chunk = tco::make_sweep_chunk(prepared);

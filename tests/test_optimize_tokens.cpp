@@ -1,6 +1,7 @@
 // `tcosim optimize` on a serving plan (issue 46 item 6; engine/decisions/sizing_tokens.hpp): the
 // fluid sizing of a hybrid plan whose demand is tokens, answered in nodes and owned replicas with
 // $/M tokens per point, on a scenario whose optimum is computable by hand.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -9,6 +10,8 @@
 
 #include "core/error.hpp"
 #include "engine/decisions/sizing.hpp"
+#include "engine/montecarlo/uncertain_paths.hpp"
+#include "engine/sweep/sweep_backend.hpp"
 #include "reports/json/decisions_json.hpp"
 #include "reports/markdown/sizing_markdown.hpp"
 #include "cli_test_support.hpp"
@@ -216,4 +219,154 @@ TEST_CASE("optimize --replicas: a serving plan's range in replicas, evaluated at
   const CliResult both = run_cli({"optimize", scenario, "--nodes", "0:3", "--replicas", "0:12"});
   CHECK(both.exit_code == 2);
   CHECK(both.err.find("--replicas") != std::string::npos);
+}
+
+namespace {
+
+// The serving scenario above with two owned (onprem) plans whose cost is the same on every path:
+// power at $0/kWh (the energy bill follows the busy GPUs; with it free the plan pays its fixed
+// flows alone). 5 nodes (40 GPUs) hold the demand at any rate up to 1.5 requests/s: 17.28M tokens
+// an hour / 1.08M a replica = 16 replicas = 32 GPUs.
+Json owned_serving_scenario(long paths) {
+  Json doc = serving_sizing_scenario();
+  doc["onprem"]["power"] = {{"tariff", {{"type", "flat"}, {"usd_per_kwh", 0.0}}}, {"g_co2_per_kwh", 400}};
+  doc["plans"].push_back({{"name", "own"}, {"kind", "onprem"}, {"onprem_nodes", 5}});
+  doc["monte_carlo"] = {{"paths", paths}, {"seed", 11}};
+  return doc;
+}
+
+constexpr double kTokensPerHourAtOneRequest = 3600.0 * 3200.0;  // 1 request/s of 2,800 + 400 tokens
+constexpr double kHorizonHours = 26280.0;
+
+}  // namespace
+
+TEST_CASE("optimize a serving plan whose request rate is drawn: each path's $/M tokens is its cost over its own tokens") {
+  // The request rate r = 1 drawn per path, uniform on [r/2, 3r/2] = [0.5, 1.5] requests/s.
+  Json doc = owned_serving_scenario(200);
+  doc["uncertain"] = {{"inputs",
+                       {{{"name", "request rate"},
+                         {"pointer", "/workload/tokens/requests_per_second/profiles/0/requests_per_second"},
+                         {"distribution", {{"type", "uniform"}, {"low", 0.5}, {"high", 1.5}}}}}}};
+  SizingOptions o;
+  o.plan = "own";
+  o.nodes = {5, 5, 1};
+  o.threads = 2;
+  const SizingResult r = optimize_sizing(doc, "test-scenario.json", source_path("tests"), "", o);
+  REQUIRE(r.points.size() == 1);
+  const SizingPoint& five = r.points[0];
+  REQUIRE(five.tokens_by_path.size() == 200);
+  // Path k's rate U_k as sizing draws it (tcosim run's draws: the same seed, source and paths).
+  const Scenario s = load_scenario_json(doc, "test-scenario.json", source_path("tests"));
+  const std::vector<double> rate = draw_uncertain_values(*s.uncertain, 200, 11)[0];
+  // Every path costs the same C (fixed flows only; 40 GPUs never queue): its tokens are U_k x
+  // 3,600 s x 3,200 tokens x 26,280 hours, all served, so its $/M = C x 1e6 / (11.52e6 U_k x 26,280).
+  const double c_usd = five.total_by_path_usd[0];
+  double inverse_sum = 0.0, inverse_squares = 0.0;
+  for (std::size_t k = 0; k < rate.size(); ++k) {
+    CAPTURE(k);
+    CHECK(five.total_by_path_usd[k] == c_usd);
+    CHECK(five.tokens_by_path[k] == doctest::Approx(rate[k] * kTokensPerHourAtOneRequest * kHorizonHours).epsilon(1e-12));
+    inverse_sum += 1.0 / rate[k];
+    inverse_squares += 1.0 / (rate[k] * rate[k]);
+  }
+  // C by hand: capex 5 x 200,000 + 5 x 3,500 x 36 months - residual 5 x 68,600 = 1,287,000, where
+  // a node-month is staff 0.1 x 120,000 / 12 = 1,000 + maintenance 6 % x 200,000 / 12 = 1,000 +
+  // colocation 100 $/kW x 10 kW + 500 a rack = 1,500 (the 3,719 above less its idle power, now $0).
+  CHECK(c_usd == doctest::Approx(1287000.0).epsilon(1e-9));
+  const double t1_tokens = kTokensPerHourAtOneRequest * kHorizonHours;  // at r = 1: 3.027456e11
+  const Summary& per_million = five.tokens->reservation_usd_per_million_tokens_paths.value();
+  const double n = 200.0;
+  const double inverse_mean = inverse_sum / n;
+  CHECK(per_million.n == 200);
+  // The mean of the paths' $/M = C x 1e6 / T1 x mean(1 / U_k), exactly as the paths' arithmetic.
+  CHECK(per_million.mean == doctest::Approx(c_usd * 1e6 / t1_tokens * inverse_mean).epsilon(1e-12));
+  CHECK(per_million.min >= c_usd * 1e6 / (1.5 * t1_tokens) * (1.0 - 1e-12));
+  CHECK(per_million.max <= c_usd * 1e6 / (0.5 * t1_tokens) * (1.0 + 1e-12));
+  // Closed form: E[1 / U] for U uniform on [0.5, 1.5] = ln(1.5 / 0.5) / (1.5 - 0.5) = ln 3 =
+  // 1.0986123; the mean over 200 paths within 4 standard errors of it, s = sample sd / sqrt(200).
+  const double inverse_stderr = std::sqrt((inverse_squares - n * inverse_mean * inverse_mean) / (n - 1.0) / n);
+  CHECK(inverse_stderr > 0.0);
+  CHECK(std::abs(inverse_mean - std::log(3.0)) <= 4.0 * inverse_stderr);
+  // And so the $/M: C x 1e6 / T1 x ln 3 = 1,287,000 x 1e6 / 3.027456e11 x 1.0986123 = $4.6703/M.
+  CHECK(std::abs(per_million.mean - c_usd * 1e6 / t1_tokens * std::log(3.0)) <= 4.0 * per_million.stderr_);
+  CHECK(per_million.stderr_ > 0.0);
+  // The deterministic figure stays the rate as written, 1 request/s: C x 1e6 / T1 = $4.2510/M.
+  CHECK(five.tokens->reservation_usd_per_million_tokens.value() ==
+        doctest::Approx(c_usd * 1e6 / t1_tokens).epsilon(1e-9));
+}
+
+TEST_CASE("optimize a serving plan with no random input: every path's tokens and $/M are the deterministic run's") {
+  Json doc = owned_serving_scenario(3);
+  SizingOptions o;
+  o.plan = "own";
+  o.nodes = {2, 5, 3};
+  o.threads = 1;
+  const SizingResult r = optimize_sizing(doc, "test-scenario.json", source_path("tests"), "", o);
+  REQUIRE(r.points.size() == 2);
+  // 5 nodes serve every token: each path's tokens the deterministic run's, bit for bit (the sum of
+  // the same hours in the same order), and its $/M the deterministic figure.
+  const SizingPoint& five = r.points[1];
+  for (std::size_t k = 0; k < 3; ++k) {
+    CAPTURE(k);
+    CHECK(five.tokens_by_path[k] == five.tokens->tokens_served);
+    CHECK(five.total_by_path_usd[k] == five.total_by_path_usd[0]);
+  }
+  CHECK(five.tokens->tokens_served == doctest::Approx(kTokensPerHourAtOneRequest * kHorizonHours).epsilon(1e-12));
+  const Summary& all_served = five.tokens->reservation_usd_per_million_tokens_paths.value();
+  CHECK(all_served.stderr_ == 0.0);
+  CHECK(all_served.min == all_served.max);
+  CHECK(all_served.mean == doctest::Approx(five.tokens->reservation_usd_per_million_tokens.value()).epsilon(1e-12));
+  // 2 nodes (16 GPUs) for 22 GPUs of demand queue 6 GPU-hours an hour: 6 x 26,280 = 157,680
+  // GPU-hours wait at the end, the last 157,680 / 22 hours' demand, so 16/22 of the tokens are
+  // served: 3.027456e11 x 16 / 22 = 2.2017862e11 on every path, as the deterministic run walks it.
+  const SizingPoint& two = r.points[0];
+  const double served = kTokensPerHourAtOneRequest * kHorizonHours * 16.0 / 22.0;
+  CHECK(two.tokens->tokens_served == doctest::Approx(served).epsilon(1e-9));
+  for (std::size_t k = 0; k < 3; ++k) {
+    CAPTURE(k);
+    CHECK(two.tokens_by_path[k] == doctest::Approx(two.tokens->tokens_served).epsilon(1e-12));
+    CHECK(two.tokens_by_path[k] == two.tokens_by_path[0]);
+  }
+  const Summary& queued = two.tokens->reservation_usd_per_million_tokens_paths.value();
+  CHECK(queued.stderr_ == 0.0);
+  CHECK(queued.mean == doctest::Approx(two.tokens->reservation_usd_per_million_tokens.value()).epsilon(1e-12));
+}
+
+TEST_CASE("the sweep kernel's tokens served with drawn demand growth: the closed form, any thread count, its device loop") {
+  // Demand growth drawn per path (sigma 0.2 a year, none as written): path k's tokens in hour h are
+  // 11.52e6 x c_k(h), c_k(h) = exp(lambda_k h), so a plan that serves everything (the hybrid at 0
+  // nodes rents the overflow) serves 11.52e6 x (exp(lambda_k H) - 1) / (exp(lambda_k) - 1).
+  Json doc = owned_serving_scenario(16);
+  doc["monte_carlo"]["demand_growth_sigma_per_year"] = 0.2;
+  const Scenario s = load_scenario_json(doc, "test-scenario.json", source_path("tests"));
+  const SweepChunk chunk = make_sweep_chunk({prepare_sweep_point(s, 11)});
+  REQUIRE(chunk.has_tokens);
+  const SweepPathValues one = run_sweep_cpu(chunk, 16, 1);
+  const SweepPathValues three = run_sweep_cpu(chunk, 16, 3);
+  CHECK(one.tokens_served == three.tokens_served);  // bit for bit
+  CHECK(one.total_usd == three.total_usd);
+  const SweepPointHeader& pt = chunk.points[0];
+  std::vector<double> scratch(static_cast<std::size_t>(chunk.max_failure_scratch) + 1);
+  double spread = 0.0;
+  for (long k = 0; k < 16; ++k) {
+    CAPTURE(k);
+    const double lambda = sweep_growth_lambda_per_h(pt, static_cast<std::uint32_t>(k));
+    const double hybrid = one.tokens_served[one.index(pt, k, 1)];
+    CHECK(hybrid == doctest::Approx(kTokensPerHourAtOneRequest * std::expm1(lambda * kHorizonHours) / std::expm1(lambda))
+                        .epsilon(1e-9));
+    spread = std::max(spread, std::abs(hybrid / (kTokensPerHourAtOneRequest * kHorizonHours) - 1.0));
+    // The device's loop (sweep_plan_path, run here on the host) gives every plan's tokens too.
+    for (int j = 0; j < 3; ++j) {
+      CAPTURE(j);
+      const SweepPathResult device =
+          sweep_plan_path(pt, chunk.plans[j], chunk.data.data(), static_cast<std::uint32_t>(k), scratch.data());
+      CHECK(device.tokens_served == doctest::Approx(one.tokens_served[one.index(pt, k, j)]).epsilon(1e-12));
+    }
+  }
+  CHECK(spread > 0.01);  // the draws move the tokens: a test of the growth, not of its absence
+  // The owned plan's 40 GPUs queue on the paths that grow past them: fewer tokens than demanded.
+  bool queued = false;
+  for (long k = 0; k < 16; ++k)
+    queued = queued || one.tokens_served[one.index(pt, k, 2)] < one.tokens_served[one.index(pt, k, 1)] * (1.0 - 1e-9);
+  CHECK(queued);
 }

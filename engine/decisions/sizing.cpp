@@ -380,9 +380,12 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
       v.deterministic_npv_usd = as_written.deterministic_npv_usd[i];
       v.npv_usd[0].resize(static_cast<std::size_t>(r.paths));
       v.total_usd[0].resize(static_cast<std::size_t>(r.paths));
+      if (!v.tokens_served.empty()) v.tokens_served[0].resize(static_cast<std::size_t>(r.paths));
       for (long p = 0; p < r.paths; ++p) {
         v.npv_usd[0][p] = by_path[p][i].npv_usd[0][0];
         v.total_usd[0][p] = by_path[p][i].total_usd[0][0];
+        // Each path's tokens are its own world's (a drawn request rate or tokens per request).
+        if (!v.tokens_served.empty()) v.tokens_served[0][p] = by_path[p][i].tokens_served[0][0];
       }
     }
   } else {
@@ -422,7 +425,10 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
     pt.saving_usd = summarize(saving, WorstTail::low);  // the worst savings are the lowest
     pt.probability_saving = saving.empty() ? 0.0 : static_cast<double>(positive) / static_cast<double>(saving.size());
     pt.npv_by_path_usd = v.npv_usd[0];
-    if (s.workload.tokens) pt.total_by_path_usd = v.total_usd[0];
+    if (s.workload.tokens) {
+      pt.total_by_path_usd = v.total_usd[0];
+      if (!v.tokens_served.empty()) pt.tokens_by_path = v.tokens_served[0];
+    }
     r.points.push_back(std::move(pt));
   }
 
@@ -432,7 +438,7 @@ SizingResult optimize_sizing(const Json& doc, const std::string& file, const std
       const Scenario at = load_scenario_json(grid_point_document(in.grid, in.scenario_doc, i), file, dir, catalog_dir);
       SizingPoint& pt = r.points[static_cast<std::size_t>(i)];
       pt.tokens = sizing_point_tokens(at, 0);
-      if (pt.tokens) add_path_usd_per_million_tokens(*pt.tokens, pt.total_by_path_usd);
+      if (pt.tokens) add_path_usd_per_million_tokens(*pt.tokens, pt.total_by_path_usd, pt.tokens_by_path);
     });
   }
 

@@ -116,6 +116,7 @@ struct SizingPoint {
   Summary minus_best_mean_usd;      // NPV_N,p - NPV_best,p (best by mean), paired per path
   std::vector<double> npv_by_path_usd;
   std::vector<double> total_by_path_usd;  // nominal, per path (a serving plan's $/M tokens over the paths)
+  std::vector<double> tokens_by_path;     // tokens served, per path (a serving plan; the sweep kernel's)
   // The replay only: the service the jobs got at this point (means per path), whether it meets
   // the scenario's limits, and the paired difference from the previous point of the curve.
   std::optional<ReplayService> service;

@@ -25,10 +25,14 @@ std::optional<SizingTokens> sizing_point_tokens(const Scenario& s, int k) {
   return out;
 }
 
-void add_path_usd_per_million_tokens(SizingTokens& t, const std::vector<double>& total_by_path_usd) {
-  if (!(t.tokens_served > 0.0) || total_by_path_usd.empty()) return;
+void add_path_usd_per_million_tokens(SizingTokens& t, const std::vector<double>& total_by_path_usd,
+                                     const std::vector<double>& tokens_by_path) {
+  if (total_by_path_usd.empty() || tokens_by_path.size() != total_by_path_usd.size()) return;
   std::vector<double> usd(total_by_path_usd.size());
-  for (std::size_t p = 0; p < usd.size(); ++p) usd[p] = total_by_path_usd[p] * 1e6 / t.tokens_served;
+  for (std::size_t p = 0; p < usd.size(); ++p) {
+    if (!(tokens_by_path[p] > 0.0)) return;  // a path that served nothing has no $/M
+    usd[p] = total_by_path_usd[p] * 1e6 / tokens_by_path[p];
+  }
   t.reservation_usd_per_million_tokens_paths = summarize(usd);
 }
 

@@ -5,8 +5,8 @@
 //   $/M tokens     = plan_tokens' reservation and usage bases at N (the whole nominal cost, and
 //                    that of the busy GPU-hours, over the tokens served, x 1e6)
 //   over the paths: the reservation basis of each Monte Carlo path = the path's nominal cost x 1e6 /
-//                   the point's tokens served (the sweep kernel returns a path's cost, not the work
-//                   it served: the spread is the cost's, the tokens the deterministic run's)
+//                   the path's tokens served (the sweep kernel's, engine/sweep/sweep_kernel.hpp:
+//                   its drawn growth, its world's request rate and tokens per request, its backlog)
 // Example: 12 HGX nodes of 8 GPUs serving with an 8-GPU replica own 12 replicas; a 16-GPU
 // replica, 6.
 #pragma once
@@ -27,7 +27,7 @@ struct SizingTokens {
   // Absent when nothing was served.
   std::optional<double> reservation_usd_per_million_tokens;
   std::optional<double> usage_usd_per_million_tokens;
-  // The reservation basis over the point's Monte Carlo paths (absent when nothing was served).
+  // The reservation basis over the point's Monte Carlo paths (absent when a path served nothing).
   std::optional<Summary> reservation_usd_per_million_tokens_paths;
 };
 
@@ -35,8 +35,9 @@ struct SizingTokens {
 // workload has no tokens.
 std::optional<SizingTokens> sizing_point_tokens(const Scenario& point, int plan);
 
-// Each path's nominal cost `total_by_path_usd` x 1e6 / t.tokens_served, summarized into
-// t.reservation_usd_per_million_tokens_paths (left absent when no token was served).
-void add_path_usd_per_million_tokens(SizingTokens& t, const std::vector<double>& total_by_path_usd);
+// Each path's nominal cost `total_by_path_usd` x 1e6 / its `tokens_by_path`, summarized into
+// t.reservation_usd_per_million_tokens_paths (left absent when a path served no token).
+void add_path_usd_per_million_tokens(SizingTokens& t, const std::vector<double>& total_by_path_usd,
+                                     const std::vector<double>& tokens_by_path);
 
 }  // namespace tco

@@ -9,7 +9,9 @@
 // code. The month's cost is the lanes' sums added in a fixed order: the same bits on every
 // machine (this file is compiled without FMA contraction; see cmake/cuda.cmake), within 1e-12
 // of sweep_plan_path's hour-by-hour sum. A plan with venues runs sweep_plan_path itself, the CUDA
-// backend's loop (each venue's instances carry from hour to hour).
+// backend's loop (each venue's instances carry from hour to hour). With a token workload, each
+// point's tokens demanded on the path come from the month's growth tile (sweep_month_tokens, the
+// device's lanes) and each plan's tokens served from its backlog at the end (sweep_tokens_served).
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -58,7 +60,9 @@ struct PathTiles {
   std::vector<char> spot_random;
   std::vector<double> npv;
   std::vector<double> total;
+  std::vector<double> tokens;   // per plan: tokens served on this path (a token workload)
   std::vector<double> lambda;   // per point: demand growth lambda per hour on this path
+  std::vector<double> tokens_demanded;  // per point: its tokens x growth on this path
   std::vector<double> on_demand_log;  // per plan: ln M of the price processes so far
   std::vector<double> spot_log;
   double growth_lambda = 0.0;  // the lambda growth_step holds
@@ -446,10 +450,13 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
     const SweepPointHeader& pt = chunk.points[i];
     months = std::max(months, pt.months);
     t.lambda[i] = sweep_growth_lambda_per_h(pt, path);
+    // Without growth uncertainty the point's sum; with it, added month by month below.
+    t.tokens_demanded[i] = t.lambda[i] == 0.0 ? sweep_tokens_demanded(pt, data, 0.0) : 0.0;
     for (int j = pt.first_plan; j < pt.first_plan + pt.plan_count; ++j) {
       const SweepPlanParams& p = chunk.plans[j];
       t.npv[j] = 0.0;
       t.total[j] = 0.0;
+      t.tokens[j] = 0.0;
       if (chunk.same_as[j] >= block_first_plan) continue;  // copied from its twin below
       t.backlog[j] = 0.0;
       t.on_demand_log[j] = 0.0;
@@ -463,6 +470,7 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
         if (whole.status != kSweepOk) return whole.status;
         t.npv[j] = whole.npv_usd;
         t.total[j] = whole.total_usd;
+        t.tokens[j] = whole.tokens_served;
         continue;
       }
       if (p.failure_nodes > 0) {
@@ -487,6 +495,8 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
       const int n = static_cast<int>(std::min<long>(kTile, pt.hours - h0));
       draw_month(pt.seed, path, h0, n, need_spot_words, need_z, draws, t);
       const double* growth = month_growth(t.lambda[i], h0, n, t);
+      if (pt.tokens_offset >= 0 && t.lambda[i] != 0.0)
+        t.tokens_demanded[i] += sweep_month_tokens(data + pt.tokens_offset + h0, n, growth);
       for (int j = pt.first_plan; j < pt.first_plan + pt.plan_count; ++j) {
         if (chunk.same_as[j] >= block_first_plan || chunk.plans[j].venue_count > 0) continue;
         plan_month_on_path(pt, chunk.plans[j], j, data, path, m, h0, n, growth, draws, t);
@@ -500,9 +510,12 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
       if (twin >= block_first_plan) {
         t.npv[j] = t.npv[twin];
         t.total[j] = t.total[twin];
+        t.tokens[j] = t.tokens[twin];
       } else if (chunk.plans[j].venue_count == 0) {
         sweep_add_fixed(chunk.plans[j], b.chunk.data.data(), pt.months, t.arrival[j], t.npv[j], t.total[j]);
         sweep_add_resale_process(chunk.plans[j], pt.seed, path, pt.months, t.npv[j], t.total[j]);
+        if (pt.tokens_offset >= 0)
+          t.tokens[j] = sweep_tokens_served(pt, chunk.plans[j], data, t.lambda[i], t.tokens_demanded[i], t.backlog[j]);
       }
     }
   }
@@ -529,7 +542,9 @@ std::unique_ptr<PathTiles> make_tiles(const SweepChunk& chunk) {
   t->spot_random.assign(plans, 0);
   t->npv.assign(plans, 0.0);
   t->total.assign(plans, 0.0);
+  t->tokens.assign(plans, 0.0);
   t->lambda.assign(chunk.points.size(), 0.0);
+  t->tokens_demanded.assign(chunk.points.size(), 0.0);
   std::fill(std::begin(t->ones), std::end(t->ones), 1.0);
   std::fill(std::begin(t->zeros), std::end(t->zeros), 0.0);
   std::fill(std::begin(t->growth), std::end(t->growth), 1.0);
@@ -552,6 +567,7 @@ SweepPathValues run_sweep_cpu(const SweepChunk& chunk, long paths, int threads, 
   const std::size_t slots = chunk.plans.size() * static_cast<std::size_t>(paths);
   out.npv_usd.assign(slots, 0.0);
   out.total_usd.assign(slots, 0.0);
+  if (chunk.has_tokens) out.tokens_served.assign(slots, 0.0);
   const long points = static_cast<long>(chunk.points.size());
   if (points == 0 || paths == 0) return out;
 #if defined(_OPENMP)
@@ -583,6 +599,8 @@ SweepPathValues run_sweep_cpu(const SweepChunk& chunk, long paths, int threads, 
         const std::size_t slot = out.index(pt, path, 0);
         std::copy_n(tiles->npv.begin() + pt.first_plan, pt.plan_count, out.npv_usd.begin() + slot);
         std::copy_n(tiles->total.begin() + pt.first_plan, pt.plan_count, out.total_usd.begin() + slot);
+        if (chunk.has_tokens)
+          std::copy_n(tiles->tokens.begin() + pt.first_plan, pt.plan_count, out.tokens_served.begin() + slot);
       }
       progress_add(progress, block.end_point - block.first_point);
     }

@@ -74,8 +74,8 @@ template <int MinBlocks>
 __global__ void __launch_bounds__(kPathThreads, MinBlocks)
     sweep_paths_kernel(const SweepPointHeader* points, long point_count, const SweepPlanParams* plans,
                                    const int* same_as, int launch_first_plan, const double* data, long paths,
-                                   long first_slot, double* npv, double* total, double* scratch, int scratch_per_path,
-                                   int* status) {
+                                   long first_slot, double* npv, double* total, double* tokens, double* scratch,
+                                   int scratch_per_path, int* status) {
   const long item = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (item >= point_count * paths) return;
   const long point = item / paths;
@@ -90,13 +90,14 @@ __global__ void __launch_bounds__(kPathThreads, MinBlocks)
     if (r.status != kSweepOk) atomicExch(status, r.status);
     npv[slot + i] = r.npv_usd;
     total[slot + i] = r.total_usd;
+    if (tokens != nullptr) tokens[slot + i] = r.tokens_served;
   }
 }
 
 // Plan j's result on a path is at slot_base[j] + path x slot_stride[j] - first_slot.
 __global__ void sweep_twins_kernel(const SweepPointHeader* points, long point_count, const int* same_as,
                                    int launch_first_plan, const long* slot_base, const int* slot_stride, long paths,
-                                   long first_slot, double* npv, double* total) {
+                                   long first_slot, double* npv, double* total, double* tokens) {
   const long item = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (item >= point_count * paths) return;
   const SweepPointHeader& pt = points[item / paths];
@@ -108,6 +109,7 @@ __global__ void sweep_twins_kernel(const SweepPointHeader* points, long point_co
     const long from = slot_base[twin] + path * slot_stride[twin] - first_slot;
     npv[to] = npv[from];
     total[to] = total[from];
+    if (tokens != nullptr) tokens[to] = tokens[from];
   }
 }
 
@@ -226,6 +228,7 @@ SweepPathValues run_sweep_cuda(const SweepChunk& chunk, long paths, SweepDeviceM
   const std::size_t plan_slots = chunk.plans.size();
   out.npv_usd.assign(plan_slots * static_cast<std::size_t>(paths), 0.0);
   out.total_usd.assign(plan_slots * static_cast<std::size_t>(paths), 0.0);
+  if (chunk.has_tokens) out.tokens_served.assign(plan_slots * static_cast<std::size_t>(paths), 0.0);
   if (moments_out) {
     moments_out->npv_mean_usd.assign(plan_slots, 0.0);
     moments_out->npv_stderr_usd.assign(plan_slots, 0.0);
@@ -260,20 +263,21 @@ SweepPathValues run_sweep_cuda(const SweepChunk& chunk, long paths, SweepDeviceM
   const int ok = kSweepOk;
   d_status.upload(&ok, 1);
 
-  // Points per launch: what the free memory holds of results (2 per plan and path) and failure
-  // scratch (per path), with half the free memory left alone.
+  // Points per launch: what the free memory holds of results (2 per plan and path, 3 with tokens
+  // served) and failure scratch (per path), with half the free memory left alone.
   std::size_t free_bytes = 0;
   std::size_t total_bytes = 0;
   check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
   std::size_t max_plans = 1;
   for (const auto& pt : chunk.points) max_plans = std::max<std::size_t>(max_plans, pt.plan_count);
   const std::size_t bytes_per_point =
-      static_cast<std::size_t>(paths) * (2 * max_plans + static_cast<std::size_t>(chunk.max_failure_scratch)) *
-      sizeof(double);
+      static_cast<std::size_t>(paths) *
+      ((chunk.has_tokens ? 3 : 2) * max_plans + static_cast<std::size_t>(chunk.max_failure_scratch)) * sizeof(double);
   const long per_launch = std::max<long>(1, std::min<long>(points, static_cast<long>(free_bytes / 2 / bytes_per_point)));
   const std::size_t slots_cap = static_cast<std::size_t>(per_launch) * max_plans * static_cast<std::size_t>(paths);
   DeviceArray<double> d_npv(slots_cap);
   DeviceArray<double> d_total(slots_cap);
+  DeviceArray<double> d_tokens(chunk.has_tokens ? slots_cap : 0);  // null without a token workload
   DeviceArray<double> d_scratch(std::max<std::size_t>(
       1, static_cast<std::size_t>(per_launch) * static_cast<std::size_t>(paths) *
              static_cast<std::size_t>(chunk.max_failure_scratch)));
@@ -291,12 +295,12 @@ SweepPathValues run_sweep_cuda(const SweepChunk& chunk, long paths, SweepDeviceM
     const long items = count * paths;
     const long blocks = (items + kPathThreads - 1) / kPathThreads;
     launch_paths_kernel(static_cast<unsigned>(blocks), d_points.get() + p0, count, d_plans.get(), d_same_as.get(),
-                        first_plan, d_data.get(), paths, first_slot, d_npv.get(), d_total.get(), d_scratch.get(),
-                        chunk.max_failure_scratch, d_status.get());
+                        first_plan, d_data.get(), paths, first_slot, d_npv.get(), d_total.get(), d_tokens.get(),
+                        d_scratch.get(), chunk.max_failure_scratch, d_status.get());
     check(cudaGetLastError(), "launching the path kernel");
     sweep_twins_kernel<<<static_cast<unsigned>(blocks), kPathThreads>>>(
         d_points.get() + p0, count, d_same_as.get(), first_plan, d_slot_base.get(), d_slot_stride.get(), paths,
-        first_slot, d_npv.get(), d_total.get());
+        first_slot, d_npv.get(), d_total.get(), d_tokens.get());
     check(cudaGetLastError(), "launching the twins kernel");
     sweep_moments_kernel<<<static_cast<unsigned>(count), kReduceThreads>>>(d_points.get() + p0, paths, first_slot,
                                                                          d_npv.get(), first_plan, d_moments.get());
@@ -308,6 +312,7 @@ SweepPathValues run_sweep_cuda(const SweepChunk& chunk, long paths, SweepDeviceM
       throw ModelError("a path drew more node failures than the sweep made room for (internal limit)");
     d_npv.download(out.npv_usd.data() + first_slot, slots);
     d_total.download(out.total_usd.data() + first_slot, slots);
+    if (chunk.has_tokens) d_tokens.download(out.tokens_served.data() + first_slot, slots);
     if (moments_out) {
       const std::size_t plans_here = static_cast<std::size_t>(plan_end - first_plan);
       moments_host.resize(plans_here * 4);

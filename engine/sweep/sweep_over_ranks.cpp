@@ -38,6 +38,7 @@ std::string sweep_point_values_bytes(const std::vector<SweepPointValues>& values
     put_vector(out, v.deterministic_npv_usd);
     put_rows(out, v.npv_usd);
     put_rows(out, v.total_usd);
+    put_rows(out, v.tokens_served);
     put_value(out, static_cast<std::uint8_t>(v.device ? 1 : 0));
     if (v.device)
       put_rows(out, {v.device->npv_mean_usd, v.device->npv_stderr_usd, v.device->saving_mean_usd,
@@ -60,6 +61,7 @@ std::vector<SweepPointValues> sweep_point_values_from_bytes(const std::string& b
     v.deterministic_npv_usd = get_vector<double>(bytes, at, kPathValuesWhat);
     v.npv_usd = get_rows(bytes, at);
     v.total_usd = get_rows(bytes, at);
+    v.tokens_served = get_rows(bytes, at);
     std::uint8_t on_device = 0;
     get_value(bytes, at, on_device, kPathValuesWhat);
     if (on_device != 0) {
@@ -141,6 +143,7 @@ std::vector<SweepPointValues> evaluate_paths_over_ranks(const SweepInputs& in, P
       };
       append(all[i].npv_usd, part[i].npv_usd);
       append(all[i].total_usd, part[i].total_usd);
+      append(all[i].tokens_served, part[i].tokens_served);
     }
   }
   return all;

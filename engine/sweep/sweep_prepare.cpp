@@ -17,6 +17,7 @@
 #include "engine/ledger/hourly/venue_hour.hpp"
 #include "models/finance.hpp"
 #include "models/next_generation/next_generation.hpp"
+#include "models/serving/token_demand.hpp"
 #include "models/workload/workload.hpp"
 
 namespace tco {
@@ -211,12 +212,20 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
   std::vector<double> discount(static_cast<std::size_t>(months));
   for (int m = 0; m < months; ++m) discount[m] = discount_end_of_month(s.discount_rate_per_year, m);
   h.discount_offset = store.append(std::move(discount));
+  if (s.workload.tokens) {
+    // Each path's tokens served (sweep_tokens_served); the sum in hour order, as plan_tokens adds
+    // the tokens demanded, so a path without growth uncertainty starts from the same bits.
+    std::vector<double> tokens = token_hours(*s.workload.tokens, hours, s.calendar).tokens;
+    for (double t : tokens) h.tokens_total += t;
+    h.tokens_offset = store.append(std::move(tokens));
+  }
 
   for (const Plan& plan : s.plans) {
     const PlanResult det = evaluate_plan(s, plan, demand);
     point.deterministic_npv_usd.push_back(det.npv_usd);
 
     SweepPlanParams p;
+    if (det.api && det.api->unserved_tokens > 0.0 && h.tokens_total > 0.0) p.api_unserved_tokens = det.api->unserved_tokens;
     p.fleet = fleet_params(plan);  // packing efficiency included: both kernels step with it
     p.power_of_two_divisors = power_of_two(p.fleet.gpus_per_node) && power_of_two(p.fleet.gpus_per_instance) &&
                               power_of_two(p.fleet.perf_cloud);
@@ -394,7 +403,7 @@ bool same_point_inputs(const SweepPointHeader& a, const SweepPointHeader& b) {
   return a.hours == b.hours && a.months == b.months && a.demand_offset == b.demand_offset &&
          a.discount_offset == b.discount_offset && a.growth_log_per_year == b.growth_log_per_year &&
          a.growth_per_year == b.growth_per_year && a.growth_sigma_per_year == b.growth_sigma_per_year &&
-         a.seed == b.seed;
+         a.seed == b.seed && a.tokens_offset == b.tokens_offset && a.tokens_total == b.tokens_total;
 }
 
 // Plans equal but for where their failure scratch lies.
@@ -442,6 +451,7 @@ SweepChunk make_sweep_chunk(const std::vector<SweepPoint>& points) {
     };
     rebase(h.demand_offset, h.hours);
     rebase(h.discount_offset, h.months);
+    rebase(h.tokens_offset, h.hours);
     h.first_plan = static_cast<int>(chunk.plans.size());
     for (SweepPlanParams plan : p.plans) {
       for (long* offset : {&plan.pue_offset, &plan.usd_per_kwh_offset, &plan.work_rate_offset, &plan.ambient_c_offset,
@@ -454,6 +464,7 @@ SweepChunk make_sweep_chunk(const std::vector<SweepPoint>& points) {
       chunk.plans.push_back(plan);
     }
     chunk.max_failure_scratch = std::max(chunk.max_failure_scratch, h.failure_scratch);
+    chunk.has_tokens = chunk.has_tokens || h.tokens_offset >= 0;
     chunk.points.push_back(h);
   }
   chunk.same_as = find_same_plans(chunk);

@@ -41,6 +41,7 @@ struct SweepChunk {
   // on every path; -1 when there is none. A grid over one plan's field leaves the other plans
   // alike at every point: a backend may evaluate them once per path.
   std::vector<int> same_as;
+  bool has_tokens = false;  // some point has a token workload: the backends return tokens served
 };
 
 SweepChunk make_sweep_chunk(const std::vector<SweepPoint>& points);
@@ -51,6 +52,9 @@ struct SweepPathValues {
   long paths = 0;
   std::vector<double> npv_usd;
   std::vector<double> total_usd;
+  // Tokens served, at the same indices; empty when no point of the chunk has a token workload
+  // (8 bytes per plan and path more only then).
+  std::vector<double> tokens_served;
 
   std::size_t index(const SweepPointHeader& point, long path, int plan) const {
     return static_cast<std::size_t>(point.first_plan) * static_cast<std::size_t>(paths) +

@@ -266,10 +266,13 @@ std::vector<SweepPointValues> point_values(const SweepInputs& in, const Prepared
     v.deterministic_npv_usd = prepared.deterministic_npv_usd[i];
     v.npv_usd.assign(pt.plan_count, std::vector<double>(values.paths));
     v.total_usd.assign(pt.plan_count, std::vector<double>(values.paths));
+    const bool tokens = pt.tokens_offset >= 0 && !values.tokens_served.empty();
+    if (tokens) v.tokens_served.assign(pt.plan_count, std::vector<double>(values.paths));
     for (int j = 0; j < pt.plan_count; ++j) {
       for (long k = 0; k < values.paths; ++k) {
         v.npv_usd[j][k] = values.npv_usd[values.index(pt, k, j)];
         v.total_usd[j][k] = values.total_usd[values.index(pt, k, j)];
+        if (tokens) v.tokens_served[j][k] = values.tokens_served[values.index(pt, k, j)];
       }
     }
     if (moments != nullptr) {

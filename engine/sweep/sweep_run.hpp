@@ -101,6 +101,7 @@ struct SweepPointValues {
   std::vector<double> deterministic_npv_usd;    // per plan
   std::vector<std::vector<double>> npv_usd;     // [plan][path]
   std::vector<std::vector<double>> total_usd;   // [plan][path]
+  std::vector<std::vector<double>> tokens_served;  // [plan][path]; empty without a token workload
   std::optional<SweepDeviceMoments> device;     // means and stderrs reduced on the device (CUDA)
 };
 std::vector<SweepPointValues> evaluate_grid_points(const SweepInputs& inputs, PointRange range, SweepBackend backend,
