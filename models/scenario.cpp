@@ -287,6 +287,35 @@ std::string reserved_terms_priced(const CloudOffer& o) {
   return months.empty() ? std::string("none") : fmt::format("{} months", fmt::join(months, ", "));
 }
 
+// "api_next_venue": the venue the tokens above the plan's API rate limit burst to. It must be the
+// first of the plan's venues (the tokens go down the list from it, so a venue before it would take
+// nothing), and the API must have a rate limit (without one nothing is left above it).
+void parse_api_next_venue(JsonObjectReader& r, Plan& p) {
+  const std::string name = r.string("api_next_venue");
+  if (!p.uses_api())
+    r.fail("api_next_venue", "no \"api_next_venue\" in a plan that buys no tokens (kind \"api\", or \"overflow_to\": \"api\")",
+           &r.value("api_next_venue"));
+  if (!p.api->rate_limit_tokens_per_minute)
+    r.fail("api_next_venue",
+           "an API with a rate_limit_tokens_per_minute (only tokens above the limit go to the next venue)",
+           &r.value("api_next_venue"));
+  if (p.venues.empty())
+    r.fail("api_next_venue", "a plan with \"venues\", one of which it names", &r.value("api_next_venue"));
+  std::vector<std::string> names;
+  for (const CloudVenue& v : p.venues) names.push_back("\"" + v.name + "\"");
+  const auto at = std::find_if(p.venues.begin(), p.venues.end(), [&](const CloudVenue& v) { return v.name == name; });
+  if (at == p.venues.end())
+    r.fail("api_next_venue", fmt::format("the name of one of the plan's venues ({})", fmt::join(names, ", ")),
+           &r.value("api_next_venue"));
+  if (at != p.venues.begin())
+    r.fail("api_next_venue",
+           fmt::format("the plan's first venue ({}): the API's overflow goes down the list from the venue named, so "
+                       "a venue before it would take nothing",
+                       names.front()),
+           &r.value("api_next_venue"));
+  p.api_next_venue = name;
+}
+
 Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_cloud, const Json& base_api,
                 RecordResolver& resolver, const Date& start, int horizon_months, const std::string& dir) {
   Plan p;
@@ -326,11 +355,19 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
   if (r.has("overflow_to") && p.kind != Plan::Kind::hybrid)
     r.fail("overflow_to", "no \"overflow_to\" outside a hybrid plan (a plan of kind \"api\" buys all its tokens)",
            &r.value("overflow_to"));
-  if (p.kind == Plan::Kind::api || api_overflow)
+  const bool buys_tokens = p.kind == Plan::Kind::api || api_overflow;
+  // A plan that buys tokens may list venues only as where the API's rate-limited tokens go.
+  const bool api_venues = buys_tokens && r.has("api_next_venue");
+  if (buys_tokens)
     for (const char* key : {"onprem_nodes", "reserved_instances", "spot_share", "venues", "commitments", "refresh"}) {
       const bool owns_or_rents = std::string(key) == "onprem_nodes" || std::string(key) == "reserved_instances" ||
                                  std::string(key) == "refresh";
-      if (!r.has(key) || (api_overflow && owns_or_rents)) continue;
+      if (!r.has(key) || (api_overflow && owns_or_rents) || (api_venues && std::string(key) == "venues")) continue;
+      if (std::string(key) == "venues")
+        r.fail(key,
+               "no venues in a plan that buys tokens unless \"api_next_venue\" names the first of them (where the "
+               "tokens above the API's rate limit go)",
+               &r.value(key));
       r.fail(key,
              api_overflow ? "no spot, venues or commitments in a plan whose overflow goes to the API (its base fleet "
                             "is owned nodes and reserved instances)"
@@ -360,7 +397,7 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
   const Json& onprem_json = merged_section("onprem", base_onprem, onprem_storage);
   const Json& cloud_json = merged_section("cloud", base_cloud, cloud_storage);
   const Json& api_json = merged_section("api", base_api, api_storage);
-  if (p.kind == Plan::Kind::api || api_overflow) {
+  if (buys_tokens) {
     if (api_json.empty())
       r.fail("api", "an \"api\" section (here or at the scenario's top level) for a plan that buys tokens from an API",
              nullptr);
@@ -377,7 +414,10 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
   }
 
   const bool owns = p.kind == Plan::Kind::onprem || p.kind == Plan::Kind::hybrid;
-  const bool rents = p.kind == Plan::Kind::cloud || (p.kind == Plan::Kind::hybrid && (!api_overflow || p.reserved_instances > 0));
+  // A plan that buys tokens and bursts them to venues reads the cloud section for its venues'
+  // price_change_per_year, packing_efficiency and spot_overhead_factor, as any plan with venues.
+  const bool rents = p.kind == Plan::Kind::cloud ||
+                     (p.kind == Plan::Kind::hybrid && (!api_overflow || p.reserved_instances > 0)) || api_venues;
   if (owns) {
     if (onprem_json.empty())
       r.fail("onprem", "an \"onprem\" section (here or at the scenario's top level) for a plan that owns nodes", nullptr);
@@ -435,6 +475,7 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
                        "only reserved capacity; venues follow price_change_per_year)", &r.value("venues"));
   }
   r.allow("venues");
+  if (r.has("api_next_venue")) parse_api_next_venue(r, p);
   if (p.kind == Plan::Kind::onprem && r.has("commitments"))
     r.fail("commitments", "no cloud commitments in an onprem plan (use kind \"hybrid\")", &r.value("commitments"));
   check_savings_plan_venue(p.commitments, p.venues, r.file(), r.pointer_of("commitments"));
@@ -458,6 +499,7 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
     p.resolved["api"] = to_json(*p.api);
     if (api_overflow) p.resolved["overflow_to"] = "api";
   }
+  if (!p.api_next_venue.empty()) p.resolved["api_next_venue"] = p.api_next_venue;
   // Only a plan that opts in echoes its venues, so every other report keeps its bytes.
   if (!p.venues.empty()) {
     Json venues = Json::array();

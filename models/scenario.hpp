@@ -55,8 +55,12 @@ struct Plan {
   // Sell the owned nodes and buy the next generation's (models/next_generation/refresh.hpp).
   std::optional<PlanRefresh> refresh;
   // Where the overflow after reserved goes, in order (models/venues/cloud_venue.hpp); empty =
-  // the cloud offer's on-demand with spot_share on spot, as before venues existed.
+  // the cloud offer's on-demand with spot_share on spot, as before venues existed. In a plan that
+  // buys tokens (uses_api), where the tokens above the API's rate limit go (api_next_venue).
   std::vector<CloudVenue> venues;
+  // A plan that buys tokens: the venue (the first of `venues`) the tokens above the API's rate
+  // limit burst to (engine/ledger/api_booking.hpp); empty: they are unserved.
+  std::string api_next_venue;
   // Its own serving profile's token demand (models/serving/plan_serving.hpp); null: the scenario's.
   std::shared_ptr<const TokenDemand> serving;
   // The API the plan buys tokens from (models/api/api_spec.hpp): all of them (kind api), or what its
@@ -66,6 +70,10 @@ struct Plan {
 
   bool bursts() const { return kind != Kind::onprem; }
   bool uses_api() const { return api.has_value(); }
+  // Its venues take the API's rate-limited tokens, not the fleet's overflow.
+  bool api_bursts_to_venues() const { return api.has_value() && !venues.empty(); }
+  // Its venues take the fleet's overflow (docs/model.md §3b).
+  bool fleet_bursts_to_venues() const { return !api.has_value() && !venues.empty(); }
   double reserved_usd_per_instance_hour() const;
   long reserved_term_hours() const { return static_cast<long>(reserved_term_months) * kHoursPerMonth; }
 };

@@ -145,11 +145,12 @@ const std::vector<std::string> kMutatedScenarios = {
     "tests/fixtures/scenarios/hourly_series.json", "tests/fixtures/scenarios/savings_plan_venues.json",
     "tests/fixtures/scenarios/savings_plan_two_venues.json", "tests/fixtures/scenarios/tokens.json"};
 
-// The token fixtures beside them in both campaigns (issue 46): the API plan and an hourly token
-// series. In the schema campaign since the schema requires an inline serving profile's fields
+// The token fixtures beside them in both campaigns (issue 46): the API plan, an hourly token
+// series, and an API whose rate-limited tokens burst to venues. In the schema campaign since the schema requires an inline serving profile's fields
 // (schema/sync_schema_limits.py reads them from parse_serving_profile).
 const std::vector<std::string> kMutatedTokenScenarios = {"tests/fixtures/scenarios/api.json",
-                                                         "tests/fixtures/scenarios/tokens_series.json"};
+                                                         "tests/fixtures/scenarios/tokens_series.json",
+                                                         "tests/fixtures/scenarios/api_venues.json"};
 
 }  // namespace
 

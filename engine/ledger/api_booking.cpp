@@ -3,11 +3,19 @@
 #include <algorithm>
 
 #include "models/serving/token_cost.hpp"
+#include "models/site/power.hpp"
 #include "models/serving/token_demand.hpp"
 
 namespace tco {
 
-ApiMeter::ApiMeter(const Scenario& s, const Plan& plan) : api_(*plan.api) {
+ApiMeter::ApiMeter(const Scenario& s, const Plan& plan, double price_multiplier,
+                   std::optional<VenueDrawKey> venue_draws)
+    : plan_(plan), api_(*plan.api) {
+  if (plan.api_bursts_to_venues()) {
+    venues_.emplace(api_venue_params(plan, price_multiplier), venue_draws);
+    totals_.bursts_to_venues = true;
+    totals_.next_venue = plan.api_next_venue;
+  }
   const TokenDemand& demand = *s.workload.tokens;
   TokenHours hours = token_hours(demand, s.horizon_hours(), s.calendar);
   tokens_ = std::move(hours.tokens);
@@ -28,11 +36,15 @@ ApiMeter::ApiMeter(const Scenario& s, const Plan& plan) : api_(*plan.api) {
   totals_.list_usd_per_million_tokens = api_.blended_usd_per_million_tokens(input_share_);
 }
 
-double ApiMeter::add_hour(long hour, int month, double fleet_work_gpu_hours, Ledger& ledger) {
+ApiHour ApiMeter::add_hour(long hour, int month, double fleet_work_gpu_hours, Ledger& ledger) {
+  ApiHour out;
   const double tokens = tokens_[static_cast<std::size_t>(hour)];
   totals_.tokens_demanded += tokens;
   const double sent = std::max(0.0, tokens - fleet_work_gpu_hours * tokens_per_gpu_hour_);
-  if (sent <= 0.0) return 0.0;
+  if (sent <= 0.0) {
+    if (venues_) add_venue_hour(hour, month, 0.0, ledger, out);  // the venues' instances go back
+    return out;
+  }
   const std::size_t h = static_cast<std::size_t>(hour);
   const double input_share = input_tokens_.empty() ? input_share_ : input_tokens_[h] / tokens;
   const ApiHourBill b = api_hour_bill(api_, sent, input_share, hour);
@@ -40,10 +52,39 @@ double ApiMeter::add_hour(long hour, int month, double fleet_work_gpu_hours, Led
   totals_.input_tokens += b.input_tokens;
   totals_.cached_input_tokens += b.cached_input_tokens;
   totals_.output_tokens += b.output_tokens;
-  totals_.unserved_tokens += b.unserved_tokens;
+  if (!venues_) totals_.unserved_tokens += b.unserved_tokens;  // with venues: what they leave of it
   totals_.bill_usd += b.usd;
   if (b.usd > 0.0) ledger.add(month, Category::api, b.usd, Timing::end_of_month);
-  return b.tokens() / tokens_per_gpu_hour_;
+  out.api_work = b.tokens() / tokens_per_gpu_hour_;
+  if (venues_) add_venue_hour(hour, month, b.unserved_tokens, ledger, out);
+  return out;
+}
+
+// The tokens above the rate limit down the venue list, as reference GPUs of work (a plan GPU is a
+// reference GPU: api_venue_params); the venues' expected leftover (or a path's) stays unserved.
+void ApiMeter::add_venue_hour(long hour, int month, double over_tokens, Ledger& ledger, ApiHour& out) {
+  const double factor = hourly_growth_factor(plan_.cloud->price_change_per_year, hour);
+  HourOutcome o;
+  venues_->begin_hour(hour);
+  const double over_gpus = over_tokens / tokens_per_gpu_hour_;
+  totals_.over_gpus_by_hour.push_back(over_gpus);
+  // work per plan GPU 0: nothing left here waits, so the stepper keeps one state (no backlog).
+  const double left_gpus = venues_->step(0, over_gpus, factor, factor, 0.0, 0.0, o);
+  venues_->end_hour();
+  const double left_tokens = std::min(over_tokens, left_gpus * tokens_per_gpu_hour_);
+  out.venue_work = over_gpus - left_gpus;
+  out.on_demand_billed_gpus = o.on_demand_billed_gpus;
+  out.spot_billed_gpus = o.spot_billed_gpus;
+  totals_.tokens_over_rate_limit += over_tokens;
+  totals_.venue_tokens += over_tokens - left_tokens;
+  totals_.unserved_tokens += left_tokens;
+  totals_.venue_usd += o.on_demand_usd + o.spot_usd;
+  if (o.on_demand_usd > 0.0) ledger.add(month, Category::cloud_on_demand, o.on_demand_usd, Timing::end_of_month);
+  if (o.spot_usd > 0.0) ledger.add(month, Category::cloud_spot, o.spot_usd, Timing::end_of_month);
+}
+
+std::vector<VenueTotals> ApiMeter::venue_totals() const {
+  return venues_ ? venues_->totals() : std::vector<VenueTotals>{};
 }
 
 ApiFigures ApiMeter::figures() const {

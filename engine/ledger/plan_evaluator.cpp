@@ -156,11 +156,12 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
       plan.cloud ? plan.cloud->egress_gb_per_gpu_hour * plan.cloud->egress_usd_per_gb : 0.0;
 
   std::optional<VenueStepper> venues;
-  if (!plan.venues.empty()) venues.emplace(venue_params(plan, options.cloud_price_multiplier), options.venue_draws);
+  if (plan.fleet_bursts_to_venues())
+    venues.emplace(venue_params(plan, options.cloud_price_multiplier), options.venue_draws);
   const CommitmentHours committed = commitment_hours(plan, hours, options.cloud_price_multiplier);
   CommitmentTracker commitments(plan, hours);
   std::optional<ApiMeter> api;
-  if (plan.uses_api()) api.emplace(s, plan);
+  if (plan.uses_api()) api.emplace(s, plan, options.cloud_price_multiplier, options.venue_draws);
 
   std::vector<double> facility_kwh_by_month(months, 0.0);  // for the carbon price
   // With an hourly grid intensity, the grid's CO2 hour by hour (g); a flat one multiplies the kWh.
@@ -200,7 +201,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
 
     // With an API, the cloud's work is the reserved instances' alone; the API takes the rest.
     const double cloud_work = api ? (out.reserved_used_gpus + out.committed_used_gpus) * fleet.perf_cloud : out.cloud_work;
-    const double api_work = api ? api->add_hour(h, m, out.work_onprem + cloud_work, r.ledger) : 0.0;
+    const ApiHour api_hour = api ? api->add_hour(h, m, out.work_onprem + cloud_work, r.ledger) : ApiHour{};
 
     auto& g = r.gpu_hours;
     g.onprem_busy += out.busy_gpus;
@@ -210,9 +211,12 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
     if (!api) {
       g.spot_billed += out.spot_billed_gpus;
       g.on_demand_billed += out.on_demand_billed_gpus;
+    } else {  // the venues of the API's rate-limited tokens (0 without them)
+      g.spot_billed += api_hour.spot_billed_gpus;
+      g.on_demand_billed += api_hour.on_demand_billed_gpus;
     }
-    g.cloud_work += cloud_work;
-    g.useful += out.work_onprem + cloud_work + api_work;
+    g.cloud_work += cloud_work + api_hour.venue_work;
+    g.useful += out.work_onprem + cloud_work + api_hour.api_work + api_hour.venue_work;
     g.waited += out.backlog_gpu_hours;
     if (in.work_rate < 1.0 && in.nodes_up > 0.0) ++r.throttled_hours;
 
@@ -237,7 +241,9 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   }
   r.gpu_hours.unserved = backlog;
   if (api) r.api = api->figures();
-  if (venues) r.venues = venue_figures(plan, venues->totals());
+  const std::vector<VenueTotals> venue_totals = venues ? venues->totals() : api ? api->venue_totals()
+                                                                                  : std::vector<VenueTotals>{};
+  if (!venue_totals.empty()) r.venues = venue_figures(plan, venue_totals);
   if (!commitments.empty())
     r.commitments = commitments.book(r.ledger, s.discount_rate_per_year, options.cloud_price_multiplier);
   book_hidden_costs(plan, r.ledger);
@@ -245,7 +251,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   if (plan.cloud)
     r.co2_cloud_kg = venues_change_co2(plan)
                          ? venue_plan_co2_kg(plan, r.gpu_hours.reserved_used + commitments.used_gpu_hours(),
-                                             venues->totals())
+                                             venue_totals)
                          : cloud_co2_kg(*plan.cloud, r.gpu_hours.on_demand_billed + r.gpu_hours.spot_billed +
                                                          r.gpu_hours.reserved_used + commitments.used_gpu_hours());
 

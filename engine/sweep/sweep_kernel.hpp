@@ -120,6 +120,10 @@ struct SweepPlanParams {
   int venue_count = 0;
   long venue_factor_offset = -1;  // (1 + price_change_per_year)^(h / 8760) [hours]
   VenueParams venues[kMaxVenuesPerPlan] = {};
+  // a plan that buys tokens with "api_next_venue": its venues take the reference GPUs of work above
+  // the API's rate limit [hours] (the deterministic run's, as the API bill is), not the fleet's
+  // overflow; what they leave is unserved (engine/ledger/api_booking.hpp)
+  long api_over_gpus_offset = -1;
   // a next generation arriving in a drawn month (models/next_generation/arrival_draw.hpp): the
   // factor series above leave its step out; the fixed flows are per arrival month (0 .. months,
   // months = at or past the horizon's end) when reserved terms or a resale value step with it
@@ -366,6 +370,30 @@ TCO_HD HourOutcome sweep_venue_hour(const SweepPlanParams& p, const FleetParams&
   return out;
 }
 
+// An hour of the venues of an API's rate-limited tokens on one path: `over_gpus` reference GPUs
+// of work down the list, each venue with capacity taking what it can (instances held in held[i]
+// for the provisioning delay); what none takes is unserved (nothing waits). Returns their bill:
+// the same steps as sweep_venue_hour's venues, without a savings plan.
+TCO_HD double sweep_api_venue_hour_usd(const SweepPlanParams& p, double over_gpus, const VenueHourPrices& prices,
+                                       std::uint64_t seed, std::uint32_t path, long hour, double* held) {
+  double rest = over_gpus;
+  double usd = 0.0;
+  for (int i = 0; i < p.venue_count; ++i) {
+    const VenueParams& v = p.venues[i];
+    double instances = 0.0;
+    if (rest > 0.0 && venue_draws_capacity(seed, path, i, hour, v.availability)) {
+      const VenueTake take = venue_take(v, rest);
+      instances = take.instances;
+      rest -= take.plan_gpus;
+    }
+    const double launched = instances > held[i] ? instances - held[i] : 0.0;
+    held[i] = instances;
+    usd += (venue_billed_instance_hours(v, instances, launched) - 0.0) * v.usd_per_instance_hour * prices.factor *
+           (v.spot ? prices.spot_mult : prices.on_demand_mult);
+  }
+  return usd;
+}
+
 // The month's variable cost booked at its end: hourly costs plus the demand charge on the
 // month's peak facility kW (SPEC §12.6).
 TCO_HD double sweep_month_usd(const SweepPlanParams& p, const double* data, int month, double hourly_usd,
@@ -594,9 +622,11 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
       if (p.committed_gpus_offset >= 0) in.committed_gpus = data[p.committed_gpus_offset + h];
       if (p.savings_plan_usd_offset >= 0) in.savings_plan_usd = data[p.savings_plan_usd_offset + h];
       double facility_kw = 0.0;
-      if (p.venue_count > 0) {
-        const VenueHourPrices prices{p.venue_factor_offset >= 0 ? data[p.venue_factor_offset + h] : 1.0,
-                                     on_demand_process, spot_mult * spot_process};
+      const VenueHourPrices prices{p.venue_factor_offset >= 0 ? data[p.venue_factor_offset + h] : 1.0,
+                                   on_demand_process, spot_mult * spot_process};
+      if (p.api_over_gpus_offset >= 0)
+        month_usd += sweep_api_venue_hour_usd(p, data[p.api_over_gpus_offset + h], prices, seed, path, h, venue_held);
+      if (p.venue_count > 0 && p.api_over_gpus_offset < 0) {
         const HourOutcome o = sweep_venue_hour(p, fleet, in, backlog, prices, seed, path, h, venue_held, divide);
         backlog = o.backlog_gpu_hours;
         facility_kw = o.facility_kw;

@@ -157,8 +157,11 @@ void set_spot(SweepPlanParams& p, const Plan& plan) {
 
 // A plan's venues, their price factor (price_change_per_year alone, as the deterministic run's)
 // and, with a spot venue, the spot price shock and process of the plan's cloud section.
-void set_venues(SweepPlanParams& p, const Plan& plan, long hours, SeriesStore& store) {
-  const std::vector<VenueParams> venues = venue_params(plan);
+// A plan that buys tokens with venues gives them the deterministic run's reference GPUs above its
+// API's rate limit, hour by hour, instead of the fleet's overflow.
+void set_venues(SweepPlanParams& p, const Plan& plan, const PlanResult& det, long hours, SeriesStore& store) {
+  const std::vector<VenueParams> venues = plan.api_bursts_to_venues() ? api_venue_params(plan) : venue_params(plan);
+  if (plan.api_bursts_to_venues()) p.api_over_gpus_offset = store.add(det.api->over_gpus_by_hour);
   p.venue_count = static_cast<int>(venues.size());
   std::copy(venues.begin(), venues.end(), p.venues);
   const CloudSpec& c = *plan.cloud;
@@ -297,7 +300,9 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
       set_spot(p, plan);
       p.on_demand_process = c.price_processes.on_demand_params();
       if (plan.spot_share > 0.0) p.spot_process = c.price_processes.spot_params();
-      if (!plan.venues.empty()) set_venues(p, plan, hours, store);
+      if (!plan.venues.empty()) set_venues(p, plan, det, hours, store);
+      // A plan of kind api steps no cloud work of its own: its fleet's "burst" is the API's tokens.
+      if (plan.kind == Plan::Kind::api) p.egress_usd_per_cloud_work = 0.0;
       // Commitments: their bills are fixed (cloud_reserved, above); the hours' pool and savings plan
       // change what each path's overflow pays.
       if (!plan.commitments.empty()) {
@@ -456,7 +461,8 @@ SweepChunk make_sweep_chunk(const std::vector<SweepPoint>& points) {
     for (SweepPlanParams plan : p.plans) {
       for (long* offset : {&plan.pue_offset, &plan.usd_per_kwh_offset, &plan.work_rate_offset, &plan.ambient_c_offset,
                            &plan.cloud_factor_offset, &plan.spot_factor_offset, &plan.committed_gpus_offset,
-                           &plan.savings_plan_usd_offset, &plan.venue_factor_offset, &plan.demand_offset})
+                           &plan.savings_plan_usd_offset, &plan.venue_factor_offset, &plan.demand_offset,
+                           &plan.api_over_gpus_offset})
         rebase(*offset, h.hours);
       rebase(plan.demand_charge_offset, h.months);
       rebase(plan.fixed_npv_by_arrival_offset, h.months + 1);

@@ -1,6 +1,7 @@
 #include "reports/workbook/tokens_sheet.hpp"
 
 #include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -35,6 +36,17 @@ void write_tokens_sheet(lxw_workbook* wb, const Json& report, const std::vector<
                                  "usd_per_million_output_tokens_reservation", "usd_per_million_tokens_usage",
                                  "usd_per_million_input_tokens_usage", "usd_per_million_output_tokens_usage"};
   for (int c = 0; c < columns; ++c) check(worksheet_write_string(ws, 0, c, header[c], f.bold));
+  // A plan whose API's rate-limited tokens burst to venues (api_next_venue): three columns more,
+  // the tokens over the limit, those the venues served, and (a formula) those left unserved.
+  bool over_limit = false;
+  for (const Json& p : plans) over_limit = over_limit || (p.contains("api") && p.at("api").is_object() &&
+                                                          p.at("api").contains("venue_tokens"));
+  enum : int { over = columns, to_venues, left_over, all_columns };
+  if (over_limit)
+    for (const auto& [col, name] : {std::pair{int{over}, "api_tokens_over_rate_limit"},
+                                    std::pair{int{to_venues}, "api_venue_tokens"},
+                                    std::pair{int{left_over}, "api_tokens_over_rate_limit_unserved"}})
+      check(worksheet_write_string(ws, 0, col, name, f.bold));
   int row = 1;
   for (std::size_t i = 0; i < plans.size(); ++i, ++row) {
     const Json& p = plans[i];
@@ -71,9 +83,15 @@ void write_tokens_sheet(lxw_workbook* wb, const Json& report, const std::vector<
       formula(first + 1, cell(basis, row) + "/" + weighted + "*1000000", figures->at("input"), f.usd);
       formula(first + 2, cell(weight, row) + "*" + cell(first + 1, row), figures->at("output"), f.usd);
     }
+    if (over_limit && p.contains("api") && p.at("api").is_object() && p.at("api").contains("venue_tokens")) {
+      const Json& a = p.at("api");
+      number(over, a.at("tokens_over_rate_limit"));
+      number(to_venues, a.at("venue_tokens"));
+      formula(left_over, cell(over, row) + "-" + cell(to_venues, row), a.at("unserved_tokens"), nullptr);
+    }
   }
   check(worksheet_set_column(ws, 0, 0, 24, nullptr));
-  check(worksheet_set_column(ws, 1, columns - 1, 18, nullptr));
+  check(worksheet_set_column(ws, 1, (over_limit ? all_columns : columns) - 1, 18, nullptr));
 }
 
 }  // namespace tco

@@ -9,14 +9,18 @@
 
 namespace tco {
 
-std::vector<VenueParams> venue_params(const Plan& plan, double price_multiplier) {
+namespace {
+
+// The venues with `plan_perf` reference work per plan GPU: the plan's cloud GPU's perf for the
+// fleet's overflow, 1 (a plan GPU is a reference GPU) for the API's rate-limited tokens.
+std::vector<VenueParams> venue_params_at(const Plan& plan, double plan_perf, double price_multiplier) {
   std::vector<VenueParams> out;
   if (!plan.cloud) return out;
   const CloudSpec& c = *plan.cloud;
   for (const CloudVenue& v : plan.venues) {
     VenueParams p;
-    p.plan_perf = c.gpu.perf_relative;
-    p.gpus_per_plan_gpu = v.gpu.perf_relative == c.gpu.perf_relative ? 1.0 : c.gpu.perf_relative / v.gpu.perf_relative;
+    p.plan_perf = plan_perf;
+    p.gpus_per_plan_gpu = v.gpu.perf_relative == plan_perf ? 1.0 : plan_perf / v.gpu.perf_relative;
     p.gpus_per_instance = v.offer.gpus_per_instance;
     p.cloud_billed_per_gpu = 1.0 / c.packing_efficiency;
     p.max_instances = v.quota_instances().value_or(-1.0);
@@ -33,6 +37,18 @@ std::vector<VenueParams> venue_params(const Plan& plan, double price_multiplier)
     out.push_back(p);
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<VenueParams> venue_params(const Plan& plan, double price_multiplier) {
+  return plan.api_bursts_to_venues() ? std::vector<VenueParams>{}
+                                     : venue_params_at(plan, plan.cloud ? plan.cloud->gpu.perf_relative : 1.0,
+                                                       price_multiplier);
+}
+
+std::vector<VenueParams> api_venue_params(const Plan& plan, double price_multiplier) {
+  return plan.api_bursts_to_venues() ? venue_params_at(plan, 1.0, price_multiplier) : std::vector<VenueParams>{};
 }
 
 VenueStepper::VenueStepper(std::vector<VenueParams> venues, std::optional<VenueDrawKey> draws)
@@ -380,6 +396,8 @@ HourOutcome step_venue_hour(const FleetParams& f, const HourInputs& in, long hou
 
 bool venues_change_co2(const Plan& plan) {
   if (!plan.cloud) return false;
+  // The API's venues: their billed GPU-hours are on their own offers, always summed venue by venue.
+  if (plan.api_bursts_to_venues()) return true;
   const CloudSpec& c = *plan.cloud;
   return std::any_of(plan.venues.begin(), plan.venues.end(), [&](const CloudVenue& v) {
     return v.gpu.tdp_w != c.gpu.tdp_w || v.offer.pue != c.offer.pue || v.offer.g_co2_per_kwh != c.offer.g_co2_per_kwh;

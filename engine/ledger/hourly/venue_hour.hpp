@@ -67,7 +67,12 @@ struct VenueTotals {
   bool operator==(const VenueTotals&) const = default;
 };
 
+// The venues of a plan whose fleet bursts to them (none for a plan that buys tokens).
 std::vector<VenueParams> venue_params(const Plan& plan, double price_multiplier = 1.0);
+// The venues of a plan that bursts the tokens above its API's rate limit to them
+// (engine/ledger/api_booking.hpp): a plan GPU is a reference GPU (plan_perf 1), so venue i serves
+// R reference GPUs of work with R / perf_i of its GPUs. Empty for any other plan.
+std::vector<VenueParams> api_venue_params(const Plan& plan, double price_multiplier = 1.0);
 
 // Philox key of a Monte Carlo path's availability draws; absent in the deterministic run.
 struct VenueDrawKey {

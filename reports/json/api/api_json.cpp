@@ -5,7 +5,7 @@
 namespace tco {
 
 Json api_figures_json(const ApiFigures& f) {
-  return {{"api", f.api},
+  Json out = {{"api", f.api},
           {"tokens_demanded", f.tokens_demanded},
           {"tokens_sent", f.tokens_sent},
           {"input_tokens", f.input_tokens},
@@ -15,6 +15,14 @@ Json api_figures_json(const ApiFigures& f) {
           {"bill_usd", f.bill_usd},
           {"list_usd_per_million_tokens", f.list_usd_per_million_tokens},
           {"usd_per_million_tokens", optional_json(f.usd_per_million_tokens)}};
+  // Only a plan whose rate-limited tokens burst to venues, so every other report keeps its bytes.
+  if (f.bursts_to_venues) {
+    out["next_venue"] = f.next_venue;
+    out["tokens_over_rate_limit"] = f.tokens_over_rate_limit;
+    out["venue_tokens"] = f.venue_tokens;
+    out["venue_usd"] = f.venue_usd;
+  }
+  return out;
 }
 
 Json api_breakevens_json(const std::vector<ApiBreakeven>& breakevens) {
