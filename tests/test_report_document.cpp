@@ -202,7 +202,7 @@ std::vector<std::vector<std::string>> html_rows(const std::string& html) {
 
 TEST_CASE("report document: every shipped scenario's sections are in each format, their numbers equal as numbers") {
   const fs::path baselines = test::source_path("tests/baselines");
-  int reports = 0, numbers = 0, texts = 0;
+  int reports = 0, numbers = 0, texts = 0, warned = 0;
   std::map<std::string, int> sections_seen;
   for (const auto& entry : fs::directory_iterator(baselines)) {
     if (entry.path().extension() != ".json") continue;
@@ -212,6 +212,7 @@ TEST_CASE("report document: every shipped scenario's sections are in each format
     const std::string terminal = cli::terminal_answer(report, {});
     const CsvTables csv = csv_tables(report);
     ++reports;
+    warned += report.at("warnings").empty() ? 0 : 1;
     // Every section of the document: those of the first screen, then the rest.
     std::vector<Section> sections = report_sections(report, true);
     for (Section& s : report_sections(report, false)) sections.push_back(std::move(s));
@@ -303,7 +304,11 @@ TEST_CASE("report document: every shipped scenario's sections are in each format
   // What every report has: its costs by category, its sources, its warnings.
   CHECK(sections_seen["categories"] == reports);
   CHECK(sections_seen["assumptions"] == reports);
-  CHECK(sections_seen["warnings"] == reports);  // every shipped scenario has a stale-price warning
+  // A Warnings section exactly where the report has a warning: nearly every shipped scenario has
+  // a stale price, but not clustermax-4096-gpus or deadline-campaign-spot-policies, whose only old
+  // figures are the H100's datasheet (a specification does not age, pricing-data/README.md).
+  CHECK(sections_seen["warnings"] == warned);
+  CHECK(warned >= reports - 2);
   CHECK(sections_seen["verdict"] == reports);
   CHECK(sections_seen["monthly"] == reports);
   // The Monte Carlo runs (discrete_event or fluid: 13 of the 23 of 2026-11-29) and the two
