@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "models/catalog/figure_age.hpp"
 #include "models/price_path/implied_forward.hpp"
 
 namespace tco {
@@ -35,15 +36,18 @@ void drop_unused_figures(Scenario& s) {
   }
 }
 
+// The oldest price of each record (its own date when it lists no figures; none for a record of
+// specifications only, a gpu: a datasheet does not age).
 void add_provenance_warnings(Scenario& s) {
   for (const auto& p : s.records_used) {
+    const std::string oldest = oldest_figure_as_of({p});
     Date as_of;
-    if (!parse_date(p.as_of, as_of)) continue;
+    if (!parse_date(oldest, as_of)) continue;
     const long age_days = days_between(as_of, s.start);
     if (age_days > 365) {
       warn(s, "catalog-stale", p.kind + ":" + p.id,
            fmt::format("{} \"{}\" is dated {}, {} days before the scenario start: check the price is still current",
-                       p.kind, p.id, p.as_of, age_days));
+                       p.kind, p.id, oldest, age_days));
     }
   }
 }

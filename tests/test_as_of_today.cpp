@@ -1,8 +1,10 @@
 // `--today` (issue 41): every figure a report uses is aged on that day with validate's as-of rule
 // (365 days), field-level dates and capacity_block_as_of included; each stale group is a warning
 // in every format and on the terminal, and the first screen says "Prices as of <oldest date>".
+// Only prices age: a datasheet specification (tdp_w, peak_kw, rack_limit_kw) does not.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -64,6 +66,17 @@ Json dated_scenario(const fs::path& catalog, bool books_a_block) {
   return doc;
 }
 
+// Sets the as_of (and field_provenance, when given) of record 0 of a fixture catalog file.
+void redate_record(const fs::path& catalog, const std::string& file, const std::string& as_of,
+                   const Json& field_provenance = Json()) {
+  std::ifstream in(catalog / file);
+  Json doc = Json::parse(in);
+  in.close();
+  doc.at("records").at(0)["as_of"] = as_of;
+  if (!field_provenance.is_null()) doc.at("records").at(0)["field_provenance"] = field_provenance;
+  write_json_file(catalog / file, doc);
+}
+
 std::vector<std::string> as_of_messages(const Json& report) {
   std::vector<std::string> out;
   for (const Json& w : report.at("warnings"))
@@ -120,8 +133,8 @@ TEST_CASE("today: run --today warns per stale figure, capacity block included, w
   CHECK(as_of_messages(report) == std::vector<std::string>{reserved, block});
   // The oldest date used is the block's; two figures are stale. The scenario starts 2026-01-05:
   // 327 days before today = 7,848 h = 10.75 months of 730 h: 10 months of history.
-  const std::string prices = "Prices as of 2024-12-31 (the oldest figure used), 697 days before today (2026-11-28): 2 "
-                             "figures used are more than 365 days old (see the warnings).";
+  const std::string prices = "Prices as of 2024-12-31 (the oldest price used), 697 days before today (2026-11-28): 2 "
+                             "prices used are more than 365 days old (see the warnings).";
   const std::string history = "The scenario starts 2026-01-05, before today (2026-11-28): months 1-10 are history, "
                               "months 11-12 forecast.";
   CHECK(report.at("scenario").at("history_months") == 10);
@@ -131,13 +144,19 @@ TEST_CASE("today: run --today warns per stale figure, capacity block included, w
   const std::string terminal = unwrapped(r.out);
   const std::string first_screen = terminal.substr(0, terminal.find("Plans over"));
   CHECK(contains(first_screen, prices + " " + history));
-  CHECK(contains(terminal, " Warnings: - " + reserved + " [as-of-stale] - " + block + " [as-of-stale]"));
+  // catalog-stale looks at the record's oldest price too: the block's 2024-12-31 is 365 + 5 = 370
+  // days before the scenario's start (2026-01-05), more than 365.
+  const std::string catalog_stale = "cloud_offer \"test/gpu8/region-a\" is dated 2024-12-31, 370 days before the "
+                                    "scenario start: check the price is still current [catalog-stale]";
+  CHECK(contains(terminal, " Warnings: - " + catalog_stale + " - " + reserved + " [as-of-stale] - " + block +
+                               " [as-of-stale]"));
   // Markdown: the line after the verdict, and the warnings.
   const std::string summary = read_text_file(md);
   CHECK(contains(summary, "\n\n" + prices + " " + history + "\n\n"));
   CHECK(summary.find(prices) < summary.find("| plan |"));
   // The same items in each format (reports/document/answer/warnings_section.cpp).
-  CHECK(contains(summary, "\n**Warnings**:\n\n- " + reserved + " [as-of-stale]\n- " + block + " [as-of-stale]\n"));
+  CHECK(contains(summary, "\n**Warnings**:\n\n- " + catalog_stale + "\n- " + reserved + " [as-of-stale]\n- " + block +
+                              " [as-of-stale]\n"));
   // HTML: beside the headline, and in the Warnings section.
   const std::string page = read_text_file(html);
   CHECK(contains(page, "</p>\n<p>" + prices + " " + history + "</p>"));
@@ -153,7 +172,7 @@ TEST_CASE("today: run --today warns per stale figure, capacity block included, w
   const auto redated = run_cli({"report", json, "--today", "2027-06-01"});
   REQUIRE_MESSAGE(redated.exit_code == 0, redated.err);
   CHECK(contains(unwrapped(redated.out),
-                 "Prices as of 2024-12-31 (the oldest figure used), 882 days before today (2027-06-01)"));
+                 "Prices as of 2024-12-31 (the oldest price used), 882 days before today (2027-06-01)"));
   // Without --today, `report` renders the day the report records.
   CHECK(contains(unwrapped(run_cli({"report", json}).out), prices));
 }
@@ -220,4 +239,63 @@ TEST_CASE("today: regress reruns a baseline on the day it records, so the calend
   CHECK(run_cli({"regress", scenarios, "--baselines", baselines}).exit_code == 0);
   CHECK(run_cli({"regress", scenarios, "--baselines", baselines, "--update"}).exit_code == 0);
   CHECK(read_text_file(dir / "baselines" / "dated.json") == written);
+}
+
+TEST_CASE("today: a stale specification does not warn, a stale price in the same record does") {
+  const fs::path dir = tco::test::scratch_dir("today-specs");
+  const fs::path catalog = dated_catalog("today-specs-cat");
+  // The GPU record (perf_relative, memory_gb, tdp_w: specifications only) dated 2023-01-01; the
+  // server record 2024-01-01 (gpus, price_usd, peak_kw, idle_kw fall back to it), its peak_kw
+  // read from a datasheet dated 2022-03-22; the cooling record (pue, rack limit: a design) 2023-01-01.
+  redate_record(catalog, "gpus.json", "2023-01-01");
+  redate_record(catalog, "servers.json", "2024-01-01",
+                {{"peak_kw", {{"as_of", "2022-03-22"}, {"source", "datasheet"}}}});
+  redate_record(catalog, "cooling.json", "2023-01-01");
+  const std::string scenario = write_json_file(dir / "s.json", dated_scenario(catalog, false));
+  const std::string out = (dir / "r.json").string();
+  const auto r = run_cli({"run", scenario, "--out", out, "--today", "2026-11-28"});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const Json report = Json::parse(read_text_file(out));
+  // Today 2026-11-28. The server's price (2024-01-01): 366 (2024) + 365 (2025) + 331 (2026 to
+  // November 28: 334 - 3) = 1,062 days, stale, and named alone: gpus, idle_kw (same date) and
+  // peak_kw (2022-03-22) are specifications. The GPU and cooling records give no warning. The
+  // offer's 1-year price is stale as before (545 days).
+  const std::string reserved = "cloud_offer \"test/gpu8/region-a\" reserved_1y_usd_per_hour: dated 2025-06-01, 545 days "
+                               "old on 2026-11-28 (more than 365): re-check the figure";
+  const std::string server = "server \"test-node-8\" price_usd: dated 2024-01-01, 1062 days old on 2026-11-28 (more "
+                             "than 365): re-check the figure";
+  std::vector<std::string> messages = as_of_messages(report);
+  std::sort(messages.begin(), messages.end());
+  CHECK(messages == std::vector<std::string>{reserved, server});
+  // "Prices as of" is the oldest price's date, not the GPU's 2023-01-01 or peak_kw's 2022-03-22;
+  // two prices are stale.
+  CHECK(report.at("pricing").at("oldest_as_of") == "2024-01-01");
+  CHECK(contains(unwrapped(r.out), "Prices as of 2024-01-01 (the oldest price used), 1062 days before today "
+                                   "(2026-11-28): 2 prices used are more than 365 days old"));
+  // The dates are still reported beside every figure.
+  for (const Json& rec : report.at("pricing").at("records"))
+    if (rec.at("id") == "ref-gpu")
+      for (const Json& f : rec.at("figures")) CHECK(f.at("as_of") == "2023-01-01");
+  // catalog-stale (a record's prices more than 365 days before the scenario's start, 2026-01-05)
+  // names the server at its price's date, 2024-01-01 + 731 + 4 = 735 days, and not the GPU or
+  // the cooling record.
+  std::vector<std::string> catalog_stale;
+  for (const Json& w : report.at("warnings"))
+    if (w.at("code") == "catalog-stale") catalog_stale.push_back(w.at("message"));
+  CHECK(catalog_stale == std::vector<std::string>{"server \"test-node-8\" is dated 2024-01-01, 735 days before the "
+                                                  "scenario start: check the price is still current"});
+
+  // validate --today applies the same rule: the server's as_of (a price falls back to it) warns;
+  // the GPU's and cooling's as_of and peak_kw's own date do not.
+  const auto validate = run_cli({"validate", catalog.string(), "--today", "2026-11-28"});
+  const std::string said = validate.out + validate.err;
+  CHECK(contains(said, "servers.json: /records/0/as_of: as_of 2024-01-01 is 1062 days old"));
+  CHECK_FALSE(contains(said, "gpus.json: /records/0/as_of"));
+  CHECK_FALSE(contains(said, "cooling.json: /records/0/as_of"));
+  CHECK_FALSE(contains(said, "field_provenance/peak_kw"));
+  // A date after today is still flagged for a specification: a typo in the year.
+  redate_record(catalog, "gpus.json", "2062-01-01");
+  const auto future = run_cli({"validate", catalog.string(), "--today", "2026-11-28"});
+  CHECK(future.exit_code == 2);
+  CHECK(contains(future.out + future.err, "gpus.json: /records/0/as_of: as_of 2062-01-01 is"));
 }

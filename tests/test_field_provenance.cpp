@@ -2,7 +2,11 @@
 // record, each falling back to the record's; capacity_block_as_of dates the capacity-block rate.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/io/json_reader.hpp"
@@ -173,4 +177,40 @@ TEST_CASE("field provenance: an override that replaces a figure drops the catalo
                     {"field_provenance", {{"reserved_3y_usd_per_hour", {{"as_of", "2026-11-20"}}}}}};
   const ResolvedRecord replaced = resolve_reference(catalog, "cloud_offer", own, "s.json", "/cloud/offer");
   CHECK(replaced.merged.at("field_provenance").at("reserved_3y_usd_per_hour").at("as_of") == "2026-11-20");
+}
+
+TEST_CASE("field provenance: the figures that age are exactly the prices, the fields with usd in their name") {
+  // Written out by hand, kind by kind (pricing-data/README.md "Which figures age"): a new numeric
+  // field fails here until it is put on one side or the other.
+  const std::map<std::string, std::vector<std::string>> prices = {
+      {"cloud_offer",
+       {"on_demand_usd_per_hour", "spot_usd_per_hour", "reserved_1y_usd_per_hour", "reserved_3y_usd_per_hour",
+        "reserved_usd_per_hour_by_term_months", "capacity_block_usd_per_hour", "egress_usd_per_gb"}},
+      {"server", {"price_usd"}},
+      {"gpu", {}},
+      {"power_region", {"usd_per_kwh"}},
+      {"cooling", {}},
+      {"colocation", {"usd_per_kw_month", "usd_per_rack_month"}}};
+  const std::map<std::string, std::vector<std::string>> specifications = {
+      {"cloud_offer",
+       {"gpus_per_instance", "billing_granularity_s", "minimum_billed_s", "startup_h", "spot_notice_s",
+        "spot_preemptions_per_instance_hour", "pue", "g_co2_per_kwh"}},
+      {"server", {"gpus", "peak_kw", "idle_kw"}},
+      {"gpu", {"perf_relative", "memory_gb", "tdp_w"}},
+      {"power_region", {"g_co2_per_kwh"}},
+      {"cooling", {"pue", "pue_min", "pue_slope_per_c", "free_cooling_c", "rack_limit_kw", "max_cfm_per_rack", "delta_t_f"}},
+      {"colocation", {}}};
+  for (const auto& [kind, fields] : prices) {
+    const std::string& k = kind;
+    std::vector<std::string> aged, kept;
+    for (const std::string& f : figure_fields(k)) (is_price_field(f) ? aged : kept).push_back(f);
+    std::sort(aged.begin(), aged.end());
+    std::sort(kept.begin(), kept.end());
+    std::vector<std::string> want_aged = fields, want_kept = specifications.at(k);
+    std::sort(want_aged.begin(), want_aged.end());
+    std::sort(want_kept.begin(), want_kept.end());
+    INFO(k);
+    CHECK(aged == want_aged);
+    CHECK(kept == want_kept);
+  }
 }

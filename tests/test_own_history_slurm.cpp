@@ -188,9 +188,11 @@ TEST_CASE("own-history worked example: the shipped jobs.csv is the import, and i
   REQUIRE(run.exit_code == 0);
   // docs/own-history.md quotes this verdict: owning one node never pays back against on-demand VMs.
   CHECK(run.out.find("buy-1-burst-spot") != std::string::npos);
-  // NPV 794,967 - 303,118 = 491,849 more than on-demand (the hgx-h100-8 at $317,000 since the
-  // refresh; GCP's hidden costs since issue 48: support 5% of the bill, goodput 0.979893).
-  CHECK(run.out.find("-$491,849       never") != std::string::npos);
+  // NPV 794,701 - 303,118 = 491,583 more than on-demand (the hgx-h100-8 at $317,000 since the
+  // refresh; GCP's hidden costs since issue 48: support 5% of the bill, goodput 0.979893;
+  // us-virginia's power at $0.0962/kWh since 2026-11-30, $0.10 before: the owned plan's energy
+  // NPV $6,733 = 0.962 x $6,999, and 794,967 - 266 = 794,701).
+  CHECK(run.out.find("-$491,583       never") != std::string::npos);
 }
 
 }  // namespace tco

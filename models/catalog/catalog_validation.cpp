@@ -1,5 +1,6 @@
 #include "models/catalog/catalog_validation.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
@@ -12,6 +13,7 @@
 #include "core/io/utf8_text.hpp"
 #include "models/catalog/catalog.hpp"
 #include "models/catalog/catalog_source.hpp"
+#include "models/catalog/field_provenance.hpp"
 #include "models/catalog/records.hpp"
 #include "models/serving/serving_profile.hpp"
 
@@ -124,23 +126,30 @@ class CatalogValidator {
     }
   }
 
-  // The record's as_of, then each figure's own (field_provenance, capacity_block_as_of).
+  // The record's as_of, then each figure's own (field_provenance, capacity_block_as_of). Only a
+  // price ages (is_price_field): the record's as_of is checked for staleness when a price falls
+  // back to it, or when the record lists no figures (a serving profile); any date after today is
+  // an error.
   void check_dates(const CatalogRecord& record, const Provenance& provenance) {
     if (options_.today.empty()) return;
+    const bool record_dates_a_price =
+        provenance.figures.empty() ||
+        std::any_of(provenance.figures.begin(), provenance.figures.end(),
+                    [](const FigureProvenance& f) { return !f.own_as_of && is_price_field(f.field); });
     if (provenance.as_of != "1970-01-01")
-      check_date(record, pointer_join(record.pointer, "as_of"), "as_of", provenance.as_of);
+      check_date(record, pointer_join(record.pointer, "as_of"), "as_of", provenance.as_of, record_dates_a_price);
     for (const FigureProvenance& figure : provenance.figures) {
       if (!figure.own_as_of) continue;
       const bool block = figure.field == "capacity_block_usd_per_hour" && record.fields.contains("capacity_block_as_of");
       const std::string where =
           block ? pointer_join(record.pointer, "capacity_block_as_of")
                 : pointer_join(pointer_join(pointer_join(record.pointer, "field_provenance"), figure.field), "as_of");
-      check_date(record, where, figure.field + " as_of", figure.as_of);
+      check_date(record, where, figure.field + " as_of", figure.as_of, is_price_field(figure.field));
     }
   }
 
   void check_date(const CatalogRecord& record, const std::string& where, const std::string& what,
-                  const std::string& date_text) {
+                  const std::string& date_text, bool ages) {
     Date as_of;
     if (!parse_date(date_text, as_of)) return;
     const long age_days = days_between(as_of, today_);
@@ -148,7 +157,7 @@ class CatalogValidator {
       findings_.push_back(make(kError, "as-of-in-future", record.file, where,
           fmt::format("{} {} is {} days after today ({}): a typo in the year?", what, date_text, -age_days,
                       options_.today)));
-    } else if (age_days > options_.max_age_days) {
+    } else if (ages && age_days > options_.max_age_days) {
       findings_.push_back(make(kWarning, "as-of-stale", record.file, where,
           fmt::format("{} {} is {} days old (more than {}): re-check the figure", what, date_text, age_days,
                       options_.max_age_days)));

@@ -7,7 +7,9 @@
 //   error   zero-price            a price of exactly 0 (legal in an override, a slip in a catalog)
 //   error   as-of-in-future       as_of after --today (the record's, or a figure's own: field_provenance,
 //                                 capacity_block_as_of; models/catalog/field_provenance.hpp)
-//   warning as-of-stale           as_of more than max_age_days before --today (the same dates)
+//   warning as-of-stale           a price's date more than max_age_days before --today (the same
+//                                 dates; a specification such as tdp_w or peak_kw does not age:
+//                                 is_price_field)
 //   warning spot-above-on-demand  spot > on-demand
 //   warning unit-slip-monthly     a price above $100 per GPU-hour: a monthly price typed as hourly
 //                                 (the 730x slip; the dearest real GPU-hour is ~$15)

@@ -79,6 +79,8 @@ void read_field_provenance(JsonObjectReader& r, Provenance& provenance) {
   }
 }
 
+bool is_price_field(std::string_view field) { return field.find("usd") != std::string_view::npos; }
+
 const FigureProvenance* find_figure(const Provenance& provenance, std::string_view field) {
   for (const FigureProvenance& f : provenance.figures)
     if (f.field == field) return &f;

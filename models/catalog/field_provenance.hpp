@@ -28,6 +28,15 @@ const std::vector<std::string>& figure_fields(std::string_view kind);
 // field or one the record lacks, and for an entry that is not {"as_of"?, "source"?} with one.
 void read_field_provenance(JsonObjectReader& r, Provenance& provenance);
 
+// Whether a numeric field is a price: its unit is money ("usd" in its name, SPEC's units-in-names
+// rule: on_demand_usd_per_hour, price_usd, usd_per_kwh, usd_per_kw_month, egress_usd_per_gb).
+// Only prices age (issue 41): a price is set by a market and may change tomorrow, while a
+// datasheet specification of a shipped product (a GPU's TDP, memory and FLOPS ratio, a server's
+// peak and idle kW, a cooling design's rack limit and PUE, an instance's GPU count) stays what it
+// was. The as-of-stale rule and the "prices as of" date look at price figures only; a date after
+// today is still flagged for every figure (a typo in the year).
+bool is_price_field(std::string_view field);
+
 // The figure of `field` in provenance.figures, or nullptr when the record does not carry it.
 const FigureProvenance* find_figure(const Provenance& provenance, std::string_view field);
 

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "models/catalog/field_provenance.hpp"
+
 namespace tco {
 
 std::vector<DatedFigures> aged_figures(const std::vector<Provenance>& used, const Date& today, int max_age_days) {
@@ -12,17 +14,20 @@ std::vector<DatedFigures> aged_figures(const std::vector<Provenance>& used, cons
   for (const Provenance& p : used) {
     std::vector<DatedFigures> groups;
     for (const FigureProvenance& f : p.figures) {
+      Date as_of;
+      if (!parse_date(f.as_of, as_of)) continue;
+      const long age_days = days_between(as_of, today);
+      // Only a price goes stale; any figure dated after today is flagged.
+      const bool aged = age_days < 0 || (age_days > max_age_days && is_price_field(f.field));
+      if (!aged) continue;
       auto group = std::find_if(groups.begin(), groups.end(), [&f](const DatedFigures& g) { return g.as_of == f.as_of; });
       if (group == groups.end()) {
-        Date as_of;
-        if (!parse_date(f.as_of, as_of)) continue;
-        groups.push_back({p.kind, p.id, f.as_of, {}, days_between(as_of, today)});
+        groups.push_back({p.kind, p.id, f.as_of, {}, age_days});
         group = groups.end() - 1;
       }
       group->fields.push_back(f.field);
     }
-    for (DatedFigures& g : groups)
-      if (g.age_days < 0 || g.age_days > max_age_days) out.push_back(std::move(g));
+    for (DatedFigures& g : groups) out.push_back(std::move(g));
   }
   return out;
 }
@@ -45,7 +50,8 @@ std::string oldest_figure_as_of(const std::vector<Provenance>& used) {
   };
   for (const Provenance& p : used) {
     if (p.figures.empty()) consider(p.as_of);
-    for (const FigureProvenance& f : p.figures) consider(f.as_of);
+    for (const FigureProvenance& f : p.figures)
+      if (is_price_field(f.field)) consider(f.as_of);
   }
   return oldest;
 }

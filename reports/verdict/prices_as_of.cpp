@@ -3,18 +3,22 @@
 #include <fmt/format.h>
 
 #include "core/calendar.hpp"
+#include "models/catalog/field_provenance.hpp"
 
 namespace tco {
 
 namespace {
 
-// Figures of the report's records more than max_age_days old on `today`.
+// Price figures of the report's records more than max_age_days old on `today` (a specification
+// does not age: models/catalog/field_provenance.hpp, is_price_field).
 int stale_figure_count(const Json& pricing, const Date& today, int max_age_days) {
   int count = 0;
   for (const Json& r : pricing.at("records"))
     for (const Json& f : r.value("figures", Json::array())) {
       Date as_of;
-      if (parse_date(f.at("as_of").get<std::string>(), as_of) && days_between(as_of, today) > max_age_days) ++count;
+      if (is_price_field(f.at("field").get<std::string>()) && parse_date(f.at("as_of").get<std::string>(), as_of) &&
+          days_between(as_of, today) > max_age_days)
+        ++count;
     }
   return count;
 }
@@ -26,7 +30,7 @@ std::string prices_as_of_sentence(const Json& report) {
   const Json& pricing = report.at("pricing");
   if (!pricing.contains("oldest_as_of") || !pricing.at("oldest_as_of").is_string()) return "";
   const std::string oldest = pricing.at("oldest_as_of").get<std::string>();
-  std::string out = fmt::format("Prices as of {} (the oldest figure used)", oldest);
+  std::string out = fmt::format("Prices as of {} (the oldest price used)", oldest);
   Date today, as_of;
   if (!pricing.contains("today") || !parse_date(pricing.at("today").get<std::string>(), today) ||
       !parse_date(oldest, as_of))
@@ -39,7 +43,7 @@ std::string prices_as_of_sentence(const Json& report) {
   const int stale = stale_figure_count(pricing, today, max_age_days);
   if (stale == 0) return out + ".";
   return out + fmt::format(": {} {} used {} more than {} days old (see the warnings).", stale,
-                           stale == 1 ? "figure" : "figures", stale == 1 ? "is" : "are", max_age_days);
+                           stale == 1 ? "price" : "prices", stale == 1 ? "is" : "are", max_age_days);
 }
 
 std::string history_sentence(const Json& report) {

@@ -1,8 +1,9 @@
 // The first screen's dates (issue 41), beside the verdict in every format: how old the prices
 // are, and which months of a scenario that started before today are history. Both read the JSON
 // report (pricing.oldest_as_of, pricing.today, pricing.records[].figures, scenario.history_months).
-// Example: "Prices as of 2025-06-01 (the oldest figure used), 545 days before today (2026-11-28):
-// 14 figures used are more than 365 days old (see the warnings)."
+// Example: "Prices as of 2025-06-01 (the oldest price used), 545 days before today (2026-11-28):
+// 14 prices used are more than 365 days old (see the warnings)." Only prices count: a datasheet
+// specification does not age (models/catalog/field_provenance.hpp, is_price_field).
 #pragma once
 
 #include <string>
