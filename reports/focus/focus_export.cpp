@@ -55,6 +55,13 @@ void focus_plan_rows(const Json& report, std::size_t index, const FocusPlan& bas
   c.monthly = &plan.at("monthly");
   c.gpu_hours = &plan.at("gpu_hours");
   c.facility_kwh = plan.at("energy").at("facility_kwh").get<double>();
+  c.owned_nodes = plan.value("onprem_nodes", 0.0);
+  if (plan.contains("quantities_by_month")) {
+    c.quantities_by_month = &plan.at("quantities_by_month");
+    if (c.quantities_by_month->at("rows").size() != plan.at("monthly").at("rows").size())
+      throw InputError(file, fmt::format("/plans/{}/quantities_by_month/rows", index),
+                       "not one row per month of plans[].monthly");
+  }
   const std::string input_pointer = focus_input_plan(report, c.plan);
   if (input_pointer.empty()) throw InputError(file, "/inputs/plans", "no input plan named \"" + c.plan + "\"");
   const Json* input = &report.at(Json::json_pointer(input_pointer));
