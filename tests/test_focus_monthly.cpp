@@ -54,7 +54,7 @@ double number(const Row& r, const std::string& column) { return std::stod(r.at(c
 const char* kReport = R"({
   "scenario": {"name": "s", "start": "2026-01-01"},
   "monte_carlo": {"mode": "fluid"},
-  "plans": [{"name": "p", "kind": "hybrid", "onprem_nodes": 2, "total_nominal_usd": 206700.0,
+  "plans": [{"name": "p", "kind": "hybrid", "onprem_nodes": 2, "total_nominal_usd": 205200.0,
              "monthly": {"columns": ["month", "capex", "maintenance", "energy", "cloud_on_demand", "cloud_reserved", "total_usd"],
                          "rows": [[0, 200000.0, 1000.0, 500.0, 100.0, 800.0, 202400.0],
                                   [1, 0.0, 1000.0, 700.0, 300.0, 800.0, 2800.0]]},
@@ -160,10 +160,10 @@ TEST_CASE("report --focus: quantities from the report's monthly figures, owned r
   CHECK(number(reserved[4], "EffectiveCost") == 400.0);
   CHECK(number(reserved[4], "PricingQuantity") == 2920.0);
   CHECK(reserved[4].at("ConsumedQuantity").empty());
-  // EffectiveCost over the plan: 202,400 + 2,800 = 206,700, its total.
+  // EffectiveCost over the plan: 202,400 + 2,800 = 205,200, its total.
   double effective = 0.0;
   for (const Row& r : rows) effective += number(r, "EffectiveCost");
-  CHECK(effective == doctest::Approx(206700.0).epsilon(1e-12));
+  CHECK(effective == doctest::Approx(205200.0).epsilon(1e-12));
 
   // Read back: January (744 h) 40 on-demand + 5,840 reserved used = 5,880 GPU-hours; February (672 h)
   // 160 + 2,920 = 3,080.
