@@ -13,6 +13,7 @@
 #include <doctest/doctest.h>
 
 #include "cli_test_support.hpp"
+#include "core/error.hpp"
 #include "core/io/json_reader.hpp"
 #include "reports/focus/focus_export.hpp"
 #include "test_support.hpp"
@@ -231,4 +232,16 @@ TEST_CASE("report --focus, then demand import --format focus: each month's simul
     }
     CHECK(total > 0.0);
   }
+}
+
+TEST_CASE("report --focus: monthly figures that do not fit the report are refused with their JSON pointer") {
+  // One row of quantities for two months of costs.
+  Json short_table = Json::parse(kReport);
+  short_table["plans"][0]["quantities_by_month"]["rows"].erase(1);
+  CHECK_THROWS_WITH_AS(focus_csv(short_table, "r.json"),
+                       doctest::Contains("/plans/0/quantities_by_month/rows: not one row per month"), InputError);
+  // A figure that is not a number: the type error names its place in the report.
+  Json text = Json::parse(kReport);
+  text["plans"][0]["quantities_by_month"]["rows"][1][1] = "many";
+  CHECK_THROWS_WITH(focus_csv(text, "r.json"), doctest::Contains("/plans/0/quantities_by_month/rows/1/1"));
 }

@@ -12,6 +12,12 @@ namespace tco {
 
 namespace {
 
+// The report plan's commitments (its own array, so a type error names the report's path), or none.
+const Json& commitment_figures(const Json& report_plan) {
+  static const Json kNone = Json::array();
+  return report_plan.contains("commitments") ? report_plan.at("commitments") : kNone;
+}
+
 // A commitment figure's monthly array (plans[].commitments[].NAME), `months` numbers long.
 std::vector<double> monthly_figure(const Json& figure, const char* name, int months) {
   std::vector<double> out = figure.at(name).get<std::vector<double>>();
@@ -37,7 +43,7 @@ bool monthly_figures_of(const FocusPlan& c, FocusInstrument& in, bool reserved, 
   bool spend = false;
   for (const Json* e : others) {
     const Json* figure = nullptr;
-    for (const Json& f : report_plan.value("commitments", Json::array()))
+    for (const Json& f : commitment_figures(report_plan))
       if (f.at("name") == e->at("name")) figure = &f;
     if (!figure || !figure->contains("committed_gpu_hours_by_month")) return false;
     const std::vector<double> p = monthly_figure(*figure, "committed_gpu_hours_by_month", months);
@@ -197,7 +203,7 @@ FocusInstrument focus_monthly_instrument(const FocusPlan& c, const Json& input_p
   const Json& g = *c.gpu_hours;
   double paid_gpu_hours = g.at("reserved_paid").get<double>(), used_gpu_hours = g.at("reserved_used").get<double>();
   if (c.reserved_used_counts_commitments)  // the replay's reserved_used: what the commitments served as well
-    for (const Json& f : report_plan.value("commitments", Json::array()))
+    for (const Json& f : commitment_figures(report_plan))
       if (f.at("used_gpu_hours").is_number()) used_gpu_hours -= f.at("used_gpu_hours").get<double>();
   if (reserved && others.empty()) {
     in = FocusInstrument{c.plan + "/reserved-instances", "reserved instances", "Reserved Instance", "Usage",
@@ -209,7 +215,7 @@ FocusInstrument focus_monthly_instrument(const FocusPlan& c, const Json& input_p
     in = FocusInstrument{c.plan + "/" + name, name, savings_plan ? "Savings Plan" : "Take-or-Pay Contract",
                     savings_plan ? "Spend" : "Usage", usd_by_month, usd_by_month, {}, 1.0, false};
     paid_gpu_hours = used_gpu_hours = 0.0;
-    for (const Json& f : report_plan.value("commitments", Json::array()))
+    for (const Json& f : commitment_figures(report_plan))
       if (f.at("name") == name) {
         paid_gpu_hours = f.at("committed_gpu_hours").is_number() ? f.at("committed_gpu_hours").get<double>() : 0.0;
         used_gpu_hours = f.at("used_gpu_hours").is_number() ? f.at("used_gpu_hours").get<double>() : 0.0;

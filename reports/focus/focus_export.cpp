@@ -45,6 +45,8 @@ std::string focus_input_plan(const Json& report, const std::string& name) {
   return "";
 }
 
+const Json kNoFigures = Json::array();
+
 void focus_plan_rows(const Json& report, std::size_t index, const FocusPlan& base, std::vector<FocusRow>& out,
                const std::string& file) {
   const Json& plan = report.at("plans").at(index);
@@ -91,7 +93,7 @@ void focus_plan_rows(const Json& report, std::size_t index, const FocusPlan& bas
     if (cat == "cloud_reserved") {
       std::vector<FocusInstrument> instruments =
           input->contains("cloud") && input->at("cloud").is_object()
-              ? focus_block_instruments(c, *input, plan.value("commitments", Json::array()), months, file,
+              ? focus_block_instruments(c, *input, plan.contains("commitments") ? plan.at("commitments") : kNoFigures, months, file,
                                         input_pointer)
               : std::vector<FocusInstrument>{};
       for (const FocusInstrument& b : instruments)
