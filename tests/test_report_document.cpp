@@ -311,10 +311,11 @@ TEST_CASE("report document: every shipped scenario's sections are in each format
   CHECK(warned >= reports - 2);
   CHECK(sections_seen["verdict"] == reports);
   CHECK(sections_seen["monthly"] == reports);
-  // The Monte Carlo runs (discrete_event or fluid: 13 of the 23 of 2026-11-29) and the two
-  // uncertain scenarios with a tornado (base-load-and-burst-uncertain, b200-arrival).
+  // The Monte Carlo runs (discrete_event or fluid: 13 of the 23 of 2026-11-29) and the three
+  // uncertain scenarios with a tornado (base-load-and-burst-uncertain, b200-arrival and
+  // h100-indices-and-terms, whose one uncertain input is the basis between two price indices).
   CHECK(sections_seen["monte_carlo"] >= 10);
-  CHECK(sections_seen["sensitivity"] == 2);
+  CHECK(sections_seen["sensitivity"] == 3);
   MESSAGE("numbers compared: " << numbers << ", figures compared as text: " << texts);
   CHECK(texts > numbers);  // the figures shown as words too
   CHECK(numbers > 700);  // 453 on the 18 shipped reports of 2026-11-29 before the categories

@@ -97,27 +97,41 @@ CommitmentTracker::CommitmentTracker(const Plan& plan, long hours)
     f.name = c.name;
     f.kind = c.kind;
     f.gpu_hours_apply = c.kind != Commitment::Kind::savings_plan || savings_plan_has_one_gpu_hour_rate(plan, c);
+    const int months = hours > 0 ? month_of_hour(hours - 1) + 1 : 0;
+    f.committed_gpu_hours_by_month.assign(months, 0.0);
+    f.used_gpu_hours_by_month.assign(months, 0.0);
+    f.used_usd_by_month.assign(months, 0.0);
     figures_.push_back(f);
   }
 }
 
 void CommitmentTracker::add_hour(long hour, const HourOutcome& out) {
+  const int m = month_of_hour(hour);
   double left = out.committed_used_gpus;
   for (const int i : pool_order_) {
     const double held = committed_gpus_at(plan_.commitments[i], hour, gpus_per_instance_, hours_);
     const double used = std::min(left, held);
-    figures_[i].committed_gpu_hours += held;
-    figures_[i].used_gpu_hours += used;
+    CommitmentFigures& f = figures_[i];
+    f.committed_gpu_hours += held;
+    f.used_gpu_hours += used;
+    f.committed_gpu_hours_by_month[m] += held;
+    f.used_gpu_hours_by_month[m] += used;
     left -= used;
   }
   for (std::size_t i = 0; i < plan_.commitments.size(); ++i) {
     const Commitment& c = plan_.commitments[i];
     if (c.kind != Commitment::Kind::savings_plan) continue;
     const double gpus_per_instance = savings_plan_gpus_per_instance(plan_, c);
-    figures_[i].committed_gpu_hours += savings_plan_usd_at(c, hour) / c.usd_per_instance_hour * gpus_per_instance;
-    figures_[i].used_gpu_hours += plan_.venues.empty() ? out.savings_plan_covered_instances * gpus_per_instance
-                                                       : out.savings_plan_covered_gpus;
-    figures_[i].used_usd += out.savings_plan_used_usd;
+    const double committed = savings_plan_usd_at(c, hour) / c.usd_per_instance_hour * gpus_per_instance;
+    const double used = plan_.venues.empty() ? out.savings_plan_covered_instances * gpus_per_instance
+                                             : out.savings_plan_covered_gpus;
+    CommitmentFigures& f = figures_[i];
+    f.committed_gpu_hours += committed;
+    f.used_gpu_hours += used;
+    f.used_usd += out.savings_plan_used_usd;
+    f.committed_gpu_hours_by_month[m] += committed;
+    f.used_gpu_hours_by_month[m] += used;
+    f.used_usd_by_month[m] += out.savings_plan_used_usd;
   }
 }
 
@@ -135,7 +149,11 @@ std::vector<CommitmentFigures> CommitmentTracker::book(Ledger& ledger, double ra
       f.used_usd = f.committed_gpu_hours > 0.0 ? f.committed_usd * f.used_gpu_hours / f.committed_gpu_hours : 0.0;
     f.unused_usd = f.committed_usd - f.used_usd;
     f.unused_gpu_hours = f.committed_gpu_hours - f.used_gpu_hours;
-    if (!f.gpu_hours_apply) f.committed_gpu_hours = f.used_gpu_hours = f.unused_gpu_hours = 0.0;
+    if (!f.gpu_hours_apply) {
+      f.committed_gpu_hours = f.used_gpu_hours = f.unused_gpu_hours = 0.0;
+      f.committed_gpu_hours_by_month.clear();
+      f.used_gpu_hours_by_month.clear();
+    }
   }
   return figures_;
 }
@@ -148,6 +166,11 @@ double CommitmentTracker::used_gpu_hours() const {
 
 void CommitmentTracker::set_used(const std::vector<double>& used_gpu_hours_by_instrument,
                                  const std::vector<double>& used_usd_by_instrument) {
+  for (CommitmentFigures& f : figures_) {  // the replay's use has no months
+    f.committed_gpu_hours_by_month.clear();
+    f.used_gpu_hours_by_month.clear();
+    f.used_usd_by_month.clear();
+  }
   for (std::size_t i = 0; i < figures_.size() && i < used_gpu_hours_by_instrument.size(); ++i)
     figures_[i].used_gpu_hours = used_gpu_hours_by_instrument[i];
   for (std::size_t i = 0; i < figures_.size() && i < used_usd_by_instrument.size(); ++i)

@@ -38,6 +38,9 @@ struct CommitmentFigures {
   double committed_gpu_hours = 0.0;
   double used_gpu_hours = 0.0;
   double unused_gpu_hours = 0.0;
+  // The committed and used GPU-hours (and a savings plan's used dollars) month by month, where the
+  // hourly model followed the instrument's hours; empty where the replay measured its use.
+  std::vector<double> committed_gpu_hours_by_month, used_gpu_hours_by_month, used_usd_by_month;
   double cost_nominal_usd = 0.0;
   double cost_npv_usd = 0.0;
 };

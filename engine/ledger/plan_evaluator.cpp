@@ -119,6 +119,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   const long hours = s.horizon_hours();
   r.ledger = Ledger(months);
   r.peak_facility_kw_by_month.assign(months, 0.0);
+  r.gpu_hours_by_month.assign(months, GpuHours{});
 
   const FleetParams fleet_before = fleet_params(plan, options.cloud_price_multiplier);
   // A refresh inside the horizon swaps the fleet from its month on (engine/ledger/refresh_booking.hpp).
@@ -203,21 +204,25 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
     const double cloud_work = api ? (out.reserved_used_gpus + out.committed_used_gpus) * fleet.perf_cloud : out.cloud_work;
     const ApiHour api_hour = api ? api->add_hour(h, m, out.work_onprem + cloud_work, r.ledger) : ApiHour{};
 
-    auto& g = r.gpu_hours;
-    g.onprem_busy += out.busy_gpus;
-    g.onprem_capacity += in.nodes_up * fleet.gpus_per_node;
-    g.reserved_used += out.reserved_used_gpus;
-    g.reserved_paid += fleet.reserved_gpus;
+    // The hour's GPU-hours, added to the horizon's and to its month's (0 + x = x: the horizon's sums
+    // are the same additions as before the monthly ones).
+    GpuHours g;
+    g.onprem_busy = out.busy_gpus;
+    g.onprem_capacity = in.nodes_up * fleet.gpus_per_node;
+    g.reserved_used = out.reserved_used_gpus;
+    g.reserved_paid = fleet.reserved_gpus;
     if (!api) {
-      g.spot_billed += out.spot_billed_gpus;
-      g.on_demand_billed += out.on_demand_billed_gpus;
+      g.spot_billed = out.spot_billed_gpus;
+      g.on_demand_billed = out.on_demand_billed_gpus;
     } else {  // the venues of the API's rate-limited tokens (0 without them)
-      g.spot_billed += api_hour.spot_billed_gpus;
-      g.on_demand_billed += api_hour.on_demand_billed_gpus;
+      g.spot_billed = api_hour.spot_billed_gpus;
+      g.on_demand_billed = api_hour.on_demand_billed_gpus;
     }
-    g.cloud_work += cloud_work + api_hour.venue_work;
-    g.useful += out.work_onprem + cloud_work + api_hour.api_work + api_hour.venue_work;
-    g.waited += out.backlog_gpu_hours;
+    g.cloud_work = cloud_work + api_hour.venue_work;
+    g.useful = out.work_onprem + cloud_work + api_hour.api_work + api_hour.venue_work;
+    g.waited = out.backlog_gpu_hours;
+    r.gpu_hours += g;
+    r.gpu_hours_by_month[m] += g;
     if (in.work_rate < 1.0 && in.nodes_up > 0.0) ++r.throttled_hours;
 
     if (out.on_demand_usd > 0.0) r.ledger.add(m, Category::cloud_on_demand, out.on_demand_usd, Timing::end_of_month);
@@ -240,6 +245,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
     r.peak_facility_kw_by_month[m] = std::max(r.peak_facility_kw_by_month[m], out.facility_kw);
   }
   r.gpu_hours.unserved = backlog;
+  r.facility_energy_kwh_by_month = facility_kwh_by_month;
   if (api) r.api = api->figures();
   const std::vector<VenueTotals> venue_totals = venues ? venues->totals() : api ? api->venue_totals()
                                                                                   : std::vector<VenueTotals>{};

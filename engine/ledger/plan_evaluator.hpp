@@ -91,8 +91,12 @@ struct PlanResult {
   std::optional<double> usd_per_useful_gpu_hour;
   std::optional<double> onprem_utilization;  // busy / capacity GPU-hours while nodes exist
   GpuHours gpu_hours;
+  // The same figures month by month (the fluid model's: each month's sum of its hours); empty from the
+  // replay, whose report keeps the horizon's means only. The FOCUS export reads them.
+  std::vector<GpuHours> gpu_hours_by_month;
   double it_energy_kwh = 0.0;
   double facility_energy_kwh = 0.0;
+  std::vector<double> facility_energy_kwh_by_month;  // the fluid model's, as gpu_hours_by_month
   double peak_facility_kw = 0.0;
   std::vector<double> peak_facility_kw_by_month;
   FacilityFigures facility;

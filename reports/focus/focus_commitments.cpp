@@ -10,6 +10,68 @@
 
 namespace tco {
 
+namespace {
+
+// The report plan's commitments (its own array, so a type error names the report's path), or none.
+const Json& commitment_figures(const Json& report_plan) {
+  static const Json kNone = Json::array();
+  return report_plan.contains("commitments") ? report_plan.at("commitments") : kNone;
+}
+
+// A commitment figure's monthly array (plans[].commitments[].NAME), `months` numbers long.
+std::vector<double> monthly_figure(const Json& figure, const char* name, int months) {
+  std::vector<double> out = figure.at(name).get<std::vector<double>>();
+  out.resize(months, 0.0);
+  return out;
+}
+
+// The monthly instrument's committed and used GPU-hours month by month, from the report's own monthly
+// figures: the reserved instances' (quantities_by_month) plus each other commitment's; false (nothing
+// set) when the report lacks any of them (a replay's).
+bool monthly_figures_of(const FocusPlan& c, FocusInstrument& in, bool reserved, const std::vector<const Json*>& others,
+                        const Json& report_plan, int months) {
+  std::vector<double> paid(months, 0.0), used(months, 0.0), used_usd(months, 0.0);
+  if (reserved) {
+    for (int m = 0; m < months; ++m) {
+      const auto p = focus_month_quantity(c, "reserved_paid_gpu_hours", m);
+      const auto u = focus_month_quantity(c, "reserved_used_gpu_hours", m);
+      if (!p || !u) return false;
+      paid[m] += *p;
+      used[m] += *u;
+    }
+  }
+  bool spend = false;
+  for (const Json* e : others) {
+    const Json* figure = nullptr;
+    for (const Json& f : commitment_figures(report_plan))
+      if (f.at("name") == e->at("name")) figure = &f;
+    if (!figure || !figure->contains("committed_gpu_hours_by_month")) return false;
+    const std::vector<double> p = monthly_figure(*figure, "committed_gpu_hours_by_month", months);
+    const std::vector<double> u = monthly_figure(*figure, "used_gpu_hours_by_month", months);
+    for (int m = 0; m < months; ++m) {
+      paid[m] += p[m];
+      used[m] += u[m];
+    }
+    if (figure->contains("used_usd_by_month")) {
+      spend = true;
+      const std::vector<double> d = monthly_figure(*figure, "used_usd_by_month", months);
+      for (int m = 0; m < months; ++m) used_usd[m] += d[m];
+    }
+  }
+  in.gpu_hours_by_month = paid;
+  in.used_gpu_hours_by_month = used;
+  in.used_share_by_month.assign(months, in.used_share);
+  for (int m = 0; m < months; ++m) {
+    // A savings plan's share is of its dollars (Spend); the others' of the GPU-hours they hold.
+    const double bill = in.effective_by_month[m];
+    if (spend && in.category == "Spend") in.used_share_by_month[m] = bill > 0.0 ? std::clamp(used_usd[m] / bill, 0.0, 1.0) : 0.0;
+    else if (paid[m] > 0.0) in.used_share_by_month[m] = std::clamp(used[m] / paid[m], 0.0, 1.0);
+  }
+  return true;
+}
+
+}  // namespace
+
 void focus_instrument_rows(FocusPlanRows& rows, const FocusInstrument& in, std::vector<FocusRow>& out) {
   const bool spend = in.category == "Spend";
   auto commitment = [&](FocusRow& r, double gpu_hours, double usd) {
@@ -43,11 +105,17 @@ void focus_instrument_rows(FocusPlanRows& rows, const FocusInstrument& in, std::
       out.push_back(std::move(r));
     }
     if (in.effective_by_month[m] == 0.0) continue;
+    const double used_share = in.used_share_by_month.empty() ? in.used_share : in.used_share_by_month[m];
     for (const bool used : {true, false}) {
-      const double share = used ? in.used_share : 1.0 - in.used_share;
+      const double share = used ? used_share : 1.0 - used_share;
       if (share <= 0.0) continue;
       FocusRow r = rows.base("cloud_reserved", m, true);
-      const double usd = in.effective_by_month[m] * share, gpu_hours = in.gpu_hours_by_month[m] * share;
+      const double usd = in.effective_by_month[m] * share;
+      double gpu_hours = in.gpu_hours_by_month[m] * share;
+      if (!in.used_gpu_hours_by_month.empty()) {  // the month's own figures
+        const double used_gpu_hours = std::clamp(in.used_gpu_hours_by_month[m], 0.0, in.gpu_hours_by_month[m]);
+        gpu_hours = used ? used_gpu_hours : in.gpu_hours_by_month[m] - used_gpu_hours;
+      }
       r.text["ChargeCategory"] = "Usage";
       r.text["ChargeFrequency"] = "Usage-Based";
       r.text["PricingCategory"] = "Committed";
@@ -106,9 +174,19 @@ std::vector<FocusInstrument> focus_block_instruments(const FocusPlan& c, const J
         h += hours;
       }
     }
-    for (const Json& f : figures)
-      if (f.at("name") == b.name && f.at("committed_usd").get<double>() > 0.0)
+    for (const Json& f : figures) {
+      if (f.at("name") != b.name) continue;
+      if (f.at("committed_usd").get<double>() > 0.0)
         in.used_share = std::clamp(f.at("used_usd").get<double>() / f.at("committed_usd").get<double>(), 0.0, 1.0);
+      if (f.contains("used_gpu_hours_by_month")) {  // the hourly model's months: the block's use month by month
+        in.used_gpu_hours_by_month = monthly_figure(f, "used_gpu_hours_by_month", months);
+        in.used_share_by_month.assign(months, 0.0);
+        for (int m = 0; m < months; ++m)
+          in.used_share_by_month[m] = in.gpu_hours_by_month[m] > 0.0
+                                          ? std::clamp(in.used_gpu_hours_by_month[m] / in.gpu_hours_by_month[m], 0.0, 1.0)
+                                          : in.used_share;
+      }
+    }
     out.push_back(std::move(in));
   }
   return out;
@@ -125,7 +203,7 @@ FocusInstrument focus_monthly_instrument(const FocusPlan& c, const Json& input_p
   const Json& g = *c.gpu_hours;
   double paid_gpu_hours = g.at("reserved_paid").get<double>(), used_gpu_hours = g.at("reserved_used").get<double>();
   if (c.reserved_used_counts_commitments)  // the replay's reserved_used: what the commitments served as well
-    for (const Json& f : report_plan.value("commitments", Json::array()))
+    for (const Json& f : commitment_figures(report_plan))
       if (f.at("used_gpu_hours").is_number()) used_gpu_hours -= f.at("used_gpu_hours").get<double>();
   if (reserved && others.empty()) {
     in = FocusInstrument{c.plan + "/reserved-instances", "reserved instances", "Reserved Instance", "Usage",
@@ -137,7 +215,7 @@ FocusInstrument focus_monthly_instrument(const FocusPlan& c, const Json& input_p
     in = FocusInstrument{c.plan + "/" + name, name, savings_plan ? "Savings Plan" : "Take-or-Pay Contract",
                     savings_plan ? "Spend" : "Usage", usd_by_month, usd_by_month, {}, 1.0, false};
     paid_gpu_hours = used_gpu_hours = 0.0;
-    for (const Json& f : report_plan.value("commitments", Json::array()))
+    for (const Json& f : commitment_figures(report_plan))
       if (f.at("name") == name) {
         paid_gpu_hours = f.at("committed_gpu_hours").is_number() ? f.at("committed_gpu_hours").get<double>() : 0.0;
         used_gpu_hours = f.at("used_gpu_hours").is_number() ? f.at("used_gpu_hours").get<double>() : 0.0;
@@ -150,6 +228,8 @@ FocusInstrument focus_monthly_instrument(const FocusPlan& c, const Json& input_p
   }
   if (in.type == "Reserved Instance" && paid_gpu_hours > 0.0)
     in.used_share = std::clamp(used_gpu_hours / paid_gpu_hours, 0.0, 1.0);
+  const int months = static_cast<int>(usd_by_month.size());
+  if (monthly_figures_of(c, in, reserved, others, report_plan, months)) return in;
   double total = 0.0;
   for (double u : usd_by_month) total += u;
   in.gpu_hours_by_month.assign(usd_by_month.size(), 0.0);

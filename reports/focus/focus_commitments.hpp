@@ -1,5 +1,6 @@
 // A plan's commitments (ledger category cloud_reserved) as FOCUS rows: BilledCost when paid, EffectiveCost
-// over the months covered (docs/report.md "Commitments"). Example: a 14-day capacity block of 32
+// over the months covered (docs/report.md "Commitments"), split Used / Unused month by month where the
+// report has the monthly figures. Example: a 14-day capacity block of 32
 // 8-GPU instances at $34.608, booked in month 0 and running 10 h of month 0 and 326 h of month 1, is a
 // One-Time Purchase row of $372,105.216 and Usage rows of $11,074.56 and $361,030.656.
 #pragma once
@@ -19,6 +20,10 @@ struct FocusInstrument {
   std::vector<double> gpu_hours_by_month;  // committed GPU-hours of each effective month
   double used_share = 1.0;                 // of the effective dollars and GPU-hours
   bool prepaid = false;                    // paid at purchase (One-Time), else each month (Recurring)
+  // Where the report has monthly figures (the fluid model's): month m's used GPU-hours, and its used
+  // share of the dollars (used / committed GPU-hours; a savings plan's used / billed dollars). Empty:
+  // used_share in every month.
+  std::vector<double> used_gpu_hours_by_month, used_share_by_month;
 };
 
 // Its Purchase rows (BilledCost, EffectiveCost 0) and Used / Unused Usage rows (EffectiveCost).

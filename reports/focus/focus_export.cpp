@@ -45,6 +45,8 @@ std::string focus_input_plan(const Json& report, const std::string& name) {
   return "";
 }
 
+const Json kNoFigures = Json::array();
+
 void focus_plan_rows(const Json& report, std::size_t index, const FocusPlan& base, std::vector<FocusRow>& out,
                const std::string& file) {
   const Json& plan = report.at("plans").at(index);
@@ -55,6 +57,13 @@ void focus_plan_rows(const Json& report, std::size_t index, const FocusPlan& bas
   c.monthly = &plan.at("monthly");
   c.gpu_hours = &plan.at("gpu_hours");
   c.facility_kwh = plan.at("energy").at("facility_kwh").get<double>();
+  c.owned_nodes = plan.value("onprem_nodes", 0.0);
+  if (plan.contains("quantities_by_month")) {
+    c.quantities_by_month = &plan.at("quantities_by_month");
+    if (c.quantities_by_month->at("rows").size() != plan.at("monthly").at("rows").size())
+      throw InputError(file, fmt::format("/plans/{}/quantities_by_month/rows", index),
+                       "not one row per month of plans[].monthly");
+  }
   const std::string input_pointer = focus_input_plan(report, c.plan);
   if (input_pointer.empty()) throw InputError(file, "/inputs/plans", "no input plan named \"" + c.plan + "\"");
   const Json* input = &report.at(Json::json_pointer(input_pointer));
@@ -84,7 +93,7 @@ void focus_plan_rows(const Json& report, std::size_t index, const FocusPlan& bas
     if (cat == "cloud_reserved") {
       std::vector<FocusInstrument> instruments =
           input->contains("cloud") && input->at("cloud").is_object()
-              ? focus_block_instruments(c, *input, plan.value("commitments", Json::array()), months, file,
+              ? focus_block_instruments(c, *input, plan.contains("commitments") ? plan.at("commitments") : kNoFigures, months, file,
                                         input_pointer)
               : std::vector<FocusInstrument>{};
       for (const FocusInstrument& b : instruments)

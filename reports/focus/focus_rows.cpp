@@ -7,13 +7,13 @@ namespace tco {
 namespace {
 
 constexpr FocusCategory kFocusCategories[] = {
-    {"capex", "Purchase", "Compute", "Owned GPU servers", false, FocusQuantity::months, ""},
+    {"capex", "Purchase", "Compute", "Owned GPU servers", false, FocusQuantity::owned_nodes, ""},
     {"financing_interest", "Adjustment", "Compute", "Financing of owned GPU servers", false, FocusQuantity::none, ""},
-    {"lease", "Purchase", "Compute", "Leased GPU servers", false, FocusQuantity::months, ""},
-    {"maintenance", "Purchase", "Compute", "Maintenance of owned GPU servers", false, FocusQuantity::months, ""},
-    {"facility", "Purchase", "Other", "Data centre space and cooling", false, FocusQuantity::months, ""},
+    {"lease", "Purchase", "Compute", "Leased GPU servers", false, FocusQuantity::owned_gpu_hours, ""},
+    {"maintenance", "Purchase", "Compute", "Maintenance of owned GPU servers", false, FocusQuantity::owned_gpu_hours, ""},
+    {"facility", "Purchase", "Other", "Data centre space and cooling", false, FocusQuantity::owned_gpu_hours, ""},
     {"energy", "Usage", "Other", "Electricity", false, FocusQuantity::kwh, ""},
-    {"staff", "Purchase", "Other", "Operations staff", false, FocusQuantity::months, ""},
+    {"staff", "Purchase", "Other", "Operations staff", false, FocusQuantity::owned_gpu_hours, ""},
     {"cloud_on_demand", "Usage", "Compute", "GPU instances", true, FocusQuantity::gpu_hours_on_demand, "Standard"},
     {"cloud_spot", "Usage", "Compute", "GPU instances", true, FocusQuantity::gpu_hours_spot, "Dynamic"},
     {"egress", "Usage", "Networking", "Data transfer out", true, FocusQuantity::months, ""},
@@ -28,7 +28,7 @@ constexpr FocusCategory kFocusCategories[] = {
     {"setup", "Purchase", "Other", "Cluster setup", true, FocusQuantity::months, ""},
     {"debugging", "Usage", "Other", "Engineers' debugging time", false, FocusQuantity::months, ""},
     {"lost_work", "Adjustment", "Compute", "GPU-hours lost to downtime (goodput)", true, FocusQuantity::none, ""},
-    {"repair", "Purchase", "Compute", "Repair of owned GPU servers", false, FocusQuantity::months, ""},
+    {"repair", "Purchase", "Compute", "Repair of owned GPU servers", false, FocusQuantity::owned_gpu_hours, ""},
     {"api", "Usage", "AI and Machine Learning", "Model API tokens", true, FocusQuantity::months, ""},
 };
 

@@ -1,10 +1,12 @@
 // The FOCUS rows of one plan (reports/focus/focus_export.hpp): what every row shares, and the
 // row of a ledger category that is not a commitment (docs/report.md "The FOCUS export",
 // "Categories"). Example: cloud_on_demand of $300 in month 1 of a plan that billed 1,000 GPU-hours
-// over $400 is a Usage row of 750 GPU-Hours, billed by the offer's provider.
+// over $400 is a Usage row of 750 GPU-Hours, billed by the offer's provider, when the report has no
+// monthly quantities (a replay's); with them (plans[].quantities_by_month) it is month 1's figure.
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,7 +29,9 @@ struct FocusRow {
 
 // How a ledger category reads in FOCUS (docs/report.md "FOCUS export"). `provider`: the plan's
 // cloud offer's provider bills it; otherwise the owner does ("self").
-enum class FocusQuantity { gpu_hours_on_demand, gpu_hours_spot, kwh, months, none };
+// owned_gpu_hours: the owned fleet's GPU-hours of capacity in the month (nodes up x GPUs x hours);
+// owned_nodes: the nodes a capex payment buys.
+enum class FocusQuantity { gpu_hours_on_demand, gpu_hours_spot, kwh, owned_gpu_hours, owned_nodes, months, none };
 struct FocusCategory {
   const char* category;
   const char* charge_category;  // Usage | Purchase | Tax | Adjustment
@@ -51,9 +55,20 @@ struct FocusPlan {
   Date start;
   const Json* monthly = nullptr;
   const Json* gpu_hours = nullptr;
+  const Json* quantities_by_month = nullptr;  // plans[].quantities_by_month; null in a replay's report
   double facility_kwh = 0.0;
+  double owned_nodes = 0.0;  // plans[].onprem_nodes
   bool reserved_used_counts_commitments = false;  // a discrete-event report (engine/des/cloud/cloud_runs.hpp)
 };
+
+// Month m's figure of column `name` of plans[].quantities_by_month; nullopt without the table.
+inline std::optional<double> focus_month_quantity(const FocusPlan& c, const char* name, int m) {
+  if (!c.quantities_by_month) return std::nullopt;
+  const Json& columns = c.quantities_by_month->at("columns");
+  for (std::size_t k = 0; k < columns.size(); ++k)
+    if (columns[k] == name) return c.quantities_by_month->at("rows").at(m).at(k).get<double>();
+  return std::nullopt;
+}
 
 class FocusPlanRows {
  public:
@@ -98,7 +113,7 @@ class FocusPlanRows {
     set_costs(r, usd, usd);
     if (category == "Tax") r.text.erase("SkuId");
     if (category == "Usage" || category == "Purchase") {
-      const auto [quantity, unit] = quantity_of(map, usd, total_usd, one_time);
+      const auto [quantity, unit] = quantity_of(map, m, usd, total_usd, one_time);
       set_quantity(r, quantity, unit, category == "Usage");
     }
     out_.push_back(std::move(r));
@@ -119,16 +134,35 @@ class FocusPlanRows {
     }
   }
 
+ std::optional<double> month_quantity(const char* name, int m) const { return focus_month_quantity(c_, name, m); }
+
  private:
-  // GPU-hours and kWh: the plan's figure for the horizon, allocated to the month by cost share.
-  std::pair<double, std::string> quantity_of(const FocusCategory& map, double usd, double total_usd,
+  // Month m's quantity: the simulation's own monthly figure; without one (a replay's report), the
+  // plan's figure for the horizon allocated to the month by cost share.
+  std::pair<double, std::string> quantity_of(const FocusCategory& map, int m, double usd, double total_usd,
                                              bool one_time) const {
     const double share = total_usd != 0.0 ? usd / total_usd : 0.0;
+    const auto monthly = [&](const char* column, const char* horizon_key) {
+      if (const auto q = month_quantity(column, m)) return *q;
+      return c_.gpu_hours->at(horizon_key).get<double>() * share;
+    };
     switch (map.quantity) {
       case FocusQuantity::gpu_hours_on_demand:
-        return {c_.gpu_hours->at("on_demand_billed").get<double>() * share, kFocusGpuHours};
-      case FocusQuantity::gpu_hours_spot: return {c_.gpu_hours->at("spot_billed").get<double>() * share, kFocusGpuHours};
-      case FocusQuantity::kwh: return {c_.facility_kwh * share, "kWh"};
+        return {monthly("on_demand_billed_gpu_hours", "on_demand_billed"), kFocusGpuHours};
+      case FocusQuantity::gpu_hours_spot: return {monthly("spot_billed_gpu_hours", "spot_billed"), kFocusGpuHours};
+      case FocusQuantity::owned_gpu_hours:  // a plan that owns nothing (staff alone): a month's line item
+        if (c_.gpu_hours->at("onprem_capacity").get<double>() > 0.0)
+          return {monthly("onprem_capacity_gpu_hours", "onprem_capacity"), kFocusGpuHours};
+        break;
+      case FocusQuantity::kwh: {
+        const auto q = month_quantity("facility_kwh", m);
+        return {q ? *q : c_.facility_kwh * share, "kWh"};
+      }
+      case FocusQuantity::owned_nodes:
+        // The fleet bought at once: all its nodes; a deposit and its balance, or a refresh's second
+        // fleet: the nodes by the payment's share of the capex dollars.
+        if (c_.owned_nodes > 0.0) return {c_.owned_nodes * (one_time ? 1.0 : share), "Nodes"};
+        break;
       case FocusQuantity::months:
       case FocusQuantity::none: break;
     }

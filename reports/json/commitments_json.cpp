@@ -16,6 +16,13 @@ Json commitments_json(const std::vector<CommitmentFigures>& figures) {
                    {"unused_gpu_hours", gpu_hours(f.unused_gpu_hours)},
                    {"cost_nominal_usd", f.cost_nominal_usd},
                    {"cost_npv_usd", f.cost_npv_usd}});
+    // Month by month where the hourly model followed the instrument (the FOCUS export's quantities).
+    if (!f.committed_gpu_hours_by_month.empty()) {
+      out.back()["committed_gpu_hours_by_month"] = f.committed_gpu_hours_by_month;
+      out.back()["used_gpu_hours_by_month"] = f.used_gpu_hours_by_month;
+    }
+    if (f.kind == Commitment::Kind::savings_plan && !f.used_usd_by_month.empty())
+      out.back()["used_usd_by_month"] = f.used_usd_by_month;
   }
   return out;
 }

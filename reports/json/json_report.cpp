@@ -74,6 +74,22 @@ Json monthly_table(const PlanResult& r, double rate, OptionalCategories optional
   return {{"columns", columns}, {"rows", rows}};
 }
 
+// The plan's GPU-hours and facility kWh month by month (the fluid model's; docs/report.md
+// `plans[].quantities_by_month`): what the FOCUS export's quantities are.
+Json quantities_by_month_table(const PlanResult& r) {
+  Json rows = Json::array();
+  for (std::size_t m = 0; m < r.gpu_hours_by_month.size(); ++m) {
+    const GpuHours& g = r.gpu_hours_by_month[m];
+    rows.push_back(Json::array({static_cast<int>(m), g.on_demand_billed, g.spot_billed, g.reserved_paid,
+                                g.reserved_used, g.onprem_capacity, g.onprem_busy, g.useful,
+                                m < r.facility_energy_kwh_by_month.size() ? r.facility_energy_kwh_by_month[m] : 0.0}));
+  }
+  return {{"columns", Json::array({"month", "on_demand_billed_gpu_hours", "spot_billed_gpu_hours",
+                                   "reserved_paid_gpu_hours", "reserved_used_gpu_hours", "onprem_capacity_gpu_hours",
+                                   "onprem_busy_gpu_hours", "useful_gpu_hours", "facility_kwh"})},
+          {"rows", rows}};
+}
+
 // $ per million tokens on one basis; null figures when nothing was served.
 Json usd_per_million_json(const std::optional<UsdPerMillionTokens>& p) {
   if (!p) return {{"blended", nullptr}, {"input", nullptr}, {"output", nullptr}};
@@ -245,6 +261,7 @@ Json plan_json(const Plan& plan, const PlanResult& r, double rate, OptionalCateg
   if (plan.onprem && r.depreciation_views) out["depreciation_views"] = depreciation_views_json(plan, *r.depreciation_views);
   if (r.procurement) out["procurement"] = procurement_json(*r.procurement);
   if (r.goodput) out["goodput"] = goodput_json(*r.goodput, plan.onprem->spare_nodes());
+  if (!r.gpu_hours_by_month.empty()) out["quantities_by_month"] = quantities_by_month_table(r);
   if (!r.venues.empty()) out["venues"] = venues_json(r);
   if (!r.commitments.empty()) out["commitments"] = commitments_json(r.commitments);
   if (r.refresh) out["refresh"] = refresh_json(*r.refresh, plan.refresh->months_after_arrival);
