@@ -77,6 +77,29 @@ TEST_CASE("finance: the ledger discounts start-of-month entries, end-of-month en
   CHECK(flows[3].amount_usd == -1000.0);
 }
 
+TEST_CASE("finance: the ledger's discount factors follow the rate and the horizon from one NPV to the next") {
+  // The ledger keeps the last rate's factors (engine/ledger/ledger.cpp): a new rate, or a longer
+  // horizon at the same rate, must not read stale ones.
+  Ledger year(13);
+  year.add(11, Category::energy, 1000.0, Timing::end_of_month);  // t = 1
+  year.add(12, Category::capex, 500.0, Timing::start_of_month);  // t = 1
+  // At 10%: 1500 / 1.1 = 1363.6363636...
+  CHECK(year.npv_usd(0.10) == doctest::Approx(1363.6363636364).epsilon(1e-10));
+  // At 21%: 1500 / 1.21 = 1239.6694215...
+  CHECK(year.npv_usd(0.21) == doctest::Approx(1239.6694214876).epsilon(1e-10));
+  CHECK(year.npv_usd(0.0) == 1500.0);
+  Ledger two_years(25);
+  two_years.add(23, Category::energy, 1000.0, Timing::end_of_month);  // t = 2: 1000 / 1.21 at 10%
+  two_years.add(24, Category::capex, 1000.0, Timing::start_of_month);
+  CHECK(year.npv_usd(0.10) == doctest::Approx(1363.6363636364).epsilon(1e-10));
+  // 2000 / 1.21 = 1652.8925619...: months 13 to 24 at the rate the 13-month ledger used last.
+  CHECK(two_years.npv_usd(0.10) == doctest::Approx(1652.8925619835).epsilon(1e-10));
+  // The very pow values: bit for bit what discount_end_of_month and discount_start_of_month give.
+  CHECK(two_years.category_npv_usd(Category::energy, 0.10) == 1000.0 * discount_end_of_month(0.10, 23));
+  CHECK(two_years.cumulative_discounted_usd(0.07)[24] ==
+        1000.0 * discount_end_of_month(0.07, 23) + 1000.0 * discount_start_of_month(0.07, 24));
+}
+
 TEST_CASE("finance: loan payment of $100,000 at 6% APR over 12 months is $8,606.64") {
   // i = 0.06 / 12 = 0.005; 1.005^-12 = 0.94190534; payment = 100,000 x 0.005 / (1 - 0.94190534)
   // = 500 / 0.05809466 = 8,606.6429

@@ -73,6 +73,36 @@ TEST_CASE("site curve: an integral's two cases (inside one hour, across hours) m
   CHECK(c.pue_integral(6.25, 6.75) == 1.2 * (6.75 - 6.25));
 }
 
+TEST_CASE("site curve: the largest PUE over a span of hours, by hand and against every hour") {
+  // Two months at PUE 1.1, but 1.7 in hour 100 and 1.4 in hour 1,000 (blocks of 32 hours: hour
+  // 100 is in block 3, hour 1,000 in block 31).
+  std::vector<SiteHour> site(2 * kHoursPerMonth, SiteHour{1.1, 0.10, 1.0});
+  site[100].pue = 1.7;
+  site[1000].pue = 1.4;
+  const SiteCurve c(site);
+  CHECK(c.pue_max(0, 99) == 1.1);
+  CHECK(c.pue_max(0, 100) == 1.7);
+  CHECK(c.pue_max(100, 100) == 1.7);
+  CHECK(c.pue_max(101, 1459) == 1.4);
+  CHECK(c.pue_max(101, 999) == 1.1);
+  CHECK(c.pue_max(1001, 1459) == 1.1);
+  CHECK(c.pue_max(0, 1459) == 1.7);
+  CHECK(c.pue_max(5, 4) == 0.0);  // no hour
+  // Every span whose ends step by 7 hours: the block maxima give the hour-by-hour maximum.
+  long differing = 0;
+  for (long first = 0; first < c.hours(); first += 7)
+    for (long last = first - 1; last < c.hours(); last += 7) {
+      double by_hour = 0.0;
+      for (long h = first; h <= last; ++h) by_hour = std::max(by_hour, c.at(h).pue);
+      if (c.pue_max(first, last) != by_hour) ++differing;
+    }
+  CHECK(differing == 0);
+  // A site whose PUE never changes: that PUE for any hour, 0 for none.
+  const SiteCurve flat(std::vector<SiteHour>(kHoursPerMonth, SiteHour{1.3, 0.10, 1.0}));
+  CHECK(flat.pue_max(0, 729) == 1.3);
+  CHECK(flat.pue_max(7, 6) == 0.0);
+}
+
 TEST_CASE("site curve: plans with alike sites share one curve per path, with the numbers of their own") {
   Json doc = Json::parse(test::read_text_file(source_path("tests/fixtures/des/mc_small.json")));
   // A fourth plan whose site differs (more ambient noise): a group of its own.

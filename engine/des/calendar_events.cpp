@@ -6,7 +6,7 @@ namespace tco::des::detail {
 
 // The plan's site on this path, without a PathSites to share it from (tests, streaming).
 const SiteCurve& Simulator::own_site() {
-  if (p_.ambient_c.empty()) return p_.fixed_site;
+  if (p_.ambient_c.empty()) return *p_.fixed_site;
   std::vector<double> z;
   ambient_noise(in_.seed, in_.path, static_cast<long>(p_.site.size()), z);
   build_site_curve(p_, z, own_site_);

@@ -1,7 +1,10 @@
 #include "engine/des/des_plan.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <map>
 
 #include "models/site/cooling.hpp"
@@ -35,6 +38,73 @@ int site_group(const DesPlan& d, const std::vector<DesPlan>& earlier) {
     groups = std::max(groups, e.site_group + 1);
   }
   return groups;
+}
+
+bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+
+bool same_bits(const std::array<double, 24>& a, const std::array<double, 24>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), [](double x, double y) { return same_bits(x, y); });
+}
+
+// A field added to these must be compared in same_site_inputs below.
+static_assert(sizeof(AmbientSpec) == 11 * 8, "AmbientSpec changed: compare the new field in same_site_inputs");
+static_assert(sizeof(Tariff) == 52 * 8, "Tariff changed: compare the new field in same_site_inputs");
+
+// Do two on-prem specs give the same deterministic site: the same hours (site_hours: PUE, work
+// rate and escalated price), hourly grid intensity and ambient temperatures? Everything those
+// read of the spec: the cooling's PUE parameters, the ambient, the tariff, the escalation and the
+// intensity series (the scenario's calendar and horizon are the same for every plan). Doubles
+// compare by their bits, series by identity (plans that name one file share it); anything else
+// does not share, which costs time and never a byte.
+bool same_site_inputs(const OnPremSpec& a, const OnPremSpec& b) {
+  if (!(pue_params(a.cooling) == pue_params(b.cooling))) return false;
+  if (a.ambient.has_value() != b.ambient.has_value()) return false;
+  if (a.ambient) {
+    const AmbientSpec &x = *a.ambient, &y = *b.ambient;
+    if (!same_bits(x.mean_c, y.mean_c) || !same_bits(x.seasonal_amp_c, y.seasonal_amp_c) ||
+        !same_bits(x.hottest_day, y.hottest_day) || !same_bits(x.diurnal_amp_c, y.diurnal_amp_c) ||
+        !same_bits(x.hottest_hour, y.hottest_hour) || !same_bits(x.noise_sigma_c, y.noise_sigma_c) ||
+        x.throttle_above_c.has_value() != y.throttle_above_c.has_value() ||
+        !same_bits(x.throttle_above_c.value_or(0.0), y.throttle_above_c.value_or(0.0)) ||
+        !same_bits(x.throttle_fraction, y.throttle_fraction) || x.series != y.series)
+      return false;
+  }
+  const Tariff &ta = a.power.tariff, &tb = b.power.tariff;
+  return ta.kind == tb.kind && same_bits(ta.flat_usd_per_kwh, tb.flat_usd_per_kwh) &&
+         same_bits(ta.weekday_usd_per_kwh, tb.weekday_usd_per_kwh) &&
+         same_bits(ta.weekend_usd_per_kwh, tb.weekend_usd_per_kwh) && ta.series == tb.series &&
+         same_bits(a.power.escalation_per_year, b.power.escalation_per_year) &&
+         a.power.g_co2_series == b.power.g_co2_series;
+}
+
+// The deterministic site of an on-prem plan: its hours, hourly grid intensity, ambient
+// temperatures (when a path adds noise) and, without noise, its curve; taken from an earlier
+// plan whose spec gives the same site, else computed (a year of hours, a pow for each when the
+// price escalates, and a 560 kB curve: most of a small scenario's set-up per plan).
+void set_site(DesPlan& d, const OnPremSpec& o, const Scenario& s, const std::vector<DesPlan>& earlier) {
+  for (const DesPlan& e : earlier) {
+    if (!e.onprem || !same_site_inputs(*e.onprem, o)) continue;
+    d.site = e.site;
+    d.grid_g_co2_by_hour = e.grid_g_co2_by_hour;
+    d.ambient_c = e.ambient_c;
+    d.fixed_site = e.fixed_site;
+    return;
+  }
+  d.site = site_hours(o, s.calendar, s.horizon_hours());
+  if (const HourlySeries* intensity = o.power.g_co2_series.get()) {
+    d.grid_g_co2_by_hour.resize(d.site.size());
+    for (std::size_t h = 0; h < d.site.size(); ++h) d.grid_g_co2_by_hour[h] = intensity->at(static_cast<long>(h));
+  }
+  if (o.ambient && o.ambient->noise_sigma_c > 0.0) {
+    d.ambient_c.resize(d.site.size());
+    for (std::size_t h = 0; h < d.site.size(); ++h)
+      d.ambient_c[h] = ambient_c_at_hour(*o.ambient, static_cast<long>(h), s.calendar);
+  }
+  if (d.ambient_c.empty()) {
+    auto curve = std::make_shared<SiteCurve>();
+    build_site_curve(d, {}, *curve);
+    d.fixed_site = std::move(curve);
+  }
 }
 
 }  // namespace
@@ -191,18 +261,8 @@ DesPlans prepare_des_plans(const Scenario& s) {
         d.successor = {p.refresh->nodes, p.refresh->server.gpus, p.refresh->server.idle_kw, p.refresh->server.peak_kw,
                        p.refresh->gpu.perf_relative};
       }
-      d.site = site_hours(o, s.calendar, s.horizon_hours());
-      if (const HourlySeries* intensity = o.power.g_co2_series.get()) {
-        d.grid_g_co2_by_hour.resize(d.site.size());
-        for (std::size_t h = 0; h < d.site.size(); ++h) d.grid_g_co2_by_hour[h] = intensity->at(static_cast<long>(h));
-      }
+      set_site(d, o, s, out.plans);
       if (p.scheduling.time_shift) d.shift_curve = shift_curve(d.site, carbon_usd_per_kwh_by_hour(d, o));
-      if (o.ambient && o.ambient->noise_sigma_c > 0.0) {
-        d.ambient_c.resize(d.site.size());
-        for (std::size_t h = 0; h < d.site.size(); ++h)
-          d.ambient_c[h] = ambient_c_at_hour(*o.ambient, static_cast<long>(h), s.calendar);
-      }
-      if (d.ambient_c.empty()) build_site_curve(d, {}, d.fixed_site);
       d.site_group = site_group(d, out.plans);
     }
     if (p.cloud) {

@@ -207,8 +207,7 @@ class Simulator {
     out_.throttled_hours += static_cast<int>(site_->throttled_between(first, last));
     const double it_kw = it_kw_now();
     const long inside = static_cast<double>(last) == b_h ? last - 1 : last;  // hours starting before b
-    double pue_max = 0.0;
-    for (long h = first; h <= inside; ++h) pue_max = std::max(pue_max, site_->at(h).pue);
+    const double pue_max = site_->pue_max(first, inside);
     double& peak = out_.peak_facility_kw_by_month[m];
     peak = std::max(peak, it_kw * pue_max);
     if (inside < last) {

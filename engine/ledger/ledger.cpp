@@ -1,8 +1,40 @@
 #include "engine/ledger/ledger.hpp"
 
+#include <bit>
+#include <cstdint>
 #include <stdexcept>
 
 namespace tco {
+
+namespace {
+
+// The discount factors of each month's start and end at one rate, computed once per thread and
+// rate: an NPV needs 2 per month, and calling pow for every category and month (24 x 2 x months
+// per NPV, one NPV per plan and path) was most of what the ledger cost. The factors are the very
+// pow values discount_start_of_month and discount_end_of_month return, so the sums are unchanged.
+struct DiscountFactors {
+  std::uint64_t rate_bits = 0;
+  bool filled = false;
+  std::vector<double> start, end;  // by month
+};
+
+const DiscountFactors& discount_factors(double rate_per_year, int months) {
+  thread_local DiscountFactors f;
+  const auto bits = std::bit_cast<std::uint64_t>(rate_per_year);
+  if (!f.filled || f.rate_bits != bits) {
+    f.rate_bits = bits;
+    f.filled = true;
+    f.start.clear();
+    f.end.clear();
+  }
+  for (int m = static_cast<int>(f.start.size()); m < months; ++m) {
+    f.start.push_back(discount_start_of_month(rate_per_year, m));
+    f.end.push_back(discount_end_of_month(rate_per_year, m));
+  }
+  return f;
+}
+
+}  // namespace
 
 std::string_view category_name(Category c) {
   static constexpr std::array<std::string_view, kCategoryCount> names = {
@@ -59,22 +91,26 @@ double Ledger::total_usd() const {
 }
 
 double Ledger::category_npv_usd(Category c, double rate_per_year) const {
+  const DiscountFactors& f = discount_factors(rate_per_year, months());
   double total = 0.0;
   const int i = static_cast<int>(c);
-  for (int m = 0; m < months(); ++m) {
-    total += start_[m][i] * discount_start_of_month(rate_per_year, m) +
-             end_[m][i] * discount_end_of_month(rate_per_year, m);
-  }
+  for (int m = 0; m < months(); ++m) total += start_[m][i] * f.start[m] + end_[m][i] * f.end[m];
   return total;
 }
 
 double Ledger::npv_usd(double rate_per_year) const {
+  const DiscountFactors& f = discount_factors(rate_per_year, months());
   double total = 0.0;
-  for (int c = 0; c < kCategoryCount; ++c) total += category_npv_usd(category_at(c), rate_per_year);
+  for (int c = 0; c < kCategoryCount; ++c) {
+    double category = 0.0;  // category_npv_usd's sum, in its order
+    for (int m = 0; m < months(); ++m) category += start_[m][c] * f.start[m] + end_[m][c] * f.end[m];
+    total += category;
+  }
   return total;
 }
 
 std::vector<double> Ledger::cumulative_discounted_usd(double rate_per_year) const {
+  const DiscountFactors& f = discount_factors(rate_per_year, months());
   std::vector<double> out(months());
   double running = 0.0;
   for (int m = 0; m < months(); ++m) {
@@ -83,7 +119,7 @@ std::vector<double> Ledger::cumulative_discounted_usd(double rate_per_year) cons
       start += start_[m][c];
       end += end_[m][c];
     }
-    running += start * discount_start_of_month(rate_per_year, m) + end * discount_end_of_month(rate_per_year, m);
+    running += start * f.start[m] + end * f.end[m];
     out[m] = running;
   }
   return out;

@@ -46,12 +46,16 @@ TCO_HD double it_kw(double nodes_up, double idle_kw, double peak_kw, double busy
 }
 
 // (1 + rate)^(hour / 8760): escalation and cloud price change compound by the hour (§12.1).
+// A rate of 0 returns 1 without the pow, which gives exactly 1 too (pow(1, y) = 1): most sites
+// do not escalate, and a pow for each of 8,760 hours per plan was a tenth of a small run.
 inline double hourly_growth_factor(double rate_per_year, long hour) {
+  if (rate_per_year == 0.0) return 1.0;
   return std::pow(1.0 + rate_per_year, static_cast<double>(hour) / kHoursPerYear);
 }
 
 // (1 + rate)^(month / 12): for monthly charges that escalate (§12.1).
 inline double monthly_growth_factor(double rate_per_year, int month) {
+  if (rate_per_year == 0.0) return 1.0;
   return std::pow(1.0 + rate_per_year, static_cast<double>(month) / 12.0);
 }
 

@@ -30,6 +30,13 @@ void SiteCurve::assign(const std::vector<SiteHour>& site) {
     work_sum += out.work_rate;
     if (h > 0 && out.work_rate != hours_[h - 1].work_rate) rate_changes_.push_back(static_cast<long>(h));
   }
+  pue_block_max_.assign((site.size() + kPueBlockHours - 1) / kPueBlockHours, 0.0);
+  uniform_pue_ = true;
+  for (std::size_t h = 0; h < site.size(); ++h) {
+    double& block = pue_block_max_[h / kPueBlockHours];
+    block = std::max(block, hours_[h].pue);
+    uniform_pue_ = uniform_pue_ && hours_[h].pue == hours_[0].pue;
+  }
 }
 
 void SiteCurve::assign_intensity(const std::vector<double>& g_co2_per_kwh) {
@@ -81,7 +88,7 @@ void PathSites::start_path(std::uint64_t seed, std::uint32_t path) {
 }
 
 const SiteCurve& PathSites::curve(const DesPlan& plan) {
-  if (plan.ambient_c.empty()) return plan.fixed_site;
+  if (plan.ambient_c.empty()) return *plan.fixed_site;
   const auto group = static_cast<std::size_t>(plan.site_group);
   if (group >= curves_.size()) {
     curves_.resize(group + 1);

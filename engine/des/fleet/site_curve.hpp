@@ -81,6 +81,24 @@ class SiteCurve {
     while (cursor < rate_changes_.size() && rate_changes_[cursor] <= after_h) ++cursor;
     return cursor < rate_changes_.size() ? rate_changes_[cursor] : hours();
   }
+  // The largest PUE among hours first_h..last_h (inclusive; 0 when last_h < first_h): the hour's
+  // PUE everywhere when it never changes, else the maxima of whole blocks of kPueBlockHours and
+  // the hours at the ends. A maximum is exact, so this is the hour-by-hour loop's value; that
+  // loop read 64 bytes for each hour of the horizon on every path and plan.
+  double pue_max(long first_h, long last_h) const {
+    if (last_h < first_h) return 0.0;
+    if (uniform_pue_) return hours_[first_h].pue;
+    double out = 0.0;
+    const long first_block = first_h / kPueBlockHours, last_block = last_h / kPueBlockHours;
+    if (last_block - first_block < 2) {
+      for (long h = first_h; h <= last_h; ++h) out = std::max(out, hours_[h].pue);
+      return out;
+    }
+    for (long h = first_h; h < (first_block + 1) * kPueBlockHours; ++h) out = std::max(out, hours_[h].pue);
+    for (long b = first_block + 1; b < last_block; ++b) out = std::max(out, pue_block_max_[b]);
+    for (long h = last_block * kPueBlockHours; h <= last_h; ++h) out = std::max(out, hours_[h].pue);
+    return out;
+  }
   // Throttled hours among first_h..last_h (inclusive; none when last_h < first_h).
   long throttled_between(long first_h, long last_h) const {
     if (last_h < first_h) return 0;
@@ -106,7 +124,11 @@ class SiteCurve {
                                  (std::bit_cast<std::uint64_t>(across_hours) & ~pick_within));
   }
 
+  static constexpr long kPueBlockHours = 32;
+
   std::vector<Hour> hours_;
+  std::vector<double> pue_block_max_;  // the largest PUE of hours 32 b .. 32 b + 31
+  bool uniform_pue_ = true;            // every hour has hour 0's PUE
   std::vector<IntensityHour> intensity_;  // empty unless assign_intensity
   long hour_count_ = 0;  // hours_.size(), kept: the replay asks for it at every accrual
   std::vector<long> rate_changes_;  // hours h >= 1 whose work rate differs from hour h - 1's
