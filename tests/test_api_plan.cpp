@@ -82,6 +82,14 @@ TEST_CASE("api plan: the bill is tokens x price to the cent, and a hybrid plan's
   REQUIRE(hybrid.api);
   CHECK(std::fabs(hybrid.ledger.category_total_usd(Category::api) - 2595938.40) < 0.005);
   CHECK(hybrid.api->tokens_sent == doctest::Approx(431.04e6 * 8760).epsilon(1e-12));
+  // Its tokens per facility MWh count the fleet's tokens only, not the API's: 82 nodes, all busy, at
+  // 10 kW x PUE 1.5 = 1,230 kW: 432.96M tokens an hour / 1.23 MWh = 352,000,000 tokens per MWh
+  // (with the API's 431.04M counted as the fleet's it read 864M / 1.23 = 702,439,024), and
+  // 432.96e6 / 3,600 s / 1.23 MW = 97,777.78 tokens/s per MW.
+  const PlanTokens& hybrid_tokens = run.tokens.at(api_plan_index(s, "buy-82-api"));
+  REQUIRE(hybrid_tokens.tokens_per_facility_mwh);
+  CHECK(*hybrid_tokens.tokens_per_facility_mwh == doctest::Approx(432.96e6 / 1.23).epsilon(1e-12));
+  CHECK(*hybrid_tokens.tokens_per_s_per_peak_facility_mw == doctest::Approx(432.96e6 / 3600.0 / 1.23).epsilon(1e-12));
   // The plans that buy no tokens have no api cost.
   CHECK(run.plans[api_plan_index(s, "cloud")].ledger.category_total_usd(Category::api) == 0.0);
 }

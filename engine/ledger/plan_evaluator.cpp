@@ -221,6 +221,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
     g.cloud_work = cloud_work + api_hour.venue_work;
     g.useful = out.work_onprem + cloud_work + api_hour.api_work + api_hour.venue_work;
     g.waited = out.backlog_gpu_hours;
+    g.api_work = api_hour.api_work;
     r.gpu_hours += g;
     r.gpu_hours_by_month[m] += g;
     if (in.work_rate < 1.0 && in.nodes_up > 0.0) ++r.throttled_hours;

@@ -40,10 +40,11 @@ struct GpuHours {
   double waited = 0.0;     // GPU-hours of work waiting: for on-prem capacity (no-burst plans), or
                            // held by time shifting (engine/ledger/hourly_time_shift.hpp)
   double unserved = 0.0;   // work still waiting at the horizon's end
+  double api_work = 0.0;   // the part of `useful` an API took (tokens / tokens per reference GPU-hour)
 
   bool operator==(const GpuHours&) const = default;
   GpuHours& operator+=(const GpuHours& o) {
-    static_assert(sizeof(GpuHours) == 10 * sizeof(double), "a new GpuHours field: add it here");
+    static_assert(sizeof(GpuHours) == 11 * sizeof(double), "a new GpuHours field: add it here");
     onprem_busy += o.onprem_busy;
     onprem_capacity += o.onprem_capacity;
     reserved_used += o.reserved_used;
@@ -54,6 +55,7 @@ struct GpuHours {
     useful += o.useful;
     waited += o.waited;
     unserved += o.unserved;
+    api_work += o.api_work;
     return *this;
   }
 };

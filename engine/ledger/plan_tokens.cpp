@@ -75,7 +75,7 @@ PlanTokens plan_tokens(const PlanResult& r, const TokenDemand& demand, const Tok
   const double peak_tokens = hours.tokens.empty() ? 0.0 : *std::max_element(hours.tokens.begin(), hours.tokens.end());
   out.replicas_at_peak = gpus_for_hour_tokens(peak_tokens, demand.capacity) / demand.capacity.gpus_per_replica;
   const GpuHours& g = r.gpu_hours;
-  const double onprem_work = g.useful - g.cloud_work;
+  const double onprem_work = g.useful - g.cloud_work - g.api_work;  // what the API took is not the fleet's
   if (g.onprem_capacity > 0.0 && g.useful > 0.0 && r.facility_energy_kwh > 0.0) {
     const double onprem_tokens = counts.served * onprem_work / g.useful;
     out.tokens_per_facility_mwh = onprem_tokens / (r.facility_energy_kwh / 1000.0);

@@ -225,7 +225,7 @@ PlanResult mean_plan_result(const Scenario& s, const Plan& plan, const PlanFixed
   r.gpu_hours = {scale(a.gpu_hours.onprem_busy), scale(a.gpu_hours.onprem_capacity), scale(a.gpu_hours.reserved_used),
                  scale(a.gpu_hours.reserved_paid), scale(a.gpu_hours.spot_billed), scale(a.gpu_hours.on_demand_billed),
                  scale(a.gpu_hours.cloud_work), scale(a.gpu_hours.useful), scale(a.gpu_hours.waited),
-                 scale(a.gpu_hours.unserved)};
+                 scale(a.gpu_hours.unserved), scale(a.gpu_hours.api_work)};
   r.it_energy_kwh = a.it_kwh / n;
   r.facility_energy_kwh = a.facility_kwh / n;
   r.peak_facility_kw_by_month.resize(a.peak_kw_by_month.size());
