@@ -244,4 +244,15 @@ TEST_CASE("report --focus: monthly figures that do not fit the report are refuse
   Json text = Json::parse(kReport);
   text["plans"][0]["quantities_by_month"]["rows"][1][1] = "many";
   CHECK_THROWS_WITH(focus_csv(text, "r.json"), doctest::Contains("/plans/0/quantities_by_month/rows/1/1"));
+  // A commitment's monthly array of one figure for two months (it was padded with a 0 before).
+  Json short_commitment = Json::parse(kReport);
+  short_commitment["plans"][0]["commitments"] = Json::array({{{"name", "block"}, {"committed_gpu_hours_by_month", {40.0}}}});
+  CHECK_THROWS_WITH_AS(focus_csv(short_commitment, "r.json"),
+                       doctest::Contains("/plans/0/commitments/0/committed_gpu_hours_by_month: not one figure per month"),
+                       InputError);
+  // Three figures for two months (the third was cut).
+  Json long_commitment = Json::parse(kReport);
+  long_commitment["plans"][0]["commitments"] = Json::array({{{"name", "plan"}, {"used_usd_by_month", {1.0, 2.0, 3.0}}}});
+  CHECK_THROWS_WITH_AS(focus_csv(long_commitment, "r.json"),
+                       doctest::Contains("/plans/0/commitments/0/used_usd_by_month: not one figure per month"), InputError);
 }

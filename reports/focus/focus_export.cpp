@@ -64,6 +64,12 @@ void focus_plan_rows(const Json& report, std::size_t index, const FocusPlan& bas
       throw InputError(file, fmt::format("/plans/{}/quantities_by_month/rows", index),
                        "not one row per month of plans[].monthly");
   }
+  const Json& commitments = plan.contains("commitments") ? plan.at("commitments") : kNoFigures;
+  for (std::size_t j = 0; j < commitments.size(); ++j)
+    for (const char* key : {"committed_gpu_hours_by_month", "used_gpu_hours_by_month", "used_usd_by_month"})
+      if (commitments[j].contains(key) && commitments[j].at(key).size() != plan.at("monthly").at("rows").size())
+        throw InputError(file, fmt::format("/plans/{}/commitments/{}/{}", index, j, key),
+                         "not one figure per month of plans[].monthly");
   const std::string input_pointer = focus_input_plan(report, c.plan);
   if (input_pointer.empty()) throw InputError(file, "/inputs/plans", "no input plan named \"" + c.plan + "\"");
   const Json* input = &report.at(Json::json_pointer(input_pointer));
