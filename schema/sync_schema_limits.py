@@ -14,7 +14,10 @@ no bound of its own; one whose bound depends on another field (`horizon_months -
 schema writes it (--write lists them).
 Also generated: the fields an inline catalog record (no "id") requires, from the parse_KIND
 functions of models/catalog/records.cpp; the enum of a key read with r.choice/choice_or and one
-list of choices everywhere; and, on every string and free key, the text rule (no control character). The rules across fields (the schema's `allOf`, `if`/`then`) are
+list of choices everywhere; on every string and free key, the text rule (no control character);
+and on every string that names a catalog record, `examples` listing pricing-data/'s ids of that
+kind (completion in an editor; not a rule, as a scenario may name another catalog). The rules
+across fields (the schema's `allOf`, `if`/`then`) are
 written in the schema by hand; docs/scenario.md lists them and the ones JSON Schema cannot say.
 
 Usage: sync_schema_limits.py ROOT --check   (exit 1 and the differences when the schema drifted)
@@ -342,6 +345,54 @@ def apply_text_rule(schema):
     return changes
 
 
+# The fields that name a catalog record, by the kind of record they name (a power section's
+# "region"; an inline cloud offer's "region" is the provider's, not a catalog id).
+CATALOG_REFERENCES = {"offer": "cloud_offer", "gpu": "gpu", "gpu_model": "gpu", "predecessor_gpu": "gpu",
+                      "server": "server", "successor_server": "server", "cooling": "cooling",
+                      "colocation": "colocation", "region": "power_region", "serving_profile": "serving_profile"}
+
+
+def shipped_catalog_ids(root):
+    """{"cloud_offer": ["aws/p5.48xlarge/us-east-1", ...], ...}: the ids of pricing-data/, by kind,
+    in the order Catalog::load reads them (files sorted by name, records in file order)."""
+    ids = {}
+    for path in sorted(glob.glob(os.path.join(root, "pricing-data/*.json"))):
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        if isinstance(doc, dict) and isinstance(doc.get("records"), list):
+            ids.setdefault(doc.get("kind"), []).extend(r["id"] for r in doc["records"] if isinstance(r, dict) and "id" in r)
+    return ids
+
+
+def apply_catalog_examples(schema, ids):
+    """On every string that names a catalog record (CATALOG_REFERENCES; the id of an override
+    too), `examples`: the shipped catalog's ids of that kind, for an editor's completion. An
+    annotation, not a rule: a scenario may name any catalog (`catalog_dir`, `--catalog`), so the
+    schema refuses no id. Returns the changes."""
+    changes = []
+
+    def strings(prop, where):
+        if not isinstance(prop, dict):
+            return
+        if prop.get("type") == "string" and "enum" not in prop:
+            yield prop, where
+        if prop.get("type") == "object" and isinstance(prop.get("properties", {}).get("id"), dict):
+            yield prop["properties"]["id"], where + "/properties/id"
+        for key in ("anyOf", "oneOf"):
+            for i, b in enumerate(prop.get(key, [])):
+                yield from strings(b, f"{where}/{key}/{i}")
+
+    for where, name, prop in named_properties(schema):
+        kind = CATALOG_REFERENCES.get(name)
+        if kind not in ids or (name == "region" and "/power/" not in where) or "/then/" in where:
+            continue
+        for s, here in strings(prop, where):
+            if s.get("examples") != ids[kind]:
+                changes.append(f"{here}: examples = the shipped catalog's {len(ids[kind])} {kind} ids")
+                s["examples"] = list(ids[kind])
+    return changes
+
+
 def json_number(x):
     return int(x) if float(x).is_integer() and abs(x) < 2**53 else x
 
@@ -421,16 +472,17 @@ def main():
         schema = json.load(f)
     bounds, ambiguous, nullable, hull = parser_bounds(root, limits_table(root))
     changes = (apply(schema, bounds, nullable, hull) + apply_required(schema, record_required(root)) +
-               apply_choices(schema, parser_choices(root)) + apply_text_rule(schema))
+               apply_choices(schema, parser_choices(root)) + apply_text_rule(schema) +
+               apply_catalog_examples(schema, shipped_catalog_ids(root)))
     if mode == "--write":
         with open(path, "w", encoding="utf-8") as f:
             f.write(json.dumps(schema, indent=1, ensure_ascii=False) + "\n")
-        print(f"{len(changes)} bounds written; {len(bounds)} keys with one bound; left as written: {', '.join(ambiguous)}")
+        print(f"{len(changes)} changes written; {len(bounds)} keys with one bound; left as written: {', '.join(ambiguous)}")
         return 0
     for c in changes:
         print("drift: " + c)
     if changes:
-        print(f"{path}: {len(changes)} bounds differ from validate's; run schema/sync_schema_limits.py . --write")
+        print(f"{path}: {len(changes)} generated parts differ from the readers' and pricing-data/'s; run schema/sync_schema_limits.py . --write")
         return 1
     return 0
 
