@@ -32,7 +32,7 @@ Record parsed(const Catalog& catalog, const std::string& kind, const std::string
 
 TEST_CASE("pricing-data: the shipped catalog loads and validates without errors or warnings") {
   const Catalog catalog = Catalog::load(catalog_dir());
-  CHECK(catalog.records().size() == 54);  // 25 cloud offers, 6 servers, 7 GPUs, 6 power regions, 4 cooling, 3 colocation, 3 serving profiles
+  CHECK(catalog.records().size() == 55);  // 25 cloud offers, 6 servers, 7 GPUs, 6 power regions, 4 cooling, 3 colocation, 4 serving profiles
   for (const CatalogRecord& record : catalog.records()) check_record(record.kind, record.fields, record.file, record.pointer, record.id);
   const auto findings = validate_catalog_dir(catalog_dir());
   for (const Finding& f : findings) MESSAGE(std::string(format_finding(f)));
