@@ -256,3 +256,34 @@ TEST_CASE("report --focus: monthly figures that do not fit the report are refuse
   CHECK_THROWS_WITH_AS(focus_csv(long_commitment, "r.json"),
                        doctest::Contains("/plans/0/commitments/0/used_usd_by_month: not one figure per month"), InputError);
 }
+
+TEST_CASE("report --focus: a report with a request replay dates its rows by the hourly model's months") {
+  // llm-serving-latency-under-load replays requests over 1 sample hour (plans[].latency.hours); its
+  // dollars are not in the plan's cost (latency.usd_basis), so the rows are the hourly model's: month
+  // m's on-demand row carries quantities_by_month's on_demand_billed_gpu_hours of month m.
+  const Json report = read_json(tco::test::source_path("tests/baselines/llm-serving-latency-under-load.json"));
+  const std::vector<Row> rows = csv_rows(focus_csv(report, "r.json"));
+  int checked = 0;
+  for (const Json& plan : report.at("plans")) {
+    if (plan.at("name") != "rent-h200") continue;
+    REQUIRE(plan.at("latency").at("hours") == 1);
+    const Json& q = plan.at("quantities_by_month");
+    REQUIRE(q.at("columns")[1] == "on_demand_billed_gpu_hours");
+    double effective = 0.0;
+    for (const Row& r : rows) {
+      if (r.at("x_Plan") != "rent-h200") continue;
+      effective += number(r, "EffectiveCost");
+      if (r.at("x_CostCategory") != "cloud_on_demand") continue;
+      const int m = std::stoi(r.at("x_Month"));
+      CAPTURE(m);
+      CHECK(number(r, "PricingQuantity") ==
+            doctest::Approx(q.at("rows").at(m).at(1).get<double>()).epsilon(1e-12));
+      ++checked;
+    }
+    // The replay's rented dollars add no row: EffectiveCost over the plan is its total, to the cent.
+    CHECK(std::abs(effective - plan.at("total_nominal_usd").get<double>()) < 0.005);
+  }
+  // One on-demand row a month of the horizon.
+  CHECK(checked == static_cast<int>(report.at("plans")[1].at("monthly").at("rows").size()));
+  CHECK(checked > 0);
+}

@@ -87,6 +87,10 @@ std::vector<VenueTotals> ApiMeter::venue_totals() const {
   return venues_ ? venues_->totals() : std::vector<VenueTotals>{};
 }
 
+std::vector<std::vector<VenueTotals>> ApiMeter::venue_totals_by_month() const {
+  return venues_ ? venues_->totals_by_month() : std::vector<std::vector<VenueTotals>>{};
+}
+
 ApiFigures ApiMeter::figures() const {
   ApiFigures f = totals_;
   if (f.tokens_taken() > 0.0) f.usd_per_million_tokens = usd_per_million_tokens(f.bill_usd, f.tokens_taken());

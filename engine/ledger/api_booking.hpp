@@ -72,6 +72,7 @@ class ApiMeter {
   ApiFigures figures() const;
   // Per venue, over the horizon (empty without venues).
   std::vector<VenueTotals> venue_totals() const;
+  std::vector<std::vector<VenueTotals>> venue_totals_by_month() const;  // [month][venue]
 
  private:
   const Plan& plan_;

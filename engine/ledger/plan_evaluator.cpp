@@ -250,7 +250,8 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
   if (api) r.api = api->figures();
   const std::vector<VenueTotals> venue_totals = venues ? venues->totals() : api ? api->venue_totals()
                                                                                   : std::vector<VenueTotals>{};
-  if (!venue_totals.empty()) r.venues = venue_figures(plan, venue_totals);
+  if (!venue_totals.empty())
+    r.venues = venue_figures(plan, venue_totals, venues ? venues->totals_by_month() : api->venue_totals_by_month(), months);
   if (!commitments.empty())
     r.commitments = commitments.book(r.ledger, s.discount_rate_per_year, options.cloud_price_multiplier);
   book_hidden_costs(plan, r.ledger);

@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "reports/focus/focus_commitments.hpp"
 #include "reports/focus/focus_rows.hpp"
+#include "reports/focus/focus_venues.hpp"
 
 namespace tco {
 
@@ -73,6 +74,12 @@ void focus_plan_rows(const Json& report, std::size_t index, const FocusPlan& bas
   const std::string input_pointer = focus_input_plan(report, c.plan);
   if (input_pointer.empty()) throw InputError(file, "/inputs/plans", "no input plan named \"" + c.plan + "\"");
   const Json* input = &report.at(Json::json_pointer(input_pointer));
+  if (plan.contains("venues") && plan.at("venues").is_object()) {
+    c.venues = &plan.at("venues");
+    c.venues_pointer = fmt::format("/plans/{}/venues", index);
+    c.input_venues_pointer = input_pointer + "/venues";
+    if (input->contains("venues") && input->at("venues").is_array()) c.input_venues = &input->at("venues");
+  }
   if (input->contains("cloud") && input->at("cloud").is_object()) {
     const Json& offer = input->at("cloud").at("offer");
     c.provider = offer.value("provider", "");
@@ -116,6 +123,7 @@ void focus_plan_rows(const Json& report, std::size_t index, const FocusPlan& bas
     if (!map)
       throw InputError(file, fmt::format("/plans/{}/monthly/columns/{}", index, k),
                        "a cost category the FOCUS export does not know: \"" + cat + "\"");
+    if (focus_venue_rows(rows, c, *map, usd, paid_months == 1, file)) continue;  // a plan with venues: theirs
     double total_usd = 0.0;
     for (double u : usd) total_usd += u;
     for (int m = 0; m < months; ++m)

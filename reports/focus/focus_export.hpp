@@ -2,10 +2,11 @@
 // https://focus.finops.org/focus-specification/v1-2/; docs/report.md "FOCUS export" maps each
 // column). One row per plan, month and ledger category with a non-zero amount, except the
 // commitments (cloud_reserved), which become a Purchase row when paid (BilledCost, EffectiveCost 0)
-// and Usage rows over the term, split Used / Unused (EffectiveCost, BilledCost 0):
+// and Usage rows over the term, split Used / Unused (EffectiveCost, BilledCost 0), and a plan's
+// burst venues, one row each (reports/focus/focus_venues.hpp):
 //   sum over a plan's rows of EffectiveCost = sum of its monthly categories = total_nominal_usd
-//   GPU-Hours of category c in month m = the plan's GPU-hours of c x cost(c, m) / sum_m cost(c, m)
-// (the report keeps GPU-hours per plan, not per month: exact when c's price is flat).
+//   GPU-Hours of category c in month m = the month's own figure (plans[].quantities_by_month), or in a
+//   replay's report the plan's GPU-hours of c x cost(c, m) / sum_m cost(c, m) (exact when c's price is flat).
 // Example: an on-demand plan of $100 in month 0 and $300 in month 1 over 1,000 billed GPU-hours
 // writes two Usage rows of 250 and 750 GPU-Hours.
 #pragma once

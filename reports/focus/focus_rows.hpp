@@ -47,6 +47,12 @@ const FocusCategory* focus_category(const std::string& name);
 // Calendar month m of the scenario as "YYYY-MM-DDT00:00:00Z" (the day of the start, or the month's last).
 std::string focus_month_start(const Date& start, int m);
 
+// A venue's row (reports/focus/focus_venues.hpp): who bills it, its catalog record and GPU-hours.
+struct FocusVenueRow {
+  std::string name, provider, region, offer_id;
+  double gpu_hours = 0.0;
+};
+
 // What every row of one plan shares.
 struct FocusPlan {
   std::string scenario, plan, kind, statistic, account_id;
@@ -58,6 +64,11 @@ struct FocusPlan {
   const Json* quantities_by_month = nullptr;  // plans[].quantities_by_month; null in a replay's report
   double facility_kwh = 0.0;
   double owned_nodes = 0.0;  // plans[].onprem_nodes
+  // A plan with venues: plans[].venues.list and the echoed inputs.plans[].venues (null without), with
+  // their JSON pointers for errors.
+  const Json* venues = nullptr;
+  const Json* input_venues = nullptr;
+  std::string venues_pointer, input_venues_pointer;
   bool reserved_used_counts_commitments = false;  // a discrete-event report (engine/des/cloud/cloud_runs.hpp)
 };
 
@@ -102,8 +113,20 @@ class FocusPlanRows {
   }
 
   // A row with BilledCost = EffectiveCost = usd (no commitment); total_usd: the category's over the horizon.
-  void plain(const FocusCategory& map, int m, double usd, double total_usd, bool one_time) {
+  // venue: the row of one burst venue, billed by its provider for its offer and GPU-hours.
+  void plain(const FocusCategory& map, int m, double usd, double total_usd, bool one_time,
+             const FocusVenueRow* venue = nullptr) {
     FocusRow r = base(map.category, m, map.provider);
+    if (venue) {
+      r.text["ProviderName"] = r.text["PublisherName"] = r.text["InvoiceIssuerName"] = venue->provider;
+      r.text["SkuId"] = venue->offer_id;
+      r.text.erase("RegionId");
+      r.text.erase("RegionName");
+      if (!venue->region.empty()) r.text["RegionId"] = r.text["RegionName"] = venue->region;
+      r.text["ResourceId"] = c_.scenario + "/" + c_.plan + "/rented/" + venue->name;
+      r.text["ResourceName"] = c_.plan + " rented fleet at venue " + venue->name;
+      r.text["ChargeDescription"] = fmt::format("{} of plan {} at venue {}, month {}", map.category, c_.plan, venue->name, m);
+    }
     const std::string category = map.charge_category;
     r.text["ChargeCategory"] = category;
     r.text["ServiceCategory"] = map.service_category;
@@ -113,7 +136,8 @@ class FocusPlanRows {
     set_costs(r, usd, usd);
     if (category == "Tax") r.text.erase("SkuId");
     if (category == "Usage" || category == "Purchase") {
-      const auto [quantity, unit] = quantity_of(map, m, usd, total_usd, one_time);
+      const auto [quantity, unit] =
+          venue ? std::pair{venue->gpu_hours, std::string(kFocusGpuHours)} : quantity_of(map, m, usd, total_usd, one_time);
       set_quantity(r, quantity, unit, category == "Usage");
     }
     out_.push_back(std::move(r));

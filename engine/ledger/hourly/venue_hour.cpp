@@ -4,6 +4,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "core/calendar.hpp"
 #include "engine/ledger/hourly/backlog_grid.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
 
@@ -79,6 +80,7 @@ void VenueStepper::begin_hour(long hour) {
     const double a = venues_[i].availability;
     availability_[i] = draws_ ? (venue_draws_capacity(draws_->seed, draws_->path, i, hour, a) ? 1.0 : 0.0) : a;
   }
+  month_ = month_of_hour(hour);
   std::fill(hour_expected_.begin(), hour_expected_.end(), VenueHour{});
   std::fill(launched_expected_.begin(), launched_expected_.end(), 0.0);
   leaves_.clear();
@@ -194,15 +196,19 @@ class BranchSums {
 
 void VenueStepper::end_hour() {
   const std::size_t n = venues_.size();
+  if (totals_by_month_.size() <= static_cast<std::size_t>(month_))
+    totals_by_month_.resize(static_cast<std::size_t>(month_) + 1, std::vector<VenueTotals>(n));
   for (std::size_t i = 0; i < n; ++i) {
     const VenueParams& v = venues_[i];
     const VenueHour& e = hour_expected_[i];
-    VenueTotals& t = totals_[i];
-    t.work_gpu_hours += e.plan_gpus * v.plan_perf;
-    t.billed_gpu_hours += e.billed_instance_hours * v.gpus_per_instance;
-    t.cost_usd += e.usd;
-    t.instance_hours += e.instances;
-    t.launched_instances += launched_expected_[i];
+    // The horizon's sums and the month's: the same additions of the same figures.
+    for (VenueTotals* t : {&totals_[i], &totals_by_month_[static_cast<std::size_t>(month_)][i]}) {
+      t->work_gpu_hours += e.plan_gpus * v.plan_perf;
+      t->billed_gpu_hours += e.billed_instance_hours * v.gpus_per_instance;
+      t->cost_usd += e.usd;
+      t->instance_hours += e.instances;
+      t->launched_instances += launched_expected_[i];
+    }
   }
   // One state whose leaves all leave the same backlog (always on a path, and whenever the last
   // venue takes everything): the next state is this hour's branches and cover tree, as they are.
@@ -417,10 +423,20 @@ std::optional<double> venue_plan_co2_kg(const Plan& plan, double reserved_gpu_ho
   return kg;
 }
 
-std::vector<VenueFigures> venue_figures(const Plan& plan, const std::vector<VenueTotals>& totals) {
+std::vector<VenueFigures> venue_figures(const Plan& plan, const std::vector<VenueTotals>& totals,
+                                        const std::vector<std::vector<VenueTotals>>& by_month, int months) {
   std::vector<VenueFigures> out;
-  for (std::size_t i = 0; i < plan.venues.size() && i < totals.size(); ++i)
-    out.push_back({plan.venues[i].name, to_string(plan.venues[i].price), totals[i]});
+  for (std::size_t i = 0; i < plan.venues.size() && i < totals.size(); ++i) {
+    out.push_back({plan.venues[i].name, to_string(plan.venues[i].price), totals[i], {}, {}});
+    if (by_month.empty()) continue;
+    VenueFigures& f = out.back();
+    f.billed_gpu_hours_by_month.assign(static_cast<std::size_t>(months), 0.0);
+    f.cost_usd_by_month.assign(static_cast<std::size_t>(months), 0.0);
+    for (std::size_t m = 0; m < by_month.size() && m < f.cost_usd_by_month.size(); ++m) {
+      f.billed_gpu_hours_by_month[m] = by_month[m][i].billed_gpu_hours;
+      f.cost_usd_by_month[m] = by_month[m][i].cost_usd;
+    }
+  }
   return out;
 }
 

@@ -133,6 +133,9 @@ class VenueStepper {
   void end_hour();
 
   const std::vector<VenueTotals>& totals() const { return totals_; }
+  // The same figures month by month ([model month][venue], the months the stepper has seen; SPEC §2's
+  // 730-hour month): the FOCUS export's rows per venue (plans[].venues.list[].*_by_month).
+  const std::vector<std::vector<VenueTotals>>& totals_by_month() const { return totals_by_month_; }
 
   // States whose probability falls below this merge into their nearest neighbour (by backlog).
   static constexpr double kBacklogStateFloor = 1e-13;
@@ -181,6 +184,8 @@ class VenueStepper {
   // Per venue, this hour's branches given the state being stepped (as a single state's next).
   std::vector<std::vector<Branch>> branches_;
   std::vector<VenueTotals> totals_;
+  std::vector<std::vector<VenueTotals>> totals_by_month_;
+  int month_ = 0;  // of the hour begun
   std::vector<double> path_instances_;  // the visit's instances per venue down to the current depth
   CoverTree cover_tree_;
   std::vector<double> expected_covered_;  // this hour's E[covered instance-hours] per venue, given the state
@@ -208,12 +213,16 @@ bool venues_change_co2(const Plan& plan);
 std::optional<double> venue_plan_co2_kg(const Plan& plan, double reserved_gpu_hours,
                                         const std::vector<VenueTotals>& totals);
 
-// A venue's figures over the horizon, for the report.
+// A venue's figures over the horizon, for the report, and month by month where the hourly model
+// kept them (empty from a discrete-event replay, whose paths keep the horizon's only).
 struct VenueFigures {
   std::string name;
   std::string price;  // "on_demand" or "spot"
   VenueTotals totals;
+  std::vector<double> billed_gpu_hours_by_month, cost_usd_by_month;
 };
-std::vector<VenueFigures> venue_figures(const Plan& plan, const std::vector<VenueTotals>& totals);
+// by_month: VenueStepper::totals_by_month() (empty: none); padded with zeros to `months`.
+std::vector<VenueFigures> venue_figures(const Plan& plan, const std::vector<VenueTotals>& totals,
+                                        const std::vector<std::vector<VenueTotals>>& by_month = {}, int months = 0);
 
 }  // namespace tco
