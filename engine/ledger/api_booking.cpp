@@ -36,18 +36,25 @@ ApiMeter::ApiMeter(const Scenario& s, const Plan& plan, double price_multiplier,
   totals_.list_usd_per_million_tokens = api_.blended_usd_per_million_tokens(input_share_);
 }
 
-ApiHour ApiMeter::add_hour(long hour, int month, double fleet_work_gpu_hours, Ledger& ledger) {
+double ApiMeter::input_share_at(long hour) const {
+  if (input_tokens_.empty()) return input_share_;
+  const std::size_t h = static_cast<std::size_t>(hour);
+  return tokens_[h] > 0.0 ? input_tokens_[h] / tokens_[h] : 0.0;
+}
+
+ApiHour ApiMeter::add_hour(long hour, int month, double fleet_work_gpu_hours, Ledger& ledger, double growth) {
   ApiHour out;
-  const double tokens = tokens_[static_cast<std::size_t>(hour)];
+  double tokens = tokens_[static_cast<std::size_t>(hour)];
+  if (growth != 1.0) tokens *= growth;
   totals_.tokens_demanded += tokens;
   const double sent = std::max(0.0, tokens - fleet_work_gpu_hours * tokens_per_gpu_hour_);
   if (sent <= 0.0) {
+    totals_.usd_by_hour.push_back(0.0);
     if (venues_) add_venue_hour(hour, month, 0.0, ledger, out);  // the venues' instances go back
     return out;
   }
-  const std::size_t h = static_cast<std::size_t>(hour);
-  const double input_share = input_tokens_.empty() ? input_share_ : input_tokens_[h] / tokens;
-  const ApiHourBill b = api_hour_bill(api_, sent, input_share, hour);
+  const ApiHourBill b = api_hour_bill(api_, sent, input_share_at(hour), hour);
+  totals_.usd_by_hour.push_back(b.usd);
   totals_.tokens_sent += sent;
   totals_.input_tokens += b.input_tokens;
   totals_.cached_input_tokens += b.cached_input_tokens;
@@ -67,7 +74,6 @@ void ApiMeter::add_venue_hour(long hour, int month, double over_tokens, Ledger& 
   HourOutcome o;
   venues_->begin_hour(hour);
   const double over_gpus = over_tokens / tokens_per_gpu_hour_;
-  totals_.over_gpus_by_hour.push_back(over_gpus);
   // work per plan GPU 0: nothing left here waits, so the stepper keeps one state (no backlog).
   const double left_gpus = venues_->step(0, over_gpus, factor, factor, 0.0, 0.0, o);
   venues_->end_hour();

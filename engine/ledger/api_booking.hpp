@@ -41,7 +41,7 @@ struct ApiFigures {
   double tokens_over_rate_limit = 0.0;
   double venue_tokens = 0.0;
   double venue_usd = 0.0;
-  std::vector<double> over_gpus_by_hour;  // the tokens above the limit, in reference GPUs (the sweep's input)
+  std::vector<double> usd_by_hour;  // the bill hour by hour (the sweep kernel's deterministic reference)
   double bill_usd = 0.0;             // nominal
   double list_usd_per_million_tokens = 0.0;  // the blended list price at hour 0 (factor 1)
   std::optional<double> usd_per_million_tokens;  // bill / tokens taken x 1e6 (token_cost.hpp)
@@ -68,8 +68,15 @@ class ApiMeter {
 
   // Hour h: bills the tokens the fleet's `fleet_work_gpu_hours` left and books them in `ledger`,
   // and sends those above the rate limit to the venues (their bills in cloud_on_demand / spot).
-  ApiHour add_hour(long hour, int month, double fleet_work_gpu_hours, Ledger& ledger);
+  // `growth` multiplies the hour's tokens (a Monte Carlo path's demand growth c(h); 1 as written).
+  ApiHour add_hour(long hour, int month, double fleet_work_gpu_hours, Ledger& ledger, double growth = 1.0);
   ApiFigures figures() const;
+  // What the sweep kernel needs to bill a path's hours as add_hour does (engine/sweep/sweep_prepare.cpp).
+  double tokens_per_gpu_hour() const { return tokens_per_gpu_hour_; }
+  // The input share of hour h's tokens (the requests' mix, or a measured series' own hour; 0 in an
+  // hour without tokens, where nothing is billed).
+  double input_share_at(long hour) const;
+  bool input_share_by_hour() const { return !input_tokens_.empty(); }
   // Per venue, over the horizon (empty without venues).
   std::vector<VenueTotals> venue_totals() const;
   std::vector<std::vector<VenueTotals>> venue_totals_by_month() const;  // [month][venue]

@@ -175,8 +175,18 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
     const FleetParams& fleet = refreshed ? fleet_after : fleet_before;
     HourInputs in;
     in.demand_gpus = demand_gpus[h];
+    double growth = 1.0;  // a path's c(h), as the sweep kernel steps it
+    if (options.demand_growth_lambda_per_h != 0.0) {
+      const double lambda = options.demand_growth_lambda_per_h;
+      const long h0 = static_cast<long>(m) * kHoursPerMonth;
+      growth = std::exp(lambda * static_cast<double>(h0)) * std::exp(lambda * static_cast<double>(h - h0));
+      in.demand_gpus *= growth;
+    }
     in.nodes_up = h >= nodes_from_hour ? (refreshed ? plan.refresh->nodes : nodes) : 0.0;
-    if (in.nodes_up > 0.0) in.idle_nodes = plan.onprem->spare_nodes();
+    if (in.nodes_up > 0.0) {
+      in.idle_nodes = plan.onprem->spare_nodes();
+      if (!options.nodes_down_by_hour.empty()) in.nodes_up -= options.nodes_down_by_hour[h];
+    }
     if (plan.onprem) {
       in.work_rate = site[h].work_rate;
       in.pue = site[h].pue;
@@ -202,7 +212,7 @@ PlanResult evaluate_plan(const Scenario& s, const Plan& plan, const std::vector<
 
     // With an API, the cloud's work is the reserved instances' alone; the API takes the rest.
     const double cloud_work = api ? (out.reserved_used_gpus + out.committed_used_gpus) * fleet.perf_cloud : out.cloud_work;
-    const ApiHour api_hour = api ? api->add_hour(h, m, out.work_onprem + cloud_work, r.ledger) : ApiHour{};
+    const ApiHour api_hour = api ? api->add_hour(h, m, out.work_onprem + cloud_work, r.ledger, growth) : ApiHour{};
 
     // The hour's GPU-hours, added to the horizon's and to its month's (0 + x = x: the horizon's sums
     // are the same additions as before the monthly ones).

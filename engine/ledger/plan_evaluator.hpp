@@ -26,6 +26,12 @@ struct EvaluationOptions {
   double cloud_price_multiplier = 1.0;
   // A Monte Carlo path of the venues' availability (engine/ledger/hourly/venue_hour.hpp); absent: its expectation.
   std::optional<VenueDrawKey> venue_draws;
+  // A Monte Carlo path's demand growth (the sweep kernel's lambda per hour, engine/sweep/sweep_kernel.hpp):
+  // hour h's GPU demand and tokens x c(h) = exp(lambda h0) exp(lambda (h - h0)), h0 its month's first
+  // hour; 0: the demand as written.
+  double demand_growth_lambda_per_h = 0.0;
+  // A Monte Carlo path's owned node-hours down in each hour (failures; empty: none): nodes up = nodes - down.
+  std::vector<double> nodes_down_by_hour;
 };
 
 struct GpuHours {

@@ -8,8 +8,9 @@
 // step_hour eight hours at a time in independent lanes, which the compiler turns into vector
 // code. The month's cost is the lanes' sums added in a fixed order: the same bits on every
 // machine (this file is compiled without FMA contraction; see cmake/cuda.cmake), within 1e-12
-// of sweep_plan_path's hour-by-hour sum. A plan with venues runs sweep_plan_path itself, the CUDA
-// backend's loop (each venue's instances carry from hour to hour). With a token workload, each
+// of sweep_plan_path's hour-by-hour sum. A plan with venues, or that buys tokens from an API, runs
+// sweep_plan_path itself, the CUDA backend's loop (each venue's instances carry from hour to hour;
+// the API bills each hour's tokens from the fleet's step). With a token workload, each
 // point's tokens demanded on the path come from the month's growth tile (sweep_month_tokens, the
 // device's lanes) and each plan's tokens served from its backlog at the end (sweep_tokens_served).
 #include <algorithm>
@@ -465,7 +466,7 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
       t.failures[j] = 0;
       t.arrival[j] = sweep_arrival_month(p, pt.seed, path);
       t.refresh[j] = sweep_refresh_month(p, t.arrival[j]);
-      if (p.venue_count > 0) {  // hour by hour: each hour's venues depend on the hour before
+      if (p.venue_count > 0 || p.api) {  // hour by hour: venues carry instances, the API bills the step's leftover
         const SweepPathResult whole = sweep_plan_path(pt, p, data, path, t.point_scratch.data());
         if (whole.status != kSweepOk) return whole.status;
         t.npv[j] = whole.npv_usd;
@@ -498,7 +499,7 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
       if (pt.tokens_offset >= 0 && t.lambda[i] != 0.0)
         t.tokens_demanded[i] += sweep_month_tokens(data + pt.tokens_offset + h0, n, growth);
       for (int j = pt.first_plan; j < pt.first_plan + pt.plan_count; ++j) {
-        if (chunk.same_as[j] >= block_first_plan || chunk.plans[j].venue_count > 0) continue;
+        if (chunk.same_as[j] >= block_first_plan || chunk.plans[j].venue_count > 0 || chunk.plans[j].api) continue;
         plan_month_on_path(pt, chunk.plans[j], j, data, path, m, h0, n, growth, draws, t);
       }
     }
@@ -511,11 +512,11 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
         t.npv[j] = t.npv[twin];
         t.total[j] = t.total[twin];
         t.tokens[j] = t.tokens[twin];
-      } else if (chunk.plans[j].venue_count == 0) {
+      } else if (chunk.plans[j].venue_count == 0 && !chunk.plans[j].api) {
         sweep_add_fixed(chunk.plans[j], b.chunk.data.data(), pt.months, t.arrival[j], t.npv[j], t.total[j]);
         sweep_add_resale_process(chunk.plans[j], pt.seed, path, pt.months, t.npv[j], t.total[j]);
         if (pt.tokens_offset >= 0)
-          t.tokens[j] = sweep_tokens_served(pt, chunk.plans[j], data, t.lambda[i], t.tokens_demanded[i], t.backlog[j]);
+          t.tokens[j] = sweep_tokens_served(pt, data, t.lambda[i], t.tokens_demanded[i], t.backlog[j], 0.0);
       }
     }
   }

@@ -39,8 +39,15 @@
 //   tokens served  (a token workload) T_p = sum_h tokens(h) c(h) - U_p - API_unserved, where U_p
 //                  walks the path's backlog B back over the last hours' demand, first in first out
 //                  (engine/ledger/plan_tokens.hpp): U_p = sum tokens(h) c(h) x waiting(h) / D_p(h),
-//                  waiting(h) = min(B left, D_p(h)); API_unserved (tokens above an API's rate limit)
-//                  is the deterministic run's, as the API's bill is
+//                  waiting(h) = min(B left, D_p(h)); API_unserved: the tokens above an API's rate
+//                  limit that its venues left on the path (below)
+//   the API        (a plan that buys tokens) hour h sends sent_p(h) = max(0, tokens(h) c(h) - fleet
+//                  work_p(h) x tokens per reference GPU-hour) to the API, billed as ApiMeter::add_hour
+//                  bills it (models/api/api_hour_bill.hpp): the path's demand growth and the fleet's
+//                  failures, throttling and refresh move the bill and what goes down the venue list.
+//                  The deterministic bill is a fixed flow and the path adds bill_p(h) - bill(h) each
+//                  hour: 0 exactly, so the same bits, where nothing drawn moves the hour. The API's
+//                  tokens leave no rented fleet: egress on the reserved and committed work alone.
 // Example: availability 0.9 -> about one hour in ten bills all its spot work on-demand; rate 0
 // -> every spot hour is billed x spot_overhead_factor exactly, as in the deterministic run.
 #pragma once
@@ -53,6 +60,7 @@
 #include "engine/ledger/hourly/hourly_model.hpp"
 #include "engine/ledger/hourly/venue_step.hpp"
 #include "core/random/random.hpp"
+#include "models/api/api_hour_bill.hpp"
 #include "models/next_generation/arrival_draw.hpp"
 #include "models/next_generation/refresh.hpp"
 #include "models/price_path/price_process.hpp"
@@ -120,10 +128,17 @@ struct SweepPlanParams {
   int venue_count = 0;
   long venue_factor_offset = -1;  // (1 + price_change_per_year)^(h / 8760) [hours]
   VenueParams venues[kMaxVenuesPerPlan] = {};
-  // a plan that buys tokens with "api_next_venue": its venues take the reference GPUs of work above
-  // the API's rate limit [hours] (the deterministic run's, as the API bill is), not the fleet's
-  // overflow; what they leave is unserved (engine/ledger/api_booking.hpp)
-  long api_over_gpus_offset = -1;
+  // a plan that buys tokens (engine/ledger/api_booking.hpp): each hour the API bills the path's
+  // tokens its fleet left (the fleet's overflow steps at $0); with venues ("api_next_venue") they take
+  // the reference GPUs of work above the API's rate limit, not the fleet's overflow, and what they
+  // leave is unserved
+  int api = 0;
+  ApiPrices api_prices;
+  double api_tokens_per_gpu_hour = 0.0;  // tokens a reference GPU-hour serves at the slo
+  double api_input_share = 0.0;          // of the tokens, input (the requests' mix)
+  long api_input_share_offset = -1;      // a measured series' share, hour by hour [hours]; -1: the above
+  long api_factor_offset = -1;           // the API's price factor [hours]
+  long api_usd_offset = -1;              // the deterministic run's bill [hours] (it is in the fixed flows)
   // a next generation arriving in a drawn month (models/next_generation/arrival_draw.hpp): the
   // factor series above leave its step out; the fixed flows are per arrival month (0 .. months,
   // months = at or past the horizon's end) when reserved terms or a resale value step with it
@@ -144,7 +159,6 @@ struct SweepPlanParams {
   int residual_follows_process = 0;
   double residual_npv_usd = 0.0;
   double residual_total_usd = 0.0;
-  double api_unserved_tokens = 0.0;  // above the API's rate limit, as the deterministic run
 
   bool operator==(const SweepPlanParams&) const = default;
 };
@@ -327,20 +341,13 @@ struct VenueHourPrices {
   double spot_mult = 1.0;
 };
 
-template <typename Divide = PlainDivision>
-TCO_HD HourOutcome sweep_venue_hour(const SweepPlanParams& p, const FleetParams& fleet, const HourInputs& in,
-                                    double backlog_gpu_hours, const VenueHourPrices& prices, std::uint64_t seed,
-                                    std::uint32_t path, long hour, double* held, Divide divide = {}) {
-  FleetParams onprem_only = fleet;
-  onprem_only.bursts = 0;
-  HourOutcome out = step_hour(onprem_only, in, backlog_gpu_hours, divide);
-  const double overflow = out.backlog_gpu_hours;
-  const double cloud_gpus = overflow / p.fleet.perf_cloud;
-  out.reserved_used_gpus = cloud_gpus < p.fleet.reserved_gpus ? cloud_gpus : p.fleet.reserved_gpus;
-  const double after_reserved = cloud_gpus - out.reserved_used_gpus;
-  out.committed_used_gpus = after_reserved < in.committed_gpus ? after_reserved : in.committed_gpus;
-  double rest = after_reserved - out.committed_used_gpus;
-  double billed[kMaxVenuesPerPlan], covered[kMaxVenuesPerPlan];
+// The venue list's hour on one path: each venue with capacity (its own draw) takes what it can of
+// `rest_gpus` plan GPUs in whole instances; held[i] carries venue i's instances from hour to hour (the
+// provisioning delay is paid per instance launched), billed[i] gets its billed instance-hours.
+// Returns the plan GPUs no venue took.
+TCO_HD double sweep_venues_take(const SweepPlanParams& p, double rest_gpus, std::uint64_t seed, std::uint32_t path,
+                                long hour, double* held, double* billed) {
+  double rest = rest_gpus;
   for (int i = 0; i < p.venue_count; ++i) {
     const VenueParams& v = p.venues[i];
     double instances = 0.0;
@@ -353,6 +360,23 @@ TCO_HD HourOutcome sweep_venue_hour(const SweepPlanParams& p, const FleetParams&
     held[i] = instances;
     billed[i] = venue_billed_instance_hours(v, instances, launched);
   }
+  return rest;
+}
+
+template <typename Divide = PlainDivision>
+TCO_HD HourOutcome sweep_venue_hour(const SweepPlanParams& p, const FleetParams& fleet, const HourInputs& in,
+                                    double backlog_gpu_hours, const VenueHourPrices& prices, std::uint64_t seed,
+                                    std::uint32_t path, long hour, double* held, Divide divide = {}) {
+  FleetParams onprem_only = fleet;
+  onprem_only.bursts = 0;
+  HourOutcome out = step_hour(onprem_only, in, backlog_gpu_hours, divide);
+  const double overflow = out.backlog_gpu_hours;
+  const double cloud_gpus = overflow / p.fleet.perf_cloud;
+  out.reserved_used_gpus = cloud_gpus < p.fleet.reserved_gpus ? cloud_gpus : p.fleet.reserved_gpus;
+  const double after_reserved = cloud_gpus - out.reserved_used_gpus;
+  out.committed_used_gpus = after_reserved < in.committed_gpus ? after_reserved : in.committed_gpus;
+  double billed[kMaxVenuesPerPlan], covered[kMaxVenuesPerPlan];
+  const double rest = sweep_venues_take(p, after_reserved - out.committed_used_gpus, seed, path, hour, held, billed);
   venues_savings_plan_cover(p.venues, p.venue_count, billed, in.savings_plan_usd, covered);
   for (int i = 0; i < p.venue_count; ++i) {
     const VenueParams& v = p.venues[i];
@@ -371,25 +395,53 @@ TCO_HD HourOutcome sweep_venue_hour(const SweepPlanParams& p, const FleetParams&
 }
 
 // An hour of the venues of an API's rate-limited tokens on one path: `over_gpus` reference GPUs
-// of work down the list, each venue with capacity taking what it can (instances held in held[i]
-// for the provisioning delay); what none takes is unserved (nothing waits). Returns their bill:
-// the same steps as sweep_venue_hour's venues, without a savings plan.
+// of work down the list (sweep_venues_take); what none takes is unserved (nothing waits), in
+// left_gpus. Returns their bill: sweep_venue_hour's venues without a savings plan.
 TCO_HD double sweep_api_venue_hour_usd(const SweepPlanParams& p, double over_gpus, const VenueHourPrices& prices,
-                                       std::uint64_t seed, std::uint32_t path, long hour, double* held) {
-  double rest = over_gpus;
+                                       std::uint64_t seed, std::uint32_t path, long hour, double* held,
+                                       double& left_gpus) {
+  double billed[kMaxVenuesPerPlan];
+  left_gpus = sweep_venues_take(p, over_gpus, seed, path, hour, held, billed);
   double usd = 0.0;
   for (int i = 0; i < p.venue_count; ++i) {
     const VenueParams& v = p.venues[i];
-    double instances = 0.0;
-    if (rest > 0.0 && venue_draws_capacity(seed, path, i, hour, v.availability)) {
-      const VenueTake take = venue_take(v, rest);
-      instances = take.instances;
-      rest -= take.plan_gpus;
-    }
-    const double launched = instances > held[i] ? instances - held[i] : 0.0;
-    held[i] = instances;
-    usd += (venue_billed_instance_hours(v, instances, launched) - 0.0) * v.usd_per_instance_hour * prices.factor *
+    usd += (billed[i] - 0.0) * v.usd_per_instance_hour * prices.factor *
            (v.spot ? prices.spot_mult : prices.on_demand_mult);
+  }
+  return usd;
+}
+
+// An hour of a plan that buys tokens on one path, after its fleet's step `o` (the overflow past
+// reserved stepped at $0): the fleet's costs, egress on the rented fleet's work alone (the API's
+// tokens leave no rented fleet: docs/decisions.md §24), and the API's bill of the `tokens` the
+// fleet left as ApiMeter::add_hour bills them, less the deterministic hour's (a fixed flow); with
+// venues, the tokens above the rate limit down the list. Adds the tokens left unserved to
+// unserved_tokens.
+TCO_HD double sweep_api_hour_usd(const SweepPlanParams& p, const FleetParams& fleet, const HourOutcome& o,
+                                 const double* data, long hour, double tokens, const VenueHourPrices& prices,
+                                 std::uint64_t seed, std::uint32_t path, double* held, double& unserved_tokens) {
+  const double rented_work = (o.reserved_used_gpus + o.committed_used_gpus) * fleet.perf_cloud;
+  double usd = o.on_demand_usd + o.spot_usd + o.energy_usd + rented_work * p.egress_usd_per_cloud_work +
+               o.backlog_gpu_hours * p.waiting_usd_per_gpu_hour;
+  const double left = tokens - (o.work_onprem + rented_work) * p.api_tokens_per_gpu_hour;
+  const double sent = 0.0 < left ? left : 0.0;  // std::max(0.0, left), as the meter
+  double over_tokens = 0.0;
+  if (sent > 0.0) {
+    const double share = p.api_input_share_offset >= 0 ? data[p.api_input_share_offset + hour] : p.api_input_share;
+    const ApiHourBill b = api_hour_bill(p.api_prices, sent, share, data[p.api_factor_offset + hour]);
+    usd += b.usd - data[p.api_usd_offset + hour];
+    over_tokens = b.unserved_tokens;
+  } else {
+    usd += 0.0 - data[p.api_usd_offset + hour];
+  }
+  if (p.venue_count > 0) {
+    double left_gpus = 0.0;
+    usd += sweep_api_venue_hour_usd(p, over_tokens / p.api_tokens_per_gpu_hour, prices, seed, path, hour, held,
+                                    left_gpus);
+    const double left_tokens = left_gpus * p.api_tokens_per_gpu_hour;
+    unserved_tokens += left_tokens < over_tokens ? left_tokens : over_tokens;  // std::min, as the meter
+  } else {
+    unserved_tokens += over_tokens;
   }
   return usd;
 }
@@ -489,11 +541,12 @@ TCO_HD double sweep_unserved_tokens(const SweepPointHeader& pt, const double* da
   return unserved;
 }
 
-// A plan's tokens served on a path from its demanded tokens and its backlog at the end.
-TCO_HD double sweep_tokens_served(const SweepPointHeader& pt, const SweepPlanParams& p, const double* data,
-                                  double lambda, double tokens_demanded, double backlog_gpu_hours) {
+// A plan's tokens served on a path from its demanded tokens, its backlog at the end and the
+// tokens an API's rate limit left unserved on the path (0 for a plan that buys none).
+TCO_HD double sweep_tokens_served(const SweepPointHeader& pt, const double* data, double lambda,
+                                  double tokens_demanded, double backlog_gpu_hours, double api_unserved_tokens) {
   if (pt.tokens_offset < 0) return 0.0;
-  return tokens_demanded - sweep_unserved_tokens(pt, data, lambda, backlog_gpu_hours) - p.api_unserved_tokens;
+  return tokens_demanded - sweep_unserved_tokens(pt, data, lambda, backlog_gpu_hours) - api_unserved_tokens;
 }
 
 // ---- one plan on one path (the device's loop; the CPU backend tiles the same steps) ----
@@ -575,6 +628,7 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
   }
   DownTracker tracker;
   double backlog = 0.0;
+  double api_unserved = 0.0;  // tokens
   double venue_held[kMaxVenuesPerPlan] = {};
   double on_demand_log = 0.0, spot_log = 0.0;  // ln M of the price processes
   const int arrival = sweep_arrival_month(p, seed, path);
@@ -597,7 +651,8 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
     for (long h = h0; h < h1; ++h) {
       HourInputs in;
       in.demand_gpus = demand[h];
-      if (growth) in.demand_gpus *= growth_m * std::exp(lambda * static_cast<double>(h - h0));
+      const double c = growth ? growth_m * std::exp(lambda * static_cast<double>(h - h0)) : 1.0;
+      if (growth) in.demand_gpus *= c;
       in.nodes_up = nodes;
       if (nodes > 0.0) in.idle_nodes = p.spare_nodes;
       if (failures > 0 && nodes > 0.0) in.nodes_up = nodes - sweep_nodes_down(starts, failures, p.repair_h, h, tracker);
@@ -624,9 +679,13 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
       double facility_kw = 0.0;
       const VenueHourPrices prices{p.venue_factor_offset >= 0 ? data[p.venue_factor_offset + h] : 1.0,
                                    on_demand_process, spot_mult * spot_process};
-      if (p.api_over_gpus_offset >= 0)
-        month_usd += sweep_api_venue_hour_usd(p, data[p.api_over_gpus_offset + h], prices, seed, path, h, venue_held);
-      if (p.venue_count > 0 && p.api_over_gpus_offset < 0) {
+      if (p.api) {
+        const HourOutcome o = step_hour(fleet, in, backlog, divide);
+        backlog = o.backlog_gpu_hours;
+        facility_kw = o.facility_kw;
+        const double tokens = growth ? data[pt.tokens_offset + h] * c : data[pt.tokens_offset + h];
+        month_usd += sweep_api_hour_usd(p, fleet, o, data, h, tokens, prices, seed, path, venue_held, api_unserved);
+      } else if (p.venue_count > 0) {
         const HourOutcome o = sweep_venue_hour(p, fleet, in, backlog, prices, seed, path, h, venue_held, divide);
         backlog = o.backlog_gpu_hours;
         facility_kw = o.facility_kw;
@@ -643,7 +702,8 @@ TCO_HD SweepPathResult sweep_plan_path_with(const SweepPointHeader& pt, const Sw
   sweep_add_fixed(p, data, pt.months, arrival, r.npv_usd, r.total_usd);
   sweep_add_resale_process(p, seed, path, pt.months, r.npv_usd, r.total_usd);
   if (pt.tokens_offset >= 0)
-    r.tokens_served = sweep_tokens_served(pt, p, data, lambda, sweep_tokens_demanded(pt, data, lambda), backlog);
+    r.tokens_served =
+        sweep_tokens_served(pt, data, lambda, sweep_tokens_demanded(pt, data, lambda), backlog, api_unserved);
   return r;
 }
 

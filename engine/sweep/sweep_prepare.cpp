@@ -11,10 +11,12 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "engine/ledger/api_booking.hpp"
 #include "engine/ledger/ownership_costs.hpp"
 #include "engine/ledger/plan_evaluator.hpp"
 #include "engine/ledger/hourly/spot_draws.hpp"
 #include "engine/ledger/hourly/venue_hour.hpp"
+#include "models/api/api_bill.hpp"
 #include "models/finance.hpp"
 #include "models/next_generation/next_generation.hpp"
 #include "models/serving/token_demand.hpp"
@@ -95,16 +97,22 @@ FixedFlows hold_flows(const std::optional<HourlyShift>& shift, double discount_r
   return f;
 }
 
-FixedFlows fixed_flows(const PlanResult& det, double discount_rate_per_year) {
+FixedFlows category_flows(const PlanResult& det, Category c, double discount_rate_per_year) {
+  return {det.ledger.category_npv_usd(c, discount_rate_per_year), det.ledger.category_total_usd(c)};
+}
+
+// The ledger categories that no random input touches, and (with_api) the deterministic API bill:
+// the kernels add each path's hourly difference to it (sweep_api_hour_usd), 0 where nothing drawn
+// moves the hour, so such a path keeps these bits.
+FixedFlows fixed_flows(const PlanResult& det, double discount_rate_per_year, bool with_api = true) {
   FixedFlows f;
-  // The ledger categories that no random input touches, and the API's bill: the kernels step GPUs,
-  // not tokens, so a path's API bill is the deterministic run's (docs/tokens.md §6).
   const auto add = [&](Category c) {
-    f.npv_usd += det.ledger.category_npv_usd(c, discount_rate_per_year);
-    f.total_usd += det.ledger.category_total_usd(c);
+    const FixedFlows one = category_flows(det, c, discount_rate_per_year);
+    f.npv_usd += one.npv_usd;
+    f.total_usd += one.total_usd;
   };
   for (Category c : kVolumeFixedCategories) add(c);
-  add(Category::api);
+  if (with_api) add(Category::api);
   // The GPU bill's uplifts (support, goodput's lost work) are the deterministic run's too
   // (docs/model.md "Hidden costs of renting").
   add(Category::support);
@@ -118,7 +126,7 @@ FixedFlows fixed_flows(const PlanResult& det, double discount_rate_per_year) {
 // month the draw can give (a month past the horizon's end changes nothing inside it), a
 // refresh's month and fleets moving with it.
 void set_drawn_arrival(SweepPlanParams& p, const Scenario& s, const Plan& plan, const std::vector<double>& demand,
-                       const FixedFlows& hold, SeriesStore& store) {
+                       const FixedFlows& hold, const FixedFlows& api, SeriesStore& store) {
   const ArrivalDraw& draw = s.next_generation->arrival_draw;
   p.arrival = draw;
   if (plan.cloud && plan.cloud->generation_step.from_hour >= 0)
@@ -136,10 +144,11 @@ void set_drawn_arrival(SweepPlanParams& p, const Scenario& s, const Plan& plan, 
   for (int a = lowest; a <= highest; ++a) {
     Plan moved = plan;
     move_next_generation(moved, a);
-    const FixedFlows f = fixed_flows(evaluate_plan(s, moved, demand), s.discount_rate_per_year);
+    // The API's part is the plan as written's: the kernel bills each hour's difference to it.
+    const FixedFlows f = fixed_flows(evaluate_plan(s, moved, demand), s.discount_rate_per_year, false);
     const FixedFlows embodied = embodied_flows(moved, s);
-    npv[a] = f.npv_usd + embodied.npv_usd + hold.npv_usd;
-    total[a] = f.total_usd + embodied.total_usd + hold.total_usd;
+    npv[a] = f.npv_usd + api.npv_usd + embodied.npv_usd + hold.npv_usd;
+    total[a] = f.total_usd + api.total_usd + embodied.total_usd + hold.total_usd;
   }
   p.fixed_npv_by_arrival_offset = store.add(std::move(npv));
   p.fixed_total_by_arrival_offset = store.add(std::move(total));
@@ -157,11 +166,10 @@ void set_spot(SweepPlanParams& p, const Plan& plan) {
 
 // A plan's venues, their price factor (price_change_per_year alone, as the deterministic run's)
 // and, with a spot venue, the spot price shock and process of the plan's cloud section.
-// A plan that buys tokens with venues gives them the deterministic run's reference GPUs above its
-// API's rate limit, hour by hour, instead of the fleet's overflow.
-void set_venues(SweepPlanParams& p, const Plan& plan, const PlanResult& det, long hours, SeriesStore& store) {
+// A plan that buys tokens with venues gives them the tokens above its API's rate limit, as
+// reference GPUs, hour by hour on each path (sweep_api_hour_usd), instead of the fleet's overflow.
+void set_venues(SweepPlanParams& p, const Plan& plan, long hours, SeriesStore& store) {
   const std::vector<VenueParams> venues = plan.api_bursts_to_venues() ? api_venue_params(plan) : venue_params(plan);
-  if (plan.api_bursts_to_venues()) p.api_over_gpus_offset = store.add(det.api->over_gpus_by_hour);
   p.venue_count = static_cast<int>(venues.size());
   std::copy(venues.begin(), venues.end(), p.venues);
   const CloudSpec& c = *plan.cloud;
@@ -174,6 +182,25 @@ void set_venues(SweepPlanParams& p, const Plan& plan, const PlanResult& det, lon
     p.spot_price_sigma = c.spot.price_sigma;
     p.spot_process = c.price_processes.spot_params();
   }
+}
+
+// A plan that buys tokens: what the kernel needs to bill each hour of a path as ApiMeter::add_hour
+// bills it, and the deterministic run's bill hour by hour (the kernel adds the path's difference).
+void set_api(SweepPlanParams& p, const Scenario& s, const Plan& plan, const PlanResult& det, long hours,
+             SeriesStore& store) {
+  const ApiMeter meter(s, plan);
+  p.api = 1;
+  p.api_prices = api_prices(*plan.api);
+  p.api_tokens_per_gpu_hour = meter.tokens_per_gpu_hour();
+  p.api_input_share = meter.input_share_at(0);
+  std::vector<double> series(hours);
+  if (meter.input_share_by_hour()) {
+    for (long t = 0; t < hours; ++t) series[t] = meter.input_share_at(t);
+    p.api_input_share_offset = store.add(series);
+  }
+  for (long t = 0; t < hours; ++t) series[t] = plan.api->price_factor_at(t);
+  p.api_factor_offset = store.add(std::move(series));
+  p.api_usd_offset = store.add(det.api->usd_by_hour);
 }
 
 void set_failures(SweepPlanParams& p, const FailureSpec& f, int nodes, long hours) {
@@ -228,7 +255,7 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
     point.deterministic_npv_usd.push_back(det.npv_usd);
 
     SweepPlanParams p;
-    if (det.api && det.api->unserved_tokens > 0.0 && h.tokens_total > 0.0) p.api_unserved_tokens = det.api->unserved_tokens;
+    if (plan.uses_api()) set_api(p, s, plan, det, hours, store);
     p.fleet = fleet_params(plan);  // packing efficiency included: both kernels step with it
     p.power_of_two_divisors = power_of_two(p.fleet.gpus_per_node) && power_of_two(p.fleet.gpus_per_instance) &&
                               power_of_two(p.fleet.perf_cloud);
@@ -262,7 +289,8 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
     }
     const bool drawn_arrival =
         s.next_generation && s.next_generation->arrival_draw.drawn && stepped_by_next_generation(plan);
-    if (drawn_arrival) set_drawn_arrival(p, s, plan, demand, hold, store);
+    if (drawn_arrival)
+      set_drawn_arrival(p, s, plan, demand, hold, category_flows(det, Category::api, s.discount_rate_per_year), store);
     p.nodes = nodes;
     if (nodes > 0) p.spare_nodes = plan.onprem->spare_nodes();
     // The kernel has no delivery draw: a fixed slip shifts the delivery, a drawn one is refused.
@@ -300,9 +328,9 @@ SweepPoint prepare_sweep_point(const Scenario& s, std::uint64_t seed) {
       set_spot(p, plan);
       p.on_demand_process = c.price_processes.on_demand_params();
       if (plan.spot_share > 0.0) p.spot_process = c.price_processes.spot_params();
-      if (!plan.venues.empty()) set_venues(p, plan, det, hours, store);
-      // A plan of kind api steps no cloud work of its own: its fleet's "burst" is the API's tokens.
-      if (plan.kind == Plan::Kind::api) p.egress_usd_per_cloud_work = 0.0;
+      if (!plan.venues.empty()) set_venues(p, plan, hours, store);
+      // A plan that buys tokens bills egress on its reserved and committed work alone
+      // (sweep_api_hour_usd): the overflow it steps at $0 is the API's tokens, which leave no rented fleet.
       // Commitments: their bills are fixed (cloud_reserved, above); the hours' pool and savings plan
       // change what each path's overflow pays.
       if (!plan.commitments.empty()) {
@@ -462,7 +490,7 @@ SweepChunk make_sweep_chunk(const std::vector<SweepPoint>& points) {
       for (long* offset : {&plan.pue_offset, &plan.usd_per_kwh_offset, &plan.work_rate_offset, &plan.ambient_c_offset,
                            &plan.cloud_factor_offset, &plan.spot_factor_offset, &plan.committed_gpus_offset,
                            &plan.savings_plan_usd_offset, &plan.venue_factor_offset, &plan.demand_offset,
-                           &plan.api_over_gpus_offset})
+                           &plan.api_input_share_offset, &plan.api_factor_offset, &plan.api_usd_offset})
         rebase(*offset, h.hours);
       rebase(plan.demand_charge_offset, h.months);
       rebase(plan.fixed_npv_by_arrival_offset, h.months + 1);
