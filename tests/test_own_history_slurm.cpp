@@ -188,11 +188,14 @@ TEST_CASE("own-history worked example: the shipped jobs.csv is the import, and i
   REQUIRE(run.exit_code == 0);
   // docs/own-history.md quotes this verdict: owning one node never pays back against on-demand VMs.
   CHECK(run.out.find("buy-1-burst-spot") != std::string::npos);
-  // NPV 794,701 - 303,118 = 491,583 more than on-demand (the hgx-h100-8 at $317,000 since the
-  // refresh; GCP's hidden costs since issue 48: support 5% of the bill, goodput 0.979893;
-  // us-virginia's power at $0.0962/kWh since 2026-11-30, $0.10 before: the owned plan's energy
-  // NPV $6,733 = 0.962 x $6,999, and 794,967 - 266 = 794,701).
-  CHECK(run.out.find("-$491,583       never") != std::string::npos);
+  // NPV 764,578 - 303,118 = 461,460 more than on-demand. The hgx-h100-8 at $285,000 since
+  // 2026-11-30 (Mercatus's typical 2026 price, second-hand; $317,000 before): capex 285,000 +
+  // 45,000 of network, storage and install = 330,000 (was 362,000); maintenance, a share of it,
+  // 77,331 x 330/362 = 70,495; the resale -97,206 -> -88,492; so 794,701 - 32,000 - 6,836 +
+  // 8,713 = 764,578. (Before: GCP's hidden costs since issue 48, support 5% of the bill, goodput
+  // 0.979893; us-virginia's power at $0.0962/kWh since 2026-11-30, the owned plan's energy NPV
+  // $6,733 = 0.962 x $6,999.)
+  CHECK(run.out.find("-$461,460       never") != std::string::npos);
 }
 
 }  // namespace tco

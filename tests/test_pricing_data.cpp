@@ -121,6 +121,107 @@ TEST_CASE("pricing-data: on 2026-11-28 the refreshed p5 us-east-1 figures are fr
   CHECK(message_found);
 }
 
+TEST_CASE("pricing-data: the server prices are 2026 trade-press figures, dated and sourced field by field") {
+  const Catalog catalog = Catalog::load(catalog_dir());
+  // Each price_usd carries its own date and page (field_provenance), second-hand from
+  // callgideon/model-inference research/cross-cutting/cloud-pricing.md @ 07995f39 section 7.2; the
+  // records keep their former dates for the specifications.
+  struct Expected {
+    const char* id;
+    double price_usd, low_usd, high_usd;
+    const char* as_of;
+    const char* page;
+    const char* record_as_of;
+  };
+  // H100: 'typ. $285,000' of $250,000-$320,000 (Mercatus, 2026-05-04), $317,000 (2024-08-22) before.
+  // H200: 'typ. ~$370,000' of $320,000-$420,000 (Mercatus, 2026-05-04), an ESTIMATE $350,000 before.
+  // B200: '~$515,000' for a complete DGX B200, no range (gpu.fm, 2026-02-13): the same figure,
+  // dated 2025-03-16 before.
+  const Expected expected[] = {
+      {"hgx-h100-8", 285000.0, 250000.0, 320000.0, "2026-05-04", "https://www.mercatus-ai.com/blog/h100-gpu-cost",
+       "2024-08-22"},
+      {"hgx-h200-8", 370000.0, 320000.0, 420000.0, "2026-05-04", "https://www.mercatus-ai.com/blog/h200-price",
+       "2025-06-01"},
+      {"hgx-b200-8", 515000.0, 515000.0, 515000.0, "2026-02-13",
+       "https://www.gpu.fm/blog/nvidia-b200-complete-buyers-guide-2026", "2025-03-16"},
+  };
+  for (const Expected& e : expected) {
+    INFO(e.id);
+    const ServerModel s = parsed<ServerModel>(catalog, "server", e.id, parse_server);
+    CHECK(s.price_usd == doctest::Approx(e.price_usd).epsilon(1e-12));
+    CHECK(s.price_usd >= e.low_usd);
+    CHECK(s.price_usd <= e.high_usd);
+    CHECK(s.provenance.as_of == e.record_as_of);
+    const FigureProvenance* price = find_figure(s.provenance, "price_usd");
+    REQUIRE(price != nullptr);
+    CHECK(price->own_as_of);
+    CHECK(price->own_source);
+    CHECK(price->as_of == e.as_of);
+    CHECK(price->source.find(e.page) != std::string::npos);
+    CHECK(price->source.find("callgideon/model-inference") != std::string::npos);
+    CHECK(price->source.find("second-hand quote of a trade-press aggregator") != std::string::npos);
+    CHECK(price->source.find("not retrieved") != std::string::npos);
+    // The specifications keep the record's date.
+    const FigureProvenance* peak = find_figure(s.provenance, "peak_kw");
+    REQUIRE(peak != nullptr);
+    CHECK(peak->as_of == e.record_as_of);
+    CHECK_FALSE(peak->own_as_of);
+  }
+  // On 2026-11-30 none of the three prices is stale: 2026-05-04 is 210 days back (May 27 + June 30
+  // + July 31 + August 31 + September 30 + October 31 + 30), 2026-02-13 is 80 days before that
+  // (February 15 + March 31 + April 30 + 4), 290; hgx-a100-8's 2025-06-01 (547 days) still is.
+  // On 2027-05-05 the two Mercatus prices are 366 days old and gpu.fm's 446: all three stale.
+  auto stale_servers_on = [](const char* today) {
+    ValidationOptions options;
+    options.today = today;
+    std::set<std::string> where;
+    for (const Finding& f : validate_catalog_dir(catalog_dir(), options))
+      if (f.file.find("servers.json") != std::string::npos) where.insert(f.where);
+    return where;
+  };
+  const std::set<std::string> now = stale_servers_on("2026-11-30");
+  const std::set<std::string> later = stale_servers_on("2027-05-05");
+  for (const char* price : {"/records/0/field_provenance/price_usd/as_of", "/records/1/field_provenance/price_usd/as_of",
+                            "/records/2/field_provenance/price_usd/as_of"}) {
+    INFO(price);
+    CHECK(now.count(price) == 0);
+    CHECK(later.count(price) == 1);
+  }
+  CHECK(now.count("/records/0/as_of") == 0);  // its price is dated apart; specifications do not age
+  CHECK(now.count("/records/3/as_of") == 1);  // hgx-a100-8
+}
+
+TEST_CASE("pricing-data: Azure ND96isr H100 v5's reservation prices are the API's term totals per hour") {
+  const Catalog catalog = Catalog::load(catalog_dir());
+  const CloudOffer nd =
+      parsed<CloudOffer>(catalog, "cloud_offer", "azure/ND96isr_H100_v5/eastus", parse_cloud_offer);
+  // Azure Retail Prices API Reservation totals of 2026-09-19 (second-hand, callgideon/model-inference
+  // section 3.3) over 8,760 h a year, as the azure-retail importer reads them, rounded to 6 places:
+  // $551,221 / 8,760 = 62.924772; $1,134,310 / 26,280 = 43.162481; $1,722,566 / 43,800 = 39.327991.
+  REQUIRE(nd.reserved_1y_usd_per_hour.has_value());
+  REQUIRE(nd.reserved_3y_usd_per_hour.has_value());
+  CHECK(*nd.reserved_1y_usd_per_hour == doctest::Approx(551221.0 / 8760.0).epsilon(1e-8));
+  CHECK(*nd.reserved_3y_usd_per_hour == doctest::Approx(1134310.0 / 26280.0).epsilon(1e-8));
+  REQUIRE(nd.reserved_usd_per_hour_by_term_months.count(60) == 1);
+  CHECK(nd.reserved_usd_per_hour_by_term_months.at(60) == doctest::Approx(1722566.0 / 43800.0).epsilon(1e-8));
+  // Per GPU-hour, the file's own columns: 62.924772 / 8 = 7.866, 43.162481 / 8 = 5.395,
+  // 39.327991 / 8 = 4.916.
+  CHECK(*nd.reserved_1y_usd_per_hour / 8 == doctest::Approx(7.866).epsilon(1e-4));
+  CHECK(*nd.reserved_3y_usd_per_hour / 8 == doctest::Approx(5.395).epsilon(1e-4));
+  CHECK(nd.reserved_usd_per_hour_by_term_months.at(60) / 8 == doctest::Approx(4.916).epsilon(1e-4));
+  // Dated apart from the record's on-demand and spot (2026-09-17), which they do not replace.
+  CHECK(nd.on_demand_usd_per_hour == doctest::Approx(98.32).epsilon(1e-12));
+  CHECK(nd.provenance.as_of == "2026-09-17");
+  for (const char* field : {"reserved_1y_usd_per_hour", "reserved_3y_usd_per_hour", "reserved_usd_per_hour_by_term_months"}) {
+    INFO(field);
+    const FigureProvenance* f = find_figure(nd.provenance, field);
+    REQUIRE(f != nullptr);
+    CHECK(f->as_of == "2026-09-19");
+    CHECK(f->source.find("second-hand") != std::string::npos);
+  }
+  CHECK(find_figure(nd.provenance, "on_demand_usd_per_hour")->as_of == "2026-09-17");
+}
+
 TEST_CASE("pricing-data: H100, H200, A100 80GB and L40S offers at clouds and GPU clouds") {
   const Catalog catalog = Catalog::load(catalog_dir());
   std::map<std::string, std::set<std::string>> providers_by_gpu;

@@ -137,9 +137,10 @@ TEST_CASE("terminal answer: the plans table of the main scenario, figures as in 
   const std::string table = cli::plans_table(baseline_report("base-load-and-burst"));
   // With the offers' hidden costs (issue 48): npv_usd 15649940 -> $15,649,940; total $17,605,280; 6.50 $/GPU-h.
   CHECK(contains(table, " 1 cloud-on-demand        cloud      0 $15,649,940 $17,605,280    6.50     baseline           -"));
-  // buy-6-burst-half-spot: NPV $9,499,698 (us-virginia power at $0.0962/kWh since 2026-11-30),
-  // saving 15,649,940 - 9,499,698 = $6,150,242, payback month 8.
-  CHECK(contains(table, " 7 buy-6-burst-half-spot  hybrid     6  $9,499,698 $10,372,486    3.83   $6,150,242     month 8"));
+  // buy-6-burst-half-spot: NPV $9,318,961 (hgx-h100-8 at $285,000 since 2026-11-30, $317,000
+  // before: 6 nodes x $30,122.81 less, 9,499,698 - 180,737; us-virginia power at $0.0962/kWh),
+  // saving 15,649,940 - 9,318,961 = $6,330,979, payback month 7.
+  CHECK(contains(table, " 7 buy-6-burst-half-spot  hybrid     6  $9,318,961 $10,200,262    3.76   $6,330,979     month 7"));
   // A cloud plan that never costs more than the baseline has no investment to pay back:
   // 15,649,940 - 8,768,557 = $6,881,383.
   CHECK(contains(table, " 3 neocloud-on-demand     cloud      0  $8,768,557  $9,864,121    3.64   $6,881,383 none needed"));
@@ -156,7 +157,7 @@ TEST_CASE("terminal answer: a name too long for 100 columns is shortened, and th
   CHECK(contains(table, "plans shortened above (~), in full:\n  7 = " + long_name + "\n"));
   CHECK(contains(table, "7 buy-6-nodes-of-hgx-h100"));
   CHECK(contains(table, "~ hybrid"));
-  CHECK(contains(table, "$6,150,242     month 8"));  // its saving still found by its full name
+  CHECK(contains(table, "$6,330,979     month 7"));  // its saving still found by its full name
 }
 
 TEST_CASE("terminal answer: the breakevens that decide, one line a row, and a count of the others") {
@@ -166,13 +167,15 @@ TEST_CASE("terminal answer: the breakevens that decide, one line a row, and a co
   const std::string lines = unwrapped(wrapped);
   CHECK(lines.rfind("\nBreakevens:\n  Utilization breakeven, for the prices the plans pay: one node,", 0) == 0);
   // buy-4-burst's fleet against AWS on-demand: $55.04 / 8 GPUs = $6.880 per GPU-hour falling 10% a
-  // year; over_horizon.utilization 0.429110 -> 42.9%, over the life 0.417727 -> 41.8% (AWS's hidden
-  // costs since issue 48: each GPU-hour at 1/0.979893 + 0.05; us-virginia's power at $0.0962/kWh
-  // since 2026-11-30, 0.429675 and 0.418344 at $0.10); 0.429110 x 8 GPUs x 730 h = 2,506 GPU-hours
-  // per node per month.
+  // year; over_horizon.utilization = pv_fixed / (pv_cloud_per_u - pv_dynamic_energy_per_u) =
+  // 469,439.91 / (1,188,868.84 - 24,686.57) = 0.403236 -> 40.3%, over the life 0.394117 -> 39.4%
+  // (hgx-h100-8 at $285,000 since 2026-11-30: pv_fixed 499,562.72 -> 469,439.91, one node's
+  // $30,122.81, when it was 0.429110 and 0.417727; AWS's hidden costs since issue 48: each GPU-hour
+  // at 1/0.979893 + 0.05; us-virginia's power at $0.0962/kWh); 0.403236 x 8 GPUs x 730 h = 2,355
+  // GPU-hours per node per month.
   CHECK(contains(lines, "  hgx-h100-8: fleet (nodes) 4; cloud offer aws/p5.48xlarge/us-east-1; price on_demand; cloud price "
-                        "at the start, path $6.880/GPU-h, -10%/yr; breakeven per node, over the 36-month horizon 42.9%; "
-                        "over the node's life 41.8% (60 months); GPU-hours per node per month (horizon) 2,506\n"));
+                        "at the start, path $6.880/GPU-h, -10%/yr; breakeven per node, over the 36-month horizon 40.3%; "
+                        "over the node's life 39.4% (60 months); GPU-hours per node per month (horizon) 2,355\n"));
   // buy-6-burst-half-spot pays spot ($2.4575): null over the horizon and over the life (u* > 1),
   // and no GPU-hours to give (null: "n/a").
   CHECK(contains(lines, "  hgx-h100-8: fleet (nodes) 6; cloud offer aws/p5.48xlarge/us-east-1; price spot; cloud price at "
@@ -180,10 +183,10 @@ TEST_CASE("terminal answer: the breakevens that decide, one line a row, and a co
                         "the node's life never (60 months); GPU-hours per node per month (horizon) n/a\n"));
   // No plan of a 4-node fleet pays spot: that row is folded into the count.
   CHECK_FALSE(contains(lines, "fleet (nodes) 4; cloud offer aws/p5.48xlarge/us-east-1; price spot"));
-  // cloud_price_multiplier 0.440892 for buy-4-burst (0.441910 at $0.10/kWh); a pair with none
-  // (null) is counted, not listed.
+  // cloud_price_multiplier 0.415555 for buy-4-burst (0.440892 with the server at $317,000); a pair
+  // with none (null) is counted, not listed.
   CHECK(contains(lines, "\n  buy-4-burst: against cloud-on-demand (the baseline); cloud prices scaled on_demand+spot+reserved; "
-                        "multiple of today's 0.441\n"));
+                        "multiple of today's 0.416\n"));
   CHECK_FALSE(contains(lines, "cloud-half-spot: against cloud-on-demand"));
   // Against the recommended plan: cloud-half-spot's pair with buy-6-burst-neocloud has a multiple.
   CHECK(contains(lines, "  cloud-half-spot: against buy-6-burst-neocloud (the recommended plan); cloud prices scaled"));

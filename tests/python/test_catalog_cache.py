@@ -56,10 +56,10 @@ def test_edited_catalog_file_is_not_served_stale(tcosim, tmp_path):
     _server_file_with(catalog, "hgx-h100-8", "price_usd", price["price_usd"] + 1000)
     after = tcosim.run(doc, paths=2, threads=1, today=TODAY).json
     assert after["pricing"]["catalog_digest_sha256"] != before["pricing"]["catalog_digest_sha256"]
-    # 32 owned nodes at $317,000 + $45,000 of network, storage and install each: capex 32 x 362,000
-    # = $11,584,000; each $1,000 dearer: 32 x 363,000 = $11,616,000.
-    assert before["plans"][0]["breakdown_nominal_usd"]["capex"] == pytest.approx(32 * 362_000, abs=1e-6)
-    assert after["plans"][0]["breakdown_nominal_usd"]["capex"] == pytest.approx(32 * 363_000, abs=1e-6)
+    # 32 owned nodes at $285,000 (hgx-h100-8 since 2026-11-30) + $45,000 of network, storage and
+    # install each: capex 32 x 330,000 = $10,560,000; each $1,000 dearer: 32 x 331,000 = $10,592,000.
+    assert before["plans"][0]["breakdown_nominal_usd"]["capex"] == pytest.approx(32 * 330_000, abs=1e-6)
+    assert after["plans"][0]["breakdown_nominal_usd"]["capex"] == pytest.approx(32 * 331_000, abs=1e-6)
     # And the edited catalog's report is the one a fresh load gives.
     tcosim._tcosim.clear_catalog_cache()
     assert tcosim.run(doc, paths=2, threads=1, today=TODAY).json == after
