@@ -610,7 +610,8 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   else if (fs::path(catalog_dir).is_relative()) catalog_dir = (fs::path(dir) / catalog_dir).lexically_normal().string();
   if (!list_input_folder(catalog_dir))
     throw InputError(file, "/catalog_dir", "expected a folder of catalog files, found no folder at \"" + catalog_dir + "\"");
-  const Catalog catalog = Catalog::load(catalog_dir);
+  const std::shared_ptr<const Catalog> shared_catalog = Catalog::load_shared(catalog_dir);
+  const Catalog& catalog = *shared_catalog;
   s.catalog_dir = catalog_dir;
   s.catalog_digest_sha256 = catalog.digest_sha256();
   RecordResolver resolver(catalog, file);

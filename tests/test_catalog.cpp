@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <memory>
 
 #include "core/error.hpp"
 #include "core/io/sha256.hpp"
@@ -217,4 +218,25 @@ TEST_CASE("catalog cache: require_valid_catalog catches an edit that breaks a ch
   CHECK_THROWS_AS(require_valid_catalog(dir.string()), InputError);
   write(dir / "cloud_offers.json", kOffers);
   require_valid_catalog(dir.string());
+}
+
+// Catalog::load_shared (a scenario load's way in): the cached catalog itself, not a copy; a
+// catalog a caller holds stays as it was read when the folder is then edited.
+TEST_CASE("catalog cache: load_shared gives the cached catalog itself, and an edited file another") {
+  clear_catalog_cache();
+  const auto dir = small_catalog("catalog-cache-shared");
+  const std::shared_ptr<const Catalog> first = Catalog::load_shared(dir.string());
+  CHECK(Catalog::load_shared(dir.string()).get() == first.get());  // the same object: no copy made
+  CHECK(catalog_cache_stats().hits == 1);
+  std::string edited = kGpus;  // 700 -> 800 W, the size unchanged
+  const std::string watts = "\"tdp_w\": 700";
+  edited.replace(edited.find(watts), watts.size(), "\"tdp_w\": 800");
+  write(dir / "gpus.json", edited);
+  const std::shared_ptr<const Catalog> after_edit = Catalog::load_shared(dir.string());
+  CHECK(after_edit.get() != first.get());
+  CHECK(catalog_cache_stats().misses == 2);
+  CHECK(after_edit->find("gpu", "h100-sxm-80gb")->fields.at("tdp_w").get<double>() ==
+        doctest::Approx(800.0).epsilon(1e-12));
+  CHECK(first->find("gpu", "h100-sxm-80gb")->fields.at("tdp_w").get<double>() ==
+        doctest::Approx(700.0).epsilon(1e-12));  // what the first caller holds did not change
 }

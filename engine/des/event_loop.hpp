@@ -763,6 +763,7 @@ class Simulator {
   double swap_h_ = 0.0;
   double repair_usd_per_failure_ = 0.0;
   TrivialVector<std::uint32_t> onprem_running_;
+  TrivialVector<std::uint32_t> killed_scratch_;  // fail_node's list of killed jobs, kept for its buffer
   TrivialFifo<QueuedSlot> queue_;
   long live_queued_ = 0;
   long waiting_gpus_ = 0;

@@ -2,6 +2,8 @@
 // node failures and repairs, hot spares. Out of line and cold: they run a few times a path.
 #include "engine/des/event_loop.hpp"
 
+#include <utility>
+
 namespace tco::des::detail {
 
 // The refresh's cutover (docs/des.md "Refresh"): at the start of the refresh month, after the
@@ -83,7 +85,9 @@ void Simulator::draw_first_failures(double t_h) {
 
 void Simulator::fail_node(int node) {
   ++out_.jobs.node_failures;
-  TrivialVector<std::uint32_t> killed;
+  // The list of an earlier failure's jobs, its buffer reused (a failure inside this one would
+  // find the scratch empty and grow its own): no allocation per failure.
+  TrivialVector<std::uint32_t> killed = std::move(killed_scratch_);
   sync_onprem();
   pool_.fail(node, killed);
   ++node_generation_[node];
@@ -111,6 +115,7 @@ void Simulator::fail_node(int node) {
   }
   note_peak();
   for (std::uint32_t slot : killed) dispatch(slot);
+  killed_scratch_ = std::move(killed);
   try_start_queued();
 }
 

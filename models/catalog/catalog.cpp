@@ -118,10 +118,12 @@ void clear_catalog_cache() {
   g_catalog_misses = 0;
 }
 
-// Made once per source (catalog_source.hpp); the caller gets a copy of the cached catalog.
-Catalog Catalog::load(const std::string& dir) {
+// Made once per source (catalog_source.hpp); load's caller gets a copy of the cached catalog.
+Catalog Catalog::load(const std::string& dir) { return *load_shared(dir); }
+
+std::shared_ptr<const Catalog> Catalog::load_shared(const std::string& dir) {
   bool hit = false;
-  const auto cached = loaded_catalog_cache().get(read_catalog_source(dir), [](const CatalogSource& source) {
+  auto cached = loaded_catalog_cache().get(read_catalog_source(dir), [](const CatalogSource& source) {
     Catalog catalog;
     catalog.dir_ = source.dir;
     Sha256 digest;
@@ -143,7 +145,7 @@ Catalog Catalog::load(const std::string& dir) {
     return catalog;
   }, &hit);
   ++(hit ? g_catalog_hits : g_catalog_misses);
-  return *cached;
+  return cached;
 }
 
 const CatalogRecord* Catalog::find(std::string_view kind, std::string_view id) const {

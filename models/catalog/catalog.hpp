@@ -10,6 +10,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,10 @@ class Catalog {
  public:
   // Reads every *.json in `dir` (sorted by name, not recursive).
   static Catalog load(const std::string& dir);
+  // The same catalog without copying it: the one the cache holds (catalog_source.hpp), shared.
+  // A scenario load only reads the catalog, and a copy of its records' JSON was a tenth of a
+  // small run's load (docs/performance.md, "Python module").
+  static std::shared_ptr<const Catalog> load_shared(const std::string& dir);
 
   const CatalogRecord* find(std::string_view kind, std::string_view id) const;
   const std::vector<CatalogRecord>& records() const { return records_; }

@@ -15,7 +15,22 @@ import os as _os
 import tempfile as _tempfile
 import threading as _threading
 
-from . import _tcosim
+# OpenMP's idle workers sleep rather than spin (libgomp reads OMP_WAIT_POLICY once, when the
+# module loads it). The default spins a worker for up to about 300,000 rounds after each parallel
+# loop: a one-shot CLI run barely notices, but in a loop of small runs the spinning worker took a
+# core from the run's serial parts (loading, the report) on every call, and a run at threads=2
+# cost twice the CPU of one at threads=1 (docs/performance.md, "Python module"). The variable is
+# set only while the module loads, so subprocesses (the CLI) see the environment as it was; a
+# value the user set is kept, and a libgomp loaded earlier by another module keeps its own.
+_omp_wait_policy_set = "OMP_WAIT_POLICY" not in _os.environ
+if _omp_wait_policy_set:
+    _os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+try:
+    from . import _tcosim
+finally:
+    if _omp_wait_policy_set:
+        del _os.environ["OMP_WAIT_POLICY"]
+del _omp_wait_policy_set
 from ._errors import InputError, ModelError
 from ._report import Report
 

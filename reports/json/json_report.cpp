@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <utility>
 
 #include "core/io/finite_figures.hpp"
 #include "core/io/utf8_text.hpp"
@@ -392,7 +393,7 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
     report["run"]["root_wait_for_ranks_s"] = meta.root_wait_for_ranks_s;
     report["run"]["root_gather_and_statistics_s"] = meta.root_gather_and_statistics_s;
   }
-  const Json records = pricing_records_json(s.records_used);
+  Json records = pricing_records_json(s.records_used);
   const std::string oldest = oldest_figure_as_of(s.records_used);
   report["scenario"] = {{"name", s.name},
                         {"description", s.description},
@@ -405,16 +406,17 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
                         {"baseline", s.plans[s.baseline_index].name}};
   report["pricing"] = {{"catalog_digest_sha256", s.catalog_digest_sha256},
                        {"oldest_as_of", oldest.empty() ? Json(nullptr) : Json(oldest)},
-                       {"records", records}};
+                       {"records", std::move(records)}};
   // Only offers with a 1-year / 3-year pair have one, so other reports keep their bytes.
-  if (Json forwards = implied_forwards_json(s); !forwards.empty()) report["pricing"]["implied_forwards"] = forwards;
+  if (Json forwards = implied_forwards_json(s); !forwards.empty())
+    report["pricing"]["implied_forwards"] = std::move(forwards);
   report["monte_carlo"] = {{"seed", nullptr}, {"paths", 1}, {"mode", "deterministic"}};
   Json plans_in = Json::array();
   for (const auto& p : s.plans) plans_in.push_back(abridged_echo(p.resolved));
-  report["inputs"] = {{"workload", abridged_echo(to_json(s.workload))}, {"plans", plans_in}};
+  report["inputs"] = {{"workload", abridged_echo(to_json(s.workload))}, {"plans", std::move(plans_in)}};
   if (s.next_generation) report["inputs"]["next_generation"] = abridged_echo(s.next_generation->as_written);
   if (Json next_generation = next_generation_json(s); !next_generation.is_null())
-    report["next_generation"] = next_generation;
+    report["next_generation"] = std::move(next_generation);
   report["demand"] = {{"gpu_hours", run.demand.gpu_hours},
                       {"mean_gpus", run.demand.mean_gpus},
                       {"peak_gpus", run.demand.peak_gpus}};
@@ -430,14 +432,14 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
     if (!run.tokens.empty()) plans.back()["tokens"] = plan_tokens_json(run.tokens[i]);
     if (!run.latency.empty()) plans.back()["latency"] = plan_latency_json(run.latency[i]);
   }
-  report["plans"] = plans;
+  report["plans"] = std::move(plans);  // moved, not copied: the largest part of a report
 
   Json comparisons = Json::array();
   for (const auto& c : run.comparisons) comparisons.push_back(comparison_json(c));
-  report["comparisons"] = comparisons;
+  report["comparisons"] = std::move(comparisons);
   Json recommended = Json::array();
   for (const auto& c : run.recommended_comparisons) recommended.push_back(comparison_json(c));
-  report["recommended_comparisons"] = recommended;
+  report["recommended_comparisons"] = std::move(recommended);
 
   Json utilization = Json::array();
   const auto& deciding = run.recommendation.deciding_breakevens;
@@ -466,14 +468,14 @@ Json report_json(const Scenario& s, const ScenarioRun& run, const RunMetadata& m
                      {"cloud_price_multiplier", optional_json(b.cloud_price_multiplier)},
                      {"reference", against_baseline ? "baseline" : "recommended"}});
   }
-  report["breakevens"] = {{"utilization", utilization}, {"cloud_price_multiplier", price}};
+  report["breakevens"] = {{"utilization", std::move(utilization)}, {"cloud_price_multiplier", std::move(price)}};
   // Only beside a plan of kind api, so other reports keep their bytes.
   if (!run.api_breakevens.empty()) report["breakevens"]["self_host_vs_api"] = api_breakevens_json(run.api_breakevens);
   report["verdict"] = verdict_json(s, run);
 
   Json warnings = Json::array();
   for (const auto& w : run.warnings) warnings.push_back(finding_json(w));
-  report["warnings"] = warnings;
+  report["warnings"] = std::move(warnings);
   if (!meta.today.empty()) add_figure_ages(report, s.records_used, meta.today, meta.max_age_days);
   return report;
 }
@@ -523,7 +525,7 @@ Json report_json(const Scenario& s, const MonteCarloRun& mc, const RunMetadata& 
     plans.push_back({{"name", p.name},
                      {"npv_usd", summary_json(p.npv_usd)},
                      {"total_nominal_usd", summary_json(p.total_nominal_usd)},
-                     {"jobs_mean_per_path", jobs},
+                     {"jobs_mean_per_path", std::move(jobs)},
                      {"events_per_path", p.events_per_path},
                      {"scheduling", to_json(s.plans[k].scheduling)}});
     if (p.goodput) plans.back()["goodput"] = summary_json(*p.goodput);
@@ -547,9 +549,9 @@ Json report_json(const Scenario& s, const MonteCarloRun& mc, const RunMetadata& 
                                                                                : Json(nullptr)},
                            {"jobs_path0", mc.jobs_per_path},
                            {"jobs", to_json(*s.jobs)},
-                           {"plans", plans},
+                           {"plans", std::move(plans)},
                            {"comparisons", comparisons_json(mc.comparisons)},
-                           {"checkpoint_advice", advice}};
+                           {"checkpoint_advice", std::move(advice)}};
   return report;
 }
 
