@@ -2,6 +2,7 @@
 // in-process.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <set>
@@ -196,19 +197,19 @@ TEST_CASE("pricing-data: Azure ND96isr H100 v5's reservation prices are the API'
   const CloudOffer nd =
       parsed<CloudOffer>(catalog, "cloud_offer", "azure/ND96isr_H100_v5/eastus", parse_cloud_offer);
   // Azure Retail Prices API Reservation totals of 2026-09-19 (second-hand, callgideon/model-inference
-  // section 3.3) over 8,760 h a year, as the azure-retail importer reads them, rounded to 6 places:
-  // $551,221 / 8,760 = 62.924772; $1,134,310 / 26,280 = 43.162481; $1,722,566 / 43,800 = 39.327991.
+  // section 3.3): 8 GPUs x the file's per-GPU-hour columns, 8 x 7.866 = 62.928, 8 x 5.395 = 43.16,
+  // 8 x 4.916 = 39.328 an instance-hour. The API's term totals over 8,760 h a year agree within
+  // $0.004: $551,221 / 8,760 = 62.924772, $1,134,310 / 26,280 = 43.162481,
+  // $1,722,566 / 43,800 = 39.327991.
   REQUIRE(nd.reserved_1y_usd_per_hour.has_value());
   REQUIRE(nd.reserved_3y_usd_per_hour.has_value());
-  CHECK(*nd.reserved_1y_usd_per_hour == doctest::Approx(551221.0 / 8760.0).epsilon(1e-8));
-  CHECK(*nd.reserved_3y_usd_per_hour == doctest::Approx(1134310.0 / 26280.0).epsilon(1e-8));
   REQUIRE(nd.reserved_usd_per_hour_by_term_months.count(60) == 1);
-  CHECK(nd.reserved_usd_per_hour_by_term_months.at(60) == doctest::Approx(1722566.0 / 43800.0).epsilon(1e-8));
-  // Per GPU-hour, the file's own columns: 62.924772 / 8 = 7.866, 43.162481 / 8 = 5.395,
-  // 39.327991 / 8 = 4.916.
-  CHECK(*nd.reserved_1y_usd_per_hour / 8 == doctest::Approx(7.866).epsilon(1e-4));
-  CHECK(*nd.reserved_3y_usd_per_hour / 8 == doctest::Approx(5.395).epsilon(1e-4));
-  CHECK(nd.reserved_usd_per_hour_by_term_months.at(60) / 8 == doctest::Approx(4.916).epsilon(1e-4));
+  CHECK(*nd.reserved_1y_usd_per_hour == doctest::Approx(62.928).epsilon(1e-12));
+  CHECK(*nd.reserved_3y_usd_per_hour == doctest::Approx(43.16).epsilon(1e-12));
+  CHECK(nd.reserved_usd_per_hour_by_term_months.at(60) == doctest::Approx(39.328).epsilon(1e-12));
+  CHECK(std::abs(*nd.reserved_1y_usd_per_hour - 551221.0 / 8760.0) < 0.004);
+  CHECK(std::abs(*nd.reserved_3y_usd_per_hour - 1134310.0 / 26280.0) < 0.004);
+  CHECK(std::abs(nd.reserved_usd_per_hour_by_term_months.at(60) - 1722566.0 / 43800.0) < 0.004);
   // Dated apart from the record's on-demand and spot (2026-09-17), which they do not replace.
   CHECK(nd.on_demand_usd_per_hour == doctest::Approx(98.32).epsilon(1e-12));
   CHECK(nd.provenance.as_of == "2026-09-17");
