@@ -12,6 +12,7 @@ way are checked elsewhere (NOT_SECTION_SHEETS, with where).
 import csv
 import os
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -104,6 +105,8 @@ def main():
     for report in reports:
         name = os.path.splitext(os.path.basename(report))[0]
         folder, book = os.path.join(workdir, name), os.path.join(workdir, name + ".xlsx")
+        # A table left by an earlier run (a report that had warnings then) is not this report's.
+        shutil.rmtree(folder, ignore_errors=True)
         result = subprocess.run([tcosim, "report", report, "--csv", folder, "--xlsx", book], capture_output=True, text=True)
         if result.returncode != 0:
             failures.append(f"{name}: tcosim report exit {result.returncode}: {result.stderr.strip()}")

@@ -218,7 +218,7 @@ TEST_CASE("pricing-data: Azure ND96isr H100 v5's reservation prices are the API'
     const FigureProvenance* f = find_figure(nd.provenance, field);
     REQUIRE(f != nullptr);
     CHECK(f->as_of == "2026-09-19");
-    CHECK(f->source.find("second-hand") != std::string::npos);
+    CHECK(f->source.find("Second-hand quote") != std::string::npos);
   }
   CHECK(find_figure(nd.provenance, "on_demand_usd_per_hour")->as_of == "2026-09-17");
 }
