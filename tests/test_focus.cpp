@@ -18,6 +18,7 @@
 
 #include "cli_test_support.hpp"
 #include "core/io/json_reader.hpp"
+#include "focus_csv_support.hpp"
 #include "reports/focus/focus_export.hpp"
 #include "test_support.hpp"
 
@@ -27,39 +28,9 @@ using tco::test::run_cli;
 
 namespace {
 
-using FocusRow = std::map<std::string, std::string>;
-
-// RFC 4180, written here apart from the importer's reader.
-std::vector<FocusRow> parse_csv(const std::string& text) {
-  std::vector<std::vector<std::string>> records(1, std::vector<std::string>(1));
-  bool quoted = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') records.back().back() += text[++i];
-      else if (c == '"') quoted = false;
-      else records.back().back() += c;
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      records.back().emplace_back();
-    } else if (c == '\n') {
-      records.emplace_back(1);
-    } else {
-      records.back().back() += c;
-    }
-  }
-  if (records.back().size() == 1 && records.back()[0].empty()) records.pop_back();
-  std::vector<FocusRow> rows;
-  for (std::size_t r = 1; r < records.size(); ++r) {
-    REQUIRE(records[r].size() == records[0].size());
-    FocusRow row;
-    for (std::size_t k = 0; k < records[0].size(); ++k) row[records[0][k]] = records[r][k];
-    rows.push_back(row);
-  }
-  if (!records.empty()) rows.insert(rows.begin(), FocusRow{{"__header__", text.substr(0, text.find('\n'))}});
-  return rows;
-}
+using tco::test::FocusRow;
+using tco::test::focus_csv_rows;
+using tco::test::focus_number;
 
 Json read_json(const std::string& path) {
   std::ifstream in(path);
@@ -68,16 +39,14 @@ Json read_json(const std::string& path) {
 
 std::vector<FocusRow> export_rows(const std::string& baseline, std::vector<std::string>* header = nullptr) {
   const std::string path = tco::test::source_path("tests/baselines/" + baseline);
-  std::vector<FocusRow> rows = parse_csv(focus_csv(read_json(path), path));
+  const std::string text = focus_csv(read_json(path), path);
   if (header) {
-    std::stringstream line(rows.front().at("__header__"));
+    std::stringstream line(text.substr(0, text.find('\n')));
     for (std::string column; std::getline(line, column, ',');) header->push_back(column);
   }
-  rows.erase(rows.begin());
-  return rows;
+  return focus_csv_rows(text);
 }
 
-double number(const FocusRow& r, const std::string& column) { return std::stod(r.at(column)); }
 
 // The FOCUS 1.2 rules a tcosim export must keep, from the column pages.
 struct ColumnRule {
@@ -194,10 +163,10 @@ void check_focus_rules(const std::string& baseline) {
     CHECK(r.at("ChargePeriodEnd") <= r.at("BillingPeriodEnd"));
     CHECK(r.at("ChargePeriodStart") < r.at("ChargePeriodEnd"));
     if (commitment && category == "Purchase") {
-      CHECK(number(r, "EffectiveCost") == 0.0);  // a purchase that covers future charges
-      purchase_billed[r.at("CommitmentDiscountId")] += number(r, "BilledCost");
+      CHECK(focus_number(r, "EffectiveCost") == 0.0);  // a purchase that covers future charges
+      purchase_billed[r.at("CommitmentDiscountId")] += focus_number(r, "BilledCost");
     }
-    if (commitment && category == "Usage") usage_effective[r.at("CommitmentDiscountId")] += number(r, "EffectiveCost");
+    if (commitment && category == "Usage") usage_effective[r.at("CommitmentDiscountId")] += focus_number(r, "EffectiveCost");
     // A charge unrelated to others (Adjustment, Credit): EffectiveCost = BilledCost.
     if (category == "Adjustment" || category == "Credit") CHECK(r.at("EffectiveCost") == r.at("BilledCost"));
   }
@@ -225,11 +194,11 @@ TEST_CASE("report --focus: EffectiveCost over a plan equals its nominal total to
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".json") continue;
     const Json report = read_json(entry.path().string());
-    const std::vector<FocusRow> rows = parse_csv(focus_csv(report, entry.path().string()));
+    const std::vector<FocusRow> rows = focus_csv_rows(focus_csv(report, entry.path().string()));
     std::map<std::string, double> effective, billed;
-    for (std::size_t i = 1; i < rows.size(); ++i) {
-      effective[rows[i].at("x_Plan")] += number(rows[i], "EffectiveCost");
-      billed[rows[i].at("x_Plan")] += number(rows[i], "BilledCost");
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      effective[rows[i].at("x_Plan")] += focus_number(rows[i], "EffectiveCost");
+      billed[rows[i].at("x_Plan")] += focus_number(rows[i], "BilledCost");
     }
     for (const Json& plan : report.at("plans")) {
       const std::string name = plan.at("name").get<std::string>();
@@ -262,8 +231,7 @@ TEST_CASE("report --focus: a two-month hybrid plan's rows, by hand") {
                           "cloud": {"offer": {"provider": "aws", "region": "us-east-1", "gpus_per_instance": 8,
                                               "provenance": {"id": "aws/p5.48xlarge/us-east-1"}}},
                           "onprem": {"server": {"provenance": {"id": "hgx-h100-8"}}}}]}})");
-  const std::vector<FocusRow> all = parse_csv(focus_csv(report, "r.json"));
-  const std::vector<FocusRow> rows(all.begin() + 1, all.end());
+  const std::vector<FocusRow> rows = focus_csv_rows(focus_csv(report, "r.json"));
   REQUIRE(rows.size() == 4);
   const FocusRow& capex = rows[0];
   CHECK(capex.at("x_CostCategory") == "capex");
@@ -299,7 +267,7 @@ TEST_CASE("report --focus: a two-month hybrid plan's rows, by hand") {
   // The replay's plans are the mean over its paths.
   Json replay = report;
   replay["monte_carlo"]["mode"] = "discrete_event";
-  CHECK(parse_csv(focus_csv(replay, "r.json")).at(1).at("x_PathStatistic") == "mean");
+  CHECK(focus_csv_rows(focus_csv(replay, "r.json")).at(0).at("x_PathStatistic") == "mean");
 }
 
 TEST_CASE("report --focus: a capacity block's prepaid bill and its amortised Used rows, by hand") {
@@ -318,19 +286,19 @@ TEST_CASE("report --focus: a capacity block's prepaid bill and its amortised Use
   CHECK(block[0].at("ChargeCategory") == "Purchase");
   CHECK(block[0].at("ChargeFrequency") == "One-Time");
   CHECK(block[0].at("CommitmentDiscountType") == "Capacity Block");
-  CHECK(number(block[0], "BilledCost") == doctest::Approx(372105.216).epsilon(1e-12));
-  CHECK(number(block[0], "EffectiveCost") == 0.0);
-  CHECK(number(block[0], "CommitmentDiscountQuantity") == doctest::Approx(86016.0).epsilon(1e-12));
+  CHECK(focus_number(block[0], "BilledCost") == doctest::Approx(372105.216).epsilon(1e-12));
+  CHECK(focus_number(block[0], "EffectiveCost") == 0.0);
+  CHECK(focus_number(block[0], "CommitmentDiscountQuantity") == doctest::Approx(86016.0).epsilon(1e-12));
   CHECK(block[0].at("ChargePeriodStart") == "2026-01-01T00:00:00Z");
   for (int k : {1, 2}) {
     CHECK(block[k].at("ChargeCategory") == "Usage");
     CHECK(block[k].at("CommitmentDiscountStatus") == "Used");
-    CHECK(number(block[k], "BilledCost") == 0.0);
+    CHECK(focus_number(block[k], "BilledCost") == 0.0);
   }
-  CHECK(number(block[1], "EffectiveCost") == doctest::Approx(11074.56).epsilon(1e-12));
-  CHECK(number(block[1], "ConsumedQuantity") == doctest::Approx(2560.0).epsilon(1e-12));
-  CHECK(number(block[2], "EffectiveCost") == doctest::Approx(361030.656).epsilon(1e-12));
-  CHECK(number(block[2], "ConsumedQuantity") == doctest::Approx(83456.0).epsilon(1e-12));
+  CHECK(focus_number(block[1], "EffectiveCost") == doctest::Approx(11074.56).epsilon(1e-12));
+  CHECK(focus_number(block[1], "ConsumedQuantity") == doctest::Approx(2560.0).epsilon(1e-12));
+  CHECK(focus_number(block[2], "EffectiveCost") == doctest::Approx(361030.656).epsilon(1e-12));
+  CHECK(focus_number(block[2], "ConsumedQuantity") == doctest::Approx(83456.0).epsilon(1e-12));
   CHECK(block[2].at("ChargePeriodStart") == "2026-02-01T00:00:00Z");
 }
 

@@ -15,40 +15,17 @@
 #include "cli_test_support.hpp"
 #include "core/error.hpp"
 #include "core/io/json_reader.hpp"
+#include "focus_csv_support.hpp"
 #include "reports/focus/focus_export.hpp"
 #include "test_support.hpp"
 
 using namespace tco;
+using tco::test::focus_csv_rows;
+using tco::test::focus_number;
 using tco::test::run_cli;
+using Row = tco::test::FocusRow;
 
 namespace {
-
-using Row = std::map<std::string, std::string>;
-
-// RFC 4180 (ChargeDescription holds a comma, so it is quoted), header row -> column names.
-std::vector<Row> csv_rows(const std::string& text) {
-  std::vector<std::vector<std::string>> records(1, std::vector<std::string>(1));
-  bool quoted = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quoted && c == '"' && i + 1 < text.size() && text[i + 1] == '"') records.back().back() += text[++i];
-    else if (c == '"') quoted = !quoted;
-    else if (!quoted && c == ',') records.back().emplace_back();
-    else if (!quoted && c == '\n') records.emplace_back(1);
-    else records.back().back() += c;
-  }
-  if (records.back().size() == 1 && records.back()[0].empty()) records.pop_back();
-  std::vector<Row> rows;
-  for (std::size_t r = 1; r < records.size(); ++r) {
-    REQUIRE(records[r].size() == records[0].size());
-    Row row;
-    for (std::size_t k = 0; k < records[0].size(); ++k) row[records[0][k]] = records[r][k];
-    rows.push_back(row);
-  }
-  return rows;
-}
-
-double number(const Row& r, const std::string& column) { return std::stod(r.at(column)); }
 
 // Two months of a hybrid plan: 2 owned 8-GPU nodes bought in month 0, one reserved 8-GPU instance,
 // on-demand bursts. The monthly figures differ from a cost-share split on purpose.
@@ -117,53 +94,53 @@ std::vector<int> calendar_month_hours(int months) {
 }  // namespace
 
 TEST_CASE("report --focus: quantities from the report's monthly figures, owned rows in nodes and GPU-hours, by hand") {
-  const std::vector<Row> rows = csv_rows(focus_csv(Json::parse(kReport), "r.json"));
+  const std::vector<Row> rows = focus_csv_rows(focus_csv(Json::parse(kReport), "r.json"));
   // capex, paid once: the 2 nodes it buys (not "1 Units").
   const std::vector<Row> capex = rows_of(rows, "capex");
   REQUIRE(capex.size() == 1);
-  CHECK(number(capex[0], "PricingQuantity") == 2.0);
+  CHECK(focus_number(capex[0], "PricingQuantity") == 2.0);
   CHECK(capex[0].at("PricingUnit") == "Nodes");
   CHECK(capex[0].at("ConsumedQuantity").empty());  // a Purchase consumes nothing
   // maintenance: the owned fleet's GPU-hours of capacity each month, 2 nodes x 8 GPUs x 730 h = 11,680.
   const std::vector<Row> maintenance = rows_of(rows, "maintenance");
   REQUIRE(maintenance.size() == 2);
   for (const Row& r : maintenance) {
-    CHECK(number(r, "PricingQuantity") == 11680.0);
+    CHECK(focus_number(r, "PricingQuantity") == 11680.0);
     CHECK(r.at("PricingUnit") == "GPU-Hours");
   }
   // energy: the month's facility kWh, 3,000 and 5,000 (a cost share would say 8,000 x 500 / 1,200 = 3,333.33).
   const std::vector<Row> energy = rows_of(rows, "energy");
   REQUIRE(energy.size() == 2);
-  CHECK(number(energy[0], "PricingQuantity") == 3000.0);
-  CHECK(number(energy[1], "ConsumedQuantity") == 5000.0);
+  CHECK(focus_number(energy[0], "PricingQuantity") == 3000.0);
+  CHECK(focus_number(energy[1], "ConsumedQuantity") == 5000.0);
   CHECK(energy[1].at("PricingUnit") == "kWh");
   // on-demand: 40 and 160 GPU-hours (a cost share would say 200 x 100 / 400 = 50 and 150).
   const std::vector<Row> on_demand = rows_of(rows, "cloud_on_demand");
   REQUIRE(on_demand.size() == 2);
-  CHECK(number(on_demand[0], "ConsumedQuantity") == 40.0);
-  CHECK(number(on_demand[1], "ConsumedQuantity") == 160.0);
+  CHECK(focus_number(on_demand[0], "ConsumedQuantity") == 40.0);
+  CHECK(focus_number(on_demand[1], "ConsumedQuantity") == 160.0);
   // Reserved instances: month 0 all 5,840 GPU-hours used ($800 Used); month 1 2,920 of 5,840 used:
   // share 0.5, Used $400 and 2,920 GPU-hours, Unused $400 and 2,920 (the horizon's share, 8,760 / 11,680
   // = 0.75, would say $600 Used in each month).
   const std::vector<Row> reserved = rows_of(rows, "cloud_reserved");
   REQUIRE(reserved.size() == 5);  // month 0: Purchase, Used; month 1: Purchase, Used, Unused
   CHECK(reserved[0].at("ChargeCategory") == "Purchase");
-  CHECK(number(reserved[0], "CommitmentDiscountQuantity") == 5840.0);
+  CHECK(focus_number(reserved[0], "CommitmentDiscountQuantity") == 5840.0);
   CHECK(reserved[1].at("CommitmentDiscountStatus") == "Used");
-  CHECK(number(reserved[1], "EffectiveCost") == 800.0);
-  CHECK(number(reserved[1], "ConsumedQuantity") == 5840.0);
+  CHECK(focus_number(reserved[1], "EffectiveCost") == 800.0);
+  CHECK(focus_number(reserved[1], "ConsumedQuantity") == 5840.0);
   CHECK(reserved[2].at("ChargeCategory") == "Purchase");
-  CHECK(number(reserved[2], "BilledCost") == 800.0);
+  CHECK(focus_number(reserved[2], "BilledCost") == 800.0);
   CHECK(reserved[3].at("CommitmentDiscountStatus") == "Used");
-  CHECK(number(reserved[3], "EffectiveCost") == 400.0);
-  CHECK(number(reserved[3], "ConsumedQuantity") == 2920.0);
+  CHECK(focus_number(reserved[3], "EffectiveCost") == 400.0);
+  CHECK(focus_number(reserved[3], "ConsumedQuantity") == 2920.0);
   CHECK(reserved[4].at("CommitmentDiscountStatus") == "Unused");
-  CHECK(number(reserved[4], "EffectiveCost") == 400.0);
-  CHECK(number(reserved[4], "PricingQuantity") == 2920.0);
+  CHECK(focus_number(reserved[4], "EffectiveCost") == 400.0);
+  CHECK(focus_number(reserved[4], "PricingQuantity") == 2920.0);
   CHECK(reserved[4].at("ConsumedQuantity").empty());
   // EffectiveCost over the plan: 202,400 + 2,800 = 205,200, its total.
   double effective = 0.0;
-  for (const Row& r : rows) effective += number(r, "EffectiveCost");
+  for (const Row& r : rows) effective += focus_number(r, "EffectiveCost");
   CHECK(effective == doctest::Approx(205200.0).epsilon(1e-12));
 
   // Read back: January (744 h) 40 on-demand + 5,840 reserved used = 5,880 GPU-hours; February (672 h)
@@ -262,7 +239,7 @@ TEST_CASE("report --focus: a report with a request replay dates its rows by the 
   // dollars are not in the plan's cost (latency.usd_basis), so the rows are the hourly model's: month
   // m's on-demand row carries quantities_by_month's on_demand_billed_gpu_hours of month m.
   const Json report = read_json(tco::test::source_path("tests/baselines/llm-serving-latency-under-load.json"));
-  const std::vector<Row> rows = csv_rows(focus_csv(report, "r.json"));
+  const std::vector<Row> rows = focus_csv_rows(focus_csv(report, "r.json"));
   int checked = 0;
   for (const Json& plan : report.at("plans")) {
     if (plan.at("name") != "rent-h200") continue;
@@ -272,11 +249,11 @@ TEST_CASE("report --focus: a report with a request replay dates its rows by the 
     double effective = 0.0;
     for (const Row& r : rows) {
       if (r.at("x_Plan") != "rent-h200") continue;
-      effective += number(r, "EffectiveCost");
+      effective += focus_number(r, "EffectiveCost");
       if (r.at("x_CostCategory") != "cloud_on_demand") continue;
       const int m = std::stoi(r.at("x_Month"));
       CAPTURE(m);
-      CHECK(number(r, "PricingQuantity") ==
+      CHECK(focus_number(r, "PricingQuantity") ==
             doctest::Approx(q.at("rows").at(m).at(1).get<double>()).epsilon(1e-12));
       ++checked;
     }

@@ -15,42 +15,19 @@
 #include "cli_test_support.hpp"
 #include "core/error.hpp"
 #include "core/io/json_reader.hpp"
+#include "focus_csv_support.hpp"
 #include "reports/focus/focus_export.hpp"
 #include "scenario_builder.hpp"
 #include "test_support.hpp"
 #include "venue_support.hpp"
 
 using namespace tco;
+using tco::test::focus_csv_rows;
+using tco::test::focus_number;
 using tco::test::run_cli;
+using VenueRow = tco::test::FocusRow;
 
 namespace {
-
-using VenueRow = std::map<std::string, std::string>;
-
-// RFC 4180 rows (ChargeDescription is quoted), header -> column names.
-std::vector<VenueRow> venue_csv_rows(const std::string& text) {
-  std::vector<std::vector<std::string>> records(1, std::vector<std::string>(1));
-  bool quoted = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quoted && c == '"' && i + 1 < text.size() && text[i + 1] == '"') records.back().back() += text[++i];
-    else if (c == '"') quoted = !quoted;
-    else if (!quoted && c == ',') records.back().emplace_back();
-    else if (!quoted && c == '\n') records.emplace_back(1);
-    else records.back().back() += c;
-  }
-  if (records.back().size() == 1 && records.back()[0].empty()) records.pop_back();
-  std::vector<VenueRow> rows;
-  for (std::size_t r = 1; r < records.size(); ++r) {
-    REQUIRE(records[r].size() == records[0].size());
-    VenueRow row;
-    for (std::size_t k = 0; k < records[0].size(); ++k) row[records[0][k]] = records[r][k];
-    rows.push_back(row);
-  }
-  return rows;
-}
-
-double venue_number(const VenueRow& r, const std::string& column) { return std::stod(r.at(column)); }
 
 std::vector<VenueRow> venue_rows_of(const std::vector<VenueRow>& rows, const std::string& category) {
   std::vector<VenueRow> out;
@@ -122,7 +99,7 @@ std::vector<double> venue_round_trip(const Json& report, const std::string& acco
 }  // namespace
 
 TEST_CASE("report --focus: each burst venue has its own rows, provider, SkuId and GPU-hours, by hand") {
-  const std::vector<VenueRow> rows = venue_rows_of(venue_csv_rows(focus_csv(Json::parse(kTwoVenues), "r.json")),
+  const std::vector<VenueRow> rows = venue_rows_of(focus_csv_rows(focus_csv(Json::parse(kTwoVenues), "r.json")),
                                                    "cloud_on_demand");
   // Two months x two venues (it was one row a month under the plan's offer, aws, 150 and 160 GPU-Hours).
   REQUIRE(rows.size() == 4);
@@ -147,12 +124,12 @@ TEST_CASE("report --focus: each burst venue has its own rows, provider, SkuId an
     CHECK(rows[i].at("RegionId") == "us-east-1");
     CHECK(rows[i].at("x_Month") == (i < 2 ? "0" : "1"));
     CHECK(rows[i].at("PricingCategory") == "Standard");
-    CHECK(venue_number(rows[i], "BilledCost") == expected[i].usd);
-    CHECK(venue_number(rows[i], "EffectiveCost") == expected[i].usd);
-    CHECK(venue_number(rows[i], "PricingQuantity") == expected[i].gpu_hours);
-    CHECK(venue_number(rows[i], "ConsumedQuantity") == expected[i].gpu_hours);
+    CHECK(focus_number(rows[i], "BilledCost") == expected[i].usd);
+    CHECK(focus_number(rows[i], "EffectiveCost") == expected[i].usd);
+    CHECK(focus_number(rows[i], "PricingQuantity") == expected[i].gpu_hours);
+    CHECK(focus_number(rows[i], "ConsumedQuantity") == expected[i].gpu_hours);
     CHECK(rows[i].at("ConsumedUnit") == "GPU-Hours");
-    effective += venue_number(rows[i], "EffectiveCost");
+    effective += focus_number(rows[i], "EffectiveCost");
   }
   // EffectiveCost over the plan: 600 + 400 + 300 + 900 = 2,200, its total.
   CHECK(effective == 2200.0);
@@ -168,24 +145,24 @@ TEST_CASE("report --focus: a replay's venues, kept for the horizon only, split e
     v.erase("billed_gpu_hours_by_month");
     v.erase("cost_usd_by_month");
   }
-  const std::vector<VenueRow> rows = venue_rows_of(venue_csv_rows(focus_csv(report, "r.json")), "cloud_on_demand");
+  const std::vector<VenueRow> rows = venue_rows_of(focus_csv_rows(focus_csv(report, "r.json")), "cloud_on_demand");
   REQUIRE(rows.size() == 4);
   // Month 0 ($1,000): neocloud 1,000 x 900 / 2,200 = 409.090909 for 150 x 409.0909 / 900 = 68.181818 GPU-hours;
   // hyperscaler 1,000 x 1,300 / 2,200 = 590.909091 for 160 x 590.9091 / 1,300 = 72.727273.
-  CHECK(venue_number(rows[0], "BilledCost") == doctest::Approx(409.090909).epsilon(1e-9));
-  CHECK(venue_number(rows[0], "PricingQuantity") == doctest::Approx(68.181818).epsilon(1e-8));
-  CHECK(venue_number(rows[1], "BilledCost") == doctest::Approx(590.909091).epsilon(1e-9));
-  CHECK(venue_number(rows[1], "PricingQuantity") == doctest::Approx(72.727273).epsilon(1e-8));
+  CHECK(focus_number(rows[0], "BilledCost") == doctest::Approx(409.090909).epsilon(1e-9));
+  CHECK(focus_number(rows[0], "PricingQuantity") == doctest::Approx(68.181818).epsilon(1e-8));
+  CHECK(focus_number(rows[1], "BilledCost") == doctest::Approx(590.909091).epsilon(1e-9));
+  CHECK(focus_number(rows[1], "PricingQuantity") == doctest::Approx(72.727273).epsilon(1e-8));
   // Month 1 ($1,200): neocloud 1,200 x 900 / 2,200 = 490.909091 for 150 x 1,200 / 2,200 = 81.818182.
-  CHECK(venue_number(rows[2], "BilledCost") == doctest::Approx(490.909091).epsilon(1e-9));
-  CHECK(venue_number(rows[2], "PricingQuantity") == doctest::Approx(81.818182).epsilon(1e-8));
+  CHECK(focus_number(rows[2], "BilledCost") == doctest::Approx(490.909091).epsilon(1e-9));
+  CHECK(focus_number(rows[2], "PricingQuantity") == doctest::Approx(81.818182).epsilon(1e-8));
   // Over the horizon each venue's own GPU-hours: neocloud 68.18 + 81.82 = 150, hyperscaler 160.
-  CHECK(venue_number(rows[0], "PricingQuantity") + venue_number(rows[2], "PricingQuantity") ==
+  CHECK(focus_number(rows[0], "PricingQuantity") + focus_number(rows[2], "PricingQuantity") ==
         doctest::Approx(150.0).epsilon(1e-8));
-  CHECK(venue_number(rows[1], "PricingQuantity") + venue_number(rows[3], "PricingQuantity") ==
+  CHECK(focus_number(rows[1], "PricingQuantity") + focus_number(rows[3], "PricingQuantity") ==
         doctest::Approx(160.0).epsilon(1e-8));
   double effective = 0.0;
-  for (const VenueRow& r : rows) effective += venue_number(r, "EffectiveCost");
+  for (const VenueRow& r : rows) effective += focus_number(r, "EffectiveCost");
   CHECK(effective == doctest::Approx(2200.0).epsilon(1e-12));
 }
 
@@ -261,12 +238,12 @@ TEST_CASE("venues by month: the hourly model's months add up to the venue's hori
                            .epsilon(1e-9));
   }
   // Three venues' rows each month (the neocloud's and the hyperscaler's on-demand, the spot venue's).
-  const std::vector<VenueRow> rows = venue_csv_rows(focus_csv(report, "r.json"));
+  const std::vector<VenueRow> rows = focus_csv_rows(focus_csv(report, "r.json"));
   int venue_rows = 0;
   double effective = 0.0;
   for (const VenueRow& row : rows) {
     venue_rows += row.at("ResourceId").rfind("base/venues/rented/", 0) == 0;
-    effective += venue_number(row, "EffectiveCost");
+    effective += focus_number(row, "EffectiveCost");
   }
   CHECK(venue_rows == 9);
   // To the cent (each row has 6 decimals).
