@@ -12,7 +12,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -184,17 +183,39 @@ std::string unescaped(std::string text) {
   return text;
 }
 
-// The <td> texts of each body row of the HTML tables in `html`.
+// `text` without its tags ("<...>"); an unclosed "<" stays.
+std::string without_tags(const std::string& text) {
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t close = text[at] == '<' ? text.find('>', at) : std::string::npos;
+    if (close == std::string::npos) {
+      out += text[at++];
+    } else {
+      at = close + 1;
+    }
+  }
+  return out;
+}
+
+// The <td> texts of each body row of the HTML tables in `html`: a row is "<tr>", one or more
+// "<td ...>TEXT</td>" with no line break in TEXT, then "</tr>". Scanned by hand: libstdc++'s
+// std::regex recurses once per character it matches, and a long row overflowed the stack in the
+// sanitizer build.
 std::vector<std::vector<std::string>> html_rows(const std::string& html) {
   std::vector<std::vector<std::string>> rows;
-  static const std::regex row_re("<tr>((?:<td[^>]*>.*?</td>)+)</tr>");
-  static const std::regex cell_re("<td[^>]*>(.*?)</td>");
-  static const std::regex tag_re("<[^>]*>");
-  for (auto r = std::sregex_iterator(html.begin(), html.end(), row_re); r != std::sregex_iterator(); ++r) {
-    const std::string body = (*r)[1];
-    rows.emplace_back();
-    for (auto c = std::sregex_iterator(body.begin(), body.end(), cell_re); c != std::sregex_iterator(); ++c)
-      rows.back().push_back(std::regex_replace(std::string((*c)[1]), tag_re, ""));
+  for (std::size_t at = html.find("<tr>"); at != std::string::npos; at = html.find("<tr>", at + 4)) {
+    std::vector<std::string> cells;
+    std::size_t p = at + 4;
+    while (html.compare(p, 3, "<td") == 0) {
+      const std::size_t open_end = html.find('>', p);
+      const std::size_t close = open_end == std::string::npos ? std::string::npos : html.find("</td>", open_end);
+      if (close == std::string::npos) break;
+      const std::string text = html.substr(open_end + 1, close - open_end - 1);
+      if (text.find('\n') != std::string::npos) break;
+      cells.push_back(without_tags(text));
+      p = close + 5;
+    }
+    if (!cells.empty() && html.compare(p, 5, "</tr>") == 0) rows.push_back(cells);
   }
   return rows;
 }
