@@ -133,6 +133,20 @@ Case fresh_case(const fs::path& root, int n) {
 
 std::string describe(const std::string& source, const std::string& what) { return source + ": " + what; }
 
+// One mutant of a scenario file, drawn always (so the mutants after it stay the same) and run and
+// validated when `run` is true (under the sanitizers every other one).
+void check_scenario_mutant(Mutator& m, const fs::path& root, int& n, const std::string& source, bool run,
+                           Tally& tally, const std::string& paths = "1") {
+  const Case c = fresh_case(root, n++);
+  std::string what;
+  const std::string text = m.mutate_json(movable_scenario(source_path(source)), what);
+  if (!run) return;
+  const std::string scenario = (c.in / "scenario.json").string();
+  write_text(scenario, text);
+  INFO(describe(source, what));
+  run_and_validate(scenario, {scenario}, c.out, tally, paths);
+}
+
 // The scenarios both scenario campaigns mutate: the hourly shipped ones and the fixtures.
 const std::vector<std::string> kMutatedScenarios = {
     "scenarios/base-load-and-burst.json",        "scenarios/air-vs-liquid-40kw.json",
@@ -177,14 +191,8 @@ TEST_CASE("mutation: 500+ mutants of shipped scenarios, catalogs, grids and seri
   for (int i = 0; i < 340; ++i) {
     if (i == 300) scenarios = kMutatedTokenScenarios;
     const std::string source = scenarios[static_cast<std::size_t>(i) % scenarios.size()];
-    const Case c = fresh_case(root, n++);
-    std::string what;
-    const std::string text = m.mutate_json(movable_scenario(source_path(source)), what);
-    if (i % stride != 0) continue;
-    const std::string scenario = (c.in / "scenario.json").string();
-    write_text(scenario, text);
-    INFO(describe(source, what));
-    run_and_validate(scenario, {scenario}, c.out, tally, source.find("uncertain") != std::string::npos ? "12" : "1");
+    check_scenario_mutant(m, root, n, source, i % stride == 0, tally,
+                          source.find("uncertain") != std::string::npos ? "12" : "1");
   }
 
   // Catalog files: one file of a copied catalog mutated; a scenario that uses the catalog.
@@ -294,14 +302,7 @@ TEST_CASE("mutation: 500+ mutants of shipped scenarios, catalogs, grids and seri
   // Then 30 of the newer inputs' scenarios (after the others, so that their mutants stay the same).
   for (int i = 0; i < 30; ++i) {
     const std::string source = kMutatedNewKindScenarios[static_cast<std::size_t>(i) % kMutatedNewKindScenarios.size()];
-    const Case c = fresh_case(root, n++);
-    std::string what;
-    const std::string text = m.mutate_json(movable_scenario(source_path(source)), what);
-    if (i % stride != 0) continue;
-    const std::string scenario = (c.in / "scenario.json").string();
-    write_text(scenario, text);
-    INFO(describe(source, what));
-    run_and_validate(scenario, {scenario}, c.out, tally);
+    check_scenario_mutant(m, root, n, source, i % stride == 0, tally);
   }
 
   MESSAGE("mutants: " << tally.mutants << ", accepted " << tally.accepted << ", rejected " << tally.rejected);
