@@ -231,6 +231,58 @@ TEST_CASE("api path draws: the sweep kernel is the hourly model on a path with g
   CHECK(unserved[0] > 0.0);
 }
 
+TEST_CASE("api path draws: the CPU backend's month lanes are the device's hour-by-hour loop") {
+  // The CPU backend runs a bursting plan that buys tokens in its eight-lane month loop
+  // (engine/sweep/sweep_cpu.cpp, api_month); the CUDA backend runs sweep_plan_path hour by hour.
+  // A rate limit of 1,234,567.891 tokens a minute (74,074,073.46 an hour) below a diurnal demand
+  // (100 requests a second +- 37%, 0.7 on weekends: 864M x 0.63 x 0.7 = 381M to 864M x 1.37 = 1,184M
+  // tokens an hour) leaves a different fraction unserved each hour, so the unserved sum's order shows
+  // in its bits. The lanes add the unserved tokens in hour order: with nothing drawn, the
+  // deterministic run's bits; with growth and failures drawn, the dollars (summed in lanes) within
+  // 1e-12 of the device's loop.
+  Json doc = api_fixture();
+  doc["api"]["rate_limit_tokens_per_minute"] = 1234567.891;
+  Json& profile = doc["workload"]["tokens"]["requests_per_second"]["profiles"][0];
+  profile["diurnal_amplitude"] = 0.37;
+  profile["peak_hour"] = 14;
+  profile["weekend_factor"] = 0.7;
+  for (const bool drawn : {false, true}) {
+    CAPTURE(drawn);
+    if (drawn) {
+      doc["monte_carlo"]["demand_growth_sigma_per_year"] = 0.1;
+      doc["onprem"]["failures"] = {{"afr_per_year", 2.0}, {"repair_h", 48}};
+    }
+    const Scenario s = load_api(doc);
+    const ScenarioRun det = run_deterministic(s);
+    const OnePointRun run = run_one_point(s, 21, 4, 2);
+    const SweepPointHeader& pt = run.chunk.points[0];
+    std::vector<double> scratch(static_cast<std::size_t>(run.chunk.max_failure_scratch) + 1);
+    for (int j : {kApiPlan, kHybridPlan}) {
+      const SweepPlanParams& p = run.chunk.plans[pt.first_plan + j];
+      REQUIRE(p.api == 1);
+      REQUIRE(p.fleet.bursts == 1);  // so in the lanes, not hour by hour
+      REQUIRE(p.venue_count == 0);
+      for (long k = 0; k < 4; ++k) {
+        CAPTURE(j);
+        CAPTURE(k);
+        const SweepPathResult device = sweep_plan_path(pt, p, run.chunk.data.data(), static_cast<std::uint32_t>(k),
+                                                       scratch.data());
+        const double tokens = run.values.tokens_served[run.values.index(pt, k, j)];
+        if (!drawn) {
+          CHECK(tokens == det.tokens[j].figures.tokens_served);
+          CHECK(device.tokens_served == det.tokens[j].figures.tokens_served);
+        }
+        CHECK(relative(tokens, device.tokens_served) <= 1e-12);
+        CHECK(relative(run.total(j, k), device.total_usd) <= 1e-12);
+        CHECK(relative(run.npv(j, k), device.npv_usd) <= 1e-12);
+      }
+    }
+    // 74,074,073.46 tokens an hour served by the api plan (its limit), a fraction of the demand.
+    if (!drawn)
+      CHECK(det.tokens[kApiPlan].figures.tokens_served == doctest::Approx(1234567.891 * 60.0 * kHours).epsilon(1e-12));
+  }
+}
+
 TEST_CASE("property: higher drawn demand never lowers the API bill") {
   // Over 12 variants (rate limit none, 10M or 5M tokens a minute; cached share 0 or 0.2; the api
   // plan or the hybrid), the hourly model's API bill at 9 growth rates from -50 % to +100 % a year

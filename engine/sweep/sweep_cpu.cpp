@@ -8,9 +8,9 @@
 // step_hour eight hours at a time in independent lanes, which the compiler turns into vector
 // code. The month's cost is the lanes' sums added in a fixed order: the same bits on every
 // machine (this file is compiled without FMA contraction; see cmake/cuda.cmake), within 1e-12
-// of sweep_plan_path's hour-by-hour sum. A plan with venues, or that buys tokens from an API, runs
-// sweep_plan_path itself, the CUDA backend's loop (each venue's instances carry from hour to hour;
-// the API bills each hour's tokens from the fleet's step). With a token workload, each
+// of sweep_plan_path's hour-by-hour sum. A plan that buys tokens from an API bills each lane's hour
+// from the fleet's step (api_month). A plan with venues runs sweep_plan_path itself, the CUDA
+// backend's loop (each venue's instances carry from hour to hour). With a token workload, each
 // point's tokens demanded on the path come from the month's growth tile (sweep_month_tokens, the
 // device's lanes) and each plan's tokens served from its backlog at the end (sweep_tokens_served).
 #include <algorithm>
@@ -34,7 +34,9 @@
 #define TCO_SWEEP_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #define TCO_SWEEP_INLINE inline __attribute__((always_inline))
 #define TCO_SWEEP_FLAT __attribute__((flatten, noinline))
+#define TCO_SWEEP_INLINE_LAMBDA __attribute__((always_inline))
 #else
+#define TCO_SWEEP_INLINE_LAMBDA
 #define TCO_SWEEP_FLAT
 #define TCO_SWEEP_CLONES
 #define TCO_SWEEP_INLINE inline
@@ -62,6 +64,7 @@ struct PathTiles {
   std::vector<double> npv;
   std::vector<double> total;
   std::vector<double> tokens;   // per plan: tokens served on this path (a token workload)
+  std::vector<double> api_unserved;  // per plan that buys tokens: those its API left unserved so far
   std::vector<double> lambda;   // per point: demand growth lambda per hour on this path
   std::vector<double> tokens_demanded;  // per point: its tokens x growth on this path
   std::vector<double> on_demand_log;  // per plan: ln M of the price processes so far
@@ -88,6 +91,7 @@ struct PathTiles {
   int carried_hours[kTile];
   double hour_usd[kTile];
   double hour_kw[kTile];
+  double hour_unserved[kTile];  // tokens above an API's rate limit
   double down[kTile];
 };
 
@@ -241,6 +245,58 @@ TCO_SWEEP_INLINE void bursting_month_of(const SweepPlanParams& p, const MonthInp
     bursting_month<true>(p, a, n, usd, peak_kw, divide);
   else
     bursting_month<false>(p, a, n, usd, peak_kw, divide);
+}
+
+// The month of a plan that buys tokens and bursts (its overflow steps at $0 and goes to the API):
+// its hours are independent, so they run in bursting_month's lanes, each the fleet's step and the
+// API's bill of the tokens it left (sweep_api_hour_usd, as sweep_plan_path bills it). The tokens
+// the rate limit leaves unserved are added in hour order, as sweep_plan_path adds them: a path
+// that draws nothing keeps the deterministic run's bits.
+template <bool NoNodes, typename Divide>
+TCO_SWEEP_INLINE void api_month(const SweepPlanParams& plan, const MonthInputs& a, const double* data, long h0,
+                                const double* tokens, int n, PathTiles& t, double& usd, double& peak_kw,
+                                double& unserved_tokens, Divide divide) {
+  SweepPlanParams p = plan;
+  p.fleet.bursts = 1;
+  p.venue_count = 0;  // venues take the API's rate-limited tokens hour after hour: sweep_plan_path
+  const VenueHourPrices no_venues;
+  double* __restrict hour_unserved = t.hour_unserved;
+  double acc[kLanes] = {};
+  double top[kLanes] = {};
+  const auto lane_hour = [&](int l, int j) TCO_SWEEP_INLINE_LAMBDA {
+    const HourOutcome o = bursting_hour<NoNodes>(p, hour_inputs(a, j), divide);
+    double unserved = 0.0;
+    acc[l] += sweep_api_hour_usd(p, p.fleet, o, data, h0 + j, tokens[j] * a.growth[j], no_venues, 0, 0, nullptr,
+                                 unserved);
+    hour_unserved[j] = unserved;
+    top[l] = top[l] > o.facility_kw ? top[l] : o.facility_kw;
+  };
+  int j0 = 0;
+  for (; j0 + kLanes <= n; j0 += kLanes)
+    for (int l = 0; l < kLanes; ++l) lane_hour(l, j0 + l);
+  for (int l = 0; j0 + l < n; ++l) lane_hour(l, j0 + l);
+  for (int j = 0; j < n; ++j) unserved_tokens += hour_unserved[j];
+  usd = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+  peak_kw = 0.0;
+  for (double kw : top) peak_kw = peak_kw > kw ? peak_kw : kw;
+}
+
+// A plan that buys tokens: its month, with the division its constants allow. (Flattened, so that
+// the step and the bill are inlined into the lanes, in each clone.)
+TCO_SWEEP_CLONES TCO_SWEEP_FLAT void api_plan_month(const SweepPlanParams& p, const MonthInputs& a, const double* data, long h0,
+                                     const double* tokens, int n, bool no_nodes, PathTiles& t, double& usd,
+                                     double& peak_kw, double& unserved_tokens) {
+  if (p.power_of_two_divisors) {
+    if (no_nodes)
+      api_month<true>(p, a, data, h0, tokens, n, t, usd, peak_kw, unserved_tokens, PowerOfTwoDivision{});
+    else
+      api_month<false>(p, a, data, h0, tokens, n, t, usd, peak_kw, unserved_tokens, PowerOfTwoDivision{});
+  } else {
+    if (no_nodes)
+      api_month<true>(p, a, data, h0, tokens, n, t, usd, peak_kw, unserved_tokens, PlainDivision{});
+    else
+      api_month<false>(p, a, data, h0, tokens, n, t, usd, peak_kw, unserved_tokens, PlainDivision{});
+  }
 }
 
 // One plan's month, with the division the plan's constants allow (the same bits either way).
@@ -402,7 +458,11 @@ TCO_SWEEP_INLINE void plan_month_on_path(const SweepPointHeader& pt, const Sweep
   }
   double usd = 0.0;
   double peak_kw = 0.0;
-  plan_month(stepped, a, n, nodes == 0.0, t.backlog[j], t, usd, peak_kw);
+  if (p.api)
+    api_plan_month(stepped, a, data, h0, data + pt.tokens_offset + h0, n, nodes == 0.0, t, usd, peak_kw,
+                   t.api_unserved[j]);
+  else
+    plan_month(stepped, a, n, nodes == 0.0, t.backlog[j], t, usd, peak_kw);
   const double month_usd = sweep_month_usd(p, data, m, usd, peak_kw);
   t.npv[j] += month_usd * data[pt.discount_offset + m];
   t.total[j] += month_usd;
@@ -438,6 +498,11 @@ TCO_SWEEP_CLONES const double* month_growth(double lambda, long h0, int n, PathT
   return t.growth;
 }
 
+// A plan whose hours depend on the hours before beyond a backlog runs sweep_plan_path, the CUDA
+// backend's loop: each venue's instances carry from hour to hour, and a plan that buys tokens
+// without bursting carries its fleet's backlog into the API's bill.
+bool runs_hour_by_hour(const SweepPlanParams& p) { return p.venue_count > 0 || (p.api && !p.fleet.bursts); }
+
 // Every plan of the block's points on one path, results in t.npv / t.total; returns a SweepStatus.
 TCO_SWEEP_CLONES
 int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
@@ -466,7 +531,8 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
       t.failures[j] = 0;
       t.arrival[j] = sweep_arrival_month(p, pt.seed, path);
       t.refresh[j] = sweep_refresh_month(p, t.arrival[j]);
-      if (p.venue_count > 0 || p.api) {  // hour by hour: venues carry instances, the API bills the step's leftover
+      t.api_unserved[j] = 0.0;
+      if (runs_hour_by_hour(p)) {
         const SweepPathResult whole = sweep_plan_path(pt, p, data, path, t.point_scratch.data());
         if (whole.status != kSweepOk) return whole.status;
         t.npv[j] = whole.npv_usd;
@@ -499,7 +565,7 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
       if (pt.tokens_offset >= 0 && t.lambda[i] != 0.0)
         t.tokens_demanded[i] += sweep_month_tokens(data + pt.tokens_offset + h0, n, growth);
       for (int j = pt.first_plan; j < pt.first_plan + pt.plan_count; ++j) {
-        if (chunk.same_as[j] >= block_first_plan || chunk.plans[j].venue_count > 0 || chunk.plans[j].api) continue;
+        if (chunk.same_as[j] >= block_first_plan || runs_hour_by_hour(chunk.plans[j])) continue;
         plan_month_on_path(pt, chunk.plans[j], j, data, path, m, h0, n, growth, draws, t);
       }
     }
@@ -512,11 +578,12 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
         t.npv[j] = t.npv[twin];
         t.total[j] = t.total[twin];
         t.tokens[j] = t.tokens[twin];
-      } else if (chunk.plans[j].venue_count == 0 && !chunk.plans[j].api) {
+      } else if (!runs_hour_by_hour(chunk.plans[j])) {
         sweep_add_fixed(chunk.plans[j], b.chunk.data.data(), pt.months, t.arrival[j], t.npv[j], t.total[j]);
         sweep_add_resale_process(chunk.plans[j], pt.seed, path, pt.months, t.npv[j], t.total[j]);
         if (pt.tokens_offset >= 0)
-          t.tokens[j] = sweep_tokens_served(pt, data, t.lambda[i], t.tokens_demanded[i], t.backlog[j], 0.0);
+          t.tokens[j] =
+              sweep_tokens_served(pt, data, t.lambda[i], t.tokens_demanded[i], t.backlog[j], t.api_unserved[j]);
       }
     }
   }
@@ -544,6 +611,7 @@ std::unique_ptr<PathTiles> make_tiles(const SweepChunk& chunk) {
   t->npv.assign(plans, 0.0);
   t->total.assign(plans, 0.0);
   t->tokens.assign(plans, 0.0);
+  t->api_unserved.assign(plans, 0.0);
   t->lambda.assign(chunk.points.size(), 0.0);
   t->tokens_demanded.assign(chunk.points.size(), 0.0);
   std::fill(std::begin(t->ones), std::end(t->ones), 1.0);

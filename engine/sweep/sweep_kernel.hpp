@@ -417,7 +417,7 @@ TCO_HD double sweep_api_venue_hour_usd(const SweepPlanParams& p, double over_gpu
 // fleet left as ApiMeter::add_hour bills them, less the deterministic hour's (a fixed flow); with
 // venues, the tokens above the rate limit down the list. Adds the tokens left unserved to
 // unserved_tokens.
-TCO_HD double sweep_api_hour_usd(const SweepPlanParams& p, const FleetParams& fleet, const HourOutcome& o,
+TCO_HD_STEP double sweep_api_hour_usd(const SweepPlanParams& p, const FleetParams& fleet, const HourOutcome& o,
                                  const double* data, long hour, double tokens, const VenueHourPrices& prices,
                                  std::uint64_t seed, std::uint32_t path, double* held, double& unserved_tokens) {
   const double rented_work = (o.reserved_used_gpus + o.committed_used_gpus) * fleet.perf_cloud;

@@ -35,7 +35,7 @@ struct ApiPrices {
 };
 
 // The bill of `tokens_sent` in an hour whose price factor is `factor`.
-TCO_HD ApiHourBill api_hour_bill(const ApiPrices& api, double tokens_sent, double input_share, double factor) {
+TCO_HD_STEP ApiHourBill api_hour_bill(const ApiPrices& api, double tokens_sent, double input_share, double factor) {
   ApiHourBill b;
   const double taken = api.tokens_per_hour_limit < tokens_sent ? api.tokens_per_hour_limit : tokens_sent;  // std::min
   b.unserved_tokens = tokens_sent - taken;

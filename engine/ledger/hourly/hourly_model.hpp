@@ -135,7 +135,7 @@ struct OnPremHour {
   double overflow;
 };
 
-TCO_HD OnPremHour onprem_hour(const FleetParams& f, const HourInputs& in, double need) {
+TCO_HD_STEP OnPremHour onprem_hour(const FleetParams& f, const HourInputs& in, double need) {
   // x 1.0 is exact: packing 1 leaves every result bit for bit as without it.
   const double capacity_gpus = in.nodes_up * f.gpus_per_node * f.packing_efficiency;
   const double work_per_busy_gpu = f.perf_onprem * in.work_rate;
@@ -150,7 +150,7 @@ TCO_HD OnPremHour onprem_hour(const FleetParams& f, const HourInputs& in, double
 // The cloud part of a bursting plan's hour: the overflow (reference GPU-hours of work) to
 // reserved, spot and on-demand instances.
 template <typename Divide = PlainDivision>
-TCO_HD void cloud_hour(const FleetParams& f, const HourInputs& in, double overflow, HourOutcome& out, Divide divide) {
+TCO_HD_STEP void cloud_hour(const FleetParams& f, const HourInputs& in, double overflow, HourOutcome& out, Divide divide) {
   out.cloud_work = overflow;
   const double cloud_gpus = divide(overflow, f.perf_cloud);
   out.reserved_used_gpus = cloud_gpus < f.reserved_gpus ? cloud_gpus : f.reserved_gpus;
@@ -183,7 +183,7 @@ TCO_HD void cloud_hour(const FleetParams& f, const HourInputs& in, double overfl
 }
 
 template <typename Divide = PlainDivision>
-TCO_HD HourOutcome step_hour(const FleetParams& f, const HourInputs& in, double backlog_gpu_hours,
+TCO_HD_STEP HourOutcome step_hour(const FleetParams& f, const HourInputs& in, double backlog_gpu_hours,
                              Divide divide = {}) {
   HourOutcome out;
   const double need = in.demand_gpus + backlog_gpu_hours;
@@ -207,7 +207,7 @@ TCO_HD HourOutcome step_hour(const FleetParams& f, const HourInputs& in, double 
 // 1e-12 floor). A hot loop that knows the whole month has no node up skips the on-prem part,
 // its division included. (Finite kW, PUE and energy price assumed, as everywhere.)
 template <typename Divide = PlainDivision>
-TCO_HD HourOutcome step_cloud_only_hour(const FleetParams& f, const HourInputs& in, Divide divide = {}) {
+TCO_HD_STEP HourOutcome step_cloud_only_hour(const FleetParams& f, const HourInputs& in, Divide divide = {}) {
   HourOutcome out;
   double overflow = in.demand_gpus + 0.0;
   if (overflow < 1e-12) overflow = 0.0;
