@@ -6,8 +6,9 @@
    conversion of the report (Report.json) too.
 2. A loop of 100 small scenarios (a dict each, named apart): tcosim.run in a loop against 100
    `tcosim run` subprocesses writing and parsing a JSON report each, as a script without the
-   module does it, interleaved run by run; and tcosim.run with the process's catalog cache
-   cleared before each run (what every run paid before the cache).
+   module does it; and tcosim.run with the process's catalog cache cleared before each run (what
+   every run paid before the cache). Interleaved twice: run by run (each Python run right after
+   a CLI process, its caches cold), then in blocks of 10 (closer to a loop of its own).
 
 Usage, from the repository root of a Release build with the module (python/):
     PYTHONPATH=build/python /usr/bin/python3 bench/python_overhead.py [REPEATS] [THREADS] [SCENARIO...]
@@ -28,6 +29,7 @@ import tcosim
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CLI = os.environ.get("TCOSIM_EXE", str(ROOT / "build" / "tcosim"))
 TODAY = "2026-11-29"
+BLOCK = 10  # the loop's second schedule: scenarios per block
 
 
 def timed(f, repeats):
@@ -98,18 +100,23 @@ def small_scenarios(count, threads, stem):
             python(i)
 
         python(0)  # warm the file cache and the catalog cache
-        # Interleaved scenario by scenario, so a machine that gets busier half-way hurts all three alike.
-        totals = {cli: 0.0, python: 0.0, python_cold: 0.0}
-        for i in range(count):
-            for f in totals:
-                start = time.perf_counter()
-                f(i)
-                totals[f] += time.perf_counter() - start
-    cli_s, py_s, cold_s = totals[cli], totals[python], totals[python_cold]
-    print(f"{count} small scenarios ({stem}), {threads} threads, interleaved, load average "
-          f"{load_before:.1f} -> {os.getloadavg()[0]:.1f}: CLI subprocesses {cli_s:.2f} s, tcosim.run loop "
-          f"{py_s:.2f} s ({cli_s / py_s:.1f}x faster), tcosim.run with the catalog cache cleared before each run "
-          f"{cold_s:.2f} s ({cli_s / cold_s:.1f}x)")
+        for block in (1, BLOCK):
+            # Interleaved in blocks of `block` scenarios, so a machine that gets busier half-way hurts
+            # all three alike. Run by run (block 1), each Python run follows a CLI process that took
+            # the caches; in blocks of 10, nine of ten run as in a loop of their own.
+            totals = {cli: 0.0, python: 0.0, python_cold: 0.0}
+            for first in range(0, count, block):
+                for f in totals:
+                    start = time.perf_counter()
+                    for i in range(first, min(count, first + block)):
+                        f(i)
+                    totals[f] += time.perf_counter() - start
+            cli_s, py_s, cold_s = totals[cli], totals[python], totals[python_cold]
+            print(f"{count} small scenarios ({stem}), {threads} threads, interleaved "
+                  f"{'run by run' if block == 1 else f'in blocks of {block}'}, load average "
+                  f"{load_before:.1f} -> {os.getloadavg()[0]:.1f}: CLI subprocesses {cli_s:.2f} s, tcosim.run loop "
+                  f"{py_s:.2f} s ({cli_s / py_s:.2f}x faster), tcosim.run with the catalog cache cleared before "
+                  f"each run {cold_s:.2f} s ({cli_s / cold_s:.2f}x)")
 
 
 if __name__ == "__main__":

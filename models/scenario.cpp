@@ -14,6 +14,7 @@
 #include "core/io/sha256.hpp"
 #include "core/io/utf8_text.hpp"
 #include "models/catalog/catalog.hpp"
+#include "models/catalog/catalog_source.hpp"
 #include "models/catalog/catalog_validation.hpp"
 #include "models/catalog/record_json.hpp"
 #include "models/catalog/record_resolver.hpp"
@@ -610,7 +611,9 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   else if (fs::path(catalog_dir).is_relative()) catalog_dir = (fs::path(dir) / catalog_dir).lexically_normal().string();
   if (!list_input_folder(catalog_dir))
     throw InputError(file, "/catalog_dir", "expected a folder of catalog files, found no folder at \"" + catalog_dir + "\"");
-  const std::shared_ptr<const Catalog> shared_catalog = Catalog::load_shared(catalog_dir);
+  // Read once: the catalog loaded is the catalog checked below, byte for byte.
+  const CatalogSource catalog_source = read_catalog_source(catalog_dir);
+  const std::shared_ptr<const Catalog> shared_catalog = Catalog::load_shared(catalog_source);
   const Catalog& catalog = *shared_catalog;
   s.catalog_dir = catalog_dir;
   s.catalog_digest_sha256 = catalog.digest_sha256();
@@ -741,7 +744,7 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   check_drawn_deliveries(s, plans, r.has("workload"));
   check_replay_plans(s);
   // The whole catalog, also the records this scenario does not use, as `validate` checks it.
-  require_valid_catalog(catalog_dir);
+  require_valid_catalog(catalog_source);
 
   s.records_used = resolver.used();
   drop_unused_figures(s);

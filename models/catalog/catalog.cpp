@@ -122,8 +122,12 @@ void clear_catalog_cache() {
 Catalog Catalog::load(const std::string& dir) { return *load_shared(dir); }
 
 std::shared_ptr<const Catalog> Catalog::load_shared(const std::string& dir) {
+  return load_shared(read_catalog_source(dir));
+}
+
+std::shared_ptr<const Catalog> Catalog::load_shared(const CatalogSource& source) {
   bool hit = false;
-  auto cached = loaded_catalog_cache().get(read_catalog_source(dir), [](const CatalogSource& source) {
+  auto cached = loaded_catalog_cache().get(source, [](const CatalogSource& source) {
     Catalog catalog;
     catalog.dir_ = source.dir;
     Sha256 digest;

@@ -44,6 +44,8 @@ CatalogFile read_catalog_file(const std::string& path);
 // a readable folder.
 std::vector<std::string> catalog_file_paths(const std::string& dir);
 
+struct CatalogSource;  // catalog_source.hpp
+
 class Catalog {
  public:
   // Reads every *.json in `dir` (sorted by name, not recursive).
@@ -52,6 +54,9 @@ class Catalog {
   // A scenario load only reads the catalog, and a copy of its records' JSON was a tenth of a
   // small run's load (docs/performance.md, "Python module").
   static std::shared_ptr<const Catalog> load_shared(const std::string& dir);
+  // The same of a folder already read (a scenario load reads its catalog once, then loads and
+  // checks the same bytes: require_valid_catalog(source)).
+  static std::shared_ptr<const Catalog> load_shared(const CatalogSource& source);
 
   const CatalogRecord* find(std::string_view kind, std::string_view id) const;
   const std::vector<CatalogRecord>& records() const { return records_; }

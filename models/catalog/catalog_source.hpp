@@ -57,7 +57,7 @@ class CatalogSourceCache {
   // The value made from a source equal to `source`, else make(source) (kept unless it throws).
   // `hit`, when given, says which.
   template <typename Make>
-  std::shared_ptr<const Value> get(CatalogSource source, Make make, bool* hit = nullptr) {
+  std::shared_ptr<const Value> get(const CatalogSource& source, Make make, bool* hit = nullptr) {
     {
       const std::lock_guard<std::mutex> lock(mutex_);
       for (auto it = entries_.begin(); it != entries_.end(); ++it) {
@@ -69,7 +69,7 @@ class CatalogSourceCache {
     }
     auto value = std::make_shared<const Value>(make(source));
     const std::lock_guard<std::mutex> lock(mutex_);
-    entries_.emplace_front(std::move(source), value);
+    entries_.emplace_front(source, value);
     if (entries_.size() > kEntries) entries_.pop_back();
     if (hit) *hit = false;
     return value;

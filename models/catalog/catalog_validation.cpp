@@ -375,8 +375,10 @@ std::vector<Finding> validate_catalog_dir(const std::string& dir, const Validati
 }
 
 // Checked once per source (catalog_source.hpp): the findings depend on the files' bytes alone.
-void require_valid_catalog(const std::string& dir) {
-  const auto first_error = catalog_check_cache().get(read_catalog_source(dir), [](const CatalogSource& source) {
+void require_valid_catalog(const std::string& dir) { require_valid_catalog(read_catalog_source(dir)); }
+
+void require_valid_catalog(const CatalogSource& source) {
+  const auto first_error = catalog_check_cache().get(source, [](const CatalogSource& source) {
     std::optional<Finding> error;
     for (Finding& f : CatalogValidator(ValidationOptions{}).run(source.paths, source.bytes)) {
       if (f.severity != Finding::Severity::error) continue;

@@ -36,6 +36,8 @@
 
 namespace tco {
 
+struct CatalogSource;  // catalog_source.hpp
+
 struct ValidationOptions {
   std::string today = "";    // YYYY-MM-DD, for the future/age checks; empty = skip them
   int max_age_days = 365;
@@ -54,6 +56,8 @@ std::vector<Finding> validate_catalog_files(const std::vector<std::string>& path
 // checks): the first error finding is thrown as an InputError naming the catalog file and the
 // record's pointer. Warnings are not errors here either. Every scenario load calls it.
 void require_valid_catalog(const std::string& dir);
+// The same of a folder already read (catalog_source.hpp).
+void require_valid_catalog(const CatalogSource& source);
 
 // GPUs per instance of instance types whose count is known (a table of common GPU instances
 // plus the naming rules of GCP a2/a3/a4 "-Ng", Lambda "gpu_Nx_" and RunPod "Nx_"); nullopt

@@ -31,6 +31,7 @@ finally:
     if _omp_wait_policy_set:
         del _os.environ["OMP_WAIT_POLICY"]
 del _omp_wait_policy_set
+from . import _runner
 from ._errors import InputError, ModelError
 from ._report import Report
 
@@ -86,24 +87,29 @@ def _not_finite_error(scenario, name):
 def _wait(call, control, progress):
     """Runs call() (which releases the GIL) on a helper thread while this thread, when it is the
     main thread, stays free for Ctrl-C: a KeyboardInterrupt cancels the engine's loops (they stop
-    between paths) and is raised once the helper has returned. Elsewhere it calls directly."""
+    between paths) and is raised once the call has returned. The main thread's helper is kept
+    from call to call (tcosim._runner); another thread calls directly, or with a progress bar on
+    a helper of its own. Either way no thread is left running a call once this returns."""
     in_main = _threading.current_thread() is _threading.main_thread()
     if not in_main and not progress:
         return call()
-    box = {}
-    done = _threading.Event()
+    if in_main:
+        box, done = _runner.submit(call)
+        own = None
+    else:
+        box, done = {}, _threading.Event()
 
-    def target():
-        try:
-            box["value"] = call()
-        except BaseException as e:  # handed to the caller's thread
-            box["error"] = e
-        finally:
-            done.set()
+        def target():
+            try:
+                box["value"] = call()
+            except BaseException as e:  # handed to the caller's thread
+                box["error"] = e
+            finally:
+                done.set()
 
-    helper = _threading.Thread(target=target, name="tcosim-run", daemon=True)
+        own = _threading.Thread(target=target, name="tcosim-run-progress", daemon=True)
+        own.start()
     bar = _progress_bar() if progress else None
-    helper.start()
     # An Event, not Thread.join(timeout): a join that Ctrl-C interrupts can leave the finished
     # thread listed as alive (Python 3.11).
     try:
@@ -113,12 +119,12 @@ def _wait(call, control, progress):
     except KeyboardInterrupt:
         control.cancel()
         done.wait()
-        helper.join()
         raise
     finally:
         if bar is not None:
             bar.close()
-    helper.join()
+        if own is not None:
+            own.join()
     if "error" in box:
         raise box["error"]
     return box["value"]
