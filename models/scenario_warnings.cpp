@@ -61,11 +61,24 @@ void add_plan_warnings(Scenario& s, const Plan& plan, const std::string& pointer
                        o.on_demand_usd_per_hour));
     const int months = plan.reserved_term_months;
     const bool years = months == 12 || months == 36;
-    if (plan.reserved_instances > 0 && months > s.horizon_months)
-      warn(s, "reserved-term-beyond-horizon", pointer + (years ? "/reserved_term_years" : "/reserved_term_months"),
-           fmt::format("the {}-{} commitment runs past the {}-month horizon; only the months inside the "
+    const std::string term_pointer = pointer + (years ? "/reserved_term_years" : "/reserved_term_months");
+    const std::string term = fmt::format("{}-{}", years ? months / 12 : months, years ? "year" : "month");
+    if (plan.reserved_instances > 0 && months > s.horizon_months) {
+      warn(s, "reserved-term-beyond-horizon", term_pointer,
+           fmt::format("the {} commitment runs past the {}-month horizon; only the months inside the "
                        "horizon are counted",
-                       years ? months / 12 : months, years ? "year" : "month", s.horizon_months));
+                       term, s.horizon_months));
+    } else if (plan.reserved_instances > 0 && s.horizon_months % months != 0) {
+      // Terms renew back to back from month 0: the last one starts inside the horizon and ends
+      // past it, an obligation the report counts only to the horizon's end (docs/model.md §4).
+      const int renewed_at_month = s.horizon_months / months * months;
+      const int months_beyond = renewed_at_month + months - s.horizon_months;
+      warn(s, "reserved-renewal-beyond-horizon", term_pointer,
+           fmt::format("the {} commitment renews at month {} for a whole term, which ends {} months after the "
+                       "{}-month horizon; only the months inside the horizon are counted, not the renewal's last "
+                       "{} months of reserved payments",
+                       term, renewed_at_month, months_beyond, s.horizon_months, months_beyond));
+    }
   }
 }
 

@@ -330,22 +330,22 @@ TEST_CASE("report document: every shipped scenario's sections are in each format
   CHECK(sections_seen["assumptions"] == reports);
   // A Warnings section exactly where the report has a warning. Since the server prices were
   // field-dated 2026 (2026-11-30: hgx-h100-8 and hgx-h200-8 2026-05-04, hgx-b200-8 2026-02-13),
-  // 16 shipped scenarios have none: clustermax-4096-gpus and deadline-campaign-spot-policies,
+  // 15 shipped scenarios have none: clustermax-4096-gpus and deadline-campaign-spot-policies,
   // whose only old figures are the H100's datasheet (a specification does not age,
-  // pricing-data/README.md), h100-indices-and-terms and azure-h100-term-curve, whose prices are all of 2026, and the 12
+  // pricing-data/README.md), h100-indices-and-terms, whose prices are all of 2026, and the 12
   // whose only warnings were the servers' dates (hgx-h100-8's $317,000 of 2024-08-22, and in
   // b200-arrival, its replay and llm-serving-mlperf hgx-b200-8's 2025-03-16). The others keep an
   // old price (the SPEC's $0.12/kWh and 0.815 kW node, a GCP or RunPod record, the hindsight
   // scenario's own 2023 server price) or a model's warning (airflow, unserved demand, unfinished
-  // jobs).
+  // jobs; azure-h100-term-curve's 3-year term renewed at month 36 of its 60).
   CHECK(sections_seen["warnings"] == warned);
-  CHECK(quiet == std::set<std::string>{"azure-h100-term-curve", "b200-arrival", "b200-arrival-replay", "base-load-and-burst",
+  CHECK(quiet == std::set<std::string>{"b200-arrival", "b200-arrival-replay", "base-load-and-burst",
                                        "base-load-and-burst-uncertain", "clustermax-4096-gpus",
                                        "deadline-campaign-spot-policies", "h100-indices-and-terms", "helios-vc-replay",
                                        "hourly-time-shift-tou", "llm-serving-mlperf", "owned-cluster-books-and-operations",
                                        "owned-fleet-delivery-risk", "quarterly-burst-capacity-block",
                                        "quarterly-burst-capacity-block-replay", "startup-monte-carlo"});
-  CHECK(warned == reports - 16);
+  CHECK(warned == reports - 15);
   CHECK(sections_seen["verdict"] == reports);
   CHECK(sections_seen["monthly"] == reports);
   // The Monte Carlo runs (discrete_event or fluid: 13 of the 23 of 2026-11-29) and the three

@@ -75,6 +75,34 @@ TEST_CASE("reserved term in months: a 6-month plan costs 6 x 730 h x price x GPU
   CHECK(six_month_basis);
 }
 
+TEST_CASE("reserved term in months: a renewal that ends past the horizon is counted to it, with a warning") {
+  // A 9-month horizon holds one 6-month term (hours 0 to 4,380) and the renewal's first 3 months
+  // (4,380 to 6,570): 6,570 h x $1.375 x 16 GPUs = $144,540, not the whole second term ($192,720).
+  // The renewal at month 6 ends at month 12, 3 months past the horizon: a warning says so.
+  Json nine = six_month_scenario();
+  nine["horizon_months"] = 9;
+  const ScenarioOutcome o = run_scenario_json(nine);
+  CHECK(o.plan("reserved-6m").ledger.category_total_usd(Category::cloud_reserved) ==
+        doctest::Approx(144540.0).epsilon(1e-12));
+  CHECK(6570.0 * 1.375 * 16.0 == 144540.0);
+  REQUIRE(o.has_warning("reserved-renewal-beyond-horizon", "/plans/2/reserved_term_months"));
+  for (const Finding& f : o.scenario.warnings)
+    if (f.code == "reserved-renewal-beyond-horizon")
+      CHECK(f.message ==
+            "the 6-month commitment renews at month 6 for a whole term, which ends 3 months after the 9-month "
+            "horizon; only the months inside the horizon are counted, not the renewal's last 3 months of reserved "
+            "payments");
+  // Whole terms (12 months = two 6-month terms): no warning. A term longer than the horizon has its
+  // own warning, not this one.
+  CHECK_FALSE(run_scenario_json(six_month_scenario()).has_warning("reserved-renewal-beyond-horizon",
+                                                                  "/plans/2/reserved_term_months"));
+  Json four = six_month_scenario();
+  four["horizon_months"] = 4;
+  const ScenarioOutcome short_horizon = run_scenario_json(four);
+  CHECK(short_horizon.has_warning("reserved-term-beyond-horizon", "/plans/2/reserved_term_months"));
+  CHECK_FALSE(short_horizon.has_warning("reserved-renewal-beyond-horizon", "/plans/2/reserved_term_months"));
+}
+
 TEST_CASE("reserved term in months: bad input exits 2 naming the file and the pointer") {
   check_each_refused(
       "reserved-terms-",
