@@ -63,9 +63,10 @@ TEST_CASE("scenario texts: a scenario replaying a spot trace names the GPU and z
 }
 
 TEST_CASE("scenario texts: burst-venues' verdict is the venue list, not the unlimited-neocloud overstatement") {
-  // docs/decisions.md §11: bursting to the neocloud as if unlimited ($6,444,742) overstates the
-  // venue list's saving by $7.1 million; as the lowest NPV it was the shipped verdict. Without it
-  // the verdict is buy-6-venues ($13,554,174, $3,935,008 below bursting to the hyperscaler).
+  // docs/decisions.md §11 (catalog of 2026-11-30): bursting to the neocloud as if unlimited
+  // ($7,732,241) overstates the venue list's saving by $2.8 million; as the lowest NPV it would be
+  // the shipped verdict. Without it the verdict is buy-6-venues ($10,525,067, $1,053,152 below
+  // bursting to the hyperscaler).
   const Scenario s = load_scenario(source_path("scenarios/burst-venues.json"));
   for (const Plan& p : s.plans) CHECK(p.name != "buy-6-burst-neocloud-unlimited");
   // The verdict as the baseline report records it: the golden test checks that a fresh run writes

@@ -157,7 +157,7 @@ std::vector<FocusInstrument> focus_block_instruments(const FocusPlan& c, const J
       throw InputError(file, fmt::format("{}/commitments/{}", pointer, k),
                        "not a capacity block a scenario could hold (start_day, lead_days >= 0, days >= 1, "
                        "repeat_every_days >= days)");
-    FocusInstrument in{c.plan + "/" + b.name, b.name, "Capacity Block", "Usage", {}, {}, {}, 1.0, true};
+    FocusInstrument in{c.plan + "/" + b.name, b.name, "Capacity Block", "Usage", {}, {}, {}, 1.0, true, {}, {}};
     in.prepaid = true;
     in.billed_by_month.assign(months, 0.0);
     in.effective_by_month.assign(months, 0.0);
@@ -207,13 +207,13 @@ FocusInstrument focus_monthly_instrument(const FocusPlan& c, const Json& input_p
       if (f.at("used_gpu_hours").is_number()) used_gpu_hours -= f.at("used_gpu_hours").get<double>();
   if (reserved && others.empty()) {
     in = FocusInstrument{c.plan + "/reserved-instances", "reserved instances", "Reserved Instance", "Usage",
-                    usd_by_month, usd_by_month, {}, 1.0, false};
+                    usd_by_month, usd_by_month, {}, 1.0, false, {}, {}};
   } else if (!reserved && others.size() == 1) {
     const Json& e = *others.front();
     const std::string name = e.at("name").get<std::string>();
     const bool savings_plan = e.at("kind") == "savings_plan";
     in = FocusInstrument{c.plan + "/" + name, name, savings_plan ? "Savings Plan" : "Take-or-Pay Contract",
-                    savings_plan ? "Spend" : "Usage", usd_by_month, usd_by_month, {}, 1.0, false};
+                    savings_plan ? "Spend" : "Usage", usd_by_month, usd_by_month, {}, 1.0, false, {}, {}};
     paid_gpu_hours = used_gpu_hours = 0.0;
     for (const Json& f : commitment_figures(report_plan))
       if (f.at("name") == name) {
@@ -224,7 +224,7 @@ FocusInstrument focus_monthly_instrument(const FocusPlan& c, const Json& input_p
       }
   } else {
     in = FocusInstrument{c.plan + "/commitments", "reserved instances and commitments", "Reserved Capacity", "Usage",
-                    usd_by_month, usd_by_month, {}, 1.0, false};
+                    usd_by_month, usd_by_month, {}, 1.0, false, {}, {}};
   }
   if (in.type == "Reserved Instance" && paid_gpu_hours > 0.0)
     in.used_share = std::clamp(used_gpu_hours / paid_gpu_hours, 0.0, 1.0);
