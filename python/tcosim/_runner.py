@@ -7,14 +7,25 @@ keeps its team of worker threads per calling thread, so every call started the t
 the engine's per-thread buffers (a path's jobs, its sites) were allocated afresh. One helper kept
 alive runs every call of the main thread in turn (they come one at a time: the main thread waits
 for each), with the same team and buffers. It is a daemon thread: it never keeps the interpreter
-from exiting. After a fork the child starts its own.
+from exiting. After a fork the child starts its own (the parent's is not copied).
 """
 
+import os as _os
 import queue as _queue
 import threading as _threading
 
 _lock = _threading.Lock()
 _helper = None  # (thread, its queue of calls)
+
+
+def _forget_after_fork():
+    # The child has no helper thread, and the parent's lock may have been held at the fork.
+    global _lock, _helper
+    _lock = _threading.Lock()
+    _helper = None
+
+
+_os.register_at_fork(after_in_child=_forget_after_fork)
 
 
 def _serve(calls):

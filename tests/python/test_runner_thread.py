@@ -48,3 +48,22 @@ def test_a_call_from_another_thread_runs_there(tcosim):
     t.join()
     assert seen["paths"] == 2
     assert seen["helpers"][0] == seen["helpers"][1]  # no helper started for it
+
+
+def test_a_forked_child_starts_its_own_helper(tcosim):
+    # The parent's helper exists; a child made by fork (multiprocessing's default on Linux) has no
+    # thread of it, and its first run starts one of its own.
+    import multiprocessing
+
+    tcosim.run(ROOT / "scenarios" / "startup-monte-carlo.json", paths=2, threads=1, today=TODAY)
+    assert len(helpers()) == 1
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        paths = pool.apply(_paths_in_child)
+    assert paths == 2
+
+
+def _paths_in_child():
+    import tcosim
+
+    return tcosim.run(ROOT / "scenarios" / "startup-monte-carlo.json", paths=2, threads=1, today=TODAY).json[
+        "monte_carlo"]["paths"]
