@@ -53,17 +53,16 @@ Json with_statistics(Json r, const std::string& plan, double mean, double stderr
   return r;
 }
 
-std::string write(const std::string& dir_name, const std::string& file, const Json& report) {
-  const auto dir = std::filesystem::temp_directory_path() / ("tcosim-test-" + dir_name);
-  std::filesystem::create_directories(dir);
+std::string write(const std::filesystem::path& dir, const std::string& file, const Json& report) {
   const auto path = dir / file;
   std::ofstream(path, std::ios::binary) << report.dump(2);
   return path.string();
 }
 
+// In a scratch folder of the test process (removed when it exits).
 CliResult diff(const std::string& name, const Json& base, const Json& next, std::vector<std::string> extra = {}) {
-  tco::test::scratch_dir(name);
-  std::vector<std::string> args = {"diff", write(name, "base.json", base), write(name, "new.json", next)};
+  const auto dir = tco::test::scratch_dir(name);
+  std::vector<std::string> args = {"diff", write(dir, "base.json", base), write(dir, "new.json", next)};
   args.insert(args.end(), extra.begin(), extra.end());
   return run_cli(args);
 }
