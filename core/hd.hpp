@@ -10,7 +10,7 @@
 
 // TCO_HD_STEP marks the hour's step and bill, which every loop over hours must inline: the CPU
 // backend's lanes vectorise only when the whole hour is in the loop's body, and a compiler left to
-// choose keeps them out of line once they have callers enough (issue 46: 1.2-1.5x slower).
+// choose keeps them out of line once they have callers enough (issue 46: a sweep 1.2-1.3x slower).
 #if defined(__CUDACC__)
 #define TCO_HD_STEP __host__ __device__ __forceinline__
 #elif defined(__GNUC__)

@@ -65,19 +65,19 @@ void add_plan_warnings(Scenario& s, const Plan& plan, const std::string& pointer
     const std::string term = fmt::format("{}-{}", years ? months / 12 : months, years ? "year" : "month");
     if (plan.reserved_instances > 0 && months > s.horizon_months) {
       warn(s, "reserved-term-beyond-horizon", term_pointer,
-           fmt::format("the {} commitment runs past the {}-month horizon; only the months inside the "
-                       "horizon are counted",
-                       term, s.horizon_months));
+           fmt::format("plan \"{}\": the {} commitment runs past the {}-month horizon; only the months inside "
+                       "the horizon are counted",
+                       plan.name, term, s.horizon_months));
     } else if (plan.reserved_instances > 0 && s.horizon_months % months != 0) {
       // Terms renew back to back from month 0: the last one starts inside the horizon and ends
       // past it, an obligation the report counts only to the horizon's end (docs/model.md §4).
       const int renewed_at_month = s.horizon_months / months * months;
       const int months_beyond = renewed_at_month + months - s.horizon_months;
       warn(s, "reserved-renewal-beyond-horizon", term_pointer,
-           fmt::format("the {} commitment renews at month {} for a whole term, which ends {} months after the "
-                       "{}-month horizon; only the months inside the horizon are counted, not the renewal's last "
-                       "{} months of reserved payments",
-                       term, renewed_at_month, months_beyond, s.horizon_months, months_beyond));
+           fmt::format("plan \"{}\": the {} commitment renews at month {} for a whole term, which ends {} months "
+                       "after the {}-month horizon; only the months inside the horizon are counted, not the "
+                       "renewal's last {} months of reserved payments",
+                       plan.name, term, renewed_at_month, months_beyond, s.horizon_months, months_beyond));
     }
   }
 }

@@ -89,9 +89,9 @@ TEST_CASE("reserved term in months: a renewal that ends past the horizon is coun
   for (const Finding& f : o.scenario.warnings)
     if (f.code == "reserved-renewal-beyond-horizon")
       CHECK(f.message ==
-            "the 6-month commitment renews at month 6 for a whole term, which ends 3 months after the 9-month "
-            "horizon; only the months inside the horizon are counted, not the renewal's last 3 months of reserved "
-            "payments");
+            "plan \"reserved-6m\": the 6-month commitment renews at month 6 for a whole term, which ends 3 months "
+            "after the 9-month horizon; only the months inside the horizon are counted, not the renewal's last 3 "
+            "months of reserved payments");
   // Whole terms (12 months = two 6-month terms): no warning. A term longer than the horizon has its
   // own warning, not this one.
   CHECK_FALSE(run_scenario_json(six_month_scenario()).has_warning("reserved-renewal-beyond-horizon",

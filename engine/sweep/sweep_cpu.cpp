@@ -64,7 +64,7 @@ struct PathTiles {
   std::vector<double> npv;
   std::vector<double> total;
   std::vector<double> tokens;   // per plan: tokens served on this path (a token workload)
-  std::vector<double> api_unserved;  // per plan that buys tokens: those its API left unserved so far
+  std::vector<double> api_unserved_tokens;  // per plan that buys tokens: those its API left unserved so far
   std::vector<double> lambda;   // per point: demand growth lambda per hour on this path
   std::vector<double> tokens_demanded;  // per point: its tokens x growth on this path
   std::vector<double> on_demand_log;  // per plan: ln M of the price processes so far
@@ -91,7 +91,7 @@ struct PathTiles {
   int carried_hours[kTile];
   double hour_usd[kTile];
   double hour_kw[kTile];
-  double hour_unserved[kTile];  // tokens above an API's rate limit
+  double hour_unserved_tokens[kTile];  // tokens above an API's rate limit
   double down[kTile];
 };
 
@@ -260,22 +260,22 @@ TCO_SWEEP_INLINE void api_month(const SweepPlanParams& plan, const MonthInputs& 
   p.fleet.bursts = 1;
   p.venue_count = 0;  // venues take the API's rate-limited tokens hour after hour: sweep_plan_path
   const VenueHourPrices no_venues;
-  double* __restrict hour_unserved = t.hour_unserved;
+  double* __restrict hour_unserved_tokens = t.hour_unserved_tokens;
   double acc[kLanes] = {};
   double top[kLanes] = {};
   const auto lane_hour = [&](int l, int j) TCO_SWEEP_INLINE_LAMBDA {
     const HourOutcome o = bursting_hour<NoNodes>(p, hour_inputs(a, j), divide);
-    double unserved = 0.0;
+    double unserved_tokens_in_hour = 0.0;
     acc[l] += sweep_api_hour_usd(p, p.fleet, o, data, h0 + j, tokens[j] * a.growth[j], no_venues, 0, 0, nullptr,
-                                 unserved);
-    hour_unserved[j] = unserved;
+                                 unserved_tokens_in_hour);
+    hour_unserved_tokens[j] = unserved_tokens_in_hour;
     top[l] = top[l] > o.facility_kw ? top[l] : o.facility_kw;
   };
   int j0 = 0;
   for (; j0 + kLanes <= n; j0 += kLanes)
     for (int l = 0; l < kLanes; ++l) lane_hour(l, j0 + l);
   for (int l = 0; j0 + l < n; ++l) lane_hour(l, j0 + l);
-  for (int j = 0; j < n; ++j) unserved_tokens += hour_unserved[j];
+  for (int j = 0; j < n; ++j) unserved_tokens += hour_unserved_tokens[j];
   usd = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
   peak_kw = 0.0;
   for (double kw : top) peak_kw = peak_kw > kw ? peak_kw : kw;
@@ -283,9 +283,10 @@ TCO_SWEEP_INLINE void api_month(const SweepPlanParams& plan, const MonthInputs& 
 
 // A plan that buys tokens: its month, with the division its constants allow. (Flattened, so that
 // the step and the bill are inlined into the lanes, in each clone.)
-TCO_SWEEP_CLONES TCO_SWEEP_FLAT void api_plan_month(const SweepPlanParams& p, const MonthInputs& a, const double* data, long h0,
-                                     const double* tokens, int n, bool no_nodes, PathTiles& t, double& usd,
-                                     double& peak_kw, double& unserved_tokens) {
+TCO_SWEEP_CLONES TCO_SWEEP_FLAT void api_plan_month(const SweepPlanParams& p, const MonthInputs& a,
+                                                    const double* data, long h0, const double* tokens, int n,
+                                                    bool no_nodes, PathTiles& t, double& usd, double& peak_kw,
+                                                    double& unserved_tokens) {
   if (p.power_of_two_divisors) {
     if (no_nodes)
       api_month<true>(p, a, data, h0, tokens, n, t, usd, peak_kw, unserved_tokens, PowerOfTwoDivision{});
@@ -460,7 +461,7 @@ TCO_SWEEP_INLINE void plan_month_on_path(const SweepPointHeader& pt, const Sweep
   double peak_kw = 0.0;
   if (p.api)
     api_plan_month(stepped, a, data, h0, data + pt.tokens_offset + h0, n, nodes == 0.0, t, usd, peak_kw,
-                   t.api_unserved[j]);
+                   t.api_unserved_tokens[j]);
   else
     plan_month(stepped, a, n, nodes == 0.0, t.backlog[j], t, usd, peak_kw);
   const double month_usd = sweep_month_usd(p, data, m, usd, peak_kw);
@@ -531,7 +532,7 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
       t.failures[j] = 0;
       t.arrival[j] = sweep_arrival_month(p, pt.seed, path);
       t.refresh[j] = sweep_refresh_month(p, t.arrival[j]);
-      t.api_unserved[j] = 0.0;
+      t.api_unserved_tokens[j] = 0.0;
       if (runs_hour_by_hour(p)) {
         const SweepPathResult whole = sweep_plan_path(pt, p, data, path, t.point_scratch.data());
         if (whole.status != kSweepOk) return whole.status;
@@ -583,7 +584,7 @@ int evaluate_block(const Block& b, std::uint32_t path, PathTiles& t) {
         sweep_add_resale_process(chunk.plans[j], pt.seed, path, pt.months, t.npv[j], t.total[j]);
         if (pt.tokens_offset >= 0)
           t.tokens[j] =
-              sweep_tokens_served(pt, data, t.lambda[i], t.tokens_demanded[i], t.backlog[j], t.api_unserved[j]);
+              sweep_tokens_served(pt, data, t.lambda[i], t.tokens_demanded[i], t.backlog[j], t.api_unserved_tokens[j]);
       }
     }
   }
@@ -611,7 +612,7 @@ std::unique_ptr<PathTiles> make_tiles(const SweepChunk& chunk) {
   t->npv.assign(plans, 0.0);
   t->total.assign(plans, 0.0);
   t->tokens.assign(plans, 0.0);
-  t->api_unserved.assign(plans, 0.0);
+  t->api_unserved_tokens.assign(plans, 0.0);
   t->lambda.assign(chunk.points.size(), 0.0);
   t->tokens_demanded.assign(chunk.points.size(), 0.0);
   std::fill(std::begin(t->ones), std::end(t->ones), 1.0);

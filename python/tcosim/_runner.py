@@ -36,8 +36,10 @@ def _serve(calls):
         except BaseException as e:  # handed to the caller's thread
             box["error"] = e
         finally:
-            del call
             done.set()
+            # Nothing of this call stays with the waiting helper: the caller alone holds its result,
+            # so a report the caller drops is freed (its per-path arrays can be large).
+            del call, box, done
 
 
 def submit(call):

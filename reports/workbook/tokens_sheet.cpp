@@ -91,7 +91,7 @@ void write_tokens_sheet(lxw_workbook* wb, const Json& report, const std::vector<
     }
   }
   check(worksheet_set_column(ws, 0, 0, 24, nullptr));
-  check(worksheet_set_column(ws, 1, (over_limit ? all_columns : columns) - 1, 18, nullptr));
+  check(worksheet_set_column(ws, 1, (over_limit ? int{all_columns} : int{columns}) - 1, 18, nullptr));
 }
 
 }  // namespace tco

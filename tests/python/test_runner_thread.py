@@ -24,6 +24,18 @@ def test_the_main_threads_runs_share_one_helper(tcosim):
     assert threading.active_count() == count
 
 
+def test_the_helper_keeps_no_result_alive(tcosim):
+    # A report the caller drops is freed: the waiting helper holds nothing of the last call.
+    import gc
+    import weakref
+
+    r = tcosim.run(ROOT / "scenarios" / "startup-monte-carlo.json", paths=2, threads=1, today=TODAY)
+    core = weakref.ref(r._core)
+    del r
+    gc.collect()
+    assert core() is None
+
+
 def test_an_error_leaves_the_helper_ready(tcosim):
     with pytest.raises(tcosim.InputError):
         tcosim.run({"name": "x"}, today=TODAY)
