@@ -154,7 +154,11 @@ TEST_CASE("price index: bad input exits 2 naming the file and the pointer") {
        {"own-schedule",
         [](Json& d) { d["plans"][1]["cloud"] = {{"price_schedule", {{"on_demand", kIndexA}}}}; },
         "/plans/1/price_index", "beside the plan's own cloud.price_schedule.on_demand"},
-       {"no-index-section", [](Json& d) { d.erase("price_indices"); }, "/plans/0/price_index", "(none)"}});
+       {"no-index-section", [](Json& d) { d.erase("price_indices"); }, "/plans/0/price_index", "(none)"},
+       // A fresh mutation sample's find: the plan's kind was read as a string before parse_plan
+       // judged it (an internal error, exit 3).
+       {"kind-null", [](Json& d) { d["plans"][1]["kind"] = nullptr; }, "/plans/1/kind", ""},
+       {"kind-number", [](Json& d) { d["plans"][1]["kind"] = 1; }, "/plans/1/kind", ""}});
 }
 
 }  // namespace tco::test

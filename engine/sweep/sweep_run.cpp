@@ -391,8 +391,8 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
         if (o.resume && fs::exists(o.out)) {
           const Json done = read_json_or_null(o.out);
           if (done.is_object() && sweep_document_identity(done) == identity &&
-              (whole ? done.value("schema", "") == std::string(kSweepSchema)
-                     : done.value("schema", "") == std::string(kSweepShardSchema) &&
+              (whole ? done.value("schema", Json()) == Json(kSweepSchema)
+                     : done.value("schema", Json()) == Json(kSweepShardSchema) &&
                            done.value("shard", Json()) == shard_meta)) {
             summary.document = done;
             if (!o.csv.empty()) outputs.stage(o.csv, sweep_csv(done));
@@ -427,9 +427,9 @@ SweepRunSummary run_sweep(const SweepOptions& o, ProgressCounter* progress) {
           SweepBlock blk{{b, e}, to_stdout ? fs::path() : parts / fmt::format("points-{}-{}.json", b, e), Json()};
           if (o.resume && fs::exists(blk.file)) {
             const Json saved = read_json_or_null(blk.file.string());
-            if (saved.is_object() && saved.value("schema", "") == std::string(kSweepSchema) &&
-                saved.value("identity", Json()) == identity && saved.value("first_point", -1L) == b &&
-                saved.value("end_point", -1L) == e && saved.contains("points") && saved["points"].is_array() &&
+            if (saved.is_object() && saved.value("schema", Json()) == Json(kSweepSchema) &&
+                saved.value("identity", Json()) == identity && saved.value("first_point", Json()) == Json(b) &&
+                saved.value("end_point", Json()) == Json(e) && saved.contains("points") && saved["points"].is_array() &&
                 static_cast<long>(saved["points"].size()) == e - b)
               blk.points = saved["points"];
           }

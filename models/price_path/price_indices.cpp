@@ -107,7 +107,8 @@ Json plan_at_price_index(const Json& plan, const PriceIndices& indices, const st
     throw InputError(file, at,
                      fmt::format("expected the name of one of the scenario's price_indices ({}), found {}",
                                  indices.names(), describe_json(name)));
-  const std::string kind = plan.value("kind", std::string());
+  const Json kind_written = plan.value("kind", Json());  // of any type: parse_plan judges it
+  const std::string kind = kind_written.is_string() ? kind_written.get<std::string>() : std::string();
   if (kind == "onprem" || kind == "api")
     throw InputError(file, at, fmt::format("expected no price_index in a plan of kind \"{}\" (it rents no GPUs)", kind));
   if (plan.contains("venues"))
