@@ -261,6 +261,25 @@ TEST_CASE("sweep: --resume keeps the blocks an interrupted run wrote and gives t
   const SweepRunSummary reseeded = run_sweep(o);
   CHECK(reseeded.points_resumed == 0);
   CHECK(reseeded.points_computed == 9);
+
+  // A block whose header holds numbers of the wrong type (a damaged file) is recomputed: its
+  // schema, first_point and end_point were read as a string and integers (json's type_error, an
+  // internal error).
+  o.out = (f.dir / "damaged.json").string();
+  o.resume = false;
+  o.block_written = stop_after_two;
+  CHECK_THROWS_AS(run_sweep(o), Interrupt);
+  o.block_written = nullptr;
+  const fs::path block = o.out + ".parts/points-0-2.json";
+  Json damaged = Json::parse(read_text_file(block.string()));
+  damaged["schema"] = 2;
+  damaged["first_point"] = "0";
+  write_text(block, damaged.dump());
+  o.resume = true;
+  const SweepRunSummary repaired = run_sweep(o);
+  CHECK(repaired.points_resumed == 2);
+  CHECK(repaired.points_computed == 7);
+  CHECK(read_text_file(o.out) == read_text_file((f.dir / "reseeded.json").string()));
 }
 
 TEST_CASE("sweep cli: grid errors exit 2 and name the pointer") {
