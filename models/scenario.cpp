@@ -607,6 +607,10 @@ Scenario load_scenario_json(const Json& doc, const std::string& file, const std:
   s.waiting_usd_per_gpu_hour = r.number_or("waiting_usd_per_gpu_hour", 0.0, limits::kUsdPerGpuHour);
 
   std::string catalog_dir = r.string_or("catalog_dir", "../pricing-data");
+  // "" would be the scenario's own folder, the scenario read as one of its catalog's files.
+  if (catalog_dir.empty())
+    r.fail("catalog_dir", "a folder of catalog files (leave catalog_dir out for ../pricing-data, or write \".\" for the "
+                          "scenario's own folder)", &r.value("catalog_dir"));
   if (!catalog_dir_override.empty()) catalog_dir = catalog_dir_override;
   else if (fs::path(catalog_dir).is_relative()) catalog_dir = (fs::path(dir) / catalog_dir).lexically_normal().string();
   if (!list_input_folder(catalog_dir))

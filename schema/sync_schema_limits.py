@@ -107,7 +107,7 @@ def split_arguments(text):
 
 def parser_bounds(root, table):
     """{key: (min, max, min_exclusive)} for keys read with one bound everywhere; and the others."""
-    seen, kinds = {}, {}
+    seen, kinds, symbolic = {}, {}, {}
     sources = glob.glob(os.path.join(root, "models/**/*.cpp"), recursive=True)
     call = re.compile(r"\.(number|number_or|optional_number|numbers|integer|integer_or)\(\"(\w+)\"")
     texts = {}
@@ -137,12 +137,13 @@ def parser_bounds(root, table):
                 bound = bounds_of(args[1], table)
             elif kind == "number_or" and len(args) >= 3:
                 bound = bounds_of(args[2], table)
-            elif kind == "integer" and len(args) >= 3:
-                lo, hi = integer_bound(args[1], table), integer_bound(args[2], table)
-                bound = (lo, hi, False) if lo is not None and hi is not None else None
-            elif kind == "integer_or" and len(args) >= 4:
-                lo, hi = integer_bound(args[2], table), integer_bound(args[3], table)
-                bound = (lo, hi, False) if lo is not None and hi is not None else None
+            elif kind in ("integer", "integer_or") and len(args) >= (3 if kind == "integer" else 4):
+                lo_text, hi_text = args[1:3] if kind == "integer" else args[2:4]
+                lo, hi = integer_bound(lo_text, table), integer_bound(hi_text, table)
+                if lo is not None and hi is not None:
+                    bound = (lo, hi, False)
+                else:
+                    symbolic.setdefault(key, []).append((lo_text.strip(), hi_text.strip()))
             seen.setdefault(key, set()).add(bound)
             kinds.setdefault(key, set()).add(kind)
     unique = {k: next(iter(v)) for k, v in seen.items() if len(v) == 1 and None not in v}
@@ -152,7 +153,52 @@ def parser_bounds(root, table):
     # no bound of its own on a side, the hull's is the one validate never goes past.
     hull = {k: (min(b[0] for b in v), max(b[1] for b in v), all(b[2] for b in v if b[0] == min(c[0] for c in v)))
             for k, v in seen.items() if len(v) > 1 and None not in v}
+    hull.update(symbolic_hull(seen, symbolic, unique, hull))
     return unique, ambiguous, nullable, hull
+
+
+# Bounds the parsers compute from another field, as the range that field can take:
+# models/commitment/commitment.cpp reads days against horizon_days = horizon_months x 730 / 24.
+DERIVED_SYMBOLS = {"horizon_days": ("horizon_months", 730 / 24)}
+
+
+def symbolic_hull(seen, symbolic, unique, hull):
+    """{key: (min, max, False)} for keys whose bound is another field's value, e.g.
+    r.integer_or("purchase_month", 0, 0, horizon_months - 1) -> maximum 599, horizon_months being
+    read in [1, 600]: the widest the bound can be, whatever the other field holds (a hull, as for a
+    key read with two bounds; validate's own bound for one scenario may be narrower)."""
+    known = {**hull, **unique}
+
+    def side(expr, which):
+        m = re.fullmatch(r"(?:\w+\.)?(\w+)(?:\s*([+-])\s*([0-9]+))?", expr)
+        if not m:
+            return None
+        try:
+            return number(expr)
+        except ValueError:
+            pass
+        name, sign, offset = m.group(1), m.group(2), m.group(3)
+        if name in DERIVED_SYMBOLS:
+            base, factor = DERIVED_SYMBOLS[name]
+            value = known[base][which] * factor if base in known else None
+            value = math.floor(value) if value is not None else None
+        else:
+            value = known[name][which] if name in known else None
+        if value is None:
+            return None
+        return value + (int(offset) if sign == "+" else -int(offset) if sign == "-" else 0)
+
+    out = {}
+    for _ in range(4):  # a bound on a field whose own bound is another's (order_month <= purchase_month)
+        for key, pairs in symbolic.items():
+            numeric = [b for b in seen[key] if b is not None]
+            resolved = [(side(lo, 0), side(hi, 1)) for lo, hi in pairs]
+            if any(lo is None or hi is None for lo, hi in resolved):
+                continue
+            every = numeric + [(lo, hi, False) for lo, hi in resolved]
+            out[key] = (min(b[0] for b in every), max(b[1] for b in every), False)
+        known.update(out)
+    return out
 
 
 def parser_choices(root):
@@ -259,7 +305,8 @@ def serving_profile_required(root, common):
 def apply_required(schema, required):
     """In every inline record's schema outside the plans (a plan's record is a merge patch of the
     scenario's) and in a plan's venues (a venue's offer is read whole), `if` it has no "id" `then`
-    the record's fields are required and not null (an inline record reads null as absent). Returns
+    the record's fields are required and not null (an inline record reads null as absent); `else`
+    (an override of a catalog record) not null either (null removes the record's value). Returns
     the changes."""
     changes = []
 
@@ -271,7 +318,7 @@ def apply_required(schema, required):
         if not isinstance(node, dict):
             return
         description = node.get("description")
-        m = re.fullmatch(r"an? (\w+) record", description) if isinstance(description, str) else None
+        m = re.match(r"an? (\w+) record(?:$|:)", description) if isinstance(description, str) else None
         # A plan's record is a patch of the scenario's, except a venue's offer (read whole).
         kind = m.group(1) if m and ("/plans/" not in path or "/venues/" in path) else None
         # A serving profile (its object branch says so) is read whole wherever it is written, in a
@@ -289,6 +336,11 @@ def apply_required(schema, required):
                 if (branch.get("if"), branch.get("then")) != want:
                     changes.append(f"{path}/oneOf/{i}: required without an id: {keys}")
                     branch["if"], branch["then"] = want
+                # With an id, null removes the catalog record's value: a field the record requires
+                # is then missing.
+                if branch.get("else") != {"properties": want[1]["properties"]} and keys:
+                    changes.append(f"{path}/oneOf/{i}: not null with an id: {keys}")
+                    branch["else"] = {"properties": want[1]["properties"]}
         for key, child in node.items():
             visit(child, f"{path}/{key}")
 
@@ -423,9 +475,12 @@ def apply(schema, bounds, nullable, hull):
                 for inner, _ in targets(b):
                     yield inner, True
 
-    def fill_hull(prop, name, here):
+    def fill_hull(prop, name, branch, here):
         lo, hi, exclusive = hull[name]
         want = {}
+        types = prop["type"] if isinstance(prop["type"], list) else [prop["type"]]
+        if name in nullable and not branch and "null" not in types:
+            want["type"] = types + ["null"]
         if lo != -INF and "minimum" not in prop and "exclusiveMinimum" not in prop:
             want["exclusiveMinimum" if exclusive else "minimum"] = json_number(lo)
         if hi != INF and "maximum" not in prop:
@@ -461,7 +516,7 @@ def apply(schema, bounds, nullable, hull):
             if name in bounds and numeric(prop):
                 set_bounds(prop, name, branch, where)
             elif name in hull and numeric(prop):
-                fill_hull(prop, name, where)
+                fill_hull(prop, name, branch, where)
     return changes
 
 

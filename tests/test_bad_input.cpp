@@ -174,6 +174,16 @@ TEST_CASE("bad input: an unknown catalog id") {
   CHECK(mentions(r, "test/gpu8/nowhere"));
 }
 
+// "" resolved to the scenario's own folder, and the scenario itself was read as a catalog file:
+// "m0.json: /kind: expected a value", a message about a key the scenario never has.
+TEST_CASE("bad input: an empty catalog_dir is refused at its pointer") {
+  Json doc = base_scenario_json();
+  doc["catalog_dir"] = "";
+  const BadRun r = run_scenario("catalog-dir-empty", doc);
+  check_rejected(r, "/catalog_dir");
+  CHECK(mentions(r, "a folder of catalog files"));
+}
+
 TEST_CASE("bad input: a node that fits no rack names the cooling pointer") {
   Json doc = base_scenario_json();
   // The 10 kW test node in an 8 kW rack: floor(8 / 10) = 0 nodes a rack.

@@ -336,17 +336,35 @@ namespace {
 struct InexpressibleClass {
   const char* what;
   const char* validate_says;  // a regular expression on validate's message
+  const char* mutant_says;    // and on the mutation (empty: any)
 };
 
 // JSON Schema compares no value with another part of the document, reads no other file and does
-// no arithmetic across fields.
+// no arithmetic across fields. The classes of docs/scenario.md "The JSON Schema", each by the
+// messages of `validate` that fall in it.
 const InexpressibleClass kInexpressible[] = {
-    {"a baseline that names no plan", "/baseline: expected the name of one of the plans"},
-    {"an id the catalog does not hold", ": unknown [a-z_]+ id "},
-    {"a catalog folder that is not there", "/catalog_dir: expected a folder of catalog files"},
-    {"an asymmetric rank correlation matrix", "expected a symmetric matrix"},
-    {"a series file too short once its repeat is gone", "expected a row for every hour"},
-    {"a basis that takes a followed index's price out of range", "expected a basis that keeps every price in"},
+    {"a name that must match another value",
+     "/baseline: expected the name of one of the plans|expected the name of one of the scenario's price_indices|"
+     "expected the name of a series|names the on-demand venue whose usage it covers|expected the name of a venue of a "
+     "plan|does not exist in the scenario: an uncertain input|is not a numeric field of the scenario",
+     ""},
+    {"what the catalog holds",
+     ": unknown [a-z_]+ id |/catalog_dir: expected a folder of catalog files|at least one instance's GPUs \\(\\d+\\) of "
+     "the offer|has no spot price|expected a term the offer .* has a reserved price for|the cooling's PUE depends on "
+     "ambient temperature|a savings-plan rate at or below the (venue's|offer's) on-demand|kW node cannot go in a .* kW "
+     "rack|expected idle_kw <= peak_kw",
+     ""},
+    {"what a file holds", "expected a row for every hour|not found: \"|found no file at", ""},
+    {"arithmetic across fields",
+     "expected a symmetric matrix|expected a basis that keeps every price in|expected a mode in \\[low, high\\]|"
+     "expected low <= high|makes /\\S+ invalid: expected|expected a row of \\d+ numbers|expected a \\d+ x \\d+ "
+     "matrix|expected a number <= every_days|has no interactivity \\(TPOT\\) at concurrency|_month: expected an "
+     "integer in \\[0, \\d+\\]",
+     ""},
+    // A plan's section is a merge patch of the scenario's: null or {} in place of a catalog id
+    // removes what the id brought, and whether the merged record lacks a field depends on that
+    // record.
+    {"a merge through an id", ": /(onprem|cloud)/\\S+: expected a value, found nothing", "/plans/\\d+/(onprem|cloud)/"},
 };
 
 }  // namespace
@@ -365,7 +383,9 @@ TEST_CASE("mutation: the scenario schema and validate agree on the scenario muta
   // the mutant), 1 asymmetric rank correlation matrix, 1 series file too short once its "repeat"
   // is gone, 1 basis that takes the followed index's point (1e-320) below $0. 0.99 (at most 7 of
   // 720) would need the schema to refuse valid scenarios, so the test holds each group's count and
-  // asks that every disagreement be explained: a new one fails it. The mutants' paths are written
+  // asks that every disagreement be explained: a new one fails it. Fresh samples
+  // (TCO_SCHEMA_MUTANT_SEED, session 37): 16 seeds, 11,322 of 11,520 (0.983), each disagreement in
+  // kInexpressible, none the schema refusing an accepted file. The mutants' paths are written
   // from a fixed-length stand-in for the checkout (kCheckout), put back after the mutation, so
   // where "garbage inserted at byte N" lands does not move with the checkout's path.
   constexpr int kMaxDisagreementsScenarios = 9;  // of the first 600
@@ -375,7 +395,11 @@ TEST_CASE("mutation: the scenario schema and validate agree on the scenario muta
   const std::string checkout = fs::path(source_path("")).lexically_normal().string();
   const std::string checkout_dir = checkout.back() == '/' ? checkout.substr(0, checkout.size() - 1) : checkout;
   const fs::path root = scratch_dir("mutation-schema");
-  Mutator m(kSeed);
+  // TCO_SCHEMA_MUTANT_SEED draws another 720 (a fresh sample): the group caps then do not apply,
+  // every disagreement must still be in kInexpressible.
+  const char* other_seed = std::getenv("TCO_SCHEMA_MUTANT_SEED");
+  const bool fixed_sample = other_seed == nullptr;
+  Mutator m(fixed_sample ? kSeed : std::stoull(other_seed));
   // 600 mutants of the scenarios of the campaign above, then 60 of its token fixtures
   // (workload.tokens with an inline serving profile, the api section and plan kind, an hourly
   // token series, an API bursting to venues), then 60 of its newer inputs' scenarios (price
@@ -402,6 +426,7 @@ TEST_CASE("mutation: the scenario schema and validate agree on the scenario muta
     write_text(mu.file, text);
     mu.what = describe(source, mu.what);
     const CliResult v = run_cli({"validate", mu.file});
+    INFO(mu.what << "\n  validate: " << v.out << v.err);
     REQUIRE((v.exit_code == 0 || v.exit_code == 2));
     mu.validate_accepts = v.exit_code == 0;
     mu.validate_message = v.out + v.err;
@@ -439,7 +464,9 @@ TEST_CASE("mutation: the scenario schema and validate agree on the scenario muta
     }
     const InexpressibleClass* known = nullptr;
     for (const InexpressibleClass& c : kInexpressible)
-      if (schema_accepts && std::regex_search(mu.validate_message, std::regex(c.validate_says))) known = &c;
+      if (schema_accepts && std::regex_search(mu.validate_message, std::regex(c.validate_says)) &&
+          std::regex_search(mu.what, std::regex(c.mutant_says)))
+        known = &c;
     schema_too_strict += schema_accepts ? 0 : 1;
     unexplained += known ? 0 : 1;
     if (known) ++by_class[known->what];
@@ -456,6 +483,10 @@ TEST_CASE("mutation: the scenario schema and validate agree on the scenario muta
   CHECK_MESSAGE(schema_too_strict == 0, "the schema refuses scenarios that validate accepts");
   CHECK_MESSAGE(unexplained == 0, "a disagreement outside the classes JSON Schema cannot express");
   REQUIRE(mutants.size() == 720);
+  if (!fixed_sample) {
+    fs::remove_all(root);
+    return;
+  }
   CHECK(600 - agree_by_group[0] <= kMaxDisagreementsScenarios);
   CHECK(60 - agree_by_group[1] <= kMaxDisagreementsTokens);
   CHECK(60 - agree_by_group[2] <= kMaxDisagreementsNewer);
