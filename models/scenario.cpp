@@ -57,21 +57,29 @@ namespace {
 std::string file_digest(const std::string& path) { return sha256_hex(read_input_file(path).value_or(std::string())); }
 
 // A plan's section is the scenario's section with the plan's patch applied. An error in it
-// points into the plan when the plan wrote that field, else into the scenario's own section.
+// points into the plan when the plan wrote that field, or an object around it that stands alone
+// in the merge (the scenario has none there: the plan's `"server": {...}` in place of the
+// scenario's catalog id), else into the scenario's own section.
 InputError attribute_section_error(const InputError& e, const std::string& plan_section, const std::string& base_section,
-                                   const Json& patch) {
+                                   const Json& patch, const Json& base) {
   if (e.where().rfind(plan_section, 0) != 0) return e;
   const std::string suffix = e.where().substr(plan_section.size());
   const std::string field = suffix.substr(0, suffix.find(' '));
-  bool in_patch = false;
-  if (patch.is_object() && !field.empty()) {
+  if (field.empty() || !patch.is_object()) return field.empty() ? e : InputError(e.file(), base_section + suffix, e.message());
+  const auto holds = [](const Json& doc, const std::string& pointer) {
     try {
-      in_patch = patch.contains(Json::json_pointer(field));
+      return doc.contains(Json::json_pointer(pointer));
     } catch (const Json::exception&) {
-      in_patch = false;
+      return false;
     }
+  };
+  if (holds(patch, field)) return e;
+  for (std::size_t cut = field.rfind('/'); cut != std::string::npos && cut > 0; cut = field.rfind('/', cut - 1)) {
+    const std::string around = field.substr(0, cut);
+    if (holds(patch, around) && patch.at(Json::json_pointer(around)).is_object() &&
+        !(holds(base, around) && base.at(Json::json_pointer(around)).is_object()))
+      return e;
   }
-  if (in_patch || field.empty()) return e;
   return InputError(e.file(), base_section + suffix, e.message());
 }
 
@@ -406,7 +414,7 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
     try {
       p.api = parse_api(ar, start);
     } catch (const InputError& e) {
-      throw attribute_section_error(e, r.pointer_of("api"), "/api", r.has("api") ? r.value("api") : Json());
+      throw attribute_section_error(e, r.pointer_of("api"), "/api", r.has("api") ? r.value("api") : Json(), base_api);
     }
     resolver.note_inline(p.api->provenance);
   } else if (r.has("api")) {
@@ -427,12 +435,14 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
       p.onprem = parse_onprem(or_, resolver, horizon_months, dir);
       if (p.onprem->tax_depreciation) p.onprem->tax_depreciation->start = start;
     } catch (const InputError& e) {
-      throw attribute_section_error(e, r.pointer_of("onprem"), "/onprem", r.has("onprem") ? r.value("onprem") : Json());
+      throw attribute_section_error(e, r.pointer_of("onprem"), "/onprem", r.has("onprem") ? r.value("onprem") : Json(),
+                                    base_onprem);
     }
     try {
       check_site_capacity(*p.onprem, p, r.pointer_of("onprem"), r.file());
     } catch (const InputError& e) {
-      throw attribute_section_error(e, r.pointer_of("onprem"), "/onprem", r.has("onprem") ? r.value("onprem") : Json());
+      throw attribute_section_error(e, r.pointer_of("onprem"), "/onprem", r.has("onprem") ? r.value("onprem") : Json(),
+                                    base_onprem);
     }
     // A node that fits no rack is an error now, not in the middle of a run.
     try {
@@ -448,7 +458,8 @@ Plan parse_plan(JsonObjectReader& r, const Json& base_onprem, const Json& base_c
     try {
       p.cloud = parse_cloud(cr, resolver, dir, start);
     } catch (const InputError& e) {
-      throw attribute_section_error(e, r.pointer_of("cloud"), "/cloud", r.has("cloud") ? r.value("cloud") : Json());
+      throw attribute_section_error(e, r.pointer_of("cloud"), "/cloud", r.has("cloud") ? r.value("cloud") : Json(),
+                                    base_cloud);
     }
     const auto& o = p.cloud->offer;
     if (p.spot_share > 0.0 && !o.spot_usd_per_hour)

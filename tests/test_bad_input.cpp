@@ -119,6 +119,23 @@ TEST_CASE("bad input: a negative price in an override") {
   CHECK(mentions(r, "found number -1"));
 }
 
+// The plan's server object, without an id, replaces the scenario's catalog id whole in the merge:
+// what it lacks is the plan's to add, not the scenario's ("/onprem/server/gpu_model" named a
+// field of a section that is a valid id).
+TEST_CASE("bad input: a plan's record that stands alone in the merge is blamed at the plan's pointer") {
+  Json doc = base_scenario_json();
+  REQUIRE(doc["onprem"]["server"].is_string());
+  doc["plans"][1]["onprem"] = {{"server", {{"price_usd", 300000}}}};
+  const BadRun r = run_scenario("standalone-record", doc);
+  check_rejected(r, "/plans/1/onprem/server/gpu_model");
+  // A field the plan's patch leaves to an object of the scenario's stays the scenario's.
+  Json inline_base = base_scenario_json();
+  inline_base["onprem"]["cooling"] = {{"id", "test-air"}, {"pue", 0.9}};
+  inline_base["plans"][1]["onprem"] = {{"cooling", {{"rack_limit_kw", 40}}}};
+  const BadRun base_blamed = run_scenario("merged-record", inline_base);
+  check_rejected(base_blamed, "/onprem/cooling/pue");
+}
+
 TEST_CASE("bad input: a PUE below 1") {
   Json doc = base_scenario_json();
   doc["onprem"]["cooling"] = {{"id", "test-air"}, {"pue", 0.9}};
