@@ -153,16 +153,20 @@ def parser_bounds(root, table):
     # no bound of its own on a side, the hull's is the one validate never goes past.
     hull = {k: (min(b[0] for b in v), max(b[1] for b in v), all(b[2] for b in v if b[0] == min(c[0] for c in v)))
             for k, v in seen.items() if len(v) > 1 and None not in v}
-    hull.update(symbolic_hull(seen, symbolic, unique, hull))
+    hull.update(symbolic_hull(seen, symbolic, unique, hull, derived_symbols(root)))
     return unique, ambiguous, nullable, hull
 
 
-# Bounds the parsers compute from another field, as the range that field can take:
-# models/commitment/commitment.cpp reads days against horizon_days = horizon_months x 730 / 24.
-DERIVED_SYMBOLS = {"horizon_days": ("horizon_months", 730 / 24)}
+def derived_symbols(root):
+    """Bounds the parsers compute from another field, by the field and its factor:
+    models/commitment/commitment.cpp reads days against horizon_days = horizon_months x
+    kHoursPerMonth (core/calendar.hpp) / 24."""
+    with open(os.path.join(root, "core/calendar.hpp"), encoding="utf-8") as f:
+        hours_per_month = int(re.search(r"kHoursPerMonth = (\d+);", f.read()).group(1))
+    return {"horizon_days": ("horizon_months", hours_per_month / 24)}
 
 
-def symbolic_hull(seen, symbolic, unique, hull):
+def symbolic_hull(seen, symbolic, unique, hull, derived):
     """{key: (min, max, False)} for keys whose bound is another field's value, e.g.
     r.integer_or("purchase_month", 0, 0, horizon_months - 1) -> maximum 599, horizon_months being
     read in [1, 600]: the widest the bound can be, whatever the other field holds (a hull, as for a
@@ -178,8 +182,8 @@ def symbolic_hull(seen, symbolic, unique, hull):
         except ValueError:
             pass
         name, sign, offset = m.group(1), m.group(2), m.group(3)
-        if name in DERIVED_SYMBOLS:
-            base, factor = DERIVED_SYMBOLS[name]
+        if name in derived:
+            base, factor = derived[name]
             value = known[base][which] * factor if base in known else None
             value = math.floor(value) if value is not None else None
         else:

@@ -98,16 +98,8 @@ def _wait(call, control, progress):
         own = None
     else:
         box, done = {}, _threading.Event()
-
-        def target():
-            try:
-                box["value"] = call()
-            except BaseException as e:  # handed to the caller's thread
-                box["error"] = e
-            finally:
-                done.set()
-
-        own = _threading.Thread(target=target, name="tcosim-run-progress", daemon=True)
+        own = _threading.Thread(target=_runner.run_into, args=(call, box, done), name="tcosim-run-progress",
+                                daemon=True)
         own.start()
     bar = _progress_bar() if progress else None
     # An Event, not Thread.join(timeout): a join that Ctrl-C interrupts can leave the finished

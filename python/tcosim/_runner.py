@@ -28,18 +28,24 @@ def _forget_after_fork():
 _os.register_at_fork(after_in_child=_forget_after_fork)
 
 
+def run_into(call, box, done):
+    """Runs call() on this thread: its result in box["value"], or what it raised in box["error"]
+    (handed to the caller's thread); then sets done."""
+    try:
+        box["value"] = call()
+    except BaseException as e:
+        box["error"] = e
+    finally:
+        done.set()
+
+
 def _serve(calls):
     while True:
         call, box, done = calls.get()
-        try:
-            box["value"] = call()
-        except BaseException as e:  # handed to the caller's thread
-            box["error"] = e
-        finally:
-            done.set()
-            # Nothing of this call stays with the waiting helper: the caller alone holds its result,
-            # so a report the caller drops is freed (its per-path arrays can be large).
-            del call, box, done
+        run_into(call, box, done)
+        # Nothing of this call stays with the waiting helper: the caller alone holds its result,
+        # so a report the caller drops is freed (its per-path arrays can be large).
+        del call, box, done
 
 
 def submit(call):
